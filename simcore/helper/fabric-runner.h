@@ -1,0 +1,71 @@
+/*
+ * The boundary between the scenario layer and the network model.
+ * The model half (simcore/model, simcore/helper) implements FabricRunner.
+ */
+#ifndef FABRIC_RUNNER_H
+#define FABRIC_RUNNER_H
+
+#include "scenario/scenario.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+namespace fabric
+{
+
+struct RunLimits
+{
+    double maxWallS = 0;      ///< 0 = no limit
+    uint64_t maxEvents = 0;   ///< 0 = no limit
+    uint64_t maxMemoryMb = 0; ///< 0 = no limit (checked against peak RSS)
+};
+
+struct Progress
+{
+    uint64_t simTimeNs = 0;
+    uint64_t durationNs = 0;
+    uint64_t events = 0;
+    double wallS = 0;
+};
+
+enum class RunStatus
+{
+    OK,
+    LIMIT ///< stopped early by a RunLimits bound; results cover the time simulated
+};
+
+class FabricRunnerImpl;
+
+/**
+ * Builds the ns-3 fabric for a resolved scenario, runs it and reports results.
+ * One instance per process run (ns-3's simulator is a singleton).
+ */
+class FabricRunner
+{
+  public:
+    explicit FabricRunner(const Scenario& scenario);
+    ~FabricRunner();
+
+    /** Runs to scenario.durationNs or until a limit; calls progress at most every 0.5 s wall. */
+    RunStatus Run(const RunLimits& limits, const std::function<void(const Progress&)>& progress);
+
+    /**
+     * "summary", "flows" and "series" objects exactly as docs/result-format.md describes
+     * (keys in documented order). Deterministic for a given scenario.
+     */
+    nlohmann::ordered_json Results() const;
+
+    uint64_t Events() const;
+    uint64_t PacketsTx() const;
+    uint64_t SimTimeNs() const;
+
+  private:
+    std::unique_ptr<FabricRunnerImpl> m_impl;
+};
+
+} // namespace fabric
+
+#endif

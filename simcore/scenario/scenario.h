@@ -1,0 +1,163 @@
+/*
+ * The resolved scenario: what the scenario layer (parse, validate, expand generators,
+ * generate flows) hands to the network model (helper/fabric-runner.h).
+ *
+ * Everything here is fully resolved: defaults applied, overrides merged per node,
+ * DCQCN presets expanded, generators expanded to explicit nodes and links, traffic
+ * generators expanded to a flow list. The model never looks at JSON.
+ */
+#ifndef FABRIC_SCENARIO_H
+#define FABRIC_SCENARIO_H
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace fabric
+{
+
+/** A node after generator expansion. Index in Topology::nodes is the node's index everywhere. */
+struct NodeSpec
+{
+    std::string id;
+    bool isHost = false;
+    int tier = 0;          ///< 0 host, 1 leaf/ToR/edge, 2 spine/agg/Leaf, 3 core/spine, 4 DCI edge
+    std::string group;     ///< layout hint: the switch a host hangs off, or pod/podset/site
+    bool hasXY = false;
+    double x = 0;
+    double y = 0;
+};
+
+/** A bidirectional link (full duplex, same rate and delay both ways). */
+struct LinkSpec
+{
+    uint32_t id = 0;
+    uint32_t a = 0; ///< node index
+    uint32_t b = 0; ///< node index
+    double rateGbps = 100;
+    double delayUs = 1;
+};
+
+struct Topology
+{
+    std::vector<NodeSpec> nodes;
+    std::vector<LinkSpec> links;
+    std::map<std::string, double> stats; ///< hosts, switches, links, oversubscription, ...
+    std::unordered_map<std::string, uint32_t> index; ///< node id -> node index
+};
+
+struct EcnConfig
+{
+    bool enabled = true;
+    uint64_t kminBytes = 100000;
+    uint64_t kmaxBytes = 400000;
+    double pmax = 0.2;
+};
+
+enum class PauseMode
+{
+    XOFF_XON,
+    QUANTA
+};
+
+struct PfcConfig
+{
+    bool enabled = true;
+    double alpha = 0.0625;
+    bool headroomAuto = true;
+    uint64_t headroomBytes = 0; ///< used when !headroomAuto
+    uint64_t xonOffsetBytes = 4160;
+    PauseMode pauseMode = PauseMode::XOFF_XON;
+    uint32_t pauseQuanta = 65535;
+};
+
+struct SwitchConfig
+{
+    uint64_t bufferBytes = 12000000;
+    uint32_t cellBytes = 208;
+    PfcConfig pfc;
+    std::array<EcnConfig, 8> ecn; ///< per priority, resolved (ecn merged with ecn_by_priority)
+    uint32_t ecmpSeed = 0;        ///< effective seed for this switch (already mixed with its index)
+    uint8_t dataPriority = 3;
+};
+
+struct CcConfig
+{
+    std::string algorithm = "dcqcn"; ///< TypeId name chosen from this: "dcqcn" or "none"
+    double g = 1.0 / 256;
+    double alphaUpdateUs = 55;
+    double rateDecreaseIntervalUs = 50;
+    double rateIncreaseTimerUs = 55;
+    uint64_t byteCounterBytes = 10000000; ///< 0 disables the byte counter
+    uint32_t fastRecoverySteps = 5;
+    double raiMbps = 40;
+    double rhaiMbps = 200;
+    double minRateMbps = 100;
+};
+
+struct NicConfig
+{
+    std::string transport = "rc";
+    uint32_t mtuBytes = 1000; ///< RDMA payload bytes per packet
+    uint32_t qpDepth = 16;    ///< outstanding WQEs (messages) per QP
+    uint64_t messageBytes = 65536;
+    CcConfig cc;
+    double cnpIntervalUs = 50;
+    uint32_t ackIntervalPackets = 1;
+    double rtoUs = 1000;
+    bool nackEnabled = true;
+};
+
+/** One RDMA connection (one QP) the model must simulate. */
+struct FlowSpec
+{
+    uint32_t id = 0;
+    uint32_t src = 0;       ///< host node index
+    uint32_t dst = 0;       ///< host node index
+    uint32_t generator = 0; ///< index in the scenario's traffic list
+    uint8_t priority = 3;
+    uint64_t sizeBytes = 0;    ///< 0 = long-lived: sends until the end of the run
+    uint64_t startNs = 0;
+    uint64_t messageBytes = 65536; ///< WQE size: the flow is posted as messages of this size
+    uint32_t window = 16;          ///< outstanding messages allowed (QP depth / tx depth)
+    uint16_t udpSrcPort = 49152;   ///< distinct per QP, feeds the ECMP hash
+    bool probe = false;            ///< pingmesh probe (RTT statistics)
+};
+
+/** A directed port/queue: node's egress toward neighbor. Named "node->neighbor". */
+struct PortRef
+{
+    uint32_t node = 0;
+    uint32_t neighbor = 0;
+};
+
+struct MonitorConfig
+{
+    double sampleIntervalUs = 10;
+    std::vector<PortRef> queues; ///< egress queues to sample (bytes, data priority summed)
+    std::vector<uint32_t> flows; ///< flow ids whose rate is sampled
+    std::vector<PortRef> ports;  ///< ports whose pause state is sampled
+};
+
+struct Scenario
+{
+    int schemaVersion = 1;
+    std::string name;
+    uint32_t seed = 1;
+    uint64_t durationNs = 10000000;
+    uint64_t warmupNs = 0;
+    Topology topo;
+    std::vector<SwitchConfig> switchCfg; ///< indexed by node index (entries for hosts unused)
+    std::vector<NicConfig> nicCfg;       ///< indexed by node index (entries for switches unused)
+    std::vector<FlowSpec> flows;         ///< sorted by startNs, then id
+    MonitorConfig monitor;
+    std::string sha256; ///< of the scenario file bytes
+};
+
+} // namespace fabric
+
+#endif
