@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Command 2: runs every test: C++ (ctest), Python (pytest, against a real PostgreSQL, Redis and
+# Celery workers), frontend unit (Vitest) and end-to-end (Playwright driving Debian's Chromium
+# against the real backend and a real worker). Fails when any suite fails or runs no test.
+set -uo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+scripts/setup.sh || { echo "setup failed" >&2; exit 1; }
+
+REPORTS="$ROOT/.test-run/reports"
+rm -rf "$REPORTS" && mkdir -p "$REPORTS"
+services_env="$(scripts/services.sh start)" || { echo "could not start PostgreSQL/Redis" >&2; exit 1; }
+eval "$services_env"
+export PYTHONPATH="$ROOT/backend:$ROOT"
+e2e_pids=()
+cleanup() {
+    for p in "${e2e_pids[@]}"; do kill "$p" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    scripts/services.sh stop
+}
+trap cleanup EXIT
+
+failed=()
+suite() {
+    local name="$1"; shift
+    printf '\n\033[1m=== %s\033[0m\n' "$name"
+    "$@" || failed+=("$name")
+}
+
+e2e() {
+    local port="${FT_E2E_PORT:-8011}" db="fabrictwin_e2e"
+    local admin="${FT_PG_ADMIN_URL/+psycopg/}"
+    psql "$admin" -qc "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >/dev/null || return 1
+    local work="$ROOT/.test-run/e2e"
+    rm -rf "$work" && mkdir -p "$work/runs"
+    (
+        export DATABASE_URL="${DATABASE_URL%/*}/$db"
+        export CELERY_BROKER_URL="${CELERY_BROKER_URL%/*}/1" REDIS_URL="${REDIS_URL%/*}/1"
+        export RUNS_DIR="$work/runs"
+        backend/scripts/prestart.sh >"$work/prestart.log" 2>&1 || { cat "$work/prestart.log"; exit 1; }
+        exec .venv/bin/celery -A workers.celery_app worker -Q sim,celery -c 2 --loglevel=INFO >"$work/worker.log" 2>&1
+    ) &
+    e2e_pids+=($!)
+    (
+        export DATABASE_URL="${DATABASE_URL%/*}/$db"
+        export CELERY_BROKER_URL="${CELERY_BROKER_URL%/*}/1" REDIS_URL="${REDIS_URL%/*}/1"
+        export RUNS_DIR="$work/runs"
+        sleep 3 # prestart migrates first
+        exec .venv/bin/uvicorn app.main:app --host 127.0.0.1 --port "$port" >"$work/backend.log" 2>&1
+    ) &
+    e2e_pids+=($!)
+    local ok=0
+    for _ in $(seq 120); do
+        curl -fsS "http://127.0.0.1:$port/api/v1/health" >/dev/null 2>&1 && { ok=1; break; }
+        sleep 0.5
+    done
+    [ "$ok" = 1 ] || { echo "backend did not start"; tail -n 30 "$work"/*.log; return 1; }
+    (cd frontend && E2E_BASE_URL="http://127.0.0.1:$port" E2E_JUNIT="$REPORTS/e2e.xml" npm run -s e2e)
+    local rc=$?
+    [ $rc = 0 ] || tail -n 40 "$work/backend.log" "$work/worker.log"
+    return $rc
+}
+
+suite simcore ctest --test-dir simcore/build --output-on-failure --no-tests=error -j1 \
+    --output-junit "$REPORTS/ctest.xml"
+suite backend .venv/bin/python -m pytest backend/tests -p no:cacheprovider --junitxml="$REPORTS/pytest.xml"
+suite frontend-unit bash -c "cd frontend && npx vitest run --reporter=default --reporter=junit --outputFile.junit='$REPORTS/vitest.xml'"
+suite frontend-e2e e2e
+
+python3 scripts/summarize-tests.py "$REPORTS" || failed+=("summary")
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "FAILED suites: ${failed[*]}"
+    exit 1
+fi
+echo "All suites passed."
