@@ -1,0 +1,66 @@
+import { render, screen } from "@testing-library/react";
+import { Heatmap } from "./Heatmap";
+import { computeGrid, type SweepPoint, valueExtent } from "../utils/grid";
+import { sequentialScale } from "../utils/color";
+import { drawHeatmapCells } from "../utils/drawHeatmap";
+
+const points: SweepPoint[] = [
+  [0, 0.01, 20], [0, 0.1, 30], [500, 0.01, 40], [500, 0.1, 60],
+].map(([kmin, pmax, tput], index) => ({
+  index, run_id: `r${index}`, status: "SUCCEEDED",
+  params: { "switch.ecn.kmin_bytes": kmin, "switch.ecn.pmax": pmax },
+  metrics: { throughput_gbps: tput },
+}));
+
+describe("Heatmap", () => {
+  it("renders one cell per point, coloured over the metric's domain, with axis labels", () => {
+    const grid = computeGrid(points, {
+      x: "switch.ecn.kmin_bytes", y: "switch.ecn.pmax", metric: "throughput_gbps", aggregate: "slice", slice: {},
+    });
+    const color = sequentialScale(valueExtent(grid)!, "viridis");
+    const { container } = render(
+      <Heatmap grid={grid} xLabel="Kmin (bytes)" yLabel="Pmax" metricLabel="Throughput (Gbit/s)" color={color} />,
+    );
+    const cells = container.querySelectorAll("rect.heatmap-cell");
+    expect(cells).toHaveLength(4);
+    expect(color.domain()).toEqual([20, 60]);
+    const byValue = Object.fromEntries([...cells].map((c) => [c.getAttribute("data-value"), c.getAttribute("fill")]));
+    expect(byValue["20"]).toBe(color(20));
+    expect(byValue["60"]).toBe(color(60));
+    expect(byValue["20"]).not.toBe(byValue["60"]);
+    expect(screen.getByText("Kmin (bytes)")).toBeInTheDocument();
+    expect(screen.getByText("Pmax")).toBeInTheDocument();
+    expect(screen.getByText("500")).toBeInTheDocument();
+    expect(screen.getByText("0.01")).toBeInTheDocument();
+    const legend = screen.getByRole("img", { name: /Legend: Throughput/ });
+    expect(legend).toHaveAttribute("data-domain", "20,60");
+  });
+
+  it("puts the larger y value on the top row", () => {
+    const grid = computeGrid(points, {
+      x: "switch.ecn.kmin_bytes", y: "switch.ecn.pmax", metric: "throughput_gbps", aggregate: "slice", slice: {},
+    });
+    const { container } = render(
+      <Heatmap grid={grid} xLabel="x" yLabel="y" metricLabel="m" color={sequentialScale([20, 60], "cividis")} />,
+    );
+    const top = container.querySelector('rect.heatmap-cell[data-y="0.1"]')!;
+    const bottom = container.querySelector('rect.heatmap-cell[data-y="0.01"]')!;
+    expect(Number(top.getAttribute("y"))).toBeLessThan(Number(bottom.getAttribute("y")));
+  });
+
+  it("paints every cell on canvas for large grids", () => {
+    const big = Array.from({ length: 3300 }, (_, i) => ({
+      index: i, run_id: null, status: "SUCCEEDED",
+      params: { a: i % 66, b: Math.floor(i / 66) }, metrics: { throughput_gbps: i },
+    }));
+    const grid = computeGrid(big, { x: "a", y: "b", metric: "throughput_gbps", aggregate: "slice", slice: {} });
+    expect(grid.cells).toHaveLength(3300);
+    const fills: string[] = [];
+    const ctx = { fillStyle: "", fillRect: () => fills.push(ctx.fillStyle) } as unknown as CanvasRenderingContext2D & { fillStyle: string };
+    const color = sequentialScale([0, 3299], "viridis");
+    drawHeatmapCells(ctx, grid.cells, { x0: 0, y0: 0, cellW: 10, cellH: 10 }, (v) => color(v ?? 0));
+    expect(fills).toHaveLength(3300);
+    expect(fills).toContain(color(0));
+    expect(fills).toContain(color(3299));
+  });
+});

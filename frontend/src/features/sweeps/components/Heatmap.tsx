@@ -1,0 +1,138 @@
+import { useEffect, useMemo, useRef, useState } from "react";
+import { format } from "d3-format";
+import { useParentSize } from "../../../lib/hooks/useParentSize";
+import { type Grid, type GridCell, type ParamValue } from "../utils/grid";
+import { drawHeatmapCells } from "../utils/drawHeatmap";
+import { NO_DATA_COLOR } from "../utils/color";
+import { HeatmapLegend } from "./HeatmapLegend";
+
+/** Above this many cells the grid is painted on a canvas instead of SVG rects. */
+export const CANVAS_THRESHOLD = 600;
+
+const MARGIN = { top: 12, right: 20, bottom: 56, left: 90 };
+const fmt = format(".4~g");
+const label = (v: ParamValue) => (typeof v === "number" ? fmt(v) : String(v));
+
+export interface HeatmapProps {
+  grid: Grid;
+  xLabel: string;
+  yLabel: string;
+  metricLabel: string;
+  color: ((v: number) => string) & { domain: () => number[] };
+  title?: string;
+  height?: number;
+  onCellClick?: (cell: GridCell) => void;
+  renderTooltip?: (cell: GridCell) => React.ReactNode;
+}
+
+export function Heatmap({ grid, xLabel, yLabel, metricLabel, color, title, height = 360, onCellClick, renderTooltip }: HeatmapProps) {
+  const { ref, width } = useParentSize<HTMLDivElement>();
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const [hover, setHover] = useState<GridCell | null>(null);
+  const innerW = Math.max(width - MARGIN.left - MARGIN.right, 40);
+  const innerH = Math.max(height - MARGIN.top - MARGIN.bottom, 40);
+  const cellW = innerW / Math.max(grid.xValues.length, 1);
+  const cellH = innerH / Math.max(grid.yValues.length, 1);
+  const useCanvas = grid.cells.length > CANVAS_THRESHOLD;
+  const fill = useMemo(() => (v: number | null) => (v === null ? NO_DATA_COLOR : color(v)), [color]);
+  // y values grow upwards: row 0 at the bottom
+  const rowY = (yi: number) => (grid.yValues.length - 1 - yi) * cellH;
+  const flipped = useMemo(
+    () => grid.cells.map((c) => ({ ...c, yi: grid.yValues.length - 1 - c.yi })),
+    [grid],
+  );
+
+  useEffect(() => {
+    if (!useCanvas) return;
+    const ctx = canvasRef.current?.getContext("2d");
+    if (!ctx) return;
+    const dpr = window.devicePixelRatio || 1;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, innerW, innerH);
+    const t0 = performance.now();
+    drawHeatmapCells(ctx, flipped, { x0: 0, y0: 0, cellW, cellH }, fill);
+    canvasRef.current!.dataset.drawMs = (performance.now() - t0).toFixed(2);
+  }, [useCanvas, flipped, cellW, cellH, innerW, innerH, fill]);
+
+  const cellAt = (e: React.MouseEvent) => {
+    const r = (e.currentTarget as Element).getBoundingClientRect();
+    const xi = Math.floor((e.clientX - r.left) / cellW);
+    const yi = grid.yValues.length - 1 - Math.floor((e.clientY - r.top) / cellH);
+    return grid.cells.find((c) => c.xi === xi && c.yi === yi) ?? null;
+  };
+  const xTickEvery = Math.max(1, Math.ceil(grid.xValues.length / Math.max(innerW / 48, 1)));
+  const yTickEvery = Math.max(1, Math.ceil(grid.yValues.length / Math.max(innerH / 18, 1)));
+  const dpr = typeof window !== "undefined" ? window.devicePixelRatio || 1 : 1;
+
+  return (
+    <figure className="heatmap" aria-label={title ?? metricLabel}>
+      {title && <figcaption>{title}</figcaption>}
+      <div ref={ref} className="heatmap-plot" style={{ position: "relative", height }}>
+        <svg width={width} height={height} role="img" aria-label={`${metricLabel} by ${xLabel} and ${yLabel}`} data-cells={grid.cells.length}>
+          <g transform={`translate(${MARGIN.left},${MARGIN.top})`}>
+            {!useCanvas &&
+              grid.cells.map((c) => (
+                <rect
+                  key={`${c.xi}-${c.yi}`}
+                  className="heatmap-cell"
+                  x={c.xi * cellW}
+                  y={rowY(c.yi)}
+                  width={Math.max(cellW - 1, 1)}
+                  height={Math.max(cellH - 1, 1)}
+                  fill={fill(c.value)}
+                  data-value={c.value ?? ""}
+                  data-x={label(grid.xValues[c.xi])}
+                  data-y={label(grid.yValues[c.yi])}
+                  tabIndex={onCellClick ? 0 : undefined}
+                  onKeyDown={(e) => e.key === "Enter" && onCellClick?.(c)}
+                  onFocus={() => setHover(c)}
+                />
+              ))}
+            {useCanvas && (
+              <foreignObject width={innerW} height={innerH}>
+                <canvas ref={canvasRef} width={innerW * dpr} height={innerH * dpr} style={{ width: innerW, height: innerH, display: "block" }} />
+              </foreignObject>
+            )}
+            <rect
+              width={innerW}
+              height={innerH}
+              fill="transparent"
+              onMouseMove={(e) => setHover(cellAt(e))}
+              onMouseLeave={() => setHover(null)}
+              onClick={(e) => {
+                const c = cellAt(e);
+                if (c) onCellClick?.(c);
+              }}
+              style={{ cursor: onCellClick ? "pointer" : "default" }}
+            />
+            {hover && (
+              <rect x={hover.xi * cellW} y={rowY(hover.yi)} width={cellW - 1} height={cellH - 1} fill="none" stroke="#000" strokeWidth={2} pointerEvents="none" />
+            )}
+            <g className="x-axis" transform={`translate(0,${innerH})`}>
+              {grid.xValues.map((v, i) =>
+                i % xTickEvery === 0 ? (
+                  <text key={i} x={(i + 0.5) * cellW} y={16} textAnchor="middle" fontSize={11}>{label(v)}</text>
+                ) : null,
+              )}
+              <text className="axis-label" x={innerW / 2} y={40} textAnchor="middle" fontSize={12} fontWeight={600}>{xLabel}</text>
+            </g>
+            <g className="y-axis">
+              {grid.yValues.map((v, i) =>
+                i % yTickEvery === 0 ? (
+                  <text key={i} x={-6} y={rowY(i) + cellH / 2 + 4} textAnchor="end" fontSize={11}>{label(v)}</text>
+                ) : null,
+              )}
+              <text className="axis-label" transform={`translate(${-MARGIN.left + 14},${innerH / 2}) rotate(-90)`} textAnchor="middle" fontSize={12} fontWeight={600}>{yLabel}</text>
+            </g>
+          </g>
+        </svg>
+        {hover && renderTooltip && (
+          <div className="tooltip" role="tooltip" style={{ left: Math.min(MARGIN.left + (hover.xi + 1) * cellW + 8, width - 220), top: MARGIN.top + rowY(hover.yi) }}>
+            {renderTooltip(hover)}
+          </div>
+        )}
+      </div>
+      <HeatmapLegend color={color} label={metricLabel} />
+    </figure>
+  );
+}

@@ -1,0 +1,28 @@
+import { computeGrid, differenceGrid, type SweepPoint } from "./grid";
+
+const pt = (index: number, a: number, b: number, c: number, v: number): SweepPoint => ({
+  index, run_id: `r${index}`, status: "SUCCEEDED", params: { a, b, c }, metrics: { fct_p99_us: v },
+});
+const points = [pt(0, 1, 1, 0, 10), pt(1, 1, 1, 1, 4), pt(2, 2, 1, 0, 8), pt(3, 2, 1, 1, 12)];
+
+describe("computeGrid", () => {
+  it("slices the other parameters", () => {
+    const g = computeGrid(points, { x: "a", y: "b", metric: "fct_p99_us", aggregate: "slice", slice: { c: 1 } });
+    expect(g.cells.map((c) => c.value)).toEqual([4, 12]);
+  });
+  it("takes the best (lowest FCT) and keeps that point for click-through", () => {
+    const g = computeGrid(points, { x: "a", y: "b", metric: "fct_p99_us", aggregate: "best", slice: {} });
+    expect(g.cells.map((c) => c.value)).toEqual([4, 8]);
+    expect(g.cells[0].point.run_id).toBe("r1");
+    expect(g.cells[0].count).toBe(2);
+  });
+  it("averages", () => {
+    const g = computeGrid(points, { x: "a", y: "b", metric: "fct_p99_us", aggregate: "mean", slice: {} });
+    expect(g.cells.map((c) => c.value)).toEqual([7, 10]);
+  });
+  it("differences two grids cell by cell", () => {
+    const a = computeGrid(points, { x: "a", y: "b", metric: "fct_p99_us", aggregate: "slice", slice: { c: 0 } });
+    const b = computeGrid(points, { x: "a", y: "b", metric: "fct_p99_us", aggregate: "slice", slice: { c: 1 } });
+    expect(differenceGrid(a, b).cells.map((c) => c.value)).toEqual([6, -4]);
+  });
+});

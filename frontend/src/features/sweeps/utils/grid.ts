@@ -1,0 +1,129 @@
+import { mean } from "d3-array";
+
+export type ParamValue = number | string | boolean | null;
+
+export interface SweepPoint {
+  index: number;
+  params: Record<string, ParamValue>;
+  run_id: string | null;
+  status: string;
+  metrics: Record<string, number | null> | null;
+}
+
+export type Aggregate = "slice" | "best" | "mean";
+
+export interface GridSpec {
+  x: string;
+  y: string;
+  metric: string;
+  aggregate: Aggregate;
+  /** Values of the other parameters when aggregate is "slice". */
+  slice: Record<string, ParamValue>;
+}
+
+export interface GridCell {
+  xi: number;
+  yi: number;
+  value: number | null;
+  /** The point shown in the tooltip and opened on click (the best one when aggregating). */
+  point: SweepPoint;
+  count: number;
+}
+
+export interface Grid {
+  xValues: ParamValue[];
+  yValues: ParamValue[];
+  cells: GridCell[];
+}
+
+/** Metrics where a higher value is better; all others are minimised. */
+export const HIGHER_IS_BETTER = new Set(["throughput_gbps"]);
+
+export const METRIC_LABELS: Record<string, string> = {
+  throughput_gbps: "Throughput (Gbit/s)",
+  fct_p50_us: "FCT p50 (us)",
+  fct_p99_us: "FCT p99 (us)",
+  slowdown_p99: "Slowdown p99",
+  max_queue_bytes: "Max queue (bytes)",
+  ecn_marked_packets: "ECN-marked packets",
+  cnps_sent: "CNPs sent",
+  pfc_pauses_sent: "PFC pauses sent",
+  drops_total: "Drops",
+};
+
+export function uniqueSorted(values: ParamValue[]): ParamValue[] {
+  const uniq = [...new Map(values.map((v) => [JSON.stringify(v), v])).values()];
+  return uniq.sort((a, b) =>
+    typeof a === "number" && typeof b === "number" ? a - b : String(a).localeCompare(String(b)),
+  );
+}
+
+export function paramValues(points: SweepPoint[], path: string): ParamValue[] {
+  return uniqueSorted(points.map((p) => p.params[path] ?? null));
+}
+
+function metricOf(p: SweepPoint, metric: string): number | null {
+  const v = p.metrics?.[metric];
+  return typeof v === "number" && Number.isFinite(v) ? v : null;
+}
+
+/** One cell per (x, y) value pair; other parameters sliced or aggregated. */
+export function computeGrid(points: SweepPoint[], spec: GridSpec): Grid {
+  const xValues = paramValues(points, spec.x);
+  const yValues = paramValues(points, spec.y);
+  const key = (v: ParamValue) => JSON.stringify(v);
+  const xIndex = new Map(xValues.map((v, i) => [key(v), i]));
+  const yIndex = new Map(yValues.map((v, i) => [key(v), i]));
+  const others = Object.keys(points[0]?.params ?? {}).filter((p) => p !== spec.x && p !== spec.y);
+
+  const buckets = new Map<string, SweepPoint[]>();
+  for (const p of points) {
+    if (spec.aggregate === "slice" && others.some((o) => key(p.params[o] ?? null) !== key(spec.slice[o] ?? null))) {
+      continue;
+    }
+    const k = `${xIndex.get(key(p.params[spec.x] ?? null))},${yIndex.get(key(p.params[spec.y] ?? null))}`;
+    const b = buckets.get(k) ?? [];
+    b.push(p);
+    buckets.set(k, b);
+  }
+
+  const higher = HIGHER_IS_BETTER.has(spec.metric);
+  const cells: GridCell[] = [];
+  for (const [k, bucket] of buckets) {
+    const [xi, yi] = k.split(",").map(Number);
+    const withValue = bucket.filter((p) => metricOf(p, spec.metric) !== null);
+    let best = withValue[0] ?? bucket[0];
+    for (const p of withValue) {
+      const v = metricOf(p, spec.metric)!;
+      const b = metricOf(best, spec.metric)!;
+      if (higher ? v > b : v < b) best = p;
+    }
+    const value =
+      withValue.length === 0
+        ? null
+        : spec.aggregate === "mean"
+          ? mean(withValue, (p) => metricOf(p, spec.metric)!)!
+          : metricOf(best, spec.metric);
+    cells.push({ xi, yi, value, point: best, count: bucket.length });
+  }
+  cells.sort((a, b) => a.yi - b.yi || a.xi - b.xi);
+  return { xValues, yValues, cells };
+}
+
+/** Cell-wise a - b over the (x, y) values both grids share. */
+export function differenceGrid(a: Grid, b: Grid): Grid {
+  const key = (g: Grid, c: GridCell) => `${JSON.stringify(g.xValues[c.xi])}|${JSON.stringify(g.yValues[c.yi])}`;
+  const bByKey = new Map(b.cells.map((c) => [key(b, c), c]));
+  const cells = a.cells.map((c) => {
+    const other = bByKey.get(key(a, c));
+    const value = c.value !== null && other?.value != null ? c.value - other.value : null;
+    return { ...c, value };
+  });
+  return { xValues: a.xValues, yValues: a.yValues, cells };
+}
+
+export function valueExtent(grid: Grid): [number, number] | null {
+  const vals = grid.cells.map((c) => c.value).filter((v): v is number => v !== null);
+  if (vals.length === 0) return null;
+  return [Math.min(...vals), Math.max(...vals)];
+}

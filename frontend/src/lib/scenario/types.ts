@@ -1,0 +1,67 @@
+// Editor-facing view of scenario v1 (docs/scenario-format.md). Partial objects stay open
+// (Record) because the API fills defaults and validates; the editor only needs these fields.
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export type GeneratorKind = "leaf_spine" | "fat_tree" | "three_tier" | "dci";
+export type TopologyKind = GeneratorKind | "explicit";
+
+export interface ExplicitNode {
+  id: string;
+  kind: "host" | "switch";
+  tier?: number;
+  x?: number;
+  y?: number;
+}
+
+export interface ExplicitLink {
+  a: string;
+  b: string;
+  rate_gbps: number;
+  delay_us?: number;
+  length_km?: number;
+}
+
+export interface ExplicitTopology {
+  kind: "explicit";
+  nodes: ExplicitNode[];
+  links: ExplicitLink[];
+}
+
+export interface GeneratorTopology {
+  kind: GeneratorKind;
+  [param: string]: Json;
+}
+
+export type Topology = ExplicitTopology | GeneratorTopology;
+
+export type TrafficKind =
+  | "incast"
+  | "pairs"
+  | "permutation"
+  | "all_to_all"
+  | "perftest"
+  | "workload"
+  | "pingmesh";
+
+export interface TrafficGenerator {
+  kind: TrafficKind;
+  [field: string]: Json;
+}
+
+export interface Scenario {
+  schema_version: 1;
+  name?: string;
+  description?: string;
+  seed?: number;
+  duration_us?: number;
+  warmup_us?: number;
+  topology: Topology;
+  switch?: JsonObject;
+  switch_overrides?: Record<string, JsonObject>;
+  nic?: JsonObject;
+  nic_overrides?: Record<string, JsonObject>;
+  traffic?: TrafficGenerator[];
+  monitor?: JsonObject;
+}

@@ -1,0 +1,154 @@
+import type { LayoutGraph, LayoutNode } from "./types";
+
+export interface View {
+  x: number;
+  y: number;
+  k: number;
+}
+
+export interface DrawStyle {
+  nodeFill: (n: LayoutNode) => string;
+  linkStroke: (index: number) => string;
+  linkWidth: (index: number) => number;
+  selected: Set<string>;
+  positions?: Map<string, { x: number; y: number }>;
+  box?: { x0: number; y0: number; x1: number; y1: number } | null;
+  labels: boolean;
+}
+
+export const HOST_RADIUS = 5;
+export const SWITCH_HALF = 8;
+
+export const defaultNodeFill = (n: LayoutNode) => (n.kind === "host" ? "#4c78a8" : "#54a24b");
+
+export function nodePosition(n: LayoutNode, positions?: Map<string, { x: number; y: number }>) {
+  return positions?.get(n.id) ?? n;
+}
+
+/** Draws the graph in world coordinates under the given view; links batched per colour. */
+export function drawTopology(
+  ctx: CanvasRenderingContext2D,
+  graph: LayoutGraph,
+  view: View,
+  size: { width: number; height: number; dpr: number },
+  style: DrawStyle,
+) {
+  const { width, height, dpr } = size;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.clearRect(0, 0, width, height);
+  ctx.setTransform(dpr * view.k, 0, 0, dpr * view.k, dpr * view.x, dpr * view.y);
+
+  const byId = new Map(graph.nodes.map((n) => [n.id, nodePosition(n, style.positions)]));
+  const batches = new Map<string, { width: number; idx: number[] }>();
+  graph.links.forEach((_, i) => {
+    const key = `${style.linkStroke(i)}|${style.linkWidth(i)}`;
+    const b = batches.get(key) ?? { width: style.linkWidth(i), idx: [] };
+    b.idx.push(i);
+    batches.set(key, b);
+  });
+  for (const [key, b] of batches) {
+    ctx.beginPath();
+    for (const i of b.idx) {
+      const l = graph.links[i];
+      const a = byId.get(l.a);
+      const z = byId.get(l.b);
+      if (!a || !z) continue;
+      ctx.moveTo(a.x, a.y);
+      ctx.lineTo(z.x, z.y);
+    }
+    ctx.strokeStyle = key.split("|")[0];
+    ctx.lineWidth = b.width / view.k;
+    ctx.stroke();
+  }
+
+  for (const n of graph.nodes) {
+    const p = byId.get(n.id)!;
+    ctx.fillStyle = style.nodeFill(n);
+    ctx.beginPath();
+    if (n.kind === "host") ctx.arc(p.x, p.y, HOST_RADIUS, 0, 2 * Math.PI);
+    else ctx.rect(p.x - SWITCH_HALF, p.y - SWITCH_HALF, SWITCH_HALF * 2, SWITCH_HALF * 2);
+    ctx.fill();
+    if (style.selected.has(n.id)) {
+      ctx.lineWidth = 3 / view.k;
+      ctx.strokeStyle = "#e45756";
+      ctx.stroke();
+    }
+  }
+
+  if (style.labels) {
+    ctx.fillStyle = "#222";
+    ctx.font = `${11 / Math.max(view.k, 0.5)}px sans-serif`;
+    ctx.textAlign = "center";
+    for (const n of graph.nodes) {
+      const p = byId.get(n.id)!;
+      ctx.fillText(n.id, p.x, p.y + (n.kind === "host" ? 16 : 20));
+    }
+  }
+
+  if (style.box) {
+    const { x0, y0, x1, y1 } = style.box;
+    ctx.setLineDash([4 / view.k, 4 / view.k]);
+    ctx.strokeStyle = "#333";
+    ctx.lineWidth = 1 / view.k;
+    ctx.strokeRect(Math.min(x0, x1), Math.min(y0, y1), Math.abs(x1 - x0), Math.abs(y1 - y0));
+    ctx.setLineDash([]);
+  }
+}
+
+/** The node under a world point, topmost first. */
+export function hitNode(graph: LayoutGraph, wx: number, wy: number, positions?: Map<string, { x: number; y: number }>) {
+  for (let i = graph.nodes.length - 1; i >= 0; i -= 1) {
+    const n = graph.nodes[i];
+    const p = nodePosition(n, positions);
+    const r = n.kind === "host" ? HOST_RADIUS + 2 : SWITCH_HALF + 2;
+    if (Math.abs(p.x - wx) <= r && Math.abs(p.y - wy) <= r) return n;
+  }
+  return null;
+}
+
+/** Index of the link nearest to a world point within `tolerance`, or -1. */
+export function hitLink(graph: LayoutGraph, wx: number, wy: number, tolerance: number) {
+  const byId = new Map(graph.nodes.map((n) => [n.id, n]));
+  let best = -1;
+  let bestD = tolerance;
+  graph.links.forEach((l, i) => {
+    const a = byId.get(l.a);
+    const b = byId.get(l.b);
+    if (!a || !b) return;
+    const d = pointSegmentDistance(wx, wy, a.x, a.y, b.x, b.y);
+    if (d < bestD) {
+      bestD = d;
+      best = i;
+    }
+  });
+  return best;
+}
+
+function pointSegmentDistance(px: number, py: number, ax: number, ay: number, bx: number, by: number) {
+  const dx = bx - ax;
+  const dy = by - ay;
+  const len2 = dx * dx + dy * dy;
+  const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / len2));
+  return Math.hypot(px - (ax + t * dx), py - (ay + t * dy));
+}
+
+/** View that fits the graph into a viewport with a margin. */
+export function fitView(graph: LayoutGraph, width: number, height: number, margin = 24): View {
+  if (graph.nodes.length === 0) return { x: width / 2, y: height / 2, k: 1 };
+  const xs = graph.nodes.map((n) => n.x);
+  const ys = graph.nodes.map((n) => n.y);
+  const minX = Math.min(...xs) - SWITCH_HALF;
+  const maxX = Math.max(...xs) + SWITCH_HALF;
+  const minY = Math.min(...ys) - SWITCH_HALF;
+  const maxY = Math.max(...ys) + SWITCH_HALF + 16;
+  const k = Math.min(
+    (width - 2 * margin) / Math.max(maxX - minX, 1),
+    (height - 2 * margin) / Math.max(maxY - minY, 1),
+    2.5,
+  );
+  return {
+    k,
+    x: (width - k * (maxX + minX)) / 2,
+    y: (height - k * (maxY + minY)) / 2,
+  };
+}

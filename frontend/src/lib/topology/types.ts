@@ -1,0 +1,37 @@
+// `fabricsim expand` output (docs/result-format.md) and the laid-out graph the canvas draws.
+
+export interface ExpandNode {
+  id: string;
+  kind: "host" | "switch";
+  tier: number;
+  group?: string;
+  x?: number;
+  y?: number;
+}
+
+export interface ExpandLink {
+  id: number;
+  a: string;
+  b: string;
+  rate_gbps: number;
+  delay_us?: number;
+  length_km?: number;
+}
+
+export interface ExpandResult {
+  nodes: ExpandNode[];
+  links: ExpandLink[];
+  stats: { hosts: number; switches: number; links: number; oversubscription?: number; [k: string]: unknown };
+}
+
+export interface LayoutNode extends ExpandNode {
+  x: number;
+  y: number;
+}
+
+export interface LayoutGraph {
+  nodes: LayoutNode[];
+  links: ExpandLink[];
+  width: number;
+  height: number;
+}
