@@ -1,0 +1,18 @@
+"""The v1 API router: only includes the domain routers."""
+
+from fastapi import APIRouter
+
+from app.api import health
+from app.presets import router as presets
+from app.runs import router as runs
+from app.scenarios import router as scenarios
+from app.sweeps import router as sweeps
+from app.topologies import router as topologies
+
+api_router = APIRouter()
+api_router.include_router(health.router)
+api_router.include_router(scenarios.router)
+api_router.include_router(presets.router)
+api_router.include_router(runs.router)
+api_router.include_router(sweeps.router)
+api_router.include_router(topologies.router)

@@ -1,0 +1,40 @@
+"""One Settings object for the backend and the workers, read from the environment."""
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+
+
+class Settings(BaseSettings):
+    """All configuration; every field can be set by an environment variable of the same name."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    PROJECT_NAME: str = "FabricTwin"
+    API_V1_STR: str = "/api/v1"
+    DATABASE_URL: str = f"sqlite:///{REPO_ROOT / '.data' / 'fabrictwin.db'}"
+    CELERY_BROKER_URL: str = "redis://127.0.0.1:6390/0"
+    FABRICSIM_BIN: Path = REPO_ROOT / "simcore" / "build" / "fabricsim"
+    RUNS_DIR: Path = REPO_ROOT / ".data" / "runs"
+    FRONTEND_DIST: Path = REPO_ROOT / "frontend" / "dist"
+    MAX_BODY_BYTES: int = 2_000_000
+    RUN_MAX_WALL_S: int = 600
+    RUN_MAX_MEMORY_MB: int = 4096
+    MAX_SWEEP_POINTS: int = 5000
+    MAX_SEEDS_PER_REQUEST: int = 64
+    VALIDATE_TIMEOUT_S: float = 20.0
+    SIMULATOR_VALIDATION: bool = True
+    PROGRESS_WRITE_INTERVAL_S: float = 0.5
+    HEARTBEAT_STALE_S: float = 60.0
+    REAPER_INTERVAL_S: float = 30.0
+    SSE_POLL_INTERVAL_S: float = 0.5
+    CORS_ORIGINS: list[str] = []
+
+
+@lru_cache
+def get_settings() -> Settings:
+    """The process-wide settings (cached; tests clear the cache after changing the env)."""
+    return Settings()

@@ -1,0 +1,74 @@
+"""The FastAPI application: builds the app and mounts the v1 router and the frontend."""
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+
+import anyio
+from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.routing import APIRoute
+
+from app.api import errors
+from app.api.main import api_router
+from app.core.config import get_settings
+from app.core.db import get_sessionmaker
+from app.core.frontend import mount_frontend
+from app.core.middleware import BodyLimitMiddleware
+
+log = logging.getLogger(__name__)
+
+
+def unique_id(route: APIRoute) -> str:
+    """Operation ids `{tag}-{name}` (e.g. `scenarios-create`), names without a trailing `_`."""
+    tag = route.tags[0] if route.tags else "app"
+    return f"{tag}-{route.name.rstrip('_')}"
+
+
+def _reap_once() -> None:
+    """One pass of the stale-run reaper."""
+    from app.core.queue import enqueue_run
+    from app.runs.reaper import reap
+
+    with get_sessionmaker()() as session:
+        reap(session, enqueue=enqueue_run)
+
+
+async def _reaper_loop(interval: float) -> None:
+    """Run the reaper forever (errors are logged, never fatal)."""
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            await anyio.to_thread.run_sync(_reap_once)
+        except Exception:  # noqa: BLE001 - keep the loop alive
+            log.exception("reaper pass failed")
+
+
+@contextlib.asynccontextmanager
+async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    """Start the stale-run reaper (REAPER_INTERVAL_S > 0)."""
+    interval = get_settings().REAPER_INTERVAL_S
+    task = asyncio.create_task(_reaper_loop(interval)) if interval > 0 else None
+    yield
+    if task is not None:
+        task.cancel()
+
+
+def create_app() -> FastAPI:
+    """The application with its middleware, error handlers, API and frontend."""
+    settings = get_settings()
+    app = FastAPI(title=settings.PROJECT_NAME, version="0.1.0", lifespan=lifespan,
+                  openapi_url=f"{settings.API_V1_STR}/openapi.json",
+                  generate_unique_id_function=unique_id)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.MAX_BODY_BYTES)
+    if settings.CORS_ORIGINS:
+        app.add_middleware(CORSMiddleware, allow_origins=settings.CORS_ORIGINS,
+                           allow_methods=["*"], allow_headers=["*"])
+    errors.install(app)
+    app.include_router(api_router, prefix=settings.API_V1_STR)
+    mount_frontend(app, settings.FRONTEND_DIST)
+    return app
+
+
+app = create_app()

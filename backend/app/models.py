@@ -1,0 +1,8 @@
+"""Import every table so Alembic and the workers see the whole metadata."""
+
+from app.core.db import Base
+from app.runs.models import Run, RunResult
+from app.scenarios.models import ScenarioRow
+from app.sweeps.models import Sweep, SweepPoint
+
+__all__ = ["Base", "Run", "RunResult", "ScenarioRow", "Sweep", "SweepPoint"]

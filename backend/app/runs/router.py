@@ -1,0 +1,136 @@
+"""Runs: start, list, get, cancel, and read results (summary, flows, series, raw JSON, events)."""
+
+import csv
+import io
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Query, Response
+from sqlalchemy.orm import Session
+from sse_starlette.sse import EventSourceResponse
+
+from app.api.deps import RunDep, SessionDep
+from app.api.sse import poll_events
+from app.core.db import get_sessionmaker
+from app.core.queue import enqueue_run
+from app.runs import service
+from app.runs.models import FINAL_STATES, Run
+from app.runs.schemas import FlowsPublic, RunCreate, RunPublic, RunsPublic, RunStatus, RunSummary
+from app.scenarios.models import ScenarioRow
+
+router = APIRouter(prefix="/runs", tags=["runs"])
+FLOW_COLUMNS = ("id", "src", "dst", "generator", "priority", "size_bytes", "start_us", "fct_us",
+                "ideal_fct_us", "slowdown", "bytes_delivered", "goodput_gbps", "retransmits")
+
+
+def start(session: Session, run: Run) -> None:
+    """Enqueue a committed PENDING run; a broker failure fails the run instead of leaving it."""
+    try:
+        enqueue_run(run.id)
+    except Exception as exc:  # noqa: BLE001 - any broker error must not strand the run
+        service.fail_run(session, run_id=run.id, error=f"could not enqueue: {exc}")
+        session.refresh(run)
+
+
+def succeeded_result(session: Session, run: Run) -> dict[str, Any]:
+    """The parsed result, or 409 while the run has none."""
+    result = service.load_result(session, run=run) if run.status == "SUCCEEDED" else None
+    if result is None:
+        raise HTTPException(409, f"run '{run.id}' is {run.status}: no result")
+    return result
+
+
+@router.post("", response_model=RunsPublic, status_code=201)
+def create(session: SessionDep, body: RunCreate) -> RunsPublic:
+    """One run per seed; a scenario+seed that already succeeded returns that run (cached)."""
+    if session.get(ScenarioRow, body.scenario_id) is None:
+        raise HTTPException(404, f"scenario '{body.scenario_id}' not found")
+    created = service.create_runs(session, scenario_id=body.scenario_id, seeds=body.seeds)
+    for run, cached in created:
+        if not cached and run.status == "PENDING" and run.attempts == 0 and run.task_id is None:
+            start(session, run)
+    data = [service.to_public(run, cached) for run, cached in created]
+    return RunsPublic(data=data, count=len(data))
+
+
+@router.get("", response_model=RunsPublic)
+def list_(session: SessionDep, scenario_id: str | None = None, status: RunStatus | None = None,
+          limit: Annotated[int, Query(ge=1, le=500)] = 50,
+          offset: Annotated[int, Query(ge=0)] = 0) -> RunsPublic:
+    """Newest first, filtered by scenario and status."""
+    rows, count = service.list_runs(session, scenario_id=scenario_id, status=status,
+                                    limit=limit, offset=offset)
+    return RunsPublic(data=[service.to_public(r) for r in rows], count=count)
+
+
+@router.get("/{id}", response_model=RunPublic)
+def get(run: RunDep) -> RunPublic:
+    """Status, progress, timings and summary metrics (the polling fallback of /events)."""
+    return service.to_public(run)
+
+
+@router.post("/{id}/cancel", response_model=RunPublic, responses={409: {"description": "final"}})
+def cancel(session: SessionDep, run: RunDep) -> RunPublic:
+    """Cancel a pending or running run; 409 when it already ended."""
+    if not service.cancel_run(session, run=run):
+        raise HTTPException(409, f"run '{run.id}' is already {run.status}")
+    return service.to_public(run)
+
+
+@router.get("/{id}/summary", response_model=RunSummary)
+def summary(session: SessionDep, run: RunDep) -> RunSummary:
+    """run_info and summary of the result; 409 unless SUCCEEDED."""
+    result = succeeded_result(session, run)
+    return RunSummary(run_info=result["run_info"], summary=result["summary"])
+
+
+@router.get("/{id}/flows", response_model=FlowsPublic)
+def flows(session: SessionDep, run: RunDep, limit: Annotated[int, Query(ge=1, le=10000)] = 100,
+          offset: Annotated[int, Query(ge=0)] = 0) -> FlowsPublic:
+    """A page of per-flow records."""
+    records = succeeded_result(session, run).get("flows", [])
+    return FlowsPublic(data=records[offset:offset + limit], count=len(records))
+
+
+@router.get("/{id}/flows.csv", response_class=Response,
+            responses={200: {"content": {"text/csv": {}}}})
+def flows_csv(session: SessionDep, run: RunDep) -> Response:
+    """The whole per-flow table as CSV."""
+    records = succeeded_result(session, run).get("flows", [])
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=FLOW_COLUMNS, extrasaction="ignore")
+    writer.writeheader()
+    writer.writerows(records)
+    headers = {"Content-Disposition": f'attachment; filename="run-{run.id}-flows.csv"'}
+    return Response(buffer.getvalue(), media_type="text/csv", headers=headers)
+
+
+@router.get("/{id}/series", response_model=dict[str, Any])
+def series(session: SessionDep, run: RunDep) -> dict[str, Any]:
+    """The sampled time series (queues, flow rates, pause state)."""
+    return succeeded_result(session, run).get("series", {})
+
+
+@router.get("/{id}/result", response_class=Response,
+            responses={200: {"content": {"application/json": {}}}})
+def result(session: SessionDep, run: RunDep) -> Response:
+    """The raw result JSON as the simulator wrote it (download)."""
+    succeeded_result(session, run)
+    headers = {"Content-Disposition": f'attachment; filename="run-{run.id}-result.json"'}
+    return Response(service.raw_result(session, run=run), media_type="application/json",
+                    headers=headers)
+
+
+@router.get("/{id}/events", response_class=EventSourceResponse,
+            responses={200: {"content": {"text/event-stream": {}}}})
+def events(run: RunDep) -> EventSourceResponse:
+    """Server-Sent Events: `progress` (RunPublic JSON) on change, `done` at a final status."""
+    run_id = run.id
+
+    def read() -> tuple[dict[str, Any], bool] | None:
+        with get_sessionmaker()() as session:
+            row = session.get(Run, run_id)
+            if row is None:
+                return None
+            return service.to_public(row).model_dump(mode="json"), row.status in FINAL_STATES
+
+    return EventSourceResponse(poll_events(read))

@@ -1,0 +1,84 @@
+"""API shapes of the runs resource."""
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from app.core.validation import error_at, raise_errors
+
+RunStatus = Literal["PENDING", "RUNNING", "SUCCEEDED", "FAILED", "CANCELLED"]
+METRIC_NAMES = ("throughput_gbps", "fct_p50_us", "fct_p99_us", "slowdown_p99", "max_queue_bytes",
+                "ecn_marked_packets", "cnps_sent", "pfc_pauses_sent", "drops_total")
+
+
+class RunCreate(BaseModel):
+    """Body of POST /runs: one run per seed."""
+
+    model_config = ConfigDict(extra="forbid")
+    scenario_id: str = Field(min_length=1, max_length=64)
+    seeds: list[Annotated[int, Field(ge=0, le=2**31 - 1)]] = Field(
+        default=[1], min_length=1, max_length=64)
+
+    @model_validator(mode="after")
+    def _distinct(self) -> "RunCreate":
+        """No seed twice in one request."""
+        if len(set(self.seeds)) != len(self.seeds):
+            raise_errors("RunCreate", [error_at(("seeds",), "seeds must be distinct", self.seeds)])
+        return self
+
+
+class RunMetrics(BaseModel):
+    """Summary columns (filterable and sortable); null until SUCCEEDED."""
+
+    throughput_gbps: float | None = None
+    fct_p50_us: float | None = None
+    fct_p99_us: float | None = None
+    slowdown_p99: float | None = None
+    max_queue_bytes: float | None = None
+    ecn_marked_packets: int | None = None
+    cnps_sent: int | None = None
+    pfc_pauses_sent: int | None = None
+    drops_total: int | None = None
+
+
+class RunPublic(BaseModel):
+    """State of one run."""
+
+    id: str
+    scenario_id: str
+    seed: int
+    status: RunStatus
+    progress: float = Field(description="0..1, simulated time / duration")
+    sim_time_ns: int
+    duration_ns: int
+    events: int
+    wall_s: float
+    attempts: int
+    error: str | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    cached: bool = Field(False, description="true when POST /runs returned an existing result")
+    summary: RunMetrics | None
+
+
+class RunsPublic(BaseModel):
+    """A page of runs."""
+
+    data: list[RunPublic]
+    count: int
+
+
+class RunSummary(BaseModel):
+    """run_info and summary of the result JSON (docs/result-format.md)."""
+
+    run_info: dict[str, Any]
+    summary: dict[str, Any]
+
+
+class FlowsPublic(BaseModel):
+    """A page of per-flow records."""
+
+    data: list[dict[str, Any]]
+    count: int

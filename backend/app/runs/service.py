@@ -1,0 +1,113 @@
+"""Runs: create (with result caching), cancel, read results."""
+
+import json
+from datetime import timedelta
+from functools import lru_cache
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from app.core.db import utcnow
+from app.runs.models import FINAL_STATES, Run, RunResult
+from app.runs.schemas import METRIC_NAMES, RunMetrics, RunPublic
+from app.scenarios.service import new_id
+
+
+def to_public(run: Run, cached: bool = False) -> RunPublic:
+    """Row -> RunPublic."""
+    metrics = None
+    if run.status == "SUCCEEDED":
+        metrics = RunMetrics(**{name: getattr(run, name) for name in METRIC_NAMES})
+    return RunPublic(
+        id=run.id, scenario_id=run.scenario_id, seed=run.seed, status=run.status,
+        progress=run.progress, sim_time_ns=run.sim_time_ns, duration_ns=run.duration_ns,
+        events=run.events, wall_s=run.wall_s, attempts=run.attempts, error=run.error,
+        created_at=run.created_at, started_at=run.started_at, finished_at=run.finished_at,
+        cached=cached, summary=metrics)
+
+
+def reusable_run(session: Session, *, scenario_id: str, seed: int) -> Run | None:
+    """A run of this scenario+seed that succeeded, else one still pending or running."""
+    for states in (("SUCCEEDED",), ("PENDING", "RUNNING")):
+        run = session.scalars(select(Run).where(
+            Run.scenario_id == scenario_id, Run.seed == seed, Run.status.in_(states))
+            .order_by(Run.created_at.desc()).limit(1)).first()
+        if run is not None:
+            return run
+    return None
+
+
+def create_runs(session: Session, *, scenario_id: str,
+                seeds: list[int]) -> list[tuple[Run, bool]]:
+    """One run per seed: (run, cached); a SUCCEEDED or in-flight run is reused. Commits."""
+    out: list[tuple[Run, bool]] = []
+    for seed in seeds:
+        existing = reusable_run(session, scenario_id=scenario_id, seed=seed)
+        if existing is not None:
+            out.append((existing, existing.status == "SUCCEEDED"))
+            continue
+        run = Run(id=new_id(), scenario_id=scenario_id, seed=seed, status="PENDING")
+        session.add(run)
+        out.append((run, False))
+    session.commit()
+    return out
+
+
+def list_runs(session: Session, *, scenario_id: str | None, status: str | None, limit: int,
+              offset: int) -> tuple[list[Run], int]:
+    """Newest first, optionally filtered."""
+    query = select(Run)
+    if scenario_id:
+        query = query.where(Run.scenario_id == scenario_id)
+    if status:
+        query = query.where(Run.status == status)
+    count = session.scalar(select(func.count()).select_from(query.subquery())) or 0
+    rows = session.scalars(query.order_by(Run.created_at.desc(), Run.id)
+                           .limit(limit).offset(offset)).all()
+    return list(rows), count
+
+
+def cancel_run(session: Session, *, run: Run) -> bool:
+    """Mark a non-final run CANCELLED (the worker polls the row and kills the simulator)."""
+    done = session.execute(
+        update(Run).where(Run.id == run.id, Run.status.not_in(FINAL_STATES))
+        .values(status="CANCELLED", finished_at=utcnow(), error="cancelled by user"))
+    session.commit()
+    session.refresh(run)
+    return done.rowcount == 1
+
+
+def fail_run(session: Session, *, run_id: str, error: str) -> None:
+    """Mark a non-final run FAILED with a one-line reason."""
+    session.execute(update(Run).where(Run.id == run_id, Run.status.not_in(FINAL_STATES))
+                    .values(status="FAILED", error=error[:2000], finished_at=utcnow()))
+    session.commit()
+
+
+@lru_cache(maxsize=16)
+def _parsed(run_id: str, sha256: str) -> dict[str, Any]:
+    """Parsed result JSON (immutable once stored, so cached by id and hash)."""
+    from app.core.db import get_sessionmaker
+
+    with get_sessionmaker()() as session:
+        return json.loads(session.get(RunResult, run_id).result_json)
+
+
+def load_result(session: Session, *, run: Run) -> dict[str, Any] | None:
+    """The stored result of a run, or None."""
+    row = session.get(RunResult, run.id)
+    return None if row is None else _parsed(row.run_id, row.sha256)
+
+
+def raw_result(session: Session, *, run: Run) -> str | None:
+    """The result exactly as the simulator wrote it."""
+    row = session.get(RunResult, run.id)
+    return None if row is None else row.result_json
+
+
+def stale_runs(session: Session, *, stale_after_s: float) -> list[Run]:
+    """RUNNING rows whose heartbeat is older than `stale_after_s`."""
+    limit = utcnow() - timedelta(seconds=stale_after_s)
+    return list(session.scalars(select(Run).where(
+        Run.status == "RUNNING", Run.heartbeat_at < limit)).all())

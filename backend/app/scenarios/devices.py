@@ -1,0 +1,149 @@
+"""Switch and NIC settings, with the partial forms used by per-node overrides."""
+
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from app.core.validation import error_at, raise_errors
+from app.scenarios import limits as L
+from app.scenarios.topology import Strict
+
+Bytes1G = Annotated[int, Field(ge=0, le=L.GB)]
+Headroom = Literal["auto"] | Annotated[int, Field(ge=0, le=64 * L.MB)]
+Priority = Literal["0", "1", "2", "3", "4", "5", "6", "7"]
+
+
+class Ecn(Strict):
+    """RED/ECN marking: probability 0 below Kmin, rising to Pmax at Kmax, 1 above."""
+
+    enabled: bool = True
+    kmin_bytes: Bytes1G = 100_000
+    kmax_bytes: Bytes1G = 400_000
+    pmax: float = Field(0.2, ge=0, le=1)
+
+    @model_validator(mode="after")
+    def _kmin_le_kmax(self) -> "Ecn":
+        """Kmin must not exceed Kmax."""
+        if self.kmin_bytes > self.kmax_bytes:
+            raise_errors("Ecn", [error_at(
+                ("kmin_bytes",), f"must be <= kmax_bytes ({self.kmax_bytes})", self.kmin_bytes)])
+        return self
+
+
+class EcnPartial(Strict):
+    """Ecn with every field optional (merged over the switch's ecn)."""
+
+    enabled: bool | None = None
+    kmin_bytes: Bytes1G | None = None
+    kmax_bytes: Bytes1G | None = None
+    pmax: float | None = Field(None, ge=0, le=1)
+
+
+class Pfc(Strict):
+    """Priority flow control with a dynamic (alpha) ingress threshold."""
+
+    enabled: bool = True
+    alpha: float = Field(0.0625, gt=0, le=64)
+    headroom_bytes: Headroom = "auto"
+    xon_offset_bytes: int = Field(4160, ge=0, le=10 * L.MB)
+    pause_mode: Literal["xoff_xon", "quanta"] = "xoff_xon"
+    pause_quanta: int = Field(65535, ge=1, le=65535)
+
+
+class PfcPartial(Strict):
+    """Pfc with every field optional."""
+
+    enabled: bool | None = None
+    alpha: float | None = Field(None, gt=0, le=64)
+    headroom_bytes: Headroom | None = None
+    xon_offset_bytes: int | None = Field(None, ge=0, le=10 * L.MB)
+    pause_mode: Literal["xoff_xon", "quanta"] | None = None
+    pause_quanta: int | None = Field(None, ge=1, le=65535)
+
+
+class Switch(Strict):
+    """Switch defaults (every switch unless overridden)."""
+
+    buffer_bytes: int = Field(12 * L.MB, ge=64 * L.KB, le=L.GB)
+    cell_bytes: int = Field(208, ge=64, le=1024)
+    pfc: Pfc = Field(default_factory=Pfc)
+    ecn: Ecn = Field(default_factory=Ecn)
+    ecn_by_priority: dict[Priority, EcnPartial] = Field(default_factory=dict)
+    ecmp_seed: int = Field(0, ge=0, le=2**32 - 1)
+    data_priority: int = Field(3, ge=0, le=6)
+
+    @model_validator(mode="after")
+    def _priority_ecn(self) -> "Switch":
+        """Each per-priority ECN, merged over `ecn`, must still have Kmin <= Kmax."""
+        errors = []
+        for prio, part in self.ecn_by_priority.items():
+            merged = {**self.ecn.model_dump(), **part.model_dump(exclude_none=True)}
+            if merged["kmin_bytes"] > merged["kmax_bytes"]:
+                loc = ("ecn_by_priority", prio, "kmin_bytes")
+                errors.append(error_at(
+                    loc, f"must be <= kmax_bytes ({merged['kmax_bytes']})", merged["kmin_bytes"]))
+        raise_errors("Switch", errors)
+        return self
+
+
+class SwitchPartial(Strict):
+    """A per-switch override: any subset of `switch`, deep-merged over it."""
+
+    buffer_bytes: int | None = Field(None, ge=64 * L.KB, le=L.GB)
+    cell_bytes: int | None = Field(None, ge=64, le=1024)
+    pfc: PfcPartial | None = None
+    ecn: EcnPartial | None = None
+    ecn_by_priority: dict[Priority, EcnPartial] | None = None
+    ecmp_seed: int | None = Field(None, ge=0, le=2**32 - 1)
+    data_priority: int | None = Field(None, ge=0, le=6)
+
+
+class Cc(Strict):
+    """Congestion control; unset DCQCN parameters come from `preset`."""
+
+    algorithm: Literal["dcqcn", "none"] = "dcqcn"
+    preset: Literal["dcqcn-paper", "nvidia-default"] = "dcqcn-paper"
+    g: float | None = Field(None, gt=0, le=1)
+    alpha_update_us: float | None = Field(None, gt=0)
+    rate_decrease_interval_us: float | None = Field(None, ge=0)
+    rate_increase_timer_us: float | None = Field(None, gt=0)
+    byte_counter_bytes: int | None = Field(None, ge=0)
+    fast_recovery_steps: int | None = Field(None, ge=0, le=100)
+    rai_mbps: float | None = Field(None, gt=0)
+    rhai_mbps: float | None = Field(None, gt=0)
+    min_rate_mbps: float | None = Field(None, gt=0)
+
+
+class CcPartial(Cc):
+    """Cc with every field optional."""
+
+    algorithm: Literal["dcqcn", "none"] | None = None
+    preset: Literal["dcqcn-paper", "nvidia-default"] | None = None
+
+
+class Nic(Strict):
+    """NIC defaults (every host unless overridden)."""
+
+    transport: Literal["rc"] = Field("rc", description="xrc and erd are reserved for later")
+    mtu_bytes: int = Field(1000, ge=256, le=9000)
+    qp_depth: int = Field(16, ge=1, le=65536)
+    message_bytes: int = Field(65536, ge=1, le=2**31)
+    cc: Cc = Field(default_factory=Cc)
+    cnp_interval_us: float = Field(50, ge=0)
+    ack_interval_packets: int = Field(1, ge=1, le=1024)
+    rto_us: float = Field(1000, ge=1, le=10_000_000)
+    nack_enabled: bool = True
+
+
+class NicPartial(Strict):
+    """A per-host override: any subset of `nic`, deep-merged over it."""
+
+    transport: Literal["rc"] | None = None
+    mtu_bytes: int | None = Field(None, ge=256, le=9000)
+    qp_depth: int | None = Field(None, ge=1, le=65536)
+    message_bytes: int | None = Field(None, ge=1, le=2**31)
+    cc: CcPartial | None = None
+    cnp_interval_us: float | None = Field(None, ge=0)
+    ack_interval_packets: int | None = Field(None, ge=1, le=1024)
+    rto_us: float | None = Field(None, ge=1, le=10_000_000)
+    nack_enabled: bool | None = None

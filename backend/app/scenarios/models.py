@@ -1,0 +1,26 @@
+"""Stored scenario snapshots."""
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, ForeignKey, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.core.db import Base, utcnow
+
+
+class ScenarioRow(Base):
+    """An immutable scenario snapshot (presets are snapshots with a preset_key)."""
+
+    __tablename__ = "scenarios"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), index=True)
+    description: Mapped[str] = mapped_column(Text, default="")
+    content_hash: Mapped[str] = mapped_column(String(64), index=True)
+    document: Mapped[dict[str, Any]] = mapped_column(JSON)
+    parent_id: Mapped[str | None] = mapped_column(
+        ForeignKey("scenarios.id", ondelete="SET NULL"), index=True)
+    preset_key: Mapped[str | None] = mapped_column(String(64), unique=True)
+    owner_token_hash: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)

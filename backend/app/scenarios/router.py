@@ -1,0 +1,78 @@
+"""Scenario snapshots: create, list, get, fork, delete, validate."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Header, HTTPException, Query, Response
+
+from app.api.deps import ScenarioDep, SessionDep
+from app.scenarios import service
+from app.scenarios.checks import check_with_simulator
+from app.scenarios.models import ScenarioRow
+from app.scenarios.schemas import (ScenarioCreate, ScenarioCreated, ScenarioFork, ScenarioPublic,
+                                   ScenariosPublic, ScenarioSummary, ScenarioValidate,
+                                   ValidateResult)
+
+router = APIRouter(prefix="/scenarios", tags=["scenarios"])
+
+
+def summary_of(row: ScenarioRow) -> dict:
+    """Row -> ScenarioSummary fields."""
+    return {"id": row.id, "name": row.name, "description": row.description,
+            "content_hash": row.content_hash, "parent_id": row.parent_id,
+            "preset_key": row.preset_key, "created_at": row.created_at, "share_url": f"/s/{row.id}"}
+
+
+def public_of(row: ScenarioRow) -> ScenarioPublic:
+    """Row -> ScenarioPublic (with the document)."""
+    return ScenarioPublic(**summary_of(row), scenario=row.document)
+
+
+@router.post("/validate", response_model=ValidateResult)
+def validate(body: ScenarioValidate) -> ValidateResult:
+    """Check a scenario without storing it (the editor's inline errors)."""
+    checked = check_with_simulator(service.to_document(body.scenario))
+    return ValidateResult(ok=True, simulator_checked=checked)
+
+
+@router.post("", response_model=ScenarioCreated, status_code=201)
+def create(session: SessionDep, body: ScenarioCreate) -> ScenarioCreated:
+    """Store an immutable snapshot; the owner token is returned only here."""
+    if body.parent_id is not None and session.get(ScenarioRow, body.parent_id) is None:
+        raise HTTPException(404, f"scenario '{body.parent_id}' not found")
+    check_with_simulator(service.to_document(body.scenario))
+    row, token = service.create_scenario(session, scenario=body.scenario, parent_id=body.parent_id)
+    return ScenarioCreated(**public_of(row).model_dump(), owner_token=token)
+
+
+@router.get("", response_model=ScenariosPublic)
+def list_(session: SessionDep, q: Annotated[str | None, Query(max_length=200)] = None,
+          limit: Annotated[int, Query(ge=1, le=200)] = 20,
+          offset: Annotated[int, Query(ge=0)] = 0) -> ScenariosPublic:
+    """Newest first; `q` searches names."""
+    rows, count = service.list_scenarios(session, q=q, limit=limit, offset=offset)
+    return ScenariosPublic(data=[ScenarioSummary(**summary_of(r)) for r in rows], count=count)
+
+
+@router.get("/{id}", response_model=ScenarioPublic)
+def get(row: ScenarioDep) -> ScenarioPublic:
+    """One snapshot with its document."""
+    return public_of(row)
+
+
+@router.post("/{id}/fork", response_model=ScenarioCreated, status_code=201)
+def fork(session: SessionDep, row: ScenarioDep, body: ScenarioFork) -> ScenarioCreated:
+    """A new snapshot of the edited document with parent_id = this id."""
+    check_with_simulator(service.to_document(body.scenario))
+    child, token = service.create_scenario(session, scenario=body.scenario, parent_id=row.id)
+    return ScenarioCreated(**public_of(child).model_dump(), owner_token=token)
+
+
+@router.delete("/{id}", status_code=204, response_class=Response,
+               responses={403: {"description": "wrong or missing owner token"}})
+def delete(session: SessionDep, row: ScenarioDep,
+           x_owner_token: Annotated[str | None, Header()] = None) -> Response:
+    """Delete a snapshot and its runs; needs the owner token from creation."""
+    if not service.owner_matches(row, x_owner_token):
+        raise HTTPException(403, "wrong or missing X-Owner-Token")
+    service.delete_scenario(session, row=row)
+    return Response(status_code=204)

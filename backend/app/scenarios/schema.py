@@ -1,0 +1,124 @@
+"""Scenario format v1: the Pydantic models are the source of truth (docs/scenario-format.md)."""
+
+from typing import Any, Literal
+
+from pydantic import Field, ValidationError, model_validator
+
+from app.core.validation import error_at, raise_errors, relocate
+from app.scenarios import limits as L
+from app.scenarios.devices import Nic, NicPartial, Switch, SwitchPartial
+from app.scenarios.topology import Strict, Topology, counts, node_ids
+from app.scenarios.traffic import Monitor, TrafficGenerator
+
+HOST_FIELDS = {
+    "incast": ("senders", "receiver"), "pairs": ("pairs",), "permutation": ("hosts",),
+    "all_to_all": ("hosts",), "perftest": ("src", "dst"), "workload": ("hosts",),
+    "pingmesh": ("hosts",),
+}
+
+
+class Scenario(Strict):
+    """One complete simulation: topology, device settings, traffic and monitoring."""
+
+    schema_version: Literal[1]
+    name: str = Field("", max_length=200)
+    description: str = Field("", max_length=5000)
+    seed: int = Field(1, ge=0, le=L.MAX_SEED)
+    duration_us: float = Field(10_000, gt=0, le=L.MAX_DURATION_US)
+    warmup_us: float = Field(0, ge=0, description="must be < duration_us")
+    topology: Topology
+    switch: Switch = Field(default_factory=Switch)
+    switch_overrides: dict[str, SwitchPartial] = Field(default_factory=dict)
+    nic: Nic = Field(default_factory=Nic)
+    nic_overrides: dict[str, NicPartial] = Field(default_factory=dict)
+    traffic: list[TrafficGenerator] = Field(default_factory=list, max_length=L.MAX_GENERATORS)
+    monitor: Monitor = Field(default_factory=Monitor)
+
+    @model_validator(mode="after")
+    def _cross_checks(self) -> "Scenario":
+        """Checks that span several fields (times, sizes after expansion, node references)."""
+        errors = _time_errors(self)
+        nodes, links = counts(self.topology)
+        if nodes > L.MAX_NODES:
+            errors.append(error_at(("topology",), f"expands to {nodes} nodes (at most {L.MAX_NODES})", nodes))
+        elif links > L.MAX_LINKS:
+            errors.append(error_at(("topology",), f"expands to {links} links (at most {L.MAX_LINKS})", links))
+        else:
+            hosts, switches = node_ids(self.topology)
+            errors += _override_errors(self, set(hosts), set(switches))
+            errors += _traffic_errors(self, set(hosts), set(switches))
+        raise_errors("Scenario", errors)
+        return self
+
+
+def _time_errors(s: Scenario) -> list:
+    """Warm-up before the end; sample count within the limit."""
+    errors = []
+    if s.warmup_us >= s.duration_us:
+        errors.append(error_at(("warmup_us",), f"must be < duration_us ({s.duration_us:g})", s.warmup_us))
+    samples = s.duration_us / s.monitor.sample_interval_us
+    if samples > L.MAX_SAMPLES:
+        least = s.duration_us / L.MAX_SAMPLES
+        errors.append(error_at(("monitor", "sample_interval_us"),
+                               f"must be >= {least:g} (at most {L.MAX_SAMPLES} samples per series)",
+                               s.monitor.sample_interval_us))
+    return errors
+
+
+def deep_merge(base: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+    """`patch` over `base`, recursing into objects (None in patch means unset)."""
+    out = dict(base)
+    for key, value in patch.items():
+        if value is None:
+            continue
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _override_errors(s: Scenario, hosts: set[str], switches: set[str]) -> list:
+    """Override keys name existing nodes of the right kind; merged settings stay valid."""
+    errors = []
+    for key, part in s.switch_overrides.items():
+        if key not in switches:
+            errors.append(error_at(("switch_overrides", key), f"'{key}' is not a switch", key))
+            continue
+        merged = deep_merge(s.switch.model_dump(), part.model_dump(exclude_none=True))
+        try:
+            Switch.model_validate(merged)
+        except ValidationError as exc:
+            errors += relocate(exc, ("switch_overrides", key))
+    for key, nic_part in s.nic_overrides.items():
+        if key not in hosts:
+            errors.append(error_at(("nic_overrides", key), f"'{key}' is not a host", key))
+    return errors
+
+
+def _traffic_errors(s: Scenario, hosts: set[str], switches: set[str]) -> list:
+    """Every host (or ToR) a generator names exists."""
+    errors = []
+    for i, gen in enumerate(s.traffic):
+        for field in HOST_FIELDS[gen.kind]:
+            for sub, name in _names(getattr(gen, field)):
+                if name not in hosts:
+                    errors.append(error_at(("traffic", i, field) + sub, f"unknown host '{name}'", name))
+        if gen.kind == "pairs" and gen.tor_pairs:
+            for sub, name in _names(gen.tor_pairs):
+                if name not in switches:
+                    errors.append(error_at(("traffic", i, "tor_pairs") + sub,
+                                           f"unknown switch '{name}'", name))
+    return errors
+
+
+def _names(value: Any) -> list[tuple[tuple[int, ...], str]]:
+    """Flatten a node id, a list of ids or a list of id pairs into (sub-path, id)."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [((), value)]
+    out = []
+    for i, item in enumerate(value):
+        out += [((i,) + sub, name) for sub, name in _names(item)]
+    return out

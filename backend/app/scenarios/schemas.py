@@ -1,0 +1,69 @@
+"""API shapes of the scenarios resource (the document itself is app.scenarios.schema.Scenario)."""
+
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.scenarios.schema import Scenario
+
+
+class ScenarioCreate(BaseModel):
+    """Body of POST /scenarios."""
+
+    model_config = ConfigDict(extra="forbid")
+    scenario: Scenario
+    parent_id: str | None = Field(None, max_length=16)
+
+
+class ScenarioFork(BaseModel):
+    """Body of POST /scenarios/{id}/fork: the edited document."""
+
+    model_config = ConfigDict(extra="forbid")
+    scenario: Scenario
+
+
+class ScenarioValidate(BaseModel):
+    """Body of POST /scenarios/validate."""
+
+    model_config = ConfigDict(extra="forbid")
+    scenario: Scenario
+
+
+class ValidateResult(BaseModel):
+    """The document is valid for the API and the simulator."""
+
+    ok: bool = True
+    simulator_checked: bool = Field(description="false when the simulator binary is unavailable")
+
+
+class ScenarioSummary(BaseModel):
+    """A scenario without its document (list rows)."""
+
+    model_config = ConfigDict(from_attributes=True)
+    id: str
+    name: str
+    description: str
+    content_hash: str
+    parent_id: str | None
+    preset_key: str | None
+    created_at: datetime
+    share_url: str
+
+
+class ScenarioPublic(ScenarioSummary):
+    """A scenario with its document."""
+
+    scenario: Scenario
+
+
+class ScenarioCreated(ScenarioPublic):
+    """Returned once at creation: the owner token needed to delete it."""
+
+    owner_token: str
+
+
+class ScenariosPublic(BaseModel):
+    """A page of scenarios."""
+
+    data: list[ScenarioSummary]
+    count: int

@@ -1,0 +1,84 @@
+"""Scenario snapshots: create, fork, list, delete."""
+
+import hashlib
+import hmac
+import json
+import secrets
+from typing import Any
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.orm import Session
+
+from app.runs.models import Run
+from app.scenarios.models import ScenarioRow
+from app.scenarios.schema import Scenario
+
+
+def new_id() -> str:
+    """A short unguessable id: 9 random bytes (72 bits) -> 12 URL-safe characters."""
+    return secrets.token_urlsafe(9)
+
+
+def canonical_json(document: dict[str, Any]) -> str:
+    """Sorted keys, no whitespace: the bytes the content hash is taken over."""
+    return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def content_hash(document: dict[str, Any]) -> str:
+    """sha256 of the canonical JSON."""
+    return hashlib.sha256(canonical_json(document).encode()).hexdigest()
+
+
+def token_hash(token: str) -> str:
+    """Only the hash of an owner token is stored."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def to_document(scenario: Scenario) -> dict[str, Any]:
+    """The stored form: what the author set (defaults stay implicit), JSON-ready."""
+    return scenario.model_dump(mode="json", exclude_unset=True)
+
+
+def create_scenario(session: Session, *, scenario: Scenario, parent_id: str | None = None,
+                    preset_key: str | None = None,
+                    commit: bool = True) -> tuple[ScenarioRow, str]:
+    """Store a new snapshot; returns the row and its owner token (not stored in clear)."""
+    document = to_document(scenario)
+    token = secrets.token_urlsafe(24)
+    row = ScenarioRow(
+        id=new_id(), name=scenario.name, description=scenario.description,
+        content_hash=content_hash(document), document=document, parent_id=parent_id,
+        preset_key=preset_key, owner_token_hash=token_hash(token),
+    )
+    session.add(row)
+    if commit:
+        session.commit()
+    return row, token
+
+
+def list_scenarios(session: Session, *, q: str | None, limit: int, offset: int,
+                   include_presets: bool = True) -> tuple[list[ScenarioRow], int]:
+    """Newest first, optionally filtered by a case-insensitive name search."""
+    query = select(ScenarioRow)
+    if q:
+        query = query.where(func.lower(ScenarioRow.name).contains(q.lower()))
+    if not include_presets:
+        query = query.where(ScenarioRow.preset_key.is_(None))
+    count = session.scalar(select(func.count()).select_from(query.subquery())) or 0
+    rows = session.scalars(query.order_by(ScenarioRow.created_at.desc(), ScenarioRow.id)
+                           .limit(limit).offset(offset)).all()
+    return list(rows), count
+
+
+def owner_matches(row: ScenarioRow, token: str | None) -> bool:
+    """Constant-time comparison of the token's hash with the stored one."""
+    if not token or not row.owner_token_hash:
+        return False
+    return hmac.compare_digest(row.owner_token_hash, token_hash(token))
+
+
+def delete_scenario(session: Session, *, row: ScenarioRow) -> None:
+    """Delete the snapshot and its runs (children keep existing with parent_id unset)."""
+    session.execute(delete(Run).where(Run.scenario_id == row.id))
+    session.delete(row)
+    session.commit()

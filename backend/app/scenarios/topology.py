@@ -1,0 +1,224 @@
+"""Topology part of the scenario: generators and explicit graphs, with their node ids."""
+
+from collections import defaultdict, deque
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from app.core.validation import error_at, raise_errors
+from app.scenarios import limits as L
+
+Rate = Annotated[float, Field(gt=0, le=L.MAX_RATE_GBPS, description="Gbit/s")]
+Delay = Annotated[float, Field(ge=0, le=L.MAX_DELAY_US, description="microseconds")]
+NodeId = Annotated[str, Field(pattern=L.NODE_ID_PATTERN)]
+
+
+class Strict(BaseModel):
+    """Base of every scenario object: unknown fields are errors."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class LeafSpineSite(Strict):
+    """Fields of a two-tier leaf-spine (also a DCI site)."""
+
+    leaves: int = Field(2, ge=1, le=512)
+    spines: int = Field(2, ge=1, le=256)
+    hosts_per_leaf: int = Field(2, ge=1, le=512)
+    host_rate_gbps: Rate = 100
+    fabric_rate_gbps: Rate = 100
+    link_delay_us: Delay = 1
+
+
+class LeafSpine(LeafSpineSite):
+    """Leaf-spine generator: hosts h{i}, leaf{i}, spine{j}."""
+
+    kind: Literal["leaf_spine"]
+
+
+class FatTree(Strict):
+    """k-ary fat tree: h{i}, edge{p}_{i}, agg{p}_{i}, core{i}."""
+
+    kind: Literal["fat_tree"]
+    k: int = Field(4, ge=2, le=64, multiple_of=2)
+    host_rate_gbps: Rate = 100
+    fabric_rate_gbps: Rate = 100
+    link_delay_us: Delay = 1
+
+
+class ThreeTier(Strict):
+    """Microsoft podsets: h{i}, tor{p}_{i}, leaf{p}_{j}, spine{s}."""
+
+    kind: Literal["three_tier"]
+    podsets: int = Field(2, ge=1, le=64)
+    tors_per_podset: int = Field(4, ge=1, le=64)
+    leafs_per_podset: int = Field(2, ge=1, le=16)
+    spines: int = Field(4, ge=1, le=256)
+    hosts_per_tor: int = Field(4, ge=1, le=128)
+    host_rate_gbps: Rate = 100
+    tor_uplink_gbps: Rate | None = Field(None, description="default: host_rate_gbps")
+    leaf_uplink_gbps: Rate | None = Field(None, description="default: host_rate_gbps")
+    link_delay_us: Delay = 1
+
+    @model_validator(mode="after")
+    def _spines_per_plane(self) -> "ThreeTier":
+        """Spines split evenly into one plane per Leaf index."""
+        if self.spines % self.leafs_per_podset:
+            raise_errors("ThreeTier", [error_at(
+                ("spines",),
+                f"must be a multiple of leafs_per_podset ({self.leafs_per_podset})",
+                self.spines)])
+        return self
+
+
+class Dci(Strict):
+    """Two leaf-spine sites a and b joined by a long-haul link between a-dci and b-dci."""
+
+    kind: Literal["dci"]
+    site: LeafSpineSite = Field(default_factory=LeafSpineSite)
+    length_km: float = Field(100, ge=1, le=20_000)
+    dci_rate_gbps: Rate = 100
+    dci_buffer_bytes: int = Field(64 * L.MB, ge=64 * L.KB, le=L.GB)
+
+
+class ExplicitNode(Strict):
+    """A drawn node."""
+
+    id: NodeId
+    kind: Literal["host", "switch"]
+    tier: int = Field(0, ge=0, le=4)
+    x: float | None = None
+    y: float | None = None
+
+
+class ExplicitLink(Strict):
+    """A drawn link; exactly one of delay_us and length_km (5 us/km)."""
+
+    a: NodeId
+    b: NodeId
+    rate_gbps: Rate
+    delay_us: Delay | None = None
+    length_km: float | None = Field(None, ge=0, le=L.MAX_DELAY_US / L.FIBRE_US_PER_KM)
+
+    @model_validator(mode="after")
+    def _one_delay(self) -> "ExplicitLink":
+        """Exactly one of delay_us and length_km."""
+        if (self.delay_us is None) == (self.length_km is None):
+            raise_errors("ExplicitLink", [error_at(
+                ("delay_us",), "give exactly one of delay_us and length_km", self.delay_us)])
+        return self
+
+
+class Explicit(Strict):
+    """Nodes and links as drawn in the editor."""
+
+    kind: Literal["explicit"]
+    nodes: list[ExplicitNode] = Field(min_length=1, max_length=L.MAX_NODES)
+    links: list[ExplicitLink] = Field(default_factory=list, max_length=L.MAX_LINKS)
+
+    @model_validator(mode="after")
+    def _graph(self) -> "Explicit":
+        """Unique ids, links between existing different nodes, one link per host, connected."""
+        raise_errors("Explicit", graph_errors(self))
+        return self
+
+
+Topology = Annotated[LeafSpine | FatTree | ThreeTier | Dci | Explicit, Field(discriminator="kind")]
+
+
+def graph_errors(topo: Explicit) -> list:
+    """Structural errors of an explicit topology, each at its JSON path."""
+    errors, kinds = [], {}
+    for i, node in enumerate(topo.nodes):
+        if node.id in kinds:
+            errors.append(error_at(("nodes", i, "id"), f"duplicate node id '{node.id}'", node.id))
+        kinds[node.id] = node.kind
+    adjacency: dict[str, set[str]] = defaultdict(set)
+    degree: dict[str, int] = defaultdict(int)
+    for i, link in enumerate(topo.links):
+        for end in ("a", "b"):
+            if getattr(link, end) not in kinds:
+                errors.append(error_at(("links", i, end), f"unknown node '{getattr(link, end)}'",
+                                       getattr(link, end)))
+        if link.a == link.b:
+            errors.append(error_at(("links", i, "b"), "must differ from a", link.b))
+        adjacency[link.a].add(link.b)
+        adjacency[link.b].add(link.a)
+        degree[link.a] += 1
+        degree[link.b] += 1
+    if errors:
+        return errors
+    for i, node in enumerate(topo.nodes):
+        if node.kind == "host" and degree[node.id] != 1:
+            errors.append(error_at(("nodes", i, "id"),
+                                   f"a host must have exactly one link (has {degree[node.id]})",
+                                   node.id))
+    if not errors and not _connected(topo.nodes[0].id, adjacency, len(kinds)):
+        errors.append(error_at(("links",), "the topology must be connected", len(topo.links)))
+    return errors
+
+
+def _connected(start: str, adjacency: dict[str, set[str]], count: int) -> bool:
+    """Breadth-first search from `start` reaches all `count` nodes."""
+    seen, queue = {start}, deque([start])
+    while queue:
+        for nxt in adjacency[queue.popleft()]:
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append(nxt)
+    return len(seen) == count
+
+
+def _leaf_spine_ids(site: LeafSpineSite, prefix: str = "") -> tuple[list[str], list[str]]:
+    """Host and switch ids of a leaf-spine."""
+    hosts = [f"{prefix}h{i}" for i in range(site.leaves * site.hosts_per_leaf)]
+    switches = [f"{prefix}leaf{i}" for i in range(site.leaves)]
+    switches += [f"{prefix}spine{j}" for j in range(site.spines)]
+    return hosts, switches
+
+
+def node_ids(topo: LeafSpine | FatTree | ThreeTier | Dci | Explicit) -> tuple[list[str], list[str]]:
+    """(host ids, switch ids) after expansion, following the documented naming."""
+    if isinstance(topo, LeafSpine):
+        return _leaf_spine_ids(topo)
+    if isinstance(topo, FatTree):
+        k, half = topo.k, topo.k // 2
+        hosts = [f"h{i}" for i in range(k**3 // 4)]
+        switches = [f"{t}{p}_{i}" for t in ("edge", "agg") for p in range(k) for i in range(half)]
+        return hosts, switches + [f"core{i}" for i in range(half * half)]
+    if isinstance(topo, ThreeTier):
+        hosts = [f"h{i}" for i in range(topo.podsets * topo.tors_per_podset * topo.hosts_per_tor)]
+        switches = [f"tor{p}_{i}" for p in range(topo.podsets) for i in range(topo.tors_per_podset)]
+        switches += [f"leaf{p}_{j}" for p in range(topo.podsets)
+                     for j in range(topo.leafs_per_podset)]
+        return hosts, switches + [f"spine{s}" for s in range(topo.spines)]
+    if isinstance(topo, Dci):
+        a_hosts, a_switches = _leaf_spine_ids(topo.site, "a-")
+        b_hosts, b_switches = _leaf_spine_ids(topo.site, "b-")
+        return a_hosts + b_hosts, a_switches + b_switches + ["a-dci", "b-dci"]
+    hosts = [n.id for n in topo.nodes if n.kind == "host"]
+    return hosts, [n.id for n in topo.nodes if n.kind == "switch"]
+
+
+def counts(topo: LeafSpine | FatTree | ThreeTier | Dci | Explicit) -> tuple[int, int]:
+    """(nodes, links) after expansion, computed without building the graph."""
+    if isinstance(topo, LeafSpine):
+        return _leaf_spine_counts(topo)
+    if isinstance(topo, FatTree):
+        k = topo.k
+        return k**3 // 4 + k * k + k * k // 4, k**3 // 4 * 3
+    if isinstance(topo, ThreeTier):
+        p, t = topo.podsets, topo.tors_per_podset
+        hosts = p * t * topo.hosts_per_tor
+        nodes = hosts + p * t + p * topo.leafs_per_podset + topo.spines
+        return nodes, hosts + p * t * topo.leafs_per_podset + p * topo.spines
+    if isinstance(topo, Dci):
+        nodes, links = _leaf_spine_counts(topo.site)
+        return 2 * nodes + 2, 2 * links + 2 * topo.site.spines + 1
+    return len(topo.nodes), len(topo.links)
+
+
+def _leaf_spine_counts(site: LeafSpineSite) -> tuple[int, int]:
+    """(nodes, links) of a leaf-spine."""
+    hosts = site.leaves * site.hosts_per_leaf
+    return hosts + site.leaves + site.spines, hosts + site.leaves * site.spines

@@ -1,0 +1,141 @@
+"""Traffic generators and monitoring options."""
+
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from app.core.validation import error_at, raise_errors
+from app.scenarios import limits as L
+from app.scenarios.topology import NodeId, Strict
+
+Size = Annotated[int, Field(ge=0, le=2**53, description="bytes; 0 = long-lived")]
+PortName = Annotated[str, Field(pattern=r"^[A-Za-z0-9_.:-]{1,64}->[A-Za-z0-9_.:-]{1,64}$")]
+
+
+class Generator(Strict):
+    """Fields common to every traffic generator."""
+
+    name: str = Field("", max_length=200)
+    priority: int | None = Field(None, ge=0, le=6, description="default: switch.data_priority")
+    start_us: float = Field(0, ge=0)
+    qps: int = Field(1, ge=1, le=1024)
+
+
+class Incast(Generator):
+    """N senders to one receiver."""
+
+    kind: Literal["incast"]
+    senders: list[NodeId] = Field(min_length=1)
+    receiver: NodeId
+    size_bytes: Size = 0
+
+    @model_validator(mode="after")
+    def _receiver_not_sender(self) -> "Incast":
+        """The receiver cannot also send."""
+        if self.receiver in self.senders:
+            raise_errors("Incast", [error_at(
+                ("receiver",), f"must not be one of the senders ('{self.receiver}')",
+                self.receiver)])
+        return self
+
+
+class Pairs(Generator):
+    """Host pairs, or every host under one ToR to the same-index host under another."""
+
+    kind: Literal["pairs"]
+    pairs: list[tuple[NodeId, NodeId]] | None = None
+    tor_pairs: list[tuple[NodeId, NodeId]] | None = None
+    size_bytes: Size = 0
+
+    @model_validator(mode="after")
+    def _one_list(self) -> "Pairs":
+        """Exactly one of pairs and tor_pairs."""
+        if (self.pairs is None) == (self.tor_pairs is None):
+            raise_errors("Pairs", [error_at(
+                ("pairs",), "give exactly one of pairs and tor_pairs", self.pairs)])
+        return self
+
+
+class Permutation(Generator):
+    """A random derangement over the hosts (from the seed)."""
+
+    kind: Literal["permutation"]
+    hosts: list[NodeId] | None = Field(None, min_length=2)
+    size_bytes: Size = 0
+
+
+class AllToAll(Generator):
+    """Every host to every other host."""
+
+    kind: Literal["all_to_all"]
+    hosts: list[NodeId] | None = Field(None, min_length=2, max_length=L.MAX_ALL_TO_ALL_HOSTS)
+    size_bytes: Size = 0
+
+
+class Perftest(Generator):
+    """ib_write_bw-like message stream from src to dst."""
+
+    kind: Literal["perftest"]
+    src: NodeId
+    dst: NodeId
+    message_bytes: int | None = Field(None, ge=1, le=2**31, description="default: nic.message_bytes")
+    tx_depth: int | None = Field(None, ge=1, le=65536, description="default: nic.qp_depth")
+    iterations: int = Field(0, ge=0, description="0 = until the end of the run")
+
+    @model_validator(mode="after")
+    def _distinct(self) -> "Perftest":
+        """src and dst differ."""
+        if self.src == self.dst:
+            raise_errors("Perftest", [error_at(("dst",), "must differ from src", self.dst)])
+        return self
+
+
+class Workload(Generator):
+    """Flow sizes from a distribution at a target load, Poisson arrivals."""
+
+    kind: Literal["workload"]
+    distribution: Literal["websearch", "fb_hadoop", "alistorage", "custom"]
+    cdf: list[tuple[Annotated[int, Field(ge=1)], Annotated[float, Field(ge=0, le=100)]]] | None = None
+    load: float = Field(gt=0, le=1)
+    hosts: list[NodeId] | None = Field(None, min_length=2)
+    stop_us: float | None = Field(None, gt=0, description="default: duration_us")
+
+    @model_validator(mode="after")
+    def _cdf(self) -> "Workload":
+        """A custom distribution needs an increasing CDF ending at 100 %."""
+        errors = []
+        if self.distribution == "custom":
+            if not self.cdf:
+                errors.append(error_at(("cdf",), "required when distribution is custom", None))
+            elif any(b[0] <= a[0] or b[1] < a[1] for a, b in zip(self.cdf, self.cdf[1:])):
+                errors.append(error_at(("cdf",), "sizes and percents must increase", None))
+            elif self.cdf[-1][1] != 100:
+                errors.append(error_at(("cdf",), "must end at 100 percent", self.cdf[-1][1]))
+        elif self.cdf is not None:
+            errors.append(error_at(("cdf",), "only allowed when distribution is custom", None))
+        raise_errors("Workload", errors)
+        return self
+
+
+class Pingmesh(Generator):
+    """Small probes between hosts at an interval (RTT percentiles)."""
+
+    kind: Literal["pingmesh"]
+    hosts: list[NodeId] | None = Field(None, min_length=2)
+    interval_us: float = Field(100, gt=0)
+    probe_bytes: int = Field(512, ge=1, le=65536)
+
+
+TrafficGenerator = Annotated[
+    Incast | Pairs | Permutation | AllToAll | Perftest | Workload | Pingmesh,
+    Field(discriminator="kind"),
+]
+
+
+class Monitor(Strict):
+    """What to sample during a run."""
+
+    sample_interval_us: float = Field(10, ge=0.1)
+    queues: Literal["auto"] | list[PortName] = "auto"
+    flows: Literal["auto", "all"] | list[Annotated[int, Field(ge=0)]] = "auto"
+    ports: Literal["auto"] | list[PortName] = "auto"

@@ -1,0 +1,40 @@
+"""Parameter sweeps: a grid of scenario variants, one run per point."""
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.core.db import Base, utcnow
+
+
+class Sweep(Base):
+    """A base scenario, a seed and a grid; its status is derived from its points' runs."""
+
+    __tablename__ = "sweeps"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    scenario_id: Mapped[str] = mapped_column(
+        ForeignKey("scenarios.id", ondelete="CASCADE"), index=True)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    parameters: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    linked: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    total: Mapped[int] = mapped_column(Integer)
+    expanded: Mapped[bool] = mapped_column(Boolean, default=False)
+    cancelled: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+
+
+class SweepPoint(Base):
+    """One grid point: its parameter values, its scenario snapshot and its run."""
+
+    __tablename__ = "sweep_points"
+    __table_args__ = (UniqueConstraint("sweep_id", "index"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    sweep_id: Mapped[str] = mapped_column(ForeignKey("sweeps.id", ondelete="CASCADE"), index=True)
+    index: Mapped[int] = mapped_column(Integer)
+    params: Mapped[dict[str, Any]] = mapped_column(JSON)
+    scenario_id: Mapped[str] = mapped_column(ForeignKey("scenarios.id", ondelete="CASCADE"))
+    run_id: Mapped[str] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), index=True)

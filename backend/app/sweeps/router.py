@@ -1,0 +1,74 @@
+"""Sweeps: a scenario plus a parameter grid, one run per point."""
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Query
+from sse_starlette.sse import EventSourceResponse
+
+from app.api.deps import SessionDep, SettingsDep, SweepDep
+from app.api.sse import poll_events
+from app.core.db import get_sessionmaker
+from app.core.queue import enqueue_sweep
+from app.runs.models import FINAL_STATES
+from app.scenarios.models import ScenarioRow
+from app.sweeps import service
+from app.sweeps.models import Sweep
+from app.sweeps.schemas import SweepCreate, SweepPublic, SweepsPublic
+
+router = APIRouter(prefix="/sweeps", tags=["sweeps"])
+
+
+@router.post("", response_model=SweepPublic, status_code=201)
+def create(session: SessionDep, settings: SettingsDep, body: SweepCreate) -> SweepPublic:
+    """Validate every point, store the sweep and fan its runs out on the workers."""
+    base = session.get(ScenarioRow, body.scenario_id)
+    if base is None:
+        raise HTTPException(404, f"scenario '{body.scenario_id}' not found")
+    size = service.grid_size(body)
+    if size > settings.MAX_SWEEP_POINTS:
+        raise HTTPException(422, [{"loc": ["body", "parameters"], "type": "too_many_points",
+                                   "msg": f"the grid has {size} points (at most "
+                                          f"{settings.MAX_SWEEP_POINTS})"}])
+    sweep = service.create_sweep(session, base=base, body=body)
+    enqueue_sweep(sweep.id)
+    return service.to_public(session, sweep=sweep)
+
+
+@router.get("", response_model=SweepsPublic)
+def list_(session: SessionDep, scenario_id: str | None = None,
+          limit: Annotated[int, Query(ge=1, le=200)] = 20,
+          offset: Annotated[int, Query(ge=0)] = 0) -> SweepsPublic:
+    """Newest first, with progress counts."""
+    rows, count = service.list_sweeps(session, scenario_id=scenario_id, limit=limit, offset=offset)
+    return SweepsPublic(data=[service.summary(session, sweep=s) for s in rows], count=count)
+
+
+@router.get("/{id}", response_model=SweepPublic)
+def get(session: SessionDep, sweep: SweepDep) -> SweepPublic:
+    """Progress over all points and the aggregated table (params -> metrics)."""
+    return service.to_public(session, sweep=sweep)
+
+
+@router.post("/{id}/cancel", response_model=SweepPublic, responses={409: {"description": "final"}})
+def cancel(session: SessionDep, sweep: SweepDep) -> SweepPublic:
+    """Cancel every point not yet finished; 409 when the sweep already ended."""
+    if not service.cancel_sweep(session, sweep=sweep):
+        raise HTTPException(409, f"sweep '{sweep.id}' already ended")
+    return service.to_public(session, sweep=sweep)
+
+
+@router.get("/{id}/events", response_class=EventSourceResponse,
+            responses={200: {"content": {"text/event-stream": {}}}})
+def events(sweep: SweepDep) -> EventSourceResponse:
+    """Server-Sent Events: `progress` with {id, status, total, done, failed}, then `done`."""
+    sweep_id = sweep.id
+
+    def read() -> tuple[dict[str, Any], bool] | None:
+        with get_sessionmaker()() as session:
+            row = session.get(Sweep, sweep_id)
+            if row is None:
+                return None
+            state = service.progress(session, sweep=row)
+            return state.model_dump(mode="json"), state.status in FINAL_STATES
+
+    return EventSourceResponse(poll_events(read))

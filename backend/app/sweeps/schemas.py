@@ -1,0 +1,89 @@
+"""API shapes of the sweeps resource."""
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.runs.schemas import RunMetrics, RunStatus
+
+PathStr = Annotated[str, Field(min_length=1, max_length=300, pattern=r"^[A-Za-z0-9_.:\-]+$",
+                               examples=["switch.ecn.kmin_bytes", "traffic.0.size_bytes"])]
+Value = int | float | str | bool
+
+
+class SweepParameter(BaseModel):
+    """One axis of the grid: a dotted scenario path and its values."""
+
+    model_config = ConfigDict(extra="forbid")
+    path: PathStr
+    values: list[Value] = Field(min_length=1, max_length=5000)
+
+
+class LinkedParameter(BaseModel):
+    """A path set from another: value = scale x value(from) + offset (Kmax = Kmin + 500)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    path: PathStr
+    from_: PathStr = Field(alias="from")
+    scale: float = 1.0
+    offset: float = 0.0
+
+
+class SweepCreate(BaseModel):
+    """Body of POST /sweeps."""
+
+    model_config = ConfigDict(extra="forbid")
+    scenario_id: str = Field(min_length=1, max_length=64)
+    seed: int = Field(1, ge=0, le=2**31 - 1)
+    parameters: list[SweepParameter] = Field(min_length=1, max_length=8)
+    linked: list[LinkedParameter] = Field(default_factory=list, max_length=8)
+
+
+SweepStatus = Literal["PENDING", "RUNNING", "SUCCEEDED", "FAILED", "CANCELLED"]
+
+
+class SweepPointPublic(BaseModel):
+    """One grid point and its run's metrics."""
+
+    index: int
+    params: dict[str, Any]
+    scenario_id: str | None
+    run_id: str | None
+    status: RunStatus
+    metrics: RunMetrics | None
+
+
+class SweepProgress(BaseModel):
+    """Counts over all points (SSE payload)."""
+
+    id: str
+    status: SweepStatus
+    total: int
+    done: int
+    failed: int
+
+
+class SweepPublic(SweepProgress):
+    """A sweep with its aggregated table (params -> metrics), ready for a heatmap."""
+
+    scenario_id: str
+    seed: int
+    created_at: datetime
+    parameters: list[SweepParameter]
+    linked: list[LinkedParameter]
+    points: list[SweepPointPublic]
+
+
+class SweepSummary(SweepProgress):
+    """A sweep without its points (list rows)."""
+
+    scenario_id: str
+    created_at: datetime
+
+
+class SweepsPublic(BaseModel):
+    """A page of sweeps."""
+
+    data: list[SweepSummary]
+    count: int

@@ -1,0 +1,153 @@
+"""Sweeps: create (validated grid), expand into snapshots and runs, derive status and table."""
+
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from app.core.db import utcnow
+from app.runs.models import FINAL_STATES, Run
+from app.runs.schemas import METRIC_NAMES, RunMetrics
+from app.runs.service import reusable_run
+from app.scenarios.models import ScenarioRow
+from app.scenarios.schema import Scenario
+from app.scenarios.service import create_scenario, new_id
+from app.sweeps.grid import build_points
+from app.sweeps.models import Sweep, SweepPoint
+from app.sweeps.schemas import (SweepCreate, SweepPointPublic, SweepProgress, SweepPublic,
+                                SweepSummary)
+
+
+def create_sweep(session: Session, *, base: ScenarioRow, body: SweepCreate) -> Sweep:
+    """Validate every point now (422 on the first bad one) and store the sweep. Commits."""
+    build_points(base.document, body)
+    sweep = Sweep(id=new_id(), scenario_id=base.id, seed=body.seed,
+                  parameters=[p.model_dump(mode="json") for p in body.parameters],
+                  linked=[link.model_dump(mode="json", by_alias=True) for link in body.linked],
+                  total=_grid_size(body))
+    session.add(sweep)
+    session.commit()
+    return sweep
+
+
+def _grid_size(body: SweepCreate) -> int:
+    """Number of points of the grid."""
+    size = 1
+    for parameter in body.parameters:
+        size *= len(parameter.values)
+    return size
+
+
+def grid_size(body: SweepCreate) -> int:
+    """Public alias used by the router for the point limit."""
+    return _grid_size(body)
+
+
+def expand_sweep(session: Session, *, sweep: Sweep) -> list[str]:
+    """Create each point's snapshot and run (idempotent); returns run ids still to execute."""
+    if sweep.cancelled:
+        return []
+    if sweep.expanded:
+        return [p.run_id for p in _points(session, sweep.id)
+                if session.get(Run, p.run_id).status == "PENDING"]
+    base = session.get(ScenarioRow, sweep.scenario_id)
+    body = SweepCreate(scenario_id=sweep.scenario_id, seed=sweep.seed,
+                       parameters=sweep.parameters, linked=sweep.linked)
+    to_run = []
+    for index, (params, scenario) in enumerate(build_points(base.document, body)):
+        row, _token = create_scenario(session, scenario=_named(scenario, base, params),
+                                      parent_id=base.id, commit=False)
+        run = reusable_run(session, scenario_id=row.id, seed=sweep.seed)
+        if run is None:
+            run = Run(id=new_id(), scenario_id=row.id, seed=sweep.seed, status="PENDING")
+            session.add(run)
+            to_run.append(run.id)
+        session.add(SweepPoint(sweep_id=sweep.id, index=index, params=params,
+                               scenario_id=row.id, run_id=run.id))
+    sweep.expanded = True
+    session.commit()
+    return to_run
+
+
+def _named(scenario: Scenario, base: ScenarioRow, params: dict[str, Any]) -> Scenario:
+    """The point's scenario, named after the base and its parameter values."""
+    label = ", ".join(f"{k.rsplit('.', 1)[-1]}={v}" for k, v in params.items())
+    return scenario.model_copy(update={"name": f"{base.name} [{label}]"[:200]})
+
+
+def _points(session: Session, sweep_id: str) -> list[SweepPoint]:
+    """Points in index order."""
+    return list(session.scalars(select(SweepPoint).where(SweepPoint.sweep_id == sweep_id)
+                                .order_by(SweepPoint.index)).all())
+
+
+def progress(session: Session, *, sweep: Sweep) -> SweepProgress:
+    """Counts and the status derived from the points' runs."""
+    counts = dict(session.execute(
+        select(Run.status, func.count()).join(SweepPoint, SweepPoint.run_id == Run.id)
+        .where(SweepPoint.sweep_id == sweep.id).group_by(Run.status)).all())
+    done = sum(counts.get(s, 0) for s in FINAL_STATES)
+    failed = counts.get("FAILED", 0) + counts.get("CANCELLED", 0)
+    return SweepProgress(id=sweep.id, status=_status(sweep, counts, done, failed),
+                         total=sweep.total, done=done, failed=failed)
+
+
+def _status(sweep: Sweep, counts: dict[str, int], done: int, failed: int) -> str:
+    """PENDING until a point runs; RUNNING; at the end SUCCEEDED, FAILED or CANCELLED."""
+    if sweep.expanded and done == sweep.total:
+        if sweep.cancelled:
+            return "CANCELLED"
+        return "FAILED" if failed else "SUCCEEDED"
+    if sweep.cancelled and not sweep.expanded:
+        return "CANCELLED"
+    if counts.get("RUNNING", 0) or done:
+        return "RUNNING"
+    return "PENDING"
+
+
+def to_public(session: Session, *, sweep: Sweep) -> SweepPublic:
+    """The sweep with its aggregated points table."""
+    runs = {r.id: r for r in session.scalars(
+        select(Run).join(SweepPoint, SweepPoint.run_id == Run.id)
+        .where(SweepPoint.sweep_id == sweep.id)).all()}
+    points = []
+    for point in _points(session, sweep.id):
+        run = runs[point.run_id]
+        metrics = (RunMetrics(**{m: getattr(run, m) for m in METRIC_NAMES})
+                   if run.status == "SUCCEEDED" else None)
+        points.append(SweepPointPublic(index=point.index, params=point.params,
+                                       scenario_id=point.scenario_id, run_id=run.id,
+                                       status=run.status, metrics=metrics))
+    return SweepPublic(**progress(session, sweep=sweep).model_dump(), scenario_id=sweep.scenario_id,
+                       seed=sweep.seed, created_at=sweep.created_at, parameters=sweep.parameters,
+                       linked=sweep.linked, points=points)
+
+
+def summary(session: Session, *, sweep: Sweep) -> SweepSummary:
+    """A list row."""
+    return SweepSummary(**progress(session, sweep=sweep).model_dump(),
+                        scenario_id=sweep.scenario_id, created_at=sweep.created_at)
+
+
+def list_sweeps(session: Session, *, scenario_id: str | None, limit: int,
+                offset: int) -> tuple[list[Sweep], int]:
+    """Newest first."""
+    query = select(Sweep)
+    if scenario_id:
+        query = query.where(Sweep.scenario_id == scenario_id)
+    count = session.scalar(select(func.count()).select_from(query.subquery())) or 0
+    rows = session.scalars(query.order_by(Sweep.created_at.desc(), Sweep.id)
+                           .limit(limit).offset(offset)).all()
+    return list(rows), count
+
+
+def cancel_sweep(session: Session, *, sweep: Sweep) -> bool:
+    """Cancel every non-final point; False when the sweep already ended."""
+    if progress(session, sweep=sweep).status in FINAL_STATES:
+        return False
+    sweep.cancelled = True
+    run_ids = select(SweepPoint.run_id).where(SweepPoint.sweep_id == sweep.id)
+    session.execute(update(Run).where(Run.id.in_(run_ids), Run.status.not_in(FINAL_STATES))
+                    .values(status="CANCELLED", finished_at=utcnow(), error="sweep cancelled"))
+    session.commit()
+    return True
