@@ -3,7 +3,7 @@ import { format } from "d3-format";
 const fmt = format(".4~g");
 
 /** Colour bar with the scale's domain at its ends (and middle for diverging scales). */
-export function HeatmapLegend({ color, label }: { color: ((v: number) => string) & { domain: () => number[] }; label: string }) {
+export function ColorLegend({ color, label }: { color: ((v: number) => string) & { domain: () => number[] }; label: string }) {
   const domain = color.domain();
   const lo = domain[0];
   const hi = domain[domain.length - 1];

@@ -1,7 +1,7 @@
 import { render, screen } from "@testing-library/react";
 import { Heatmap } from "./Heatmap";
 import { computeGrid, type SweepPoint, valueExtent } from "../utils/grid";
-import { sequentialScale } from "../utils/color";
+import { sequentialScale } from "../../../lib/charts/color";
 import { drawHeatmapCells } from "../utils/drawHeatmap";
 
 const points: SweepPoint[] = [

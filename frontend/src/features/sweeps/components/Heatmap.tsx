@@ -3,8 +3,8 @@ import { format } from "d3-format";
 import { useParentSize } from "../../../lib/hooks/useParentSize";
 import { type Grid, type GridCell, type ParamValue } from "../utils/grid";
 import { drawHeatmapCells } from "../utils/drawHeatmap";
-import { NO_DATA_COLOR } from "../utils/color";
-import { HeatmapLegend } from "./HeatmapLegend";
+import { NO_DATA_COLOR } from "../../../lib/charts/color";
+import { ColorLegend } from "../../../components/ColorLegend";
 
 /** Above this many cells the grid is painted on a canvas instead of SVG rects. */
 export const CANVAS_THRESHOLD = 600;
@@ -132,7 +132,7 @@ export function Heatmap({ grid, xLabel, yLabel, metricLabel, color, title, heigh
           </div>
         )}
       </div>
-      <HeatmapLegend color={color} label={metricLabel} />
+      <ColorLegend color={color} label={metricLabel} />
     </figure>
   );
 }

@@ -1,0 +1,51 @@
+import { useMemo } from "react";
+import { scaleLinear, scaleLog } from "d3-scale";
+import { line, curveStepAfter } from "d3-shape";
+import { format } from "d3-format";
+import { useParentSize } from "../../../lib/hooks/useParentSize";
+import { categorical } from "../../../lib/charts/palette";
+import type { FlowRecord } from "../../../lib/api/resultTypes";
+import { cdfByBucket } from "../utils/cdf";
+
+const MARGIN = { top: 8, right: 12, bottom: 32, left: 48 };
+const fmt = format("~s");
+
+/** Empirical CDF of FCT or slowdown, one line per flow-size bucket, log x axis. */
+export function CdfChart({ flows, metric, height = 240 }: { flows: FlowRecord[]; metric: "fct_us" | "slowdown"; height?: number }) {
+  const { ref, width } = useParentSize<HTMLDivElement>();
+  const innerW = Math.max(width - MARGIN.left - MARGIN.right, 10);
+  const innerH = height - MARGIN.top - MARGIN.bottom;
+  const buckets = useMemo(() => cdfByBucket(flows, metric), [flows, metric]);
+  const all = buckets.flatMap((b) => b.points.map((p) => p[0]));
+  const lo = Math.max(Math.min(...all, 1), metric === "slowdown" ? 1 : 1e-3);
+  const hi = Math.max(...all, lo * 10);
+  const x = scaleLog().domain([lo, hi]).range([0, innerW]).nice();
+  const y = scaleLinear().domain([0, 1]).range([innerH, 0]);
+  const gen = line<[number, number]>().x((p) => x(Math.max(p[0], lo))).y((p) => y(p[1])).curve(curveStepAfter);
+  return (
+    <div ref={ref} className="line-chart">
+      <svg width={width} height={height} role="img" aria-label={`${metric === "fct_us" ? "FCT" : "Slowdown"} CDF by flow size`}>
+        <g transform={`translate(${MARGIN.left},${MARGIN.top})`}>
+          {y.ticks(5).map((v) => (
+            <g key={v} transform={`translate(0,${y(v)})`}>
+              <line x2={innerW} stroke="#e3e6ea" />
+              <text x={-6} dy="0.32em" textAnchor="end" fontSize={10}>{v}</text>
+            </g>
+          ))}
+          {x.ticks(4).filter((_, i, a) => a.length < 8 || i % 2 === 0).map((v) => (
+            <text key={v} x={x(v)} y={innerH + 14} textAnchor="middle" fontSize={10}>{fmt(v)}</text>
+          ))}
+          <text x={innerW} y={innerH + 28} textAnchor="end" fontSize={10} fill="#555">{metric === "fct_us" ? "FCT (us)" : "slowdown"}</text>
+          {buckets.map((b, i) => (
+            <path key={b.label} className="series-line" d={gen(b.points) ?? ""} fill="none" stroke={categorical(i)} strokeWidth={1.5} data-series={b.label} />
+          ))}
+        </g>
+      </svg>
+      <ul className="legend-list">
+        {buckets.map((b, i) => (
+          <li key={b.label}><span className="swatch" style={{ background: categorical(i) }} />{b.label} ({b.points.length - 1} flows)</li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+import { useEffect, useMemo, useRef } from "react";
+import { scaleLinear } from "d3-scale";
+import { line, curveStepAfter } from "d3-shape";
+import { brushX } from "d3-brush";
+import { select } from "d3-selection";
+import { format } from "d3-format";
+import { useParentSize } from "../../../lib/hooks/useParentSize";
+import { categorical } from "../../../lib/charts/palette";
+import { visibleIndices } from "../../../lib/charts/downsample";
+
+export interface NamedSeries {
+  name: string;
+  values: number[];
+}
+
+export interface LineChartProps {
+  t: number[];
+  series: NamedSeries[];
+  xDomain: [number, number];
+  yLabel: string;
+  height?: number;
+  step?: boolean;
+  yFormat?: (v: number) => string;
+  /** Called with the brushed time range; the chart itself does not zoom. */
+  onBrush?: (range: [number, number]) => void;
+  /** Vertical marker (the overlay's time scrubber). */
+  marker?: number | null;
+}
+
+const MARGIN = { top: 8, right: 12, bottom: 30, left: 64 };
+const tickFmt = format("~s");
+
+/** Line chart over a shared time axis (us); D3 computes paths and ticks, React draws. */
+export function LineChart({ t, series, xDomain, yLabel, height = 200, step, yFormat = tickFmt, onBrush, marker }: LineChartProps) {
+  const { ref, width } = useParentSize<HTMLDivElement>();
+  const brushRef = useRef<SVGGElement>(null);
+  const innerW = Math.max(width - MARGIN.left - MARGIN.right, 10);
+  const innerH = height - MARGIN.top - MARGIN.bottom;
+
+  const x = useMemo(() => scaleLinear().domain(xDomain).range([0, innerW]), [xDomain, innerW]);
+  const yMax = useMemo(() => {
+    let m = 0;
+    for (const s of series) for (const v of s.values) if (v > m) m = v;
+    return m || 1;
+  }, [series]);
+  const y = useMemo(() => scaleLinear().domain([0, yMax]).nice().range([innerH, 0]), [yMax, innerH]);
+  const paths = useMemo(() => {
+    const gen = line<number>()
+      .x((i) => x(t[i]));
+    if (step) gen.curve(curveStepAfter);
+    return series.map((s) => {
+      const idx = visibleIndices(t, s.values, xDomain[0], xDomain[1], Math.max(Math.floor(innerW), 1));
+      return gen.y((i) => y(s.values[i]))(idx) ?? "";
+    });
+  }, [series, t, x, y, step, xDomain, innerW]);
+
+  useEffect(() => {
+    const g = brushRef.current;
+    if (!g || !onBrush) return;
+    const b = brushX<unknown>()
+      .extent([[0, 0], [innerW, innerH]])
+      .on("end", (event) => {
+        if (!event.selection) return;
+        const [a, z] = event.selection as [number, number];
+        select(g).call(b.move, null);
+        if (z - a > 2) onBrush([x.invert(a), x.invert(z)]);
+      });
+    select(g).call(b);
+    return () => {
+      select(g).on(".brush", null);
+    };
+  }, [innerW, innerH, x, onBrush]);
+
+  const clipId = useMemo(() => `clip-${Math.random().toString(36).slice(2)}`, []);
+  return (
+    <div ref={ref} className="line-chart">
+      <svg width={width} height={height} role="img" aria-label={`${yLabel} over time`}>
+        <defs>
+          <clipPath id={clipId}><rect width={innerW} height={innerH} /></clipPath>
+        </defs>
+        <g transform={`translate(${MARGIN.left},${MARGIN.top})`}>
+          {y.ticks(4).map((v) => (
+            <g key={v} transform={`translate(0,${y(v)})`}>
+              <line x2={innerW} stroke="#e3e6ea" />
+              <text x={-6} dy="0.32em" textAnchor="end" fontSize={10}>{yFormat(v)}</text>
+            </g>
+          ))}
+          {x.ticks(6).map((v) => (
+            <text key={v} x={x(v)} y={innerH + 14} textAnchor="middle" fontSize={10}>{tickFmt(v)}</text>
+          ))}
+          <text x={innerW} y={innerH + 27} textAnchor="end" fontSize={10} fill="#555">time (us)</text>
+          <text transform={`translate(${-MARGIN.left + 12},${innerH / 2}) rotate(-90)`} textAnchor="middle" fontSize={11}>{yLabel}</text>
+          <g clipPath={`url(#${clipId})`}>
+            {paths.map((d, i) => (
+              <path key={series[i].name} className="series-line" d={d} fill="none" stroke={categorical(i)} strokeWidth={1.5} data-series={series[i].name} />
+            ))}
+            {marker != null && <line className="marker" x1={x(marker)} x2={x(marker)} y2={innerH} stroke="#d62728" strokeDasharray="3 3" />}
+          </g>
+          {onBrush && <g ref={brushRef} className="brush" />}
+        </g>
+      </svg>
+      {series.length > 1 && (
+        <ul className="legend-list">
+          {series.slice(0, 16).map((s, i) => (
+            <li key={s.name}><span className="swatch" style={{ background: categorical(i) }} />{s.name}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { client, unwrap } from "../../../lib/api/client";
+import type { components } from "../../../lib/api/schema.gen";
+
+export type RunPublic = components["schemas"]["RunPublic"];
+export const FINAL = new Set(["SUCCEEDED", "FAILED", "CANCELLED"]);
+
+export function useCreateRuns() {
+  return useMutation({
+    mutationFn: ({ scenarioId, seeds }: { scenarioId: string; seeds: number[] }) =>
+      unwrap(client.POST("/api/v1/runs", { body: { scenario_id: scenarioId, seeds } })),
+  });
+}
+
+export function useRunsOfScenario(scenarioId: string | undefined) {
+  return useQuery({
+    queryKey: ["runs", "of", scenarioId],
+    enabled: !!scenarioId,
+    queryFn: () => unwrap(client.GET("/api/v1/runs", { params: { query: { scenario_id: scenarioId!, limit: 20, offset: 0 } } })),
+  });
+}
+
+/**
+ * A run kept current by its SSE stream; when the stream fails (proxies, old browsers) the
+ * query polls every second instead.
+ */
+export function useLiveRun(id: string | undefined) {
+  const qc = useQueryClient();
+  const [streamOk, setStreamOk] = useState(typeof EventSource !== "undefined");
+  const query = useQuery({
+    queryKey: ["run", id],
+    enabled: !!id,
+    queryFn: () => unwrap(client.GET("/api/v1/runs/{id}", { params: { path: { id: id! } } })),
+    refetchInterval: (q) => (q.state.data && FINAL.has(q.state.data.status) ? false : streamOk ? 5000 : 1000),
+  });
+  const final = query.data ? FINAL.has(query.data.status) : false;
+
+  useEffect(() => {
+    if (!id || final || typeof EventSource === "undefined") return;
+    const es = new EventSource(`/api/v1/runs/${id}/events`);
+    const update = (e: MessageEvent) => {
+      try {
+        qc.setQueryData(["run", id], JSON.parse(e.data) as RunPublic);
+      } catch {
+        /* a malformed frame: the poll corrects it */
+      }
+    };
+    es.addEventListener("progress", update);
+    es.addEventListener("done", (e) => {
+      update(e as MessageEvent);
+      es.close();
+      void qc.invalidateQueries({ queryKey: ["run", id] });
+    });
+    es.onerror = () => {
+      es.close();
+      setStreamOk(false);
+    };
+    return () => es.close();
+  }, [id, final, qc]);
+  return query;
+}
+
+export function useCancelRun() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => unwrap(client.POST("/api/v1/runs/{id}/cancel", { params: { path: { id } } })),
+    onSuccess: (run) => qc.setQueryData(["run", run.id], run),
+  });
+}
+
+/** Seconds left, extrapolated from wall time spent so far and simulated progress. */
+export function etaSeconds(run: Pick<RunPublic, "progress" | "wall_s">): number | null {
+  if (run.progress <= 0 || run.progress >= 1 || run.wall_s <= 0) return null;
+  return (run.wall_s * (1 - run.progress)) / run.progress;
+}

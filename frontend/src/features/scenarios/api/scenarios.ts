@@ -1,0 +1,51 @@
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { client, unwrap } from "../../../lib/api/client";
+import type { Scenario } from "../../../lib/scenario/types";
+import type { components } from "../../../lib/api/schema.gen";
+
+type ScenarioBody = components["schemas"]["ScenarioCreate"]["scenario"];
+const asBody = (doc: Scenario) => doc as unknown as ScenarioBody;
+
+export interface Preset {
+  key: string;
+  title: string;
+  description: string;
+  scenario_id: string;
+  topology_kind: string;
+  hosts: number;
+  switches: number;
+  scenario?: Scenario;
+}
+
+export function usePresets() {
+  return useQuery({
+    queryKey: ["presets"],
+    queryFn: async () => {
+      const res = await unwrap(client.GET("/api/v1/presets" as never)) as unknown as { data: Preset[]; count: number };
+      return res.data;
+    },
+  });
+}
+
+export function useRecentScenarios(limit = 8) {
+  return useQuery({
+    queryKey: ["scenarios", "recent", limit],
+    queryFn: () => unwrap(client.GET("/api/v1/scenarios", { params: { query: { limit, offset: 0 } } })),
+  });
+}
+
+/** Saves a snapshot: a fork when it was edited from a saved one, else a new scenario. */
+export function useSaveScenario() {
+  return useMutation({
+    mutationFn: ({ doc, parentId }: { doc: Scenario; parentId: string | null }) =>
+      parentId
+        ? unwrap(client.POST("/api/v1/scenarios/{id}/fork", { params: { path: { id: parentId } }, body: { scenario: asBody(doc) } }))
+        : unwrap(client.POST("/api/v1/scenarios", { body: { scenario: asBody(doc), parent_id: null } })),
+  });
+}
+
+export function useValidateScenario() {
+  return useMutation({
+    mutationFn: (doc: Scenario) => unwrap(client.POST("/api/v1/scenarios/validate", { body: { scenario: asBody(doc) } })),
+  });
+}

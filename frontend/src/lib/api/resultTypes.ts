@@ -1,0 +1,50 @@
+// Result format v1 (docs/result-format.md): the parts the UI reads.
+
+export interface Percentiles {
+  count: number;
+  mean: number | null;
+  p50: number | null;
+  p99: number | null;
+  p999?: number | null;
+  p95?: number | null;
+}
+
+export interface ResultSummary {
+  throughput_gbps: number;
+  host_throughput_gbps?: Record<string, number>;
+  link_utilization?: { link: string; utilization: number }[];
+  fct_us?: Percentiles;
+  slowdown?: Percentiles;
+  queues?: { queue: string; priority: number; max_bytes: number; mean_bytes: number; p99_bytes: number }[];
+  max_queue_bytes: number;
+  ecn_marked_packets: number;
+  cnps_sent?: number;
+  pfc_pauses_sent: number;
+  pfc_pauses_received?: number;
+  pfc?: { port: string; priority: number; pauses_sent: number; pauses_received: number; pause_duration_us: number }[];
+  drops: { total: number; [reason: string]: number };
+  retransmitted_packets?: number;
+  flows_total?: number;
+  flows_completed?: number;
+}
+
+export interface ResultSeries {
+  interval_us: number;
+  t_us: number[];
+  queues: Record<string, number[]>;
+  flow_rates_gbps: Record<string, number[]>;
+  pause: Record<string, number[]>;
+}
+
+export interface FlowRecord {
+  id: number;
+  src: string;
+  dst: string;
+  size_bytes: number;
+  start_us: number;
+  fct_us: number | null;
+  ideal_fct_us: number | null;
+  slowdown: number | null;
+  bytes_delivered: number;
+  goodput_gbps: number;
+}
