@@ -1,21 +1,12 @@
 /*
- * Minimal FabricRunner so fabricsim links; replaced by the packet-level model.
+ * FabricRunner: the fixed boundary to the scenario layer; delegates to FabricRunnerImpl.
  */
 #include "helper/fabric-runner.h"
 
+#include "helper/fabric-network.h"
+
 namespace fabric
 {
-
-class FabricRunnerImpl
-{
-  public:
-    explicit FabricRunnerImpl(const Scenario& s)
-        : m_scenario(s)
-    {
-    }
-
-    Scenario m_scenario;
-};
 
 FabricRunner::FabricRunner(const Scenario& scenario)
     : m_impl(std::make_unique<FabricRunnerImpl>(scenario))
@@ -27,35 +18,37 @@ FabricRunner::~FabricRunner() = default;
 RunStatus
 FabricRunner::Run(const RunLimits& limits, const std::function<void(const Progress&)>& progress)
 {
-    return RunStatus::OK;
+    return m_impl->Run(limits, progress);
 }
 
 nlohmann::ordered_json
 FabricRunner::Results() const
 {
-    nlohmann::ordered_json j;
-    j["summary"] = nlohmann::ordered_json::object();
-    j["flows"] = nlohmann::ordered_json::array();
-    j["series"] = nlohmann::ordered_json::object();
-    return j;
+    return m_impl->Results();
 }
 
 uint64_t
 FabricRunner::Events() const
 {
-    return 0;
+    return m_impl->Events();
 }
 
 uint64_t
 FabricRunner::PacketsTx() const
 {
-    return 0;
+    return m_impl->PacketsTx();
 }
 
 uint64_t
 FabricRunner::SimTimeNs() const
 {
-    return 0;
+    return m_impl->SimTimeNs();
+}
+
+FabricRunnerImpl&
+FabricRunner::Impl()
+{
+    return *m_impl;
 }
 
 } // namespace fabric

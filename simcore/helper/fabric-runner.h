@@ -62,6 +62,9 @@ class FabricRunner
     uint64_t PacketsTx() const;
     uint64_t SimTimeNs() const;
 
+    /** The simulated fabric (helper/fabric-network.h), for tests and examples. */
+    FabricRunnerImpl& Impl();
+
   private:
     std::unique_ptr<FabricRunnerImpl> m_impl;
 };

@@ -1,0 +1,106 @@
+/*
+ * FabricRunnerImpl: builds the devices, links, routes and flows of a resolved Scenario,
+ * drives the run (progress, limits, monitor sampling) and assembles the results.
+ * Exposed (through FabricRunner::Impl()) to tests and examples.
+ */
+#ifndef FABRIC_FABRIC_NETWORK_H
+#define FABRIC_FABRIC_NETWORK_H
+
+#include "helper/fabric-runner.h"
+#include "model/fabric-context.h"
+#include "model/fabric-switch.h"
+#include "model/rdma-nic.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace fabric
+{
+
+/** Auto headroom: 2 x rate x cable delay + 2 x MTU frame + rate x 1 us, rounded up to cells. */
+uint64_t AutoHeadroomBytes(double rateGbps, double delayUs, uint32_t mtuPayload, uint32_t cellBytes);
+
+/** Ideal (empty-fabric) FCT of size bytes over hops of (rate bit/s, delay ps); docs/model.md. */
+double IdealFctPs(uint64_t sizeBytes, uint32_t mtu, const std::vector<std::pair<double, int64_t>>& hops);
+
+/** Nearest-rank percentile of sorted values (p in [0, 1]). */
+double Percentile(const std::vector<double>& sorted, double p);
+
+class FabricRunnerImpl
+{
+  public:
+    explicit FabricRunnerImpl(const Scenario& scenario);
+    ~FabricRunnerImpl();
+
+    RunStatus Run(const RunLimits& limits, const std::function<void(const Progress&)>& progress);
+    nlohmann::ordered_json Results() const;
+
+    uint64_t Events() const;
+    uint64_t PacketsTx() const;
+    uint64_t SimTimeNs() const;
+
+    const Scenario& GetScenario() const;
+    FabricContext& Context();
+    /** The device of node i: a FabricSwitch or an RdmaNic (nullptr if out of range). */
+    FabricDevice* Device(uint32_t node) const;
+    FabricSwitch* Switch(uint32_t node) const;
+    RdmaNic* Nic(uint32_t node) const;
+    /** "a->b" name of a node's egress toward a neighbor. */
+    std::string PortName(uint32_t node, uint32_t neighbor) const;
+    /** Hops (rate bit/s, delay ps) a flow's packets take, following ECMP; empty if unroutable. */
+    std::vector<std::pair<double, int64_t>> PathOf(const FlowSpec& f) const;
+    /** Node indices a flow's packets visit, src first, dst last; empty if unroutable. */
+    std::vector<uint32_t> NodePathOf(const FlowSpec& f) const;
+
+  private:
+    void BuildDevices();
+    void BuildRoutes();
+    void BuildFlows();
+    void StartDueFlows();
+    void Sample();
+    void CheckLimits();
+    void Finish();
+    nlohmann::ordered_json Summary() const;
+    nlohmann::ordered_json FlowRecords() const;
+    nlohmann::ordered_json Series() const;
+
+    Scenario m_scenario;
+    FabricContext m_ctx;
+    std::vector<ns3::Ptr<FabricDevice>> m_devices; ///< per node
+    std::vector<FabricSwitch*> m_switches;         ///< per node (nullptr for hosts)
+    std::vector<RdmaNic*> m_nics;                  ///< per node (nullptr for switches)
+    std::vector<uint32_t> m_hostAttach;            ///< per node: attachment index
+    std::vector<uint32_t> m_hostAttachNode;        ///< per node: switch a host hangs off
+    std::vector<uint32_t> m_hostPort;              ///< per node: that switch's port toward it
+    std::vector<uint32_t> m_startOrder;            ///< flow indices by (start, id)
+    size_t m_nextStart = 0;
+
+    // Monitor
+    int64_t m_sampleIntervalPs = 10000000;
+    std::vector<double> m_tUs;
+    std::vector<std::vector<double>> m_queueSeries;
+    std::vector<std::vector<double>> m_flowSeries;
+    std::vector<std::vector<int>> m_pauseSeries;
+    std::vector<uint32_t> m_watchedFlows; ///< flow indices
+
+    // Run control
+    RunLimits m_limits;
+    std::function<void(const Progress&)> m_progress;
+    std::chrono::steady_clock::time_point m_wallStart;
+    double m_lastProgressWall = -1;
+    double m_lastMemCheckWall = -1;
+    bool m_limitHit = false;
+    bool m_finished = false;
+    int64_t m_endPs = 0;
+    uint64_t m_events = 0;
+};
+
+/** Peak resident set size of this process in MB (VmHWM), 0 if unknown. */
+double PeakRssMb();
+
+} // namespace fabric
+
+#endif

@@ -1,0 +1,328 @@
+/*
+ * Result assembly of FabricRunnerImpl: the "summary", "flows" and "series" objects of
+ * docs/result-format.md. Every list is sorted by name or id so output is deterministic.
+ */
+#include "helper/fabric-network.h"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+namespace fabric
+{
+
+namespace
+{
+
+double
+R(double x, int decimals)
+{
+    double f = std::pow(10.0, decimals);
+    double r = std::round(x * f) / f;
+    return r == 0 ? 0.0 : r;
+}
+
+nlohmann::ordered_json
+Distribution(std::vector<double> v, bool withP95)
+{
+    nlohmann::ordered_json j;
+    std::sort(v.begin(), v.end());
+    j["count"] = v.size();
+    if (v.empty())
+    {
+        j["mean"] = nullptr;
+        j["p50"] = nullptr;
+        if (withP95)
+        {
+            j["p95"] = nullptr;
+        }
+        j["p99"] = nullptr;
+        j["p999"] = nullptr;
+        return j;
+    }
+    double sum = 0;
+    for (double x : v)
+    {
+        sum += x;
+    }
+    j["mean"] = R(sum / v.size(), 4);
+    j["p50"] = R(Percentile(v, 0.5), 4);
+    if (withP95)
+    {
+        j["p95"] = R(Percentile(v, 0.95), 4);
+    }
+    j["p99"] = R(Percentile(v, 0.99), 4);
+    j["p999"] = R(Percentile(v, 0.999), 4);
+    return j;
+}
+
+} // namespace
+
+nlohmann::ordered_json
+FabricRunnerImpl::Results() const
+{
+    nlohmann::ordered_json j;
+    j["summary"] = Summary();
+    j["flows"] = FlowRecords();
+    j["series"] = Series();
+    return j;
+}
+
+nlohmann::ordered_json
+FabricRunnerImpl::Summary() const
+{
+    using json = nlohmann::ordered_json;
+    const auto& nodes = m_scenario.topo.nodes;
+    int64_t endPs = m_finished ? m_endPs : NowPs();
+    double windowS = std::max<int64_t>(0, endPs - m_ctx.warmupPs) / 1e12;
+    json s;
+
+    // Throughput
+    uint64_t total = 0;
+    std::vector<std::pair<std::string, double>> hosts;
+    for (size_t i = 0; i < m_ctx.hostRxBytes.size() && i < nodes.size(); ++i)
+    {
+        total += m_ctx.hostRxBytes[i];
+        if (m_ctx.hostRxBytes[i] > 0)
+        {
+            hosts.emplace_back(nodes[i].id,
+                               windowS > 0 ? m_ctx.hostRxBytes[i] * 8.0 / windowS / 1e9 : 0.0);
+        }
+    }
+    std::sort(hosts.begin(), hosts.end());
+    s["throughput_gbps"] = R(windowS > 0 ? total * 8.0 / windowS / 1e9 : 0.0, 4);
+    json hj = json::object();
+    for (auto& [name, g] : hosts)
+    {
+        hj[name] = R(g, 4);
+    }
+    s["host_throughput_gbps"] = hj;
+
+    // Link utilization, queues, PFC per port
+    std::vector<std::pair<std::string, double>> util;
+    std::vector<std::tuple<std::string, int, uint64_t, double, double>> queues;
+    std::vector<std::tuple<std::string, int, uint32_t, uint32_t, double>> pfc;
+    uint64_t maxQueue = 0;
+    for (size_t d = 0; d < m_devices.size(); ++d)
+    {
+        const FabricDevice* dev = ns3::PeekPointer(m_devices[d]);
+        if (!dev)
+        {
+            continue;
+        }
+        for (uint32_t p = 0; p < dev->GetNPorts(); ++p)
+        {
+            const Port& port = dev->GetPort(p);
+            std::string name = PortName(static_cast<uint32_t>(d), port.neighbor);
+            if (port.txWireBytesWarm > 0 && windowS > 0)
+            {
+                util.emplace_back(name, port.txWireBytesWarm * 8.0 / (port.rateBps * windowS));
+            }
+            for (uint32_t prio = 0; prio < kNumPriorities; ++prio)
+            {
+                if (port.pausesSent[prio] > 0 || port.pausesReceived[prio] > 0 || port.pausePs[prio] > 0)
+                {
+                    pfc.emplace_back(name, prio, port.pausesSent[prio], port.pausesReceived[prio],
+                                     port.pausePs[prio] / 1e6);
+                }
+            }
+            const FabricSwitch* sw = m_switches[d];
+            if (!sw)
+            {
+                continue;
+            }
+            for (uint8_t prio = 0; prio < kControlPriority; ++prio)
+            {
+                const QueueStats& qs = sw->Stats(p, prio);
+                if (!qs.everUsed || qs.maxBytes == 0)
+                {
+                    continue;
+                }
+                std::vector<double> samples(qs.zeroSamplesBefore, 0.0);
+                samples.insert(samples.end(), qs.samples.begin(), qs.samples.end());
+                std::sort(samples.begin(), samples.end());
+                double mean = windowS > 0 ? qs.byteTimePs / (windowS * 1e12) : 0.0;
+                queues.emplace_back(name, prio, qs.maxBytes, mean, Percentile(samples, 0.99));
+                maxQueue = std::max(maxQueue, qs.maxBytes);
+            }
+        }
+    }
+    std::sort(util.begin(), util.end());
+    std::sort(queues.begin(), queues.end());
+    std::sort(pfc.begin(), pfc.end());
+    json uj = json::array();
+    for (auto& [name, u] : util)
+    {
+        uj.push_back({{"link", name}, {"utilization", R(u, 4)}});
+    }
+    s["link_utilization"] = uj;
+
+    // FCT and slowdown of completed finite flows
+    std::vector<double> fct;
+    std::vector<double> slow;
+    size_t completed = 0;
+    for (const FlowState& f : m_ctx.flows)
+    {
+        if (f.spec && f.spec->sizeBytes > 0 && f.completePs >= 0)
+        {
+            ++completed;
+            double t = static_cast<double>(f.completePs - f.startPs);
+            fct.push_back(t / 1e6);
+            if (f.idealPs > 0)
+            {
+                slow.push_back(t / f.idealPs);
+            }
+        }
+    }
+    s["fct_us"] = Distribution(fct, false);
+    s["slowdown"] = Distribution(slow, true);
+
+    json qj = json::array();
+    for (auto& [name, prio, mx, mean, p99] : queues)
+    {
+        json q;
+        q["queue"] = name;
+        q["priority"] = prio;
+        q["max_bytes"] = mx;
+        q["mean_bytes"] = R(mean, 1);
+        q["p99_bytes"] = R(p99, 1);
+        qj.push_back(q);
+    }
+    s["queues"] = qj;
+    s["max_queue_bytes"] = maxQueue;
+    const FabricCounters& c = m_ctx.counters;
+    s["ecn_marked_packets"] = c.ecnMarked;
+    s["cnps_sent"] = c.cnpsSent;
+    s["pfc_pauses_sent"] = c.pausesSent;
+    s["pfc_pauses_received"] = c.pausesReceived;
+    json pj = json::array();
+    for (auto& [name, prio, sent, recv, us] : pfc)
+    {
+        json e;
+        e["port"] = name;
+        e["priority"] = prio;
+        e["pauses_sent"] = sent;
+        e["pauses_received"] = recv;
+        e["pause_duration_us"] = R(us, 3);
+        pj.push_back(e);
+    }
+    s["pfc"] = pj;
+    json dj;
+    uint64_t dropsTotal = 0;
+    for (uint64_t d : c.drops)
+    {
+        dropsTotal += d;
+    }
+    dj["total"] = dropsTotal;
+    dj["headroom_overflow"] = c.drops[DROP_HEADROOM_OVERFLOW];
+    dj["buffer_overflow"] = c.drops[DROP_BUFFER_OVERFLOW];
+    dj["tail_drop"] = c.drops[DROP_TAIL];
+    dj["corrupt"] = c.drops[DROP_CORRUPT];
+    s["drops"] = dj;
+    s["retransmitted_packets"] = c.retransmitted;
+    s["flows_total"] = m_ctx.flows.size();
+    s["flows_completed"] = completed;
+    return s;
+}
+
+nlohmann::ordered_json
+FabricRunnerImpl::FlowRecords() const
+{
+    using json = nlohmann::ordered_json;
+    const auto& nodes = m_scenario.topo.nodes;
+    int64_t endPs = m_finished ? m_endPs : NowPs();
+    std::vector<uint32_t> order(m_ctx.flows.size());
+    for (size_t i = 0; i < order.size(); ++i)
+    {
+        order[i] = static_cast<uint32_t>(i);
+    }
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        return m_scenario.flows[a].id < m_scenario.flows[b].id;
+    });
+    auto name = [&](uint32_t n) { return n < nodes.size() ? nodes[n].id : std::to_string(n); };
+    json arr = json::array();
+    for (uint32_t i : order)
+    {
+        const FlowSpec& s = m_scenario.flows[i];
+        const FlowState& f = m_ctx.flows[i];
+        json r;
+        r["id"] = s.id;
+        r["src"] = name(s.src);
+        r["dst"] = name(s.dst);
+        r["generator"] = s.generator;
+        r["priority"] = s.priority;
+        r["size_bytes"] = s.sizeBytes;
+        r["start_us"] = R(s.startNs / 1e3, 3);
+        bool done = s.sizeBytes > 0 && f.completePs >= 0;
+        if (done)
+        {
+            double fct = static_cast<double>(f.completePs - f.startPs);
+            r["fct_us"] = R(fct / 1e6, 3);
+        }
+        else
+        {
+            r["fct_us"] = nullptr;
+        }
+        if (s.sizeBytes > 0 && f.idealPs > 0)
+        {
+            r["ideal_fct_us"] = R(f.idealPs / 1e6, 3);
+        }
+        else
+        {
+            r["ideal_fct_us"] = nullptr;
+        }
+        if (done && f.idealPs > 0)
+        {
+            r["slowdown"] = R((f.completePs - f.startPs) / f.idealPs, 4);
+        }
+        else
+        {
+            r["slowdown"] = nullptr;
+        }
+        r["bytes_delivered"] = f.bytesDelivered;
+        double goodput = 0;
+        if (f.started)
+        {
+            int64_t until = done ? f.completePs : endPs;
+            if (until > f.startPs)
+            {
+                goodput = f.bytesDelivered * 8.0 / ((until - f.startPs) / 1e12) / 1e9;
+            }
+        }
+        r["goodput_gbps"] = R(goodput, 4);
+        r["retransmits"] = f.retransmits;
+        arr.push_back(r);
+    }
+    return arr;
+}
+
+nlohmann::ordered_json
+FabricRunnerImpl::Series() const
+{
+    using json = nlohmann::ordered_json;
+    const MonitorConfig& mon = m_scenario.monitor;
+    json s;
+    s["interval_us"] = R(m_sampleIntervalPs / 1e6, 3);
+    s["t_us"] = m_tUs;
+    json q = json::object();
+    for (size_t i = 0; i < mon.queues.size() && i < m_queueSeries.size(); ++i)
+    {
+        q[PortName(mon.queues[i].node, mon.queues[i].neighbor)] = m_queueSeries[i];
+    }
+    s["queues"] = q;
+    json f = json::object();
+    for (size_t i = 0; i < mon.flows.size() && i < m_flowSeries.size(); ++i)
+    {
+        f[std::to_string(mon.flows[i])] = m_flowSeries[i];
+    }
+    s["flow_rates_gbps"] = f;
+    json p = json::object();
+    for (size_t i = 0; i < mon.ports.size() && i < m_pauseSeries.size(); ++i)
+    {
+        p[PortName(mon.ports[i].node, mon.ports[i].neighbor)] = m_pauseSeries[i];
+    }
+    s["pause"] = p;
+    return s;
+}
+
+} // namespace fabric

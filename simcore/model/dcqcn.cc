@@ -1,0 +1,219 @@
+#include "model/dcqcn.h"
+
+#include "ns3/double.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace fabric
+{
+
+NS_OBJECT_ENSURE_REGISTERED(Dcqcn);
+
+ns3::TypeId
+Dcqcn::GetTypeId()
+{
+    using namespace ns3;
+    static TypeId tid =
+        TypeId("fabric::Dcqcn")
+            .SetParent<CongestionOps>()
+            .SetGroupName("Fabric")
+            .AddConstructor<Dcqcn>()
+            .AddAttribute("G", "Alpha gain g", DoubleValue(1.0 / 256),
+                          MakeDoubleAccessor(&Dcqcn::m_g), MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("AlphaUpdatePeriod", "Alpha decays by (1-g) per period without CNP",
+                          TimeValue(MicroSeconds(55)), MakeTimeAccessor(&Dcqcn::m_alphaPeriod),
+                          MakeTimeChecker())
+            .AddAttribute("RateDecreaseInterval", "Minimum time between two rate cuts",
+                          TimeValue(MicroSeconds(50)),
+                          MakeTimeAccessor(&Dcqcn::m_decreaseInterval), MakeTimeChecker())
+            .AddAttribute("RateIncreaseTimer", "Period of the rate increase timer",
+                          TimeValue(MicroSeconds(55)), MakeTimeAccessor(&Dcqcn::m_increaseTimer),
+                          MakeTimeChecker())
+            .AddAttribute("ByteCounter", "Bytes per byte-counter increase stage (0 = off)",
+                          UintegerValue(10000000), MakeUintegerAccessor(&Dcqcn::m_byteCounter),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("FastRecoverySteps", "F", UintegerValue(5),
+                          MakeUintegerAccessor(&Dcqcn::m_fastRecoverySteps),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("RaiBps", "Additive increase step (bit/s)", DoubleValue(40e6),
+                          MakeDoubleAccessor(&Dcqcn::m_raiBps), MakeDoubleChecker<double>(0))
+            .AddAttribute("RhaiBps", "Hyper increase step (bit/s)", DoubleValue(200e6),
+                          MakeDoubleAccessor(&Dcqcn::m_rhaiBps), MakeDoubleChecker<double>(0))
+            .AddAttribute("MinRateBps", "Minimum rate (bit/s)", DoubleValue(100e6),
+                          MakeDoubleAccessor(&Dcqcn::m_minRateBps), MakeDoubleChecker<double>(0))
+            .AddAttribute("InitialAlpha", "Alpha at start", DoubleValue(1.0),
+                          MakeDoubleAccessor(&Dcqcn::m_initialAlpha),
+                          MakeDoubleChecker<double>(0, 1))
+            .AddTraceSource("Rate", "Sending rate changed (old, new) in bit/s",
+                            MakeTraceSourceAccessor(&Dcqcn::m_rateTrace),
+                            "ns3::TracedValueCallback::Double");
+    return tid;
+}
+
+Dcqcn::Dcqcn()
+    : m_alphaPeriod(ns3::MicroSeconds(55)),
+      m_decreaseInterval(ns3::MicroSeconds(50)),
+      m_increaseTimer(ns3::MicroSeconds(55))
+{
+}
+
+void
+Dcqcn::Init(double lineRateBps)
+{
+    m_lineRate = lineRateBps;
+    m_rate = lineRateBps;
+    m_target = lineRateBps;
+    m_alpha = m_initialAlpha;
+    m_alphaRefPs = ns3::Simulator::Now().GetPicoSeconds();
+}
+
+double
+Dcqcn::GetRateBps() const
+{
+    return m_rate;
+}
+
+double
+Dcqcn::GetTargetBps() const
+{
+    return m_target;
+}
+
+double
+Dcqcn::GetAlpha() const
+{
+    int64_t period = m_alphaPeriod.GetPicoSeconds();
+    if (period <= 0)
+    {
+        return m_alpha;
+    }
+    int64_t elapsed = ns3::Simulator::Now().GetPicoSeconds() - m_alphaRefPs;
+    int64_t n = elapsed > 0 ? elapsed / period : 0;
+    return n == 0 ? m_alpha : m_alpha * std::pow(1.0 - m_g, static_cast<double>(n));
+}
+
+uint32_t
+Dcqcn::GetTimerStage() const
+{
+    return m_timerStage;
+}
+
+uint32_t
+Dcqcn::GetByteStage() const
+{
+    return m_byteStage;
+}
+
+void
+Dcqcn::SetRate(double rate)
+{
+    double old = m_rate;
+    m_rate = std::min(std::max(rate, m_minRateBps), m_lineRate);
+    if (old != m_rate)
+    {
+        m_rateTrace(old, m_rate);
+    }
+}
+
+void
+Dcqcn::OnCnp()
+{
+    int64_t now = ns3::Simulator::Now().GetPicoSeconds();
+    double alpha = GetAlpha();
+    bool mayCut =
+        m_lastCutPs < 0 || now - m_lastCutPs >= m_decreaseInterval.GetPicoSeconds();
+    if (mayCut)
+    {
+        m_target = m_rate;
+        SetRate(m_rate * (1.0 - alpha / 2.0));
+        m_lastCutPs = now;
+        m_timerStage = 0;
+        m_byteStage = 0;
+        m_bytesSinceStage = 0;
+        ScheduleIncrease();
+    }
+    m_alpha = (1.0 - m_g) * alpha + m_g;
+    m_alphaRefPs = now;
+}
+
+void
+Dcqcn::ScheduleIncrease()
+{
+    m_increaseEvent.Cancel();
+    if (m_increaseTimer.IsStrictlyPositive())
+    {
+        m_increaseEvent = ns3::Simulator::Schedule(m_increaseTimer, &Dcqcn::OnIncreaseTimer, this);
+    }
+}
+
+void
+Dcqcn::OnIncreaseTimer()
+{
+    ++m_timerStage;
+    Increase();
+    if (m_rate < m_lineRate)
+    {
+        m_increaseEvent = ns3::Simulator::Schedule(m_increaseTimer, &Dcqcn::OnIncreaseTimer, this);
+    }
+}
+
+void
+Dcqcn::OnBytesSent(uint32_t bytes)
+{
+    if (m_byteCounter == 0 || m_rate >= m_lineRate)
+    {
+        return;
+    }
+    m_bytesSinceStage += bytes;
+    if (m_bytesSinceStage >= m_byteCounter)
+    {
+        m_bytesSinceStage -= m_byteCounter;
+        ++m_byteStage;
+        Increase();
+    }
+}
+
+void
+Dcqcn::Increase()
+{
+    // Stages per the DCQCN paper: fast recovery while both counters are <= F, hyper increase
+    // once both exceed F, additive increase in between. Without a byte counter only the timer
+    // counts.
+    uint32_t hi = m_timerStage;
+    uint32_t lo = m_timerStage;
+    if (m_byteCounter > 0)
+    {
+        hi = std::max(m_timerStage, m_byteStage);
+        lo = std::min(m_timerStage, m_byteStage);
+    }
+    if (hi > m_fastRecoverySteps)
+    {
+        m_target += (lo > m_fastRecoverySteps) ? m_rhaiBps : m_raiBps;
+        m_target = std::min(m_target, m_lineRate);
+    }
+    SetRate((m_rate + m_target) / 2.0);
+}
+
+void
+Dcqcn::Stop()
+{
+    m_increaseEvent.Cancel();
+}
+
+std::string
+Dcqcn::GetName() const
+{
+    return "dcqcn";
+}
+
+void
+Dcqcn::DoDispose()
+{
+    m_increaseEvent.Cancel();
+    CongestionOps::DoDispose();
+}
+
+} // namespace fabric

@@ -1,0 +1,96 @@
+/*
+ * State shared by all devices of one simulated fabric: per-flow (QP) state, global counters
+ * and the measurement window. Owned by the FabricNetwork; devices hold a raw pointer.
+ */
+#ifndef FABRIC_FABRIC_CONTEXT_H
+#define FABRIC_FABRIC_CONTEXT_H
+
+#include "model/congestion-ops.h"
+#include "scenario/scenario.h"
+
+#include "ns3/ptr.h"
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace fabric
+{
+
+/** Drop reasons, named as in the result format. */
+enum DropReason : uint8_t
+{
+    DROP_HEADROOM_OVERFLOW = 0,
+    DROP_BUFFER_OVERFLOW = 1,
+    DROP_TAIL = 2,
+    DROP_CORRUPT = 3, ///< test-only loss hook (FabricSwitch::TestDropPeriod)
+    DROP_REASONS = 4
+};
+
+constexpr uint64_t kUnboundedPackets = uint64_t(1) << 60;
+
+/** Sender and receiver state of one RC queue pair (one FlowSpec). */
+struct FlowState
+{
+    const FlowSpec* spec = nullptr;
+    uint64_t totalPkts = 0; ///< kUnboundedPackets for long-lived flows
+    uint32_t mtu = 1000;
+    uint32_t lastPayload = 1000; ///< payload of the last packet of a finite flow
+    uint64_t windowPkts = 1;
+    bool valid = false; ///< false: unroutable or degenerate flow, never started
+    double lineRateBps = 0;
+
+    // Sender (requester)
+    bool started = false;
+    bool senderDone = false;
+    uint64_t sndNxt = 0;
+    uint64_t sndUna = 0;
+    uint64_t maxSent = 0;
+    int64_t nextSendPs = 0;
+    int64_t lastProgressPs = 0;
+    uint64_t retransmits = 0;
+    uint64_t timeouts = 0;
+    ns3::Ptr<CongestionOps> cc;
+
+    // Receiver (responder)
+    uint64_t expected = 0;
+    bool nackSent = false;
+    uint32_t ackCounter = 0;
+    int64_t lastCnpPs = -1;
+    uint64_t bytesDelivered = 0;
+    uint64_t bytesAtLastSample = 0;
+    int64_t startPs = 0;
+    int64_t completePs = -1;
+    double idealPs = 0;
+
+    uint32_t Payload(uint64_t psn) const
+    {
+        return (totalPkts != kUnboundedPackets && psn + 1 == totalPkts) ? lastPayload : mtu;
+    }
+};
+
+struct FabricCounters
+{
+    uint64_t packetsTx = 0;
+    uint64_t ecnMarked = 0;
+    uint64_t cnpsSent = 0;
+    uint64_t retransmitted = 0;
+    uint64_t pausesSent = 0;
+    uint64_t pausesReceived = 0;
+    std::array<uint64_t, DROP_REASONS> drops{};
+};
+
+struct FabricContext
+{
+    const Scenario* scenario = nullptr;
+    std::vector<FlowState> flows;
+    FabricCounters counters;
+    int64_t warmupPs = 0;
+    std::vector<uint64_t> hostRxBytes; ///< payload delivered in order after warm-up, per node
+};
+
+
+} // namespace fabric
+
+#endif

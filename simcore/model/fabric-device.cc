@@ -1,0 +1,226 @@
+#include "model/fabric-device.h"
+
+#include <algorithm>
+
+namespace fabric
+{
+
+NS_OBJECT_ENSURE_REGISTERED(FabricDevice);
+
+ns3::TypeId
+FabricDevice::GetTypeId()
+{
+    static ns3::TypeId tid =
+        ns3::TypeId("fabric::FabricDevice").SetParent<ns3::Object>().SetGroupName("Fabric");
+    return tid;
+}
+
+FabricDevice::FabricDevice() = default;
+
+uint32_t
+FabricDevice::AddPort(uint32_t neighbor, uint32_t linkId, double rateBps, double delayUs)
+{
+    Port p;
+    p.neighbor = neighbor;
+    p.linkId = linkId;
+    p.rateBps = rateBps > 0 ? rateBps : 1e9;
+    p.psPerByte = 8e12 / p.rateBps;
+    p.delayPs = static_cast<int64_t>(std::max(0.0, delayUs) * 1e6 + 0.5);
+    p.pauseStart.fill(-1);
+    m_ports.push_back(p);
+    return static_cast<uint32_t>(m_ports.size() - 1);
+}
+
+void
+FabricDevice::Connect(FabricDevice* a, uint32_t pa, FabricDevice* b, uint32_t pb)
+{
+    a->m_ports.at(pa).peer = b;
+    a->m_ports.at(pa).peerPort = pb;
+    b->m_ports.at(pb).peer = a;
+    b->m_ports.at(pb).peerPort = pa;
+}
+
+uint32_t
+FabricDevice::GetNode() const
+{
+    return m_node;
+}
+
+uint32_t
+FabricDevice::GetNPorts() const
+{
+    return static_cast<uint32_t>(m_ports.size());
+}
+
+const Port&
+FabricDevice::GetPort(uint32_t i) const
+{
+    return m_ports.at(i);
+}
+
+Port&
+FabricDevice::GetPortMutable(uint32_t i)
+{
+    return m_ports.at(i);
+}
+
+uint32_t
+FabricDevice::PortToward(uint32_t neighbor) const
+{
+    for (uint32_t i = 0; i < m_ports.size(); ++i)
+    {
+        if (m_ports[i].neighbor == neighbor)
+        {
+            return i;
+        }
+    }
+    return UINT32_MAX;
+}
+
+bool
+FabricDevice::IsPaused(uint32_t port, uint8_t prio)
+{
+    Port& p = m_ports[port];
+    if (prio >= kNumPriorities || p.pausedUntil[prio] == 0)
+    {
+        return false;
+    }
+    int64_t now = NowPs();
+    if (now < p.pausedUntil[prio])
+    {
+        return true;
+    }
+    // The pause expired (quanta mode): account its duration lazily.
+    if (p.pauseStart[prio] >= 0)
+    {
+        p.pausePs[prio] += p.pausedUntil[prio] - p.pauseStart[prio];
+        p.pauseStart[prio] = -1;
+    }
+    p.pausedUntil[prio] = 0;
+    return false;
+}
+
+void
+FabricDevice::ClosePauses(int64_t endPs)
+{
+    for (auto& p : m_ports)
+    {
+        for (uint32_t prio = 0; prio < kNumPriorities; ++prio)
+        {
+            if (p.pauseStart[prio] >= 0)
+            {
+                int64_t end = std::min(endPs, p.pausedUntil[prio]);
+                p.pausePs[prio] += std::max<int64_t>(0, end - p.pauseStart[prio]);
+                p.pauseStart[prio] = -1;
+                p.pausedUntil[prio] = 0;
+            }
+        }
+    }
+}
+
+void
+FabricDevice::HandlePause(uint32_t port, const RocePacket& pkt)
+{
+    if (port >= m_ports.size() || pkt.pausePriority >= kNumPriorities)
+    {
+        return;
+    }
+    Port& p = m_ports[port];
+    uint8_t prio = pkt.pausePriority;
+    int64_t now = NowPs();
+    bool wasPaused = IsPaused(port, prio);
+    if (pkt.quanta == 0 && !pkt.indefinite)
+    {
+        if (wasPaused && p.pauseStart[prio] >= 0)
+        {
+            p.pausePs[prio] += now - p.pauseStart[prio];
+        }
+        p.pauseStart[prio] = -1;
+        p.pausedUntil[prio] = 0;
+        TryTransmit(port);
+        return;
+    }
+    ++p.pausesReceived[prio];
+    ++m_ctx->counters.pausesReceived;
+    if (!wasPaused)
+    {
+        p.pauseStart[prio] = now;
+    }
+    if (pkt.indefinite)
+    {
+        p.pausedUntil[prio] = kForeverPs;
+    }
+    else
+    {
+        // One quantum is 512 bit times at this link's rate.
+        int64_t until = now + static_cast<int64_t>(pkt.quanta * 64.0 * p.psPerByte + 0.5);
+        p.pausedUntil[prio] = until;
+        ns3::Simulator::Schedule(ns3::PicoSeconds(until - now), &FabricDevice::PauseExpired, this,
+                                 port);
+    }
+}
+
+void
+FabricDevice::PauseExpired(uint32_t port)
+{
+    TryTransmit(port);
+}
+
+void
+FabricDevice::TryTransmit(uint32_t port)
+{
+    if (port >= m_ports.size())
+    {
+        return;
+    }
+    Port& p = m_ports[port];
+    if (p.txPending || p.peer == nullptr)
+    {
+        return;
+    }
+    int64_t now = NowPs();
+    if (now < p.busyUntil)
+    {
+        p.txPending = true;
+        ns3::Simulator::Schedule(ns3::PicoSeconds(p.busyUntil - now), &FabricDevice::TxDone, this,
+                                 port);
+        return;
+    }
+    RocePacket pkt;
+    if (!Dequeue(port, pkt))
+    {
+        return;
+    }
+    int64_t ser = p.SerializationPs(pkt.wire);
+    p.busyUntil = now + ser;
+    ++m_ctx->counters.packetsTx;
+    if (now >= m_ctx->warmupPs)
+    {
+        p.txWireBytesWarm += pkt.wire;
+    }
+    bool lost = false;
+    if (p.dropPeriod > 0 && pkt.kind == PacketKind::DATA && ++p.dataSeen % p.dropPeriod == 0)
+    {
+        lost = true;
+        ++m_ctx->counters.drops[DROP_CORRUPT];
+    }
+    if (!lost)
+    {
+        ns3::Simulator::Schedule(ns3::PicoSeconds(ser + p.delayPs), &FabricDevice::Receive, p.peer,
+                                 p.peerPort, pkt);
+    }
+    if (HasBacklog(port))
+    {
+        p.txPending = true;
+        ns3::Simulator::Schedule(ns3::PicoSeconds(ser), &FabricDevice::TxDone, this, port);
+    }
+}
+
+void
+FabricDevice::TxDone(uint32_t port)
+{
+    m_ports[port].txPending = false;
+    TryTransmit(port);
+}
+
+} // namespace fabric

@@ -1,0 +1,113 @@
+/*
+ * Base of switches and NICs: full-duplex ports with serialization, propagation, per-priority
+ * PFC pause state of the egress, and the two events per hop (transmission done, arrival).
+ */
+#ifndef FABRIC_FABRIC_DEVICE_H
+#define FABRIC_FABRIC_DEVICE_H
+
+#include "model/fabric-context.h"
+#include "model/roce-packet.h"
+
+#include "ns3/object.h"
+#include "ns3/simulator.h"
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace fabric
+{
+
+class FabricDevice;
+
+constexpr int64_t kForeverPs = std::numeric_limits<int64_t>::max();
+
+/** Current simulation time in picoseconds (the model runs at ps resolution). */
+inline int64_t
+NowPs()
+{
+    return ns3::Simulator::Now().GetPicoSeconds();
+}
+
+/** One direction of a link as seen from its sending device, plus that device's pause state. */
+struct Port
+{
+    FabricDevice* peer = nullptr;
+    uint32_t peerPort = 0;
+    uint32_t neighbor = 0; ///< node index of the peer
+    uint32_t linkId = 0;
+    double rateBps = 100e9;
+    double psPerByte = 80.0;
+    int64_t delayPs = 1000000;
+
+    int64_t busyUntil = 0;
+    bool txPending = false;
+
+    std::array<int64_t, kNumPriorities> pausedUntil{}; ///< egress paused while now < this
+    std::array<int64_t, kNumPriorities> pauseStart{};  ///< -1 when not paused
+    std::array<uint32_t, kNumPriorities> pausesSent{};
+    std::array<uint32_t, kNumPriorities> pausesReceived{};
+    std::array<int64_t, kNumPriorities> pausePs{}; ///< accumulated paused time
+
+    uint64_t txWireBytesWarm = 0; ///< wire bytes sent after warm-up (utilization)
+
+    uint64_t dropPeriod = 0; ///< test hook: drop every n-th DATA packet sent (0 = off)
+    uint64_t dataSeen = 0;
+
+    int64_t SerializationPs(uint32_t wireBytes) const
+    {
+        return static_cast<int64_t>(wireBytes * psPerByte + 0.5);
+    }
+};
+
+class FabricDevice : public ns3::Object
+{
+  public:
+    static ns3::TypeId GetTypeId();
+    FabricDevice();
+
+    /** A frame's last bit arrived on port. */
+    virtual void Receive(uint32_t port, RocePacket p) = 0;
+
+    /** Adds a port; returns its index. */
+    uint32_t AddPort(uint32_t neighbor, uint32_t linkId, double rateBps, double delayUs);
+    /** Joins port pa of a and port pb of b into one full-duplex link. */
+    static void Connect(FabricDevice* a, uint32_t pa, FabricDevice* b, uint32_t pb);
+
+    uint32_t GetNode() const;
+    uint32_t GetNPorts() const;
+    const Port& GetPort(uint32_t i) const;
+    Port& GetPortMutable(uint32_t i);
+    /** Port index toward neighbor, or UINT32_MAX. */
+    uint32_t PortToward(uint32_t neighbor) const;
+
+    /** Whether the egress of port is paused for prio now. */
+    bool IsPaused(uint32_t port, uint8_t prio);
+    /** Closes pause intervals still open at the end of the run (for pause duration). */
+    void ClosePauses(int64_t endPs);
+
+    /** Starts a transmission on port if the line is free and something may be sent. */
+    void TryTransmit(uint32_t port);
+
+  protected:
+    /** Picks the next frame for port; false if nothing may be sent now. */
+    virtual bool Dequeue(uint32_t port, RocePacket& out) = 0;
+    /** Whether port has frames waiting (so a transmission-done event is worth scheduling). */
+    virtual bool HasBacklog(uint32_t port) const = 0;
+
+    /** A PAUSE frame arrived on port: pause or resume that port's egress. */
+    void HandlePause(uint32_t port, const RocePacket& p);
+
+    FabricContext* m_ctx = nullptr;
+    uint32_t m_node = 0;
+    std::vector<Port> m_ports;
+
+  private:
+    void TxDone(uint32_t port);
+    void PauseExpired(uint32_t port);
+};
+
+} // namespace fabric
+
+#endif

@@ -1,0 +1,399 @@
+#include "model/fabric-switch.h"
+
+#include <algorithm>
+
+namespace fabric
+{
+
+NS_OBJECT_ENSURE_REGISTERED(FabricSwitch);
+
+ns3::TypeId
+FabricSwitch::GetTypeId()
+{
+    using namespace ns3;
+    static TypeId tid =
+        TypeId("fabric::FabricSwitch")
+            .SetParent<FabricDevice>()
+            .SetGroupName("Fabric")
+            .AddConstructor<FabricSwitch>()
+            .AddTraceSource("Drop", "A frame was dropped (port, DropReason)",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_dropTrace),
+                            "fabric::FabricSwitch::DropCallback")
+            .AddTraceSource("Pfc", "A PFC frame was sent (port, priority, pause)",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_pfcTrace),
+                            "fabric::FabricSwitch::PfcCallback")
+            .AddTraceSource("Xoff", "XOFF asserted (port, ingress shared bytes at that moment)",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_xoffTrace),
+                            "fabric::FabricSwitch::XoffCallback");
+    return tid;
+}
+
+FabricSwitch::FabricSwitch() = default;
+
+void
+FabricSwitch::Configure(FabricContext* ctx, uint32_t node, const SwitchConfig& cfg,
+                        const std::vector<uint64_t>& headroomPerPort, uint32_t rngStream)
+{
+    m_ctx = ctx;
+    m_node = node;
+    m_cfg = cfg;
+    uint32_t n = GetNPorts();
+    m_mmu.Configure(n, cfg.bufferBytes, cfg.cellBytes, cfg.pfc, headroomPerPort);
+    m_queues.assign(static_cast<size_t>(n) * kNumPriorities, Queue());
+    m_stats.assign(static_cast<size_t>(n) * kNumPriorities, QueueStats());
+    m_backlog.assign(n, 0);
+    m_pfcState.assign(static_cast<size_t>(n) * kNumPriorities, PfcState());
+    auto rng = ns3::CreateObject<ns3::UniformRandomVariable>();
+    rng->SetStream(rngStream);
+    m_red.SetStream(rng);
+}
+
+void
+FabricSwitch::SetRoutes(RouteTable table, const std::vector<uint32_t>* hostAttach,
+                        const std::vector<uint32_t>* hostAttachNode,
+                        const std::vector<uint32_t>* hostPort)
+{
+    m_routes = std::move(table);
+    m_hostAttach = hostAttach;
+    m_hostAttachNode = hostAttachNode;
+    m_hostPort = hostPort;
+}
+
+uint32_t
+FabricSwitch::EcmpHash(uint32_t seed, uint32_t src, uint32_t dst, uint16_t udpSrc)
+{
+    // Murmur3-style mixing of the 5-tuple (src, dst, UDP source port, 4791, UDP).
+    auto mix = [](uint32_t h, uint32_t k) {
+        k *= 0xcc9e2d51u;
+        k = (k << 15) | (k >> 17);
+        k *= 0x1b873593u;
+        h ^= k;
+        h = (h << 13) | (h >> 19);
+        return h * 5 + 0xe6546b64u;
+    };
+    uint32_t h = seed;
+    h = mix(h, src);
+    h = mix(h, dst);
+    h = mix(h, (static_cast<uint32_t>(udpSrc) << 16) | kRoceUdpPort);
+    h = mix(h, 17);
+    h ^= 16;
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    h ^= h >> 16;
+    return h;
+}
+
+uint32_t
+FabricSwitch::SelectEgress(const RocePacket& p) const
+{
+    if (!m_hostAttach || p.dst >= m_hostAttach->size())
+    {
+        return UINT32_MAX;
+    }
+    if ((*m_hostAttachNode)[p.dst] == m_node)
+    {
+        return (*m_hostPort)[p.dst];
+    }
+    uint32_t a = (*m_hostAttach)[p.dst];
+    if (a >= m_routes.count.size() || m_routes.count[a] == 0)
+    {
+        return UINT32_MAX;
+    }
+    uint32_t n = m_routes.count[a];
+    uint32_t off = m_routes.offset[a];
+    if (n == 1)
+    {
+        return m_routes.ports[off];
+    }
+    uint32_t h = EcmpHash(m_cfg.ecmpSeed, p.src, p.dst, p.udpSrc);
+    return m_routes.ports[off + h % n];
+}
+
+void
+FabricSwitch::Receive(uint32_t inPort, RocePacket p)
+{
+    if (p.kind == PacketKind::PAUSE)
+    {
+        HandlePause(inPort, p);
+        return;
+    }
+    uint32_t out = SelectEgress(p);
+    if (out >= m_ports.size())
+    {
+        return; // unroutable (the scenario layer rejects disconnected topologies)
+    }
+    uint8_t prio = p.priority & 7;
+    if (prio == kControlPriority)
+    {
+        Enqueue(out, p); // control frames bypass buffer accounting (docs/model.md)
+        return;
+    }
+    uint32_t charge = m_mmu.Charge(FrameBytes(p));
+    SwitchMmu::Verdict v = m_mmu.Admit(inPort, prio, charge, QueueBytes(out, prio));
+    if (v != SwitchMmu::ADMIT)
+    {
+        Drop(inPort, p,
+             v == SwitchMmu::DROP_HEADROOM   ? DROP_HEADROOM_OVERFLOW
+             : v == SwitchMmu::DROP_BUFFER ? DROP_BUFFER_OVERFLOW
+                                           : DROP_TAIL);
+        return;
+    }
+    p.inPort = static_cast<uint16_t>(inPort);
+    if (p.kind == PacketKind::DATA &&
+        m_red.ShouldMark(QueueBytes(out, prio), m_cfg.ecn[prio]))
+    {
+        if (!p.ecn)
+        {
+            ++m_ctx->counters.ecnMarked;
+        }
+        p.ecn = true;
+    }
+    CheckXoff(inPort, prio);
+    Enqueue(out, p);
+}
+
+void
+FabricSwitch::Drop(uint32_t port, const RocePacket& p, DropReason reason)
+{
+    ++m_ctx->counters.drops[reason];
+    m_dropTrace(port, reason);
+}
+
+void
+FabricSwitch::UpdateStats(uint32_t idx, uint64_t newBytes)
+{
+    QueueStats& s = m_stats[idx];
+    int64_t now = NowPs();
+    int64_t from = std::max(s.lastChangePs, m_ctx->warmupPs);
+    if (now > from)
+    {
+        s.byteTimePs += static_cast<double>(m_queues[idx].bytes) * static_cast<double>(now - from);
+    }
+    s.lastChangePs = now;
+    if (now >= m_ctx->warmupPs && newBytes > s.maxBytes)
+    {
+        s.maxBytes = newBytes;
+    }
+    s.everUsed = true;
+}
+
+void
+FabricSwitch::Enqueue(uint32_t port, const RocePacket& p)
+{
+    uint32_t idx = port * kNumPriorities + (p.priority & 7);
+    Queue& q = m_queues[idx];
+    uint32_t bytes = FrameBytes(p);
+    if ((p.priority & 7) != kControlPriority)
+    {
+        UpdateStats(idx, q.bytes + bytes);
+    }
+    q.q.Push(p);
+    q.bytes += bytes;
+    ++m_backlog[port];
+    TryTransmit(port);
+}
+
+bool
+FabricSwitch::HasBacklog(uint32_t port) const
+{
+    return m_backlog[port] > 0;
+}
+
+bool
+FabricSwitch::Dequeue(uint32_t port, RocePacket& out)
+{
+    if (m_backlog[port] == 0)
+    {
+        return false;
+    }
+    // Strict priority, highest first; control (7) is never paused.
+    for (int prio = kNumPriorities - 1; prio >= 0; --prio)
+    {
+        uint32_t idx = port * kNumPriorities + prio;
+        Queue& q = m_queues[idx];
+        if (q.q.Empty())
+        {
+            continue;
+        }
+        if (prio != kControlPriority && IsPaused(port, static_cast<uint8_t>(prio)))
+        {
+            continue;
+        }
+        out = q.q.Pop();
+        uint32_t bytes = FrameBytes(out);
+        if (prio != kControlPriority)
+        {
+            UpdateStats(idx, q.bytes - bytes);
+        }
+        q.bytes -= bytes;
+        --m_backlog[port];
+        if (prio != kControlPriority)
+        {
+            m_mmu.Release(out.inPort, static_cast<uint8_t>(prio), m_mmu.Charge(bytes));
+            CheckXon(out.inPort, static_cast<uint8_t>(prio));
+        }
+        return true;
+    }
+    return false;
+}
+
+void
+FabricSwitch::CheckXoff(uint32_t port, uint8_t prio)
+{
+    PfcState& st = m_pfcState[port * kNumPriorities + prio];
+    if (st.xoff || !m_mmu.ShouldPause(port, prio))
+    {
+        return;
+    }
+    st.xoff = true;
+    ++st.generation;
+    m_xoffTrace(port, m_mmu.IngressShared(port, prio));
+    SendPause(port, prio, false);
+    if (m_cfg.pfc.pauseMode == PauseMode::QUANTA)
+    {
+        int64_t pausePs =
+            static_cast<int64_t>(m_cfg.pfc.pauseQuanta * 64.0 * m_ports[port].psPerByte);
+        ns3::Simulator::Schedule(ns3::PicoSeconds(std::max<int64_t>(1, pausePs / 2)),
+                                 &FabricSwitch::RefreshPause, this, port, prio, st.generation);
+    }
+}
+
+void
+FabricSwitch::CheckXon(uint32_t port, uint8_t prio)
+{
+    if (port >= m_ports.size())
+    {
+        return;
+    }
+    PfcState& st = m_pfcState[port * kNumPriorities + prio];
+    if (!st.xoff || !m_mmu.ShouldResume(port, prio))
+    {
+        return;
+    }
+    st.xoff = false;
+    ++st.generation;
+    SendPause(port, prio, true);
+}
+
+void
+FabricSwitch::RefreshPause(uint32_t port, uint8_t prio, uint32_t generation)
+{
+    PfcState& st = m_pfcState[port * kNumPriorities + prio];
+    if (!st.xoff || st.generation != generation)
+    {
+        return;
+    }
+    SendPause(port, prio, false);
+    int64_t pausePs = static_cast<int64_t>(m_cfg.pfc.pauseQuanta * 64.0 * m_ports[port].psPerByte);
+    ns3::Simulator::Schedule(ns3::PicoSeconds(std::max<int64_t>(1, pausePs / 2)),
+                             &FabricSwitch::RefreshPause, this, port, prio, generation);
+}
+
+void
+FabricSwitch::SendPause(uint32_t port, uint8_t prio, bool resume)
+{
+    RocePacket f;
+    f.kind = PacketKind::PAUSE;
+    f.src = m_node;
+    f.dst = m_ports[port].neighbor;
+    f.wire = kPauseWireBytes;
+    f.priority = kControlPriority;
+    f.pausePriority = prio;
+    bool xoffXon = m_cfg.pfc.pauseMode == PauseMode::XOFF_XON;
+    f.quanta = resume ? 0 : static_cast<uint16_t>(std::min<uint32_t>(m_cfg.pfc.pauseQuanta, 65535));
+    f.indefinite = !resume && xoffXon;
+    if (!resume)
+    {
+        ++m_ports[port].pausesSent[prio];
+        ++m_ctx->counters.pausesSent;
+    }
+    m_pfcTrace(port, prio, !resume);
+    Enqueue(port, f);
+}
+
+bool
+FabricSwitch::IsPausing(uint32_t port) const
+{
+    for (uint32_t prio = 0; prio < kNumPriorities; ++prio)
+    {
+        if (m_pfcState.at(port * kNumPriorities + prio).xoff)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+const SwitchMmu&
+FabricSwitch::Mmu() const
+{
+    return m_mmu;
+}
+
+const SwitchConfig&
+FabricSwitch::Config() const
+{
+    return m_cfg;
+}
+
+uint64_t
+FabricSwitch::QueueBytes(uint32_t port, uint8_t prio) const
+{
+    size_t idx = static_cast<size_t>(port) * kNumPriorities + (prio & 7);
+    return idx < m_queues.size() ? m_queues[idx].bytes : 0;
+}
+
+uint64_t
+FabricSwitch::DataQueueBytes(uint32_t port) const
+{
+    uint64_t sum = 0;
+    for (uint8_t prio = 0; prio < kControlPriority; ++prio)
+    {
+        sum += QueueBytes(port, prio);
+    }
+    return sum;
+}
+
+const QueueStats&
+FabricSwitch::Stats(uint32_t port, uint8_t prio) const
+{
+    return m_stats.at(static_cast<size_t>(port) * kNumPriorities + (prio & 7));
+}
+
+void
+FabricSwitch::SampleQueues()
+{
+    for (size_t i = 0; i < m_stats.size(); ++i)
+    {
+        QueueStats& s = m_stats[i];
+        if (i % kNumPriorities == kControlPriority)
+        {
+            continue;
+        }
+        if (!s.everUsed)
+        {
+            ++s.zeroSamplesBefore;
+            continue;
+        }
+        s.samples.push_back(static_cast<uint32_t>(std::min<uint64_t>(m_queues[i].bytes, UINT32_MAX)));
+    }
+}
+
+void
+FabricSwitch::FinishStats(int64_t endPs)
+{
+    for (size_t i = 0; i < m_stats.size(); ++i)
+    {
+        QueueStats& s = m_stats[i];
+        int64_t from = std::max(s.lastChangePs, m_ctx->warmupPs);
+        if (endPs > from)
+        {
+            s.byteTimePs += static_cast<double>(m_queues[i].bytes) * static_cast<double>(endPs - from);
+        }
+        s.lastChangePs = endPs;
+    }
+}
+
+} // namespace fabric

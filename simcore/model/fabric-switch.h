@@ -1,0 +1,119 @@
+/*
+ * A shared-buffer switch: ECMP forwarding, ingress admission (SwitchMmu), PFC generation,
+ * per-priority egress queues with RED/ECN marking and strict-priority scheduling.
+ */
+#ifndef FABRIC_FABRIC_SWITCH_H
+#define FABRIC_FABRIC_SWITCH_H
+
+#include "model/fabric-device.h"
+#include "model/packet-queue.h"
+#include "model/red-marker.h"
+#include "model/switch-mmu.h"
+
+#include "ns3/traced-callback.h"
+
+#include <vector>
+
+namespace fabric
+{
+
+/** Egress queue statistics of one (port, priority), over the measurement window. */
+struct QueueStats
+{
+    uint64_t maxBytes = 0;
+    double byteTimePs = 0; ///< integral of depth over time after warm-up (bytes x ps)
+    int64_t lastChangePs = 0;
+    bool everUsed = false;
+    uint32_t zeroSamplesBefore = 0; ///< samples taken before the queue was first used
+    std::vector<uint32_t> samples;  ///< periodic depth samples (bytes) once used
+};
+
+/** Forwarding state shared by all switches: where each host hangs and next hops per "attach". */
+struct RouteTable
+{
+    std::vector<uint32_t> offset; ///< per attachment index: start in ports
+    std::vector<uint8_t> count;   ///< per attachment index: number of equal-cost next hops
+    std::vector<uint16_t> ports;  ///< next-hop port indices
+};
+
+class FabricSwitch : public FabricDevice
+{
+  public:
+    static ns3::TypeId GetTypeId();
+    FabricSwitch();
+
+    /** Call after all ports are added. */
+    void Configure(FabricContext* ctx, uint32_t node, const SwitchConfig& cfg,
+                   const std::vector<uint64_t>& headroomPerPort, uint32_t rngStream);
+    /**
+     * hostAttach[h]: attachment index of host h (UINT32_MAX if none); hostAttachNode[h]: the
+     * switch node it hangs off; hostPort[h]: that switch's port toward h.
+     */
+    void SetRoutes(RouteTable table, const std::vector<uint32_t>* hostAttach,
+                   const std::vector<uint32_t>* hostAttachNode,
+                   const std::vector<uint32_t>* hostPort);
+
+    void Receive(uint32_t port, RocePacket p) override;
+
+    /** ECMP choice of the egress port for p; UINT32_MAX when unroutable. */
+    uint32_t SelectEgress(const RocePacket& p) const;
+    /** The 5-tuple hash with this switch's seed. */
+    static uint32_t EcmpHash(uint32_t seed, uint32_t src, uint32_t dst, uint16_t udpSrc);
+
+    const SwitchMmu& Mmu() const;
+    const SwitchConfig& Config() const;
+    uint64_t QueueBytes(uint32_t port, uint8_t prio) const;
+    uint64_t DataQueueBytes(uint32_t port) const;
+    const QueueStats& Stats(uint32_t port, uint8_t prio) const;
+    /** Whether this switch is asserting XOFF toward the neighbor on port, any priority. */
+    bool IsPausing(uint32_t port) const;
+    /** Samples every data queue's depth for the p99 statistic. */
+    void SampleQueues();
+    /** Flushes the time integral of every queue to endPs. */
+    void FinishStats(int64_t endPs);
+
+  protected:
+    bool Dequeue(uint32_t port, RocePacket& out) override;
+    bool HasBacklog(uint32_t port) const override;
+
+  private:
+    struct Queue
+    {
+        PacketQueue q;
+        uint64_t bytes = 0;
+    };
+
+    struct PfcState
+    {
+        bool xoff = false;
+        uint32_t generation = 0;
+    };
+
+    void Enqueue(uint32_t port, const RocePacket& p);
+    void Drop(uint32_t port, const RocePacket& p, DropReason reason);
+    void SendPause(uint32_t port, uint8_t prio, bool resume);
+    void CheckXoff(uint32_t port, uint8_t prio);
+    void CheckXon(uint32_t port, uint8_t prio);
+    void RefreshPause(uint32_t port, uint8_t prio, uint32_t generation);
+    void UpdateStats(uint32_t idx, uint64_t newBytes);
+
+    SwitchConfig m_cfg;
+    SwitchMmu m_mmu;
+    RedMarker m_red;
+    std::vector<Queue> m_queues;       ///< port x 8
+    std::vector<QueueStats> m_stats;   ///< port x 8
+    std::vector<uint32_t> m_backlog;   ///< frames queued per port
+    std::vector<PfcState> m_pfcState;  ///< port x 8 (ingress side)
+    RouteTable m_routes;
+    const std::vector<uint32_t>* m_hostAttach = nullptr;
+    const std::vector<uint32_t>* m_hostAttachNode = nullptr;
+    const std::vector<uint32_t>* m_hostPort = nullptr;
+
+    ns3::TracedCallback<uint32_t, uint8_t> m_dropTrace;      ///< port, reason
+    ns3::TracedCallback<uint32_t, uint8_t, bool> m_pfcTrace; ///< port, priority, pause (else resume)
+    ns3::TracedCallback<uint32_t, uint64_t> m_xoffTrace;     ///< port, ingress shared bytes at XOFF
+};
+
+} // namespace fabric
+
+#endif

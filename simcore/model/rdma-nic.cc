@@ -1,0 +1,424 @@
+#include "model/rdma-nic.h"
+
+#include "model/dcqcn.h"
+
+#include "ns3/double.h"
+#include "ns3/nstime.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace fabric
+{
+
+NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
+
+ns3::TypeId
+RdmaNic::GetTypeId()
+{
+    using namespace ns3;
+    static TypeId tid = TypeId("fabric::RdmaNic")
+                            .SetParent<FabricDevice>()
+                            .SetGroupName("Fabric")
+                            .AddConstructor<RdmaNic>()
+                            .AddTraceSource("CnpTx", "The notification point sent a CNP (flow)",
+                                            MakeTraceSourceAccessor(&RdmaNic::m_cnpTxTrace),
+                                            "fabric::RdmaNic::FlowCallback")
+                            .AddTraceSource("CnpRx", "The reaction point got a CNP (flow)",
+                                            MakeTraceSourceAccessor(&RdmaNic::m_cnpRxTrace),
+                                            "fabric::RdmaNic::FlowCallback")
+                            .AddTraceSource("FlowComplete", "Last byte delivered (flow)",
+                                            MakeTraceSourceAccessor(&RdmaNic::m_completeTrace),
+                                            "fabric::RdmaNic::FlowCallback");
+    return tid;
+}
+
+RdmaNic::RdmaNic() = default;
+
+void
+RdmaNic::Configure(FabricContext* ctx, uint32_t node, const NicConfig& cfg)
+{
+    using namespace ns3;
+    m_ctx = ctx;
+    m_node = node;
+    m_cfg = cfg;
+    m_rtoPs = static_cast<int64_t>(std::max(0.001, cfg.rtoUs) * 1e6);
+    m_cnpIntervalPs = static_cast<int64_t>(std::max(0.0, cfg.cnpIntervalUs) * 1e6);
+    m_ccFactory.SetTypeId(CongestionOps::TypeIdNameFor(cfg.cc.algorithm));
+    if (cfg.cc.algorithm != "none")
+    {
+        const CcConfig& c = cfg.cc;
+        m_ccFactory.Set("G", DoubleValue(c.g));
+        m_ccFactory.Set("AlphaUpdatePeriod", TimeValue(NanoSeconds(int64_t(c.alphaUpdateUs * 1e3))));
+        m_ccFactory.Set("RateDecreaseInterval",
+                        TimeValue(NanoSeconds(int64_t(c.rateDecreaseIntervalUs * 1e3))));
+        m_ccFactory.Set("RateIncreaseTimer",
+                        TimeValue(NanoSeconds(int64_t(c.rateIncreaseTimerUs * 1e3))));
+        m_ccFactory.Set("ByteCounter", UintegerValue(c.byteCounterBytes));
+        m_ccFactory.Set("FastRecoverySteps", UintegerValue(c.fastRecoverySteps));
+        m_ccFactory.Set("RaiBps", DoubleValue(c.raiMbps * 1e6));
+        m_ccFactory.Set("RhaiBps", DoubleValue(c.rhaiMbps * 1e6));
+        m_ccFactory.Set("MinRateBps", DoubleValue(c.minRateMbps * 1e6));
+    }
+}
+
+ns3::ObjectFactory&
+RdmaNic::CcFactory()
+{
+    return m_ccFactory;
+}
+
+const NicConfig&
+RdmaNic::Config() const
+{
+    return m_cfg;
+}
+
+uint32_t
+RdmaNic::ActiveQps() const
+{
+    return static_cast<uint32_t>(m_active.size());
+}
+
+void
+RdmaNic::StartFlow(uint32_t flow)
+{
+    if (flow >= m_ctx->flows.size() || m_ports.empty())
+    {
+        return;
+    }
+    FlowState& f = m_ctx->flows[flow];
+    if (!f.valid || f.started)
+    {
+        return;
+    }
+    f.started = true;
+    f.startPs = NowPs();
+    f.lineRateBps = m_ports[0].rateBps;
+    f.cc = m_ccFactory.Create<CongestionOps>();
+    f.cc->Init(f.lineRateBps);
+    f.nextSendPs = f.startPs;
+    f.lastProgressPs = f.startPs;
+    m_active.push_back(flow);
+    ns3::Simulator::Schedule(ns3::PicoSeconds(m_rtoPs), &RdmaNic::CheckRto, this, flow);
+    TryTransmit(0);
+}
+
+bool
+RdmaNic::HasBacklog(uint32_t port) const
+{
+    return !m_ctrl.Empty() || !m_active.empty();
+}
+
+bool
+RdmaNic::BuildData(uint32_t flow, RocePacket& out, int64_t now)
+{
+    FlowState& f = m_ctx->flows[flow];
+    uint64_t psn = f.sndNxt;
+    out = RocePacket();
+    out.kind = PacketKind::DATA;
+    out.flow = flow;
+    out.src = f.spec->src;
+    out.dst = f.spec->dst;
+    out.psn = static_cast<uint32_t>(psn);
+    out.payload = f.Payload(psn);
+    out.wire = out.payload + kDataOverheadBytes;
+    out.udpSrc = f.spec->udpSrcPort;
+    out.priority = f.spec->priority & 7;
+    if (psn < f.maxSent)
+    {
+        ++f.retransmits;
+        ++m_ctx->counters.retransmitted;
+    }
+    if (f.sndUna == f.sndNxt)
+    {
+        f.lastProgressPs = now; // the RTO clock starts with the first outstanding packet
+    }
+    ++f.sndNxt;
+    f.maxSent = std::max(f.maxSent, f.sndNxt);
+    double rate = f.cc->GetRateBps();
+    if (rate < f.lineRateBps && rate > 0)
+    {
+        f.nextSendPs = now + static_cast<int64_t>(out.wire * 8e12 / rate);
+    }
+    else
+    {
+        f.nextSendPs = now;
+    }
+    f.cc->OnBytesSent(out.wire);
+    return true;
+}
+
+bool
+RdmaNic::Dequeue(uint32_t port, RocePacket& out)
+{
+    if (!m_ctrl.Empty())
+    {
+        out = m_ctrl.Pop();
+        return true;
+    }
+    size_t n = m_active.size();
+    if (n == 0)
+    {
+        return false;
+    }
+    int64_t now = NowPs();
+    int64_t earliest = kForeverPs;
+    for (size_t i = 0; i < n; ++i)
+    {
+        size_t slot = (m_rr + i) % n;
+        uint32_t flow = m_active[slot];
+        FlowState& f = m_ctx->flows[flow];
+        if (f.sndNxt >= f.totalPkts || f.sndNxt - f.sndUna >= f.windowPkts)
+        {
+            continue;
+        }
+        if (IsPaused(port, f.spec->priority & 7))
+        {
+            continue;
+        }
+        if (f.nextSendPs > now)
+        {
+            earliest = std::min(earliest, f.nextSendPs);
+            continue;
+        }
+        m_rr = (slot + 1) % n;
+        return BuildData(flow, out, now);
+    }
+    if (earliest != kForeverPs)
+    {
+        ScheduleWake(earliest);
+    }
+    return false;
+}
+
+void
+RdmaNic::ScheduleWake(int64_t atPs)
+{
+    int64_t now = NowPs();
+    if (m_wakeAtPs > now && m_wakeAtPs <= atPs)
+    {
+        return; // an earlier wake-up is already pending
+    }
+    m_wakeAtPs = atPs;
+    ns3::Simulator::Schedule(ns3::PicoSeconds(atPs - now), &RdmaNic::Wake, this);
+}
+
+void
+RdmaNic::Wake()
+{
+    if (NowPs() >= m_wakeAtPs)
+    {
+        m_wakeAtPs = kForeverPs;
+    }
+    TryTransmit(0);
+}
+
+void
+RdmaNic::Receive(uint32_t port, RocePacket p)
+{
+    switch (p.kind)
+    {
+    case PacketKind::DATA:
+        OnData(p);
+        break;
+    case PacketKind::ACK:
+        OnAck(p, false);
+        break;
+    case PacketKind::NACK:
+        OnAck(p, true);
+        break;
+    case PacketKind::CNP:
+        OnCnp(p);
+        break;
+    case PacketKind::PAUSE:
+        HandlePause(port, p);
+        break;
+    }
+}
+
+void
+RdmaNic::SendControl(const FlowState& f, PacketKind kind, uint32_t psn)
+{
+    RocePacket c;
+    c.kind = kind;
+    c.flow = static_cast<uint32_t>(&f - m_ctx->flows.data());
+    c.src = f.spec->dst;
+    c.dst = f.spec->src;
+    c.psn = psn;
+    c.udpSrc = f.spec->udpSrcPort;
+    c.priority = kControlPriority;
+    c.wire = kind == PacketKind::CNP ? kCnpWireBytes : kAckWireBytes;
+    m_ctrl.Push(c);
+    TryTransmit(0);
+}
+
+void
+RdmaNic::OnData(const RocePacket& p)
+{
+    if (p.flow >= m_ctx->flows.size())
+    {
+        return;
+    }
+    FlowState& f = m_ctx->flows[p.flow];
+    int64_t now = NowPs();
+    if (p.ecn && (f.lastCnpPs < 0 || now - f.lastCnpPs >= m_cnpIntervalPs))
+    {
+        f.lastCnpPs = now;
+        ++m_ctx->counters.cnpsSent;
+        m_cnpTxTrace(f.spec->id);
+        SendControl(f, PacketKind::CNP, 0);
+    }
+    if (p.psn == f.expected)
+    {
+        ++f.expected;
+        f.nackSent = false;
+        f.bytesDelivered += p.payload;
+        if (now >= m_ctx->warmupPs && m_node < m_ctx->hostRxBytes.size())
+        {
+            m_ctx->hostRxBytes[m_node] += p.payload;
+        }
+        bool last = f.expected == f.totalPkts;
+        if (last && f.completePs < 0)
+        {
+            f.completePs = now;
+            m_completeTrace(f.spec->id);
+        }
+        if (++f.ackCounter >= m_cfg.ackIntervalPackets || last)
+        {
+            f.ackCounter = 0;
+            SendControl(f, PacketKind::ACK, static_cast<uint32_t>(f.expected));
+        }
+    }
+    else if (p.psn > f.expected)
+    {
+        if (m_cfg.nackEnabled && !f.nackSent)
+        {
+            f.nackSent = true;
+            SendControl(f, PacketKind::NACK, static_cast<uint32_t>(f.expected));
+        }
+    }
+    else
+    {
+        // A duplicate (after a timeout): re-acknowledge so the sender moves on.
+        SendControl(f, PacketKind::ACK, static_cast<uint32_t>(f.expected));
+    }
+}
+
+void
+RdmaNic::OnAck(const RocePacket& p, bool nack)
+{
+    if (p.flow >= m_ctx->flows.size())
+    {
+        return;
+    }
+    FlowState& f = m_ctx->flows[p.flow];
+    if (!f.started || f.senderDone)
+    {
+        return;
+    }
+    uint64_t acked = p.psn;
+    if (acked > f.sndUna && acked <= f.maxSent)
+    {
+        f.sndUna = acked;
+        f.lastProgressPs = NowPs();
+        if (f.sndNxt < f.sndUna)
+        {
+            f.sndNxt = f.sndUna;
+        }
+    }
+    if (nack && acked < f.sndNxt && acked >= f.sndUna)
+    {
+        f.sndNxt = acked; // go back N
+        f.lastProgressPs = NowPs();
+    }
+    if (f.sndUna >= f.totalPkts)
+    {
+        RetireFlow(p.flow);
+    }
+    TryTransmit(0);
+}
+
+void
+RdmaNic::OnCnp(const RocePacket& p)
+{
+    if (p.flow >= m_ctx->flows.size())
+    {
+        return;
+    }
+    FlowState& f = m_ctx->flows[p.flow];
+    if (!f.started || f.senderDone || !f.cc)
+    {
+        return;
+    }
+    m_cnpRxTrace(f.spec->id);
+    f.cc->OnCnp();
+}
+
+void
+RdmaNic::RetireFlow(uint32_t flow)
+{
+    FlowState& f = m_ctx->flows[flow];
+    f.senderDone = true;
+    if (f.cc)
+    {
+        f.cc->Stop();
+        f.cc->Dispose();
+        f.cc = nullptr;
+    }
+    auto it = std::find(m_active.begin(), m_active.end(), flow);
+    if (it != m_active.end())
+    {
+        size_t slot = static_cast<size_t>(it - m_active.begin());
+        m_active.erase(it);
+        if (m_rr > slot)
+        {
+            --m_rr;
+        }
+        if (m_rr >= m_active.size())
+        {
+            m_rr = 0;
+        }
+    }
+}
+
+void
+RdmaNic::CheckRto(uint32_t flow)
+{
+    FlowState& f = m_ctx->flows[flow];
+    if (f.senderDone)
+    {
+        return;
+    }
+    int64_t now = NowPs();
+    if (f.sndNxt > f.sndUna && now - f.lastProgressPs >= m_rtoPs)
+    {
+        ++f.timeouts;
+        f.sndNxt = f.sndUna;
+        f.lastProgressPs = now;
+        TryTransmit(0);
+    }
+    int64_t next = std::max(now + 1, f.lastProgressPs + m_rtoPs);
+    ns3::Simulator::Schedule(ns3::PicoSeconds(next - now), &RdmaNic::CheckRto, this, flow);
+}
+
+void
+RdmaNic::DoDispose()
+{
+    for (uint32_t flow : m_active)
+    {
+        if (!m_ctx)
+        {
+            break;
+        }
+        if (flow < m_ctx->flows.size() && m_ctx->flows[flow].cc)
+        {
+            m_ctx->flows[flow].cc->Dispose();
+            m_ctx->flows[flow].cc = nullptr;
+        }
+    }
+    m_active.clear();
+    FabricDevice::DoDispose();
+}
+
+} // namespace fabric

@@ -1,0 +1,69 @@
+/*
+ * The per-packet representation of the fabric model: a small plain struct moved by value.
+ * No ns3::Packet, headers or NetDevices on the per-packet path (see docs/model.md).
+ */
+#ifndef FABRIC_ROCE_PACKET_H
+#define FABRIC_ROCE_PACKET_H
+
+#include <cstdint>
+
+namespace fabric
+{
+
+/** Wire overheads in bytes (docs/model.md, "Headers"). */
+constexpr uint32_t kPreambleIfgBytes = 20; ///< 7 preamble + 1 SFD + 12 inter-frame gap
+constexpr uint32_t kEthernetBytes = 18;    ///< 14 MAC header + 4 FCS
+constexpr uint32_t kIpv4Bytes = 20;
+constexpr uint32_t kUdpBytes = 8;
+constexpr uint32_t kBthBytes = 12;
+constexpr uint32_t kIcrcBytes = 4;
+constexpr uint32_t kAethBytes = 4;
+constexpr uint32_t kCnpPadBytes = 16; ///< CNP: BTH followed by 16 reserved bytes
+/** Bytes a data packet carries on the wire besides its payload (82). */
+constexpr uint32_t kDataOverheadBytes =
+    kPreambleIfgBytes + kEthernetBytes + kIpv4Bytes + kUdpBytes + kBthBytes + kIcrcBytes;
+constexpr uint32_t kAckWireBytes = kDataOverheadBytes + kAethBytes;   ///< 86
+constexpr uint32_t kCnpWireBytes = kDataOverheadBytes + kCnpPadBytes; ///< 98
+constexpr uint32_t kPauseWireBytes = 64 + kPreambleIfgBytes;         ///< 84 (minimum frame)
+constexpr uint16_t kRoceUdpPort = 4791;
+constexpr uint8_t kControlPriority = 7;
+constexpr uint32_t kNumPriorities = 8;
+
+enum class PacketKind : uint8_t
+{
+    DATA,
+    ACK,
+    NACK,
+    CNP,
+    PAUSE
+};
+
+/** One frame in flight or queued. 40 bytes, copied by value. */
+struct RocePacket
+{
+    uint32_t flow = 0;    ///< flow (QP) index; for PAUSE unused
+    uint32_t src = 0;     ///< source host node index (for PAUSE: sending node)
+    uint32_t dst = 0;     ///< destination host node index
+    uint32_t psn = 0;     ///< DATA: packet sequence number; ACK/NACK: next expected PSN
+    uint32_t payload = 0; ///< RDMA payload bytes (0 for control)
+    uint32_t wire = 0;    ///< bytes on the wire including preamble and IFG
+    uint16_t udpSrc = 0;  ///< per-QP UDP source port (ECMP entropy)
+    uint16_t inPort = 0;  ///< ingress port at the switch currently holding the packet
+    uint16_t quanta = 0;  ///< PAUSE: pause quanta (0 = resume)
+    PacketKind kind = PacketKind::DATA;
+    uint8_t priority = 3;
+    uint8_t pausePriority = 0; ///< PAUSE: the priority paused or resumed
+    bool ecn = false;          ///< CE mark
+    bool indefinite = false;   ///< PAUSE in XOFF/XON mode: holds until an explicit resume
+};
+
+/** Frame bytes (without preamble/IFG): what a switch buffer stores. */
+inline uint32_t
+FrameBytes(const RocePacket& p)
+{
+    return p.wire > kPreambleIfgBytes ? p.wire - kPreambleIfgBytes : p.wire;
+}
+
+} // namespace fabric
+
+#endif

@@ -1,0 +1,80 @@
+/*
+ * Shared-buffer admission of one switch: ingress accounting per (port, priority) in cells,
+ * Choudhury-Hahne dynamic threshold, per-(port, priority) PFC headroom, XOFF/XON decisions.
+ */
+#ifndef FABRIC_SWITCH_MMU_H
+#define FABRIC_SWITCH_MMU_H
+
+#include "model/fabric-context.h"
+#include "model/roce-packet.h"
+#include "scenario/scenario.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace fabric
+{
+
+class SwitchMmu
+{
+  public:
+    enum Verdict : uint8_t
+    {
+        ADMIT,
+        DROP_HEADROOM,
+        DROP_BUFFER,
+        DROP_TAIL_THRESHOLD
+    };
+
+    /**
+     * headroomBytes[port] is the headroom of each (port, priority). The shared pool is the
+     * buffer less one headroom reservation per port (for the data priority).
+     */
+    void Configure(uint32_t nPorts, uint64_t bufferBytes, uint32_t cellBytes, const PfcConfig& pfc,
+                   const std::vector<uint64_t>& headroomBytes);
+
+    /** Bytes charged for a frame: rounded up to whole cells. */
+    uint32_t Charge(uint32_t frameBytes) const;
+
+    /** Admits charge bytes arriving on (port, prio); egressBytes is the target queue's depth. */
+    Verdict Admit(uint32_t port, uint8_t prio, uint32_t charge, uint64_t egressBytes);
+    /** The frame left the switch: release its charge from (port, prio). */
+    void Release(uint32_t port, uint8_t prio, uint32_t charge);
+
+    /** alpha x (free shared buffer). */
+    uint64_t Threshold() const;
+    /** PFC on and the ingress queue is over the threshold or using headroom. */
+    bool ShouldPause(uint32_t port, uint8_t prio) const;
+    /** No headroom in use and the ingress queue at least the XON offset below the threshold. */
+    bool ShouldResume(uint32_t port, uint8_t prio) const;
+
+    uint64_t IngressShared(uint32_t port, uint8_t prio) const;
+    uint64_t IngressHeadroom(uint32_t port, uint8_t prio) const;
+    uint64_t SharedUsed() const;
+    uint64_t SharedPool() const;
+    uint64_t HeadroomOf(uint32_t port) const;
+    const PfcConfig& Pfc() const;
+
+  private:
+    struct Ingress
+    {
+        uint64_t shared = 0;
+        uint64_t headroom = 0;
+    };
+
+    uint32_t Index(uint32_t port, uint8_t prio) const
+    {
+        return port * kNumPriorities + (prio & 7);
+    }
+
+    PfcConfig m_pfc;
+    uint32_t m_cell = 208;
+    uint64_t m_pool = 0;
+    uint64_t m_sharedUsed = 0;
+    std::vector<uint64_t> m_headroom;
+    std::vector<Ingress> m_ingress;
+};
+
+} // namespace fabric
+
+#endif

@@ -1,0 +1,111 @@
+/*
+ * Helpers for the model tests: build resolved Scenario structs directly.
+ */
+#ifndef FABRIC_MODEL_TEST_UTIL_H
+#define FABRIC_MODEL_TEST_UTIL_H
+
+#include "helper/fabric-network.h"
+#include "helper/fabric-runner.h"
+#include "scenario/scenario.h"
+
+#include <string>
+
+namespace fabric
+{
+namespace test
+{
+
+inline uint32_t
+AddNode(Scenario& s, const std::string& id, bool host)
+{
+    NodeSpec n;
+    n.id = id;
+    n.isHost = host;
+    n.tier = host ? 0 : 1;
+    uint32_t idx = static_cast<uint32_t>(s.topo.nodes.size());
+    s.topo.nodes.push_back(n);
+    s.topo.index[id] = idx;
+    s.switchCfg.resize(s.topo.nodes.size());
+    s.nicCfg.resize(s.topo.nodes.size());
+    return idx;
+}
+
+inline void
+AddLink(Scenario& s, uint32_t a, uint32_t b, double rateGbps, double delayUs)
+{
+    LinkSpec l;
+    l.id = static_cast<uint32_t>(s.topo.links.size());
+    l.a = a;
+    l.b = b;
+    l.rateGbps = rateGbps;
+    l.delayUs = delayUs;
+    s.topo.links.push_back(l);
+}
+
+inline FlowSpec&
+AddFlow(Scenario& s, uint32_t src, uint32_t dst, uint64_t size = 0, uint64_t startNs = 0)
+{
+    FlowSpec f;
+    f.id = static_cast<uint32_t>(s.flows.size());
+    f.src = src;
+    f.dst = dst;
+    f.sizeBytes = size;
+    f.startNs = startNs;
+    f.udpSrcPort = static_cast<uint16_t>(49152 + f.id);
+    f.window = 64;
+    f.messageBytes = 65536;
+    s.flows.push_back(f);
+    return s.flows.back();
+}
+
+/** Sets every NIC's CC algorithm and every switch's ECN on/off. */
+inline void
+SetCc(Scenario& s, const std::string& algo, bool ecn)
+{
+    for (auto& n : s.nicCfg)
+    {
+        n.cc.algorithm = algo;
+    }
+    for (auto& sw : s.switchCfg)
+    {
+        for (auto& e : sw.ecn)
+        {
+            e.enabled = ecn;
+        }
+    }
+}
+
+/** n hosts h0..h(n-1) on one switch "sw". Returns the switch index; hosts are 0..n-1. */
+inline uint32_t
+Star(Scenario& s, int n, double rateGbps, double delayUs)
+{
+    for (int i = 0; i < n; ++i)
+    {
+        AddNode(s, "h" + std::to_string(i), true);
+    }
+    uint32_t sw = AddNode(s, "sw", false);
+    for (int i = 0; i < n; ++i)
+    {
+        AddLink(s, static_cast<uint32_t>(i), sw, rateGbps, delayUs);
+    }
+    return sw;
+}
+
+/** Jain's fairness index. */
+inline double
+Jain(const std::vector<double>& x)
+{
+    double sum = 0;
+    double sq = 0;
+    for (double v : x)
+    {
+        sum += v;
+        sq += v * v;
+    }
+    return sq > 0 ? sum * sum / (x.size() * sq) : 0;
+}
+
+} // namespace test
+} // namespace fabric
+
+#endif
