@@ -1,0 +1,364 @@
+/*
+ * fabricsim: the command line of the FabricTwin simulator (docs/result-format.md).
+ *
+ *   fabricsim --version
+ *   fabricsim validate SCENARIO.json
+ *   fabricsim expand SCENARIO.json
+ *   fabricsim run SCENARIO.json --out RESULT.json [--progress] [--max-wall-s S]
+ *                 [--max-events N] [--max-memory-mb M]
+ *   fabricsim schema
+ *
+ * Exit codes: 0 ok, 2 invalid input, 3 a limit stopped the run (partial result written),
+ * 1 internal error. Errors are one line on stderr.
+ */
+
+#include "helper/fabric-runner.h"
+#include "scenario/result-writer.h"
+#include "scenario/scenario-parser.h"
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <new>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace
+{
+
+constexpr int kExitOk = 0;
+constexpr int kExitInternal = 1;
+constexpr int kExitInvalid = 2;
+constexpr int kExitLimit = 3;
+
+const char* kUsage = "usage: fabricsim --version | validate FILE | expand FILE | schema | run FILE "
+                     "--out RESULT [--progress] [--max-wall-s S] [--max-events N] "
+                     "[--max-memory-mb M]";
+
+/** A bad command line: reported like invalid input (exit 2). */
+struct UsageError
+{
+    std::string message;
+};
+
+/** Last line of defence: a fatal signal still ends with one line on stderr and exit 1. */
+extern "C" void
+OnFatalSignal(int sig)
+{
+    char line[64];
+    int n = std::snprintf(line, sizeof(line), "internal error: fatal signal %d\n", sig);
+    if (n > 0)
+    {
+        ssize_t ignored = write(STDERR_FILENO, line, static_cast<std::size_t>(n));
+        (void)ignored;
+    }
+    _exit(kExitInternal);
+}
+
+void
+InstallCrashHandlers()
+{
+    static std::vector<char> altStack(1 << 16);
+    stack_t ss{};
+    ss.ss_sp = altStack.data();
+    ss.ss_size = altStack.size();
+    sigaltstack(&ss, nullptr);
+    struct sigaction sa
+    {
+    };
+    sa.sa_handler = OnFatalSignal;
+    sa.sa_flags = SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL})
+    {
+        sigaction(sig, &sa, nullptr);
+    }
+}
+
+double
+PeakRssMb()
+{
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+    {
+        if (line.rfind("VmHWM:", 0) == 0)
+        {
+            return std::strtod(line.c_str() + 6, nullptr) / 1024.0;
+        }
+    }
+    return 0;
+}
+
+double
+ParsePositive(const std::string& flag, const std::string& text)
+{
+    char* end = nullptr;
+    double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !(v > 0) || v > 1e18)
+    {
+        throw UsageError{flag + ": must be a number > 0 (got \"" + text + "\")"};
+    }
+    return v;
+}
+
+fabric::Scenario
+Load(const std::string& path)
+{
+    return fabric::LoadScenario(fabric::ReadScenarioFile(path));
+}
+
+struct RunOptions
+{
+    std::string scenarioPath;
+    std::string outPath;
+    bool progress = false;
+    fabric::RunLimits limits;
+};
+
+RunOptions
+ParseRunOptions(const std::vector<std::string>& args)
+{
+    RunOptions o;
+    for (std::size_t i = 1; i < args.size(); ++i)
+    {
+        const std::string& a = args[i];
+        auto value = [&]() -> const std::string&
+        {
+            if (i + 1 >= args.size())
+            {
+                throw UsageError{a + ": needs a value"};
+            }
+            return args[++i];
+        };
+        if (a == "--out")
+        {
+            o.outPath = value();
+        }
+        else if (a == "--progress")
+        {
+            o.progress = true;
+        }
+        else if (a == "--max-wall-s")
+        {
+            o.limits.maxWallS = ParsePositive(a, value());
+        }
+        else if (a == "--max-events")
+        {
+            o.limits.maxEvents = static_cast<uint64_t>(ParsePositive(a, value()));
+        }
+        else if (a == "--max-memory-mb")
+        {
+            o.limits.maxMemoryMb = static_cast<uint64_t>(ParsePositive(a, value()));
+        }
+        else if (!a.empty() && a[0] == '-')
+        {
+            throw UsageError{"unknown option " + a};
+        }
+        else if (o.scenarioPath.empty())
+        {
+            o.scenarioPath = a;
+        }
+        else
+        {
+            throw UsageError{"unexpected argument \"" + a + "\""};
+        }
+    }
+    if (o.scenarioPath.empty())
+    {
+        throw UsageError{"run: missing SCENARIO.json"};
+    }
+    if (o.outPath.empty())
+    {
+        throw UsageError{"run: missing --out RESULT.json"};
+    }
+    return o;
+}
+
+void
+PrintProgress(const fabric::Progress& p)
+{
+    nlohmann::ordered_json line = {{"sim_time_ns", p.simTimeNs},
+                                   {"duration_ns", p.durationNs},
+                                   {"events", p.events},
+                                   {"wall_s", std::round(p.wallS * 1000.0) / 1000.0}};
+    std::cout << line.dump() << std::endl; // flush: a worker reads these lines live
+}
+
+void
+WriteFile(const std::string& path, const std::string& text)
+{
+    std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out << text;
+        out.flush();
+        if (!out)
+        {
+            throw std::runtime_error("cannot write \"" + tmp + "\"");
+        }
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0)
+    {
+        throw std::runtime_error("cannot rename \"" + tmp + "\" to \"" + path + "\"");
+    }
+}
+
+int
+Run(const std::vector<std::string>& args)
+{
+    RunOptions o = ParseRunOptions(args);
+    fabric::Scenario scenario = Load(o.scenarioPath);
+    auto start = std::chrono::steady_clock::now();
+
+    fabric::FabricRunner runner(scenario);
+    uint64_t durationNs = scenario.durationNs;
+    fabric::RunStatus status = runner.Run(o.limits,
+                                          [&o](const fabric::Progress& p)
+                                          {
+                                              if (o.progress)
+                                              {
+                                                  PrintProgress(p);
+                                              }
+                                          });
+    double wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (o.progress)
+    {
+        PrintProgress({runner.SimTimeNs(), durationNs, runner.Events(), wallS});
+    }
+
+    nlohmann::ordered_json result = nlohmann::ordered_json::object();
+    result["result_version"] = 1;
+    result["status"] = status == fabric::RunStatus::OK ? "ok" : "limit";
+    result["run_info"] = {{"simulator", "fabricsim"},
+                          {"version", FABRICSIM_VERSION},
+                          {"engine", "ns-3.37"},
+                          {"seed", scenario.seed},
+                          {"scenario_sha256", scenario.sha256},
+                          {"events", runner.Events()},
+                          {"sim_time_ns", runner.SimTimeNs()},
+                          {"duration_ns", scenario.durationNs},
+                          {"warmup_ns", scenario.warmupNs},
+                          {"packets_tx", runner.PacketsTx()}};
+    nlohmann::ordered_json model = runner.Results();
+    for (const char* key : {"summary", "flows", "series"})
+    {
+        result[key] = model.contains(key) ? model[key] : nlohmann::ordered_json(nullptr);
+    }
+    double safeWall = wallS > 0 ? wallS : 1e-9;
+    result["perf"] = {{"wall_s", wallS},
+                      {"events_per_s", static_cast<double>(runner.Events()) / safeWall},
+                      {"packets_per_s", static_cast<double>(runner.PacketsTx()) / safeWall},
+                      {"peak_rss_mb", PeakRssMb()}};
+    WriteFile(o.outPath, fabric::DumpDeterministic(std::move(result)) + "\n");
+    return status == fabric::RunStatus::OK ? kExitOk : kExitLimit;
+}
+
+std::string
+FileArgument(const std::vector<std::string>& args)
+{
+    if (args.size() != 2)
+    {
+        throw UsageError{args[0] + ": needs exactly one SCENARIO.json"};
+    }
+    return args[1];
+}
+
+int
+Dispatch(const std::vector<std::string>& args)
+{
+    if (args.empty())
+    {
+        throw UsageError{"missing command"};
+    }
+    const std::string& cmd = args[0];
+    if (cmd == "--version" || cmd == "version")
+    {
+        std::cout << "fabricsim " << FABRICSIM_VERSION << " (ns-3.37)" << std::endl;
+        return kExitOk;
+    }
+    if (cmd == "--help" || cmd == "-h" || cmd == "help")
+    {
+        std::cout << kUsage << std::endl;
+        return kExitOk;
+    }
+    if (cmd == "validate")
+    {
+        Load(FileArgument(args));
+        std::cout << "ok" << std::endl;
+        return kExitOk;
+    }
+    if (cmd == "expand")
+    {
+        fabric::Scenario s = Load(FileArgument(args));
+        std::cout << fabric::DumpDeterministic(fabric::ExpandJson(s.topo)) << std::endl;
+        return kExitOk;
+    }
+    if (cmd == "schema")
+    {
+        std::cout << fabric::DumpDeterministic(fabric::ScenarioDefaults(), 2) << std::endl;
+        return kExitOk;
+    }
+    if (cmd == "run")
+    {
+        return Run(args);
+    }
+    throw UsageError{"unknown command \"" + cmd + "\""};
+}
+
+/** Collapses a message to one line. */
+std::string
+OneLine(std::string text)
+{
+    for (char& c : text)
+    {
+        if (c == '\n' || c == '\r')
+        {
+            c = ' ';
+        }
+    }
+    return text;
+}
+
+} // namespace
+
+int
+main(int argc, char** argv)
+{
+    InstallCrashHandlers();
+    std::vector<std::string> args(argv + 1, argv + argc);
+    try
+    {
+        return Dispatch(args);
+    }
+    catch (const UsageError& e)
+    {
+        std::cerr << OneLine(e.message) << " (" << kUsage << ")" << std::endl;
+        return kExitInvalid;
+    }
+    catch (const fabric::ScenarioError& e)
+    {
+        std::cerr << OneLine(e.what()) << std::endl;
+        return kExitInvalid;
+    }
+    catch (const std::bad_alloc&)
+    {
+        std::cerr << "internal error: out of memory" << std::endl;
+        return kExitInternal;
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "internal error: " << OneLine(e.what()) << std::endl;
+        return kExitInternal;
+    }
+    catch (...)
+    {
+        std::cerr << "internal error: unknown exception" << std::endl;
+        return kExitInternal;
+    }
+}

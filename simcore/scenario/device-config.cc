@@ -1,0 +1,322 @@
+#include "device-config.h"
+
+#include "json-reader.h"
+#include "scenario-limits.h"
+
+#include <stdexcept>
+
+namespace fabric
+{
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+namespace
+{
+
+constexpr double kOneGB = 1e9; ///< scenario units are decimal: 1 GB = 10^9 bytes
+constexpr double kMaxTimerUs = 1000000.0;
+constexpr double kMaxRateMbps = kMaxRateGbps * 1000;
+
+ordered_json*
+Child(ordered_json* out, const std::string& key)
+{
+    return out ? &(*out)[key] : nullptr;
+}
+
+const json&
+OrEmpty(const json* v)
+{
+    static const json kEmpty = json::object();
+    return v ? *v : kEmpty;
+}
+
+EcnConfig
+ReadEcn(const json& value, const std::string& path, ordered_json* out)
+{
+    ObjectReader r(value, path, out);
+    EcnConfig e;
+    e.enabled = r.Bool("enabled", e.enabled);
+    e.kminBytes = static_cast<uint64_t>(
+        r.Int("kmin_bytes", static_cast<int64_t>(e.kminBytes), Range::Closed(0, kOneGB, "bytes")));
+    e.kmaxBytes = static_cast<uint64_t>(
+        r.Int("kmax_bytes", static_cast<int64_t>(e.kmaxBytes), Range::Closed(0, kOneGB, "bytes")));
+    e.pmax = r.Number("pmax", e.pmax, Range::Closed(0, 1));
+    r.Finish();
+    if (e.kminBytes > e.kmaxBytes)
+    {
+        throw ScenarioError(r.FieldPath("kmin_bytes"), "must be <= " + r.FieldPath("kmax_bytes") +
+                                                           " (" + std::to_string(e.kmaxBytes) +
+                                                           ")");
+    }
+    return e;
+}
+
+PfcConfig
+ReadPfc(const json& value, const std::string& path, ordered_json* out)
+{
+    ObjectReader r(value, path, out);
+    PfcConfig p;
+    p.enabled = r.Bool("enabled", p.enabled);
+    p.alpha = r.Number("alpha", p.alpha, Range::AboveTo(0, 64));
+    const json* headroom = r.Raw("headroom_bytes");
+    if (!headroom || (headroom->is_string() && headroom->get<std::string>() == "auto"))
+    {
+        p.headroomAuto = true;
+        r.Record("headroom_bytes", "auto");
+    }
+    else if (headroom->is_number())
+    {
+        p.headroomAuto = false;
+        p.headroomBytes = static_cast<uint64_t>(
+            ReadInt(*headroom, r.FieldPath("headroom_bytes"), Range::Closed(0, 64e6, "bytes")));
+        r.Record("headroom_bytes", p.headroomBytes);
+    }
+    else
+    {
+        throw ScenarioError(r.FieldPath("headroom_bytes"),
+                            "must be \"auto\" or an integer >= 0 and <= 64000000 bytes");
+    }
+    p.xonOffsetBytes =
+        static_cast<uint64_t>(r.Int("xon_offset_bytes", static_cast<int64_t>(p.xonOffsetBytes),
+                                    Range::Closed(0, 10e6, "bytes")));
+    std::string mode = r.Enum("pause_mode", "xoff_xon", {"xoff_xon", "quanta"});
+    p.pauseMode = mode == "quanta" ? PauseMode::QUANTA : PauseMode::XOFF_XON;
+    p.pauseQuanta =
+        static_cast<uint32_t>(r.Int("pause_quanta", p.pauseQuanta, Range::Closed(1, 65535)));
+    r.Finish();
+    return p;
+}
+
+CcConfig
+ReadCc(const json& value, const std::string& path, ordered_json* out)
+{
+    ObjectReader r(value, path, out);
+    std::string algorithm = r.Enum("algorithm", "dcqcn", {"dcqcn", "none"});
+    std::string preset = r.Enum("preset", "dcqcn-paper", {"dcqcn-paper", "nvidia-default"});
+    CcConfig c = DcqcnPreset(preset);
+    c.algorithm = algorithm;
+    c.g = r.Number("g", c.g, Range::AboveTo(0, 1));
+    c.alphaUpdateUs =
+        r.Number("alpha_update_us", c.alphaUpdateUs, Range::AboveTo(0, kMaxTimerUs, "us"));
+    c.rateDecreaseIntervalUs = r.Number("rate_decrease_interval_us", c.rateDecreaseIntervalUs,
+                                        Range::Closed(0, kMaxTimerUs, "us"));
+    c.rateIncreaseTimerUs = r.Number("rate_increase_timer_us", c.rateIncreaseTimerUs,
+                                     Range::AboveTo(0, kMaxTimerUs, "us"));
+    c.byteCounterBytes =
+        static_cast<uint64_t>(r.Int("byte_counter_bytes", static_cast<int64_t>(c.byteCounterBytes),
+                                    Range::Closed(0, 1099511627776.0, "bytes")));
+    c.fastRecoverySteps = static_cast<uint32_t>(
+        r.Int("fast_recovery_steps", c.fastRecoverySteps, Range::Closed(0, 100)));
+    c.raiMbps = r.Number("rai_mbps", c.raiMbps, Range::AboveTo(0, kMaxRateMbps, "Mbit/s"));
+    c.rhaiMbps = r.Number("rhai_mbps", c.rhaiMbps, Range::AboveTo(0, kMaxRateMbps, "Mbit/s"));
+    c.minRateMbps =
+        r.Number("min_rate_mbps", c.minRateMbps, Range::AboveTo(0, kMaxRateMbps, "Mbit/s"));
+    r.Finish();
+    return c;
+}
+
+} // namespace
+
+CcConfig
+DcqcnPreset(const std::string& name)
+{
+    CcConfig c;
+    if (name == "dcqcn-paper")
+    {
+        c.g = 1.0 / 256;
+        c.alphaUpdateUs = 55;
+        c.rateDecreaseIntervalUs = 50;
+        c.rateIncreaseTimerUs = 55;
+        c.byteCounterBytes = 10000000;
+        c.fastRecoverySteps = 5;
+        c.raiMbps = 40;
+        c.rhaiMbps = 200;
+        c.minRateMbps = 100;
+        return c;
+    }
+    if (name == "nvidia-default")
+    {
+        c.g = 5.0 / 1024;
+        c.alphaUpdateUs = 1;
+        c.rateDecreaseIntervalUs = 4;
+        c.rateIncreaseTimerUs = 300;
+        c.byteCounterBytes = 0;
+        c.fastRecoverySteps = 1;
+        c.raiMbps = 5;
+        c.rhaiMbps = 50;
+        c.minRateMbps = 1;
+        return c;
+    }
+    throw std::out_of_range("unknown DCQCN preset " + name);
+}
+
+SwitchConfig
+ReadSwitchConfig(const json& value, const std::string& path, ordered_json* out)
+{
+    ObjectReader r(value, path, out);
+    SwitchConfig s;
+    s.bufferBytes = static_cast<uint64_t>(r.Int("buffer_bytes", static_cast<int64_t>(s.bufferBytes),
+                                                Range::Closed(64000, kOneGB, "bytes")));
+    s.cellBytes =
+        static_cast<uint32_t>(r.Int("cell_bytes", s.cellBytes, Range::Closed(64, 1024, "bytes")));
+    s.pfc = ReadPfc(OrEmpty(r.Raw("pfc")), r.FieldPath("pfc"), Child(out, "pfc"));
+    const json& ecnRaw = OrEmpty(r.Raw("ecn"));
+    EcnConfig ecn = ReadEcn(ecnRaw, r.FieldPath("ecn"), Child(out, "ecn"));
+    s.ecn.fill(ecn);
+    const json& byPriority = OrEmpty(r.Raw("ecn_by_priority"));
+    std::string byPath = r.FieldPath("ecn_by_priority");
+    RequireObject(byPriority, byPath);
+    ordered_json byOut = ordered_json::object();
+    for (auto it = byPriority.begin(); it != byPriority.end(); ++it)
+    {
+        const std::string& key = it.key();
+        std::string itemPath = JoinPath(byPath, key);
+        if (key.size() != 1 || key[0] < '0' || key[0] > '7')
+        {
+            throw ScenarioError(itemPath, "priority keys must be \"0\" .. \"7\"");
+        }
+        RequireObject(it.value(), itemPath);
+        ordered_json itemOut;
+        s.ecn[key[0] - '0'] = ReadEcn(DeepMerge(ecnRaw, it.value()), itemPath, &itemOut);
+        byOut[key] = it.value();
+    }
+    r.Record("ecn_by_priority", byOut);
+    s.ecmpSeed = static_cast<uint32_t>(r.Int("ecmp_seed", 0, Range::Closed(0, 4294967295.0)));
+    s.dataPriority =
+        static_cast<uint8_t>(r.Int("data_priority", s.dataPriority, Range::Closed(0, 6)));
+    r.Finish();
+    return s;
+}
+
+NicConfig
+ReadNicConfig(const json& value, const std::string& path, ordered_json* out)
+{
+    ObjectReader r(value, path, out);
+    NicConfig n;
+    const json* transport = r.Raw("transport");
+    if (transport && !(transport->is_string() && transport->get<std::string>() == "rc"))
+    {
+        bool reserved = transport->is_string() && (transport->get<std::string>() == "xrc" ||
+                                                   transport->get<std::string>() == "erd");
+        throw ScenarioError(
+            r.FieldPath("transport"),
+            std::string("must be \"rc\"") +
+                (reserved ? " (\"xrc\" and \"erd\" are reserved for later versions)" : ""));
+    }
+    r.Record("transport", n.transport);
+    n.mtuBytes =
+        static_cast<uint32_t>(r.Int("mtu_bytes", n.mtuBytes, Range::Closed(256, 9000, "bytes")));
+    n.qpDepth = static_cast<uint32_t>(r.Int("qp_depth", n.qpDepth, Range::Closed(1, 65536)));
+    n.messageBytes =
+        static_cast<uint64_t>(r.Int("message_bytes", static_cast<int64_t>(n.messageBytes),
+                                    Range::Closed(1, 2147483648.0, "bytes")));
+    n.cc = ReadCc(OrEmpty(r.Raw("cc")), r.FieldPath("cc"), Child(out, "cc"));
+    n.cnpIntervalUs =
+        r.Number("cnp_interval_us", n.cnpIntervalUs, Range::Closed(0, kMaxTimerUs, "us"));
+    n.ackIntervalPackets = static_cast<uint32_t>(
+        r.Int("ack_interval_packets", n.ackIntervalPackets, Range::Closed(1, 1024)));
+    n.rtoUs = r.Number("rto_us", n.rtoUs, Range::Closed(1, 10000000, "us"));
+    n.nackEnabled = r.Bool("nack_enabled", n.nackEnabled);
+    r.Finish();
+    return n;
+}
+
+uint32_t
+MixEcmpSeed(uint32_t seed, uint32_t nodeIndex)
+{
+    // splitmix64 finalizer over (seed, index): neighbouring switches get unrelated seeds.
+    uint64_t z = (static_cast<uint64_t>(seed) << 32) ^ nodeIndex;
+    z += 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return static_cast<uint32_t>(z ^ (z >> 32));
+}
+
+void
+ResolveDeviceConfigs(const Topology& topo,
+                     const json* switchJson,
+                     const json* switchOverrides,
+                     const json* nicJson,
+                     const json* nicOverrides,
+                     const std::vector<std::pair<uint32_t, uint64_t>>& generatorBuffers,
+                     std::vector<SwitchConfig>& switchCfg,
+                     std::vector<NicConfig>& nicCfg,
+                     ordered_json* out)
+{
+    const json& switchBase = OrEmpty(switchJson);
+    const json& nicBase = OrEmpty(nicJson);
+    SwitchConfig sw = ReadSwitchConfig(switchBase, "switch", Child(out, "switch"));
+    NicConfig nic = ReadNicConfig(nicBase, "nic", Child(out, "nic"));
+
+    std::size_t n = topo.nodes.size();
+    switchCfg.assign(n, sw);
+    nicCfg.assign(n, nic);
+    std::vector<bool> seedOverridden(n, false);
+    std::vector<bool> bufferOverridden(n, false);
+
+    const json& swOver = OrEmpty(switchOverrides);
+    RequireObject(swOver, "switch_overrides");
+    for (auto it = swOver.begin(); it != swOver.end(); ++it)
+    {
+        std::string path = JoinPath("switch_overrides", it.key());
+        auto found = topo.index.find(it.key());
+        if (found == topo.index.end())
+        {
+            throw ScenarioError(path, "unknown switch \"" + it.key() + "\"");
+        }
+        if (topo.nodes[found->second].isHost)
+        {
+            throw ScenarioError(path, "\"" + it.key() + "\" is a host, not a switch");
+        }
+        RequireObject(it.value(), path);
+        uint32_t idx = found->second;
+        switchCfg[idx] = ReadSwitchConfig(DeepMerge(switchBase, it.value()), path);
+        seedOverridden[idx] = it.value().contains("ecmp_seed");
+        bufferOverridden[idx] = it.value().contains("buffer_bytes");
+    }
+    if (out)
+    {
+        (*out)["switch_overrides"] = ordered_json::parse(swOver.dump());
+    }
+
+    const json& nicOver = OrEmpty(nicOverrides);
+    RequireObject(nicOver, "nic_overrides");
+    for (auto it = nicOver.begin(); it != nicOver.end(); ++it)
+    {
+        std::string path = JoinPath("nic_overrides", it.key());
+        auto found = topo.index.find(it.key());
+        if (found == topo.index.end())
+        {
+            throw ScenarioError(path, "unknown host \"" + it.key() + "\"");
+        }
+        if (!topo.nodes[found->second].isHost)
+        {
+            throw ScenarioError(path, "\"" + it.key() + "\" is a switch, not a host");
+        }
+        RequireObject(it.value(), path);
+        nicCfg[found->second] = ReadNicConfig(DeepMerge(nicBase, it.value()), path);
+    }
+    if (out)
+    {
+        (*out)["nic_overrides"] = ordered_json::parse(nicOver.dump());
+    }
+
+    for (const auto& [node, bytes] : generatorBuffers)
+    {
+        if (!bufferOverridden[node])
+        {
+            switchCfg[node].bufferBytes = bytes;
+        }
+    }
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        if (!topo.nodes[i].isHost && !seedOverridden[i])
+        {
+            switchCfg[i].ecmpSeed = MixEcmpSeed(switchCfg[i].ecmpSeed, static_cast<uint32_t>(i));
+        }
+    }
+}
+
+} // namespace fabric

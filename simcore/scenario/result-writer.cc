@@ -1,0 +1,55 @@
+#include "result-writer.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace fabric
+{
+
+double
+RoundSignificant(double v, int digits)
+{
+    if (!std::isfinite(v) || v == 0)
+    {
+        return 0.0;
+    }
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "%.*e", digits - 1, v);
+    double rounded = std::strtod(buf, nullptr);
+    return rounded == 0 ? 0.0 : rounded;
+}
+
+void
+RoundNumbers(nlohmann::ordered_json& doc, int digits)
+{
+    if (doc.is_number_float())
+    {
+        double r = RoundSignificant(doc.get<double>(), digits);
+        if (std::fabs(r) < 9007199254740992.0 && r == std::floor(r))
+        {
+            doc = static_cast<int64_t>(r);
+        }
+        else
+        {
+            doc = r;
+        }
+    }
+    else if (doc.is_structured())
+    {
+        for (auto& item : doc)
+        {
+            RoundNumbers(item, digits);
+        }
+    }
+}
+
+std::string
+DumpDeterministic(nlohmann::ordered_json doc, int indent)
+{
+    RoundNumbers(doc);
+    // Replace invalid UTF-8 rather than throw: ids are ASCII, but names come from users.
+    return doc.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+} // namespace fabric

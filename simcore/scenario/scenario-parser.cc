@@ -1,0 +1,261 @@
+#include "scenario-parser.h"
+
+#include "device-config.h"
+#include "json-reader.h"
+#include "monitor-config.h"
+#include "scenario-limits.h"
+#include "sha256.h"
+#include "topology-generator.h"
+#include "traffic-generator.h"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace fabric
+{
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+namespace
+{
+
+/** Maximum nesting depth accepted from a file (scenarios need about 6). */
+constexpr std::size_t kMaxDepth = 64;
+
+json
+ParseJson(const std::string& bytes)
+{
+    bool blank = true;
+    for (char c : bytes)
+    {
+        if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+        {
+            blank = false;
+            break;
+        }
+    }
+    if (blank)
+    {
+        throw ScenarioError("", "file is empty");
+    }
+    std::size_t depth = 0;
+    bool tooDeep = false;
+    json::parser_callback_t limitDepth = [&depth, &tooDeep](int, json::parse_event_t event, json&)
+    {
+        if (event == json::parse_event_t::object_start || event == json::parse_event_t::array_start)
+        {
+            tooDeep = tooDeep || ++depth > kMaxDepth;
+        }
+        else if (event == json::parse_event_t::object_end ||
+                 event == json::parse_event_t::array_end)
+        {
+            --depth;
+        }
+        return !tooDeep;
+    };
+    try
+    {
+        json doc = json::parse(bytes, limitDepth);
+        if (tooDeep)
+        {
+            throw ScenarioError("", "nested deeper than " + std::to_string(kMaxDepth) + " levels");
+        }
+        return doc;
+    }
+    catch (const json::parse_error& e)
+    {
+        throw ScenarioError("", "invalid JSON at byte " + std::to_string(e.byte));
+    }
+    catch (const json::exception& e)
+    {
+        throw ScenarioError("", "invalid JSON");
+    }
+}
+
+uint64_t
+UsToNs(double us)
+{
+    return static_cast<uint64_t>(std::llround(us * 1000.0));
+}
+
+Scenario
+Resolve(const json& doc, const std::string& bytes, ordered_json* out)
+{
+    if (!doc.is_object())
+    {
+        throw ScenarioError("", "must be an object, not " + TypeName(doc));
+    }
+    if (out)
+    {
+        // Fix the key order of the normalized document up front.
+        *out = ordered_json::object();
+        for (const char* key : {"schema_version", "name", "description", "seed", "duration_us",
+                                "warmup_us", "topology", "switch", "switch_overrides", "nic",
+                                "nic_overrides", "traffic", "monitor"})
+        {
+            (*out)[key] = nullptr;
+        }
+    }
+    ObjectReader r(doc, "", out);
+    Scenario s;
+    const json* version = r.Raw("schema_version");
+    if (!version)
+    {
+        throw ScenarioError("schema_version", "field required (must be 1)");
+    }
+    if (!version->is_number_integer() || version->get<int64_t>() != 1)
+    {
+        throw ScenarioError("schema_version", "must be 1 (the only version this simulator reads)");
+    }
+    r.Record("schema_version", 1);
+    s.schemaVersion = 1;
+    s.name = r.String("name", "", 200);
+    r.String("description", "", 5000);
+    s.seed = static_cast<uint32_t>(r.Int("seed", 1, Range::Closed(0, 2147483647.0)));
+    double durationUs = r.Number("duration_us", 10000, Range::AboveTo(0, kMaxDurationUs, "us"));
+    const json* warmup = r.Raw("warmup_us");
+    double warmupUs = 0;
+    if (warmup)
+    {
+        warmupUs = ReadNumber(*warmup, "warmup_us", Range::AtLeast(0, "us"));
+        if (warmupUs >= durationUs)
+        {
+            throw ScenarioError("warmup_us",
+                                "must be < duration_us (" + FormatNumber(durationUs) + ")");
+        }
+    }
+    r.Record("warmup_us", warmupUs);
+    s.durationNs = UsToNs(durationUs);
+    s.warmupNs = UsToNs(warmupUs);
+    if (s.durationNs == 0)
+    {
+        throw ScenarioError("duration_us", "must be at least 0.001 us (1 ns)");
+    }
+
+    const json* topology = r.Raw("topology");
+    if (!topology)
+    {
+        throw ScenarioError("topology", "field required");
+    }
+    TopologyBuild build = BuildTopology(*topology, out ? &(*out)["topology"] : nullptr);
+    s.topo = std::move(build.topo);
+
+    ResolveDeviceConfigs(s.topo, r.Raw("switch"), r.Raw("switch_overrides"), r.Raw("nic"),
+                         r.Raw("nic_overrides"), build.bufferBytes, s.switchCfg, s.nicCfg, out);
+
+    TrafficContext ctx;
+    ctx.topo = &s.topo;
+    ctx.nicCfg = &s.nicCfg;
+    const json* switchJson = r.Raw("switch");
+    ctx.dataPriority =
+        ReadSwitchConfig(switchJson ? *switchJson : json::object(), "switch").dataPriority;
+    ctx.durationNs = s.durationNs;
+    ctx.durationUs = durationUs;
+    ctx.seed = s.seed;
+    s.flows = GenerateTraffic(r.Raw("traffic"), ctx, out ? &(*out)["traffic"] : nullptr);
+
+    s.monitor = ResolveMonitor(r.Raw("monitor"), s.topo, s.flows, durationUs,
+                               out ? &(*out)["monitor"] : nullptr);
+    r.Finish();
+    s.sha256 = Sha256Hex(bytes);
+    return s;
+}
+
+} // namespace
+
+Scenario
+LoadScenario(const std::string& bytes, ordered_json* normalized)
+{
+    json doc = ParseJson(bytes);
+    try
+    {
+        return Resolve(doc, bytes, normalized);
+    }
+    catch (const ScenarioError&)
+    {
+        throw;
+    }
+    catch (const json::exception& e)
+    {
+        // Every access is type-checked first; this is a last line of defence.
+        throw ScenarioError("", std::string("invalid value (") + e.what() + ")");
+    }
+}
+
+std::string
+ReadScenarioFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+    {
+        throw ScenarioError("", "cannot read file \"" + path + "\"");
+    }
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    if (in.bad())
+    {
+        throw ScenarioError("", "cannot read file \"" + path + "\"");
+    }
+    return bytes.str();
+}
+
+ordered_json
+ScenarioDefaults()
+{
+    ordered_json out;
+    LoadScenario(R"({"schema_version": 1, "topology": {"kind": "leaf_spine"}})", &out);
+    return out;
+}
+
+ordered_json
+ExpandJson(const Topology& topo)
+{
+    ordered_json doc = ordered_json::object();
+    ordered_json nodes = ordered_json::array();
+    for (const auto& n : topo.nodes)
+    {
+        ordered_json node = {{"id", n.id},
+                             {"kind", n.isHost ? "host" : "switch"},
+                             {"tier", n.tier},
+                             {"group", n.group}};
+        if (n.hasXY)
+        {
+            node["x"] = n.x;
+            node["y"] = n.y;
+        }
+        nodes.push_back(std::move(node));
+    }
+    ordered_json links = ordered_json::array();
+    for (const auto& l : topo.links)
+    {
+        links.push_back({{"id", l.id},
+                         {"a", topo.nodes[l.a].id},
+                         {"b", topo.nodes[l.b].id},
+                         {"rate_gbps", l.rateGbps},
+                         {"delay_us", l.delayUs}});
+    }
+    ordered_json stats = ordered_json::object();
+    for (const char* key : {"hosts", "switches", "links"})
+    {
+        auto it = topo.stats.find(key);
+        if (it != topo.stats.end())
+        {
+            stats[key] = static_cast<uint64_t>(it->second);
+        }
+    }
+    for (const auto& [key, value] : topo.stats)
+    {
+        if (!stats.contains(key))
+        {
+            stats[key] = value;
+        }
+    }
+    doc["nodes"] = std::move(nodes);
+    doc["links"] = std::move(links);
+    doc["stats"] = std::move(stats);
+    return doc;
+}
+
+} // namespace fabric

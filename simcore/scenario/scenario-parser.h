@@ -1,0 +1,36 @@
+/*
+ * Scenario v1 (docs/scenario-format.md): parse the JSON document, validate every field,
+ * expand the topology and traffic generators, resolve per-node configuration and monitors.
+ */
+#ifndef FABRIC_SCENARIO_PARSER_H
+#define FABRIC_SCENARIO_PARSER_H
+
+#include "scenario-error.h"
+#include "scenario.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace fabric
+{
+
+/**
+ * Parses and resolves a scenario from the bytes of its file. Throws ScenarioError (one line,
+ * naming the JSON path) on any invalid input, never anything else for bad input.
+ * \param normalized when given, receives the fully defaulted scenario document
+ */
+Scenario LoadScenario(const std::string& bytes, nlohmann::ordered_json* normalized = nullptr);
+
+/** Reads a file's bytes; throws ScenarioError("(root)", ...) when it cannot be read. */
+std::string ReadScenarioFile(const std::string& path);
+
+/** The fully defaulted scenario skeleton (`fabricsim schema`). */
+nlohmann::ordered_json ScenarioDefaults();
+
+/** {"nodes": [...], "links": [...], "stats": {...}} as `fabricsim expand` prints it. */
+nlohmann::ordered_json ExpandJson(const Topology& topo);
+
+} // namespace fabric
+
+#endif

@@ -1,0 +1,684 @@
+#include "traffic-generator.h"
+
+#include "flow-size-cdf.h"
+#include "json-reader.h"
+#include "scenario-limits.h"
+#include "topology-generator.h"
+
+#include <ns3/random-variable-stream.h>
+#include <ns3/rng-seed-manager.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace fabric
+{
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+namespace
+{
+
+constexpr uint16_t kFirstUdpPort = 49152;
+constexpr uint32_t kUdpPortSpan = 16384;
+constexpr double kMaxSizeBytes = 9007199254740992.0; ///< 2^53
+constexpr std::size_t kMaxAllToAllHosts = 256;
+/** The RNG seed of the scenario layer; the scenario seed selects the ns-3 run (substream). */
+constexpr uint32_t kTrafficRngSeed = 0x5eed;
+
+/** The generator being read: its reader, index, common fields and flow output. */
+class GeneratorContext
+{
+  public:
+    GeneratorContext(const TrafficContext& ctx,
+                     ObjectReader& r,
+                     uint32_t index,
+                     std::vector<FlowSpec>& flows,
+                     uint64_t& expected)
+        : m_ctx(ctx),
+          m_r(r),
+          m_index(index),
+          m_flows(flows),
+          m_expected(expected)
+    {
+        r.String("name", "", 200);
+        m_priority = static_cast<uint8_t>(r.Int("priority", ctx.dataPriority, Range::Closed(0, 6)));
+        Range startRange = Range::Closed(0, ctx.durationUs, "us");
+        startRange.maxOpen = true;
+        const json* start = r.Raw("start_us");
+        if (start && !startRange.Contains(start->is_number() ? start->get<double>() : -1.0))
+        {
+            if (!start->is_number())
+            {
+                throw ScenarioError(r.FieldPath("start_us"), "must be a number");
+            }
+            throw ScenarioError(r.FieldPath("start_us"), "must be >= 0 and < duration_us (" +
+                                                             FormatNumber(ctx.durationUs) + ")");
+        }
+        m_startUs = start ? start->get<double>() : 0.0;
+        r.Record("start_us", m_startUs);
+        m_qps = static_cast<uint32_t>(r.Int("qps", 1, Range::Closed(1, 1024)));
+    }
+
+    ObjectReader& R() { return m_r; }
+
+    const Topology& Topo() const { return *m_ctx.topo; }
+
+    const NicConfig& Nic(uint32_t host) const { return (*m_ctx.nicCfg)[host]; }
+
+    double StartUs() const { return m_startUs; }
+
+    uint64_t StartNs() const { return static_cast<uint64_t>(std::llround(m_startUs * 1000.0)); }
+
+    const TrafficContext& Ctx() const { return m_ctx; }
+
+    uint32_t Index() const { return m_index; }
+
+    /** Counts connections before generating them; throws when the total passes the limit. */
+    void Expect(double connections)
+    {
+        double total = static_cast<double>(m_expected) + connections * m_qps;
+        if (total > static_cast<double>(kMaxFlows))
+        {
+            throw ScenarioError(m_r.GetPath(), "brings the number of flows (QPs) to " +
+                                                   FormatNumber(std::ceil(total)) +
+                                                   ", more than the limit of " +
+                                                   std::to_string(kMaxFlows));
+        }
+        m_expected = static_cast<uint64_t>(std::ceil(total));
+    }
+
+    /** One connection of qps QPs. */
+    void Connect(uint32_t src,
+                 uint32_t dst,
+                 uint64_t sizeBytes,
+                 uint64_t startNs,
+                 uint64_t messageBytes,
+                 uint32_t window,
+                 bool probe = false)
+    {
+        for (uint32_t q = 0; q < m_qps; ++q)
+        {
+            if (m_flows.size() >= kMaxFlows)
+            {
+                throw ScenarioError(m_r.GetPath(),
+                                    "brings the number of flows (QPs) over the limit of " +
+                                        std::to_string(kMaxFlows));
+            }
+            FlowSpec f;
+            f.src = src;
+            f.dst = dst;
+            f.generator = m_index;
+            f.priority = m_priority;
+            f.sizeBytes = sizeBytes;
+            f.startNs = startNs;
+            f.messageBytes = messageBytes;
+            f.window = window;
+            f.udpSrcPort = static_cast<uint16_t>(kFirstUdpPort + (m_flows.size() % kUdpPortSpan));
+            f.probe = probe;
+            m_flows.push_back(f);
+        }
+    }
+
+    /** A connection with the sender NIC's message size and QP depth. */
+    void Connect(uint32_t src, uint32_t dst, uint64_t sizeBytes)
+    {
+        Connect(src, dst, sizeBytes, StartNs(), Nic(src).messageBytes, Nic(src).qpDepth);
+    }
+
+    uint64_t SizeBytes(const std::string& key, uint64_t def = 0)
+    {
+        return static_cast<uint64_t>(
+            m_r.Int(key, static_cast<int64_t>(def), Range::Closed(0, kMaxSizeBytes, "bytes")));
+    }
+
+    /** A stream of the generator's fixed stream numbers (purpose 0..7). */
+    int64_t Stream(int purpose) const
+    {
+        return kTrafficStreamBase + static_cast<int64_t>(m_index) * 8 + purpose;
+    }
+
+  private:
+    const TrafficContext& m_ctx;
+    ObjectReader& m_r;
+    uint32_t m_index;
+    std::vector<FlowSpec>& m_flows;
+    uint64_t& m_expected;
+    uint8_t m_priority = 3;
+    double m_startUs = 0;
+    uint32_t m_qps = 1;
+};
+
+uint32_t
+ResolveHost(const json& v, const std::string& path, const Topology& topo)
+{
+    std::string id = ReadString(v, path, 64);
+    auto it = topo.index.find(id);
+    if (it == topo.index.end())
+    {
+        throw ScenarioError(path, "unknown host \"" + id + "\"");
+    }
+    if (!topo.nodes[it->second].isHost)
+    {
+        throw ScenarioError(path, "\"" + id + "\" is a switch, not a host");
+    }
+    return it->second;
+}
+
+uint32_t
+RequiredHost(GeneratorContext& g, const std::string& key)
+{
+    const json* v = g.R().Raw(key);
+    if (!v)
+    {
+        throw ScenarioError(g.R().FieldPath(key), "field required");
+    }
+    uint32_t host = ResolveHost(*v, g.R().FieldPath(key), g.Topo());
+    g.R().Record(key, g.Topo().nodes[host].id);
+    return host;
+}
+
+/** A list of distinct hosts; absent = every host of the fabric (when allowed). */
+std::vector<uint32_t>
+HostList(GeneratorContext& g, const std::string& key, bool required, std::size_t minItems)
+{
+    const json* v = g.R().Raw(key);
+    std::string path = g.R().FieldPath(key);
+    std::vector<uint32_t> hosts;
+    if (!v)
+    {
+        if (required)
+        {
+            throw ScenarioError(path, "field required");
+        }
+        hosts = HostIndices(g.Topo());
+        if (hosts.size() < minItems)
+        {
+            throw ScenarioError(path, "needs at least " + std::to_string(minItems) +
+                                          " hosts (the fabric has " + std::to_string(hosts.size()) +
+                                          ")");
+        }
+        g.R().Record(key, "all");
+        return hosts;
+    }
+    RequireArray(*v, path, minItems, kMaxNodes);
+    std::set<uint32_t> seen;
+    ordered_json ids = ordered_json::array();
+    for (std::size_t i = 0; i < v->size(); ++i)
+    {
+        uint32_t h = ResolveHost((*v)[i], IndexPath(path, i), g.Topo());
+        if (!seen.insert(h).second)
+        {
+            throw ScenarioError(IndexPath(path, i),
+                                "duplicate host \"" + g.Topo().nodes[h].id + "\"");
+        }
+        hosts.push_back(h);
+        ids.push_back(g.Topo().nodes[h].id);
+    }
+    g.R().Record(key, ids);
+    return hosts;
+}
+
+/** A [a, b] pair of strings inside a list of pairs. */
+std::pair<std::string, std::string>
+ReadIdPair(const json& v, const std::string& path)
+{
+    if (!v.is_array() || v.size() != 2)
+    {
+        throw ScenarioError(path, "must be a list of two ids [a, b]");
+    }
+    return {ReadString(v[0], IndexPath(path, 0), 64), ReadString(v[1], IndexPath(path, 1), 64)};
+}
+
+void
+GenerateIncast(GeneratorContext& g)
+{
+    std::vector<uint32_t> senders = HostList(g, "senders", true, 1);
+    uint32_t receiver = RequiredHost(g, "receiver");
+    if (std::find(senders.begin(), senders.end(), receiver) != senders.end())
+    {
+        throw ScenarioError(g.R().FieldPath("receiver"), "must not be one of the senders (\"" +
+                                                             g.Topo().nodes[receiver].id + "\")");
+    }
+    uint64_t size = g.SizeBytes("size_bytes");
+    g.R().Finish();
+    g.Expect(static_cast<double>(senders.size()));
+    for (uint32_t s : senders)
+    {
+        g.Connect(s, receiver, size);
+    }
+}
+
+std::vector<uint32_t>
+HostsUnder(const Topology& topo, const std::vector<uint32_t>& attachment, uint32_t sw)
+{
+    std::vector<uint32_t> hosts;
+    for (uint32_t h = 0; h < attachment.size(); ++h)
+    {
+        if (attachment[h] == sw)
+        {
+            hosts.push_back(h);
+        }
+    }
+    return hosts;
+}
+
+void
+GeneratePairs(GeneratorContext& g)
+{
+    ObjectReader& r = g.R();
+    const json* pairs = r.Raw("pairs");
+    const json* torPairs = r.Raw("tor_pairs");
+    if ((pairs == nullptr) == (torPairs == nullptr))
+    {
+        throw ScenarioError(r.FieldPath("pairs"), "give exactly one of pairs and tor_pairs");
+    }
+    std::vector<std::pair<uint32_t, uint32_t>> conns;
+    ordered_json given = ordered_json::array();
+    if (pairs)
+    {
+        std::string path = r.FieldPath("pairs");
+        RequireArray(*pairs, path, 1, kMaxFlows);
+        for (std::size_t i = 0; i < pairs->size(); ++i)
+        {
+            std::string itemPath = IndexPath(path, i);
+            ReadIdPair((*pairs)[i], itemPath);
+            uint32_t src = ResolveHost((*pairs)[i][0], IndexPath(itemPath, 0), g.Topo());
+            uint32_t dst = ResolveHost((*pairs)[i][1], IndexPath(itemPath, 1), g.Topo());
+            if (src == dst)
+            {
+                throw ScenarioError(IndexPath(itemPath, 1), "must differ from the source");
+            }
+            conns.emplace_back(src, dst);
+            given.push_back({g.Topo().nodes[src].id, g.Topo().nodes[dst].id});
+        }
+        r.Record("pairs", given);
+    }
+    else
+    {
+        std::string path = r.FieldPath("tor_pairs");
+        RequireArray(*torPairs, path, 1, kMaxNodes);
+        std::vector<uint32_t> attachment = HostAttachments(g.Topo());
+        for (std::size_t i = 0; i < torPairs->size(); ++i)
+        {
+            std::string itemPath = IndexPath(path, i);
+            auto ids = ReadIdPair((*torPairs)[i], itemPath);
+            std::vector<uint32_t> under[2];
+            for (int side = 0; side < 2; ++side)
+            {
+                const std::string& id = side == 0 ? ids.first : ids.second;
+                std::string sidePath = IndexPath(itemPath, side);
+                auto it = g.Topo().index.find(id);
+                if (it == g.Topo().index.end() || g.Topo().nodes[it->second].isHost)
+                {
+                    throw ScenarioError(sidePath, "unknown switch \"" + id + "\"");
+                }
+                under[side] = HostsUnder(g.Topo(), attachment, it->second);
+                if (under[side].empty())
+                {
+                    throw ScenarioError(sidePath, "switch \"" + id + "\" has no hosts");
+                }
+            }
+            if (ids.first == ids.second)
+            {
+                throw ScenarioError(IndexPath(itemPath, 1), "must differ from the first switch");
+            }
+            for (std::size_t k = 0; k < std::min(under[0].size(), under[1].size()); ++k)
+            {
+                conns.emplace_back(under[0][k], under[1][k]);
+            }
+            given.push_back({ids.first, ids.second});
+        }
+        r.Record("tor_pairs", given);
+    }
+    uint64_t size = g.SizeBytes("size_bytes");
+    r.Finish();
+    g.Expect(static_cast<double>(conns.size()));
+    for (const auto& [src, dst] : conns)
+    {
+        g.Connect(src, dst, size);
+    }
+}
+
+void
+GeneratePermutation(GeneratorContext& g)
+{
+    std::vector<uint32_t> hosts = HostList(g, "hosts", false, 2);
+    uint64_t size = g.SizeBytes("size_bytes");
+    g.R().Finish();
+    g.Expect(static_cast<double>(hosts.size()));
+    ns3::Ptr<ns3::UniformRandomVariable> rng = ns3::CreateObject<ns3::UniformRandomVariable>();
+    rng->SetStream(g.Stream(0));
+    std::size_t n = hosts.size();
+    std::vector<std::size_t> perm(n);
+    bool deranged = false;
+    while (!deranged) // a uniform derangement by rejection: about e tries on average
+    {
+        for (std::size_t i = 0; i < n; ++i)
+        {
+            perm[i] = i;
+        }
+        for (std::size_t i = n - 1; i > 0; --i)
+        {
+            std::size_t j = rng->GetInteger(0, static_cast<uint32_t>(i));
+            std::swap(perm[i], perm[j]);
+        }
+        deranged = true;
+        for (std::size_t i = 0; i < n && deranged; ++i)
+        {
+            deranged = perm[i] != i;
+        }
+    }
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        g.Connect(hosts[i], hosts[perm[i]], size);
+    }
+}
+
+void
+GenerateAllToAll(GeneratorContext& g)
+{
+    std::vector<uint32_t> hosts = HostList(g, "hosts", false, 2);
+    if (hosts.size() > kMaxAllToAllHosts)
+    {
+        throw ScenarioError(g.R().FieldPath("hosts"),
+                            "must have at most 256 hosts for all_to_all (got " +
+                                std::to_string(hosts.size()) + ")");
+    }
+    uint64_t size = g.SizeBytes("size_bytes");
+    g.R().Finish();
+    g.Expect(static_cast<double>(hosts.size()) * (hosts.size() - 1));
+    for (uint32_t src : hosts)
+    {
+        for (uint32_t dst : hosts)
+        {
+            if (src != dst)
+            {
+                g.Connect(src, dst, size);
+            }
+        }
+    }
+}
+
+void
+GeneratePerftest(GeneratorContext& g)
+{
+    ObjectReader& r = g.R();
+    uint32_t src = RequiredHost(g, "src");
+    uint32_t dst = RequiredHost(g, "dst");
+    if (src == dst)
+    {
+        throw ScenarioError(r.FieldPath("dst"), "must differ from src");
+    }
+    const NicConfig& nic = g.Nic(src);
+    uint64_t message =
+        static_cast<uint64_t>(r.Int("message_bytes", static_cast<int64_t>(nic.messageBytes),
+                                    Range::Closed(1, 2147483648.0, "bytes")));
+    uint32_t txDepth =
+        static_cast<uint32_t>(r.Int("tx_depth", nic.qpDepth, Range::Closed(1, 65536)));
+    uint64_t iterations = static_cast<uint64_t>(r.Int("iterations", 0, Range::Closed(0, 1e9)));
+    r.Finish();
+    double size = static_cast<double>(message) * static_cast<double>(iterations);
+    if (size > kMaxSizeBytes)
+    {
+        throw ScenarioError(r.FieldPath("iterations"),
+                            "message_bytes x iterations must be <= 2^53 bytes");
+    }
+    g.Expect(1);
+    g.Connect(src, dst, message * iterations, g.StartNs(), message, txDepth);
+}
+
+FlowSizeCdf
+ReadCustomCdf(const json& v, const std::string& path)
+{
+    RequireArray(v, path, 1, 1000);
+    std::vector<std::pair<double, double>> points;
+    for (std::size_t i = 0; i < v.size(); ++i)
+    {
+        std::string itemPath = IndexPath(path, i);
+        if (!v[i].is_array() || v[i].size() != 2)
+        {
+            throw ScenarioError(itemPath, "must be a pair [size_bytes, cumulative_percent]");
+        }
+        double size = static_cast<double>(
+            ReadInt(v[i][0], IndexPath(itemPath, 0), Range::Closed(1, kMaxSizeBytes, "bytes")));
+        double pct = ReadNumber(v[i][1], IndexPath(itemPath, 1), Range::Closed(0, 100, "%"));
+        if (!points.empty() && size <= points.back().first)
+        {
+            throw ScenarioError(IndexPath(itemPath, 0), "sizes must be strictly increasing");
+        }
+        if (!points.empty() && pct < points.back().second)
+        {
+            throw ScenarioError(IndexPath(itemPath, 1), "percents must not decrease");
+        }
+        points.emplace_back(size, pct);
+    }
+    if (points.back().second != 100)
+    {
+        throw ScenarioError(IndexPath(IndexPath(path, v.size() - 1), 1),
+                            "the last percent must be 100");
+    }
+    return FlowSizeCdf(points);
+}
+
+double
+HostRateGbps(const Topology& topo, const std::vector<std::vector<uint32_t>>& hostLinks, uint32_t h)
+{
+    return hostLinks[h].empty() ? 0.0 : topo.links[hostLinks[h][0]].rateGbps;
+}
+
+void
+GenerateWorkload(GeneratorContext& g)
+{
+    ObjectReader& r = g.R();
+    std::string dist =
+        r.Enum("distribution", "", {"websearch", "fb_hadoop", "alistorage", "custom"});
+    const json* cdfValue = r.Raw("cdf");
+    FlowSizeCdf cdf(std::vector<std::pair<double, double>>{{1.0, 100.0}});
+    if (dist == "custom")
+    {
+        if (!cdfValue)
+        {
+            throw ScenarioError(r.FieldPath("cdf"), "field required with distribution \"custom\"");
+        }
+        cdf = ReadCustomCdf(*cdfValue, r.FieldPath("cdf"));
+        ordered_json pts = ordered_json::array();
+        for (const auto& p : cdf.Points())
+        {
+            pts.push_back({p.first, p.second});
+        }
+        r.Record("cdf", pts);
+    }
+    else
+    {
+        if (cdfValue)
+        {
+            throw ScenarioError(r.FieldPath("cdf"), "only allowed with distribution \"custom\"");
+        }
+        cdf = FlowSizeCdf::Named(dist);
+    }
+    if (!r.Has("load"))
+    {
+        throw ScenarioError(r.FieldPath("load"), "field required (0 < load <= 1)");
+    }
+    double load = r.Number("load", 0, Range::AboveTo(0, 1));
+    std::vector<uint32_t> hosts = HostList(g, "hosts", false, 2);
+    const json* stopValue = r.Raw("stop_us");
+    double stopUs = g.Ctx().durationUs;
+    if (stopValue)
+    {
+        stopUs = ReadNumber(*stopValue, r.FieldPath("stop_us"),
+                            Range::AboveTo(g.StartUs(), g.Ctx().durationUs, "us"));
+    }
+    r.Record("stop_us", stopUs);
+    r.Finish();
+
+    std::vector<std::vector<uint32_t>> hostLinks(g.Topo().nodes.size());
+    for (const auto& l : g.Topo().links)
+    {
+        hostLinks[l.a].push_back(l.id);
+        hostLinks[l.b].push_back(l.id);
+    }
+    double mean = cdf.Mean();
+    double windowNs = (stopUs - g.StartUs()) * 1000.0;
+    double expected = 0;
+    for (uint32_t h : hosts)
+    {
+        expected += load * HostRateGbps(g.Topo(), hostLinks, h) * windowNs / (8.0 * mean);
+    }
+    g.Expect(expected);
+
+    ns3::Ptr<ns3::UniformRandomVariable> pick = ns3::CreateObject<ns3::UniformRandomVariable>();
+    ns3::Ptr<ns3::UniformRandomVariable> sizeRng = ns3::CreateObject<ns3::UniformRandomVariable>();
+    ns3::Ptr<ns3::ExponentialRandomVariable> gap =
+        ns3::CreateObject<ns3::ExponentialRandomVariable>();
+    pick->SetStream(g.Stream(0));
+    sizeRng->SetStream(g.Stream(1));
+    gap->SetStream(g.Stream(2));
+    double startNs = g.StartUs() * 1000.0;
+    double stopNs = stopUs * 1000.0;
+    for (std::size_t i = 0; i < hosts.size(); ++i)
+    {
+        uint32_t src = hosts[i];
+        // Poisson arrivals: mean gap = mean size / (load x host rate); Gbit/s = bits per ns.
+        double meanGapNs = 8.0 * mean / (load * HostRateGbps(g.Topo(), hostLinks, src));
+        double t = startNs + gap->GetValue(meanGapNs, 0);
+        while (t < stopNs)
+        {
+            uint32_t k = pick->GetInteger(0, static_cast<uint32_t>(hosts.size() - 2));
+            uint32_t dst = hosts[k >= i ? k + 1 : k];
+            uint64_t size = cdf.Sample(sizeRng->GetValue(0, 1));
+            g.Connect(src, dst, size, static_cast<uint64_t>(std::llround(t)),
+                      g.Nic(src).messageBytes, g.Nic(src).qpDepth);
+            t += gap->GetValue(meanGapNs, 0);
+        }
+    }
+}
+
+void
+GeneratePingmesh(GeneratorContext& g)
+{
+    ObjectReader& r = g.R();
+    std::vector<uint32_t> hosts = HostList(g, "hosts", false, 2);
+    double intervalUs = r.Number("interval_us", 100, Range::AboveTo(0, kMaxDurationUs, "us"));
+    uint64_t probeBytes =
+        static_cast<uint64_t>(r.Int("probe_bytes", 512, Range::Closed(1, 65536, "bytes")));
+    r.Finish();
+    std::size_t n = hosts.size();
+    double spanUs = g.Ctx().durationUs - g.StartUs();
+    g.Expect(static_cast<double>(n) * std::ceil(spanUs / intervalUs));
+    // Round r: host i probes the peer (i + 1 + r mod (n - 1)) so every pair is probed once
+    // every n - 1 intervals; hosts are staggered over the interval.
+    for (uint64_t round = 0;; ++round)
+    {
+        double roundStartUs = g.StartUs() + static_cast<double>(round) * intervalUs;
+        if (roundStartUs >= g.Ctx().durationUs)
+        {
+            break;
+        }
+        for (std::size_t i = 0; i < n; ++i)
+        {
+            double tUs =
+                roundStartUs + intervalUs * static_cast<double>(i) / static_cast<double>(n);
+            if (tUs >= g.Ctx().durationUs)
+            {
+                continue;
+            }
+            std::size_t peer = (i + 1 + round % (n - 1)) % n;
+            g.Connect(hosts[i], hosts[peer], probeBytes,
+                      static_cast<uint64_t>(std::llround(tUs * 1000.0)), probeBytes, 1, true);
+        }
+    }
+}
+
+/** Seeds the ns-3 RNG for the traffic generators and restores the previous seed after. */
+class RngScope
+{
+  public:
+    explicit RngScope(uint32_t seed)
+        : m_seed(ns3::RngSeedManager::GetSeed()),
+          m_run(ns3::RngSeedManager::GetRun())
+    {
+        ns3::RngSeedManager::SetSeed(kTrafficRngSeed);
+        ns3::RngSeedManager::SetRun(seed);
+    }
+
+    ~RngScope()
+    {
+        ns3::RngSeedManager::SetSeed(m_seed);
+        ns3::RngSeedManager::SetRun(m_run);
+    }
+
+  private:
+    uint32_t m_seed;
+    uint64_t m_run;
+};
+
+} // namespace
+
+std::vector<FlowSpec>
+GenerateTraffic(const json* traffic, const TrafficContext& ctx, ordered_json* out)
+{
+    std::vector<FlowSpec> flows;
+    ordered_json generatorsOut = ordered_json::array();
+    if (traffic)
+    {
+        RequireArray(*traffic, "traffic", 0, kMaxTrafficGenerators);
+        RngScope rngScope(ctx.seed);
+        uint64_t expected = 0;
+        for (std::size_t i = 0; i < traffic->size(); ++i)
+        {
+            std::string path = IndexPath("traffic", i);
+            ordered_json itemOut;
+            ObjectReader r((*traffic)[i], path, out ? &itemOut : nullptr);
+            std::string kind = r.Enum("kind", "",
+                                      {"incast", "pairs", "permutation", "all_to_all", "perftest",
+                                       "workload", "pingmesh"});
+            GeneratorContext g(ctx, r, static_cast<uint32_t>(i), flows, expected);
+            if (kind == "incast")
+            {
+                GenerateIncast(g);
+            }
+            else if (kind == "pairs")
+            {
+                GeneratePairs(g);
+            }
+            else if (kind == "permutation")
+            {
+                GeneratePermutation(g);
+            }
+            else if (kind == "all_to_all")
+            {
+                GenerateAllToAll(g);
+            }
+            else if (kind == "perftest")
+            {
+                GeneratePerftest(g);
+            }
+            else if (kind == "workload")
+            {
+                GenerateWorkload(g);
+            }
+            else
+            {
+                GeneratePingmesh(g);
+            }
+            generatorsOut.push_back(itemOut);
+        }
+    }
+    if (out)
+    {
+        *out = generatorsOut;
+    }
+    std::stable_sort(flows.begin(), flows.end(),
+                     [](const FlowSpec& a, const FlowSpec& b) { return a.startNs < b.startNs; });
+    for (std::size_t i = 0; i < flows.size(); ++i)
+    {
+        flows[i].id = static_cast<uint32_t>(i);
+    }
+    return flows;
+}
+
+} // namespace fabric
