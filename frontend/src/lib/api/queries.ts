@@ -18,7 +18,7 @@ export function useScenario(id: string | undefined) {
   });
 }
 
-export const scenarioDocument = (s: ScenarioPublic | undefined) => s?.scenario as unknown as Scenario | undefined;
+export const scenarioDocument = (s: { scenario: unknown } | undefined) => s?.scenario as unknown as Scenario | undefined;
 
 export function expandTopology(topology: Topology): Promise<ExpandResult> {
   return unwrap(

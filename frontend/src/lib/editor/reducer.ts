@@ -5,6 +5,7 @@ import { type EditorState, explicitFrom, nextNodeId } from "./model";
 
 export type EditorAction =
   | { type: "load"; state: EditorState }
+  | { type: "saved"; sourceId: string }
   | { type: "setField"; path: string; value: Json | undefined }
   | { type: "setTopology"; topology: Topology }
   | { type: "addNode"; kind: "host" | "switch"; x: number; y: number; graph: LayoutGraph | null }
@@ -15,7 +16,8 @@ export type EditorAction =
   | { type: "setOverride"; scope: "switch" | "nic"; ids: string[]; path: string; value: Json | undefined }
   | { type: "addTraffic"; generator: TrafficGenerator }
   | { type: "updateTraffic"; index: number; generator: TrafficGenerator }
-  | { type: "removeTraffic"; index: number };
+  | { type: "removeTraffic"; index: number }
+  | { type: "pickTrafficHost"; index: number; field: string; id: string; mode: "add" | "set" };
 
 export interface History {
   past: EditorState[];
@@ -38,6 +40,7 @@ export function historyReducer(
     return { past: [...h.past, h.present], present: h.future[0], future: h.future.slice(1) };
   }
   if (action.type === "load") return { past: [], present: action.state, future: [] };
+  if (action.type === "saved") return { ...h, present: { ...h.present, sourceId: action.sourceId, dirty: false } };
   const doc = editDocument(h.present.doc, action);
   if (doc === h.present.doc) return h;
   return {
@@ -112,6 +115,19 @@ function editDocument(doc: Scenario, action: EditorAction): Scenario {
       return { ...doc, traffic: [...(doc.traffic ?? []), action.generator] };
     case "updateTraffic":
       return { ...doc, traffic: (doc.traffic ?? []).map((g, i) => (i === action.index ? action.generator : g)) };
+    case "pickTrafficHost": {
+      const gen = doc.traffic?.[action.index];
+      if (!gen) return doc;
+      const cur = gen[action.field];
+      let value: Json;
+      if (action.mode === "set") value = action.id;
+      else {
+        const list = Array.isArray(cur) ? (cur as string[]) : [];
+        if (list.includes(action.id)) return doc;
+        value = [...list, action.id];
+      }
+      return { ...doc, traffic: doc.traffic!.map((g, i) => (i === action.index ? { ...g, [action.field]: value } : g)) };
+    }
     case "removeTraffic":
       return { ...doc, traffic: (doc.traffic ?? []).filter((_, i) => i !== action.index) };
     default:

@@ -26,3 +26,14 @@ describe("computeGrid", () => {
     expect(differenceGrid(a, b).cells.map((c) => c.value)).toEqual([6, -4]);
   });
 });
+
+describe("computeGrid with linked parameters", () => {
+  it("does not slice on a linked path that follows an axis", () => {
+    const pts: SweepPoint[] = [0, 500].flatMap((kmin, i) => [0.1, 0.2].map((pmax, j) => ({
+      index: i * 2 + j, run_id: null, status: "SUCCEEDED",
+      params: { kmin, kmax: kmin + 500, pmax }, metrics: { throughput_gbps: kmin + pmax },
+    })));
+    const g = computeGrid(pts, { x: "kmin", y: "pmax", metric: "throughput_gbps", aggregate: "slice", slice: {}, dims: ["kmin", "pmax"] });
+    expect(g.cells).toHaveLength(4);
+  });
+});

@@ -19,6 +19,8 @@ export interface GridSpec {
   aggregate: Aggregate;
   /** Values of the other parameters when aggregate is "slice". */
   slice: Record<string, ParamValue>;
+  /** The swept paths (linked paths follow them and are not dimensions); default: all params. */
+  dims?: string[];
 }
 
 export interface GridCell {
@@ -74,7 +76,7 @@ export function computeGrid(points: SweepPoint[], spec: GridSpec): Grid {
   const key = (v: ParamValue) => JSON.stringify(v);
   const xIndex = new Map(xValues.map((v, i) => [key(v), i]));
   const yIndex = new Map(yValues.map((v, i) => [key(v), i]));
-  const others = Object.keys(points[0]?.params ?? {}).filter((p) => p !== spec.x && p !== spec.y);
+  const others = (spec.dims ?? Object.keys(points[0]?.params ?? {})).filter((p) => p !== spec.x && p !== spec.y);
 
   const buckets = new Map<string, SweepPoint[]>();
   for (const p of points) {

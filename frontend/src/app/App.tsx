@@ -1,0 +1,46 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { BrowserRouter, NavLink, Route, Routes, useLocation } from "react-router";
+import { HomePage } from "./routes/HomePage";
+import { EditorPage } from "./routes/EditorPage";
+import { RunPage } from "./routes/RunPage";
+import { SharePage } from "./routes/SharePage";
+import { NewSweepPage, SweepPage } from "./routes/SweepPages";
+import { Empty } from "../components/States";
+
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
+});
+
+export function App() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <BrowserRouter>
+        <a className="skip-link" href="#main">Skip to content</a>
+        <header className="app-header">
+          <NavLink to="/" className="brand">FabricTwin</NavLink>
+          <nav aria-label="Main">
+            <NavLink to="/" end>Home</NavLink>
+            <NavLink to="/editor">Editor</NavLink>
+          </nav>
+        </header>
+        <div id="main" className="app-main">
+          <Routes>
+            <Route path="/" element={<HomePage />} />
+            <Route path="/editor" element={<EditorRoute />} />
+            <Route path="/runs/:id" element={<RunPage />} />
+            <Route path="/sweeps/new" element={<NewSweepPage />} />
+            <Route path="/sweeps/:id" element={<SweepPage />} />
+            <Route path="/s/:id" element={<SharePage />} />
+            <Route path="*" element={<Empty>Page not found.</Empty>} />
+          </Routes>
+        </div>
+      </BrowserRouter>
+    </QueryClientProvider>
+  );
+}
+
+/** A new query string (another scenario, or "New fabric") starts a fresh editor. */
+function EditorRoute() {
+  const { search } = useLocation();
+  return <EditorPage key={search} />;
+}

@@ -1,0 +1,185 @@
+import { useEffect, useMemo, useState } from "react";
+import { useNavigate, useSearchParams } from "react-router";
+import { ErrorBox, Loading } from "../../components/States";
+import { scenarioDocument, useFabricGraph, useScenario } from "../../lib/api/queries";
+import { fieldErrorMap } from "../../lib/api/fieldErrors";
+import { fromScenarioDocument, toScenarioDocument } from "../../lib/editor/model";
+import { useEditor } from "../../lib/editor/useEditor";
+import type { ExplicitLink } from "../../lib/scenario/types";
+import { EditorCanvas } from "../../features/topology/components/EditorCanvas";
+import { GeneratorForm } from "../../features/topology/components/GeneratorForm";
+import { SelectionPanel } from "../../features/topology/components/SelectionPanel";
+import { ParamsPanel } from "../../features/scenarios/components/ParamsPanel";
+import { TrafficPanel } from "../../features/scenarios/components/TrafficPanel";
+import { ShareButton } from "../../features/scenarios/components/ShareButton";
+import type { PickRequest } from "../../features/scenarios/components/HostListField";
+import { useSaveScenario, useValidateScenario } from "../../features/scenarios/api/scenarios";
+import { RunLauncher } from "../../features/runs/components/RunLauncher";
+import { useCreateRuns } from "../../features/runs/api/runs";
+import { trafficHosts } from "../../lib/scenario/trafficHosts";
+
+export function EditorPage() {
+  const [params] = useSearchParams();
+  const fromId = params.get("from") ?? undefined;
+  const source = useScenario(fromId);
+  const ed = useEditor();
+  const { state, dispatch } = ed;
+  const doc = state.doc;
+  const navigate = useNavigate();
+  const [loadedKey, setLoadedKey] = useState<string>("new");
+
+  useEffect(() => {
+    const d = scenarioDocument(source.data);
+    if (d && source.data && loadedKey !== source.data.id) {
+      dispatch({ type: "load", state: fromScenarioDocument(d, source.data.id) });
+      setLoadedKey(source.data.id);
+    }
+  }, [source.data, loadedKey, dispatch]);
+
+  const { graph, stats, error: expandError, isLoading: expanding } = useFabricGraph(doc.topology);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [linkIndex, setLinkIndex] = useState<number | null>(null);
+  const [picking, setPicking] = useState<PickRequest | null>(null);
+  const [fitKey, setFitKey] = useState(0);
+  const save = useSaveScenario();
+  const runs = useCreateRuns();
+  const validate = useValidateScenario();
+
+  // inline errors: validate a moment after the last edit
+  const docJson = JSON.stringify(toScenarioDocument(state));
+  useEffect(() => {
+    const t = setTimeout(() => validate.mutate(JSON.parse(docJson)), 600);
+    return () => clearTimeout(t);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [docJson]);
+  const errors = useMemo(
+    () => ({ ...fieldErrorMap(validate.error), ...fieldErrorMap(save.error) }),
+    [validate.error, save.error],
+  );
+
+  const ensureSaved = async () => {
+    if (state.sourceId && !state.dirty) return state.sourceId;
+    const created = await save.mutateAsync({ doc: toScenarioDocument(state), parentId: state.sourceId });
+    dispatch({ type: "saved", sourceId: created.id });
+    return created.id;
+  };
+  const run = async (seeds: number[]) => {
+    const id = await ensureSaved();
+    const res = await runs.mutateAsync({ scenarioId: id, seeds });
+    navigate(`/runs/${res.data[0].id}`);
+  };
+  const g = graph;
+  const explicitLinks: ExplicitLink[] = doc.topology.kind === "explicit" ? doc.topology.links : (g?.links ?? []);
+  const highlighted = useMemo(() => trafficHosts(doc.traffic ?? []), [doc.traffic]);
+
+  if (fromId && source.isLoading) return <Loading what="Loading the scenario" />;
+  return (
+    <div className="editor-page">
+      <div className="page-bar row">
+        <h1>{doc.name || "Untitled fabric"}</h1>
+        {state.dirty && <span className="badge">edited</span>}
+        <span className="grow" />
+        <RunLauncher busy={save.isPending || runs.isPending} onRun={(s) => void run(s).catch(() => {})} defaultSeed={doc.seed ?? 1} />
+        <button type="button" onClick={() => void ensureSaved().then((id) => navigate(`/sweeps/new?scenario=${id}`)).catch(() => {})}>Sweep…</button>
+        <ShareButton save={ensureSaved} />
+      </div>
+      <ErrorBox error={source.error} title="Could not load the scenario" />
+      <ErrorBox error={save.error ?? runs.error} title="Could not start" />
+      <div className="editor-grid">
+        <aside className="panel left" aria-label="Fabric">
+          <details open>
+            <summary>Generator</summary>
+            <GeneratorForm key={loadedKey} topology={doc.topology} onGenerate={(t) => {
+              dispatch({ type: "setTopology", topology: t });
+              setSelected(new Set());
+              setLinkIndex(null);
+              setFitKey((k) => k + 1);
+            }} />
+            {doc.topology.kind === "explicit" && <p className="hint">Explicit fabric ({doc.topology.nodes.length} nodes): generating replaces it.</p>}
+          </details>
+          <ParamsPanel doc={doc} errors={errors} onSet={(path, value) => dispatch({ type: "setField", path, value })} />
+        </aside>
+        <main className="canvas-col">
+          {expanding && <Loading what="Expanding the fabric" />}
+          <ErrorBox error={expandError} title="The topology is invalid" />
+          {errors["topology"] && <p className="field-error" role="alert">topology: {errors["topology"]}</p>}
+          {Object.entries(errors).filter(([k]) => k.startsWith("topology.")).slice(0, 3).map(([k, m]) => (
+            <p key={k} className="field-error" role="alert"><code>{k}</code>: {m}</p>
+          ))}
+          {g && (
+            <EditorCanvas
+              graph={g}
+              fitKey={`${loadedKey}-${fitKey}-${doc.topology.kind === "explicit" ? "x" : JSON.stringify(doc.topology)}`}
+              selected={selected}
+              highlighted={highlighted}
+              picking={picking && {
+                label: picking.label,
+                onPick: (id) => {
+                  if (!g.nodes.some((n) => n.id === id && n.kind === "host")) return;
+                  dispatch({ type: "pickTrafficHost", index: picking.index, field: picking.field, id, mode: picking.mode });
+                  if (picking.mode === "set") setPicking(null);
+                },
+                onDone: () => setPicking(null),
+              }}
+              canUndo={ed.canUndo}
+              canRedo={ed.canRedo}
+              onSelect={(ids, additive) => setSelected((cur) => {
+                if (!additive) return new Set(ids);
+                const next = new Set(cur);
+                for (const id of ids) if (next.has(id) && ids.length === 1) next.delete(id); else next.add(id);
+                return next;
+              })}
+              onSelectLink={setLinkIndex}
+              onAddNode={(kind, x, y) => dispatch({ type: "addNode", kind, x, y, graph: g })}
+              onAddLink={(a, b) => dispatch({ type: "addLink", a, b, graph: g })}
+              onMove={(positions) => dispatch({ type: "moveNodes", positions, graph: g })}
+              onDelete={() => {
+                dispatch({ type: "deleteNodes", ids: [...selected], graph: g });
+                setSelected(new Set());
+              }}
+              onUndo={ed.undo}
+              onRedo={ed.redo}
+            />
+          )}
+          {stats && (
+            <p className="hint" data-testid="fabric-stats">
+              {stats.hosts} hosts · {stats.switches} switches · {stats.links} links
+              {stats.oversubscription != null && <> · oversubscription {Number(stats.oversubscription).toFixed(2)}:1</>}
+            </p>
+          )}
+        </main>
+        <aside className="panel right" aria-label="Selection and traffic">
+          <details open>
+            <summary>Selection</summary>
+            {g && (
+              <SelectionPanel
+                graph={g}
+                selected={[...selected]}
+                link={linkIndex !== null && explicitLinks[linkIndex] ? { index: linkIndex, link: explicitLinks[linkIndex] } : null}
+                switchDefaults={doc.switch ?? {}}
+                nicDefaults={doc.nic ?? {}}
+                switchOverrides={doc.switch_overrides ?? {}}
+                nicOverrides={doc.nic_overrides ?? {}}
+                errors={errors}
+                onOverride={(scope, ids, path, value) => dispatch({ type: "setOverride", scope, ids, path, value })}
+                onLinkChange={(index, patch) => dispatch({ type: "updateLinks", indices: [index], patch, graph: g })}
+              />
+            )}
+          </details>
+          <details open>
+            <summary>Traffic</summary>
+            <TrafficPanel
+              traffic={doc.traffic ?? []}
+              graph={g}
+              errors={errors}
+              onAdd={(gen) => dispatch({ type: "addTraffic", generator: gen })}
+              onUpdate={(index, gen) => dispatch({ type: "updateTraffic", index, generator: gen })}
+              onRemove={(index) => dispatch({ type: "removeTraffic", index })}
+              onStartPick={setPicking}
+            />
+          </details>
+        </aside>
+      </div>
+    </div>
+  );
+}

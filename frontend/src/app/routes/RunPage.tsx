@@ -1,0 +1,35 @@
+import { Link, useParams } from "react-router";
+import { ErrorBox, Loading } from "../../components/States";
+import { useFabricGraph, useScenario, scenarioDocument } from "../../lib/api/queries";
+import { useLiveRun, useRunsOfScenario } from "../../features/runs/api/runs";
+import { RunProgress } from "../../features/runs/components/RunProgress";
+import { ResultsView } from "../../features/results/components/ResultsView";
+
+export function RunPage() {
+  const { id } = useParams();
+  const run = useLiveRun(id);
+  const scenario = useScenario(run.data?.scenario_id);
+  const { graph } = useFabricGraph(scenarioDocument(scenario.data)?.topology);
+  const siblings = useRunsOfScenario(run.data?.scenario_id);
+  if (run.isLoading) return <Loading what="Loading the run" />;
+  if (run.error) return <ErrorBox error={run.error} title="Could not load the run" />;
+  const r = run.data!;
+  const others = (siblings.data?.data ?? []).filter((x) => x.id !== r.id);
+  return (
+    <div className="run-page">
+      <div className="page-bar row">
+        <h1>Run of <Link to={`/s/${r.scenario_id}`}>{scenario.data?.name || r.scenario_id}</Link></h1>
+        <span className="grow" />
+        <Link className="button" to={`/editor?from=${r.scenario_id}`}>Edit scenario</Link>
+        <Link className="button" to={`/sweeps/new?scenario=${r.scenario_id}`}>Sweep…</Link>
+      </div>
+      <RunProgress run={r} />
+      {others.length > 0 && (
+        <nav className="row hint" aria-label="Other runs of this scenario">
+          Other seeds: {others.map((o) => <Link key={o.id} to={`/runs/${o.id}`}>seed {o.seed} ({o.status.toLowerCase()})</Link>)}
+        </nav>
+      )}
+      {r.status === "SUCCEEDED" && <ResultsView runId={r.id} graph={graph} />}
+    </div>
+  );
+}

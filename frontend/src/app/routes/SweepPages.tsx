@@ -1,0 +1,63 @@
+import { useState } from "react";
+import { Link, useNavigate, useParams, useSearchParams } from "react-router";
+import { Empty, ErrorBox, Loading } from "../../components/States";
+import { useScenario } from "../../lib/api/queries";
+import { useCreateSweep, useSweep, useSweepOptional } from "../../features/sweeps/api/sweeps";
+import { SweepForm } from "../../features/sweeps/components/SweepForm";
+import { HeatmapExplorer } from "../../features/sweeps/components/HeatmapExplorer";
+import type { SweepPoint } from "../../features/sweeps/utils/grid";
+
+export function NewSweepPage() {
+  const [params] = useSearchParams();
+  const scenarioId = params.get("scenario") ?? "";
+  const scenario = useScenario(scenarioId || undefined);
+  const create = useCreateSweep();
+  const navigate = useNavigate();
+  if (!scenarioId) return <Empty>Open a scenario first, then choose “Sweep…”.</Empty>;
+  return (
+    <div className="sweep-page">
+      <h1>Sweep over <Link to={`/s/${scenarioId}`}>{scenario.data?.name ?? scenarioId}</Link></h1>
+      <SweepForm scenarioId={scenarioId} busy={create.isPending} error={create.error}
+        onSubmit={(body) => create.mutate(body, { onSuccess: (s) => navigate(`/sweeps/${s.id}`) })} />
+    </div>
+  );
+}
+
+export function SweepPage() {
+  const { id } = useParams();
+  const sweep = useSweep(id);
+  const navigate = useNavigate();
+  const [compareId, setCompareId] = useState("");
+  const compare = useSweepOptional(compareId || undefined);
+  if (sweep.isLoading) return <Loading what="Loading the sweep" />;
+  if (sweep.error || !sweep.data) return <ErrorBox error={sweep.error} title="Could not load the sweep" />;
+  const s = sweep.data;
+  const pct = s.total ? Math.round(((s.done + s.failed) / s.total) * 100) : 0;
+  const done = s.points.filter((p) => p.metrics && p.status === "SUCCEEDED");
+  return (
+    <div className="sweep-page">
+      <div className="page-bar row">
+        <h1>Sweep {s.id}</h1>
+        <span className={`status status-${s.status.toLowerCase()}`} data-testid="sweep-status">{s.status}</span>
+        <span className="grow" />
+        <Link className="button" to={`/s/${s.scenario_id}`}>Base scenario</Link>
+      </div>
+      <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} aria-label="Sweep progress">
+        <div className="progress-fill" style={{ width: `${pct}%` }} />
+        <span className="progress-label">{s.done} done, {s.failed} failed of {s.total}</span>
+      </div>
+      <div className="row">
+        <label>Compare with sweep <input value={compareId} onChange={(e) => setCompareId(e.target.value.trim())} placeholder="sweep id" aria-label="Compare with sweep id" /></label>
+        {compare.error && <ErrorBox error={compare.error} title="Could not load the compared sweep" />}
+      </div>
+      {done.length === 0 ? <Empty>No point has finished yet; the heatmap fills in as runs complete.</Empty> : (
+        <HeatmapExplorer
+          points={s.points as unknown as SweepPoint[]}
+          paths={s.parameters.map((p) => p.path)}
+          comparePoints={compare.data?.points as unknown as SweepPoint[] | undefined}
+          onOpenRun={(runId) => navigate(`/runs/${runId}`)}
+        />
+      )}
+    </div>
+  );
+}

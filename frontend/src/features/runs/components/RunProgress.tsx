@@ -1,0 +1,36 @@
+import { format } from "d3-format";
+import { ErrorBox } from "../../../components/States";
+import { type RunPublic, FINAL, etaSeconds, useCancelRun } from "../api/runs";
+
+const us = (ns: number) => format(",.0f")(ns / 1000);
+
+/** Progress of one run: bar, simulated time, ETA, cancel. */
+export function RunProgress({ run }: { run: RunPublic }) {
+  const cancel = useCancelRun();
+  const pct = Math.round((run.status === "SUCCEEDED" ? 1 : run.progress) * 100);
+  const eta = etaSeconds(run);
+  const final = FINAL.has(run.status);
+  return (
+    <section className="run-progress" aria-label="Run progress">
+      <div className="row">
+        <span className={`status status-${run.status.toLowerCase()}`} data-testid="run-status">{run.status}</span>
+        <span>seed {run.seed}</span>
+        {run.cached && <span className="badge">cached result</span>}
+        {!final && (
+          <button type="button" onClick={() => cancel.mutate(run.id)} disabled={cancel.isPending}>Cancel run</button>
+        )}
+      </div>
+      <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} aria-label="Simulated time">
+        <div className="progress-fill" style={{ width: `${pct}%` }} />
+        <span className="progress-label">{pct}%</span>
+      </div>
+      <p className="hint">
+        simulated {us(run.status === "SUCCEEDED" ? run.duration_ns : run.sim_time_ns)} / {us(run.duration_ns)} us
+        {" · "}{format(",")(run.events)} events · wall {run.wall_s.toFixed(1)} s
+        {eta !== null && !final && <> · about {eta < 60 ? `${Math.ceil(eta)} s` : `${Math.ceil(eta / 60)} min`} left</>}
+      </p>
+      {run.status === "FAILED" && <ErrorBox error={new Error(run.error ?? "the simulator failed")} title="The run failed" />}
+      <ErrorBox error={cancel.error} title="Could not cancel" />
+    </section>
+  );
+}

@@ -1,0 +1,105 @@
+import { useState } from "react";
+import { ErrorBox } from "../../../components/States";
+import type { SweepCreate } from "../api/sweeps";
+
+interface ParamRow {
+  path: string;
+  values: string;
+}
+
+interface LinkedRow {
+  path: string;
+  from: string;
+  scale: string;
+  offset: string;
+}
+
+export const SUGGESTED_PATHS = [
+  "switch.ecn.kmin_bytes", "switch.ecn.kmax_bytes", "switch.ecn.pmax", "switch.pfc.alpha",
+  "switch.pfc.headroom_bytes", "switch.buffer_bytes", "nic.cc.preset", "nic.cc.rai_mbps", "nic.mtu_bytes",
+  "nic.cnp_interval_us", "traffic.0.size_bytes",
+];
+
+/** "0:5000:500" (start:stop:step, inclusive) or "1, 10, 20" or words. */
+export function parseValues(text: string): (number | string)[] | null {
+  const range = text.trim().match(/^(-?[\d.]+)\s*:\s*(-?[\d.]+)\s*:\s*([\d.]+)$/);
+  if (range) {
+    const [a, b, step] = range.slice(1).map(Number);
+    if (!(step > 0) || b < a || (b - a) / step > 5000) return null;
+    const out: number[] = [];
+    for (let v = a; v <= b + step * 1e-9; v += step) out.push(Number(v.toPrecision(12)));
+    return out;
+  }
+  const parts = text.split(",").map((s) => s.trim()).filter(Boolean);
+  if (parts.length === 0) return null;
+  return parts.map((p) => (p !== "" && Number.isFinite(Number(p)) ? Number(p) : p));
+}
+
+export function SweepForm({ scenarioId, busy, error, onSubmit }: {
+  scenarioId: string;
+  busy: boolean;
+  error: unknown;
+  onSubmit: (body: SweepCreate) => void;
+}) {
+  const [seed, setSeed] = useState(1);
+  const [params, setParams] = useState<ParamRow[]>([
+    { path: "switch.ecn.kmin_bytes", values: "5000, 50000" },
+    { path: "switch.ecn.pmax", values: "0.01, 0.2" },
+  ]);
+  const [linked, setLinked] = useState<LinkedRow[]>([{ path: "switch.ecn.kmax_bytes", from: "switch.ecn.kmin_bytes", scale: "1", offset: "500" }]);
+  const parsed = params.map((p) => parseValues(p.values));
+  const points = parsed.reduce<number>((n, v) => n * (v?.length ?? 0), 1);
+  const valid = parsed.every(Boolean) && params.every((p) => p.path) && points <= 5000;
+  const upd = <T,>(list: T[], i: number, patch: Partial<T>) => list.map((x, j) => (j === i ? { ...x, ...patch } : x));
+
+  return (
+    <form
+      className="sweep-form"
+      aria-label="Sweep"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!valid) return;
+        onSubmit({
+          scenario_id: scenarioId,
+          seed,
+          parameters: params.map((p, i) => ({ path: p.path, values: parsed[i]! })),
+          linked: linked.filter((l) => l.path && l.from).map((l) => ({ path: l.path, from: l.from, scale: Number(l.scale) || 1, offset: Number(l.offset) || 0 })),
+        } as SweepCreate);
+      }}
+    >
+      <datalist id="sweep-paths">{SUGGESTED_PATHS.map((p) => <option key={p} value={p} />)}</datalist>
+      <h3>Swept parameters</h3>
+      <p className="hint">Values as a list (<code>1, 10, 20</code>) or a range <code>start:stop:step</code> (<code>0:5000:500</code>).</p>
+      {params.map((p, i) => (
+        <div className="row" key={i}>
+          <input list="sweep-paths" aria-label={`Parameter ${i + 1} path`} value={p.path} onChange={(e) => setParams(upd(params, i, { path: e.target.value }))} size={28} />
+          <input aria-label={`Parameter ${i + 1} values`} value={p.values} aria-invalid={!parsed[i]} onChange={(e) => setParams(upd(params, i, { values: e.target.value }))} size={30} />
+          <small>{parsed[i]?.length ?? "?"} values</small>
+          <button type="button" className="small" onClick={() => setParams(params.filter((_, j) => j !== i))} disabled={params.length === 1}>Remove</button>
+        </div>
+      ))}
+      <button type="button" className="small" onClick={() => setParams([...params, { path: "", values: "" }])}>Add parameter</button>
+      <h3>Linked parameters</h3>
+      {linked.map((l, i) => (
+        <div className="row" key={i}>
+          <input list="sweep-paths" aria-label={`Linked ${i + 1} path`} value={l.path} onChange={(e) => setLinked(upd(linked, i, { path: e.target.value }))} size={24} />
+          <span>=</span>
+          <input aria-label={`Linked ${i + 1} scale`} value={l.scale} size={4} onChange={(e) => setLinked(upd(linked, i, { scale: e.target.value }))} />
+          <span>×</span>
+          <input list="sweep-paths" aria-label={`Linked ${i + 1} from`} value={l.from} onChange={(e) => setLinked(upd(linked, i, { from: e.target.value }))} size={24} />
+          <span>+</span>
+          <input aria-label={`Linked ${i + 1} offset`} value={l.offset} size={6} onChange={(e) => setLinked(upd(linked, i, { offset: e.target.value }))} />
+          <button type="button" className="small" onClick={() => setLinked(linked.filter((_, j) => j !== i))}>Remove</button>
+        </div>
+      ))}
+      <button type="button" className="small" onClick={() => setLinked([...linked, { path: "", from: "", scale: "1", offset: "0" }])}>Add linked parameter</button>
+      <div className="row">
+        <label>Seed <input type="number" value={seed} min={0} onChange={(e) => setSeed(Number(e.target.value))} aria-label="Sweep seed" /></label>
+        <strong data-testid="sweep-points">{points} points</strong>
+        {points > 5000 && <span className="field-error">at most 5,000 points</span>}
+        <button type="submit" className="primary" disabled={!valid || busy}>{busy ? "Starting…" : "Start sweep"}</button>
+      </div>
+      <ErrorBox error={error} title="The sweep was refused" />
+    </form>
+  );
+}

@@ -1,0 +1,125 @@
+import { useMemo, useState } from "react";
+import { TopologyCanvas } from "../../../components/TopologyCanvas";
+import { defaultNodeFill } from "../../../lib/topology/draw";
+import type { LayoutGraph, LayoutNode } from "../../../lib/topology/types";
+
+export type Tool = "select" | "switch" | "host" | "link";
+
+const TOOLS: { tool: Tool; label: string; key: string }[] = [
+  { tool: "select", label: "Select / move", key: "v" },
+  { tool: "switch", label: "Add switch", key: "s" },
+  { tool: "host", label: "Add host", key: "h" },
+  { tool: "link", label: "Draw link", key: "l" },
+];
+
+export interface EditorCanvasProps {
+  graph: LayoutGraph;
+  fitKey: string;
+  selected: Set<string>;
+  /** Hosts highlighted because a traffic generator uses them. */
+  highlighted?: Set<string>;
+  /** When set, clicks on hosts pick them for the traffic panel instead of selecting. */
+  picking?: { label: string; onPick: (id: string) => void; onDone: () => void } | null;
+  canUndo: boolean;
+  canRedo: boolean;
+  onSelect: (ids: string[], additive: boolean) => void;
+  onSelectLink: (index: number | null) => void;
+  onAddNode: (kind: "host" | "switch", x: number, y: number) => void;
+  onAddLink: (a: string, b: string) => void;
+  onMove: (positions: Record<string, { x: number; y: number }>) => void;
+  onDelete: () => void;
+  onUndo: () => void;
+  onRedo: () => void;
+}
+
+/** The editing canvas: tool bar, canvas, and what a click means for each tool. */
+export function EditorCanvas(p: EditorCanvasProps) {
+  const [tool, setTool] = useState<Tool>("select");
+  const [linkFrom, setLinkFrom] = useState<string | null>(null);
+  const nodeFill = useMemo(
+    () => (n: LayoutNode) =>
+      n.id === linkFrom ? "#e45756" : p.highlighted?.has(n.id) ? "#E69F00" : defaultNodeFill(n),
+    [linkFrom, p.highlighted],
+  );
+
+  const onNodeClick = (id: string, e: { shiftKey: boolean }) => {
+    if (p.picking) return p.picking.onPick(id);
+    if (tool === "link") {
+      if (!linkFrom) setLinkFrom(id);
+      else {
+        p.onAddLink(linkFrom, id);
+        setLinkFrom(null);
+      }
+      return;
+    }
+    p.onSelectLink(null);
+    p.onSelect([id], e.shiftKey);
+  };
+
+  const onBackgroundClick = (w: { x: number; y: number }) => {
+    if (tool === "switch" || tool === "host") p.onAddNode(tool, w.x, w.y);
+    else {
+      setLinkFrom(null);
+      p.onSelect([], false);
+      p.onSelectLink(null);
+    }
+  };
+
+  return (
+    <div
+      className="editor-canvas"
+      onKeyDown={(e) => {
+        const target = e.target as HTMLElement;
+        if (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA") return;
+        const mod = e.ctrlKey || e.metaKey;
+        if (mod && e.key.toLowerCase() === "z") {
+          e.preventDefault();
+          if (e.shiftKey) p.onRedo();
+          else p.onUndo();
+        } else if (mod && e.key.toLowerCase() === "y") {
+          e.preventDefault();
+          p.onRedo();
+        } else if (e.key === "Delete" || e.key === "Backspace") p.onDelete();
+        else if (e.key === "Escape") {
+          setLinkFrom(null);
+          p.picking?.onDone();
+        } else {
+          const t = TOOLS.find((x) => x.key === e.key);
+          if (t && !mod) setTool(t.tool);
+        }
+      }}
+    >
+      <div className="toolbar" role="toolbar" aria-label="Editor tools">
+        {TOOLS.map((t) => (
+          <button key={t.tool} type="button" aria-pressed={tool === t.tool} onClick={() => { setTool(t.tool); setLinkFrom(null); }} title={`${t.label} (${t.key})`}>
+            {t.label}
+          </button>
+        ))}
+        <span className="sep" />
+        <button type="button" onClick={p.onDelete} disabled={p.selected.size === 0} title="Delete selection (Del)">Delete</button>
+        <button type="button" onClick={p.onUndo} disabled={!p.canUndo} title="Undo (Ctrl+Z)">Undo</button>
+        <button type="button" onClick={p.onRedo} disabled={!p.canRedo} title="Redo (Ctrl+Shift+Z)">Redo</button>
+      </div>
+      {p.picking && (
+        <div className="picking-banner" role="status">
+          Click hosts on the canvas to {p.picking.label}. <button type="button" onClick={p.picking.onDone}>Done</button>
+        </div>
+      )}
+      {tool === "link" && !p.picking && <div className="picking-banner" role="status">{linkFrom ? `Link from ${linkFrom}: click the other end` : "Click the first node of the link"}</div>}
+      <TopologyCanvas
+        graph={p.graph}
+        fitKey={p.fitKey}
+        height={540}
+        ariaLabel={`Fabric editor canvas: ${p.graph.nodes.length} nodes, ${p.graph.links.length} links`}
+        selected={p.selected}
+        nodeFill={nodeFill}
+        onNodeClick={onNodeClick}
+        onBackgroundClick={onBackgroundClick}
+        onLinkClick={tool === "select" && !p.picking ? (i) => { p.onSelect([], false); p.onSelectLink(i); } : undefined}
+        onDragEnd={tool === "select" && !p.picking ? p.onMove : undefined}
+        onBoxSelect={(ids) => p.onSelect(ids, true)}
+      />
+      <p className="hint">Scroll to zoom, drag the background to pan, shift-drag to select an area, shift-click to add to the selection.</p>
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+import { useState } from "react";
+import type { GeneratorKind, GeneratorTopology, Topology } from "../../../lib/scenario/types";
+
+interface ParamSpec {
+  key: string;
+  label: string;
+  unit?: string;
+  min: number;
+  max: number;
+  step?: number;
+}
+
+const RATES: ParamSpec[] = [
+  { key: "host_rate_gbps", label: "Host rate", unit: "Gbit/s", min: 1, max: 1600 },
+  { key: "link_delay_us", label: "Link delay", unit: "us", min: 0, max: 1000, step: 0.1 },
+];
+
+export const GENERATORS: Record<GeneratorKind, { title: string; params: ParamSpec[]; defaults: Record<string, number> }> = {
+  leaf_spine: {
+    title: "Leaf-spine",
+    params: [
+      { key: "leaves", label: "Leaves", min: 1, max: 512 },
+      { key: "spines", label: "Spines", min: 1, max: 256 },
+      { key: "hosts_per_leaf", label: "Hosts per leaf", min: 1, max: 512 },
+      ...RATES,
+      { key: "fabric_rate_gbps", label: "Fabric rate", unit: "Gbit/s", min: 1, max: 1600 },
+    ],
+    defaults: { leaves: 2, spines: 2, hosts_per_leaf: 2, host_rate_gbps: 100, fabric_rate_gbps: 100, link_delay_us: 1 },
+  },
+  fat_tree: {
+    title: "Fat-tree",
+    params: [{ key: "k", label: "k (even)", min: 2, max: 64, step: 2 }, ...RATES, { key: "fabric_rate_gbps", label: "Fabric rate", unit: "Gbit/s", min: 1, max: 1600 }],
+    defaults: { k: 4, host_rate_gbps: 100, fabric_rate_gbps: 100, link_delay_us: 1 },
+  },
+  three_tier: {
+    title: "Three-tier podsets",
+    params: [
+      { key: "podsets", label: "Podsets", min: 1, max: 64 },
+      { key: "tors_per_podset", label: "ToRs per podset", min: 1, max: 64 },
+      { key: "leafs_per_podset", label: "Leafs per podset", min: 1, max: 16 },
+      { key: "spines", label: "Spines", min: 1, max: 256 },
+      { key: "hosts_per_tor", label: "Hosts per ToR", min: 1, max: 128 },
+      ...RATES,
+      { key: "tor_uplink_gbps", label: "ToR uplink (sets oversubscription)", unit: "Gbit/s", min: 1, max: 1600 },
+      { key: "leaf_uplink_gbps", label: "Leaf uplink", unit: "Gbit/s", min: 1, max: 1600 },
+    ],
+    defaults: { podsets: 2, tors_per_podset: 4, leafs_per_podset: 2, spines: 4, hosts_per_tor: 4, host_rate_gbps: 100, tor_uplink_gbps: 100, leaf_uplink_gbps: 100, link_delay_us: 1 },
+  },
+  dci: {
+    title: "DCI (two sites)",
+    params: [
+      { key: "site.leaves", label: "Leaves per site", min: 1, max: 512 },
+      { key: "site.spines", label: "Spines per site", min: 1, max: 256 },
+      { key: "site.hosts_per_leaf", label: "Hosts per leaf", min: 1, max: 512 },
+      { key: "dci_rate_gbps", label: "Long-haul rate", unit: "Gbit/s", min: 1, max: 1600 },
+    ],
+    defaults: { "site.leaves": 2, "site.spines": 2, "site.hosts_per_leaf": 2, dci_rate_gbps: 100, length_km: 100 },
+  },
+};
+
+/** Form values (flat, "site.x" for nested) -> topology object. */
+export function toTopology(kind: GeneratorKind, values: Record<string, number>): GeneratorTopology {
+  const topo: GeneratorTopology = { kind };
+  for (const [k, v] of Object.entries(values)) {
+    if (k.startsWith("site.")) {
+      const site = (topo.site as Record<string, number>) ?? {};
+      site[k.slice(5)] = v;
+      topo.site = site;
+    } else topo[k] = v;
+  }
+  return topo;
+}
+
+function fromTopology(t: Topology): { kind: GeneratorKind; values: Record<string, number> } {
+  if (t.kind === "explicit") return { kind: "leaf_spine", values: { ...GENERATORS.leaf_spine.defaults } };
+  const values: Record<string, number> = { ...GENERATORS[t.kind].defaults };
+  for (const [k, v] of Object.entries(t)) {
+    if (k === "site" && v && typeof v === "object") for (const [sk, sv] of Object.entries(v)) values[`site.${sk}`] = sv as number;
+    else if (typeof v === "number") values[k] = v;
+  }
+  return { kind: t.kind, values };
+}
+
+/** Generator parameters; "Generate" replaces the canvas with the laid-out fabric. */
+export function GeneratorForm({ topology, onGenerate }: { topology: Topology; onGenerate: (t: GeneratorTopology) => void }) {
+  const initial = fromTopology(topology);
+  const [kind, setKind] = useState<GeneratorKind>(initial.kind);
+  const [values, setValues] = useState<Record<string, number>>(initial.values);
+  const spec = GENERATORS[kind];
+  return (
+    <form
+      className="generator-form"
+      aria-label="Topology generator"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onGenerate(toTopology(kind, values));
+      }}
+    >
+      <label>
+        Fabric{" "}
+        <select
+          value={kind}
+          aria-label="Generator kind"
+          onChange={(e) => {
+            const k = e.target.value as GeneratorKind;
+            setKind(k);
+            setValues({ ...GENERATORS[k].defaults });
+          }}
+        >
+          {(Object.keys(GENERATORS) as GeneratorKind[]).map((k) => <option key={k} value={k}>{GENERATORS[k].title}</option>)}
+        </select>
+      </label>
+      <div className="grid-2">
+        {spec.params.map((p) => (
+          <label key={p.key} className="field">
+            <span>{p.label}{p.unit && <span className="unit"> ({p.unit})</span>}</span>
+            <input type="number" min={p.min} max={p.max} step={p.step ?? 1} value={values[p.key] ?? ""}
+              onChange={(e) => setValues({ ...values, [p.key]: Number(e.target.value) })} />
+          </label>
+        ))}
+      </div>
+      {kind === "dci" && (
+        <label className="field">
+          <span>Distance: {values.length_km} km <span className="unit">({(values.length_km * 5).toLocaleString()} us one way)</span></span>
+          <input type="range" min={1} max={20000} step={1} value={values.length_km} aria-label="DCI distance (km)"
+            onChange={(e) => setValues({ ...values, length_km: Number(e.target.value) })} />
+        </label>
+      )}
+      <button type="submit" className="primary">Generate</button>
+    </form>
+  );
+}
