@@ -4,27 +4,27 @@
  */
 
 export interface paths {
-    "/api/v1/scenarios/validate": {
+    "/api/v1/health": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
         /**
-         * Validate
-         * @description Check a scenario without storing it (the editor's inline errors).
+         * Health
+         * @description `ok` with the simulator's version and the database state.
          */
-        post: operations["scenarios-validate"];
+        get: operations["health-health"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/v1/scenarios": {
+    "/api/v1/presets": {
         parameters: {
             query?: never;
             header?: never;
@@ -33,22 +33,18 @@ export interface paths {
         };
         /**
          * List
-         * @description Newest first; `q` searches names.
+         * @description Every preset with its scenario id and size.
          */
-        get: operations["scenarios-list_"];
+        get: operations["presets-list"];
         put?: never;
-        /**
-         * Create
-         * @description Store an immutable snapshot; the owner token is returned only here.
-         */
-        post: operations["scenarios-create"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/v1/scenarios/{id}": {
+    "/api/v1/presets/{key}": {
         parameters: {
             query?: never;
             header?: never;
@@ -57,35 +53,11 @@ export interface paths {
         };
         /**
          * Get
-         * @description One snapshot with its document.
+         * @description One preset with its scenario document.
          */
-        get: operations["scenarios-get"];
+        get: operations["presets-get"];
         put?: never;
         post?: never;
-        /**
-         * Delete
-         * @description Delete a snapshot and its runs; needs the owner token from creation.
-         */
-        delete: operations["scenarios-delete"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/scenarios/{id}/fork": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Fork
-         * @description A new snapshot of the edited document with parent_id = this id.
-         */
-        post: operations["scenarios-fork"];
         delete?: never;
         options?: never;
         head?: never;
@@ -103,7 +75,7 @@ export interface paths {
          * List
          * @description Newest first, filtered by scenario and status.
          */
-        get: operations["runs-list_"];
+        get: operations["runs-list"];
         put?: never;
         /**
          * Create
@@ -156,7 +128,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/runs/{id}/summary": {
+    "/api/v1/runs/{id}/events": {
         parameters: {
             query?: never;
             header?: never;
@@ -164,10 +136,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Summary
-         * @description run_info and summary of the result; 409 unless SUCCEEDED.
+         * Events
+         * @description Server-Sent Events: `progress` (RunPublic JSON) on change, `done` at a final status.
          */
-        get: operations["runs-summary"];
+        get: operations["runs-events"];
         put?: never;
         post?: never;
         delete?: never;
@@ -216,26 +188,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/runs/{id}/series": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Series
-         * @description The sampled time series (queues, flow rates, pause state).
-         */
-        get: operations["runs-series"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/runs/{id}/result": {
         parameters: {
             query?: never;
@@ -256,7 +208,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/runs/{id}/events": {
+    "/api/v1/runs/{id}/series": {
         parameters: {
             query?: never;
             header?: never;
@@ -264,12 +216,120 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Events
-         * @description Server-Sent Events: `progress` (RunPublic JSON) on change, `done` at a final status.
+         * Series
+         * @description The sampled time series (queues, flow rates, pause state).
          */
-        get: operations["runs-events"];
+        get: operations["runs-series"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/{id}/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Summary
+         * @description run_info and summary of the result; 409 unless SUCCEEDED.
+         */
+        get: operations["runs-summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/scenarios": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List
+         * @description Newest first; `q` searches names.
+         */
+        get: operations["scenarios-list"];
+        put?: never;
+        /**
+         * Create
+         * @description Store an immutable snapshot; the owner token is returned only here.
+         */
+        post: operations["scenarios-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/scenarios/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Validate
+         * @description Check a scenario without storing it (the editor's inline errors).
+         */
+        post: operations["scenarios-validate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/scenarios/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get
+         * @description One snapshot with its document.
+         */
+        get: operations["scenarios-get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete
+         * @description Delete a snapshot and its runs; needs the owner token from creation.
+         */
+        delete: operations["scenarios-delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/scenarios/{id}/fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fork
+         * @description A new snapshot of the edited document with parent_id = this id.
+         */
+        post: operations["scenarios-fork"];
         delete?: never;
         options?: never;
         head?: never;
@@ -287,7 +347,7 @@ export interface paths {
          * List
          * @description Newest first, with progress counts.
          */
-        get: operations["sweeps-list_"];
+        get: operations["sweeps-list"];
         put?: never;
         /**
          * Create
@@ -360,6 +420,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/topologies/expand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Expand
+         * @description Explicit nodes and links of a generator (or a drawn topology), with stats.
+         */
+        post: operations["topologies-expand"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -369,6 +449,13 @@ export interface components {
          * @description Every host to every other host.
          */
         AllToAll: {
+            /** Hosts */
+            hosts?: string[] | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "all_to_all";
             /**
              * Name
              * @default
@@ -380,28 +467,21 @@ export interface components {
              */
             priority?: number | null;
             /**
-             * Start Us
-             * @default 0
-             */
-            start_us: number;
-            /**
              * Qps
              * @default 1
              */
             qps: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            kind: "all_to_all";
-            /** Hosts */
-            hosts?: string[] | null;
             /**
              * Size Bytes
              * @description bytes; 0 = long-lived
              * @default 0
              */
             size_bytes: number;
+            /**
+             * Start Us
+             * @default 0
+             */
+            start_us: number;
         };
         /**
          * Cc
@@ -414,30 +494,30 @@ export interface components {
              * @enum {string}
              */
             algorithm: "dcqcn" | "none";
+            /** Alpha Update Us */
+            alpha_update_us?: number | null;
+            /** Byte Counter Bytes */
+            byte_counter_bytes?: number | null;
+            /** Fast Recovery Steps */
+            fast_recovery_steps?: number | null;
+            /** G */
+            g?: number | null;
+            /** Min Rate Mbps */
+            min_rate_mbps?: number | null;
             /**
              * Preset
              * @default dcqcn-paper
              * @enum {string}
              */
             preset: "dcqcn-paper" | "nvidia-default";
-            /** G */
-            g?: number | null;
-            /** Alpha Update Us */
-            alpha_update_us?: number | null;
+            /** Rai Mbps */
+            rai_mbps?: number | null;
             /** Rate Decrease Interval Us */
             rate_decrease_interval_us?: number | null;
             /** Rate Increase Timer Us */
             rate_increase_timer_us?: number | null;
-            /** Byte Counter Bytes */
-            byte_counter_bytes?: number | null;
-            /** Fast Recovery Steps */
-            fast_recovery_steps?: number | null;
-            /** Rai Mbps */
-            rai_mbps?: number | null;
             /** Rhai Mbps */
             rhai_mbps?: number | null;
-            /** Min Rate Mbps */
-            min_rate_mbps?: number | null;
         };
         /**
          * CcPartial
@@ -446,26 +526,26 @@ export interface components {
         CcPartial: {
             /** Algorithm */
             algorithm?: ("dcqcn" | "none") | null;
-            /** Preset */
-            preset?: ("dcqcn-paper" | "nvidia-default") | null;
-            /** G */
-            g?: number | null;
             /** Alpha Update Us */
             alpha_update_us?: number | null;
-            /** Rate Decrease Interval Us */
-            rate_decrease_interval_us?: number | null;
-            /** Rate Increase Timer Us */
-            rate_increase_timer_us?: number | null;
             /** Byte Counter Bytes */
             byte_counter_bytes?: number | null;
             /** Fast Recovery Steps */
             fast_recovery_steps?: number | null;
-            /** Rai Mbps */
-            rai_mbps?: number | null;
-            /** Rhai Mbps */
-            rhai_mbps?: number | null;
+            /** G */
+            g?: number | null;
             /** Min Rate Mbps */
             min_rate_mbps?: number | null;
+            /** Preset */
+            preset?: ("dcqcn-paper" | "nvidia-default") | null;
+            /** Rai Mbps */
+            rai_mbps?: number | null;
+            /** Rate Decrease Interval Us */
+            rate_decrease_interval_us?: number | null;
+            /** Rate Increase Timer Us */
+            rate_increase_timer_us?: number | null;
+            /** Rhai Mbps */
+            rhai_mbps?: number | null;
         };
         /**
          * Dci
@@ -473,16 +553,10 @@ export interface components {
          */
         Dci: {
             /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
+             * Dci Buffer Bytes
+             * @default 64000000
              */
-            kind: "dci";
-            site?: components["schemas"]["LeafSpineSite"];
-            /**
-             * Length Km
-             * @default 100
-             */
-            length_km: number;
+            dci_buffer_bytes: number;
             /**
              * Dci Rate Gbps
              * @description Gbit/s
@@ -490,10 +564,16 @@ export interface components {
              */
             dci_rate_gbps: number;
             /**
-             * Dci Buffer Bytes
-             * @default 64000000
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            dci_buffer_bytes: number;
+            kind: "dci";
+            /**
+             * Length Km
+             * @default 100
+             */
+            length_km: number;
+            site?: components["schemas"]["LeafSpineSite"];
         };
         /**
          * Ecn
@@ -506,15 +586,15 @@ export interface components {
              */
             enabled: boolean;
             /**
-             * Kmin Bytes
-             * @default 100000
-             */
-            kmin_bytes: number;
-            /**
              * Kmax Bytes
              * @default 400000
              */
             kmax_bytes: number;
+            /**
+             * Kmin Bytes
+             * @default 100000
+             */
+            kmin_bytes: number;
             /**
              * Pmax
              * @default 0.2
@@ -528,12 +608,74 @@ export interface components {
         EcnPartial: {
             /** Enabled */
             enabled?: boolean | null;
-            /** Kmin Bytes */
-            kmin_bytes?: number | null;
             /** Kmax Bytes */
             kmax_bytes?: number | null;
+            /** Kmin Bytes */
+            kmin_bytes?: number | null;
             /** Pmax */
             pmax?: number | null;
+        };
+        /**
+         * ExpandRequest
+         * @description Body of POST /topologies/expand.
+         */
+        ExpandRequest: {
+            /** Topology */
+            topology: components["schemas"]["LeafSpine"] | components["schemas"]["FatTree"] | components["schemas"]["ThreeTier"] | components["schemas"]["Dci"] | components["schemas"]["Explicit"];
+        };
+        /**
+         * ExpandedLink
+         * @description A link after expansion.
+         */
+        ExpandedLink: {
+            /** A */
+            a: string;
+            /** B */
+            b: string;
+            /** Delay Us */
+            delay_us: number;
+            /** Id */
+            id: number;
+            /** Rate Gbps */
+            rate_gbps: number;
+        };
+        /**
+         * ExpandedNode
+         * @description A node after expansion.
+         */
+        ExpandedNode: {
+            /**
+             * Group
+             * @default
+             */
+            group: string;
+            /** Id */
+            id: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "host" | "switch";
+            /** Tier */
+            tier: number;
+            /** X */
+            x?: number | null;
+            /** Y */
+            y?: number | null;
+        };
+        /**
+         * ExpandedTopology
+         * @description `fabricsim expand` output.
+         */
+        ExpandedTopology: {
+            /** Links */
+            links: components["schemas"]["ExpandedLink"][];
+            /** Nodes */
+            nodes: components["schemas"]["ExpandedNode"][];
+            /** Stats */
+            stats: {
+                [key: string]: unknown;
+            };
         };
         /**
          * Explicit
@@ -545,10 +687,10 @@ export interface components {
              * @enum {string}
              */
             kind: "explicit";
-            /** Nodes */
-            nodes: components["schemas"]["ExplicitNode"][];
             /** Links */
             links?: components["schemas"]["ExplicitLink"][];
+            /** Nodes */
+            nodes: components["schemas"]["ExplicitNode"][];
         };
         /**
          * ExplicitLink
@@ -559,15 +701,15 @@ export interface components {
             a: string;
             /** B */
             b: string;
+            /** Delay Us */
+            delay_us?: number | null;
+            /** Length Km */
+            length_km?: number | null;
             /**
              * Rate Gbps
              * @description Gbit/s
              */
             rate_gbps: number;
-            /** Delay Us */
-            delay_us?: number | null;
-            /** Length Km */
-            length_km?: number | null;
         };
         /**
          * ExplicitNode
@@ -597,15 +739,11 @@ export interface components {
          */
         FatTree: {
             /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
+             * Fabric Rate Gbps
+             * @description Gbit/s
+             * @default 100
              */
-            kind: "fat_tree";
-            /**
-             * K
-             * @default 4
-             */
-            k: number;
+            fabric_rate_gbps: number;
             /**
              * Host Rate Gbps
              * @description Gbit/s
@@ -613,11 +751,15 @@ export interface components {
              */
             host_rate_gbps: number;
             /**
-             * Fabric Rate Gbps
-             * @description Gbit/s
-             * @default 100
+             * K
+             * @default 4
              */
-            fabric_rate_gbps: number;
+            k: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "fat_tree";
             /**
              * Link Delay Us
              * @description microseconds
@@ -630,12 +772,12 @@ export interface components {
          * @description A page of per-flow records.
          */
         FlowsPublic: {
+            /** Count */
+            count: number;
             /** Data */
             data: {
                 [key: string]: unknown;
             }[];
-            /** Count */
-            count: number;
         };
         /** HTTPValidationError */
         HTTPValidationError: {
@@ -643,10 +785,27 @@ export interface components {
             detail?: components["schemas"]["ValidationError"][];
         };
         /**
+         * Health
+         * @description Service state.
+         */
+        Health: {
+            /** Database */
+            database: string;
+            /** Simulator */
+            simulator: string;
+            /** Status */
+            status: string;
+        };
+        /**
          * Incast
          * @description N senders to one receiver.
          */
         Incast: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "incast";
             /**
              * Name
              * @default
@@ -658,30 +817,25 @@ export interface components {
              */
             priority?: number | null;
             /**
-             * Start Us
-             * @default 0
-             */
-            start_us: number;
-            /**
              * Qps
              * @default 1
              */
             qps: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            kind: "incast";
-            /** Senders */
-            senders: string[];
             /** Receiver */
             receiver: string;
+            /** Senders */
+            senders: string[];
             /**
              * Size Bytes
              * @description bytes; 0 = long-lived
              * @default 0
              */
             size_bytes: number;
+            /**
+             * Start Us
+             * @default 0
+             */
+            start_us: number;
         };
         /**
          * LeafSpine
@@ -689,20 +843,11 @@ export interface components {
          */
         LeafSpine: {
             /**
-             * Leaves
-             * @default 2
+             * Fabric Rate Gbps
+             * @description Gbit/s
+             * @default 100
              */
-            leaves: number;
-            /**
-             * Spines
-             * @default 2
-             */
-            spines: number;
-            /**
-             * Hosts Per Leaf
-             * @default 2
-             */
-            hosts_per_leaf: number;
+            fabric_rate_gbps: number;
             /**
              * Host Rate Gbps
              * @description Gbit/s
@@ -710,11 +855,20 @@ export interface components {
              */
             host_rate_gbps: number;
             /**
-             * Fabric Rate Gbps
-             * @description Gbit/s
-             * @default 100
+             * Hosts Per Leaf
+             * @default 2
              */
-            fabric_rate_gbps: number;
+            hosts_per_leaf: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "leaf_spine";
+            /**
+             * Leaves
+             * @default 2
+             */
+            leaves: number;
             /**
              * Link Delay Us
              * @description microseconds
@@ -722,10 +876,10 @@ export interface components {
              */
             link_delay_us: number;
             /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
+             * Spines
+             * @default 2
              */
-            kind: "leaf_spine";
+            spines: number;
         };
         /**
          * LeafSpineSite
@@ -733,20 +887,11 @@ export interface components {
          */
         LeafSpineSite: {
             /**
-             * Leaves
-             * @default 2
+             * Fabric Rate Gbps
+             * @description Gbit/s
+             * @default 100
              */
-            leaves: number;
-            /**
-             * Spines
-             * @default 2
-             */
-            spines: number;
-            /**
-             * Hosts Per Leaf
-             * @default 2
-             */
-            hosts_per_leaf: number;
+            fabric_rate_gbps: number;
             /**
              * Host Rate Gbps
              * @description Gbit/s
@@ -754,17 +899,26 @@ export interface components {
              */
             host_rate_gbps: number;
             /**
-             * Fabric Rate Gbps
-             * @description Gbit/s
-             * @default 100
+             * Hosts Per Leaf
+             * @default 2
              */
-            fabric_rate_gbps: number;
+            hosts_per_leaf: number;
+            /**
+             * Leaves
+             * @default 2
+             */
+            leaves: number;
             /**
              * Link Delay Us
              * @description microseconds
              * @default 1
              */
             link_delay_us: number;
+            /**
+             * Spines
+             * @default 2
+             */
+            spines: number;
         };
         /**
          * LinkedParameter
@@ -772,43 +926,33 @@ export interface components {
          */
         LinkedParameter: {
             /**
-             * Path
-             * @example switch.ecn.kmin_bytes
-             * @example traffic.0.size_bytes
-             */
-            path: string;
-            /**
              * From
              * @example switch.ecn.kmin_bytes
              * @example traffic.0.size_bytes
              */
             from: string;
             /**
-             * Scale
-             * @default 1
-             */
-            scale: number;
-            /**
              * Offset
              * @default 0
              */
             offset: number;
+            /**
+             * Path
+             * @example switch.ecn.kmin_bytes
+             * @example traffic.0.size_bytes
+             */
+            path: string;
+            /**
+             * Scale
+             * @default 1
+             */
+            scale: number;
         };
         /**
          * Monitor
          * @description What to sample during a run.
          */
         Monitor: {
-            /**
-             * Sample Interval Us
-             * @default 10
-             */
-            sample_interval_us: number;
-            /**
-             * Queues
-             * @default auto
-             */
-            queues: "auto" | string[];
             /**
              * Flows
              * @default auto
@@ -819,6 +963,16 @@ export interface components {
              * @default auto
              */
             ports: "auto" | string[];
+            /**
+             * Queues
+             * @default auto
+             */
+            queues: "auto" | string[];
+            /**
+             * Sample Interval Us
+             * @default 10
+             */
+            sample_interval_us: number;
         };
         /**
          * Nic
@@ -826,27 +980,10 @@ export interface components {
          */
         Nic: {
             /**
-             * Transport
-             * @description xrc and erd are reserved for later
-             * @default rc
-             * @constant
+             * Ack Interval Packets
+             * @default 1
              */
-            transport: "rc";
-            /**
-             * Mtu Bytes
-             * @default 1000
-             */
-            mtu_bytes: number;
-            /**
-             * Qp Depth
-             * @default 16
-             */
-            qp_depth: number;
-            /**
-             * Message Bytes
-             * @default 65536
-             */
-            message_bytes: number;
+            ack_interval_packets: number;
             cc?: components["schemas"]["Cc"];
             /**
              * Cnp Interval Us
@@ -854,43 +991,60 @@ export interface components {
              */
             cnp_interval_us: number;
             /**
-             * Ack Interval Packets
-             * @default 1
+             * Message Bytes
+             * @default 65536
              */
-            ack_interval_packets: number;
+            message_bytes: number;
+            /**
+             * Mtu Bytes
+             * @default 1000
+             */
+            mtu_bytes: number;
+            /**
+             * Nack Enabled
+             * @default true
+             */
+            nack_enabled: boolean;
+            /**
+             * Qp Depth
+             * @default 16
+             */
+            qp_depth: number;
             /**
              * Rto Us
              * @default 1000
              */
             rto_us: number;
             /**
-             * Nack Enabled
-             * @default true
+             * Transport
+             * @description xrc and erd are reserved for later
+             * @default rc
+             * @constant
              */
-            nack_enabled: boolean;
+            transport: "rc";
         };
         /**
          * NicPartial
          * @description A per-host override: any subset of `nic`, deep-merged over it.
          */
         NicPartial: {
-            /** Transport */
-            transport?: "rc" | null;
-            /** Mtu Bytes */
-            mtu_bytes?: number | null;
-            /** Qp Depth */
-            qp_depth?: number | null;
-            /** Message Bytes */
-            message_bytes?: number | null;
+            /** Ack Interval Packets */
+            ack_interval_packets?: number | null;
             cc?: components["schemas"]["CcPartial"] | null;
             /** Cnp Interval Us */
             cnp_interval_us?: number | null;
-            /** Ack Interval Packets */
-            ack_interval_packets?: number | null;
-            /** Rto Us */
-            rto_us?: number | null;
+            /** Message Bytes */
+            message_bytes?: number | null;
+            /** Mtu Bytes */
+            mtu_bytes?: number | null;
             /** Nack Enabled */
             nack_enabled?: boolean | null;
+            /** Qp Depth */
+            qp_depth?: number | null;
+            /** Rto Us */
+            rto_us?: number | null;
+            /** Transport */
+            transport?: "rc" | null;
         };
         /**
          * Pairs
@@ -898,103 +1052,70 @@ export interface components {
          */
         Pairs: {
             /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "pairs";
+            /**
              * Name
              * @default
              */
             name: string;
+            /** Pairs */
+            pairs?: [
+                string,
+                string
+            ][] | null;
             /**
              * Priority
              * @description default: switch.data_priority
              */
             priority?: number | null;
             /**
-             * Start Us
-             * @default 0
-             */
-            start_us: number;
-            /**
              * Qps
              * @default 1
              */
             qps: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            kind: "pairs";
-            /** Pairs */
-            pairs?: [
-                string,
-                string
-            ][] | null;
-            /** Tor Pairs */
-            tor_pairs?: [
-                string,
-                string
-            ][] | null;
             /**
              * Size Bytes
              * @description bytes; 0 = long-lived
              * @default 0
              */
             size_bytes: number;
+            /**
+             * Start Us
+             * @default 0
+             */
+            start_us: number;
+            /** Tor Pairs */
+            tor_pairs?: [
+                string,
+                string
+            ][] | null;
         };
         /**
          * Perftest
          * @description ib_write_bw-like message stream from src to dst.
          */
         Perftest: {
-            /**
-             * Name
-             * @default
-             */
-            name: string;
-            /**
-             * Priority
-             * @description default: switch.data_priority
-             */
-            priority?: number | null;
-            /**
-             * Start Us
-             * @default 0
-             */
-            start_us: number;
-            /**
-             * Qps
-             * @default 1
-             */
-            qps: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            kind: "perftest";
-            /** Src */
-            src: string;
             /** Dst */
             dst: string;
-            /**
-             * Message Bytes
-             * @description default: nic.message_bytes
-             */
-            message_bytes?: number | null;
-            /**
-             * Tx Depth
-             * @description default: nic.qp_depth
-             */
-            tx_depth?: number | null;
             /**
              * Iterations
              * @description 0 = until the end of the run
              * @default 0
              */
             iterations: number;
-        };
-        /**
-         * Permutation
-         * @description A random derangement over the hosts (from the seed).
-         */
-        Permutation: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "perftest";
+            /**
+             * Message Bytes
+             * @description default: nic.message_bytes
+             */
+            message_bytes?: number | null;
             /**
              * Name
              * @default
@@ -1006,28 +1127,61 @@ export interface components {
              */
             priority?: number | null;
             /**
+             * Qps
+             * @default 1
+             */
+            qps: number;
+            /** Src */
+            src: string;
+            /**
              * Start Us
              * @default 0
              */
             start_us: number;
+            /**
+             * Tx Depth
+             * @description default: nic.qp_depth
+             */
+            tx_depth?: number | null;
+        };
+        /**
+         * Permutation
+         * @description A random derangement over the hosts (from the seed).
+         */
+        Permutation: {
+            /** Hosts */
+            hosts?: string[] | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "permutation";
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /**
+             * Priority
+             * @description default: switch.data_priority
+             */
+            priority?: number | null;
             /**
              * Qps
              * @default 1
              */
             qps: number;
             /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            kind: "permutation";
-            /** Hosts */
-            hosts?: string[] | null;
-            /**
              * Size Bytes
              * @description bytes; 0 = long-lived
              * @default 0
              */
             size_bytes: number;
+            /**
+             * Start Us
+             * @default 0
+             */
+            start_us: number;
         };
         /**
          * Pfc
@@ -1035,25 +1189,20 @@ export interface components {
          */
         Pfc: {
             /**
-             * Enabled
-             * @default true
-             */
-            enabled: boolean;
-            /**
              * Alpha
              * @default 0.0625
              */
             alpha: number;
             /**
+             * Enabled
+             * @default true
+             */
+            enabled: boolean;
+            /**
              * Headroom Bytes
              * @default auto
              */
             headroom_bytes: "auto" | number;
-            /**
-             * Xon Offset Bytes
-             * @default 4160
-             */
-            xon_offset_bytes: number;
             /**
              * Pause Mode
              * @default xoff_xon
@@ -1065,30 +1214,47 @@ export interface components {
              * @default 65535
              */
             pause_quanta: number;
+            /**
+             * Xon Offset Bytes
+             * @default 4160
+             */
+            xon_offset_bytes: number;
         };
         /**
          * PfcPartial
          * @description Pfc with every field optional.
          */
         PfcPartial: {
-            /** Enabled */
-            enabled?: boolean | null;
             /** Alpha */
             alpha?: number | null;
+            /** Enabled */
+            enabled?: boolean | null;
             /** Headroom Bytes */
             headroom_bytes?: "auto" | number | null;
-            /** Xon Offset Bytes */
-            xon_offset_bytes?: number | null;
             /** Pause Mode */
             pause_mode?: ("xoff_xon" | "quanta") | null;
             /** Pause Quanta */
             pause_quanta?: number | null;
+            /** Xon Offset Bytes */
+            xon_offset_bytes?: number | null;
         };
         /**
          * Pingmesh
          * @description Small probes between hosts at an interval (RTT percentiles).
          */
         Pingmesh: {
+            /** Hosts */
+            hosts?: string[] | null;
+            /**
+             * Interval Us
+             * @default 100
+             */
+            interval_us: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "pingmesh";
             /**
              * Name
              * @default
@@ -1100,32 +1266,75 @@ export interface components {
              */
             priority?: number | null;
             /**
-             * Start Us
-             * @default 0
+             * Probe Bytes
+             * @default 512
              */
-            start_us: number;
+            probe_bytes: number;
             /**
              * Qps
              * @default 1
              */
             qps: number;
             /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
+             * Start Us
+             * @default 0
              */
-            kind: "pingmesh";
+            start_us: number;
+        };
+        /**
+         * PresetDetail
+         * @description A preset with its scenario document.
+         */
+        PresetDetail: {
+            /** Description */
+            description: string;
             /** Hosts */
-            hosts?: string[] | null;
-            /**
-             * Interval Us
-             * @default 100
-             */
-            interval_us: number;
-            /**
-             * Probe Bytes
-             * @default 512
-             */
-            probe_bytes: number;
+            hosts: number;
+            /** Key */
+            key: string;
+            scenario: components["schemas"]["Scenario"];
+            /** Scenario Id */
+            scenario_id: string;
+            /** Source */
+            source: string;
+            /** Switches */
+            switches: number;
+            /** Title */
+            title: string;
+            /** Topology Kind */
+            topology_kind: string;
+        };
+        /**
+         * PresetPublic
+         * @description A preset in the list.
+         */
+        PresetPublic: {
+            /** Description */
+            description: string;
+            /** Hosts */
+            hosts: number;
+            /** Key */
+            key: string;
+            /** Scenario Id */
+            scenario_id: string;
+            /** Source */
+            source: string;
+            /** Switches */
+            switches: number;
+            /** Title */
+            title: string;
+            /** Topology Kind */
+            topology_kind: string;
+        };
+        /**
+         * PresetsPublic
+         * @description All presets.
+         */
+        PresetsPublic: {
+            /** Count */
+            count: number;
+            /** Data */
+            data: components["schemas"]["PresetPublic"][];
         };
         /**
          * RunCreate
@@ -1147,74 +1356,74 @@ export interface components {
          * @description Summary columns (filterable and sortable); null until SUCCEEDED.
          */
         RunMetrics: {
-            /** Throughput Gbps */
-            throughput_gbps?: number | null;
+            /** Cnps Sent */
+            cnps_sent?: number | null;
+            /** Drops Total */
+            drops_total?: number | null;
+            /** Ecn Marked Packets */
+            ecn_marked_packets?: number | null;
             /** Fct P50 Us */
             fct_p50_us?: number | null;
             /** Fct P99 Us */
             fct_p99_us?: number | null;
-            /** Slowdown P99 */
-            slowdown_p99?: number | null;
             /** Max Queue Bytes */
             max_queue_bytes?: number | null;
-            /** Ecn Marked Packets */
-            ecn_marked_packets?: number | null;
-            /** Cnps Sent */
-            cnps_sent?: number | null;
             /** Pfc Pauses Sent */
             pfc_pauses_sent?: number | null;
-            /** Drops Total */
-            drops_total?: number | null;
+            /** Slowdown P99 */
+            slowdown_p99?: number | null;
+            /** Throughput Gbps */
+            throughput_gbps?: number | null;
         };
         /**
          * RunPublic
          * @description State of one run.
          */
         RunPublic: {
-            /** Id */
-            id: string;
-            /** Scenario Id */
-            scenario_id: string;
-            /** Seed */
-            seed: number;
-            /**
-             * Status
-             * @enum {string}
-             */
-            status: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
-            /**
-             * Progress
-             * @description 0..1, simulated time / duration
-             */
-            progress: number;
-            /** Sim Time Ns */
-            sim_time_ns: number;
-            /** Duration Ns */
-            duration_ns: number;
-            /** Events */
-            events: number;
-            /** Wall S */
-            wall_s: number;
             /** Attempts */
             attempts: number;
-            /** Error */
-            error: string | null;
-            /**
-             * Created At
-             * Format: date-time
-             */
-            created_at: string;
-            /** Started At */
-            started_at: string | null;
-            /** Finished At */
-            finished_at: string | null;
             /**
              * Cached
              * @description true when POST /runs returned an existing result
              * @default false
              */
             cached: boolean;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Duration Ns */
+            duration_ns: number;
+            /** Error */
+            error: string | null;
+            /** Events */
+            events: number;
+            /** Finished At */
+            finished_at: string | null;
+            /** Id */
+            id: string;
+            /**
+             * Progress
+             * @description 0..1, simulated time / duration
+             */
+            progress: number;
+            /** Scenario Id */
+            scenario_id: string;
+            /** Seed */
+            seed: number;
+            /** Sim Time Ns */
+            sim_time_ns: number;
+            /** Started At */
+            started_at: string | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
             summary: components["schemas"]["RunMetrics"] | null;
+            /** Wall S */
+            wall_s: number;
         };
         /**
          * RunSummary
@@ -1235,10 +1444,10 @@ export interface components {
          * @description A page of runs.
          */
         RunsPublic: {
-            /** Data */
-            data: components["schemas"]["RunPublic"][];
             /** Count */
             count: number;
+            /** Data */
+            data: components["schemas"]["RunPublic"][];
         };
         /**
          * Scenario
@@ -1246,88 +1455,88 @@ export interface components {
          */
         Scenario: {
             /**
-             * Schema Version
-             * @constant
-             */
-            schema_version: 1;
-            /**
-             * Name
-             * @default
-             */
-            name: string;
-            /**
              * Description
              * @default
              */
             description: string;
             /**
-             * Seed
-             * @default 1
-             */
-            seed: number;
-            /**
              * Duration Us
              * @default 10000
              */
             duration_us: number;
+            monitor?: components["schemas"]["Monitor"];
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            nic?: components["schemas"]["Nic"];
+            /** Nic Overrides */
+            nic_overrides?: {
+                [key: string]: components["schemas"]["NicPartial"];
+            };
+            /**
+             * Schema Version
+             * @constant
+             */
+            schema_version: 1;
+            /**
+             * Seed
+             * @default 1
+             */
+            seed: number;
+            switch?: components["schemas"]["Switch"];
+            /** Switch Overrides */
+            switch_overrides?: {
+                [key: string]: components["schemas"]["SwitchPartial"];
+            };
+            /** Topology */
+            topology: components["schemas"]["LeafSpine"] | components["schemas"]["FatTree"] | components["schemas"]["ThreeTier"] | components["schemas"]["Dci"] | components["schemas"]["Explicit"];
+            /** Traffic */
+            traffic?: (components["schemas"]["Incast"] | components["schemas"]["Pairs"] | components["schemas"]["Permutation"] | components["schemas"]["AllToAll"] | components["schemas"]["Perftest"] | components["schemas"]["Workload"] | components["schemas"]["Pingmesh"])[];
             /**
              * Warmup Us
              * @description must be < duration_us
              * @default 0
              */
             warmup_us: number;
-            /** Topology */
-            topology: components["schemas"]["LeafSpine"] | components["schemas"]["FatTree"] | components["schemas"]["ThreeTier"] | components["schemas"]["Dci"] | components["schemas"]["Explicit"];
-            switch?: components["schemas"]["Switch"];
-            /** Switch Overrides */
-            switch_overrides?: {
-                [key: string]: components["schemas"]["SwitchPartial"];
-            };
-            nic?: components["schemas"]["Nic"];
-            /** Nic Overrides */
-            nic_overrides?: {
-                [key: string]: components["schemas"]["NicPartial"];
-            };
-            /** Traffic */
-            traffic?: (components["schemas"]["Incast"] | components["schemas"]["Pairs"] | components["schemas"]["Permutation"] | components["schemas"]["AllToAll"] | components["schemas"]["Perftest"] | components["schemas"]["Workload"] | components["schemas"]["Pingmesh"])[];
-            monitor?: components["schemas"]["Monitor"];
         };
         /**
          * ScenarioCreate
          * @description Body of POST /scenarios.
          */
         ScenarioCreate: {
-            scenario: components["schemas"]["Scenario"];
             /** Parent Id */
             parent_id?: string | null;
+            scenario: components["schemas"]["Scenario"];
         };
         /**
          * ScenarioCreated
          * @description Returned once at creation: the owner token needed to delete it.
          */
         ScenarioCreated: {
-            /** Id */
-            id: string;
-            /** Name */
-            name: string;
-            /** Description */
-            description: string;
             /** Content Hash */
             content_hash: string;
-            /** Parent Id */
-            parent_id: string | null;
-            /** Preset Key */
-            preset_key: string | null;
             /**
              * Created At
              * Format: date-time
              */
             created_at: string;
-            /** Share Url */
-            share_url: string;
-            scenario: components["schemas"]["Scenario"];
+            /** Description */
+            description: string;
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
             /** Owner Token */
             owner_token: string;
+            /** Parent Id */
+            parent_id: string | null;
+            /** Preset Key */
+            preset_key: string | null;
+            scenario: components["schemas"]["Scenario"];
+            /** Share Url */
+            share_url: string;
         };
         /**
          * ScenarioFork
@@ -1341,49 +1550,49 @@ export interface components {
          * @description A scenario with its document.
          */
         ScenarioPublic: {
-            /** Id */
-            id: string;
-            /** Name */
-            name: string;
-            /** Description */
-            description: string;
             /** Content Hash */
             content_hash: string;
-            /** Parent Id */
-            parent_id: string | null;
-            /** Preset Key */
-            preset_key: string | null;
             /**
              * Created At
              * Format: date-time
              */
             created_at: string;
+            /** Description */
+            description: string;
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /** Parent Id */
+            parent_id: string | null;
+            /** Preset Key */
+            preset_key: string | null;
+            scenario: components["schemas"]["Scenario"];
             /** Share Url */
             share_url: string;
-            scenario: components["schemas"]["Scenario"];
         };
         /**
          * ScenarioSummary
          * @description A scenario without its document (list rows).
          */
         ScenarioSummary: {
-            /** Id */
-            id: string;
-            /** Name */
-            name: string;
-            /** Description */
-            description: string;
             /** Content Hash */
             content_hash: string;
-            /** Parent Id */
-            parent_id: string | null;
-            /** Preset Key */
-            preset_key: string | null;
             /**
              * Created At
              * Format: date-time
              */
             created_at: string;
+            /** Description */
+            description: string;
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /** Parent Id */
+            parent_id: string | null;
+            /** Preset Key */
+            preset_key: string | null;
             /** Share Url */
             share_url: string;
         };
@@ -1399,16 +1608,20 @@ export interface components {
          * @description A page of scenarios.
          */
         ScenariosPublic: {
-            /** Data */
-            data: components["schemas"]["ScenarioSummary"][];
             /** Count */
             count: number;
+            /** Data */
+            data: components["schemas"]["ScenarioSummary"][];
         };
         /**
          * SweepCreate
          * @description Body of POST /sweeps.
          */
         SweepCreate: {
+            /** Linked */
+            linked?: components["schemas"]["LinkedParameter"][];
+            /** Parameters */
+            parameters: components["schemas"]["SweepParameter"][];
             /** Scenario Id */
             scenario_id: string;
             /**
@@ -1416,10 +1629,6 @@ export interface components {
              * @default 1
              */
             seed: number;
-            /** Parameters */
-            parameters: components["schemas"]["SweepParameter"][];
-            /** Linked */
-            linked?: components["schemas"]["LinkedParameter"][];
         };
         /**
          * SweepParameter
@@ -1442,28 +1651,47 @@ export interface components {
         SweepPointPublic: {
             /** Index */
             index: number;
+            metrics: components["schemas"]["RunMetrics"] | null;
             /** Params */
             params: {
                 [key: string]: unknown;
             };
-            /** Scenario Id */
-            scenario_id: string | null;
             /** Run Id */
             run_id: string | null;
+            /** Scenario Id */
+            scenario_id: string | null;
             /**
              * Status
              * @enum {string}
              */
             status: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
-            metrics: components["schemas"]["RunMetrics"] | null;
         };
         /**
          * SweepPublic
          * @description A sweep with its aggregated table (params -> metrics), ready for a heatmap.
          */
         SweepPublic: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Done */
+            done: number;
+            /** Failed */
+            failed: number;
             /** Id */
             id: string;
+            /** Linked */
+            linked: components["schemas"]["LinkedParameter"][];
+            /** Parameters */
+            parameters: components["schemas"]["SweepParameter"][];
+            /** Points */
+            points: components["schemas"]["SweepPointPublic"][];
+            /** Scenario Id */
+            scenario_id: string;
+            /** Seed */
+            seed: number;
             /**
              * Status
              * @enum {string}
@@ -1471,33 +1699,25 @@ export interface components {
             status: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
             /** Total */
             total: number;
-            /** Done */
-            done: number;
-            /** Failed */
-            failed: number;
-            /** Scenario Id */
-            scenario_id: string;
-            /** Seed */
-            seed: number;
-            /**
-             * Created At
-             * Format: date-time
-             */
-            created_at: string;
-            /** Parameters */
-            parameters: components["schemas"]["SweepParameter"][];
-            /** Linked */
-            linked: components["schemas"]["LinkedParameter"][];
-            /** Points */
-            points: components["schemas"]["SweepPointPublic"][];
         };
         /**
          * SweepSummary
          * @description A sweep without its points (list rows).
          */
         SweepSummary: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Done */
+            done: number;
+            /** Failed */
+            failed: number;
             /** Id */
             id: string;
+            /** Scenario Id */
+            scenario_id: string;
             /**
              * Status
              * @enum {string}
@@ -1505,27 +1725,16 @@ export interface components {
             status: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
             /** Total */
             total: number;
-            /** Done */
-            done: number;
-            /** Failed */
-            failed: number;
-            /** Scenario Id */
-            scenario_id: string;
-            /**
-             * Created At
-             * Format: date-time
-             */
-            created_at: string;
         };
         /**
          * SweepsPublic
          * @description A page of sweeps.
          */
         SweepsPublic: {
-            /** Data */
-            data: components["schemas"]["SweepSummary"][];
             /** Count */
             count: number;
+            /** Data */
+            data: components["schemas"]["SweepSummary"][];
         };
         /**
          * Switch
@@ -1542,22 +1751,22 @@ export interface components {
              * @default 208
              */
             cell_bytes: number;
-            pfc?: components["schemas"]["Pfc"];
-            ecn?: components["schemas"]["Ecn"];
-            /** Ecn By Priority */
-            ecn_by_priority?: {
-                [key: string]: components["schemas"]["EcnPartial"];
-            };
-            /**
-             * Ecmp Seed
-             * @default 0
-             */
-            ecmp_seed: number;
             /**
              * Data Priority
              * @default 3
              */
             data_priority: number;
+            /**
+             * Ecmp Seed
+             * @default 0
+             */
+            ecmp_seed: number;
+            ecn?: components["schemas"]["Ecn"];
+            /** Ecn By Priority */
+            ecn_by_priority?: {
+                [key: string]: components["schemas"]["EcnPartial"];
+            };
+            pfc?: components["schemas"]["Pfc"];
         };
         /**
          * SwitchPartial
@@ -1568,16 +1777,16 @@ export interface components {
             buffer_bytes?: number | null;
             /** Cell Bytes */
             cell_bytes?: number | null;
-            pfc?: components["schemas"]["PfcPartial"] | null;
+            /** Data Priority */
+            data_priority?: number | null;
+            /** Ecmp Seed */
+            ecmp_seed?: number | null;
             ecn?: components["schemas"]["EcnPartial"] | null;
             /** Ecn By Priority */
             ecn_by_priority?: {
                 [key: string]: components["schemas"]["EcnPartial"];
             } | null;
-            /** Ecmp Seed */
-            ecmp_seed?: number | null;
-            /** Data Priority */
-            data_priority?: number | null;
+            pfc?: components["schemas"]["PfcPartial"] | null;
         };
         /**
          * ThreeTier
@@ -1585,57 +1794,57 @@ export interface components {
          */
         ThreeTier: {
             /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            kind: "three_tier";
-            /**
-             * Podsets
-             * @default 2
-             */
-            podsets: number;
-            /**
-             * Tors Per Podset
-             * @default 4
-             */
-            tors_per_podset: number;
-            /**
-             * Leafs Per Podset
-             * @default 2
-             */
-            leafs_per_podset: number;
-            /**
-             * Spines
-             * @default 4
-             */
-            spines: number;
-            /**
-             * Hosts Per Tor
-             * @default 4
-             */
-            hosts_per_tor: number;
-            /**
              * Host Rate Gbps
              * @description Gbit/s
              * @default 100
              */
             host_rate_gbps: number;
             /**
-             * Tor Uplink Gbps
-             * @description default: host_rate_gbps
+             * Hosts Per Tor
+             * @default 4
              */
-            tor_uplink_gbps?: number | null;
+            hosts_per_tor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "three_tier";
             /**
              * Leaf Uplink Gbps
              * @description default: host_rate_gbps
              */
             leaf_uplink_gbps?: number | null;
             /**
+             * Leafs Per Podset
+             * @default 2
+             */
+            leafs_per_podset: number;
+            /**
              * Link Delay Us
              * @description microseconds
              * @default 1
              */
             link_delay_us: number;
+            /**
+             * Podsets
+             * @default 2
+             */
+            podsets: number;
+            /**
+             * Spines
+             * @default 4
+             */
+            spines: number;
+            /**
+             * Tor Uplink Gbps
+             * @description default: host_rate_gbps
+             */
+            tor_uplink_gbps?: number | null;
+            /**
+             * Tors Per Podset
+             * @default 4
+             */
+            tors_per_podset: number;
         };
         /**
          * ValidateResult
@@ -1655,22 +1864,41 @@ export interface components {
         };
         /** ValidationError */
         ValidationError: {
+            /** Context */
+            ctx?: Record<string, never>;
+            /** Input */
+            input?: unknown;
             /** Location */
             loc: (string | number)[];
             /** Message */
             msg: string;
             /** Error Type */
             type: string;
-            /** Input */
-            input?: unknown;
-            /** Context */
-            ctx?: Record<string, never>;
         };
         /**
          * Workload
          * @description Flow sizes from a distribution at a target load, Poisson arrivals.
          */
         Workload: {
+            /** Cdf */
+            cdf?: [
+                number,
+                number
+            ][] | null;
+            /**
+             * Distribution
+             * @enum {string}
+             */
+            distribution: "websearch" | "fb_hadoop" | "alistorage" | "custom";
+            /** Hosts */
+            hosts?: string[] | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "workload";
+            /** Load */
+            load: number;
             /**
              * Name
              * @default
@@ -1682,34 +1910,15 @@ export interface components {
              */
             priority?: number | null;
             /**
-             * Start Us
-             * @default 0
-             */
-            start_us: number;
-            /**
              * Qps
              * @default 1
              */
             qps: number;
             /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
+             * Start Us
+             * @default 0
              */
-            kind: "workload";
-            /**
-             * Distribution
-             * @enum {string}
-             */
-            distribution: "websearch" | "fb_hadoop" | "alistorage" | "custom";
-            /** Cdf */
-            cdf?: [
-                number,
-                number
-            ][] | null;
-            /** Load */
-            load: number;
-            /** Hosts */
-            hosts?: string[] | null;
+            start_us: number;
             /**
              * Stop Us
              * @description default: duration_us
@@ -1725,46 +1934,9 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    "scenarios-validate": {
+    "health-health": {
         parameters: {
             query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ScenarioValidate"];
-            };
-        };
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidateResult"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
-        };
-    };
-    "scenarios-list_": {
-        parameters: {
-            query?: {
-                q?: string | null;
-                limit?: number;
-                offset?: number;
-            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1777,59 +1949,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ScenariosPublic"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["Health"];
                 };
             };
         };
     };
-    "scenarios-create": {
+    "presets-list": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ScenarioCreate"];
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description Successful Response */
-            201: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ScenarioCreated"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["PresetsPublic"];
                 };
             };
         };
     };
-    "scenarios-get": {
+    "presets-get": {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                key: string;
             };
             cookie?: never;
         };
@@ -1841,7 +1991,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ScenarioPublic"];
+                    "application/json": components["schemas"]["PresetDetail"];
                 };
             };
             /** @description Validation Error */
@@ -1855,80 +2005,7 @@ export interface operations {
             };
         };
     };
-    "scenarios-delete": {
-        parameters: {
-            query?: never;
-            header?: {
-                "x-owner-token"?: string | null;
-            };
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description wrong or missing owner token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
-        };
-    };
-    "scenarios-fork": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ScenarioFork"];
-            };
-        };
-        responses: {
-            /** @description Successful Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ScenarioCreated"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
-        };
-    };
-    "runs-list_": {
+    "runs-list": {
         parameters: {
             query?: {
                 scenario_id?: string | null;
@@ -2064,7 +2141,7 @@ export interface operations {
             };
         };
     };
-    "runs-summary": {
+    "runs-events": {
         parameters: {
             query?: never;
             header?: never;
@@ -2081,7 +2158,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RunSummary"];
+                    "text/event-stream": unknown;
                 };
             };
             /** @description Validation Error */
@@ -2160,6 +2237,37 @@ export interface operations {
             };
         };
     };
+    "runs-result": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "runs-series": {
         parameters: {
             query?: never;
@@ -2193,7 +2301,7 @@ export interface operations {
             };
         };
     };
-    "runs-result": {
+    "runs-summary": {
         parameters: {
             query?: never;
             header?: never;
@@ -2210,7 +2318,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["RunSummary"];
                 };
             };
             /** @description Validation Error */
@@ -2224,7 +2332,106 @@ export interface operations {
             };
         };
     };
-    "runs-events": {
+    "scenarios-list": {
+        parameters: {
+            query?: {
+                q?: string | null;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScenariosPublic"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "scenarios-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScenarioCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScenarioCreated"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "scenarios-validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScenarioValidate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidateResult"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "scenarios-get": {
         parameters: {
             query?: never;
             header?: never;
@@ -2241,7 +2448,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": unknown;
+                    "application/json": components["schemas"]["ScenarioPublic"];
                 };
             };
             /** @description Validation Error */
@@ -2255,7 +2462,80 @@ export interface operations {
             };
         };
     };
-    "sweeps-list_": {
+    "scenarios-delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                "x-owner-token"?: string | null;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description wrong or missing owner token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "scenarios-fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScenarioFork"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScenarioCreated"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "sweeps-list": {
         parameters: {
             query?: {
                 scenario_id?: string | null;
@@ -2418,6 +2698,46 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
+            };
+        };
+    };
+    "topologies-expand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExpandRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpandedTopology"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description simulator unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

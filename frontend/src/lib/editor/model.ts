@@ -27,7 +27,9 @@ export const NEW_SCENARIO: Scenario = {
 };
 
 export function fromScenarioDocument(doc: Scenario, sourceId: string | null = null): EditorState {
-  return { doc: structuredClone(doc), sourceId, dirty: false };
+  const copy = structuredClone(doc);
+  if (copy.topology.kind === "explicit") copy.topology = cleanExplicit(copy.topology);
+  return { doc: copy, sourceId, dirty: false };
 }
 
 /** The document sent to the API: editor-only leftovers removed, overrides pruned. */

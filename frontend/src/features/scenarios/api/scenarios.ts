@@ -6,24 +6,12 @@ import type { components } from "../../../lib/api/schema.gen";
 type ScenarioBody = components["schemas"]["ScenarioCreate"]["scenario"];
 const asBody = (doc: Scenario) => doc as unknown as ScenarioBody;
 
-export interface Preset {
-  key: string;
-  title: string;
-  description: string;
-  scenario_id: string;
-  topology_kind: string;
-  hosts: number;
-  switches: number;
-  scenario?: Scenario;
-}
+export type Preset = components["schemas"]["PresetPublic"];
 
 export function usePresets() {
   return useQuery({
     queryKey: ["presets"],
-    queryFn: async () => {
-      const res = await unwrap(client.GET("/api/v1/presets" as never)) as unknown as { data: Preset[]; count: number };
-      return res.data;
-    },
+    queryFn: async (): Promise<Preset[]> => (await unwrap(client.GET("/api/v1/presets"))).data,
   });
 }
 

@@ -1,0 +1,76 @@
+import { render, screen } from "@testing-library/react";
+import { LineChart } from "./LineChart";
+import { CdfChart } from "./CdfChart";
+import { SummaryCards } from "./SummaryCards";
+import { cdfByBucket } from "../utils/cdf";
+import { directionalValues, linkValues } from "../utils/overlay";
+import type { FlowRecord, ResultSummary } from "../../../lib/api/resultTypes";
+
+const t = [0, 10, 20, 30];
+
+describe("LineChart", () => {
+  it("draws one path per series through every sample", () => {
+    const { container } = render(
+      <LineChart t={t} xDomain={[0, 30]} yLabel="bytes" series={[
+        { name: "leaf0->h0", values: [0, 1000, 2000, 500] },
+        { name: "leaf0->h1", values: [0, 0, 10, 0] },
+      ]} />,
+    );
+    const paths = container.querySelectorAll("path.series-line");
+    expect(paths).toHaveLength(2);
+    expect(paths[0].getAttribute("data-series")).toBe("leaf0->h0");
+    const d = paths[0].getAttribute("d")!;
+    expect(d.startsWith("M")).toBe(true);
+    expect(d.split("L")).toHaveLength(4); // M + 3 segments
+    expect(screen.getByText("leaf0->h1")).toBeInTheDocument(); // legend
+    expect(screen.getByRole("img", { name: "bytes over time" })).toBeInTheDocument();
+  });
+
+  it("uses steps for pause state", () => {
+    const { container } = render(<LineChart t={t} xDomain={[0, 30]} yLabel="paused" step series={[{ name: "p", values: [0, 1, 1, 0] }]} />);
+    // a step curve needs horizontal then vertical moves: more vertices than samples
+    expect(container.querySelector("path.series-line")!.getAttribute("d")!.split("L").length).toBeGreaterThan(4);
+  });
+});
+
+const flow = (id: number, size: number, fct: number | null): FlowRecord => ({
+  id, src: "h1", dst: "h0", size_bytes: size, start_us: 0, fct_us: fct, ideal_fct_us: null,
+  slowdown: fct === null ? null : fct / 2, bytes_delivered: size, goodput_gbps: 1,
+});
+
+describe("FCT CDF", () => {
+  const flows = [flow(0, 5000, 3), flow(1, 6000, 5), flow(2, 2_000_000, 400), flow(3, 0, null)];
+  it("buckets finite completed flows by size", () => {
+    const b = cdfByBucket(flows, "fct_us");
+    expect(b.map((x) => x.label)).toEqual(["< 10 KB", ">= 1 MB"]);
+    expect(b[0].points).toEqual([[3, 0], [3, 0.5], [5, 1]]);
+  });
+  it("renders a path per bucket", () => {
+    const { container } = render(<CdfChart flows={flows} metric="slowdown" />);
+    expect(container.querySelectorAll("path.series-line")).toHaveLength(2);
+    expect(screen.getByText(/< 10 KB \(2 flows\)/)).toBeInTheDocument();
+  });
+});
+
+const summary: ResultSummary = {
+  throughput_gbps: 24.5, max_queue_bytes: 150_000, ecn_marked_packets: 12, pfc_pauses_sent: 3,
+  fct_us: { count: 2, mean: 4, p50: 3, p99: 5 }, drops: { total: 0 },
+  link_utilization: [{ link: "leaf0->h0", utilization: 0.9 }, { link: "h0->leaf0", utilization: 0.1 }],
+  pfc: [{ port: "leaf0->h1", priority: 3, pauses_sent: 2, pauses_received: 1, pause_duration_us: 4 }],
+};
+
+describe("SummaryCards and overlay values", () => {
+  it("shows the headline metrics with units", () => {
+    render(<SummaryCards summary={summary} />);
+    expect(screen.getByText("24.5 Gbit/s")).toBeInTheDocument();
+    expect(screen.getByText("5 us")).toBeInTheDocument();
+    expect(screen.getByText("150 KB")).toBeInTheDocument();
+  });
+  it("colours a link by the busier direction, and leaves unrecorded links empty", () => {
+    const links = [{ id: 0, a: "h0", b: "leaf0", rate_gbps: 100 }, { id: 1, a: "h1", b: "leaf0", rate_gbps: 100 }];
+    expect(linkValues(links, directionalValues("utilization", summary, undefined, 0))).toEqual([0.9, null]);
+    expect(linkValues(links, directionalValues("pauses", summary, undefined, 0))).toEqual([null, 3]);
+    const series = { interval_us: 10, t_us: t, queues: { "leaf0->h0": [0, 7, 9, 1] }, flow_rates_gbps: {}, pause: {} };
+    expect(linkValues(links, directionalValues("queue_at_t", summary, series, 2))).toEqual([9, null]);
+  });
+});
