@@ -25,27 +25,32 @@ class BodyLimitMiddleware:
         if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
             await self._reject(send)
             return
-        seen = 0
-        started = False
+        seen, too_large, replaced = 0, False, False
 
         async def counting_receive() -> Message:
-            nonlocal seen
+            nonlocal seen, too_large
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.max_bytes:
+                    too_large = True
                     raise BodyTooLarge()
             return message
 
-        async def tracking_send(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
+        async def guarded_send(message: Message) -> None:
+            # The framework may turn the receive error into its own 400: answer 413 instead.
+            nonlocal replaced
+            if too_large:
+                if not replaced:
+                    replaced = True
+                    await self._reject(send)
+                return
             await send(message)
 
         try:
-            await self.app(scope, counting_receive, tracking_send)
+            await self.app(scope, counting_receive, guarded_send)
         except BodyTooLarge:
-            if not started:
+            if not replaced:
                 await self._reject(send)
 
     async def _reject(self, send: Send) -> None:

@@ -16,7 +16,7 @@ def list_(session: SessionDep) -> PresetsPublic:
     return PresetsPublic(data=data, count=len(data))
 
 
-@router.get("/{key}", response_model=PresetDetail)
+@router.get("/{key}", response_model=PresetDetail, response_model_exclude_unset=True)
 def get(session: SessionDep, key: str = Path(max_length=64)) -> PresetDetail:
     """One preset with its scenario document."""
     preset = service.get_preset(session, key=key)

@@ -68,4 +68,5 @@ def get_preset(session: Session, *, key: str) -> PresetDetail | None:
     preset = load_presets().get(key)
     if preset is None:
         return None
-    return PresetDetail(**_public(preset, _row(session, key)), scenario=preset.scenario)
+    row = _row(session, key)
+    return PresetDetail(**_public(preset, row), scenario=row.document)

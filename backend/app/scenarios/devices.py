@@ -8,8 +8,8 @@ from app.core.validation import error_at, raise_errors
 from app.scenarios import limits as L
 from app.scenarios.topology import Strict
 
-Bytes1G = Annotated[int, Field(ge=0, le=L.GB)]
-Headroom = Literal["auto"] | Annotated[int, Field(ge=0, le=64 * L.MB)]
+Bytes1G = Annotated[int, Field(ge=0, le=L.GIB)]
+Headroom = Literal["auto"] | Annotated[int, Field(ge=0, le=64 * L.MIB)]
 Priority = Literal["0", "1", "2", "3", "4", "5", "6", "7"]
 
 
@@ -45,7 +45,7 @@ class Pfc(Strict):
     enabled: bool = True
     alpha: float = Field(0.0625, gt=0, le=64)
     headroom_bytes: Headroom = "auto"
-    xon_offset_bytes: int = Field(4160, ge=0, le=10 * L.MB)
+    xon_offset_bytes: int = Field(4160, ge=0, le=10 * L.MIB)
     pause_mode: Literal["xoff_xon", "quanta"] = "xoff_xon"
     pause_quanta: int = Field(65535, ge=1, le=65535)
 
@@ -56,7 +56,7 @@ class PfcPartial(Strict):
     enabled: bool | None = None
     alpha: float | None = Field(None, gt=0, le=64)
     headroom_bytes: Headroom | None = None
-    xon_offset_bytes: int | None = Field(None, ge=0, le=10 * L.MB)
+    xon_offset_bytes: int | None = Field(None, ge=0, le=10 * L.MIB)
     pause_mode: Literal["xoff_xon", "quanta"] | None = None
     pause_quanta: int | None = Field(None, ge=1, le=65535)
 
@@ -64,7 +64,7 @@ class PfcPartial(Strict):
 class Switch(Strict):
     """Switch defaults (every switch unless overridden)."""
 
-    buffer_bytes: int = Field(12 * L.MB, ge=64 * L.KB, le=L.GB)
+    buffer_bytes: int = Field(12_000_000, ge=64 * L.KIB, le=L.GIB)
     cell_bytes: int = Field(208, ge=64, le=1024)
     pfc: Pfc = Field(default_factory=Pfc)
     ecn: Ecn = Field(default_factory=Ecn)
@@ -89,7 +89,7 @@ class Switch(Strict):
 class SwitchPartial(Strict):
     """A per-switch override: any subset of `switch`, deep-merged over it."""
 
-    buffer_bytes: int | None = Field(None, ge=64 * L.KB, le=L.GB)
+    buffer_bytes: int | None = Field(None, ge=64 * L.KIB, le=L.GIB)
     cell_bytes: int | None = Field(None, ge=64, le=1024)
     pfc: PfcPartial | None = None
     ecn: EcnPartial | None = None
@@ -104,14 +104,14 @@ class Cc(Strict):
     algorithm: Literal["dcqcn", "none"] = "dcqcn"
     preset: Literal["dcqcn-paper", "nvidia-default"] = "dcqcn-paper"
     g: float | None = Field(None, gt=0, le=1)
-    alpha_update_us: float | None = Field(None, gt=0)
-    rate_decrease_interval_us: float | None = Field(None, ge=0)
-    rate_increase_timer_us: float | None = Field(None, gt=0)
-    byte_counter_bytes: int | None = Field(None, ge=0)
+    alpha_update_us: float | None = Field(None, gt=0, le=L.MAX_TIMER_US)
+    rate_decrease_interval_us: float | None = Field(None, ge=0, le=L.MAX_TIMER_US)
+    rate_increase_timer_us: float | None = Field(None, gt=0, le=L.MAX_TIMER_US)
+    byte_counter_bytes: int | None = Field(None, ge=0, le=L.MAX_BYTE_COUNTER)
     fast_recovery_steps: int | None = Field(None, ge=0, le=100)
-    rai_mbps: float | None = Field(None, gt=0)
-    rhai_mbps: float | None = Field(None, gt=0)
-    min_rate_mbps: float | None = Field(None, gt=0)
+    rai_mbps: float | None = Field(None, gt=0, le=L.MAX_RATE_MBPS)
+    rhai_mbps: float | None = Field(None, gt=0, le=L.MAX_RATE_MBPS)
+    min_rate_mbps: float | None = Field(None, gt=0, le=L.MAX_RATE_MBPS)
 
 
 class CcPartial(Cc):
@@ -129,7 +129,7 @@ class Nic(Strict):
     qp_depth: int = Field(16, ge=1, le=65536)
     message_bytes: int = Field(65536, ge=1, le=2**31)
     cc: Cc = Field(default_factory=Cc)
-    cnp_interval_us: float = Field(50, ge=0)
+    cnp_interval_us: float = Field(50, ge=0, le=L.MAX_TIMER_US)
     ack_interval_packets: int = Field(1, ge=1, le=1024)
     rto_us: float = Field(1000, ge=1, le=10_000_000)
     nack_enabled: bool = True
@@ -143,7 +143,7 @@ class NicPartial(Strict):
     qp_depth: int | None = Field(None, ge=1, le=65536)
     message_bytes: int | None = Field(None, ge=1, le=2**31)
     cc: CcPartial | None = None
-    cnp_interval_us: float | None = Field(None, ge=0)
+    cnp_interval_us: float | None = Field(None, ge=0, le=L.MAX_TIMER_US)
     ack_interval_packets: int | None = Field(None, ge=1, le=1024)
     rto_us: float | None = Field(None, ge=1, le=10_000_000)
     nack_enabled: bool | None = None

@@ -1,8 +1,8 @@
 """Numeric limits of scenario format v1 (docs/scenario-format.md), shared by the models."""
 
-KB = 1000
-MB = 1000 * 1000
-GB = 1000 * 1000 * 1000
+KIB = 1024
+MIB = 1024 * 1024
+GIB = 1024 * 1024 * 1024
 
 MAX_NODES = 20_000
 MAX_LINKS = 100_000
@@ -14,4 +14,9 @@ MAX_SEED = 2**31 - 1
 MAX_GENERATORS = 64
 MAX_SAMPLES = 100_000
 MAX_ALL_TO_ALL_HOSTS = 256
+MAX_SIZE_BYTES = 10**15
+MAX_TIMER_US = 1_000_000.0
+MAX_RATE_MBPS = MAX_RATE_GBPS * 1000
+MAX_BYTE_COUNTER = 2**40
+MAX_MONITOR_ENTRIES = 4096
 NODE_ID_PATTERN = r"^[A-Za-z0-9_.:-]{1,64}$"

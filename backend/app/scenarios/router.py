@@ -34,14 +34,14 @@ def validate(body: ScenarioValidate) -> ValidateResult:
     return ValidateResult(ok=True, simulator_checked=checked)
 
 
-@router.post("", response_model=ScenarioCreated, status_code=201)
+@router.post("", response_model=ScenarioCreated, status_code=201, response_model_exclude_unset=True)
 def create(session: SessionDep, body: ScenarioCreate) -> ScenarioCreated:
     """Store an immutable snapshot; the owner token is returned only here."""
     if body.parent_id is not None and session.get(ScenarioRow, body.parent_id) is None:
         raise HTTPException(404, f"scenario '{body.parent_id}' not found")
     check_with_simulator(service.to_document(body.scenario))
     row, token = service.create_scenario(session, scenario=body.scenario, parent_id=body.parent_id)
-    return ScenarioCreated(**public_of(row).model_dump(), owner_token=token)
+    return ScenarioCreated(**summary_of(row), scenario=row.document, owner_token=token)
 
 
 @router.get("", response_model=ScenariosPublic)
@@ -53,18 +53,19 @@ def list_(session: SessionDep, q: Annotated[str | None, Query(max_length=200)] =
     return ScenariosPublic(data=[ScenarioSummary(**summary_of(r)) for r in rows], count=count)
 
 
-@router.get("/{id}", response_model=ScenarioPublic)
+@router.get("/{id}", response_model=ScenarioPublic, response_model_exclude_unset=True)
 def get(row: ScenarioDep) -> ScenarioPublic:
     """One snapshot with its document."""
     return public_of(row)
 
 
-@router.post("/{id}/fork", response_model=ScenarioCreated, status_code=201)
+@router.post("/{id}/fork", response_model=ScenarioCreated, status_code=201,
+             response_model_exclude_unset=True)
 def fork(session: SessionDep, row: ScenarioDep, body: ScenarioFork) -> ScenarioCreated:
     """A new snapshot of the edited document with parent_id = this id."""
     check_with_simulator(service.to_document(body.scenario))
     child, token = service.create_scenario(session, scenario=body.scenario, parent_id=row.id)
-    return ScenarioCreated(**public_of(child).model_dump(), owner_token=token)
+    return ScenarioCreated(**summary_of(child), scenario=child.document, owner_token=token)
 
 
 @router.delete("/{id}", status_code=204, response_class=Response,

@@ -16,6 +16,8 @@ HOST_FIELDS = {
     "pingmesh": ("hosts",),
 }
 
+LIST_FIELDS = ("senders", "hosts")
+
 
 class Scenario(Strict):
     """One complete simulation: topology, device settings, traffic and monitoring."""
@@ -54,6 +56,17 @@ class Scenario(Strict):
 def _time_errors(s: Scenario) -> list:
     """Warm-up before the end; sample count within the limit."""
     errors = []
+    if s.duration_us < 0.001:
+        errors.append(error_at(("duration_us",), "must be at least 0.001 us (1 ns)", s.duration_us))
+    for i, gen in enumerate(s.traffic):
+        if gen.start_us >= s.duration_us:
+            errors.append(error_at(("traffic", i, "start_us"),
+                                   f"must be >= 0 and < duration_us ({s.duration_us:g})", gen.start_us))
+        stop = getattr(gen, "stop_us", None)
+        if stop is not None and not gen.start_us < stop <= s.duration_us:
+            errors.append(error_at(("traffic", i, "stop_us"),
+                                   f"must be > start_us ({gen.start_us:g}) and <= duration_us "
+                                   f"({s.duration_us:g})", stop))
     if s.warmup_us >= s.duration_us:
         errors.append(error_at(("warmup_us",), f"must be < duration_us ({s.duration_us:g})", s.warmup_us))
     samples = s.duration_us / s.monitor.sample_interval_us
@@ -101,9 +114,14 @@ def _traffic_errors(s: Scenario, hosts: set[str], switches: set[str]) -> list:
     errors = []
     for i, gen in enumerate(s.traffic):
         for field in HOST_FIELDS[gen.kind]:
+            seen: set[str] = set()
             for sub, name in _names(getattr(gen, field)):
                 if name not in hosts:
-                    errors.append(error_at(("traffic", i, field) + sub, f"unknown host '{name}'", name))
+                    what = "a switch, not a host" if name in switches else "unknown host"
+                    errors.append(error_at(("traffic", i, field) + sub, f"{what} '{name}'", name))
+                elif name in seen and field in LIST_FIELDS:
+                    errors.append(error_at(("traffic", i, field) + sub, f"duplicate host '{name}'", name))
+                seen.add(name)
         if gen.kind == "pairs" and gen.tor_pairs:
             for sub, name in _names(gen.tor_pairs):
                 if name not in switches:

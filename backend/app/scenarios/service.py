@@ -35,8 +35,8 @@ def token_hash(token: str) -> str:
 
 
 def to_document(scenario: Scenario) -> dict[str, Any]:
-    """The stored form: what the author set (defaults stay implicit), JSON-ready."""
-    return scenario.model_dump(mode="json", exclude_unset=True)
+    """The stored form: what the author set (defaults stay implicit, null means default)."""
+    return scenario.model_dump(mode="json", exclude_unset=True, exclude_none=True)
 
 
 def create_scenario(session: Session, *, scenario: Scenario, parent_id: str | None = None,

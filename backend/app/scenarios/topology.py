@@ -78,7 +78,7 @@ class Dci(Strict):
     site: LeafSpineSite = Field(default_factory=LeafSpineSite)
     length_km: float = Field(100, ge=1, le=20_000)
     dci_rate_gbps: Rate = 100
-    dci_buffer_bytes: int = Field(64 * L.MB, ge=64 * L.KB, le=L.GB)
+    dci_buffer_bytes: int = Field(64 * L.MIB, ge=64 * L.KIB, le=L.GIB)
 
 
 class ExplicitNode(Strict):
@@ -154,7 +154,7 @@ def graph_errors(topo: Explicit) -> list:
                                    f"a host must have exactly one link (has {degree[node.id]})",
                                    node.id))
     if not errors and not _connected(topo.nodes[0].id, adjacency, len(kinds)):
-        errors.append(error_at(("links",), "the topology must be connected", len(topo.links)))
+        errors.append(error_at((), "the topology must be connected", len(topo.links)))
     return errors
 
 

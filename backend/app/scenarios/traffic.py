@@ -8,7 +8,7 @@ from app.core.validation import error_at, raise_errors
 from app.scenarios import limits as L
 from app.scenarios.topology import NodeId, Strict
 
-Size = Annotated[int, Field(ge=0, le=2**53, description="bytes; 0 = long-lived")]
+Size = Annotated[int, Field(ge=0, le=L.MAX_SIZE_BYTES, description="bytes; 0 = long-lived")]
 PortName = Annotated[str, Field(pattern=r"^[A-Za-z0-9_.:-]{1,64}->[A-Za-z0-9_.:-]{1,64}$")]
 
 
@@ -17,7 +17,7 @@ class Generator(Strict):
 
     name: str = Field("", max_length=200)
     priority: int | None = Field(None, ge=0, le=6, description="default: switch.data_priority")
-    start_us: float = Field(0, ge=0)
+    start_us: float = Field(0, ge=0, description="must be < duration_us")
     qps: int = Field(1, ge=1, le=1024)
 
 
@@ -49,10 +49,15 @@ class Pairs(Generator):
 
     @model_validator(mode="after")
     def _one_list(self) -> "Pairs":
-        """Exactly one of pairs and tor_pairs."""
+        """Exactly one of pairs and tor_pairs; the two ends of a pair differ."""
         if (self.pairs is None) == (self.tor_pairs is None):
-            raise_errors("Pairs", [error_at(
-                ("pairs",), "give exactly one of pairs and tor_pairs", self.pairs)])
+            raise_errors("Pairs", [error_at((), "give exactly one of pairs and tor_pairs", None)])
+        field = "pairs" if self.pairs is not None else "tor_pairs"
+        items = self.pairs if self.pairs is not None else self.tor_pairs
+        if not items:
+            raise_errors("Pairs", [error_at((field,), "needs at least 1 item", items)])
+        raise_errors("Pairs", [error_at((field, i, 1), "must differ from the source", b)
+                               for i, (a, b) in enumerate(items) if a == b])
         return self
 
 
@@ -80,7 +85,7 @@ class Perftest(Generator):
     dst: NodeId
     message_bytes: int | None = Field(None, ge=1, le=2**31, description="default: nic.message_bytes")
     tx_depth: int | None = Field(None, ge=1, le=65536, description="default: nic.qp_depth")
-    iterations: int = Field(0, ge=0, description="0 = until the end of the run")
+    iterations: int = Field(0, ge=0, le=10**9, description="0 = until the end of the run")
 
     @model_validator(mode="after")
     def _distinct(self) -> "Perftest":
@@ -95,8 +100,10 @@ class Workload(Generator):
 
     kind: Literal["workload"]
     distribution: Literal["websearch", "fb_hadoop", "alistorage", "custom"]
-    cdf: list[tuple[Annotated[int, Field(ge=1)], Annotated[float, Field(ge=0, le=100)]]] | None = None
-    load: float = Field(gt=0, le=1)
+    cdf: list[tuple[Annotated[int, Field(ge=1, le=L.MAX_SIZE_BYTES)],
+                    Annotated[float, Field(ge=0, le=100)]]] | None = Field(
+        None, min_length=1, max_length=1000, description="[[size_bytes, cumulative_percent], ...]")
+    load: float = Field(0.3, gt=0, le=1)
     hosts: list[NodeId] | None = Field(None, min_length=2)
     stop_us: float | None = Field(None, gt=0, description="default: duration_us")
 
@@ -106,13 +113,11 @@ class Workload(Generator):
         errors = []
         if self.distribution == "custom":
             if not self.cdf:
-                errors.append(error_at(("cdf",), "required when distribution is custom", None))
-            elif any(b[0] <= a[0] or b[1] < a[1] for a, b in zip(self.cdf, self.cdf[1:])):
-                errors.append(error_at(("cdf",), "sizes and percents must increase", None))
-            elif self.cdf[-1][1] != 100:
-                errors.append(error_at(("cdf",), "must end at 100 percent", self.cdf[-1][1]))
+                errors.append(error_at(("cdf",), 'field required with distribution "custom"', None))
+            else:
+                errors += _cdf_errors(self.cdf)
         elif self.cdf is not None:
-            errors.append(error_at(("cdf",), "only allowed when distribution is custom", None))
+            errors.append(error_at(("cdf",), 'only allowed with distribution "custom"', None))
         raise_errors("Workload", errors)
         return self
 
@@ -122,8 +127,20 @@ class Pingmesh(Generator):
 
     kind: Literal["pingmesh"]
     hosts: list[NodeId] | None = Field(None, min_length=2)
-    interval_us: float = Field(100, gt=0)
+    interval_us: float = Field(100, gt=0, le=L.MAX_DURATION_US)
     probe_bytes: int = Field(512, ge=1, le=65536)
+
+
+def _cdf_errors(cdf: list[tuple[int, float]]) -> list:
+    """Sizes strictly increasing, percents not decreasing, ending at 100."""
+    for i in range(1, len(cdf)):
+        if cdf[i][0] <= cdf[i - 1][0]:
+            return [error_at(("cdf", i, 0), "sizes must be strictly increasing", cdf[i][0])]
+        if cdf[i][1] < cdf[i - 1][1]:
+            return [error_at(("cdf", i, 1), "percents must not decrease", cdf[i][1])]
+    if cdf[-1][1] != 100:
+        return [error_at(("cdf", len(cdf) - 1, 1), "the last percent must be 100", cdf[-1][1])]
+    return []
 
 
 TrafficGenerator = Annotated[
@@ -135,7 +152,8 @@ TrafficGenerator = Annotated[
 class Monitor(Strict):
     """What to sample during a run."""
 
-    sample_interval_us: float = Field(10, ge=0.1)
-    queues: Literal["auto"] | list[PortName] = "auto"
-    flows: Literal["auto", "all"] | list[Annotated[int, Field(ge=0)]] = "auto"
-    ports: Literal["auto"] | list[PortName] = "auto"
+    sample_interval_us: float = Field(10, ge=0.1, le=L.MAX_DURATION_US)
+    queues: Literal["auto"] | Annotated[list[PortName], Field(max_length=L.MAX_MONITOR_ENTRIES)] = "auto"
+    flows: Literal["auto", "all"] | Annotated[
+        list[Annotated[int, Field(ge=0, le=2**32 - 1)]], Field(max_length=L.MAX_MONITOR_ENTRIES)] = "auto"
+    ports: Literal["auto"] | Annotated[list[PortName], Field(max_length=L.MAX_MONITOR_ENTRIES)] = "auto"

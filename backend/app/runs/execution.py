@@ -1,0 +1,132 @@
+"""Database side of executing a run: claim, heartbeat/progress, finish. Every write is guarded
+by the claim (task id + attempt), so a lost or cancelled execution can never overwrite the row."""
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import update
+from sqlalchemy.orm import Session
+
+from app.core.db import utcnow
+from app.runs.models import FINAL_STATES, Run, RunResult
+from app.runs.reaper import MAX_ATTEMPTS
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What a worker holds while it executes a run."""
+
+    run_id: str
+    task_id: str
+    attempt: int
+    seed: int
+    document: dict[str, Any]
+
+
+def _guard(claim: Claim) -> tuple:
+    """WHERE clause: still RUNNING under this claim."""
+    return (Run.id == claim.run_id, Run.status == "RUNNING", Run.task_id == claim.task_id,
+            Run.attempts == claim.attempt)
+
+
+def claim_run(session: Session, *, run_id: str, task_id: str, worker: str,
+              stale_after_s: float) -> Claim | None:
+    """Take the run for this task, or None when it is final or held by a live execution.
+
+    A RUNNING row with our own task id means this message was redelivered after the worker
+    died (acks_late + reject_on_worker_lost): take it over, once. The same holds for a
+    RUNNING row whose heartbeat went stale.
+    """
+    run = session.get(Run, run_id)
+    if run is None or run.status in FINAL_STATES:
+        return None
+    if run.status == "RUNNING":
+        stale = run.heartbeat_at is None or (utcnow() - _aware(run.heartbeat_at)).total_seconds() > stale_after_s
+        if run.task_id != task_id and not stale:
+            return None
+        if run.attempts >= MAX_ATTEMPTS:
+            _fail_lost(session, run)
+            return None
+    now, seen_status, attempt = utcnow(), run.status, run.attempts + 1
+    scenario_id, seed = run.scenario_id, run.seed
+    result = session.execute(update(Run).where(
+        Run.id == run_id, Run.status == seen_status, Run.attempts == attempt - 1).values(
+        status="RUNNING", attempts=attempt, task_id=task_id, worker=worker[:200],
+        started_at=now, heartbeat_at=now, finished_at=None, error=None, progress=0.0),
+        execution_options={"synchronize_session": False})
+    session.commit()
+    if result.rowcount != 1:
+        return None
+    from app.scenarios.models import ScenarioRow
+
+    document = session.get(ScenarioRow, scenario_id).document
+    return Claim(run_id, task_id, attempt, seed, document)
+
+
+def _aware(moment):
+    """SQLite returns naive datetimes (stored as UTC)."""
+    from datetime import timezone
+
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def _fail_lost(session: Session, run: Run) -> None:
+    """A run whose workers died MAX_ATTEMPTS times ends FAILED."""
+    session.execute(update(Run).where(Run.id == run.id, Run.status == "RUNNING").values(
+        status="FAILED", finished_at=utcnow(),
+        error=f"worker lost during {run.attempts} attempts"))
+    session.commit()
+
+
+def record_progress(session: Session, *, claim: Claim, line: dict[str, Any] | None) -> bool:
+    """Heartbeat plus the latest progress line; False when the claim is gone (cancelled)."""
+    values: dict[str, Any] = {"heartbeat_at": utcnow()}
+    if line:
+        sim, total = int(line.get("sim_time_ns", 0)), int(line.get("duration_ns", 0))
+        values.update(sim_time_ns=sim, duration_ns=total, events=int(line.get("events", 0)),
+                      wall_s=float(line.get("wall_s", 0.0)),
+                      progress=min(1.0, sim / total) if total else 0.0)
+    result = session.execute(update(Run).where(*_guard(claim)).values(**values))
+    session.commit()
+    return result.rowcount == 1
+
+
+def metrics_of(summary: dict[str, Any]) -> dict[str, Any]:
+    """The summary columns of a result."""
+    fct, slowdown = summary.get("fct_us") or {}, summary.get("slowdown") or {}
+    return {
+        "throughput_gbps": summary.get("throughput_gbps"), "fct_p50_us": fct.get("p50"),
+        "fct_p99_us": fct.get("p99"), "slowdown_p99": slowdown.get("p99"),
+        "max_queue_bytes": summary.get("max_queue_bytes"),
+        "ecn_marked_packets": summary.get("ecn_marked_packets"),
+        "cnps_sent": summary.get("cnps_sent"), "pfc_pauses_sent": summary.get("pfc_pauses_sent"),
+        "drops_total": (summary.get("drops") or {}).get("total"),
+    }
+
+
+def finish_success(session: Session, *, claim: Claim, result_text: str) -> bool:
+    """Store the result (upsert by run id) and mark SUCCEEDED in one transaction."""
+    result = json.loads(result_text)
+    info = result.get("run_info", {})
+    updated = session.execute(update(Run).where(*_guard(claim)).values(
+        status="SUCCEEDED", finished_at=utcnow(), heartbeat_at=utcnow(), progress=1.0,
+        sim_time_ns=int(info.get("sim_time_ns", 0)), duration_ns=int(info.get("duration_ns", 0)),
+        events=int(info.get("events", 0)), wall_s=float(result.get("perf", {}).get("wall_s", 0)),
+        summary=result.get("summary"), **metrics_of(result.get("summary", {}))))
+    if updated.rowcount != 1:
+        session.rollback()
+        return False
+    session.merge(RunResult(run_id=claim.run_id, result_json=result_text,
+                            sha256=hashlib.sha256(result_text.encode()).hexdigest()))
+    session.commit()
+    return True
+
+
+def finish_failure(session: Session, *, claim: Claim, error: str) -> bool:
+    """Mark FAILED with the simulator's one-line reason."""
+    updated = session.execute(update(Run).where(*_guard(claim)).values(
+        status="FAILED", finished_at=utcnow(), error=error[:2000]))
+    session.commit()
+    return updated.rowcount == 1

@@ -1,0 +1,64 @@
+"""The end-to-end scenario shared by the PostgreSQL stack and the embedded (SQLite) stack."""
+
+import csv
+import io
+import json
+import re
+
+import httpx
+
+from tests.helpers import create_scenario, sse_events, start_run
+from tests.scenarios_data import two_hosts
+from tests.support import ROOT
+
+
+def data_overhead_bytes() -> int:
+    """Per-packet wire bytes besides the payload, as docs/model.md documents them."""
+    text = (ROOT / "docs" / "model.md").read_text()
+    match = re.search(r"(\d+)\s*bytes[^.\n]{0,80}(?:per data packet|besides (?:its|the) payload)",
+                      text) or re.search(r"data packet[^.\n]{0,80}?(\d+)\s*bytes", text)
+    assert match, "docs/model.md must state the per-data-packet overhead in bytes"
+    return int(match.group(1))
+
+
+def expected_line_rate_gbps(rate_gbps: float, mtu: int) -> float:
+    """Goodput of a saturated link: rate x payload / (payload + headers)."""
+    return rate_gbps * mtu / (mtu + data_overhead_bytes())
+
+
+def run_two_hosts_end_to_end(api: httpx.Client, name: str) -> dict:
+    """Create, run with SSE progress, check the summary against line rate; returns the run."""
+    scenario = create_scenario(api, two_hosts(name=name))
+    run = start_run(api, scenario["id"])[0]
+    assert run["status"] in ("PENDING", "RUNNING") and run["cached"] is False
+    events = sse_events(api, f"/runs/{run['id']}/events")
+    names = [e for e, _ in events]
+    assert names[-1] == "done" and names.count("progress") >= 2, names
+    statuses = [data["status"] for _, data in events]
+    assert statuses[-1] == "SUCCEEDED", events[-1]
+    progress = [data["progress"] for e, data in events if e == "progress"]
+    assert progress == sorted(progress) and progress[-1] == 1.0
+
+    summary = api.get(f"/runs/{run['id']}/summary").json()
+    expected = expected_line_rate_gbps(100, 1000)
+    measured = summary["summary"]["throughput_gbps"]
+    assert abs(measured - expected) <= 0.02 * expected, (measured, expected)
+    final = api.get(f"/runs/{run['id']}").json()
+    assert final["summary"]["throughput_gbps"] == measured and final["attempts"] == 1
+    _check_result_views(api, run["id"])
+    again = start_run(api, scenario["id"])[0]
+    assert again["id"] == run["id"] and again["cached"] is True
+    return final
+
+
+def _check_result_views(api: httpx.Client, run_id: str) -> None:
+    """flows (paginated), flows.csv, series and the raw result agree with each other."""
+    flows = api.get(f"/runs/{run_id}/flows", params={"limit": 1}).json()
+    assert flows["count"] == 1 and flows["data"][0]["src"] == "h0"
+    rows = list(csv.DictReader(io.StringIO(api.get(f"/runs/{run_id}/flows.csv").text)))
+    assert len(rows) == 1 and rows[0]["dst"] == "h1"
+    series = api.get(f"/runs/{run_id}/series").json()
+    assert len(series["t_us"]) > 10
+    raw = api.get(f"/runs/{run_id}/result")
+    assert raw.headers["content-type"].startswith("application/json")
+    assert json.loads(raw.content)["summary"]["throughput_gbps"] > 0

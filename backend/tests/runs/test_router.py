@@ -1,0 +1,59 @@
+"""Runs: every endpoint's happy path (end to end with the real simulator), 404, 409 and 422."""
+
+import pytest
+
+from tests.helpers import FINAL, create_scenario, error_locs, start_run, wait_final
+from tests.runs.e2e import run_two_hosts_end_to_end
+from tests.scenarios_data import incast, two_hosts
+from tests.support import wait_until
+
+RUN_PATHS = ["", "/summary", "/flows", "/flows.csv", "/series", "/result", "/events"]
+
+
+def test_end_to_end_on_postgres(api):
+    run = run_two_hosts_end_to_end(api, "e2e postgres")
+    assert run["status"] == "SUCCEEDED" and run["wall_s"] > 0
+
+
+def test_several_seeds_and_list(api):
+    scenario = create_scenario(api, incast(name="seeds"))
+    runs = start_run(api, scenario["id"], seeds=[1, 2])
+    assert [r["seed"] for r in runs] == [1, 2]
+    for run in runs:
+        assert wait_final(api, run["id"])["status"] == "SUCCEEDED"
+    listed = api.get("/runs", params={"scenario_id": scenario["id"], "status": "SUCCEEDED"}).json()
+    assert listed["count"] == 2
+    assert api.get("/runs", params={"scenario_id": scenario["id"], "limit": 1}).json()["count"] == 2
+
+
+@pytest.mark.parametrize("suffix", RUN_PATHS)
+def test_unknown_run_is_404(api, suffix):
+    assert api.get(f"/runs/nope{suffix}").status_code == 404
+
+
+def test_cancel_unknown_is_404(api):
+    assert api.post("/runs/nope/cancel").status_code == 404
+
+
+def test_create_404_and_422(api):
+    assert api.post("/runs", json={"scenario_id": "nope", "seeds": [1]}).status_code == 404
+    scenario = create_scenario(api, incast())
+    locs = error_locs(api.post("/runs", json={"scenario_id": scenario["id"], "seeds": [-1]}))
+    assert locs == [["body", "seeds", 0]]
+    locs = error_locs(api.post("/runs", json={"scenario_id": scenario["id"], "seeds": [3, 3]}))
+    assert locs == [["body", "seeds"]]
+    assert error_locs(api.get("/runs", params={"status": "DONE"})) == [["query", "status"]]
+
+
+def test_cancel_running_run_then_409(api):
+    long = two_hosts(name="to cancel", duration_us=300_000, monitor={"sample_interval_us": 100})
+    scenario = create_scenario(api, long)
+    run = start_run(api, scenario["id"])[0]
+    wait_until(lambda: api.get(f"/runs/{run['id']}").json()["status"] == "RUNNING", 60,
+               what="run to start")
+    response = api.post(f"/runs/{run['id']}/cancel")
+    assert response.status_code == 200 and response.json()["status"] == "CANCELLED"
+    assert api.post(f"/runs/{run['id']}/cancel").status_code == 409
+    assert api.get(f"/runs/{run['id']}/summary").status_code == 409
+    wait_until(lambda: api.get(f"/runs/{run['id']}").json()["status"] in FINAL, 10)
+    assert api.get(f"/runs/{run['id']}").json()["status"] == "CANCELLED"

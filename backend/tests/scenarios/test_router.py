@@ -1,0 +1,98 @@
+"""Scenarios: create, get, list, fork, delete, validate — happy path, 404, 422."""
+
+from tests.helpers import create_scenario, error_locs
+from tests.scenarios_data import incast, two_hosts
+
+
+def test_create_returns_snapshot_with_token_and_hash(api):
+    created = create_scenario(api, incast(name="create-me"))
+    assert len(created["id"]) >= 11 and created["share_url"] == f"/s/{created['id']}"
+    assert len(created["content_hash"]) == 64 and created["owner_token"]
+    fetched = api.get(f"/scenarios/{created['id']}").json()
+    assert "owner_token" not in fetched
+    assert fetched["scenario"]["topology"]["hosts_per_leaf"] == 3
+    again = create_scenario(api, incast(name="create-me"))
+    assert again["id"] != created["id"] and again["content_hash"] == created["content_hash"]
+
+
+def test_create_422_names_path_and_range(api):
+    document = incast()
+    document["switch"]["ecn"]["pmax"] = 1.5
+    response = api.post("/scenarios", json={"scenario": document})
+    assert error_locs(response) == [["body", "scenario", "switch", "ecn", "pmax"]]
+    assert "1" in response.json()["detail"][0]["msg"]
+
+
+def test_create_with_unknown_parent_is_404(api):
+    response = api.post("/scenarios", json={"scenario": incast(), "parent_id": "nope"})
+    assert response.status_code == 404
+
+
+def test_get_unknown_is_404(api):
+    assert api.get("/scenarios/doesnotexist").status_code == 404
+
+
+def test_list_paginates_and_searches(api):
+    for i in range(3):
+        create_scenario(api, incast(name=f"zebra-search {i}"))
+    page = api.get("/scenarios", params={"q": "ZEBRA-search", "limit": 2}).json()
+    assert page["count"] == 3 and len(page["data"]) == 2
+    assert page["data"][0]["name"] == "zebra-search 2"  # newest first
+    assert "scenario" not in page["data"][0]
+    rest = api.get("/scenarios", params={"q": "zebra-search", "limit": 2, "offset": 2}).json()
+    assert [s["name"] for s in rest["data"]] == ["zebra-search 0"]
+
+
+def test_list_422_on_bad_limit(api):
+    assert error_locs(api.get("/scenarios", params={"limit": 0})) == [["query", "limit"]]
+
+
+def test_fork_keeps_parent(api):
+    parent = create_scenario(api, incast(name="parent"))
+    response = api.post(f"/scenarios/{parent['id']}/fork", json={"scenario": incast(name="child")})
+    assert response.status_code == 201
+    child = response.json()
+    assert child["parent_id"] == parent["id"] and child["id"] != parent["id"]
+
+
+def test_fork_404_and_422(api):
+    assert api.post("/scenarios/nope/fork", json={"scenario": incast()}).status_code == 404
+    parent = create_scenario(api, incast())
+    bad = incast(duration_us=-1)
+    locs = error_locs(api.post(f"/scenarios/{parent['id']}/fork", json={"scenario": bad}))
+    assert locs == [["body", "scenario", "duration_us"]]
+
+
+def test_delete_needs_owner_token(api):
+    created = create_scenario(api, incast())
+    path = f"/scenarios/{created['id']}"
+    assert api.delete(path).status_code == 403
+    assert api.delete(path, headers={"X-Owner-Token": "wrong"}).status_code == 403
+    assert api.delete(path, headers={"X-Owner-Token": created["owner_token"]}).status_code == 204
+    assert api.get(path).status_code == 404
+    assert api.delete(path, headers={"X-Owner-Token": created["owner_token"]}).status_code == 404
+
+
+def test_validate_ok_and_422(api):
+    response = api.post("/scenarios/validate", json={"scenario": two_hosts()})
+    assert response.status_code == 200 and response.json()["ok"] is True
+    assert response.json()["simulator_checked"] is True
+    bad = two_hosts()
+    bad["topology"]["links"][1]["b"] = "s9"
+    locs = error_locs(api.post("/scenarios/validate", json={"scenario": bad}))
+    assert locs == [["body", "scenario", "topology", "links", 1, "b"]]
+
+
+def test_validate_simulator_only_rule_becomes_422(api):
+    document = incast()
+    document["monitor"] = {"queues": ["leaf0->nowhere"]}
+    locs = error_locs(api.post("/scenarios/validate", json={"scenario": document}))
+    assert locs == [["body", "scenario", "monitor", "queues", 0]]
+
+
+def test_validate_rejects_unknown_fields_and_garbage(api):
+    assert error_locs(api.post("/scenarios/validate", json={"scenario": incast(duraton_us=5)})) == [
+        ["body", "scenario", "duraton_us"]]
+    response = api.post("/scenarios/validate", content=b"{not json",
+                        headers={"content-type": "application/json"})
+    assert response.status_code == 422

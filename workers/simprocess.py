@@ -1,0 +1,105 @@
+"""Running `fabricsim run` as a child process: argument list, limits, progress lines."""
+
+import ctypes
+import json
+import os
+import selectors
+import signal
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    """In the child: get SIGKILL when the worker process dies (kill -9 leaves no orphan)."""
+    ctypes.CDLL("libc.so.6", use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+@dataclass
+class Outcome:
+    """How the simulator ended."""
+
+    returncode: int | None  # None: we killed it (cancelled or over the wall limit)
+    error: str
+    killed_reason: str = ""
+
+
+def command(binary: Path, workdir: Path, wall_s: int, memory_mb: int) -> list[str]:
+    """The argument list of one run."""
+    return [str(binary), "run", str(workdir / "scenario.json"), "--out",
+            str(workdir / "result.json"), "--progress", "--max-wall-s", str(wall_s),
+            "--max-memory-mb", str(memory_mb)]
+
+
+def run_simulator(argv: list[str], workdir: Path, *, hard_wall_s: float, tick_s: float,
+                  on_tick: Callable[[dict[str, Any] | None], bool]) -> Outcome:
+    """Run `argv`, calling `on_tick(last progress line)` every `tick_s`; False from it kills the run."""
+    stderr_path = workdir / "stderr.txt"
+    with open(stderr_path, "wb") as stderr:
+        proc = subprocess.Popen(argv, cwd=workdir, stdout=subprocess.PIPE, stderr=stderr,
+                                stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+        reason = _pump(proc, hard_wall_s=hard_wall_s, tick_s=tick_s, on_tick=on_tick)
+    error = _first_line(stderr_path)
+    if reason:
+        return Outcome(None, reason, reason)
+    return Outcome(proc.returncode, error)
+
+
+def _pump(proc: subprocess.Popen, *, hard_wall_s: float, tick_s: float,
+          on_tick: Callable[[dict[str, Any] | None], bool]) -> str:
+    """Read progress lines until exit; returns a kill reason or ""."""
+    selector = selectors.DefaultSelector()
+    selector.register(proc.stdout, selectors.EVENT_READ)
+    started = last_tick = time.monotonic()
+    buffer, last_line = b"", None
+    while True:
+        for _key, _ in selector.select(timeout=tick_s / 2):
+            chunk = os.read(proc.stdout.fileno(), 65536)
+            if not chunk:
+                selector.unregister(proc.stdout)
+                proc.wait()
+                on_tick(last_line)
+                return ""
+            buffer += chunk
+            *lines, buffer = buffer.split(b"\n")
+            last_line = _last_json(lines) or last_line
+        now = time.monotonic()
+        if now - started > hard_wall_s:
+            _kill(proc)
+            return f"killed by the worker after {hard_wall_s:g} s of wall time"
+        if now - last_tick >= tick_s:
+            last_tick = now
+            if not on_tick(last_line):
+                _kill(proc)
+                return "cancelled"
+
+
+def _last_json(lines: list[bytes]) -> dict[str, Any] | None:
+    """The last parsable JSON object among `lines`."""
+    for raw in reversed(lines):
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            return value
+    return None
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    """SIGKILL and reap."""
+    proc.kill()
+    proc.wait()
+
+
+def _first_line(path: Path) -> str:
+    """The simulator's one-line reason (first non-empty stderr line)."""
+    for line in path.read_text(errors="replace").splitlines():
+        if line.strip():
+            return line.strip()[:2000]
+    return ""
