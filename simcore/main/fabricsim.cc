@@ -18,6 +18,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -218,16 +219,18 @@ Run(const std::vector<std::string>& args)
 
     fabric::FabricRunner runner(scenario);
     uint64_t durationNs = scenario.durationNs;
-    fabric::RunStatus status = runner.Run(o.limits,
-                                          [&o](const fabric::Progress& p)
-                                          {
-                                              if (o.progress)
-                                              {
-                                                  PrintProgress(p);
-                                              }
-                                          });
+    uint64_t lastReportedNs = UINT64_MAX;
+    auto onProgress = [&o, &lastReportedNs](const fabric::Progress& p)
+    {
+        if (o.progress)
+        {
+            PrintProgress(p);
+            lastReportedNs = p.simTimeNs;
+        }
+    };
+    fabric::RunStatus status = runner.Run(o.limits, onProgress);
     double wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (o.progress)
+    if (o.progress && lastReportedNs != runner.SimTimeNs())
     {
         PrintProgress({runner.SimTimeNs(), durationNs, runner.Events(), wallS});
     }
