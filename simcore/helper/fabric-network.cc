@@ -3,6 +3,7 @@
 #include "ns3/core-module.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <fstream>
 #include <queue>
@@ -116,7 +117,9 @@ FabricRunnerImpl::FabricRunnerImpl(const Scenario& scenario)
     RngSeedManager::SetSeed(m_scenario.seed == 0 ? 1 : m_scenario.seed);
     RngSeedManager::SetRun(1);
     ObjectFactory sched;
-    sched.SetTypeId("ns3::HeapScheduler");
+    // Measured fastest for this model (docs/benchmarks.md); FABRICSIM_SCHEDULER overrides.
+    const char* schedName = std::getenv("FABRICSIM_SCHEDULER");
+    sched.SetTypeId(schedName && *schedName ? schedName : "ns3::MapScheduler");
     Simulator::SetScheduler(sched);
 
     m_ctx.scenario = &m_scenario;

@@ -206,14 +206,44 @@ FabricDevice::TryTransmit(uint32_t port)
     }
     if (!lost)
     {
-        ns3::Simulator::Schedule(ns3::PicoSeconds(ser + p.delayPs), &FabricDevice::Receive, p.peer,
-                                 p.peerPort, pkt);
+        // Frames on a link arrive in the order sent, so the link keeps them in a FIFO and only
+        // the head has an event in the scheduler: far fewer pending events than frames in flight.
+        InFlight f;
+        f.arrivePs = now + ser + p.delayPs;
+        f.pkt = pkt;
+        p.inFlight.Push(f);
+        if (!p.arrivalPending)
+        {
+            p.arrivalPending = true;
+            ns3::Simulator::Schedule(ns3::PicoSeconds(ser + p.delayPs), &FabricDevice::DeliverHead,
+                                     this, port);
+        }
     }
     if (HasBacklog(port))
     {
         p.txPending = true;
         ns3::Simulator::Schedule(ns3::PicoSeconds(ser), &FabricDevice::TxDone, this, port);
     }
+}
+
+void
+FabricDevice::DeliverHead(uint32_t port)
+{
+    Port& p = m_ports[port];
+    p.arrivalPending = false;
+    if (p.inFlight.Empty())
+    {
+        return;
+    }
+    InFlight f = p.inFlight.Pop();
+    if (!p.inFlight.Empty())
+    {
+        p.arrivalPending = true;
+        int64_t next = p.inFlight.Front().arrivePs;
+        ns3::Simulator::Schedule(ns3::PicoSeconds(std::max<int64_t>(0, next - NowPs())),
+                                 &FabricDevice::DeliverHead, this, port);
+    }
+    p.peer->Receive(p.peerPort, f.pkt);
 }
 
 void

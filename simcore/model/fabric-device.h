@@ -6,6 +6,7 @@
 #define FABRIC_FABRIC_DEVICE_H
 
 #include "model/fabric-context.h"
+#include "model/packet-queue.h"
 #include "model/roce-packet.h"
 
 #include "ns3/object.h"
@@ -43,6 +44,9 @@ struct Port
 
     int64_t busyUntil = 0;
     bool txPending = false;
+    /** Frames on the wire, in order; one scheduler event is pending for the head only. */
+    RingQueue<InFlight> inFlight;
+    bool arrivalPending = false;
 
     std::array<int64_t, kNumPriorities> pausedUntil{}; ///< egress paused while now < this
     std::array<int64_t, kNumPriorities> pauseStart{};  ///< -1 when not paused
@@ -106,6 +110,7 @@ class FabricDevice : public ns3::Object
   private:
     void TxDone(uint32_t port);
     void PauseExpired(uint32_t port);
+    void DeliverHead(uint32_t port);
 };
 
 } // namespace fabric

@@ -1,5 +1,5 @@
 /*
- * A FIFO ring buffer of RocePackets that allocates only when first used and grows by doubling,
+ * A FIFO ring buffer (of RocePackets, or frames in flight) that allocates only when first used and grows by doubling,
  * so idle queues cost no heap and busy ones allocate nothing per packet.
  */
 #ifndef FABRIC_PACKET_QUEUE_H
@@ -13,7 +13,8 @@
 namespace fabric
 {
 
-class PacketQueue
+template <typename T>
+class RingQueue
 {
   public:
     bool Empty() const
@@ -26,7 +27,7 @@ class PacketQueue
         return m_count;
     }
 
-    void Push(const RocePacket& p)
+    void Push(const T& p)
     {
         if (m_count == m_buf.size())
         {
@@ -36,14 +37,14 @@ class PacketQueue
         ++m_count;
     }
 
-    const RocePacket& Front() const
+    const T& Front() const
     {
         return m_buf[m_head];
     }
 
-    RocePacket Pop()
+    T Pop()
     {
-        RocePacket p = m_buf[m_head];
+        T p = m_buf[m_head];
         m_head = (m_head + 1) & (m_buf.size() - 1);
         --m_count;
         return p;
@@ -53,7 +54,7 @@ class PacketQueue
     void Grow()
     {
         size_t newSize = m_buf.empty() ? 16 : m_buf.size() * 2;
-        std::vector<RocePacket> nb(newSize);
+        std::vector<T> nb(newSize);
         for (size_t i = 0; i < m_count; ++i)
         {
             nb[i] = m_buf[(m_head + i) & (m_buf.size() - 1)];
@@ -62,9 +63,18 @@ class PacketQueue
         m_head = 0;
     }
 
-    std::vector<RocePacket> m_buf; ///< size is 0 or a power of two
+    std::vector<T> m_buf; ///< size is 0 or a power of two
     size_t m_head = 0;
     size_t m_count = 0;
+};
+
+using PacketQueue = RingQueue<RocePacket>;
+
+/** A frame on the wire and the time its last bit reaches the far end. */
+struct InFlight
+{
+    int64_t arrivePs = 0;
+    RocePacket pkt;
 };
 
 } // namespace fabric

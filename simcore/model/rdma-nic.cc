@@ -44,6 +44,9 @@ RdmaNic::Configure(FabricContext* ctx, uint32_t node, const NicConfig& cfg)
     m_cfg = cfg;
     m_rtoPs = static_cast<int64_t>(std::max(0.001, cfg.rtoUs) * 1e6);
     m_cnpIntervalPs = static_cast<int64_t>(std::max(0.0, cfg.cnpIntervalUs) * 1e6);
+    // Referencing the TypeIds registers them even when the static library drops unused objects.
+    Dcqcn::GetTypeId();
+    NoCongestionControl::GetTypeId();
     m_ccFactory.SetTypeId(CongestionOps::TypeIdNameFor(cfg.cc.algorithm));
     if (cfg.cc.algorithm != "none")
     {
