@@ -18,7 +18,7 @@ def _clean(errors: list[dict[str, Any]], body: Any) -> list[dict[str, Any]]:
     out = []
     for err in errors:
         loc = list(err.get("loc", ()))
-        if loc and loc[0] == "body":
+        if loc and loc[0] == "body" and body is not None:
             loc = ["body"] + normalize_loc(tuple(loc[1:]), body)
         item = {"loc": loc, "msg": err.get("msg", ""), "type": err.get("type", "value_error")}
         if err.get("ctx"):

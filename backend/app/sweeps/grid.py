@@ -86,11 +86,14 @@ def build_points(base: dict[str, Any], body: SweepCreate) -> list[tuple[dict[str
             document, full = point_document(base, body, params)
             points.append((full, Scenario.model_validate(document)))
         except (KeyError, TypeError) as exc:
-            errors.append(error_at(_blame(body, str(exc).strip("'")), f"no such path in the scenario: {exc}", None))
+            errors.append(error_at(("body",) + _blame(body, str(exc).strip("'")),
+                                   f"no such path in the scenario: {exc}", None))
         except ValidationError as exc:
             for err in exc.errors()[:3]:
                 where = ".".join(str(p) for p in normalize_loc(tuple(err["loc"]), document))
-                errors.append(error_at(_blame(body, where, params), f"point {index} {params}: {where}: {err['msg']}",
+                blamed = params if err["type"] != "extra_forbidden" else None
+                errors.append(error_at(("body",) + _blame(body, where, blamed),
+                                       f"point {index} {params}: {where}: {err['msg']}",
                                        err.get("input")))
         if errors:
             break
