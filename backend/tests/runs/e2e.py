@@ -28,7 +28,9 @@ def expected_line_rate_gbps(rate_gbps: float, mtu: int) -> float:
 
 def run_two_hosts_end_to_end(api: httpx.Client, name: str) -> dict:
     """Create, run with SSE progress, check the summary against line rate; returns the run."""
-    scenario = create_scenario(api, two_hosts(name=name))
+    # 30 ms of simulated time: about a second of wall time, so RUNNING progress is observable.
+    scenario = create_scenario(api, two_hosts(name=name, duration_us=30_000,
+                                              monitor={"sample_interval_us": 50}))
     run = start_run(api, scenario["id"])[0]
     assert run["status"] in ("PENDING", "RUNNING") and run["cached"] is False
     events = sse_events(api, f"/runs/{run['id']}/events")
@@ -36,6 +38,7 @@ def run_two_hosts_end_to_end(api: httpx.Client, name: str) -> dict:
     assert names[-1] == "done" and names.count("progress") >= 2, names
     statuses = [data["status"] for _, data in events]
     assert statuses[-1] == "SUCCEEDED", events[-1]
+    assert "RUNNING" in statuses, statuses
     progress = [data["progress"] for e, data in events if e == "progress"]
     assert progress == sorted(progress) and progress[-1] == 1.0
 
