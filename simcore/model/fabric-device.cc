@@ -11,7 +11,12 @@ ns3::TypeId
 FabricDevice::GetTypeId()
 {
     static ns3::TypeId tid =
-        ns3::TypeId("fabric::FabricDevice").SetParent<ns3::Object>().SetGroupName("Fabric");
+        ns3::TypeId("fabric::FabricDevice")
+            .SetParent<ns3::Object>()
+            .SetGroupName("Fabric")
+            .AddTraceSource("Tx", "A frame started transmission (port, frame)",
+                            ns3::MakeTraceSourceAccessor(&FabricDevice::m_txTrace),
+                            "fabric::FabricDevice::TxCallback");
     return tid;
 }
 
@@ -194,6 +199,10 @@ FabricDevice::TryTransmit(uint32_t port)
     int64_t ser = p.SerializationPs(pkt.wire);
     p.busyUntil = now + ser;
     ++m_ctx->counters.packetsTx;
+    if (!m_txTrace.IsEmpty())
+    {
+        m_txTrace(port, pkt);
+    }
     if (now >= m_ctx->warmupPs)
     {
         p.txWireBytesWarm += pkt.wire;

@@ -11,6 +11,7 @@
 
 #include "ns3/object.h"
 #include "ns3/simulator.h"
+#include "ns3/traced-callback.h"
 
 #include <array>
 #include <cstdint>
@@ -105,6 +106,8 @@ class FabricDevice : public ns3::Object
 
     FabricContext* m_ctx = nullptr;
     uint32_t m_node = 0;
+    /** A frame started transmission (port, frame); checked for sinks before each call. */
+    ns3::TracedCallback<uint32_t, const RocePacket&> m_txTrace;
     std::vector<Port> m_ports;
 
   private:
