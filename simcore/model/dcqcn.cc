@@ -180,10 +180,10 @@ void
 Dcqcn::Increase()
 {
     // Stages per the DCQCN paper: fast recovery while both counters are <= F, hyper increase
-    // once both exceed F, additive increase in between. Without a byte counter only the timer
-    // counts.
+    // once both exceed F, additive increase in between. Without a byte counter the timer alone
+    // counts: F fast-recovery steps, F additive steps, then hyper increase (docs/model.md).
     uint32_t hi = m_timerStage;
-    uint32_t lo = m_timerStage;
+    uint32_t lo = m_timerStage > m_fastRecoverySteps ? m_timerStage - m_fastRecoverySteps : 0;
     if (m_byteCounter > 0)
     {
         hi = std::max(m_timerStage, m_byteStage);
