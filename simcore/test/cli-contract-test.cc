@@ -1,0 +1,295 @@
+/*
+ * The fabricsim command-line contract (docs/result-format.md), run as a subprocess:
+ * exit codes, one-line errors naming the JSON path, expand/schema output, byte-identical
+ * results for the same scenario and seed, limits and progress lines.
+ */
+#include "scenario/sha256.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <dirent.h>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace
+{
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+const std::string kBin = FABRICSIM_BIN;
+const std::string kExamples = FABRICSIM_EXAMPLES_DIR;
+
+struct Outcome
+{
+    int code = -1;
+    std::string out;
+    std::string err;
+};
+
+std::string
+ReadFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+void
+WriteFile(const std::string& path, const std::string& text)
+{
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+std::string
+Quote(const std::string& s)
+{
+    std::string q = "'";
+    for (char c : s)
+    {
+        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    }
+    return q + "'";
+}
+
+class CliTest : public ::testing::Test
+{
+  protected:
+    void SetUp() override
+    {
+        char tmpl[] = "/tmp/fabricsim-cli-XXXXXX";
+        ASSERT_NE(mkdtemp(tmpl), nullptr);
+        m_dir = tmpl;
+    }
+
+    void TearDown() override { std::system(("rm -rf " + Quote(m_dir)).c_str()); }
+
+    /** Runs fabricsim with the arguments (shell words, already quoted where needed). */
+    Outcome Fabricsim(const std::string& args)
+    {
+        std::string out = m_dir + "/stdout";
+        std::string err = m_dir + "/stderr";
+        std::string cmd = Quote(kBin) + " " + args + " >" + Quote(out) + " 2>" + Quote(err);
+        int status = std::system(cmd.c_str());
+        Outcome o;
+        o.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        o.out = ReadFile(out);
+        o.err = ReadFile(err);
+        return o;
+    }
+
+    std::string Path(const std::string& name) const { return m_dir + "/" + name; }
+
+    std::string m_dir;
+};
+
+std::vector<std::string>
+JsonFiles(const std::string& dir)
+{
+    std::vector<std::string> names;
+    if (DIR* d = opendir(dir.c_str()))
+    {
+        while (dirent* e = readdir(d))
+        {
+            std::string n = e->d_name;
+            if (n.size() > 5 && n.substr(n.size() - 5) == ".json" && n != "expected.json")
+            {
+                names.push_back(n);
+            }
+        }
+        closedir(d);
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+std::size_t
+Lines(const std::string& text)
+{
+    return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+/** The result document minus its perf block, as bytes. */
+std::string
+WithoutPerf(const std::string& resultBytes)
+{
+    ordered_json doc = ordered_json::parse(resultBytes);
+    doc.erase("perf");
+    return doc.dump();
+}
+
+TEST_F(CliTest, Version)
+{
+    Outcome o = Fabricsim("--version");
+    EXPECT_EQ(o.code, 0);
+    EXPECT_EQ(o.out, std::string("fabricsim ") + FABRICSIM_VERSION + " (ns-3.37)\n");
+}
+
+TEST_F(CliTest, InvalidExamplesExitTwoWithTheirPath)
+{
+    json expected = json::parse(ReadFile(kExamples + "/invalid/expected.json"));
+    std::vector<std::string> files = JsonFiles(kExamples + "/invalid");
+    ASSERT_GE(files.size(), 12u);
+    for (const auto& name : files)
+    {
+        SCOPED_TRACE(name);
+        Outcome o = Fabricsim("validate " + Quote(kExamples + "/invalid/" + name));
+        EXPECT_EQ(o.code, 2);
+        EXPECT_EQ(Lines(o.err), 1u) << o.err;
+        EXPECT_EQ(o.err.rfind(expected.value(name, std::string("?")) + ": ", 0), 0u) << o.err;
+        EXPECT_EQ(o.out, "");
+        // run and expand refuse the same input the same way
+        Outcome r = Fabricsim("run " + Quote(kExamples + "/invalid/" + name) + " --out " +
+                              Quote(Path("r.json")));
+        EXPECT_EQ(r.code, 2);
+        EXPECT_EQ(r.err, o.err);
+        EXPECT_EQ(Fabricsim("expand " + Quote(kExamples + "/invalid/" + name)).code, 2);
+    }
+}
+
+TEST_F(CliTest, ValidExamplesValidate)
+{
+    std::vector<std::string> files = JsonFiles(kExamples + "/valid");
+    ASSERT_GE(files.size(), 8u);
+    for (const auto& name : files)
+    {
+        SCOPED_TRACE(name);
+        Outcome o = Fabricsim("validate " + Quote(kExamples + "/valid/" + name));
+        EXPECT_EQ(o.code, 0) << o.err;
+        EXPECT_EQ(o.out, "ok\n");
+        EXPECT_EQ(o.err, "");
+    }
+}
+
+TEST_F(CliTest, ExpandPrintsNodesLinksStats)
+{
+    Outcome o = Fabricsim("expand " + Quote(kExamples + "/valid/three-tier-tor-pairs.json"));
+    ASSERT_EQ(o.code, 0) << o.err;
+    json e = json::parse(o.out);
+    // 2 podsets x 2 ToRs x 2 hosts = 8 hosts; 4 ToRs + 4 Leafs + 2 spines = 10 switches;
+    // 8 host links + 4 ToRs x 2 Leafs + 4 Leafs x 1 spine per plane = 20 links.
+    EXPECT_EQ(e["stats"]["hosts"], 8);
+    EXPECT_EQ(e["stats"]["switches"], 10);
+    EXPECT_EQ(e["stats"]["links"], 20);
+    EXPECT_EQ(e["nodes"].size(), 18u);
+    EXPECT_EQ(e["links"].size(), 20u);
+    EXPECT_EQ(e["links"][19]["id"], 19);
+}
+
+TEST_F(CliTest, SchemaPrintsAValidDefaultedScenario)
+{
+    Outcome o = Fabricsim("schema");
+    ASSERT_EQ(o.code, 0) << o.err;
+    json d = json::parse(o.out);
+    EXPECT_EQ(d["schema_version"], 1);
+    EXPECT_EQ(d["duration_us"], 10000);
+    EXPECT_EQ(d["switch"]["buffer_bytes"], 12000000);
+    EXPECT_EQ(d["nic"]["cc"]["rai_mbps"], 40);
+    WriteFile(Path("defaults.json"), o.out);
+    EXPECT_EQ(Fabricsim("validate " + Quote(Path("defaults.json"))).code, 0);
+}
+
+TEST_F(CliTest, SameScenarioAndSeedGiveIdenticalResults)
+{
+    std::string scenario = kExamples + "/valid/workload-custom-cdf.json";
+    Outcome a = Fabricsim("run " + Quote(scenario) + " --out " + Quote(Path("a.json")));
+    Outcome b = Fabricsim("run " + Quote(scenario) + " --out " + Quote(Path("b.json")));
+    ASSERT_EQ(a.code, 0) << a.err;
+    ASSERT_EQ(b.code, 0) << b.err;
+    std::string ra = ReadFile(Path("a.json"));
+    std::string rb = ReadFile(Path("b.json"));
+    ordered_json doc = ordered_json::parse(ra);
+    std::string keys;
+    for (auto it = doc.begin(); it != doc.end(); ++it)
+    {
+        keys += it.key() + ",";
+    }
+    EXPECT_EQ(keys, "result_version,status,run_info,summary,flows,series,perf,");
+    EXPECT_EQ(doc["status"], "ok");
+    EXPECT_EQ(doc["run_info"]["scenario_sha256"], fabric::Sha256Hex(ReadFile(scenario)));
+    EXPECT_EQ(doc["run_info"]["seed"], 5);
+    EXPECT_EQ(doc["run_info"]["duration_ns"], 500000);
+    EXPECT_EQ(doc["run_info"]["sim_time_ns"], 500000);
+    EXPECT_GT(doc["run_info"]["events"].get<uint64_t>(), 0u);
+    EXPECT_EQ(WithoutPerf(ra), WithoutPerf(rb));
+    // and the bytes before the perf block are identical too
+    EXPECT_EQ(ra.substr(0, ra.find("\"perf\"")), rb.substr(0, rb.find("\"perf\"")));
+}
+
+TEST_F(CliTest, DifferentSeedChangesWorkloadFlows)
+{
+    json doc = json::parse(ReadFile(kExamples + "/valid/workload-custom-cdf.json"));
+    doc["seed"] = 6;
+    WriteFile(Path("seed6.json"), doc.dump());
+    Outcome a = Fabricsim("run " + Quote(kExamples + "/valid/workload-custom-cdf.json") +
+                          " --out " + Quote(Path("a.json")));
+    Outcome b = Fabricsim("run " + Quote(Path("seed6.json")) + " --out " + Quote(Path("b.json")));
+    ASSERT_EQ(a.code, 0) << a.err;
+    ASSERT_EQ(b.code, 0) << b.err;
+    json fa = json::parse(ReadFile(Path("a.json")))["flows"];
+    json fb = json::parse(ReadFile(Path("b.json")))["flows"];
+    ASSERT_GT(fa.size(), 0u);
+    EXPECT_NE(fa.dump(), fb.dump());
+}
+
+TEST_F(CliTest, ProgressLinesAndLimits)
+{
+    std::string scenario = kExamples + "/valid/leaf-spine-incast.json";
+    Outcome o =
+        Fabricsim("run " + Quote(scenario) + " --out " + Quote(Path("p.json")) + " --progress");
+    ASSERT_EQ(o.code, 0) << o.err;
+    ASSERT_GE(Lines(o.out), 1u);
+    std::istringstream lines(o.out);
+    std::string line;
+    json last;
+    while (std::getline(lines, line))
+    {
+        last = json::parse(line);
+        for (const char* key : {"sim_time_ns", "duration_ns", "events", "wall_s"})
+        {
+            EXPECT_TRUE(last.contains(key)) << line;
+        }
+    }
+    EXPECT_EQ(last["sim_time_ns"], last["duration_ns"]);
+
+    Outcome limited = Fabricsim("run " + Quote(scenario) + " --out " + Quote(Path("l.json")) +
+                                " --max-events 500");
+    EXPECT_EQ(limited.code, 3) << limited.err;
+    json partial = json::parse(ReadFile(Path("l.json")));
+    EXPECT_EQ(partial["status"], "limit");
+    EXPECT_LT(partial["run_info"]["sim_time_ns"].get<uint64_t>(),
+              partial["run_info"]["duration_ns"].get<uint64_t>());
+}
+
+TEST_F(CliTest, BadCommandLinesAndGarbageNeverCrash)
+{
+    Outcome o = Fabricsim("run " + Quote(kExamples + "/valid/pingmesh.json"));
+    EXPECT_EQ(o.code, 2);
+    EXPECT_EQ(Lines(o.err), 1u);
+    EXPECT_EQ(Fabricsim("frobnicate").code, 2);
+    EXPECT_EQ(Fabricsim("").code, 2);
+    EXPECT_EQ(Fabricsim("validate " + Quote(Path("missing.json"))).code, 2);
+    o = Fabricsim("run " + Quote(kExamples + "/valid/pingmesh.json") + " --out " +
+                  Quote(Path("x.json")) + " --max-wall-s -4");
+    EXPECT_EQ(o.code, 2);
+    std::string garbage;
+    for (int i = 0; i < 4096; ++i)
+    {
+        garbage += static_cast<char>((i * 131 + 17) % 256);
+    }
+    WriteFile(Path("garbage.json"), garbage);
+    o = Fabricsim("run " + Quote(Path("garbage.json")) + " --out " + Quote(Path("g.json")));
+    EXPECT_EQ(o.code, 2);
+    EXPECT_EQ(Lines(o.err), 1u);
+    EXPECT_EQ(o.err.rfind("(root): ", 0), 0u) << o.err;
+}
+
+} // namespace
