@@ -16,6 +16,8 @@ export interface TopologyCanvasProps {
   /** Changing this re-fits the view (a new fabric), other graph changes keep the view. */
   fitKey?: string;
   interactive?: boolean;
+  /** Node labels: "auto" shows them on small fabrics or when zoomed in. */
+  labels?: "auto" | "never";
   onNodeClick?: (id: string, e: { shiftKey: boolean }) => void;
   onLinkClick?: (index: number) => void;
   onBackgroundClick?: (world: { x: number; y: number }) => void;
@@ -43,7 +45,7 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
   const propsRef = useRef(props);
   propsRef.current = props;
 
-  const labels = graph.nodes.length <= 80;
+  const labels = props.labels !== "never" && graph.nodes.length <= 80;
   const draw = useCallback(() => {
     cancelAnimationFrame(frame.current);
     frame.current = requestAnimationFrame(() => {
@@ -58,7 +60,7 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
         selected: p.selected ?? new Set(),
         positions,
         box: g?.kind === "box" ? g : null,
-        labels: labels || viewRef.current.k > 1.6,
+        labels: props.labels !== "never" && (labels || viewRef.current.k > 1.6),
       });
     });
   }, [width, height, positions, labels]);

@@ -79,9 +79,13 @@ export function drawTopology(
     ctx.fillStyle = "#222";
     ctx.font = `${11 / Math.max(view.k, 0.5)}px sans-serif`;
     ctx.textAlign = "center";
+    ctx.strokeStyle = "rgba(255,255,255,0.85)";
+    ctx.lineWidth = 3 / Math.max(view.k, 0.5);
     for (const n of graph.nodes) {
       const p = byId.get(n.id)!;
-      ctx.fillText(n.id, p.x, p.y + (n.kind === "host" ? 16 : 20));
+      const y = p.y + (n.kind === "host" ? 16 : 20);
+      ctx.strokeText(n.id, p.x, y);
+      ctx.fillText(n.id, p.x, y);
     }
   }
 

@@ -8,6 +8,7 @@ import { LineChart } from "./LineChart";
 import { CdfChart } from "./CdfChart";
 import { TopologyOverlay } from "./TopologyOverlay";
 
+const pauseFmt = (v: number) => (v === 0 || v === 1 ? String(v) : "");
 const bytesFmt = (v: number) => (v >= 1e6 ? `${v / 1e6}M` : v >= 1e3 ? `${v / 1e3}K` : `${v}`);
 
 /** Everything about one finished run: cards, time series, CDF, overlay, downloads. */
@@ -54,7 +55,7 @@ export function ResultsView({ runId, graph }: { runId: string; graph: LayoutGrap
             {rates.length ? <LineChart t={s.t_us} series={rates} xDomain={xDomain} yLabel="Gbit/s" onBrush={onBrush} marker={marker} /> : <Empty>No watched flows.</Empty>}
           </ChartFrame>
           <ChartFrame title="PFC pause state (1 = paused)" filename={`run-${runId}-pause`} actions={zoomActions}>
-            {pauses.length ? <LineChart t={s.t_us} series={pauses} xDomain={xDomain} yLabel="paused" step height={150} onBrush={onBrush} marker={marker} /> : <Empty>No watched ports.</Empty>}
+            {pauses.length ? <LineChart t={s.t_us} series={pauses} xDomain={xDomain} yLabel="paused" step height={150} yFormat={pauseFmt} onBrush={onBrush} marker={marker} /> : <Empty>No watched ports.</Empty>}
           </ChartFrame>
         </div>
       )}

@@ -31,6 +31,7 @@ describe("Heatmap", () => {
     expect(screen.getByText("Kmin (bytes)")).toBeInTheDocument();
     expect(screen.getByText("Pmax")).toBeInTheDocument();
     expect(screen.getByText("500")).toBeInTheDocument();
+    expect(container.querySelector('rect.heatmap-cell[data-x="500"][data-y="0.1"]')).toHaveAttribute("data-value", "60");
     expect(screen.getByText("0.01")).toBeInTheDocument();
     const legend = screen.getByRole("img", { name: /Legend: Throughput/ });
     expect(legend).toHaveAttribute("data-domain", "20,60");

@@ -11,7 +11,9 @@ export const CANVAS_THRESHOLD = 600;
 
 const MARGIN = { top: 12, right: 20, bottom: 56, left: 90 };
 const fmt = format(".4~g");
-const label = (v: ParamValue) => (typeof v === "number" ? fmt(v) : String(v));
+const intFmt = format(",");
+export const label = (v: ParamValue) =>
+  typeof v === "number" ? (Number.isInteger(v) && Math.abs(v) < 1e9 ? intFmt(v) : fmt(v)) : String(v);
 
 export interface HeatmapProps {
   grid: Grid;
@@ -86,6 +88,10 @@ export function Heatmap({ grid, xLabel, yLabel, metricLabel, color, title, heigh
                   tabIndex={onCellClick ? 0 : undefined}
                   onKeyDown={(e) => e.key === "Enter" && onCellClick?.(c)}
                   onFocus={() => setHover(c)}
+                  onMouseEnter={() => setHover(c)}
+                  onMouseLeave={() => setHover(null)}
+                  onClick={() => onCellClick?.(c)}
+                  style={{ cursor: onCellClick ? "pointer" : "default" }}
                 />
               ))}
             {useCanvas && (
@@ -93,7 +99,7 @@ export function Heatmap({ grid, xLabel, yLabel, metricLabel, color, title, heigh
                 <canvas ref={canvasRef} width={innerW * dpr} height={innerH * dpr} style={{ width: innerW, height: innerH, display: "block" }} />
               </foreignObject>
             )}
-            <rect
+            {useCanvas && <rect
               width={innerW}
               height={innerH}
               fill="transparent"
@@ -104,7 +110,7 @@ export function Heatmap({ grid, xLabel, yLabel, metricLabel, color, title, heigh
                 if (c) onCellClick?.(c);
               }}
               style={{ cursor: onCellClick ? "pointer" : "default" }}
-            />
+            />}
             {hover && (
               <rect x={hover.xi * cellW} y={rowY(hover.yi)} width={cellW - 1} height={cellH - 1} fill="none" stroke="#000" strokeWidth={2} pointerEvents="none" />
             )}

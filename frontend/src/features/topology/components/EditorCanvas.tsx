@@ -6,7 +6,7 @@ import type { LayoutGraph, LayoutNode } from "../../../lib/topology/types";
 export type Tool = "select" | "switch" | "host" | "link";
 
 const TOOLS: { tool: Tool; label: string; key: string }[] = [
-  { tool: "select", label: "Select / move", key: "v" },
+  { tool: "select", label: "Select", key: "v" },
   { tool: "switch", label: "Add switch", key: "s" },
   { tool: "host", label: "Add host", key: "h" },
   { tool: "link", label: "Draw link", key: "l" },
