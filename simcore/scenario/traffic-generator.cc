@@ -311,9 +311,13 @@ GeneratePairs(GeneratorContext& g)
                 const std::string& id = side == 0 ? ids.first : ids.second;
                 std::string sidePath = IndexPath(itemPath, side);
                 auto it = g.Topo().index.find(id);
-                if (it == g.Topo().index.end() || g.Topo().nodes[it->second].isHost)
+                if (it == g.Topo().index.end())
                 {
                     throw ScenarioError(sidePath, "unknown switch \"" + id + "\"");
+                }
+                if (g.Topo().nodes[it->second].isHost)
+                {
+                    throw ScenarioError(sidePath, "\"" + id + "\" is a host, not a switch");
                 }
                 under[side] = HostsUnder(g.Topo(), attachment, it->second);
                 if (under[side].empty())
