@@ -1,5 +1,7 @@
 #include "model/fabric-switch.h"
 
+#include "ns3/boolean.h"
+
 #include <algorithm>
 
 namespace fabric
@@ -16,13 +18,18 @@ FabricSwitch::GetTypeId()
             .SetParent<FabricDevice>()
             .SetGroupName("Fabric")
             .AddConstructor<FabricSwitch>()
+            .AddAttribute("EcnMarkOnDequeue",
+                          "Mark ECN on the queue left behind at dequeue instead of at enqueue",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&FabricSwitch::m_markOnDequeue),
+                          MakeBooleanChecker())
             .AddTraceSource("Drop", "A frame was dropped (port, DropReason)",
                             MakeTraceSourceAccessor(&FabricSwitch::m_dropTrace),
                             "fabric::FabricSwitch::DropCallback")
             .AddTraceSource("Pfc", "A PFC frame was sent (port, priority, pause)",
                             MakeTraceSourceAccessor(&FabricSwitch::m_pfcTrace),
                             "fabric::FabricSwitch::PfcCallback")
-            .AddTraceSource("Xoff", "XOFF asserted (port, ingress shared bytes at that moment)",
+            .AddTraceSource("Xoff", "XOFF asserted (port, ingress bytes incl. the frame that crossed the threshold)",
                             MakeTraceSourceAccessor(&FabricSwitch::m_xoffTrace),
                             "fabric::FabricSwitch::XoffCallback");
     return tid;
@@ -141,7 +148,7 @@ FabricSwitch::Receive(uint32_t inPort, RocePacket p)
         return;
     }
     p.inPort = static_cast<uint16_t>(inPort);
-    if (p.kind == PacketKind::DATA &&
+    if (!m_markOnDequeue && p.kind == PacketKind::DATA &&
         m_red.ShouldMark(QueueBytes(out, prio), m_cfg.ecn[prio]))
     {
         if (!p.ecn)
@@ -229,6 +236,15 @@ FabricSwitch::Dequeue(uint32_t port, RocePacket& out)
         }
         q.bytes -= bytes;
         --m_backlog[port];
+        if (m_markOnDequeue && out.kind == PacketKind::DATA &&
+            m_red.ShouldMark(q.bytes, m_cfg.ecn[prio]))
+        {
+            if (!out.ecn)
+            {
+                ++m_ctx->counters.ecnMarked;
+            }
+            out.ecn = true;
+        }
         if (prio != kControlPriority)
         {
             m_mmu.Release(out.inPort, static_cast<uint8_t>(prio), m_mmu.Charge(bytes));
@@ -249,7 +265,7 @@ FabricSwitch::CheckXoff(uint32_t port, uint8_t prio)
     }
     st.xoff = true;
     ++st.generation;
-    m_xoffTrace(port, m_mmu.IngressShared(port, prio));
+    m_xoffTrace(port, m_mmu.IngressShared(port, prio) + m_mmu.IngressHeadroom(port, prio));
     SendPause(port, prio, false);
     if (m_cfg.pfc.pauseMode == PauseMode::QUANTA)
     {

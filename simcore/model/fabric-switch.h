@@ -98,6 +98,7 @@ class FabricSwitch : public FabricDevice
     void UpdateStats(uint32_t idx, uint64_t newBytes);
 
     SwitchConfig m_cfg;
+    bool m_markOnDequeue = false; ///< Attribute EcnMarkOnDequeue
     SwitchMmu m_mmu;
     RedMarker m_red;
     std::vector<Queue> m_queues;       ///< port x 8
@@ -111,7 +112,7 @@ class FabricSwitch : public FabricDevice
 
     ns3::TracedCallback<uint32_t, uint8_t> m_dropTrace;      ///< port, reason
     ns3::TracedCallback<uint32_t, uint8_t, bool> m_pfcTrace; ///< port, priority, pause (else resume)
-    ns3::TracedCallback<uint32_t, uint64_t> m_xoffTrace;     ///< port, ingress shared bytes at XOFF
+    ns3::TracedCallback<uint32_t, uint64_t> m_xoffTrace;     ///< port, ingress bytes at XOFF
 };
 
 } // namespace fabric

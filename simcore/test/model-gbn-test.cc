@@ -1,0 +1,59 @@
+/*
+ * Test 10: go-back-N under periodic loss. Dropping one data packet in every N on the
+ * bottleneck (the test-only Port::dropPeriod hook) wastes about one bandwidth-delay product
+ * per loss: efficiency = 1 / (1 + p x BDP in packets), p = losses per delivered packet.
+ */
+#include "model-test-util.h"
+
+#include <gtest/gtest.h>
+
+using namespace fabric;
+using namespace fabric::test;
+
+namespace
+{
+
+void
+Check(uint64_t period, double delayUs)
+{
+    Scenario s;
+    s.durationNs = 4000000;
+    s.warmupNs = 0;
+    uint32_t sw = Star(s, 2, 100, delayUs);
+    SetCc(s, "none", false);
+    FlowSpec& f = AddFlow(s, 1, 0);
+    f.window = 1000; // never window-limited
+    FabricRunner r(s);
+    FabricSwitch* swd = r.Impl().Switch(sw);
+    swd->GetPortMutable(swd->PortToward(0)).dropPeriod = period;
+    r.Run(RunLimits(), nullptr);
+    auto res = r.Results();
+    double goodput = res["summary"]["throughput_gbps"].get<double>();
+    double line = 100.0 * 1000 / 1082;
+    double efficiency = goodput / line;
+    double delivered = res["flows"][0]["bytes_delivered"].get<double>() / 1000;
+    double losses = res["summary"]["drops"]["corrupt"].get<double>();
+    ASSERT_GT(losses, 10);
+    double p = losses / delivered;
+    // RTT: data and ACK serialization on both hops plus four propagation delays.
+    double rttUs = 4 * delayUs + 2 * (1082 + 86) * 8 / 100e3;
+    double bdpPackets = rttUs * 1e-6 * 100e9 / 8 / 1082;
+    double expected = 1 / (1 + p * bdpPackets);
+    EXPECT_NEAR(efficiency, expected, 0.05)
+        << "period " << period << " p " << p << " BDP " << bdpPackets;
+    EXPECT_GT(res["summary"]["retransmitted_packets"].get<uint64_t>(), 0u);
+    std::cout << "period " << period << " delay " << delayUs << " BDP " << bdpPackets
+              << " pkts, efficiency " << efficiency << " predicted " << expected << std::endl;
+}
+
+} // namespace
+
+TEST(ModelGoBackN, OneLossIn500)
+{
+    Check(500, 2);
+}
+
+TEST(ModelGoBackN, OneLossIn2000LongerLinks)
+{
+    Check(2000, 8);
+}

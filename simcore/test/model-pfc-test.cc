@@ -1,0 +1,150 @@
+/*
+ * Test 7: PFC. A 16-to-1 incast with auto headroom loses nothing and pauses; a headroom below
+ * the cable term (2 x rate x delay) overflows; a paused egress starts no frame of the paused
+ * priority while the pause holds (XOFF/XON and quanta modes).
+ */
+#include "model-test-util.h"
+
+#include "ns3/callback.h"
+
+#include <gtest/gtest.h>
+
+using namespace fabric;
+using namespace fabric::test;
+
+namespace
+{
+
+Scenario
+Incast16(double delayUs)
+{
+    Scenario s;
+    s.durationNs = 300000;
+    Star(s, 17, 100, delayUs);
+    SetCc(s, "none", false);
+    for (uint32_t i = 1; i <= 16; ++i)
+    {
+        AddFlow(s, i, 0);
+    }
+    return s;
+}
+
+struct TxCheck
+{
+    RdmaNic* nic = nullptr;
+    uint64_t dataWhilePaused = 0;
+    uint64_t dataFrames = 0;
+};
+
+TxCheck g_check[17];
+
+void
+OnTx(TxCheck* c, uint32_t port, const RocePacket& p)
+{
+    if (p.kind != PacketKind::DATA)
+    {
+        return;
+    }
+    ++c->dataFrames;
+    if (c->nic->IsPaused(port, p.priority))
+    {
+        ++c->dataWhilePaused;
+    }
+}
+
+void
+PausedEgressIsSilent(PauseMode mode)
+{
+    Scenario s = Incast16(1);
+    for (auto& c : s.switchCfg)
+    {
+        c.pfc.pauseMode = mode;
+        c.pfc.pauseQuanta = 2000; // 10.24 us at 100G: expiries and refreshes both happen
+    }
+    FabricRunner r(s);
+    for (uint32_t h = 1; h <= 16; ++h)
+    {
+        g_check[h] = TxCheck();
+        g_check[h].nic = r.Impl().Nic(h);
+        r.Impl().Nic(h)->TraceConnectWithoutContext("Tx", ns3::MakeBoundCallback(&OnTx, &g_check[h]));
+    }
+    r.Run(RunLimits(), nullptr);
+    auto res = r.Results();
+    uint64_t received = 0;
+    for (uint32_t h = 1; h <= 16; ++h)
+    {
+        EXPECT_EQ(g_check[h].dataWhilePaused, 0u) << "h" << h;
+        EXPECT_GT(g_check[h].dataFrames, 0u);
+        received += r.Impl().Nic(h)->GetPort(0).pausesReceived[3];
+    }
+    EXPECT_GT(received, 0u);
+    EXPECT_EQ(res["summary"]["drops"]["total"].get<uint64_t>(), 0u);
+}
+
+} // namespace
+
+TEST(ModelPfc, AutoHeadroomIsLossless)
+{
+    Scenario s = Incast16(1);
+    FabricRunner r(s);
+    r.Run(RunLimits(), nullptr);
+    auto sum = r.Results()["summary"];
+    EXPECT_EQ(sum["drops"]["total"].get<uint64_t>(), 0u);
+    EXPECT_GT(sum["pfc_pauses_sent"].get<uint64_t>(), 0u);
+    EXPECT_GT(sum["pfc_pauses_received"].get<uint64_t>(), 0u);
+    // The bottleneck stays busy under PFC.
+    for (const auto& l : sum["link_utilization"])
+    {
+        if (l["link"] == "sw->h0")
+        {
+            EXPECT_GT(l["utilization"].get<double>(), 0.97);
+        }
+    }
+    // Auto headroom: 2 x 12.5 KB/us x 1 us + 2 x 1082 + 12.5 KB, rounded up to 208-byte cells.
+    EXPECT_EQ(r.Impl().Switch(17)->Mmu().HeadroomOf(0), AutoHeadroomBytes(100, 1, 1000, 208));
+    EXPECT_EQ(AutoHeadroomBytes(100, 1, 1000, 208), 39728u); // 39664 -> 191 cells
+}
+
+TEST(ModelPfc, HeadroomBelowCableTermDrops)
+{
+    // 5 us cables: the cable term alone is 2 x 12.5 KB/us x 5 us = 125 KB; give 60 KB.
+    Scenario s = Incast16(5);
+    for (auto& c : s.switchCfg)
+    {
+        c.pfc.headroomAuto = false;
+        c.pfc.headroomBytes = 60000;
+    }
+    FabricRunner r(s);
+    r.Run(RunLimits(), nullptr);
+    auto sum = r.Results()["summary"];
+    EXPECT_GT(sum["drops"]["headroom_overflow"].get<uint64_t>(), 0u);
+
+    Scenario ok = Incast16(5);
+    FabricRunner r2(ok);
+    r2.Run(RunLimits(), nullptr);
+    EXPECT_EQ(r2.Results()["summary"]["drops"]["total"].get<uint64_t>(), 0u);
+}
+
+TEST(ModelPfc, PausedEgressSendsNothingXoffXon)
+{
+    PausedEgressIsSilent(PauseMode::XOFF_XON);
+}
+
+TEST(ModelPfc, PausedEgressSendsNothingQuanta)
+{
+    PausedEgressIsSilent(PauseMode::QUANTA);
+}
+
+TEST(ModelPfc, PfcOffTailDrops)
+{
+    Scenario s = Incast16(1);
+    for (auto& c : s.switchCfg)
+    {
+        c.pfc.enabled = false;
+    }
+    FabricRunner r(s);
+    r.Run(RunLimits(), nullptr);
+    auto sum = r.Results()["summary"];
+    EXPECT_GT(sum["drops"]["tail_drop"].get<uint64_t>(), 0u);
+    EXPECT_EQ(sum["pfc_pauses_sent"].get<uint64_t>(), 0u);
+}
