@@ -197,10 +197,6 @@ main(int argc, char** argv)
     Scenario s;
     s.durationNs = static_cast<uint64_t>(durUs * 1000);
     s.monitor.sampleIntervalUs = 10;
-    if (which == "B")
-    {
-        // DCQCN paper marking (Kmin 5 KB, Kmax 200 KB, Pmax 1%), as in the scenario example.
-    }
     if (which == "A")
     {
         auto hosts = ThreeTier(s, 5, 4, 4, 4, 16, 100, 400);
@@ -224,6 +220,16 @@ main(int argc, char** argv)
         Link(s, h1, sw, 25, 1);
         Link(s, h2, sw, 25, 1);
         Configure(s, 1);
+        for (auto& c : s.switchCfg)
+        {
+            for (auto& e : c.ecn)
+            {
+                // DCQCN paper marking (Kmin 5 KB, Kmax 200 KB, Pmax 1%), as in the scenario example.
+                e.kminBytes = 5000;
+                e.kmaxBytes = 200000;
+                e.pmax = 0.01;
+            }
+        }
         for (uint32_t src : {h1, h2})
         {
             FlowSpec f;

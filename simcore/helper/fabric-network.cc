@@ -1,5 +1,7 @@
 #include "helper/fabric-network.h"
 
+#include "model/fast-heap-scheduler.h"
+
 #include "ns3/core-module.h"
 
 #include <algorithm>
@@ -119,7 +121,8 @@ FabricRunnerImpl::FabricRunnerImpl(const Scenario& scenario)
     ObjectFactory sched;
     // Measured fastest for this model (docs/benchmarks.md); FABRICSIM_SCHEDULER overrides.
     const char* schedName = std::getenv("FABRICSIM_SCHEDULER");
-    sched.SetTypeId(schedName && *schedName ? schedName : "ns3::MapScheduler");
+    FastHeapScheduler::GetTypeId(); // registers the TypeId (static library)
+    sched.SetTypeId(schedName && *schedName ? schedName : "fabric::FastHeapScheduler");
     Simulator::SetScheduler(sched);
 
     m_ctx.scenario = &m_scenario;
