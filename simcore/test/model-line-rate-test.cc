@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <iostream>
+
 using namespace fabric;
 using namespace fabric::test;
 
@@ -39,7 +41,9 @@ RunOneLink(double rateGbps, uint32_t mtu, bool viaSwitch)
     EXPECT_EQ(r.Run(RunLimits(), nullptr), RunStatus::OK);
     auto res = r.Results();
     EXPECT_EQ(res["summary"]["drops"]["total"].get<uint64_t>(), 0u);
-    return res["summary"]["throughput_gbps"].get<double>();
+    double g = res["summary"]["throughput_gbps"].get<double>();
+    std::cout << rateGbps << "G MTU " << mtu << ": goodput " << g << " Gbit/s" << std::endl;
+    return g;
 }
 
 } // namespace

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <iostream>
+
 using namespace fabric;
 using namespace fabric::test;
 
@@ -28,7 +30,10 @@ Goodput(uint32_t qd, uint32_t messageBytes, double delayUs, double& rttUs)
     rttUs = (1082 * 8 / 100e3) + delayUs + (86 * 8 / 100e3) + delayUs;
     FabricRunner r(s);
     r.Run(RunLimits(), nullptr);
-    return r.Results()["summary"]["throughput_gbps"].get<double>();
+    double g = r.Results()["summary"]["throughput_gbps"].get<double>();
+    std::cout << "QD " << qd << " x " << messageBytes << " B, RTT " << rttUs << " us: goodput " << g
+              << " Gbit/s" << std::endl;
+    return g;
 }
 
 } // namespace
