@@ -448,7 +448,7 @@ FabricRunnerImpl::StartDueFlows()
             return;
         }
         ++m_nextStart;
-        if (m_nics[specs[i].src])
+        if (specs[i].src < m_nics.size() && m_nics[specs[i].src])
         {
             m_nics[specs[i].src]->StartFlow(i);
         }
