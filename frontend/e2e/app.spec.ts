@@ -38,7 +38,14 @@ test("generator: small leaf-spine, change Kmin, run", async ({ page }) => {
   await form.getByRole("button", { name: "Generate" }).click();
   await expect(page.getByRole("img", { name: "Fabric editor canvas: 7 nodes, 6 links" })).toBeVisible();
   await page.getByLabel("Scenario name").fill("e2e leaf-spine kmin");
+  // an invalid value shows the API's 422 message next to the field
+  await page.getByLabel("ECN Kmin (bytes)").fill("500000");
+  const kminField = page.locator(".field", { has: page.getByLabel("ECN Kmin (bytes)") });
+  await expect(kminField.locator(".field-error")).toContainText("kmax");
+  await kminField.scrollIntoViewIfNeeded();
+  await shot(page, "04a-editor-inline-422");
   await page.getByLabel("ECN Kmin (bytes)").fill("20000");
+  await expect(kminField.locator(".field-error")).toHaveCount(0);
   await page.getByLabel("Duration (us)").fill("500");
   // traffic: incast h1,h2 -> h0 (the defaults of a new incast on this fabric)
   await page.getByLabel("Traffic kind").selectOption("incast");
@@ -85,8 +92,11 @@ test("sweep: 4 points give a 2x2 heatmap", async ({ page }) => {
 test("share: the link opens the same scenario and results in a fresh context", async ({ page, browser, baseURL }) => {
   await page.goto("/");
   await page.locator('[data-preset="incast-2to1"]').getByRole("link").click();
+  // wait for the preset to load into the editor before editing it
+  await expect(page.getByLabel("Scenario name")).toHaveValue(/incast/i);
   await page.getByLabel("Scenario name").fill("e2e shared incast");
   await page.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(page).toHaveURL(/\/runs\//);
   expect(await waitForRunEnd(page)).toBe("SUCCEEDED");
   await page.getByRole("link", { name: "Edit scenario" }).click();
   await page.getByRole("button", { name: "Share" }).click();

@@ -72,7 +72,8 @@ export function EditorPage() {
   const explicitLinks: ExplicitLink[] = doc.topology.kind === "explicit" ? doc.topology.links : (g?.links ?? []);
   const highlighted = useMemo(() => trafficHosts(doc.traffic ?? []), [doc.traffic]);
 
-  if (fromId && source.isLoading) return <Loading what="Loading the scenario" />;
+  if (fromId && source.error) return <ErrorBox error={source.error} title="Could not load the scenario" />;
+  if (fromId && loadedKey !== fromId) return <Loading what="Loading the scenario" />;
   return (
     <div className="editor-page">
       <div className="page-bar row">

@@ -61,12 +61,15 @@ export function drawTopology(
     ctx.stroke();
   }
 
+  // zoomed far out, nodes keep a minimum on-screen size
+  const hostR = Math.max(HOST_RADIUS, 1.5 / view.k);
+  const switchH = Math.max(SWITCH_HALF, 2.5 / view.k);
   for (const n of graph.nodes) {
     const p = byId.get(n.id)!;
     ctx.fillStyle = style.nodeFill(n);
     ctx.beginPath();
-    if (n.kind === "host") ctx.arc(p.x, p.y, HOST_RADIUS, 0, 2 * Math.PI);
-    else ctx.rect(p.x - SWITCH_HALF, p.y - SWITCH_HALF, SWITCH_HALF * 2, SWITCH_HALF * 2);
+    if (n.kind === "host") ctx.arc(p.x, p.y, hostR, 0, 2 * Math.PI);
+    else ctx.rect(p.x - switchH, p.y - switchH, switchH * 2, switchH * 2);
     ctx.fill();
     if (style.selected.has(n.id)) {
       ctx.lineWidth = 3 / view.k;

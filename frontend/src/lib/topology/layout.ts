@@ -33,6 +33,8 @@ export function tieredLayout(nodes: ExpandNode[], links: ExpandLink[]): LayoutGr
 
   const spacing = (tier: number) => (tier === 0 ? HOST_SPACING : SWITCH_SPACING);
   const width = Math.max(SWITCH_SPACING, ...tiers.map((t) => rows.get(t)!.length * spacing(t)));
+  // wide fabrics get taller rows so the fitted view is not a thin strip
+  const rowGap = Math.max(ROW_GAP, (width * 0.12) / Math.max(tiers.length - 1, 1));
   const laid: LayoutNode[] = [];
   for (const tier of tiers) {
     const row = rows.get(tier)!;
@@ -41,7 +43,7 @@ export function tieredLayout(nodes: ExpandNode[], links: ExpandLink[]): LayoutGr
       laid.push({
         ...n,
         x: n.x ?? (i + 0.5) * step,
-        y: n.y ?? (maxTier - tier) * ROW_GAP,
+        y: n.y ?? (maxTier - tier) * rowGap,
       });
     });
   }

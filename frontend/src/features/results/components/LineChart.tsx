@@ -25,13 +25,15 @@ export interface LineChartProps {
   onBrush?: (range: [number, number]) => void;
   /** Vertical marker (the overlay's time scrubber). */
   marker?: number | null;
+  /** Warm-up end (us): shaded, since summary statistics ignore it. */
+  warmupUs?: number;
 }
 
 const MARGIN = { top: 8, right: 12, bottom: 30, left: 64 };
 const tickFmt = format("~s");
 
 /** Line chart over a shared time axis (us); D3 computes paths and ticks, React draws. */
-export function LineChart({ t, series, xDomain, yLabel, height = 200, step, yFormat = tickFmt, onBrush, marker }: LineChartProps) {
+export function LineChart({ t, series, xDomain, yLabel, height = 200, step, yFormat = tickFmt, onBrush, marker, warmupUs = 0 }: LineChartProps) {
   const { ref, width } = useParentSize<HTMLDivElement>();
   const brushRef = useRef<SVGGElement>(null);
   const innerW = Math.max(width - MARGIN.left - MARGIN.right, 10);
@@ -91,6 +93,11 @@ export function LineChart({ t, series, xDomain, yLabel, height = 200, step, yFor
           <text x={innerW} y={innerH + 27} textAnchor="end" fontSize={10} fill="#555">time (us)</text>
           <text transform={`translate(${-MARGIN.left + 12},${innerH / 2}) rotate(-90)`} textAnchor="middle" fontSize={11}>{yLabel}</text>
           <g clipPath={`url(#${clipId})`}>
+            {warmupUs > xDomain[0] && (
+              <rect className="warmup" x={0} width={Math.max(0, x(warmupUs))} height={innerH} fill="#eef0f3">
+                <title>warm-up (not in the summary)</title>
+              </rect>
+            )}
             {paths.map((d, i) => (
               <path key={series[i].name} className="series-line" d={d} fill="none" stroke={categorical(i)} strokeWidth={1.5} data-series={series[i].name} />
             ))}

@@ -28,6 +28,7 @@ export function ResultsView({ runId, graph }: { runId: string; graph: LayoutGrap
   const rates = useMemo(() => toSeries(s?.flow_rates_gbps).map((x) => ({ ...x, name: `flow ${x.name}` })), [s]);
   const pauses = useMemo(() => toSeries(s?.pause), [s]);
 
+  const warmupUs = Number(summary.data?.runInfo?.warmup_ns ?? 0) / 1000;
   if (summary.isLoading) return <Loading what="Loading results" />;
   if (summary.error) return <ErrorBox error={summary.error} title="Could not load the results" />;
   if (!summary.data) return null;
@@ -47,15 +48,15 @@ export function ResultsView({ runId, graph }: { runId: string; graph: LayoutGrap
       {s && s.t_us.length === 0 && <Empty>No samples were recorded (monitor.sample_interval_us).</Empty>}
       {s && s.t_us.length > 0 && (
         <div className="charts">
-          <p className="hint">Drag across any chart to zoom all three to that time range.</p>
+          <p className="hint">Drag across any chart to zoom all three to that time range.{warmupUs > 0 && ` The shaded start is the ${warmupUs} us warm-up, left out of the summary.`}</p>
           <ChartFrame title="Queue occupancy (bytes)" filename={`run-${runId}-queues`} actions={zoomActions}>
-            {queues.length ? <LineChart t={s.t_us} series={queues} xDomain={xDomain} yLabel="bytes" yFormat={bytesFmt} onBrush={onBrush} marker={marker} /> : <Empty>No watched queues.</Empty>}
+            {queues.length ? <LineChart t={s.t_us} series={queues} xDomain={xDomain} yLabel="bytes" yFormat={bytesFmt} onBrush={onBrush} marker={marker} warmupUs={warmupUs} /> : <Empty>No watched queues.</Empty>}
           </ChartFrame>
           <ChartFrame title="Per-flow rate (Gbit/s)" filename={`run-${runId}-rates`} actions={zoomActions}>
-            {rates.length ? <LineChart t={s.t_us} series={rates} xDomain={xDomain} yLabel="Gbit/s" onBrush={onBrush} marker={marker} /> : <Empty>No watched flows.</Empty>}
+            {rates.length ? <LineChart t={s.t_us} series={rates} xDomain={xDomain} yLabel="Gbit/s" onBrush={onBrush} marker={marker} warmupUs={warmupUs} /> : <Empty>No watched flows.</Empty>}
           </ChartFrame>
           <ChartFrame title="PFC pause state (1 = paused)" filename={`run-${runId}-pause`} actions={zoomActions}>
-            {pauses.length ? <LineChart t={s.t_us} series={pauses} xDomain={xDomain} yLabel="paused" step height={150} yFormat={pauseFmt} onBrush={onBrush} marker={marker} /> : <Empty>No watched ports.</Empty>}
+            {pauses.length ? <LineChart t={s.t_us} series={pauses} xDomain={xDomain} yLabel="paused" step height={150} yFormat={pauseFmt} onBrush={onBrush} marker={marker} warmupUs={warmupUs} /> : <Empty>No watched ports.</Empty>}
           </ChartFrame>
         </div>
       )}
