@@ -36,7 +36,17 @@ test("generator: small leaf-spine, change Kmin, run", async ({ page }) => {
   await form.getByLabel("Spines").fill("1");
   await form.getByLabel("Hosts per leaf").fill("2");
   await form.getByRole("button", { name: "Generate" }).click();
-  await expect(page.getByRole("img", { name: "Fabric editor canvas: 7 nodes, 6 links" })).toBeVisible();
+  const canvas = page.getByRole("img", { name: "Fabric editor canvas: 7 nodes, 6 links" });
+  await expect(canvas).toBeVisible();
+  // add a switch on the canvas (converts to an explicit fabric), then undo back to the generator
+  const box = (await canvas.boundingBox())!;
+  await page.getByRole("button", { name: "Add switch" }).click();
+  await page.mouse.click(box.x + 40, box.y + 40);
+  await expect(page.getByRole("img", { name: "Fabric editor canvas: 8 nodes, 6 links" })).toBeVisible();
+  await expect(page.getByText(/Explicit fabric \(8 nodes\)/)).toBeVisible();
+  await page.getByRole("button", { name: "Undo" }).click();
+  await expect(canvas).toBeVisible();
+  await page.getByRole("button", { name: "Select", exact: true }).click();
   await page.getByLabel("Scenario name").fill("e2e leaf-spine kmin");
   // an invalid value shows the API's 422 message next to the field
   await page.getByLabel("ECN Kmin (bytes)").fill("500000");
