@@ -1,6 +1,8 @@
 import { format } from "d3-format";
 
-const fmt = format(".4~g");
+const small = format(".4~g");
+const large = format(".3~s");
+const fmt = (v: number) => (Math.abs(v) >= 1e4 ? large(v) : small(v));
 
 /** Colour bar with the scale's domain at its ends (and middle for diverging scales). */
 export function ColorLegend({ color, label }: { color: ((v: number) => string) & { domain: () => number[] }; label: string }) {

@@ -16,7 +16,7 @@ export function PresetGallery({ thumbnail }: { thumbnail: (scenarioId: string) =
             <div className="thumb">{thumbnail(p.scenario_id)}</div>
             <h3>{p.title}</h3>
           </Link>
-          <p>{p.description}</p>
+          <p title={p.description}>{p.description}</p>
           <small>{p.topology_kind} · {p.hosts} hosts · {p.switches} switches</small>
         </li>
       ))}
