@@ -5,7 +5,8 @@ export default defineConfig({
   timeout: 180_000,
   expect: { timeout: 60_000 },
   workers: 1,
-  reporter: [["list"]],
+  // scripts/test.sh collects a JUnit report when it sets E2E_JUNIT
+  reporter: process.env.E2E_JUNIT ? [["list"], ["junit", { outputFile: process.env.E2E_JUNIT }]] : [["list"]],
   outputDir: "test-results/artifacts",
   use: {
     baseURL: process.env.E2E_BASE_URL ?? "http://127.0.0.1:8000",
