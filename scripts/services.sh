@@ -2,12 +2,22 @@
 # Throwaway PostgreSQL and Redis on loopback for tests and development.
 #   eval "$(scripts/services.sh start)"   # prints export lines
 #   scripts/services.sh stop
-# Ports: FT_PG_PORT (default 55432), FT_REDIS_PORT (default 56379).
+# Ports: FT_PG_PORT and FT_REDIS_PORT, or free loopback ports chosen on the first start and
+# remembered in .test-run/ports, so two checkouts on one machine do not collide.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 STATE="$ROOT/.test-run"
-PG_PORT="${FT_PG_PORT:-55432}"
-REDIS_PORT="${FT_REDIS_PORT:-56379}"
+mkdir -p "$STATE"
+
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+if [ -f "$STATE/ports" ]; then
+    read -r SAVED_PG SAVED_REDIS <"$STATE/ports"
+fi
+PG_PORT="${FT_PG_PORT:-${SAVED_PG:-$(free_port)}}"
+REDIS_PORT="${FT_REDIS_PORT:-${SAVED_REDIS:-$(free_port)}}"
+echo "$PG_PORT $REDIS_PORT" >"$STATE/ports"
 PG_BIN="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
 DB_NAME="fabrictwin_test"
 

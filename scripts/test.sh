@@ -28,7 +28,8 @@ suite() {
 }
 
 e2e() {
-    local port="${FT_E2E_PORT:-8011}" db="fabrictwin_e2e"
+    local port="${FT_E2E_PORT:-$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}"
+    local db="fabrictwin_e2e"
     local admin="${FT_PG_ADMIN_URL/+psycopg/}"
     psql "$admin" -qc "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >/dev/null || return 1
     local work="$ROOT/.test-run/e2e"
