@@ -9,8 +9,8 @@ from app.scenarios import service
 from app.scenarios.checks import check_with_simulator
 from app.scenarios.models import ScenarioRow
 from app.scenarios.schemas import (ScenarioCreate, ScenarioCreated, ScenarioFork, ScenarioPublic,
-                                   ScenariosPublic, ScenarioSummary, ScenarioValidate,
-                                   ValidateResult)
+                                   ScenarioKind, ScenariosPublic, ScenarioSummary,
+                                   ScenarioValidate, ValidateResult)
 
 router = APIRouter(prefix="/scenarios", tags=["scenarios"])
 
@@ -47,9 +47,13 @@ def create(session: SessionDep, body: ScenarioCreate) -> ScenarioCreated:
 @router.get("", response_model=ScenariosPublic)
 def list_(session: SessionDep, q: Annotated[str | None, Query(max_length=200)] = None,
           limit: Annotated[int, Query(ge=1, le=200)] = 20,
-          offset: Annotated[int, Query(ge=0)] = 0) -> ScenariosPublic:
-    """Newest first; `q` searches names."""
-    rows, count = service.list_scenarios(session, q=q, limit=limit, offset=offset)
+          offset: Annotated[int, Query(ge=0)] = 0,
+          kind: Annotated[ScenarioKind, Query(
+              description="user (default): saved by people, without presets and sweep-point "
+                          "snapshots; preset; sweep_point; all")] = ScenarioKind.user,
+          ) -> ScenariosPublic:
+    """Newest first; `q` searches names; `kind` picks which snapshots (default: user)."""
+    rows, count = service.list_scenarios(session, q=q, limit=limit, offset=offset, kind=kind)
     return ScenariosPublic(data=[ScenarioSummary(**summary_of(r)) for r in rows], count=count)
 
 

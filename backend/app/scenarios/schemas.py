@@ -1,6 +1,7 @@
 """API shapes of the scenarios resource (the document itself is app.scenarios.schema.Scenario)."""
 
 from datetime import datetime
+from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -34,6 +35,15 @@ class ValidateResult(BaseModel):
 
     ok: bool = True
     simulator_checked: bool = Field(description="false when the simulator binary is unavailable")
+
+
+class ScenarioKind(StrEnum):
+    """Which snapshots `GET /scenarios` lists (`kind=`)."""
+
+    user = "user"  # saved by people: neither a preset nor a sweep point's snapshot
+    preset = "preset"  # shipped presets
+    sweep_point = "sweep_point"  # the snapshots a sweep stores for its grid points
+    all = "all"
 
 
 class ScenarioSummary(BaseModel):

@@ -6,12 +6,14 @@ import json
 import secrets
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, exists, func, select
 from sqlalchemy.orm import Session
 
 from app.runs.models import Run
 from app.scenarios.models import ScenarioRow
 from app.scenarios.schema import Scenario
+from app.scenarios.schemas import ScenarioKind
+from app.sweeps.models import SweepPoint
 
 
 def new_id() -> str:
@@ -57,13 +59,18 @@ def create_scenario(session: Session, *, scenario: Scenario, parent_id: str | No
 
 
 def list_scenarios(session: Session, *, q: str | None, limit: int, offset: int,
-                   include_presets: bool = True) -> tuple[list[ScenarioRow], int]:
-    """Newest first, optionally filtered by a case-insensitive name search."""
+                   kind: ScenarioKind = ScenarioKind.all) -> tuple[list[ScenarioRow], int]:
+    """Newest first, filtered by kind and optionally by a case-insensitive name search."""
     query = select(ScenarioRow)
     if q:
         query = query.where(func.lower(ScenarioRow.name).contains(q.lower()))
-    if not include_presets:
-        query = query.where(ScenarioRow.preset_key.is_(None))
+    is_point = exists().where(SweepPoint.scenario_id == ScenarioRow.id)
+    if kind is ScenarioKind.user:
+        query = query.where(ScenarioRow.preset_key.is_(None), ~is_point)
+    elif kind is ScenarioKind.preset:
+        query = query.where(ScenarioRow.preset_key.is_not(None))
+    elif kind is ScenarioKind.sweep_point:
+        query = query.where(is_point)
     count = session.scalar(select(func.count()).select_from(query.subquery())) or 0
     rows = session.scalars(query.order_by(ScenarioRow.created_at.desc(), ScenarioRow.id)
                            .limit(limit).offset(offset)).all()

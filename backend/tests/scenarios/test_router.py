@@ -1,6 +1,7 @@
 """Scenarios: create, get, list, fork, delete, validate — happy path, 404, 422."""
 
 from tests.helpers import create_scenario, error_locs
+from tests.support import wait_until
 from tests.scenarios_data import incast, two_hosts
 
 
@@ -45,6 +46,43 @@ def test_list_paginates_and_searches(api):
 
 def test_list_422_on_bad_limit(api):
     assert error_locs(api.get("/scenarios", params={"limit": 0})) == [["query", "limit"]]
+
+
+def test_list_kind_filters_presets_and_sweep_points(api):
+    base = create_scenario(api, incast(name="kind-filter base", duration_us=200))
+    grid = {"parameters": [{"path": "switch.ecn.kmin_bytes", "values": [1000, 2000]}],
+            "linked": [{"path": "switch.ecn.kmax_bytes", "from": "switch.ecn.kmin_bytes",
+                        "scale": 1, "offset": 500}]}
+    response = api.post("/sweeps", json={"scenario_id": base["id"], "seed": 1, **grid})
+    assert response.status_code == 201, response.text
+    sweep_id = response.json()["id"]
+    points = wait_until(lambda: api.get(f"/sweeps/{sweep_id}").json()["points"] or None, 60,
+                        interval=0.3, what="the sweep's point snapshots")
+    point_ids = {p["scenario_id"] for p in points}
+    assert len(point_ids) == 2
+
+    def ids(**params):
+        page = api.get("/scenarios", params={"q": "kind-filter", "limit": 200, **params})
+        assert page.status_code == 200, page.text
+        body = page.json()
+        assert body["count"] == len(body["data"])
+        return {s["id"] for s in body["data"]}
+
+    assert ids() == {base["id"]} == ids(kind="user")
+    assert ids(kind="sweep_point") == point_ids
+    assert ids(kind="all") == point_ids | {base["id"]}
+    pages = {kind: api.get("/scenarios", params={"kind": kind, "limit": 200}).json()
+             for kind in ("user", "preset", "sweep_point", "all")}
+    assert all(s["preset_key"] for s in pages["preset"]["data"])
+    assert not any(s["preset_key"] for s in pages["user"]["data"] + pages["sweep_point"]["data"])
+    # The three kinds partition everything.
+    assert pages["all"]["count"] == sum(pages[k]["count"] for k in ("user", "preset", "sweep_point"))
+
+
+def test_list_422_on_bad_kind(api):
+    response = api.get("/scenarios", params={"kind": "sweep"})
+    assert error_locs(response) == [["query", "kind"]]
+    assert "user" in response.json()["detail"][0]["msg"]
 
 
 def test_fork_keeps_parent(api):
