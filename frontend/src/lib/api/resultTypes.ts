@@ -12,7 +12,8 @@ export interface Percentiles {
 export interface ResultSummary {
   throughput_gbps: number;
   host_throughput_gbps?: Record<string, number>;
-  link_utilization?: { link: string; utilization: number }[];
+  /** Per direction "a->b" (egress of a). The counts are in newer results only. */
+  link_utilization?: { link: string; utilization: number; ecn_marked_packets?: number; pauses_received?: number }[];
   fct_us?: Percentiles;
   slowdown?: Percentiles;
   queues?: { queue: string; priority: number; max_bytes: number; mean_bytes: number; p99_bytes: number }[];

@@ -1,10 +1,9 @@
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { TopologyCanvas } from "../../../components/TopologyCanvas";
 import { ColorLegend } from "../../../components/ColorLegend";
-import { sequentialScale } from "../../../lib/charts/color";
 import type { ResultSeries, ResultSummary } from "../../../lib/api/resultTypes";
 import type { LayoutGraph } from "../../../lib/topology/types";
-import { type OverlayMetric, OVERLAY_LABELS, directionalValues, linkValues } from "../utils/overlay";
+import { type OverlayMetric, OVERLAY, UNRECORDED_LINK, availableMetrics, overlayColors, topLinks } from "../utils/overlay";
 
 /** The fabric with links coloured by a run metric, and a time scrubber over the series. */
 export function TopologyOverlay({ graph, summary, series, onTime }: {
@@ -13,48 +12,75 @@ export function TopologyOverlay({ graph, summary, series, onTime }: {
   series?: ResultSeries;
   onTime?: (t: number | null) => void;
 }) {
-  const [metric, setMetric] = useState<OverlayMetric>("utilization");
+  const metrics = useMemo(() => availableMetrics(summary, series), [summary, series]);
+  const [picked, setMetric] = useState<OverlayMetric>("utilization");
+  const metric = metrics.includes(picked) ? picked : "utilization";
   const [ti, setTi] = useState(0);
-  const timed = metric === "queue_at_t" || metric === "pause_at_t";
-  const values = useMemo(() => linkValues(graph.links, directionalValues(metric, summary, series, ti)), [graph, metric, summary, series, ti]);
-  const domainMax = useMemo(() => {
-    if (metric === "utilization" || metric === "pause_at_t") return 1;
-    if (metric === "queue_at_t" && series) return Math.max(1, ...Object.values(series.queues).flat());
-    return Math.max(1, ...values.map((v) => v ?? 0));
-  }, [metric, series, values]);
-  const color = useMemo(() => sequentialScale([0, domainMax], "viridis"), [domainMax]);
-  const linkStroke = useMemo(() => (i: number) => (values[i] == null ? "#d0d4da" : color(values[i]!)), [values, color]);
-  const linkWidth = useMemo(() => (i: number) => (values[i] == null ? 1 : 3), [values]);
+  const [clicked, setClicked] = useState<number | null>(null);
+  const spec = OVERLAY[metric];
+  const o = useMemo(() => overlayColors(metric, graph.links, summary, series, ti), [graph, metric, summary, series, ti]);
+  const linkStroke = useMemo(() => (i: number) => o.stroke[i], [o]);
+  const linkWidth = useMemo(() => (i: number) => (o.values[i] == null ? 1 : 3), [o]);
+  const top = useMemo(() => topLinks(graph.links, o.values), [graph, o]);
   const nT = series?.t_us.length ?? 0;
+  useEffect(() => onTime?.(spec.timed && nT > 0 ? series!.t_us[ti] : null), [spec.timed, nT, series, ti, onTime]);
+  const missing = (["ecn", "pauses_received"] as const).filter((m) => !metrics.includes(m));
+
+  const describe = (i: number) => {
+    const l = graph.links[i];
+    const ab = o.directional.get(`${l.a}->${l.b}`);
+    const ba = o.directional.get(`${l.b}->${l.a}`);
+    const v = (x: number | undefined) => (x === undefined ? "not recorded" : spec.format(x));
+    return `${l.a} → ${l.b}: ${v(ab)}; ${l.b} → ${l.a}: ${v(ba)}`;
+  };
 
   return (
     <div className="overlay">
       <div className="row">
         <label>
           Colour links by{" "}
-          <select value={metric} onChange={(e) => setMetric(e.target.value as OverlayMetric)}>
-            {(Object.keys(OVERLAY_LABELS) as OverlayMetric[]).map((m) => (
-              <option key={m} value={m}>{OVERLAY_LABELS[m]}</option>
+          <select value={metric} onChange={(e) => { setMetric(e.target.value as OverlayMetric); setClicked(null); }}>
+            {metrics.map((m) => (
+              <option key={m} value={m}>{OVERLAY[m].label}</option>
             ))}
           </select>
         </label>
-        {timed && nT > 0 && (
+        {spec.timed && nT > 0 && (
           <label className="grow">
             t = {series!.t_us[ti]} us{" "}
             <input
-              type="range" min={0} max={nT - 1} value={ti} aria-label="Time scrubber"
-              onChange={(e) => {
-                const i = Number(e.target.value);
-                setTi(i);
-                onTime?.(series!.t_us[i]);
-              }}
+              type="range" min={0} max={nT - 1} value={Math.min(ti, nT - 1)} aria-label="Time scrubber"
+              onChange={(e) => setTi(Number(e.target.value))}
             />
           </label>
         )}
       </div>
-      <TopologyCanvas graph={graph} height={320} ariaLabel="Topology coloured by run metric" linkStroke={linkStroke} linkWidth={linkWidth} />
-      <ColorLegend color={color} label={OVERLAY_LABELS[metric]} />
-      <p className="hint">Grey links were not recorded (monitored queues and ports only for timed views).</p>
+      <TopologyCanvas
+        graph={graph} height={320} ariaLabel={`Topology coloured by ${spec.label}`}
+        linkStroke={linkStroke} linkWidth={linkWidth} onLinkClick={setClicked}
+      />
+      <div className="row overlay-legend">
+        <ColorLegend color={o.color} label={spec.legend} tickFormat={spec.format} />
+        <span className="swatch-note"><span className="swatch" style={{ background: UNRECORDED_LINK }} /> not recorded</span>
+      </div>
+      {clicked != null && graph.links[clicked] && <p className="overlay-pick" aria-live="polite">{describe(clicked)}</p>}
+      {top.length > 0 ? (
+        <details className="overlay-top">
+          <summary>Top {top.length} links by {spec.label.toLowerCase()}</summary>
+          <ol>
+            {top.map(({ link, value }) => (
+              <li key={link.id}>{link.a} – {link.b}: {spec.format(value)}</li>
+            ))}
+          </ol>
+        </details>
+      ) : (
+        <p className="hint">No link has a non-zero value for this metric{spec.timed ? " at this time" : ""}.</p>
+      )}
+      <p className="hint">
+        Click a link for both directions' values.{" "}
+        {spec.timed ? "Only watched queues and ports (monitor) are sampled over time; others are grey." : "Ports with no activity are not listed in the result and are drawn grey."}
+        {missing.length > 0 && " Per-link ECN marks and pauses received need a result that records them (newer simulator)."}
+      </p>
     </div>
   );
 }

@@ -1,31 +1,115 @@
+import { format } from "d3-format";
 import type { ResultSeries, ResultSummary } from "../../../lib/api/resultTypes";
 import type { ExpandLink } from "../../../lib/topology/types";
+import { type SequentialScheme, sequentialScale } from "../../../lib/charts/color";
 
-export type OverlayMetric = "utilization" | "pauses" | "queue_at_t" | "pause_at_t";
+export type OverlayMetric = "utilization" | "ecn" | "pauses_received" | "pauses" | "queue_at_t" | "pause_at_t";
 
-export const OVERLAY_LABELS: Record<OverlayMetric, string> = {
-  utilization: "Link utilization (whole run)",
-  pauses: "PFC pause frames (sent + received)",
-  queue_at_t: "Queue occupancy at time t (bytes)",
-  pause_at_t: "Paused at time t",
+export interface OverlaySpec {
+  /** Option text in the metric picker. */
+  label: string;
+  /** Legend title, with its unit. */
+  legend: string;
+  /** How the two directions of a link combine: counts add up, rates and levels take the larger. */
+  combine: "max" | "sum";
+  /** Read at the scrubber's time from the sampled series. */
+  timed: boolean;
+  scheme: SequentialScheme;
+  /** Fixed colour domain (utilization, pause state); otherwise [0, largest value]. */
+  fixedMax?: number;
+  format: (v: number) => string;
+}
+
+const count = (v: number) => (Math.abs(v) >= 1e4 ? format(".3~s")(v) : format(",.0f")(v));
+const bytes = (v: number) => (v >= 1e6 ? `${format(".3~f")(v / 1e6)} MB` : v >= 1e3 ? `${format(".3~f")(v / 1e3)} KB` : `${format(".0f")(v)} B`);
+
+export const OVERLAY: Record<OverlayMetric, OverlaySpec> = {
+  utilization: {
+    label: "Utilization (after warm-up)", legend: "Link utilization, busier direction (%)",
+    combine: "max", timed: false, scheme: "viridis", fixedMax: 1, format: (v) => `${format(".0f")(v * 100)} %`,
+  },
+  ecn: {
+    label: "ECN-marked packets", legend: "ECN-marked packets, both directions (packets)",
+    combine: "sum", timed: false, scheme: "cividis", format: count,
+  },
+  pauses_received: {
+    label: "PFC pauses received", legend: "PFC pause frames received, both ends (frames)",
+    combine: "sum", timed: false, scheme: "cividis", format: count,
+  },
+  pauses: {
+    label: "PFC pauses sent + received (per port)", legend: "PFC pause frames sent + received (frames)",
+    combine: "sum", timed: false, scheme: "cividis", format: count,
+  },
+  queue_at_t: {
+    label: "Queue occupancy at time t", legend: "Queue occupancy at t, fuller direction (bytes)",
+    combine: "max", timed: true, scheme: "viridis", format: bytes,
+  },
+  pause_at_t: {
+    label: "Paused at time t", legend: "Paused at t (0 = no, 1 = yes)",
+    combine: "max", timed: true, scheme: "viridis", fixedMax: 1, format: (v) => format(".0f")(v),
+  },
 };
+
+export const UNRECORDED_LINK = "#d0d4da";
+
+/** Metrics this result can show: the per-link ECN and pause counts exist only in newer results. */
+export function availableMetrics(summary: ResultSummary, series: ResultSeries | undefined): OverlayMetric[] {
+  const links = summary.link_utilization ?? [];
+  const out: OverlayMetric[] = ["utilization"];
+  if (links.some((l) => typeof l.ecn_marked_packets === "number")) out.push("ecn");
+  if (links.some((l) => typeof l.pauses_received === "number")) out.push("pauses_received");
+  out.push("pauses");
+  if (series && series.t_us.length > 0) {
+    if (Object.keys(series.queues).length) out.push("queue_at_t");
+    if (Object.keys(series.pause).length) out.push("pause_at_t");
+  }
+  return out;
+}
 
 /** Per-direction values keyed "a->b" for the chosen metric at sample index `ti`. */
 export function directionalValues(metric: OverlayMetric, summary: ResultSummary, series: ResultSeries | undefined, ti: number) {
   const out = new Map<string, number>();
-  if (metric === "utilization") for (const u of summary.link_utilization ?? []) out.set(u.link, u.utilization);
+  const links = summary.link_utilization ?? [];
+  if (metric === "utilization") for (const u of links) out.set(u.link, u.utilization);
+  if (metric === "ecn") for (const u of links) if (typeof u.ecn_marked_packets === "number") out.set(u.link, u.ecn_marked_packets);
+  if (metric === "pauses_received") for (const u of links) if (typeof u.pauses_received === "number") out.set(u.link, u.pauses_received);
   if (metric === "pauses") for (const p of summary.pfc ?? []) out.set(p.port, (out.get(p.port) ?? 0) + p.pauses_sent + p.pauses_received);
   if (metric === "queue_at_t" && series) for (const [k, v] of Object.entries(series.queues)) out.set(k, v[ti] ?? 0);
   if (metric === "pause_at_t" && series) for (const [k, v] of Object.entries(series.pause)) out.set(k, v[ti] ?? 0);
   return out;
 }
 
-/** Value per link: the larger of its two directions, null when neither was recorded. */
-export function linkValues(links: ExpandLink[], directional: Map<string, number>): (number | null)[] {
+/** Value per link from its two directions (larger, or sum for counts); null when neither was recorded. */
+export function linkValues(links: ExpandLink[], directional: Map<string, number>, combine: "max" | "sum" = "max"): (number | null)[] {
   return links.map((l) => {
     const a = directional.get(`${l.a}->${l.b}`);
     const b = directional.get(`${l.b}->${l.a}`);
     if (a === undefined && b === undefined) return null;
-    return Math.max(a ?? 0, b ?? 0);
+    return combine === "sum" ? (a ?? 0) + (b ?? 0) : Math.max(a ?? 0, b ?? 0);
   });
+}
+
+/** Everything the overlay draws for a metric: per-link values, the colour scale and each link's colour. */
+export function overlayColors(metric: OverlayMetric, links: ExpandLink[], summary: ResultSummary, series: ResultSeries | undefined, ti: number) {
+  const spec = OVERLAY[metric];
+  const directional = directionalValues(metric, summary, series, ti);
+  const values = linkValues(links, directional, spec.combine);
+  let max = spec.fixedMax;
+  if (max === undefined) {
+    // Timed views keep one domain over the whole series, so colours compare across the scrubber.
+    const all = metric === "queue_at_t" && series ? Object.values(series.queues).flat() : values.map((v) => v ?? 0);
+    max = Math.max(1, ...all);
+  }
+  const color = sequentialScale([0, max], spec.scheme);
+  const stroke = values.map((v) => (v == null ? UNRECORDED_LINK : color(v)));
+  return { spec, directional, values, color, stroke };
+}
+
+/** The links with the largest values, for a text summary next to the picture. */
+export function topLinks(links: ExpandLink[], values: (number | null)[], n = 5) {
+  return links
+    .map((l, i) => ({ link: l, value: values[i] }))
+    .filter((x): x is { link: ExpandLink; value: number } => x.value != null && x.value > 0)
+    .sort((x, y) => y.value - x.value)
+    .slice(0, n);
 }

@@ -1,0 +1,77 @@
+import { fireEvent, render, screen } from "@testing-library/react";
+import { interpolateCividis, interpolateViridis } from "d3-scale-chromatic";
+import { TopologyOverlay } from "./TopologyOverlay";
+import { UNRECORDED_LINK, availableMetrics, overlayColors } from "../utils/overlay";
+import type { ResultSummary } from "../../../lib/api/resultTypes";
+import type { LayoutGraph } from "../../../lib/topology/types";
+
+// A 2-leaf fabric: h0 - leaf0 - spine0 - leaf1 - h1, plus a link no port of which was active.
+const links = [
+  { id: 0, a: "h0", b: "leaf0", rate_gbps: 100 },
+  { id: 1, a: "leaf0", b: "spine0", rate_gbps: 100 },
+  { id: 2, a: "spine0", b: "leaf1", rate_gbps: 100 },
+  { id: 3, a: "leaf1", b: "h1", rate_gbps: 100 },
+];
+const graph: LayoutGraph = {
+  nodes: ["h0", "leaf0", "spine0", "leaf1", "h1"].map((id, i) => ({
+    id, kind: id.startsWith("h") ? "host" : "switch", tier: id.startsWith("h") ? 0 : id.startsWith("leaf") ? 1 : 2, group: "", x: i * 10, y: 0,
+  })),
+  links,
+} as unknown as LayoutGraph;
+
+const base = { throughput_gbps: 90, max_queue_bytes: 1000, ecn_marked_packets: 60, pfc_pauses_sent: 7, drops: { total: 0 } };
+const withCounts: ResultSummary = {
+  ...base,
+  link_utilization: [
+    { link: "h0->leaf0", utilization: 0.95, ecn_marked_packets: 0, pauses_received: 5 },
+    { link: "leaf0->spine0", utilization: 0.5, ecn_marked_packets: 20, pauses_received: 2 },
+    { link: "spine0->leaf0", utilization: 0.1, ecn_marked_packets: 20, pauses_received: 0 },
+    { link: "leaf1->h1", utilization: 0.25, ecn_marked_packets: 10, pauses_received: 0 },
+  ],
+};
+const legacy: ResultSummary = { ...base, link_utilization: [{ link: "h0->leaf0", utilization: 0.5 }] };
+
+describe("overlay colours per metric", () => {
+  it("sums ECN marks of both directions and scales them from 0 to the busiest link", () => {
+    const o = overlayColors("ecn", links, withCounts, undefined, 0);
+    expect(o.values).toEqual([0, 40, null, 10]);
+    expect(o.color.domain()).toEqual([0, 40]);
+    expect(o.stroke[0]).toBe(interpolateCividis(0));
+    expect(o.stroke[1]).toBe(interpolateCividis(1));
+    expect(o.stroke[2]).toBe(UNRECORDED_LINK);
+    expect(o.stroke[3]).toBe(interpolateCividis(0.25));
+  });
+
+  it("colours pauses received and keeps utilization on a fixed 0..100 % viridis scale", () => {
+    const p = overlayColors("pauses_received", links, withCounts, undefined, 0);
+    expect(p.values).toEqual([5, 2, null, 0]);
+    expect(p.stroke[0]).toBe(interpolateCividis(1));
+    const u = overlayColors("utilization", links, withCounts, undefined, 0);
+    expect(u.values).toEqual([0.95, 0.5, null, 0.25]);
+    expect(u.color.domain()).toEqual([0, 1]);
+    expect(u.stroke[1]).toBe(interpolateViridis(0.5));
+    expect(u.spec.format(0.95)).toBe("95 %");
+  });
+
+  it("offers the per-link counts only when the result has them", () => {
+    expect(availableMetrics(withCounts, undefined)).toEqual(["utilization", "ecn", "pauses_received", "pauses"]);
+    expect(availableMetrics(legacy, undefined)).toEqual(["utilization", "pauses"]);
+  });
+
+  it("switches the legend with the metric", () => {
+    render(<TopologyOverlay graph={graph} summary={withCounts} />);
+    expect(screen.getByRole("img", { name: "Legend: Link utilization, busier direction (%) from 0 % to 100 %" })).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText(/Colour links by/), { target: { value: "ecn" } });
+    expect(screen.getByRole("img", { name: "Legend: ECN-marked packets, both directions (packets) from 0 to 40" })).toBeInTheDocument();
+    expect(screen.getByText("leaf0 – spine0: 40")).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText(/Colour links by/), { target: { value: "pauses_received" } });
+    expect(screen.getByRole("img", { name: /Legend: PFC pause frames received.* from 0 to 5$/ })).toBeInTheDocument();
+  });
+
+  it("falls back to utilization for an older result", () => {
+    render(<TopologyOverlay graph={graph} summary={legacy} />);
+    const options = Array.from(screen.getByLabelText(/Colour links by/).querySelectorAll("option")).map((o) => o.value);
+    expect(options).toEqual(["utilization", "pauses"]);
+    expect(screen.getByText(/need a result that records them/)).toBeInTheDocument();
+  });
+});
