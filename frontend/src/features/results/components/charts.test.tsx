@@ -66,6 +66,13 @@ describe("SummaryCards and overlay values", () => {
     expect(screen.getByText("5 us")).toBeInTheDocument();
     expect(screen.getByText("150 KB")).toBeInTheDocument();
   });
+  it("prints counts as exact integers and the completed-flow ratio", () => {
+    render(<SummaryCards summary={{ ...summary, ecn_marked_packets: 11589, cnps_sent: 11098, flows_total: 120, flows_completed: 87, slowdown: { count: 2, mean: 2, p50: 1.25, p99: 9.6577 } }} />);
+    expect(screen.getByText("11,589")).toBeInTheDocument();
+    expect(screen.getByText("11,098 CNPs sent")).toBeInTheDocument();
+    expect(screen.getByText("87 / 120")).toBeInTheDocument();
+    expect(screen.getByText("9.658×")).toBeInTheDocument();
+  });
   it("colours a link by the busier direction, and leaves unrecorded links empty", () => {
     const links = [{ id: 0, a: "h0", b: "leaf0", rate_gbps: 100 }, { id: 1, a: "h1", b: "leaf0", rate_gbps: 100 }];
     expect(linkValues(links, directionalValues("utilization", summary, undefined, 0))).toEqual([0.9, null]);

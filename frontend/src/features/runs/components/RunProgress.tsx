@@ -17,7 +17,7 @@ export function RunProgress({ run }: { run: RunPublic }) {
         <span>seed {run.seed}</span>
         {run.cached && <span className="badge">cached result</span>}
         {!final && (
-          <button type="button" onClick={() => cancel.mutate(run.id)} disabled={cancel.isPending}>Cancel run</button>
+          <button type="button" onClick={() => cancel.mutate(run.id)} disabled={cancel.isPending}>{cancel.isPending ? "Cancelling…" : "Cancel run"}</button>
         )}
       </div>
       <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} aria-label="Simulated time">
@@ -29,6 +29,9 @@ export function RunProgress({ run }: { run: RunPublic }) {
         {" · "}{format(",")(run.events)} events · wall {run.wall_s.toFixed(1)} s
         {eta !== null && !final && <> · about {eta < 60 ? `${Math.ceil(eta)} s` : `${Math.ceil(eta / 60)} min`} left</>}
       </p>
+      {run.status === "CANCELLED" && (
+        <p className="notice" role="status">Cancelled at {us(run.sim_time_ns)} us of {us(run.duration_ns)} us simulated; no result was stored. Run it again from the editor.</p>
+      )}
       {run.status === "FAILED" && <ErrorBox error={new Error(run.error ?? "the simulator failed")} title="The run failed" />}
       <ErrorBox error={cancel.error} title="Could not cancel" />
     </section>

@@ -81,7 +81,7 @@ function GeneratorEditor({ index, gen, hosts, graph, errors, onUpdate, onRemove,
       {gen.kind === "incast" && <>{list("senders", "Senders", false)}{hostSelect("receiver", "Receiver")}{num("size_bytes", "Size", "bytes, 0 = long-lived")}</>}
       {gen.kind === "pairs" && <PairsEditor pairs={(gen.pairs as [string, string][]) ?? []} hosts={hosts} onChange={(v) => set("pairs", v)} />}
       {gen.kind === "pairs" && num("size_bytes", "Size", "bytes, 0 = long-lived")}
-      {(gen.kind === "permutation" || gen.kind === "all_to_all") && <>{list("hosts", "Hosts")}{num("size_bytes", "Size", "bytes")}</>}
+      {(gen.kind === "permutation" || gen.kind === "all_to_all") && <>{list("hosts", "Hosts")}{num("size_bytes", "Size", "bytes, 0 = long-lived")}</>}
       {gen.kind === "perftest" && <>{hostSelect("src", "Source")}{hostSelect("dst", "Destination")}{num("message_bytes", "Message", "bytes")}{num("iterations", "Iterations", "0 = until the end")}</>}
       {gen.kind === "workload" && (
         <>
