@@ -99,7 +99,8 @@ FabricRunnerImpl::Summary() const
     s["host_throughput_gbps"] = hj;
 
     // Link utilization, queues, PFC per port
-    std::vector<std::pair<std::string, double>> util;
+    // Per directed link: utilization, ECN marks made at its egress, pauses its egress received.
+    std::vector<std::tuple<std::string, double, uint64_t, uint64_t>> util;
     std::vector<std::tuple<std::string, int, uint64_t, double, double>> queues;
     std::vector<std::tuple<std::string, int, uint32_t, uint32_t, double>> pfc;
     uint64_t maxQueue = 0;
@@ -114,9 +115,15 @@ FabricRunnerImpl::Summary() const
         {
             const Port& port = dev->GetPort(p);
             std::string name = PortName(static_cast<uint32_t>(d), port.neighbor);
-            if (port.txWireBytesWarm > 0 && windowS > 0)
+            double u = windowS > 0 ? port.txWireBytesWarm * 8.0 / (port.rateBps * windowS) : 0.0;
+            uint64_t pausesIn = 0;
+            for (uint32_t prio = 0; prio < kNumPriorities; ++prio)
             {
-                util.emplace_back(name, port.txWireBytesWarm * 8.0 / (port.rateBps * windowS));
+                pausesIn += port.pausesReceived[prio];
+            }
+            if ((port.txWireBytesWarm > 0 && windowS > 0) || port.ecnMarked > 0 || pausesIn > 0)
+            {
+                util.emplace_back(name, u, port.ecnMarked, pausesIn);
             }
             for (uint32_t prio = 0; prio < kNumPriorities; ++prio)
             {
@@ -151,9 +158,14 @@ FabricRunnerImpl::Summary() const
     std::sort(queues.begin(), queues.end());
     std::sort(pfc.begin(), pfc.end());
     json uj = json::array();
-    for (auto& [name, u] : util)
+    for (auto& [name, u, marks, pausesIn] : util)
     {
-        uj.push_back({{"link", name}, {"utilization", R(u, 4)}});
+        json e;
+        e["link"] = name;
+        e["utilization"] = R(u, 4);
+        e["ecn_marked_packets"] = marks;
+        e["pauses_received"] = pausesIn;
+        uj.push_back(e);
     }
     s["link_utilization"] = uj;
 

@@ -56,6 +56,7 @@ struct Port
     std::array<int64_t, kNumPriorities> pausePs{}; ///< accumulated paused time
 
     uint64_t txWireBytesWarm = 0; ///< wire bytes sent after warm-up (utilization)
+    uint64_t ecnMarked = 0;       ///< DATA frames this egress (a switch's) newly CE-marked
 
     uint64_t dropPeriod = 0; ///< test hook: drop every n-th DATA packet sent (0 = off)
     uint64_t dataSeen = 0;

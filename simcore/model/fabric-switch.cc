@@ -154,6 +154,7 @@ FabricSwitch::Receive(uint32_t inPort, RocePacket p)
         if (!p.ecn)
         {
             ++m_ctx->counters.ecnMarked;
+            ++m_ports[out].ecnMarked;
         }
         p.ecn = true;
     }
@@ -242,6 +243,7 @@ FabricSwitch::Dequeue(uint32_t port, RocePacket& out)
             if (!out.ecn)
             {
                 ++m_ctx->counters.ecnMarked;
+                ++m_ports[port].ecnMarked;
             }
             out.ecn = true;
         }
