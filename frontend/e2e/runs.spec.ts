@@ -26,14 +26,14 @@ test("cancel: a long fat-tree permutation run ends CANCELLED", async ({ page }) 
   await expect(status).toHaveText("RUNNING", { timeout: 60_000 });
   // wait for the first progress report so the simulator is really under way
   await expect(page.getByRole("progressbar", { name: "Simulated time" })).not.toHaveAttribute("aria-valuenow", "0", { timeout: 30_000 });
-  await shot(page, "10-run-in-progress");
+  await shot(page, "20-run-in-progress");
   await page.getByRole("button", { name: "Cancel run" }).click();
   expect(await waitForRunEnd(page, 30_000)).toBe("CANCELLED");
   await expect(page.getByRole("button", { name: "Cancel run" })).toHaveCount(0);
   const pct = Number(await page.getByRole("progressbar", { name: "Simulated time" }).getAttribute("aria-valuenow"));
   expect(pct).toBeLessThan(100);
   await expect(page.getByText(/cancelled at/i)).toBeVisible();
-  await shot(page, "11-run-cancelled");
+  await shot(page, "21-run-cancelled");
 });
 
 test("many flows: fat-tree WebSearch results show the CDF and real summary values", async ({ page }) => {
@@ -54,11 +54,11 @@ test("many flows: fat-tree WebSearch results show the CDF and real summary value
   expect(await lines.count()).toBeGreaterThanOrEqual(2);
   await expect(cdf.getByText(/\(\d+ flows\)/).first()).toBeVisible();
   await cdf.scrollIntoViewIfNeeded();
-  await shot(page, "12-websearch-results");
+  await shot(page, "22-websearch-results");
   await cdf.getByLabel("CDF metric").selectOption("slowdown");
   await expect(page.getByRole("img", { name: "Slowdown CDF by flow size" })).toBeVisible();
   const overlay = page.getByRole("region", { name: "Fabric overlay" });
   await overlay.scrollIntoViewIfNeeded();
   await expect(overlay.getByRole("img", { name: /^Legend: Link utilization/ })).toBeVisible();
-  await shot(page, "13-websearch-slowdown-overlay");
+  await shot(page, "23-websearch-slowdown-overlay");
 });

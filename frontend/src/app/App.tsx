@@ -31,7 +31,7 @@ export function App() {
             <Route path="/sweeps/new" element={<NewSweepPage />} />
             <Route path="/sweeps/:id" element={<SweepPage />} />
             <Route path="/s/:id" element={<SharePage />} />
-            <Route path="*" element={<Empty>Page not found.</Empty>} />
+            <Route path="*" element={<Empty>Page not found. <NavLink to="/">Back to the presets</NavLink></Empty>} />
           </Routes>
         </div>
       </BrowserRouter>

@@ -29,22 +29,24 @@ export function SweepPage() {
   const navigate = useNavigate();
   const [compareId, setCompareId] = useState("");
   const compare = useSweepOptional(compareId || undefined);
+  const base = useScenario(sweep.data?.scenario_id);
   if (sweep.isLoading) return <Loading what="Loading the sweep" />;
   if (sweep.error || !sweep.data) return <ErrorBox error={sweep.error} title="Could not load the sweep" />;
   const s = sweep.data;
-  const pct = s.total ? Math.round(((s.done + s.failed) / s.total) * 100) : 0;
+  // `done` counts every point in a final state, failed and cancelled ones included
+  const pct = s.total ? Math.round((s.done / s.total) * 100) : 0;
   const done = s.points.filter((p) => p.metrics && p.status === "SUCCEEDED");
   return (
     <div className="sweep-page">
       <div className="page-bar row">
-        <h1>Sweep {s.id}</h1>
+        <h1>Sweep of {base.data?.name ?? s.scenario_id} <small className="muted-id">{s.id}</small></h1>
         <span className={`status status-${s.status.toLowerCase()}`} data-testid="sweep-status">{s.status}</span>
         <span className="grow" />
         <Link className="button" to={`/s/${s.scenario_id}`}>Base scenario</Link>
       </div>
       <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} aria-label="Sweep progress">
         <div className="progress-fill" style={{ width: `${pct}%` }} />
-        <span className="progress-label">{s.done} done, {s.failed} failed of {s.total}</span>
+        <span className="progress-label">{s.done} of {s.total} points finished{s.failed > 0 ? `, ${s.failed} failed or cancelled` : ""}</span>
       </div>
       <div className="row">
         <label>Compare with sweep <input value={compareId} onChange={(e) => setCompareId(e.target.value.trim())} placeholder="sweep id" aria-label="Compare with sweep id" /></label>

@@ -5,7 +5,7 @@ import { brushX } from "d3-brush";
 import { select } from "d3-selection";
 import { format } from "d3-format";
 import { useParentSize } from "../../../lib/hooks/useParentSize";
-import { categorical } from "../../../lib/charts/palette";
+import { categorical, categoricalDash as dash } from "../../../lib/charts/palette";
 import { visibleIndices } from "../../../lib/charts/downsample";
 
 export interface NamedSeries {
@@ -99,18 +99,22 @@ export function LineChart({ t, series, xDomain, yLabel, height = 200, step, yFor
               </rect>
             )}
             {paths.map((d, i) => (
-              <path key={series[i].name} className="series-line" d={d} fill="none" stroke={categorical(i)} strokeWidth={1.5} data-series={series[i].name} />
+              <path key={series[i].name} className="series-line" d={d} fill="none" stroke={categorical(i)} strokeDasharray={dash(i)} strokeWidth={1.5} data-series={series[i].name} />
             ))}
             {marker != null && <line className="marker" x1={x(marker)} x2={x(marker)} y2={innerH} stroke="#d62728" strokeDasharray="3 3" />}
           </g>
           {onBrush && <g ref={brushRef} className="brush" />}
         </g>
       </svg>
-      {series.length > 1 && (
+      {series.length > 0 && (
         <ul className="legend-list">
           {series.slice(0, 16).map((s, i) => (
-            <li key={s.name}><span className="swatch" style={{ background: categorical(i) }} />{s.name}</li>
+            <li key={s.name}>
+              <svg className="line-swatch" width={18} height={8} aria-hidden="true"><line x1={0} x2={18} y1={4} y2={4} stroke={categorical(i)} strokeWidth={2} strokeDasharray={dash(i)} /></svg>
+              {s.name}
+            </li>
           ))}
+          {series.length > 16 && <li>+{series.length - 16} more (download the result JSON)</li>}
         </ul>
       )}
     </div>

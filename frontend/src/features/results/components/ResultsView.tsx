@@ -57,6 +57,9 @@ export function ResultsView({ runId, graph }: { runId: string; graph: LayoutGrap
           </ChartFrame>
           <ChartFrame title="PFC pause state (1 = paused)" filename={`run-${runId}-pause`} actions={zoomActions}>
             {pauses.length ? <LineChart t={s.t_us} series={pauses} xDomain={xDomain} yLabel="paused" step height={150} yFormat={pauseFmt} onBrush={onBrush} marker={marker} warmupUs={warmupUs} /> : <Empty>No watched ports.</Empty>}
+            {summary.data.summary.pfc_pauses_sent > 0 && pauses.every((p) => p.values.every((v) => v === 0)) && (
+              <p className="hint">The watched ports were never paused; the {summary.data.summary.pfc_pauses_sent} pause frames of this run were sent elsewhere (see the overlay, or watch those ports with monitor.ports).</p>
+            )}
           </ChartFrame>
         </div>
       )}

@@ -12,7 +12,7 @@ export function SummaryCards({ summary }: { summary: ResultSummary }) {
   const fct = summary.fct_us;
   const cards: [string, string, string?][] = [
     ["Throughput", `${num(summary.throughput_gbps)} Gbit/s`, "payload delivered, after warm-up"],
-    ["FCT p50", orDash(fct?.p50, (v) => `${num(v)} us`), fct ? `${int(fct.count)} finite flows completed` : "no finite flows"],
+    ["FCT p50", orDash(fct?.p50, (v) => `${num(v)} us`), fct?.count ? `${int(fct.count)} finite flows completed` : "no finite flow completed"],
     ["FCT p99", orDash(fct?.p99, (v) => `${num(v)} us`), fct?.mean != null ? `mean ${num(fct.mean)} us` : undefined],
     ["Slowdown p99", orDash(summary.slowdown?.p99, (v) => `${num(v)}×`), summary.slowdown?.p50 != null ? `p50 ${num(summary.slowdown.p50)}× (FCT / ideal FCT)` : "FCT / ideal FCT"],
     ["Max queue", bytes(summary.max_queue_bytes), "largest egress queue"],

@@ -56,7 +56,7 @@ export function TopologyOverlay({ graph, summary, series, onTime }: {
         )}
       </div>
       <TopologyCanvas
-        graph={graph} height={320} ariaLabel={`Topology coloured by ${spec.label}`}
+        graph={graph} height={graph.nodes.length > 24 ? 440 : 320} ariaLabel={`Topology coloured by ${spec.label}`}
         linkStroke={linkStroke} linkWidth={linkWidth} onLinkClick={setClicked}
       />
       <div className="row overlay-legend">

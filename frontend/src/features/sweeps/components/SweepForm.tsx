@@ -69,11 +69,11 @@ export function SweepForm({ scenarioId, busy, error, onSubmit }: {
     >
       <datalist id="sweep-paths">{SUGGESTED_PATHS.map((p) => <option key={p} value={p} />)}</datalist>
       <h3>Swept parameters</h3>
-      <p className="hint">Values as a list (<code>1, 10, 20</code>) or a range <code>start:stop:step</code> (<code>0:5000:500</code>).</p>
+      <p className="hint">Each row: a scenario path (dotted, list indices as numbers, e.g. <code>traffic.0.size_bytes</code>; units as in the editor: bytes, us, Gbit/s) and its values as a list (<code>1, 10, 20</code>) or a range <code>start:stop:step</code> (<code>0:5000:500</code>).</p>
       {params.map((p, i) => (
         <div className="row" key={i}>
-          <input list="sweep-paths" aria-label={`Parameter ${i + 1} path`} value={p.path} onChange={(e) => setParams(upd(params, i, { path: e.target.value }))} size={28} />
-          <input aria-label={`Parameter ${i + 1} values`} value={p.values} aria-invalid={!parsed[i]} onChange={(e) => setParams(upd(params, i, { values: e.target.value }))} size={30} />
+          <input list="sweep-paths" aria-label={`Parameter ${i + 1} path`} placeholder="path, e.g. switch.ecn.kmin_bytes" value={p.path} onChange={(e) => setParams(upd(params, i, { path: e.target.value }))} size={28} />
+          <input aria-label={`Parameter ${i + 1} values`} placeholder="values, e.g. 1000, 5000 or 0:5000:500" value={p.values} aria-invalid={!parsed[i]} onChange={(e) => setParams(upd(params, i, { values: e.target.value }))} size={30} />
           <small>{parsed[i]?.length ?? "?"} values</small>
           <button type="button" className="small" onClick={() => setParams(params.filter((_, j) => j !== i))} disabled={params.length === 1}>Remove</button>
         </div>
