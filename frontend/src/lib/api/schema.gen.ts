@@ -257,7 +257,7 @@ export interface paths {
         };
         /**
          * List
-         * @description Newest first; `q` searches names.
+         * @description Newest first; `q` searches names; `kind` picks which snapshots (default: user).
          */
         get: operations["scenarios-list"];
         put?: never;
@@ -479,6 +479,7 @@ export interface components {
             size_bytes: number;
             /**
              * Start Us
+             * @description must be < duration_us
              * @default 0
              */
             start_us: number;
@@ -554,7 +555,7 @@ export interface components {
         Dci: {
             /**
              * Dci Buffer Bytes
-             * @default 64000000
+             * @default 67108864
              */
             dci_buffer_bytes: number;
             /**
@@ -833,6 +834,7 @@ export interface components {
             size_bytes: number;
             /**
              * Start Us
+             * @description must be < duration_us
              * @default 0
              */
             start_us: number;
@@ -1084,6 +1086,7 @@ export interface components {
             size_bytes: number;
             /**
              * Start Us
+             * @description must be < duration_us
              * @default 0
              */
             start_us: number;
@@ -1135,6 +1138,7 @@ export interface components {
             src: string;
             /**
              * Start Us
+             * @description must be < duration_us
              * @default 0
              */
             start_us: number;
@@ -1179,6 +1183,7 @@ export interface components {
             size_bytes: number;
             /**
              * Start Us
+             * @description must be < duration_us
              * @default 0
              */
             start_us: number;
@@ -1277,6 +1282,7 @@ export interface components {
             qps: number;
             /**
              * Start Us
+             * @description must be < duration_us
              * @default 0
              */
             start_us: number;
@@ -1545,6 +1551,12 @@ export interface components {
         ScenarioFork: {
             scenario: components["schemas"]["Scenario"];
         };
+        /**
+         * ScenarioKind
+         * @description Which snapshots `GET /scenarios` lists (`kind=`).
+         * @enum {string}
+         */
+        ScenarioKind: "user" | "preset" | "sweep_point" | "all";
         /**
          * ScenarioPublic
          * @description A scenario with its document.
@@ -1880,7 +1892,10 @@ export interface components {
          * @description Flow sizes from a distribution at a target load, Poisson arrivals.
          */
         Workload: {
-            /** Cdf */
+            /**
+             * Cdf
+             * @description [[size_bytes, cumulative_percent], ...]
+             */
             cdf?: [
                 number,
                 number
@@ -1897,7 +1912,10 @@ export interface components {
              * @enum {string}
              */
             kind: "workload";
-            /** Load */
+            /**
+             * Load
+             * @default 0.3
+             */
             load: number;
             /**
              * Name
@@ -1916,6 +1934,7 @@ export interface components {
             qps: number;
             /**
              * Start Us
+             * @description must be < duration_us
              * @default 0
              */
             start_us: number;
@@ -2338,6 +2357,8 @@ export interface operations {
                 q?: string | null;
                 limit?: number;
                 offset?: number;
+                /** @description user (default): saved by people, without presets and sweep-point snapshots; preset; sweep_point; all */
+                kind?: components["schemas"]["ScenarioKind"];
             };
             header?: never;
             path?: never;

@@ -15,10 +15,11 @@ export function usePresets() {
   });
 }
 
+/** Scenarios people saved: `kind=user` leaves out presets and the snapshots a sweep stores per point. */
 export function useRecentScenarios(limit = 8) {
   return useQuery({
     queryKey: ["scenarios", "recent", limit],
-    queryFn: () => unwrap(client.GET("/api/v1/scenarios", { params: { query: { limit, offset: 0 } } })),
+    queryFn: () => unwrap(client.GET("/api/v1/scenarios", { params: { query: { limit, offset: 0, kind: "user" } } })),
   });
 }
 
