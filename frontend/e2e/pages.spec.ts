@@ -111,5 +111,5 @@ test("keyboard: New fabric, a preset card and Run work without a mouse", async (
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/runs\//);
   await expect(page.getByTestId("run-status")).toHaveText(/SUCCEEDED|RUNNING|PENDING/);
-  await shot(page, "24-keyboard-run");
+  await shot(page, "25-keyboard-run");
 });

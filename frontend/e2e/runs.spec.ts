@@ -61,4 +61,14 @@ test("many flows: fat-tree WebSearch results show the CDF and real summary value
   await overlay.scrollIntoViewIfNeeded();
   await expect(overlay.getByRole("img", { name: /^Legend: Link utilization/ })).toBeVisible();
   await shot(page, "23-websearch-slowdown-overlay");
+  // per-link ECN marks and pauses received (summary.link_utilization) colour the fabric
+  const picker = overlay.getByLabel("Colour links by");
+  await picker.selectOption("ecn");
+  await expect(overlay.getByRole("img", { name: /^Legend: ECN-marked packets, both directions \(packets\) from 0 to [1-9]/ })).toBeVisible();
+  await overlay.getByText(/^Top \d links:/).click();
+  await expect(overlay.locator(".overlay-top li").first()).toHaveText(/ – .*: [\d,.]+k?$/);
+  await overlay.scrollIntoViewIfNeeded();
+  await shot(page, "24-websearch-overlay-ecn");
+  await picker.selectOption("pauses_received");
+  await expect(overlay.getByRole("img", { name: /^Legend: PFC pause frames received/ })).toBeVisible();
 });

@@ -27,13 +27,16 @@ export interface LineChartProps {
   marker?: number | null;
   /** Warm-up end (us): shaded, since summary statistics ignore it. */
   warmupUs?: number;
+  /** Fixed y domain [0, yFixedMax] and its ticks (coded values such as the pause state). */
+  yFixedMax?: number;
+  yTicks?: number[];
 }
 
 const MARGIN = { top: 8, right: 12, bottom: 30, left: 64 };
 const tickFmt = format("~s");
 
 /** Line chart over a shared time axis (us); D3 computes paths and ticks, React draws. */
-export function LineChart({ t, series, xDomain, yLabel, height = 200, step, yFormat = tickFmt, onBrush, marker, warmupUs = 0 }: LineChartProps) {
+export function LineChart({ t, series, xDomain, yLabel, height = 200, step, yFormat = tickFmt, onBrush, marker, warmupUs = 0, yFixedMax, yTicks }: LineChartProps) {
   const { ref, width } = useParentSize<HTMLDivElement>();
   const brushRef = useRef<SVGGElement>(null);
   const innerW = Math.max(width - MARGIN.left - MARGIN.right, 10);
@@ -45,7 +48,10 @@ export function LineChart({ t, series, xDomain, yLabel, height = 200, step, yFor
     for (const s of series) for (const v of s.values) if (v > m) m = v;
     return m || 1;
   }, [series]);
-  const y = useMemo(() => scaleLinear().domain([0, yMax]).nice().range([innerH, 0]), [yMax, innerH]);
+  const y = useMemo(
+    () => (yFixedMax != null ? scaleLinear().domain([0, yFixedMax]) : scaleLinear().domain([0, yMax]).nice()).range([innerH, 0]),
+    [yMax, yFixedMax, innerH],
+  );
   const paths = useMemo(() => {
     const gen = line<number>()
       .x((i) => x(t[i]));
@@ -81,7 +87,7 @@ export function LineChart({ t, series, xDomain, yLabel, height = 200, step, yFor
           <clipPath id={clipId}><rect width={innerW} height={innerH} /></clipPath>
         </defs>
         <g transform={`translate(${MARGIN.left},${MARGIN.top})`}>
-          {y.ticks(4).map((v) => (
+          {(yTicks ?? y.ticks(4)).map((v) => (
             <g key={v} transform={`translate(0,${y(v)})`}>
               <line x2={innerW} stroke="#e3e6ea" />
               <text x={-6} dy="0.32em" textAnchor="end" fontSize={10}>{yFormat(v)}</text>

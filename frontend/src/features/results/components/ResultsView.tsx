@@ -8,7 +8,9 @@ import { LineChart } from "./LineChart";
 import { CdfChart } from "./CdfChart";
 import { TopologyOverlay } from "./TopologyOverlay";
 
-const pauseFmt = (v: number) => (v === 0 || v === 1 ? String(v) : "");
+// Pause state of a watched port "a->b" is a bit field (docs/model.md): 1 = a's egress toward b is
+// paused, 2 = a (a switch) is sending XOFF toward b.
+const pauseFmt = (v: number) => (Number.isInteger(v) ? String(v) : "");
 const bytesFmt = (v: number) => (v >= 1e6 ? `${v / 1e6}M` : v >= 1e3 ? `${v / 1e3}K` : `${v}`);
 
 /** Everything about one finished run: cards, time series, CDF, overlay, downloads. */
@@ -55,8 +57,8 @@ export function ResultsView({ runId, graph }: { runId: string; graph: LayoutGrap
           <ChartFrame title="Per-flow rate (Gbit/s)" filename={`run-${runId}-rates`} actions={zoomActions}>
             {rates.length ? <LineChart t={s.t_us} series={rates} xDomain={xDomain} yLabel="Gbit/s" onBrush={onBrush} marker={marker} warmupUs={warmupUs} /> : <Empty>No watched flows.</Empty>}
           </ChartFrame>
-          <ChartFrame title="PFC pause state (1 = paused)" filename={`run-${runId}-pause`} actions={zoomActions}>
-            {pauses.length ? <LineChart t={s.t_us} series={pauses} xDomain={xDomain} yLabel="paused" step height={150} yFormat={pauseFmt} onBrush={onBrush} marker={marker} warmupUs={warmupUs} /> : <Empty>No watched ports.</Empty>}
+          <ChartFrame title="PFC pause state (1 = egress paused, 2 = sending XOFF, 3 = both)" filename={`run-${runId}-pause`} actions={zoomActions}>
+            {pauses.length ? <LineChart t={s.t_us} series={pauses} xDomain={xDomain} yLabel="pause state" step height={150} yFormat={pauseFmt} yFixedMax={3} yTicks={[0, 1, 2, 3]} onBrush={onBrush} marker={marker} warmupUs={warmupUs} /> : <Empty>No watched ports.</Empty>}
             {summary.data.summary.pfc_pauses_sent > 0 && pauses.every((p) => p.values.every((v) => v === 0)) && (
               <p className="hint">The watched ports were never paused; the {summary.data.summary.pfc_pauses_sent} pause frames of this run were sent elsewhere (see the overlay, or watch those ports with monitor.ports).</p>
             )}

@@ -66,7 +66,7 @@ export function TopologyOverlay({ graph, summary, series, onTime }: {
       {clicked != null && graph.links[clicked] && <p className="overlay-pick" aria-live="polite">{describe(clicked)}</p>}
       {top.length > 0 ? (
         <details className="overlay-top">
-          <summary>Top {top.length} links by {spec.label.toLowerCase()}</summary>
+          <summary>Top {top.length} links: {spec.label}</summary>
           <ol>
             {top.map(({ link, value }) => (
               <li key={link.id}>{link.a} – {link.b}: {spec.format(value)}</li>

@@ -1,5 +1,5 @@
 import { fireEvent, render, screen } from "@testing-library/react";
-import { interpolateCividis, interpolateViridis } from "d3-scale-chromatic";
+import { interpolateViridis } from "d3-scale-chromatic";
 import { TopologyOverlay } from "./TopologyOverlay";
 import { UNRECORDED_LINK, availableMetrics, overlayColors } from "../utils/overlay";
 import type { ResultSummary } from "../../../lib/api/resultTypes";
@@ -36,16 +36,16 @@ describe("overlay colours per metric", () => {
     const o = overlayColors("ecn", links, withCounts, undefined, 0);
     expect(o.values).toEqual([0, 40, null, 10]);
     expect(o.color.domain()).toEqual([0, 40]);
-    expect(o.stroke[0]).toBe(interpolateCividis(0));
-    expect(o.stroke[1]).toBe(interpolateCividis(1));
+    expect(o.stroke[0]).toBe(interpolateViridis(0));
+    expect(o.stroke[1]).toBe(interpolateViridis(1));
     expect(o.stroke[2]).toBe(UNRECORDED_LINK);
-    expect(o.stroke[3]).toBe(interpolateCividis(0.25));
+    expect(o.stroke[3]).toBe(interpolateViridis(0.25));
   });
 
   it("colours pauses received and keeps utilization on a fixed 0..100 % viridis scale", () => {
     const p = overlayColors("pauses_received", links, withCounts, undefined, 0);
     expect(p.values).toEqual([5, 2, null, 0]);
-    expect(p.stroke[0]).toBe(interpolateCividis(1));
+    expect(p.stroke[0]).toBe(interpolateViridis(1));
     const u = overlayColors("utilization", links, withCounts, undefined, 0);
     expect(u.values).toEqual([0.95, 0.5, null, 0.25]);
     expect(u.color.domain()).toEqual([0, 1]);

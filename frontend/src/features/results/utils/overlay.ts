@@ -30,23 +30,23 @@ export const OVERLAY: Record<OverlayMetric, OverlaySpec> = {
   },
   ecn: {
     label: "ECN-marked packets", legend: "ECN-marked packets, both directions (packets)",
-    combine: "sum", timed: false, scheme: "cividis", format: count,
+    combine: "sum", timed: false, scheme: "viridis", format: count,
   },
   pauses_received: {
     label: "PFC pauses received", legend: "PFC pause frames received, both ends (frames)",
-    combine: "sum", timed: false, scheme: "cividis", format: count,
+    combine: "sum", timed: false, scheme: "viridis", format: count,
   },
   pauses: {
     label: "PFC pauses sent + received (per port)", legend: "PFC pause frames sent + received (frames)",
-    combine: "sum", timed: false, scheme: "cividis", format: count,
+    combine: "sum", timed: false, scheme: "viridis", format: count,
   },
   queue_at_t: {
     label: "Queue occupancy at time t", legend: "Queue occupancy at t, fuller direction (bytes)",
     combine: "max", timed: true, scheme: "viridis", format: bytes,
   },
   pause_at_t: {
-    label: "Paused at time t", legend: "Paused at t (0 = no, 1 = yes)",
-    combine: "max", timed: true, scheme: "viridis", fixedMax: 1, format: (v) => format(".0f")(v),
+    label: "Pause state at time t", legend: "Pause state at t (1 paused, 2 sending XOFF, 3 both)",
+    combine: "max", timed: true, scheme: "viridis", fixedMax: 3, format: (v) => format(".0f")(v),
   },
 };
 
