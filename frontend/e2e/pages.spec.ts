@@ -1,5 +1,5 @@
 import { type APIRequestContext, type Page, expect, test } from "@playwright/test";
-import { shot } from "./helpers";
+import { shot, waitForRunEnd } from "./helpers";
 
 test.describe.configure({ mode: "serial" });
 
@@ -110,6 +110,7 @@ test("keyboard: New fabric, a preset card and Run work without a mouse", async (
   await page.getByLabel("Seeds (e.g. 1, 2, 5-7)").focus();
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/runs\//);
-  await expect(page.getByTestId("run-status")).toHaveText(/SUCCEEDED|RUNNING|PENDING/);
+  expect(await waitForRunEnd(page)).toBe("SUCCEEDED");
+  await expect(page.locator('[data-metric="Throughput"] dd')).toContainText("Gbit/s");
   await shot(page, "25-keyboard-run");
 });
