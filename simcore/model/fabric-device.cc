@@ -22,6 +22,28 @@ FabricDevice::GetTypeId()
 
 FabricDevice::FabricDevice() = default;
 
+/** A reusable event calling F(port) on a device: one per port and kind, never reallocated. */
+template <void (FabricDevice::*F)(uint32_t)>
+class FabricDevice::PortEvent : public ns3::EventImpl
+{
+  public:
+    PortEvent(FabricDevice* dev, uint32_t port)
+        : m_dev(dev),
+          m_port(port)
+    {
+    }
+
+  protected:
+    void Notify() override
+    {
+        (m_dev->*F)(m_port);
+    }
+
+  private:
+    FabricDevice* m_dev;
+    uint32_t m_port;
+};
+
 uint32_t
 FabricDevice::AddPort(uint32_t neighbor, uint32_t linkId, double rateBps, double delayUs)
 {
@@ -32,8 +54,11 @@ FabricDevice::AddPort(uint32_t neighbor, uint32_t linkId, double rateBps, double
     p.psPerByte = 8e12 / p.rateBps;
     p.delayPs = static_cast<int64_t>(std::max(0.0, delayUs) * 1e6 + 0.5);
     p.pauseStart.fill(-1);
+    uint32_t index = static_cast<uint32_t>(m_ports.size());
+    p.txDoneEvent = ns3::Create<PortEvent<&FabricDevice::TxDone>>(this, index);
+    p.arrivalEvent = ns3::Create<PortEvent<&FabricDevice::DeliverHead>>(this, index);
     m_ports.push_back(p);
-    return static_cast<uint32_t>(m_ports.size() - 1);
+    return index;
 }
 
 void
@@ -187,8 +212,7 @@ FabricDevice::TryTransmit(uint32_t port)
     if (now < p.busyUntil)
     {
         p.txPending = true;
-        ns3::Simulator::Schedule(ns3::PicoSeconds(p.busyUntil - now), &FabricDevice::TxDone, this,
-                                 port);
+        ScheduleEventPs(p.busyUntil - now, p.txDoneEvent);
         return;
     }
     RocePacket pkt;
@@ -224,14 +248,13 @@ FabricDevice::TryTransmit(uint32_t port)
         if (!p.arrivalPending)
         {
             p.arrivalPending = true;
-            ns3::Simulator::Schedule(ns3::PicoSeconds(ser + p.delayPs), &FabricDevice::DeliverHead,
-                                     this, port);
+            ScheduleEventPs(ser + p.delayPs, p.arrivalEvent);
         }
     }
     if (HasBacklog(port))
     {
         p.txPending = true;
-        ns3::Simulator::Schedule(ns3::PicoSeconds(ser), &FabricDevice::TxDone, this, port);
+        ScheduleEventPs(ser, p.txDoneEvent);
     }
 }
 
@@ -249,8 +272,7 @@ FabricDevice::DeliverHead(uint32_t port)
     {
         p.arrivalPending = true;
         int64_t next = p.inFlight.Front().arrivePs;
-        ns3::Simulator::Schedule(ns3::PicoSeconds(std::max<int64_t>(0, next - NowPs())),
-                                 &FabricDevice::DeliverHead, this, port);
+        ScheduleEventPs(std::max<int64_t>(0, next - NowPs()), p.arrivalEvent);
     }
     p.peer->Receive(p.peerPort, f.pkt);
 }

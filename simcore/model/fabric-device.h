@@ -6,6 +6,7 @@
 #define FABRIC_FABRIC_DEVICE_H
 
 #include "model/fabric-context.h"
+#include "model/fast-heap-scheduler.h"
 #include "model/packet-queue.h"
 #include "model/roce-packet.h"
 
@@ -29,37 +30,58 @@ constexpr int64_t kForeverPs = std::numeric_limits<int64_t>::max();
 inline int64_t
 NowPs()
 {
+    // The FastHeapScheduler knows the time of the event being run: no call into ns-3.
+    if (const FastHeapScheduler* s = FastHeapScheduler::Active())
+    {
+        return s->NowTs();
+    }
     return ns3::Simulator::Now().GetPicoSeconds();
+}
+
+/**
+ * Schedules a reusable event delayPs from now (the per-packet events of the model). Through
+ * the FastHeapScheduler's direct lane when it runs the simulation (no allocation, no EventId),
+ * else Simulator::Schedule; same order, same event count either way.
+ */
+inline void
+ScheduleEventPs(int64_t delayPs, const ns3::Ptr<ns3::EventImpl>& ev)
+{
+    if (FastHeapScheduler* s = FastHeapScheduler::Active())
+    {
+        s->InsertDirect(delayPs, ns3::PeekPointer(ev));
+        return;
+    }
+    ns3::Simulator::Schedule(ns3::PicoSeconds(delayPs), ev);
 }
 
 /** One direction of a link as seen from its sending device, plus that device's pause state. */
 struct Port
 {
+    // Per-packet state first.
     FabricDevice* peer = nullptr;
     uint32_t peerPort = 0;
+    bool txPending = false;
+    bool arrivalPending = false;
+    double psPerByte = 80.0;
+    int64_t delayPs = 1000000;
+    int64_t busyUntil = 0;
+    /** Frames on the wire, in order; one scheduler event is pending for the head only. */
+    RingQueue<InFlight> inFlight;
+    ns3::Ptr<ns3::EventImpl> txDoneEvent;  ///< reused for every transmission-done event
+    ns3::Ptr<ns3::EventImpl> arrivalEvent; ///< reused for every arrival event
+    uint64_t txWireBytesWarm = 0; ///< wire bytes sent after warm-up (utilization)
+    uint64_t dropPeriod = 0; ///< test hook: drop every n-th DATA packet sent (0 = off)
+    uint64_t dataSeen = 0;
+    std::array<int64_t, kNumPriorities> pausedUntil{}; ///< egress paused while now < this
+
     uint32_t neighbor = 0; ///< node index of the peer
     uint32_t linkId = 0;
     double rateBps = 100e9;
-    double psPerByte = 80.0;
-    int64_t delayPs = 1000000;
-
-    int64_t busyUntil = 0;
-    bool txPending = false;
-    /** Frames on the wire, in order; one scheduler event is pending for the head only. */
-    RingQueue<InFlight> inFlight;
-    bool arrivalPending = false;
-
-    std::array<int64_t, kNumPriorities> pausedUntil{}; ///< egress paused while now < this
+    uint64_t ecnMarked = 0;       ///< DATA frames this egress (a switch's) newly CE-marked
     std::array<int64_t, kNumPriorities> pauseStart{};  ///< -1 when not paused
     std::array<uint32_t, kNumPriorities> pausesSent{};
     std::array<uint32_t, kNumPriorities> pausesReceived{};
     std::array<int64_t, kNumPriorities> pausePs{}; ///< accumulated paused time
-
-    uint64_t txWireBytesWarm = 0; ///< wire bytes sent after warm-up (utilization)
-    uint64_t ecnMarked = 0;       ///< DATA frames this egress (a switch's) newly CE-marked
-
-    uint64_t dropPeriod = 0; ///< test hook: drop every n-th DATA packet sent (0 = off)
-    uint64_t dataSeen = 0;
 
     int64_t SerializationPs(uint32_t wireBytes) const
     {
@@ -112,6 +134,9 @@ class FabricDevice : public ns3::Object
     std::vector<Port> m_ports;
 
   private:
+    template <void (FabricDevice::*F)(uint32_t)>
+    class PortEvent;
+
     void TxDone(uint32_t port);
     void PauseExpired(uint32_t port);
     void DeliverHead(uint32_t port);

@@ -48,7 +48,11 @@ FabricSwitch::Configure(FabricContext* ctx, uint32_t node, const SwitchConfig& c
     m_mmu.Configure(n, cfg.bufferBytes, cfg.cellBytes, cfg.pfc, headroomPerPort);
     m_queues.assign(static_cast<size_t>(n) * kNumPriorities, Queue());
     m_stats.assign(static_cast<size_t>(n) * kNumPriorities, QueueStats());
-    m_backlog.assign(n, 0);
+    m_nonEmpty.assign(n, 0);
+    for (uint32_t d = 1; d < m_ecmpMod.size(); ++d)
+    {
+        m_ecmpMod[d] = FastMod(d);
+    }
     m_pfcState.assign(static_cast<size_t>(n) * kNumPriorities, PfcState());
     auto rng = ns3::CreateObject<ns3::UniformRandomVariable>();
     rng->SetStream(rngStream);
@@ -115,7 +119,7 @@ FabricSwitch::SelectEgress(const RocePacket& p) const
         return m_routes.ports[off];
     }
     uint32_t h = EcmpHash(m_cfg.ecmpSeed, p.src, p.dst, p.udpSrc);
-    return m_routes.ports[off + h % n];
+    return m_routes.ports[off + m_ecmpMod[n].Mod(h)]; // = h % n
 }
 
 void
@@ -190,53 +194,52 @@ FabricSwitch::UpdateStats(uint32_t idx, uint64_t newBytes)
 void
 FabricSwitch::Enqueue(uint32_t port, const RocePacket& p)
 {
-    uint32_t idx = port * kNumPriorities + (p.priority & 7);
+    uint32_t prio = p.priority & 7;
+    uint32_t idx = port * kNumPriorities + prio;
     Queue& q = m_queues[idx];
     uint32_t bytes = FrameBytes(p);
-    if ((p.priority & 7) != kControlPriority)
+    if (prio != kControlPriority)
     {
         UpdateStats(idx, q.bytes + bytes);
     }
     q.q.Push(p);
     q.bytes += bytes;
-    ++m_backlog[port];
+    m_nonEmpty[port] |= static_cast<uint8_t>(1u << prio);
     TryTransmit(port);
 }
 
 bool
 FabricSwitch::HasBacklog(uint32_t port) const
 {
-    return m_backlog[port] > 0;
+    return m_nonEmpty[port] != 0;
 }
 
 bool
 FabricSwitch::Dequeue(uint32_t port, RocePacket& out)
 {
-    if (m_backlog[port] == 0)
+    // Strict priority over the non-empty queues, highest first; control (7) is never paused.
+    uint32_t mask = m_nonEmpty[port];
+    while (mask != 0)
     {
-        return false;
-    }
-    // Strict priority, highest first; control (7) is never paused.
-    for (int prio = kNumPriorities - 1; prio >= 0; --prio)
-    {
-        uint32_t idx = port * kNumPriorities + prio;
-        Queue& q = m_queues[idx];
-        if (q.q.Empty())
-        {
-            continue;
-        }
+        int prio = 31 - __builtin_clz(mask);
+        mask &= ~(1u << prio);
         if (prio != kControlPriority && IsPaused(port, static_cast<uint8_t>(prio)))
         {
             continue;
         }
+        uint32_t idx = port * kNumPriorities + prio;
+        Queue& q = m_queues[idx];
         out = q.q.Pop();
+        if (q.q.Empty())
+        {
+            m_nonEmpty[port] &= static_cast<uint8_t>(~(1u << prio));
+        }
         uint32_t bytes = FrameBytes(out);
         if (prio != kControlPriority)
         {
             UpdateStats(idx, q.bytes - bytes);
         }
         q.bytes -= bytes;
-        --m_backlog[port];
         if (m_markOnDequeue && out.kind == PacketKind::DATA &&
             m_red.ShouldMark(q.bytes, m_cfg.ecn[prio]))
         {

@@ -12,6 +12,7 @@
 
 #include "ns3/traced-callback.h"
 
+#include <array>
 #include <vector>
 
 namespace fabric
@@ -34,6 +35,25 @@ struct RouteTable
     std::vector<uint32_t> offset; ///< per attachment index: start in ports
     std::vector<uint8_t> count;   ///< per attachment index: number of equal-cost next hops
     std::vector<uint16_t> ports;  ///< next-hop port indices
+};
+
+/** x mod d for 32-bit x and 1 <= d < 2^32 without a division (Lemire, Kaser and Kurz 2019). */
+struct FastMod
+{
+    uint64_t m = 0;
+    uint32_t d = 1;
+
+    explicit FastMod(uint32_t divisor = 1)
+        : m(UINT64_MAX / divisor + 1),
+          d(divisor)
+    {
+    }
+
+    uint32_t Mod(uint32_t x) const
+    {
+        uint64_t low = m * x;
+        return static_cast<uint32_t>((static_cast<unsigned __int128>(low) * d) >> 64);
+    }
 };
 
 class FabricSwitch : public FabricDevice
@@ -103,12 +123,13 @@ class FabricSwitch : public FabricDevice
     RedMarker m_red;
     std::vector<Queue> m_queues;       ///< port x 8
     std::vector<QueueStats> m_stats;   ///< port x 8
-    std::vector<uint32_t> m_backlog;   ///< frames queued per port
+    std::vector<uint8_t> m_nonEmpty;   ///< per port: bit prio set when that egress queue holds frames
     std::vector<PfcState> m_pfcState;  ///< port x 8 (ingress side)
     RouteTable m_routes;
     const std::vector<uint32_t>* m_hostAttach = nullptr;
     const std::vector<uint32_t>* m_hostAttachNode = nullptr;
     const std::vector<uint32_t>* m_hostPort = nullptr;
+    std::array<FastMod, 256> m_ecmpMod; ///< by next-hop count
 
     ns3::TracedCallback<uint32_t, uint8_t> m_dropTrace;      ///< port, reason
     ns3::TracedCallback<uint32_t, uint8_t, bool> m_pfcTrace; ///< port, priority, pause (else resume)

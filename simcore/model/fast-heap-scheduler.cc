@@ -1,6 +1,11 @@
 #include "model/fast-heap-scheduler.h"
 
-#include "ns3/event-impl.h"
+#include "ns3/nstime.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <new>
 
 namespace fabric
 {
@@ -19,110 +24,249 @@ FastHeapScheduler::GetTypeId()
 
 FastHeapScheduler::FastHeapScheduler()
 {
-    m_heap.reserve(1024);
+    if (s_active)
+    {
+        // Replacing a running scheduler (Simulator::SetScheduler moves its events here): carry
+        // the current time over.
+        m_nowTs = s_active->m_nowTs;
+        m_nowContext = s_active->m_nowContext;
+        m_lastUid = s_active->m_lastUid;
+    }
+    // The direct lane and NowTs() assume the model's picosecond time steps.
+    s_active = ns3::Time::GetResolution() == ns3::Time::PS ? this : nullptr;
+    m_capacity = 1021; // + 3 leading pad elements = 16 KiB
+    m_block = std::aligned_alloc(64, (m_capacity + 3) * sizeof(Key));
+    if (!m_block)
+    {
+        throw std::bad_alloc();
+    }
+    m_heap = static_cast<Key*>(m_block) + 3;
+    m_slots.reserve(1024);
+    m_freeSlots.reserve(1024);
 }
 
-FastHeapScheduler::~FastHeapScheduler() = default;
+FastHeapScheduler::~FastHeapScheduler()
+{
+    if (s_active == this)
+    {
+        s_active = nullptr;
+    }
+    std::free(m_block);
+}
 
 void
-FastHeapScheduler::SiftUp(size_t i, Event ev)
+FastHeapScheduler::Grow()
+{
+    size_t cap = m_capacity * 2 + 3; // keeps (cap + 3) a multiple of 4 elements (64 bytes)
+    void* block = std::aligned_alloc(64, (cap + 3) * sizeof(Key));
+    if (!block)
+    {
+        throw std::bad_alloc();
+    }
+    Key* heap = static_cast<Key*>(block) + 3;
+    std::memcpy(static_cast<void*>(heap), m_heap, m_size * sizeof(Key));
+    std::free(m_block);
+    m_block = block;
+    m_heap = heap;
+    m_capacity = cap;
+}
+
+void
+FastHeapScheduler::Renumber()
+{
+    // Before the 32-bit insertion counter wraps: renumber pending events 0..n-1 in heap order
+    // (a sorted array is a valid heap), which keeps every relative order.
+    std::sort(m_heap, m_heap + m_size);
+    for (size_t i = 0; i < m_size; ++i)
+    {
+        m_heap[i] = MakeKey(TsOf(m_heap[i]), static_cast<uint32_t>(i), SlotOf(m_heap[i]));
+    }
+    m_seq = static_cast<uint32_t>(m_size);
+}
+
+void
+FastHeapScheduler::SiftUp(size_t i, Key k)
 {
     while (i > 0)
     {
-        size_t parent = (i - 1) / 4;
-        if (!Less(ev, m_heap[parent]))
+        size_t parent = (i - 1) >> 2;
+        Key pk = m_heap[parent];
+        if (!(k < pk))
         {
             break;
         }
-        m_heap[i] = m_heap[parent];
+        m_heap[i] = pk;
         i = parent;
     }
-    m_heap[i] = ev;
+    m_heap[i] = k;
 }
 
 void
-FastHeapScheduler::SiftDown(size_t i, Event ev)
+FastHeapScheduler::Push(uint64_t ts, const Slot& s)
 {
-    size_t n = m_heap.size();
-    while (true)
+    uint32_t slot;
+    if (!m_freeSlots.empty())
     {
-        size_t first = 4 * i + 1;
-        if (first >= n)
-        {
-            break;
-        }
-        size_t best = first;
-        size_t last = first + 4 < n ? first + 4 : n;
-        for (size_t c = first + 1; c < last; ++c)
-        {
-            if (Less(m_heap[c], m_heap[best]))
-            {
-                best = c;
-            }
-        }
-        if (!Less(m_heap[best], ev))
-        {
-            break;
-        }
-        m_heap[i] = m_heap[best];
-        i = best;
+        slot = m_freeSlots.back();
+        m_freeSlots.pop_back();
+        m_slots[slot] = s;
     }
-    m_heap[i] = ev;
+    else
+    {
+        slot = static_cast<uint32_t>(m_slots.size());
+        m_slots.push_back(s);
+    }
+    if (m_seq == UINT32_MAX)
+    {
+        Renumber();
+    }
+    if (m_size == m_capacity)
+    {
+        Grow();
+    }
+    SiftUp(m_size++, MakeKey(ts, m_seq++, slot));
 }
 
 void
 FastHeapScheduler::Insert(const Event& ev)
 {
-    m_heap.emplace_back();
-    SiftUp(m_heap.size() - 1, ev);
+    m_lastUid = ev.key.m_uid;
+    Push(ev.key.m_ts, Slot{ev.impl, ev.key.m_uid, ev.key.m_context});
+}
+
+void
+FastHeapScheduler::InsertDirect(int64_t delayTs, ns3::EventImpl* impl)
+{
+    impl->Ref();
+    // uid: the last one the simulator handed out, so that while this event runs, EventId
+    // IsExpired() answers for events of the same time exactly as before (inserted earlier =
+    // already run); context: the current one, as Simulator::Schedule would use.
+    Push(m_nowTs + static_cast<uint64_t>(delayTs), Slot{impl, m_lastUid, m_nowContext});
 }
 
 bool
 FastHeapScheduler::IsEmpty() const
 {
-    return m_heap.empty();
+    return m_size == 0;
 }
 
 ns3::Scheduler::Event
 FastHeapScheduler::PeekNext() const
 {
-    return m_heap.front();
+    Key top = m_heap[0];
+    const Slot& s = m_slots[SlotOf(top)];
+    Event ev;
+    ev.impl = s.impl;
+    ev.key.m_ts = TsOf(top);
+    ev.key.m_uid = s.uid;
+    ev.key.m_context = s.context;
+    return ev;
+}
+
+ns3::Scheduler::Event
+FastHeapScheduler::Take(Key k)
+{
+    uint32_t slot = SlotOf(k);
+    const Slot& s = m_slots[slot];
+    Event ev;
+    ev.impl = s.impl;
+    ev.key.m_ts = TsOf(k);
+    ev.key.m_uid = s.uid;
+    ev.key.m_context = s.context;
+    m_freeSlots.push_back(slot);
+    return ev;
 }
 
 ns3::Scheduler::Event
 FastHeapScheduler::RemoveNext()
 {
-    Event top = m_heap.front();
-    Event last = m_heap.back();
-    m_heap.pop_back();
-    if (!m_heap.empty())
+    Key top = m_heap[0];
+    RemoveAt(0);
+    Event ev = Take(top);
+    m_nowTs = ev.key.m_ts;
+    m_nowContext = ev.key.m_context;
+    return ev;
+}
+
+void
+FastHeapScheduler::RemoveAt(size_t i)
+{
+    Key last = m_heap[--m_size];
+    size_t n = m_size;
+    if (i == n)
     {
-        SiftDown(0, last);
+        return;
     }
-    return top;
+    if (i > 0 && last < m_heap[(i - 1) >> 2])
+    {
+        SiftUp(i, last);
+        return;
+    }
+    // Bottom-up: move the hole down along the smallest children to a leaf (3 comparisons per
+    // level, no comparison with the moved element), then sift the last element up from there;
+    // it came from the bottom, so it rarely climbs.
+    size_t hole = i;
+    while (true)
+    {
+        size_t c = 4 * hole + 1;
+        if (c + 4 <= n)
+        {
+            Key k0 = m_heap[c];
+            Key k1 = m_heap[c + 1];
+            Key k2 = m_heap[c + 2];
+            Key k3 = m_heap[c + 3];
+            size_t a = k1 < k0 ? c + 1 : c;
+            Key ka = k1 < k0 ? k1 : k0;
+            size_t b = k3 < k2 ? c + 3 : c + 2;
+            Key kb = k3 < k2 ? k3 : k2;
+            size_t best = kb < ka ? b : a;
+            m_heap[hole] = kb < ka ? kb : ka;
+            hole = best;
+            continue;
+        }
+        if (c >= n)
+        {
+            break;
+        }
+        size_t best = c;
+        for (size_t j = c + 1; j < n; ++j)
+        {
+            if (m_heap[j] < m_heap[best])
+            {
+                best = j;
+            }
+        }
+        m_heap[hole] = m_heap[best];
+        hole = best;
+    }
+    // Sift up from the leaf, but not above i (everything above i is already smaller).
+    while (hole > i)
+    {
+        size_t parent = (hole - 1) >> 2;
+        Key pk = m_heap[parent];
+        if (!(last < pk))
+        {
+            break;
+        }
+        m_heap[hole] = pk;
+        hole = parent;
+    }
+    m_heap[hole] = last;
 }
 
 void
 FastHeapScheduler::Remove(const Event& ev)
 {
-    // Rare (Simulator::Remove): linear search, then restore the heap around the hole.
-    for (size_t i = 0; i < m_heap.size(); ++i)
+    // Rare (Simulator::Remove): linear search. Events of the direct lane may share a uid with
+    // one the simulator handed out, so the event pointer and time must match too.
+    for (size_t i = 0; i < m_size; ++i)
     {
-        if (m_heap[i].key.m_uid == ev.key.m_uid)
+        Key k = m_heap[i];
+        const Slot& s = m_slots[SlotOf(k)];
+        if (s.uid == ev.key.m_uid && s.impl == ev.impl && TsOf(k) == ev.key.m_ts)
         {
-            Event last = m_heap.back();
-            m_heap.pop_back();
-            if (i < m_heap.size())
-            {
-                if (i > 0 && Less(last, m_heap[(i - 1) / 4]))
-                {
-                    SiftUp(i, last);
-                }
-                else
-                {
-                    SiftDown(i, last);
-                }
-            }
+            RemoveAt(i);
+            m_freeSlots.push_back(SlotOf(k));
             return;
         }
     }

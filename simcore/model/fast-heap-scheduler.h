@@ -1,12 +1,16 @@
 /*
- * An ns-3 event scheduler for the fabric model: a 4-ary min-heap in one contiguous vector,
- * moving a hole instead of swapping. Chosen through ns-3's pluggable Scheduler TypeId.
+ * An ns-3 event scheduler for the fabric model: a 4-ary min-heap of 16-byte keys in one
+ * cache-line-aligned array, with a "direct" lane that lets the model's own per-packet events skip
+ * Simulator::Schedule (no EventImpl allocation, no EventId). Chosen through ns-3's pluggable
+ * Scheduler TypeId; docs/model.md ("Engine") explains why results stay identical.
  */
 #ifndef FABRIC_FAST_HEAP_SCHEDULER_H
 #define FABRIC_FAST_HEAP_SCHEDULER_H
 
+#include "ns3/event-impl.h"
 #include "ns3/scheduler.h"
 
+#include <cstdint>
 #include <vector>
 
 namespace fabric
@@ -25,16 +29,84 @@ class FastHeapScheduler : public ns3::Scheduler
     Event RemoveNext() override;
     void Remove(const Event& ev) override;
 
-  private:
-    static bool Less(const Event& a, const Event& b)
+    /**
+     * The scheduler of the running simulation when it is a FastHeapScheduler and time runs in
+     * picoseconds (the fabric model's resolution), else nullptr: callers then fall back to
+     * ns3::Simulator.
+     */
+    static FastHeapScheduler* Active()
     {
-        return a.key.m_ts < b.key.m_ts || (a.key.m_ts == b.key.m_ts && a.key.m_uid < b.key.m_uid);
+        return s_active;
     }
 
-    void SiftUp(size_t i, Event ev);
-    void SiftDown(size_t i, Event ev);
+    /**
+     * Current simulation time in time steps: the time of the event being executed (the last one
+     * removed), which is what ns-3's DefaultSimulatorImpl::Now() returns during an event.
+     */
+    int64_t NowTs() const
+    {
+        return static_cast<int64_t>(m_nowTs);
+    }
 
-    std::vector<Event> m_heap;
+    /**
+     * Schedules impl delay time steps from now without going through Simulator::Schedule. The
+     * event is ordered exactly as if Simulator::Schedule had been called here (same time,
+     * insertion order among equal times) and is executed and counted by the simulator like any
+     * other. impl is reference-counted: the simulator releases one reference after running it,
+     * so this takes one.
+     */
+    void InsertDirect(int64_t delayTs, ns3::EventImpl* impl);
+
+  private:
+    /**
+     * Heap key: time in the high 64 bits, then (insertion sequence << 32 | slot): one unsigned
+     * 128-bit comparison orders by (time, insertion order) like ns-3's (m_ts, m_uid).
+     */
+    using Key = unsigned __int128;
+
+    /** What the heap does not need to compare: the event and ns-3's uid and context. */
+    struct Slot
+    {
+        ns3::EventImpl* impl;
+        uint32_t uid;
+        uint32_t context;
+    };
+
+    static Key MakeKey(uint64_t ts, uint32_t seq, uint32_t slot)
+    {
+        return (static_cast<Key>(ts) << 64) | (static_cast<Key>(seq) << 32) | slot;
+    }
+
+    static uint32_t SlotOf(Key k)
+    {
+        return static_cast<uint32_t>(k);
+    }
+
+    static uint64_t TsOf(Key k)
+    {
+        return static_cast<uint64_t>(k >> 64);
+    }
+
+    void Push(uint64_t ts, const Slot& s);
+    Event Take(Key top);
+    void SiftUp(size_t i, Key k);
+    void RemoveAt(size_t i);
+    void Grow();
+    void Renumber();
+
+    static inline FastHeapScheduler* s_active = nullptr;
+
+    Key* m_heap = nullptr;   ///< element i at m_heap[i]; m_heap + 1 is 64-byte aligned, so the
+                             ///< four children 4i+1 .. 4i+4 of i share one cache line
+    void* m_block = nullptr; ///< the allocation behind m_heap
+    size_t m_size = 0;
+    size_t m_capacity = 0;
+    std::vector<Slot> m_slots;
+    std::vector<uint32_t> m_freeSlots;
+    uint32_t m_seq = 0;          ///< insertion counter (renumbered before it wraps)
+    uint64_t m_nowTs = 0;        ///< time of the last event removed
+    uint32_t m_nowContext = 0xffffffff; ///< context of the last event removed
+    uint32_t m_lastUid = 0;      ///< uid of the last event the simulator inserted
 };
 
 } // namespace fabric

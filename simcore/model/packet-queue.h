@@ -33,7 +33,7 @@ class RingQueue
         {
             Grow();
         }
-        m_buf[(m_head + m_count) & (m_buf.size() - 1)] = p;
+        m_buf[(m_head + m_count) & m_mask] = p;
         ++m_count;
     }
 
@@ -45,7 +45,7 @@ class RingQueue
     T Pop()
     {
         T p = m_buf[m_head];
-        m_head = (m_head + 1) & (m_buf.size() - 1);
+        m_head = (m_head + 1) & m_mask;
         --m_count;
         return p;
     }
@@ -61,9 +61,11 @@ class RingQueue
         }
         m_buf.swap(nb);
         m_head = 0;
+        m_mask = newSize - 1;
     }
 
     std::vector<T> m_buf; ///< size is 0 or a power of two
+    size_t m_mask = 0; ///< m_buf.size() - 1 once allocated
     size_t m_head = 0;
     size_t m_count = 0;
 };

@@ -11,6 +11,7 @@ SwitchMmu::Configure(uint32_t nPorts, uint64_t bufferBytes, uint32_t cellBytes,
 {
     m_pfc = pfc;
     m_cell = std::max<uint32_t>(1, cellBytes);
+    m_cellInv = UINT64_MAX / m_cell + 1;
     m_headroom.assign(nPorts, 0);
     uint64_t reserved = 0;
     for (uint32_t i = 0; i < nPorts && i < headroomBytes.size(); ++i)
@@ -26,7 +27,14 @@ SwitchMmu::Configure(uint32_t nPorts, uint64_t bufferBytes, uint32_t cellBytes,
 uint32_t
 SwitchMmu::Charge(uint32_t frameBytes) const
 {
-    return (frameBytes + m_cell - 1) / m_cell * m_cell;
+    // Whole cells, rounded up; the division is a multiplication (exact for 32-bit operands).
+    uint64_t x = static_cast<uint64_t>(frameBytes) + m_cell - 1;
+    if (x > UINT32_MAX || m_cell == 1)
+    {
+        return static_cast<uint32_t>(x / m_cell * m_cell);
+    }
+    uint64_t cells = static_cast<uint64_t>((static_cast<unsigned __int128>(m_cellInv) * x) >> 64);
+    return static_cast<uint32_t>(cells * m_cell);
 }
 
 uint64_t

@@ -69,6 +69,7 @@ class SwitchMmu
 
     PfcConfig m_pfc;
     uint32_t m_cell = 208;
+    uint64_t m_cellInv = UINT64_MAX / 208 + 1; ///< x / m_cell = (m_cellInv * x) >> 64 (32-bit x)
     uint64_t m_pool = 0;
     uint64_t m_sharedUsed = 0;
     std::vector<uint64_t> m_headroom;
