@@ -10,8 +10,8 @@ Loc = tuple[str | int, ...]
 
 def error_at(loc: Loc, message: str, value: Any, kind: str = "value_error") -> InitErrorDetails:
     """One error detail at `loc` (relative to the model being validated)."""
-    escaped = message.replace("{", "{{").replace("}", "}}")
-    return InitErrorDetails(type=PydanticCustomError(kind, escaped), loc=loc, input=value)
+    # Without a context pydantic-core leaves braces in the template as they are.
+    return InitErrorDetails(type=PydanticCustomError(kind, message), loc=loc, input=value)
 
 
 def raise_errors(title: str, errors: list[InitErrorDetails]) -> None:

@@ -54,7 +54,10 @@ def test_sweep_422_points_at_parameter(api):
     assert error_locs(api.post("/sweeps", json=bad_path)) == [["body", "parameters", 0, "path"]]
     bad_value = {"scenario_id": base["id"],
                  "parameters": [{"path": "switch.ecn.pmax", "values": [0.1, 7]}]}
-    assert error_locs(api.post("/sweeps", json=bad_value)) == [["body", "parameters", 0, "values", 1]]
+    response = api.post("/sweeps", json=bad_value)
+    assert error_locs(response) == [["body", "parameters", 0, "values", 1]]
+    message = response.json()["detail"][0]["msg"]
+    assert "{'switch.ecn.pmax': 7}" in message and "{{" not in message, message
     too_many = {"scenario_id": base["id"],
                 "parameters": [{"path": "seed", "values": list(range(100))},
                                {"path": "switch.ecmp_seed", "values": list(range(100))}]}
