@@ -3,11 +3,27 @@
 #include "ns3/boolean.h"
 
 #include <algorithm>
+#include <array>
 
 namespace fabric
 {
 
 NS_OBJECT_ENSURE_REGISTERED(FabricSwitch);
+
+namespace
+{
+
+/** x mod n for every next-hop count n (RouteTable counts are 8-bit), shared by all switches. */
+const std::array<FastMod, 256> kEcmpMod = [] {
+    std::array<FastMod, 256> t;
+    for (uint32_t d = 1; d < t.size(); ++d)
+    {
+        t[d] = FastMod(d);
+    }
+    return t;
+}();
+
+} // namespace
 
 ns3::TypeId
 FabricSwitch::GetTypeId()
@@ -49,10 +65,6 @@ FabricSwitch::Configure(FabricContext* ctx, uint32_t node, const SwitchConfig& c
     m_queues.assign(static_cast<size_t>(n) * kNumPriorities, Queue());
     m_stats.assign(static_cast<size_t>(n) * kNumPriorities, QueueStats());
     m_nonEmpty.assign(n, 0);
-    for (uint32_t d = 1; d < m_ecmpMod.size(); ++d)
-    {
-        m_ecmpMod[d] = FastMod(d);
-    }
     m_pfcState.assign(static_cast<size_t>(n) * kNumPriorities, PfcState());
     auto rng = ns3::CreateObject<ns3::UniformRandomVariable>();
     rng->SetStream(rngStream);
@@ -119,7 +131,7 @@ FabricSwitch::SelectEgress(const RocePacket& p) const
         return m_routes.ports[off];
     }
     uint32_t h = EcmpHash(m_cfg.ecmpSeed, p.src, p.dst, p.udpSrc);
-    return m_routes.ports[off + m_ecmpMod[n].Mod(h)]; // = h % n
+    return m_routes.ports[off + kEcmpMod[n].Mod(h)]; // = h % n
 }
 
 void

@@ -12,7 +12,6 @@
 
 #include "ns3/traced-callback.h"
 
-#include <array>
 #include <vector>
 
 namespace fabric
@@ -129,7 +128,6 @@ class FabricSwitch : public FabricDevice
     const std::vector<uint32_t>* m_hostAttach = nullptr;
     const std::vector<uint32_t>* m_hostAttachNode = nullptr;
     const std::vector<uint32_t>* m_hostPort = nullptr;
-    std::array<FastMod, 256> m_ecmpMod; ///< by next-hop count
 
     ns3::TracedCallback<uint32_t, uint8_t> m_dropTrace;      ///< port, reason
     ns3::TracedCallback<uint32_t, uint8_t, bool> m_pfcTrace; ///< port, priority, pause (else resume)

@@ -76,6 +76,7 @@ FastHeapScheduler::Renumber()
 {
     // Before the 32-bit insertion counter wraps: renumber pending events 0..n-1 in heap order
     // (a sorted array is a valid heap), which keeps every relative order.
+    SettleRoot();
     std::sort(m_heap, m_heap + m_size);
     for (size_t i = 0; i < m_size; ++i)
     {
@@ -120,11 +121,20 @@ FastHeapScheduler::Push(uint64_t ts, const Slot& s)
     {
         Renumber();
     }
+    Key k = MakeKey(ts, m_seq++, slot);
+    if (m_rootVacant)
+    {
+        // The event just run left the root empty: put the new one there and sift it down
+        // (one pass instead of a removal pass plus an insertion pass).
+        m_rootVacant = false;
+        FillVacancy(0, k);
+        return;
+    }
     if (m_size == m_capacity)
     {
         Grow();
     }
-    SiftUp(m_size++, MakeKey(ts, m_seq++, slot));
+    SiftUp(m_size++, k);
 }
 
 void
@@ -147,12 +157,23 @@ FastHeapScheduler::InsertDirect(int64_t delayTs, ns3::EventImpl* impl)
 bool
 FastHeapScheduler::IsEmpty() const
 {
-    return m_size == 0;
+    return m_size == 0; // with a vacant root m_size >= 2 (the vacancy and a real event)
+}
+
+void
+FastHeapScheduler::SettleRoot()
+{
+    if (m_rootVacant)
+    {
+        m_rootVacant = false;
+        RemoveAt(0);
+    }
 }
 
 ns3::Scheduler::Event
 FastHeapScheduler::PeekNext() const
 {
+    const_cast<FastHeapScheduler*>(this)->SettleRoot();
     Key top = m_heap[0];
     const Slot& s = m_slots[SlotOf(top)];
     Event ev;
@@ -180,8 +201,18 @@ FastHeapScheduler::Take(Key k)
 ns3::Scheduler::Event
 FastHeapScheduler::RemoveNext()
 {
+    SettleRoot();
     Key top = m_heap[0];
-    RemoveAt(0);
+    if (m_size == 1)
+    {
+        m_size = 0;
+    }
+    else
+    {
+        // Leave the root vacant: the event about to run usually schedules another one, which
+        // then takes the root's place (see Push); anything else settles the heap first.
+        m_rootVacant = true;
+    }
     Event ev = Take(top);
     m_nowTs = ev.key.m_ts;
     m_nowContext = ev.key.m_context;
@@ -192,8 +223,7 @@ void
 FastHeapScheduler::RemoveAt(size_t i)
 {
     Key last = m_heap[--m_size];
-    size_t n = m_size;
-    if (i == n)
+    if (i == m_size)
     {
         return;
     }
@@ -202,6 +232,13 @@ FastHeapScheduler::RemoveAt(size_t i)
         SiftUp(i, last);
         return;
     }
+    FillVacancy(i, last);
+}
+
+void
+FastHeapScheduler::FillVacancy(size_t i, Key last)
+{
+    size_t n = m_size;
     // Bottom-up: move the hole down along the smallest children to a leaf (3 comparisons per
     // level, no comparison with the moved element), then sift the last element up from there;
     // it came from the bottom, so it rarely climbs.
@@ -211,16 +248,13 @@ FastHeapScheduler::RemoveAt(size_t i)
         size_t c = 4 * hole + 1;
         if (c + 4 <= n)
         {
-            Key k0 = m_heap[c];
-            Key k1 = m_heap[c + 1];
-            Key k2 = m_heap[c + 2];
-            Key k3 = m_heap[c + 3];
-            size_t a = k1 < k0 ? c + 1 : c;
-            Key ka = k1 < k0 ? k1 : k0;
-            size_t b = k3 < k2 ? c + 3 : c + 2;
-            Key kb = k3 < k2 ? k3 : k2;
-            size_t best = kb < ka ? b : a;
-            m_heap[hole] = kb < ka ? kb : ka;
+            // Index arithmetic on comparison results instead of branches: which child is
+            // smallest is a coin toss, so branches here would mispredict half the time.
+            size_t a = c + static_cast<size_t>(m_heap[c + 1] < m_heap[c]);
+            size_t b = c + 2 + static_cast<size_t>(m_heap[c + 3] < m_heap[c + 2]);
+            size_t pickB = static_cast<size_t>(m_heap[b] < m_heap[a]);
+            size_t best = a + ((b - a) & (0 - pickB));
+            m_heap[hole] = m_heap[best];
             hole = best;
             continue;
         }
@@ -259,6 +293,7 @@ FastHeapScheduler::Remove(const Event& ev)
 {
     // Rare (Simulator::Remove): linear search. Events of the direct lane may share a uid with
     // one the simulator handed out, so the event pointer and time must match too.
+    SettleRoot();
     for (size_t i = 0; i < m_size; ++i)
     {
         Key k = m_heap[i];

@@ -90,7 +90,12 @@ class FastHeapScheduler : public ns3::Scheduler
     void Push(uint64_t ts, const Slot& s);
     Event Take(Key top);
     void SiftUp(size_t i, Key k);
+    /** Removes element i. */
     void RemoveAt(size_t i);
+    /** Puts k into the vacant position i (k >= its parent): bottom-up, down to a leaf, then up. */
+    void FillVacancy(size_t i, Key k);
+    /** Fills a vacant root with the last element. */
+    void SettleRoot();
     void Grow();
     void Renumber();
 
@@ -103,6 +108,7 @@ class FastHeapScheduler : public ns3::Scheduler
     size_t m_capacity = 0;
     std::vector<Slot> m_slots;
     std::vector<uint32_t> m_freeSlots;
+    bool m_rootVacant = false; ///< m_heap[0] is empty (counted in m_size), see RemoveNext
     uint32_t m_seq = 0;          ///< insertion counter (renumbered before it wraps)
     uint64_t m_nowTs = 0;        ///< time of the last event removed
     uint32_t m_nowContext = 0xffffffff; ///< context of the last event removed
