@@ -28,6 +28,24 @@ Round(double x, int decimals)
 
 bool g_resolutionSet = false;
 
+/**
+ * DCQCN attributes beyond the ones RdmaNic::Configure sets: the NVIDIA firmware's target
+ * clamping and the bound on one cut (docs/model.md, DCQCN). Kept here, next to the rest of the
+ * fabric's congestion-control configuration, so that the NIC model stays untouched.
+ */
+void
+ConfigureCcExtensions(ns3::ObjectFactory& factory, const CcConfig& c)
+{
+    if (c.algorithm == "none")
+    {
+        return;
+    }
+    factory.Set("ClampTargetRate", ns3::BooleanValue(c.clampTargetRate));
+    factory.Set("ClampTargetAfterTimerIncrease",
+                ns3::BooleanValue(c.clampTargetAfterTimerIncrease));
+    factory.Set("MaxDecrease", ns3::DoubleValue(c.maxDecrease));
+}
+
 } // namespace
 
 uint64_t
@@ -194,6 +212,7 @@ FabricRunnerImpl::BuildDevices()
         {
             NicConfig cfg = i < m_scenario.nicCfg.size() ? m_scenario.nicCfg[i] : NicConfig();
             m_nics[i]->Configure(&m_ctx, static_cast<uint32_t>(i), cfg);
+            ConfigureCcExtensions(m_nics[i]->CcFactory(), cfg.cc);
         }
         else
         {

@@ -1,5 +1,6 @@
 #include "model/dcqcn.h"
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -47,6 +48,23 @@ Dcqcn::GetTypeId()
             .AddAttribute("InitialAlpha", "Alpha at start", DoubleValue(1.0),
                           MakeDoubleAccessor(&Dcqcn::m_initialAlpha),
                           MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("ClampTargetRate",
+                          "Every cut sets the target to the current rate (paper; NVIDIA "
+                          "clamp_tgt_rate)",
+                          BooleanValue(true), MakeBooleanAccessor(&Dcqcn::m_clampTarget),
+                          MakeBooleanChecker())
+            .AddAttribute("ClampTargetAfterTimerIncrease",
+                          "With ClampTargetRate off: a cut sets the target to the current rate "
+                          "only if the increase timer raised the rate since the previous cut "
+                          "(NVIDIA clamp_tgt_rate_after_time_inc)",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&Dcqcn::m_clampAfterTimerIncrease),
+                          MakeBooleanChecker())
+            .AddAttribute("MaxDecrease",
+                          "Largest fraction of the current rate one cut may take off "
+                          "(1 = unbounded; NVIDIA rpg_min_dec_fac 50 % = 0.5)",
+                          DoubleValue(1.0), MakeDoubleAccessor(&Dcqcn::m_maxDecrease),
+                          MakeDoubleChecker<double>(0, 1))
             .AddTraceSource("Rate", "Sending rate changed (old, new) in bit/s",
                             MakeTraceSourceAccessor(&Dcqcn::m_rateTrace),
                             "ns3::TracedValueCallback::Double");
@@ -67,6 +85,7 @@ Dcqcn::Init(double lineRateBps)
     m_rate = lineRateBps;
     m_target = lineRateBps;
     m_alpha = m_initialAlpha;
+    m_timerIncreasedSinceCut = false;
     m_alphaRefPs = ns3::Simulator::Now().GetPicoSeconds();
 }
 
@@ -107,6 +126,12 @@ Dcqcn::GetByteStage() const
     return m_byteStage;
 }
 
+bool
+Dcqcn::GetTimerIncreasedSinceCut() const
+{
+    return m_timerIncreasedSinceCut;
+}
+
 void
 Dcqcn::SetRate(double rate)
 {
@@ -127,12 +152,19 @@ Dcqcn::OnCnp()
         m_lastCutPs < 0 || now - m_lastCutPs >= m_decreaseInterval.GetPicoSeconds();
     if (mayCut)
     {
-        m_target = m_rate;
-        SetRate(m_rate * (1.0 - alpha / 2.0));
+        // Target: always the current rate (paper, clamp_tgt_rate); else only when the timer
+        // raised the rate since the previous cut (clamp_tgt_rate_after_time_inc); else kept.
+        if (m_clampTarget || (m_clampAfterTimerIncrease && m_timerIncreasedSinceCut))
+        {
+            m_target = m_rate;
+        }
+        double factor = std::max(1.0 - alpha / 2.0, 1.0 - m_maxDecrease);
+        SetRate(m_rate * factor);
         m_lastCutPs = now;
         m_timerStage = 0;
         m_byteStage = 0;
         m_bytesSinceStage = 0;
+        m_timerIncreasedSinceCut = false;
         ScheduleIncrease();
     }
     m_alpha = (1.0 - m_g) * alpha + m_g;
@@ -153,6 +185,7 @@ void
 Dcqcn::OnIncreaseTimer()
 {
     ++m_timerStage;
+    m_timerIncreasedSinceCut = true;
     Increase();
     if (m_rate < m_lineRate)
     {

@@ -33,6 +33,8 @@ class Dcqcn : public CongestionOps
     /** Rate increase events since the last cut (timer, byte counter). */
     uint32_t GetTimerStage() const;
     uint32_t GetByteStage() const;
+    /** Whether the increase timer raised the rate since the last cut (clamp-after-timer). */
+    bool GetTimerIncreasedSinceCut() const;
 
   protected:
     void DoDispose() override;
@@ -54,6 +56,9 @@ class Dcqcn : public CongestionOps
     double m_rhaiBps = 200e6;
     double m_minRateBps = 100e6;
     double m_initialAlpha = 1.0;
+    bool m_clampTarget = true;            ///< paper: every cut sets Rt = Rc
+    bool m_clampAfterTimerIncrease = false; ///< with m_clampTarget off: Rt = Rc only after a timer increase
+    double m_maxDecrease = 1.0;           ///< largest fraction of Rc one cut may take off
 
     // State
     double m_lineRate = 0;
@@ -65,6 +70,7 @@ class Dcqcn : public CongestionOps
     uint32_t m_timerStage = 0;
     uint32_t m_byteStage = 0;
     uint64_t m_bytesSinceStage = 0;
+    bool m_timerIncreasedSinceCut = false;
     ns3::EventId m_increaseEvent;
 
     ns3::TracedCallback<double, double> m_rateTrace; ///< old, new rate (bit/s)

@@ -112,6 +112,10 @@ ReadCc(const json& value, const std::string& path, ordered_json* out)
     c.rhaiMbps = r.Number("rhai_mbps", c.rhaiMbps, Range::AboveTo(0, kMaxRateMbps, "Mbit/s"));
     c.minRateMbps =
         r.Number("min_rate_mbps", c.minRateMbps, Range::AboveTo(0, kMaxRateMbps, "Mbit/s"));
+    c.clampTargetRate = r.Bool("clamp_target_rate", c.clampTargetRate);
+    c.clampTargetAfterTimerIncrease =
+        r.Bool("clamp_target_after_timer_increase", c.clampTargetAfterTimerIncrease);
+    c.maxDecrease = r.Number("max_decrease", c.maxDecrease, Range::Closed(0, 1));
     r.Finish();
     return c;
 }
@@ -133,6 +137,9 @@ DcqcnPreset(const std::string& name)
         c.raiMbps = 40;
         c.rhaiMbps = 200;
         c.minRateMbps = 100;
+        c.clampTargetRate = true;
+        c.clampTargetAfterTimerIncrease = false;
+        c.maxDecrease = 1.0;
         return c;
     }
     if (name == "nvidia-default")
@@ -141,11 +148,14 @@ DcqcnPreset(const std::string& name)
         c.alphaUpdateUs = 1;
         c.rateDecreaseIntervalUs = 4;
         c.rateIncreaseTimerUs = 300;
-        c.byteCounterBytes = 0;
-        c.fastRecoverySteps = 1;
-        c.raiMbps = 5;
-        c.rhaiMbps = 50;
-        c.minRateMbps = 1;
+        c.byteCounterBytes = 32767;          // rpg_byte_reset
+        c.fastRecoverySteps = 1;             // rpg_threshold
+        c.raiMbps = 5;                       // rpg_ai_rate
+        c.rhaiMbps = 50;                     // rpg_hai_rate
+        c.minRateMbps = 1;                   // rpg_min_rate
+        c.clampTargetRate = false;           // clamp_tgt_rate
+        c.clampTargetAfterTimerIncrease = true; // clamp_tgt_rate_after_time_inc
+        c.maxDecrease = 0.5;                 // rpg_min_dec_fac 50 %
         return c;
     }
     throw std::out_of_range("unknown DCQCN preset " + name);

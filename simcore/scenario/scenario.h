@@ -97,6 +97,9 @@ struct CcConfig
     double raiMbps = 40;
     double rhaiMbps = 200;
     double minRateMbps = 100;
+    bool clampTargetRate = true;                   ///< every cut sets target = current rate
+    bool clampTargetAfterTimerIncrease = false;    ///< else only after a timer-driven increase
+    double maxDecrease = 1.0;                      ///< largest fraction one cut takes off
 };
 
 struct NicConfig
