@@ -1,0 +1,218 @@
+/*
+ * FastHeapScheduler: events come out in (time, insertion order), whether the simulator
+ * inserted them or the model's direct lane did, with the vacant-root trick, removals and peeks
+ * interleaved; and a run on it gives the same result as one on ns-3's MapScheduler.
+ */
+#include "model-test-util.h"
+#include "model/fast-heap-scheduler.h"
+
+#include "ns3/core-module.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <random>
+#include <tuple>
+#include <vector>
+
+using namespace fabric;
+using namespace fabric::test;
+
+namespace
+{
+
+class TaggedEvent : public ns3::EventImpl
+{
+  public:
+    explicit TaggedEvent(uint32_t tag)
+        : m_tag(tag)
+    {
+    }
+
+    uint32_t Tag() const
+    {
+        return m_tag;
+    }
+
+  protected:
+    void Notify() override
+    {
+    }
+
+  private:
+    uint32_t m_tag;
+};
+
+struct Pending
+{
+    uint64_t ts;
+    uint64_t order; ///< insertion order
+    uint32_t tag;
+    bool direct;
+    uint32_t uid;
+};
+
+} // namespace
+
+TEST(ModelScheduler, OrderMatchesTimeThenInsertionOrder)
+{
+    auto sched = ns3::CreateObject<FastHeapScheduler>();
+    std::mt19937_64 rng(12345);
+    std::vector<ns3::Ptr<TaggedEvent>> events;
+    std::vector<Pending> pending;
+    uint64_t order = 0;
+    uint32_t uid = 4;
+    uint32_t lastSimUid = 0;
+    uint64_t now = 0;
+    uint64_t removedByTime = 0;
+    auto newEvent = [&]() {
+        events.push_back(ns3::Create<TaggedEvent>(static_cast<uint32_t>(events.size())));
+        return events.back();
+    };
+    auto earliest = [&]() {
+        return std::min_element(pending.begin(), pending.end(), [](const Pending& a, const Pending& b) {
+            return std::tie(a.ts, a.order) < std::tie(b.ts, b.order);
+        });
+    };
+    for (int step = 0; step < 100000; ++step)
+    {
+        uint32_t r = rng() % 100;
+        // Small delays with many exact ties, and now and then a far one (timers).
+        uint64_t delay = (rng() % 8 == 0) ? rng() % 1000000 : (rng() % 5) * 1000;
+        if (r < 30 || pending.empty())
+        {
+            auto ev = newEvent();
+            ns3::Scheduler::Event e;
+            e.impl = ns3::PeekPointer(ev);
+            e.key.m_ts = now + delay;
+            e.key.m_uid = uid;
+            e.key.m_context = 7;
+            lastSimUid = uid;
+            sched->Insert(e);
+            pending.push_back({now + delay, order++, ev->Tag(), false, uid});
+            ++uid;
+        }
+        else if (r < 60)
+        {
+            auto ev = newEvent();
+            uint32_t refs = ev->GetReferenceCount();
+            sched->InsertDirect(static_cast<int64_t>(delay), ns3::PeekPointer(ev));
+            EXPECT_EQ(ev->GetReferenceCount(), refs + 1) << "the direct lane takes one reference";
+            pending.push_back({now + delay, order++, ev->Tag(), true, lastSimUid});
+        }
+        else if (r < 95)
+        {
+            auto it = earliest();
+            ns3::Scheduler::Event e = sched->RemoveNext();
+            ASSERT_EQ(static_cast<TaggedEvent*>(e.impl)->Tag(), it->tag) << "step " << step;
+            EXPECT_EQ(e.key.m_ts, it->ts);
+            EXPECT_EQ(e.key.m_uid, it->uid);
+            ASSERT_GE(e.key.m_ts, now);
+            now = e.key.m_ts;
+            EXPECT_EQ(sched->NowTs(), static_cast<int64_t>(now));
+            if (it->direct)
+            {
+                e.impl->Unref(); // what the simulator does after running it
+            }
+            pending.erase(it);
+            ++removedByTime;
+        }
+        else if (r < 98)
+        {
+            // Simulator::Remove of a random event the simulator inserted.
+            std::vector<size_t> sim;
+            for (size_t i = 0; i < pending.size(); ++i)
+            {
+                if (!pending[i].direct)
+                {
+                    sim.push_back(i);
+                }
+            }
+            if (sim.empty())
+            {
+                continue;
+            }
+            Pending p = pending[sim[rng() % sim.size()]];
+            ns3::Scheduler::Event e;
+            e.impl = ns3::PeekPointer(events[p.tag]);
+            e.key.m_ts = p.ts;
+            e.key.m_uid = p.uid;
+            e.key.m_context = 7;
+            sched->Remove(e);
+            pending.erase(std::find_if(pending.begin(), pending.end(),
+                                       [&](const Pending& q) { return q.tag == p.tag; }));
+        }
+        else
+        {
+            auto it = earliest();
+            ns3::Scheduler::Event e = sched->PeekNext();
+            EXPECT_EQ(static_cast<TaggedEvent*>(e.impl)->Tag(), it->tag);
+            EXPECT_EQ(e.key.m_ts, it->ts);
+        }
+        ASSERT_EQ(sched->IsEmpty(), pending.empty()) << "step " << step;
+    }
+    EXPECT_GT(removedByTime, 25000u);
+    while (!pending.empty())
+    {
+        auto it = earliest();
+        ns3::Scheduler::Event e = sched->RemoveNext();
+        ASSERT_EQ(static_cast<TaggedEvent*>(e.impl)->Tag(), it->tag);
+        if (it->direct)
+        {
+            e.impl->Unref();
+        }
+        pending.erase(it);
+    }
+    EXPECT_TRUE(sched->IsEmpty());
+    for (const auto& ev : events)
+    {
+        EXPECT_EQ(ev->GetReferenceCount(), 1u) << "reference leaked or dropped";
+    }
+}
+
+TEST(ModelScheduler, SameResultAsNs3MapScheduler)
+{
+    // A small incast with PFC, ECN and DCQCN: the direct lane (FastHeapScheduler) and the
+    // Simulator::Schedule fallback (any other scheduler) must give identical results.
+    auto run = [](const char* scheduler) {
+        if (scheduler)
+        {
+            setenv("FABRICSIM_SCHEDULER", scheduler, 1);
+        }
+        else
+        {
+            unsetenv("FABRICSIM_SCHEDULER");
+        }
+        Scenario s;
+        Star(s, 5, 100, 1);
+        s.seed = 3;
+        s.durationNs = 300000;
+        for (auto& c : s.switchCfg)
+        {
+            c.bufferBytes = 400000;
+            for (auto& e : c.ecn)
+            {
+                e.kminBytes = 5000;
+                e.kmaxBytes = 100000;
+                e.pmax = 0.05;
+            }
+        }
+        for (uint32_t h = 1; h <= 4; ++h)
+        {
+            AddFlow(s, h, 0, h == 4 ? 200000 : 0, h * 1000);
+        }
+        s.monitor.queues.push_back({5, 0});
+        s.monitor.flows = {0, 3};
+        FabricRunner r(s);
+        r.Run(RunLimits(), nullptr);
+        auto res = r.Results();
+        res["events"] = r.Events();
+        return res.dump();
+    };
+    std::string fast = run(nullptr);
+    std::string map = run("ns3::MapScheduler");
+    unsetenv("FABRICSIM_SCHEDULER");
+    EXPECT_NE(fast.find("\"ecn_marked_packets\""), std::string::npos);
+    EXPECT_EQ(fast, map);
+}
