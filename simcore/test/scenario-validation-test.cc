@@ -180,16 +180,22 @@ TEST(Presets, ExpandToTheDocumentedValues)
     EXPECT_DOUBLE_EQ(paper.raiMbps, 40);
     EXPECT_DOUBLE_EQ(paper.rhaiMbps, 200);
     EXPECT_DOUBLE_EQ(paper.minRateMbps, 100);
+    EXPECT_TRUE(paper.clampTargetRate);
+    EXPECT_FALSE(paper.clampTargetAfterTimerIncrease);
+    EXPECT_DOUBLE_EQ(paper.maxDecrease, 1.0);
     fabric::CcConfig nv = fabric::DcqcnPreset("nvidia-default");
     EXPECT_DOUBLE_EQ(nv.g, 0.0048828125);
     EXPECT_DOUBLE_EQ(nv.alphaUpdateUs, 1);
     EXPECT_DOUBLE_EQ(nv.rateDecreaseIntervalUs, 4);
     EXPECT_DOUBLE_EQ(nv.rateIncreaseTimerUs, 300);
-    EXPECT_EQ(nv.byteCounterBytes, 0u);
+    EXPECT_EQ(nv.byteCounterBytes, 32767u);
     EXPECT_EQ(nv.fastRecoverySteps, 1u);
     EXPECT_DOUBLE_EQ(nv.raiMbps, 5);
     EXPECT_DOUBLE_EQ(nv.rhaiMbps, 50);
     EXPECT_DOUBLE_EQ(nv.minRateMbps, 1);
+    EXPECT_FALSE(nv.clampTargetRate);
+    EXPECT_TRUE(nv.clampTargetAfterTimerIncrease);
+    EXPECT_DOUBLE_EQ(nv.maxDecrease, 0.5);
 
     // A preset chosen in the scenario, one field set explicitly over it.
     json d = Minimal();
@@ -198,6 +204,30 @@ TEST(Presets, ExpandToTheDocumentedValues)
     const fabric::CcConfig& cc = s.nicCfg[s.topo.index.at("h1")].cc;
     EXPECT_DOUBLE_EQ(cc.rateIncreaseTimerUs, 300);
     EXPECT_DOUBLE_EQ(cc.raiMbps, 20);
+}
+
+TEST(Presets, ClampAndMaxDecreaseOverrideThePreset)
+{
+    json d = Minimal();
+    d["nic"] = {{"cc",
+                 {{"preset", "nvidia-default"},
+                  {"clamp_target_rate", true},
+                  {"clamp_target_after_timer_increase", false},
+                  {"max_decrease", 0.25}}}};
+    fabric::Scenario s = fabric::LoadScenario(d.dump());
+    const fabric::CcConfig& cc = s.nicCfg[s.topo.index.at("h1")].cc;
+    EXPECT_TRUE(cc.clampTargetRate);
+    EXPECT_FALSE(cc.clampTargetAfterTimerIncrease);
+    EXPECT_DOUBLE_EQ(cc.maxDecrease, 0.25);
+    EXPECT_EQ(cc.byteCounterBytes, 32767u);
+
+    d["nic"]["cc"] = {{"max_decrease", 1.5}};
+    EXPECT_EQ(ErrorOfDoc(d), "nic.cc.max_decrease: must be >= 0 and <= 1");
+    d["nic"]["cc"] = {{"max_decrease", -0.1}};
+    EXPECT_EQ(ErrorOfDoc(d), "nic.cc.max_decrease: must be >= 0 and <= 1");
+    d["nic"]["cc"] = {{"clamp_target_rate", 1}};
+    EXPECT_NE(ErrorOfDoc(d).find("nic.cc.clamp_target_rate: must be"), std::string::npos)
+        << ErrorOfDoc(d);
 }
 
 TEST(Overrides, DeepMergeOnlyTheGivenFields)

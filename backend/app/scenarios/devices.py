@@ -2,7 +2,7 @@
 
 from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, StrictBool, model_validator
 
 from app.core.validation import error_at, raise_errors
 from app.scenarios import limits as L
@@ -112,6 +112,20 @@ class Cc(Strict):
     rai_mbps: float | None = Field(None, gt=0, le=L.MAX_RATE_MBPS)
     rhai_mbps: float | None = Field(None, gt=0, le=L.MAX_RATE_MBPS)
     min_rate_mbps: float | None = Field(None, gt=0, le=L.MAX_RATE_MBPS)
+    clamp_target_rate: StrictBool | None = Field(
+        None, description="Every cut sets the target rate to the current rate (NVIDIA clamp_tgt_rate)"
+    )
+    clamp_target_after_timer_increase: StrictBool | None = Field(
+        None,
+        description="With clamp_target_rate off: a cut sets the target to the current rate only if "
+        "the increase timer raised the rate since the previous cut (clamp_tgt_rate_after_time_inc)",
+    )
+    max_decrease: float | None = Field(
+        None,
+        ge=0,
+        le=1,
+        description="Largest fraction of the rate one cut may take off (1 - rpg_min_dec_fac/100)",
+    )
 
 
 class CcPartial(Cc):
