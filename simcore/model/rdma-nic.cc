@@ -401,7 +401,13 @@ RdmaNic::CheckRto(uint32_t flow)
         f.lastProgressPs = now;
         TryTransmit(0);
     }
-    int64_t next = std::max(now + 1, f.lastProgressPs + m_rtoPs);
+    // The deadline has passed only when nothing is outstanding (a QP paced far below line rate,
+    // or between messages): look again one RTO later instead of re-arming at once.
+    int64_t next = f.lastProgressPs + m_rtoPs;
+    if (next <= now)
+    {
+        next = now + m_rtoPs;
+    }
     ns3::Simulator::Schedule(ns3::PicoSeconds(next - now), &RdmaNic::CheckRto, this, flow);
 }
 
