@@ -55,3 +55,30 @@ def test_invalid_example_refused_by_both_at_same_path(api, name):
                                                for p in loc) for loc in locs), locs
     else:
         assert ["body", "scenario", *parse_dotted(expected)] in locs, locs
+
+
+COERCIONS = [  # (path, value of the wrong JSON type): neither side converts types
+    ("seed", "5"),
+    ("duration_us", "1000"),
+    ("switch.pfc.enabled", 1),
+    ("nic.qp_depth", 16.5),
+    ("switch.ecn.kmin_bytes", "5000"),
+]
+
+
+@pytest.mark.parametrize(("dotted", "value"), COERCIONS, ids=lambda v: str(v))
+def test_wrong_json_type_refused_by_both(api, tmp_path, dotted, value):
+    document = json.loads((EXAMPLES / "valid" / "leaf-spine-incast.json").read_text())
+    *parents, leaf = dotted.split(".")
+    node = document
+    for key in parents:
+        node = node.setdefault(key, {})
+    node[leaf] = value
+    path = tmp_path / "scenario.json"
+    path.write_text(json.dumps(document))
+    code, stderr = fabricsim(path)
+    assert code == 2 and stderr.startswith(f"{dotted}:"), stderr
+    response = post_raw(api, path.read_bytes())
+    assert response.status_code == 422, response.text
+    locs = [item["loc"] for item in response.json()["detail"]]
+    assert ["body", "scenario", *parse_dotted(dotted)] in locs, locs

@@ -14,9 +14,10 @@ NodeId = Annotated[str, Field(pattern=L.NODE_ID_PATTERN)]
 
 
 class Strict(BaseModel):
-    """Base of every scenario object: unknown fields are errors."""
+    """Base of every scenario object: unknown fields are errors, and types are not coerced
+    ("5" is not an integer, 1 is not a boolean), exactly as `fabricsim validate` reads them."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class LeafSpineSite(Strict):

@@ -3,6 +3,7 @@
 from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
+from pydantic import Strict as PydStrict
 
 from app.core.validation import error_at, raise_errors
 from app.scenarios import limits as L
@@ -39,12 +40,18 @@ class Incast(Generator):
         return self
 
 
+# JSON has no tuples: a pair arrives as a two-element list, so tuples accept lists (their items
+# stay strict).
+LaxTuple = PydStrict(False)
+
+
 class Pairs(Generator):
     """Host pairs, or every host under one ToR to the same-index host under another."""
 
     kind: Literal["pairs"]
-    pairs: list[tuple[NodeId, NodeId]] | None = None
-    tor_pairs: list[tuple[NodeId, NodeId]] | None = None
+    # JSON has no tuples: a pair arrives as a two-element list (lax for this field only).
+    pairs: list[Annotated[tuple[NodeId, NodeId], LaxTuple]] | None = None
+    tor_pairs: list[Annotated[tuple[NodeId, NodeId], LaxTuple]] | None = None
     size_bytes: Size = 0
 
     @model_validator(mode="after")
@@ -100,8 +107,8 @@ class Workload(Generator):
 
     kind: Literal["workload"]
     distribution: Literal["websearch", "fb_hadoop", "alistorage", "custom"]
-    cdf: list[tuple[Annotated[int, Field(ge=1, le=L.MAX_SIZE_BYTES)],
-                    Annotated[float, Field(ge=0, le=100)]]] | None = Field(
+    cdf: list[Annotated[tuple[Annotated[int, Field(ge=1, le=L.MAX_SIZE_BYTES, strict=True)],
+                              Annotated[float, Field(ge=0, le=100, strict=True)]], LaxTuple]] | None = Field(
         None, min_length=1, max_length=1000, description="[[size_bytes, cumulative_percent], ...]")
     load: float = Field(0.3, gt=0, le=1)
     hosts: list[NodeId] | None = Field(None, min_length=2)
