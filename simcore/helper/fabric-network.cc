@@ -218,6 +218,7 @@ FabricRunnerImpl::BuildDevices()
         {
             SwitchConfig cfg = i < m_scenario.switchCfg.size() ? m_scenario.switchCfg[i] : SwitchConfig();
             FabricSwitch* sw = m_switches[i];
+            sw->SetAttribute("EcnMarkOnDequeue", ns3::BooleanValue(cfg.ecnMarkOnDequeue));
             std::vector<uint64_t> headroom(sw->GetNPorts(), 0);
             for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
             {

@@ -192,6 +192,9 @@ ReadSwitchConfig(const json& value, const std::string& path, ordered_json* out)
         byOut[key] = it.value();
     }
     r.Record("ecn_by_priority", byOut);
+    // Where the marker looks at the queue: on arrival (enqueue, the queue the frame joins) or on
+    // departure (dequeue, the queue it leaves behind). One setting per switch, all priorities.
+    s.ecnMarkOnDequeue = r.Enum("ecn_mark_point", "enqueue", {"enqueue", "dequeue"}) == "dequeue";
     s.ecmpSeed = static_cast<uint32_t>(r.Int("ecmp_seed", 0, Range::Closed(0, 4294967295.0)));
     s.dataPriority =
         static_cast<uint8_t>(r.Int("data_priority", s.dataPriority, Range::Closed(0, 6)));

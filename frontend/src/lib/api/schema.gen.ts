@@ -499,10 +499,25 @@ export interface components {
             alpha_update_us?: number | null;
             /** Byte Counter Bytes */
             byte_counter_bytes?: number | null;
+            /**
+             * Clamp Target After Timer Increase
+             * @description With clamp_target_rate off: a cut sets the target to the current rate only if the increase timer raised the rate since the previous cut (clamp_tgt_rate_after_time_inc)
+             */
+            clamp_target_after_timer_increase?: boolean | null;
+            /**
+             * Clamp Target Rate
+             * @description Every cut sets the target rate to the current rate (NVIDIA clamp_tgt_rate)
+             */
+            clamp_target_rate?: boolean | null;
             /** Fast Recovery Steps */
             fast_recovery_steps?: number | null;
             /** G */
             g?: number | null;
+            /**
+             * Max Decrease
+             * @description Largest fraction of the rate one cut may take off (1 - rpg_min_dec_fac/100)
+             */
+            max_decrease?: number | null;
             /** Min Rate Mbps */
             min_rate_mbps?: number | null;
             /**
@@ -531,10 +546,25 @@ export interface components {
             alpha_update_us?: number | null;
             /** Byte Counter Bytes */
             byte_counter_bytes?: number | null;
+            /**
+             * Clamp Target After Timer Increase
+             * @description With clamp_target_rate off: a cut sets the target to the current rate only if the increase timer raised the rate since the previous cut (clamp_tgt_rate_after_time_inc)
+             */
+            clamp_target_after_timer_increase?: boolean | null;
+            /**
+             * Clamp Target Rate
+             * @description Every cut sets the target rate to the current rate (NVIDIA clamp_tgt_rate)
+             */
+            clamp_target_rate?: boolean | null;
             /** Fast Recovery Steps */
             fast_recovery_steps?: number | null;
             /** G */
             g?: number | null;
+            /**
+             * Max Decrease
+             * @description Largest fraction of the rate one cut may take off (1 - rpg_min_dec_fac/100)
+             */
+            max_decrease?: number | null;
             /** Min Rate Mbps */
             min_rate_mbps?: number | null;
             /** Preset */
@@ -1778,6 +1808,13 @@ export interface components {
             ecn_by_priority?: {
                 [key: string]: components["schemas"]["EcnPartial"];
             };
+            /**
+             * Ecn Mark Point
+             * @description where the ECN marker looks at the egress queue: on arrival of the frame (enqueue) or on its departure (dequeue); per switch, all priorities
+             * @default enqueue
+             * @enum {string}
+             */
+            ecn_mark_point: "enqueue" | "dequeue";
             pfc?: components["schemas"]["Pfc"];
         };
         /**
@@ -1798,6 +1835,8 @@ export interface components {
             ecn_by_priority?: {
                 [key: string]: components["schemas"]["EcnPartial"];
             } | null;
+            /** Ecn Mark Point */
+            ecn_mark_point?: ("enqueue" | "dequeue") | null;
             pfc?: components["schemas"]["PfcPartial"] | null;
         };
         /**
