@@ -55,7 +55,7 @@ def create(session: SessionDep, body: RunCreate) -> RunsPublic:
 @router.get("", response_model=RunsPublic)
 def list_(session: SessionDep, scenario_id: str | None = None, status: RunStatus | None = None,
           limit: Annotated[int, Query(ge=1, le=500)] = 50,
-          offset: Annotated[int, Query(ge=0)] = 0) -> RunsPublic:
+          offset: Annotated[int, Query(ge=0, le=1_000_000_000)] = 0) -> RunsPublic:
     """Newest first, filtered by scenario and status."""
     rows, count = service.list_runs(session, scenario_id=scenario_id, status=status,
                                     limit=limit, offset=offset)
@@ -85,7 +85,7 @@ def summary(session: SessionDep, run: RunDep) -> RunSummary:
 
 @router.get("/{id}/flows", response_model=FlowsPublic)
 def flows(session: SessionDep, run: RunDep, limit: Annotated[int, Query(ge=1, le=10000)] = 100,
-          offset: Annotated[int, Query(ge=0)] = 0) -> FlowsPublic:
+          offset: Annotated[int, Query(ge=0, le=1_000_000_000)] = 0) -> FlowsPublic:
     """A page of per-flow records."""
     records = succeeded_result(session, run).get("flows", [])
     return FlowsPublic(data=records[offset:offset + limit], count=len(records))

@@ -47,7 +47,7 @@ def create(session: SessionDep, body: ScenarioCreate) -> ScenarioCreated:
 @router.get("", response_model=ScenariosPublic)
 def list_(session: SessionDep, q: Annotated[str | None, Query(max_length=200)] = None,
           limit: Annotated[int, Query(ge=1, le=200)] = 20,
-          offset: Annotated[int, Query(ge=0)] = 0,
+          offset: Annotated[int, Query(ge=0, le=1_000_000_000)] = 0,
           kind: Annotated[ScenarioKind, Query(
               description="user (default): saved by people, without presets and sweep-point "
                           "snapshots; preset; sweep_point; all")] = ScenarioKind.user,

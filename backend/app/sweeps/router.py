@@ -37,7 +37,7 @@ def create(session: SessionDep, settings: SettingsDep, body: SweepCreate) -> Swe
 @router.get("", response_model=SweepsPublic)
 def list_(session: SessionDep, scenario_id: str | None = None,
           limit: Annotated[int, Query(ge=1, le=200)] = 20,
-          offset: Annotated[int, Query(ge=0)] = 0) -> SweepsPublic:
+          offset: Annotated[int, Query(ge=0, le=1_000_000_000)] = 0) -> SweepsPublic:
     """Newest first, with progress counts."""
     rows, count = service.list_sweeps(session, scenario_id=scenario_id, limit=limit, offset=offset)
     return SweepsPublic(data=[service.summary(session, sweep=s) for s in rows], count=count)

@@ -3,7 +3,9 @@
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from app.core.validation import error_at, raise_errors
 
 from app.runs.schemas import RunMetrics, RunStatus
 
@@ -38,6 +40,21 @@ class SweepCreate(BaseModel):
     seed: int = Field(1, ge=0, le=2**31 - 1)
     parameters: list[SweepParameter] = Field(min_length=1, max_length=8)
     linked: list[LinkedParameter] = Field(default_factory=list, max_length=8)
+
+    @model_validator(mode="after")
+    def _paths_unique(self) -> "SweepCreate":
+        """A path is swept or linked once: two values for one field at one point is ambiguous."""
+        seen: set[str] = set()
+        errors = []
+        entries = [("parameters", i, p.path) for i, p in enumerate(self.parameters)]
+        entries += [("linked", i, link.path) for i, link in enumerate(self.linked)]
+        for group, i, path in entries:
+            if path in seen:
+                errors.append(error_at((group, i, "path"),
+                                       f"path {path} is already swept or linked; use it once", path))
+            seen.add(path)
+        raise_errors("SweepCreate", errors)
+        return self
 
 
 SweepStatus = Literal["PENDING", "RUNNING", "SUCCEEDED", "FAILED", "CANCELLED"]

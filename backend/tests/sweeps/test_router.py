@@ -64,3 +64,8 @@ def test_sweep_422_points_at_parameter(api):
     assert error_locs(api.post("/sweeps", json=too_many)) == [["body", "parameters"]]
     assert error_locs(api.post("/sweeps", json={"scenario_id": base["id"], "parameters": []})) == [
         ["body", "parameters"]]
+    twice = {"scenario_id": base["id"],
+             "parameters": [{"path": "seed", "values": [1, 2]}, {"path": "seed", "values": [True]}]}
+    assert error_locs(api.post("/sweeps", json=twice)) == [["body", "parameters", 1, "path"]]
+    huge = api.get("/sweeps", params={"offset": 10**30})
+    assert huge.status_code == 422 and huge.json()["detail"][0]["loc"] == ["query", "offset"]
