@@ -28,24 +28,6 @@ Round(double x, int decimals)
 
 bool g_resolutionSet = false;
 
-/**
- * DCQCN attributes beyond the ones RdmaNic::Configure sets: the NVIDIA firmware's target
- * clamping and the bound on one cut (docs/model.md, DCQCN). Kept here, next to the rest of the
- * fabric's congestion-control configuration, so that the NIC model stays untouched.
- */
-void
-ConfigureCcExtensions(ns3::ObjectFactory& factory, const CcConfig& c)
-{
-    if (c.algorithm == "none")
-    {
-        return;
-    }
-    factory.Set("ClampTargetRate", ns3::BooleanValue(c.clampTargetRate));
-    factory.Set("ClampTargetAfterTimerIncrease",
-                ns3::BooleanValue(c.clampTargetAfterTimerIncrease));
-    factory.Set("MaxDecrease", ns3::DoubleValue(c.maxDecrease));
-}
-
 } // namespace
 
 uint64_t
@@ -206,13 +188,20 @@ FabricRunnerImpl::BuildDevices()
         FabricDevice::Connect(ns3::PeekPointer(m_devices[l.a]), pa, ns3::PeekPointer(m_devices[l.b]),
                               pb);
     }
+    uint32_t maxHostMtu = 0;
+    for (size_t i = 0; i < n && i < m_scenario.nicCfg.size(); ++i)
+    {
+        if (m_nics[i])
+        {
+            maxHostMtu = std::max(maxHostMtu, m_scenario.nicCfg[i].mtuBytes);
+        }
+    }
     for (size_t i = 0; i < n; ++i)
     {
         if (m_nics[i])
         {
             NicConfig cfg = i < m_scenario.nicCfg.size() ? m_scenario.nicCfg[i] : NicConfig();
             m_nics[i]->Configure(&m_ctx, static_cast<uint32_t>(i), cfg);
-            ConfigureCcExtensions(m_nics[i]->CcFactory(), cfg.cc);
         }
         else
         {
@@ -225,13 +214,9 @@ FabricRunnerImpl::BuildDevices()
                 const Port& port = sw->GetPort(p);
                 if (cfg.pfc.headroomAuto)
                 {
-                    // The frame size that matters is the largest MTU of the hosts in the fabric;
-                    // use the upstream neighbor's when it is a host, else the fabric's largest.
-                    uint32_t mtu = 0;
-                    for (const auto& nc : m_scenario.nicCfg)
-                    {
-                        mtu = std::max(mtu, nc.mtuBytes);
-                    }
+                    // The frame size that matters is the upstream neighbor's MTU when it is a
+                    // host, else the largest MTU of the hosts in the fabric.
+                    uint32_t mtu = maxHostMtu;
                     if (port.neighbor < m_nics.size() && m_nics[port.neighbor] &&
                         port.neighbor < m_scenario.nicCfg.size())
                     {

@@ -164,18 +164,27 @@ FabricSwitch::Receive(uint32_t inPort, RocePacket p)
         return;
     }
     p.inPort = static_cast<uint16_t>(inPort);
-    if (!m_markOnDequeue && p.kind == PacketKind::DATA &&
-        m_red.ShouldMark(QueueBytes(out, prio), m_cfg.ecn[prio]))
+    if (!m_markOnDequeue)
     {
-        if (!p.ecn)
-        {
-            ++m_ctx->counters.ecnMarked;
-            ++m_ports[out].ecnMarked;
-        }
-        p.ecn = true;
+        MaybeMark(out, prio, QueueBytes(out, prio), p);
     }
     CheckXoff(inPort, prio);
     Enqueue(out, p);
+}
+
+void
+FabricSwitch::MaybeMark(uint32_t port, uint8_t prio, uint64_t queueBytes, RocePacket& p)
+{
+    if (p.kind != PacketKind::DATA || !m_red.ShouldMark(queueBytes, m_cfg.ecn[prio]))
+    {
+        return;
+    }
+    if (!p.ecn) // counts packets newly marked here, not ones marked upstream
+    {
+        ++m_ctx->counters.ecnMarked;
+        ++m_ports[port].ecnMarked;
+    }
+    p.ecn = true;
 }
 
 void
@@ -252,15 +261,9 @@ FabricSwitch::Dequeue(uint32_t port, RocePacket& out)
             UpdateStats(idx, q.bytes - bytes);
         }
         q.bytes -= bytes;
-        if (m_markOnDequeue && out.kind == PacketKind::DATA &&
-            m_red.ShouldMark(q.bytes, m_cfg.ecn[prio]))
+        if (m_markOnDequeue)
         {
-            if (!out.ecn)
-            {
-                ++m_ctx->counters.ecnMarked;
-                ++m_ports[port].ecnMarked;
-            }
-            out.ecn = true;
+            MaybeMark(port, static_cast<uint8_t>(prio), q.bytes, out);
         }
         if (prio != kControlPriority)
         {

@@ -109,6 +109,8 @@ class FabricSwitch : public FabricDevice
     };
 
     void Enqueue(uint32_t port, const RocePacket& p);
+    /** RED/ECN on a DATA frame leaving (or joining) egress port's queue of queueBytes. */
+    void MaybeMark(uint32_t port, uint8_t prio, uint64_t queueBytes, RocePacket& p);
     void Drop(uint32_t port, const RocePacket& p, DropReason reason);
     void SendPause(uint32_t port, uint8_t prio, bool resume);
     void CheckXoff(uint32_t port, uint8_t prio);

@@ -2,6 +2,7 @@
 
 #include "model/dcqcn.h"
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/nstime.h"
 #include "ns3/uinteger.h"
@@ -62,13 +63,11 @@ RdmaNic::Configure(FabricContext* ctx, uint32_t node, const NicConfig& cfg)
         m_ccFactory.Set("RaiBps", DoubleValue(c.raiMbps * 1e6));
         m_ccFactory.Set("RhaiBps", DoubleValue(c.rhaiMbps * 1e6));
         m_ccFactory.Set("MinRateBps", DoubleValue(c.minRateMbps * 1e6));
+        m_ccFactory.Set("ClampTargetRate", BooleanValue(c.clampTargetRate));
+        m_ccFactory.Set("ClampTargetAfterTimerIncrease",
+                        BooleanValue(c.clampTargetAfterTimerIncrease));
+        m_ccFactory.Set("MaxDecrease", DoubleValue(c.maxDecrease));
     }
-}
-
-ns3::ObjectFactory&
-RdmaNic::CcFactory()
-{
-    return m_ccFactory;
 }
 
 const NicConfig&

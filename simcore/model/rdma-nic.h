@@ -25,8 +25,6 @@ class RdmaNic : public FabricDevice
     RdmaNic();
 
     void Configure(FabricContext* ctx, uint32_t node, const NicConfig& cfg);
-    /** Factory for each QP's reaction point (TypeId and attributes set from the NicConfig). */
-    ns3::ObjectFactory& CcFactory();
 
     /** Starts sending flow (an index into the context's flow table). */
     void StartFlow(uint32_t flow);
