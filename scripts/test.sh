@@ -42,7 +42,7 @@ e2e() {
         export DATABASE_URL="$db_url"
         export CELERY_BROKER_URL="${CELERY_BROKER_URL%/*}/1" REDIS_URL="${REDIS_URL%/*}/1"
         export RUNS_DIR="$work/runs"
-        exec .venv/bin/celery -A workers.celery_app worker -Q sim,celery -c 2 --loglevel=INFO >"$work/worker.log" 2>&1
+        exec .venv/bin/celery -A workers.celery_app worker -Q sim,sim-batch,celery -c 2 --loglevel=INFO >"$work/worker.log" 2>&1
     ) &
     e2e_pids+=($!)
     (

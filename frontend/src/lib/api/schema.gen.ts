@@ -2202,7 +2202,10 @@ export interface operations {
     "runs-events": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description id of the last event received (sent by EventSource on reconnect) */
+                "Last-Event-ID"?: string | null;
+            };
             path: {
                 id: string;
             };
@@ -2733,7 +2736,10 @@ export interface operations {
     "sweeps-events": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description id of the last event received (sent by EventSource on reconnect) */
+                "Last-Event-ID"?: string | null;
+            };
             path: {
                 id: string;
             };
