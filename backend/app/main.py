@@ -13,8 +13,10 @@ from fastapi.routing import APIRoute
 from app.api import errors
 from app.api.main import api_router
 from app.core.config import get_settings
+from app.core.docs import mount_docs
 from app.core.frontend import mount_frontend
 from app.core.middleware import BodyLimitMiddleware
+from app.core.security import SecurityHeadersMiddleware
 
 log = logging.getLogger(__name__)
 
@@ -54,14 +56,17 @@ def create_app() -> FastAPI:
     """The application with its middleware, error handlers, API and frontend."""
     settings = get_settings()
     app = FastAPI(title=settings.PROJECT_NAME, version="0.1.0", lifespan=lifespan,
-                  openapi_url=f"{settings.API_V1_STR}/openapi.json",
-                  generate_unique_id_function=unique_id)
-    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.MAX_BODY_BYTES)
+                  openapi_url=f"{settings.API_V1_STR}/openapi.json", docs_url=None,
+                  redoc_url=None, generate_unique_id_function=unique_id)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.MAX_BODY_BYTES,
+                       max_depth=settings.MAX_JSON_DEPTH)
+    app.add_middleware(SecurityHeadersMiddleware)
     if settings.CORS_ORIGINS:
         app.add_middleware(CORSMiddleware, allow_origins=settings.CORS_ORIGINS,
                            allow_methods=["*"], allow_headers=["*"])
     errors.install(app)
     app.include_router(api_router, prefix=settings.API_V1_STR)
+    mount_docs(app, openapi_url=f"{settings.API_V1_STR}/openapi.json", title=settings.PROJECT_NAME)
     mount_frontend(app, settings.FRONTEND_DIST)
     return app
 

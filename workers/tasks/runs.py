@@ -23,7 +23,9 @@ log = logging.getLogger(__name__)
 
 def _prepare(claim: execution.Claim, runs_dir: Path) -> Path:
     """A fresh per-run directory holding scenario.json (the run's seed applied)."""
-    workdir = runs_dir / claim.run_id
+    workdir = (runs_dir / claim.run_id).resolve()
+    if workdir.parent != runs_dir.resolve():  # ids are server-made; never trust one blindly
+        raise ValueError(f"run id {claim.run_id!r} is not a plain name")
     shutil.rmtree(workdir, ignore_errors=True)
     workdir.mkdir(parents=True)
     document = dict(claim.document, seed=claim.seed)

@@ -21,6 +21,7 @@ class Settings(BaseSettings):
     RUNS_DIR: Path = REPO_ROOT / ".data" / "runs"
     FRONTEND_DIST: Path = REPO_ROOT / "frontend" / "dist"
     MAX_BODY_BYTES: int = 2_000_000
+    MAX_JSON_DEPTH: int = 32
     RUN_MAX_WALL_S: int = 600
     RUN_MAX_MEMORY_MB: int = 4096
     MAX_SWEEP_POINTS: int = 5000
