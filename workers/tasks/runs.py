@@ -43,7 +43,11 @@ def execute(self, run_id: str) -> str:
     try:
         with sessions() as session:
             claim = execution.claim_run(session, run_id=run_id, task_id=self.request.id or run_id,
-                                        worker=worker, stale_after_s=settings.HEARTBEAT_STALE_S)
+                                        worker=worker, stale_after_s=settings.HEARTBEAT_STALE_S,
+                                        max_running=settings.QUOTA_CONCURRENT_RUNS)
+    except execution.OverConcurrency:
+        # The client already runs its quota of runs: leave the slot to others, try again later.
+        raise self.retry(countdown=settings.QUOTA_DEFER_S)
     except DB_UNAVAILABLE as exc:
         delay = backoff_s(self.request.retries)
         log.warning("run %s: database unavailable at claim (%s); retry in %.1f s", run_id,

@@ -12,6 +12,7 @@ from pydantic import ValidationError
 
 from app.core.config import get_settings
 from app.core.db import DB_UNAVAILABLE
+from app.core.quotas import QuotaExceeded
 from app.core.simulator import SimulatorRejected
 from app.core.validation import normalize_loc, parse_dotted
 
@@ -75,8 +76,15 @@ async def _database_unavailable(request: Request, exc: Exception) -> JSONRespons
                                            f"{retry_after} s"})
 
 
+async def _quota_exceeded(request: Request, exc: QuotaExceeded) -> JSONResponse:
+    """429 naming the limit, with Retry-After."""
+    return JSONResponse(status_code=429, headers={"Retry-After": str(exc.retry_after_s)},
+                        content={"detail": exc.message, "limit": exc.limit})
+
+
 def install(app: FastAPI) -> None:
     """Register the handlers on the app."""
+    app.add_exception_handler(QuotaExceeded, _quota_exceeded)
     for kind in DB_UNAVAILABLE:
         app.add_exception_handler(kind, _database_unavailable)
     app.add_exception_handler(RequestValidationError, _request_validation)

@@ -59,3 +59,20 @@ async def poll_events(read: Callable[[], tuple[dict[str, Any], bool] | None],
             yield {"event": "done", "data": text, "id": ident}
             return
         await anyio.sleep(interval)
+
+
+def limited_stream(client: str, events: AsyncIterator[dict]) -> AsyncIterator[dict]:
+    """Take one of the client's SSE slots now (429 when none is left); give it back when the
+    stream ends or the client goes away."""
+    from app.core.quotas import stream_slots
+
+    stream_slots.acquire(client, get_settings().MAX_SSE_PER_CLIENT)
+
+    async def guarded() -> AsyncIterator[dict]:
+        try:
+            async for event in events:
+                yield event
+        finally:
+            stream_slots.release(client)
+
+    return guarded()

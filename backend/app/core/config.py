@@ -2,6 +2,7 @@
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -43,7 +44,17 @@ class Settings(BaseSettings):
     # Answered with 503 while the database is unreachable.
     DB_RETRY_AFTER_S: int = 5
     SSE_POLL_INTERVAL_S: float = 0.5
+    # Cross-origin requests are refused unless origins are listed here (docs/operations.md).
     CORS_ORIGINS: list[str] = []
+    # Fair use per client (app/core/quotas.py); over a limit -> 429 with Retry-After.
+    QUOTA_CLIENT_KEY: Literal["token_or_address", "address"] = "token_or_address"
+    QUOTA_CONCURRENT_RUNS: int = 4         # a client's runs executing at once (0: no limit)
+    QUOTA_QUEUED_RUNS: int = 10_000        # a client's PENDING runs, sweep points included
+    QUOTA_POINTS_PER_SWEEP: int = 5000     # points of one sweep or tuning
+    QUOTA_EVENTS_PER_DAY: int = 10**12     # simulated events a client may use in 24 h (0: off)
+    QUOTA_RETRY_AFTER_S: int = 30
+    QUOTA_DEFER_S: float = 5.0             # a run over the concurrency limit waits this long
+    MAX_SSE_PER_CLIENT: int = 16           # open event streams per client and API process
 
 
 @lru_cache
