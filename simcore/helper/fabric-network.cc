@@ -467,7 +467,7 @@ FabricRunnerImpl::Sample()
     int64_t now = NowPs();
     m_tUs.push_back(Round(now / 1e6, 3));
     const MonitorConfig& mon = m_scenario.monitor;
-    for (size_t i = 0; i < mon.queues.size(); ++i)
+    for (size_t i = 0; i < mon.queues.size() && !m_autoQueuesOn; ++i)
     {
         const PortRef& r = mon.queues[i];
         double v = 0;
@@ -495,7 +495,7 @@ FabricRunnerImpl::Sample()
         }
         m_flowSeries[i].push_back(v);
     }
-    for (size_t i = 0; i < mon.ports.size(); ++i)
+    for (size_t i = 0; i < mon.ports.size() && !m_autoPausesOn; ++i)
     {
         const PortRef& r = mon.ports[i];
         int state = 0;
@@ -520,6 +520,7 @@ FabricRunnerImpl::Sample()
         }
         m_pauseSeries[i].push_back(state);
     }
+    SampleAuto(static_cast<uint32_t>(m_tUs.size() - 1));
     if (now >= m_ctx.warmupPs)
     {
         for (FabricSwitch* sw : m_switches)
@@ -594,8 +595,13 @@ FabricRunnerImpl::Run(const RunLimits& limits, const std::function<void(const Pr
     {
         byId.emplace(m_scenario.flows[i].id, static_cast<uint32_t>(i));
     }
+    InitAutoWatch();
     for (uint32_t id : mon.flows)
     {
+        if (m_autoFlowsOn)
+        {
+            break;
+        }
         auto it = byId.find(id);
         m_watchedFlows.push_back(it == byId.end() ? UINT32_MAX : it->second);
     }

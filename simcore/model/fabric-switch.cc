@@ -225,6 +225,10 @@ FabricSwitch::UpdateStats(uint32_t idx, uint64_t newBytes)
         s.byteTimePs += static_cast<double>(m_queues[idx].bytes) * static_cast<double>(now - from);
     }
     s.lastChangePs = now;
+    if (newBytes > s.maxBytesRun)
+    {
+        s.maxBytesRun = newBytes;
+    }
     if (now >= m_ctx->warmupPs && newBytes > s.maxBytes)
     {
         s.maxBytes = newBytes;

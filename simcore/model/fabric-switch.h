@@ -20,7 +20,8 @@ namespace fabric
 /** Egress queue statistics of one (port, priority), over the measurement window. */
 struct QueueStats
 {
-    uint64_t maxBytes = 0;
+    uint64_t maxBytes = 0;    ///< after warm-up
+    uint64_t maxBytesRun = 0; ///< over the whole run, warm-up included (what the series show)
     double byteTimePs = 0; ///< integral of depth over time after warm-up (bytes x ps)
     int64_t lastChangePs = 0;
     bool everUsed = false;

@@ -151,6 +151,11 @@ struct MonitorConfig
     std::vector<PortRef> queues; ///< egress queues to sample (bytes, data priority summed)
     std::vector<uint32_t> flows; ///< flow ids whose rate is sampled
     std::vector<PortRef> ports;  ///< ports whose pause state is sampled
+    /** "auto" in the scenario: the runner samples every candidate and keeps the busiest after
+     *  the run (helper/auto-monitor.h); the lists above are the fallback when it cannot. */
+    bool queuesAuto = false;
+    bool flowsAuto = false;
+    bool portsAuto = false;
 };
 
 struct Scenario
