@@ -257,9 +257,11 @@ FabricRunnerImpl::AutoFlowSeries(nlohmann::ordered_json& out, nlohmann::ordered_
         bool done = f.completePs >= 0;
         double elapsed = static_cast<double>((done ? f.completePs : endPs) - f.startPs);
         double slowdown = f.idealPs > 0 ? elapsed / f.idealPs : 0;
-        // A flow that lived through fewer than kMinVisibleSamples samples is a spike or nothing
-        // on a rate chart (a 512 B probe): such flows come after every flow that can be seen.
-        bool visible = m_autoFlowSeries[i].values.size() >= kMinVisibleSamples;
+        // A flow that lived through fewer than kMinVisibleSamples samples, or too small to have a
+        // rate worth plotting (a 512 B pingmesh probe stuck behind a deep queue), is a spike or
+        // nothing on a rate chart: such flows come after every flow that can be seen.
+        bool visible = m_autoFlowSeries[i].values.size() >= kMinVisibleSamples &&
+                       f.spec->sizeBytes >= kMinVisibleFlowBytes;
         finite.push_back({i, visible ? slowdown : slowdown - 1e12, done ? 0.0 : 1.0, name});
     }
     std::size_t nFinite = finite.size();
@@ -290,7 +292,7 @@ FabricRunnerImpl::AutoFlowSeries(nlohmann::ordered_json& out, nlohmann::ordered_
             parts.push_back("the " + Plural(wantFinite, "slowest", "slowest") + " of " +
                             Plural(nFinite, "finite flow", "finite flows") +
                             " by slowdown (running flows by time so far / ideal FCT; flows "
-                            "shorter than 3 samples last)");
+                            "under 10 KB or 3 samples last)");
         }
         if (wantLong > 0)
         {

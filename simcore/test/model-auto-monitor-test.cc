@@ -16,13 +16,15 @@ namespace
 {
 
 /** Four senders on leaf1 each send to their own receiver on leaf0 over ONE 25G uplink: the
- *  bottleneck is leaf1's uplink queue, not a port toward a receiver. */
+ *  bottleneck is leaf1's uplink queue, not a port toward a receiver. A 2 MB buffer with a small
+ *  PFC alpha (the PFC preset's) makes leaf1 pause its senders. */
 std::string
 UplinkBottleneck(const std::string& monitor)
 {
     return R"({"schema_version": 1, "name": "uplink", "seed": 1, "duration_us": 600, "warmup_us": 100,
       "topology": {"kind": "leaf_spine", "leaves": 2, "spines": 1, "hosts_per_leaf": 4,
                    "host_rate_gbps": 25, "fabric_rate_gbps": 25, "link_delay_us": 1},
+      "switch": {"buffer_bytes": 2000000, "pfc": {"alpha": 0.015625}},
       "traffic": [
         {"kind": "incast", "name": "a", "senders": ["h4"], "receiver": "h0", "size_bytes": 0},
         {"kind": "incast", "name": "b", "senders": ["h5"], "receiver": "h1", "size_bytes": 0},

@@ -261,3 +261,16 @@ describe("run page pieces", () => {
     expect(screen.getAllByRole("link").length).toBeGreaterThan(5);
   });
 });
+
+describe("charts stay light with 100,000 flows", () => {
+  it("thins a CDF line to 1,000 points by rank, keeping both ends", async () => {
+    const { cdfPoints, MAX_CDF_POINTS } = await import("../utils/cdf");
+    const sorted = Array.from({ length: 100_000 }, (_, i) => i + 1);
+    const p = cdfPoints(sorted);
+    expect(p.length).toBeLessThanOrEqual(MAX_CDF_POINTS + 2);
+    expect(p[0]).toEqual([1, 0]);
+    expect(p[p.length - 1]).toEqual([100_000, 1]);
+    // every kept point is exact: value at rank k has fraction k / n
+    for (const [v, f] of p.slice(1)) expect(f).toBeCloseTo(v / 100_000, 12);
+  });
+});
