@@ -266,8 +266,15 @@ FabricRunnerImpl::AutoFlowSeries(nlohmann::ordered_json& out, nlohmann::ordered_
     }
     std::size_t nFinite = finite.size();
     std::size_t nLong = longLived.size();
-    // Both kinds present: half each, the other kind fills what one cannot.
-    std::size_t wantLong = nFinite == 0 ? kAutoWatchCount : std::min(nLong, kAutoWatchCount / 2);
+    std::size_t nVisible = 0;
+    for (const Ranked& r : finite)
+    {
+        nVisible += r.score > -1e11;
+    }
+    // Both kinds present: half each, the other kind fills what one cannot; finite flows with
+    // nothing to see on a rate chart only fill what is left after the long-lived ones.
+    std::size_t wantLong = nVisible == 0 ? kAutoWatchCount : std::min(nLong, kAutoWatchCount / 2);
+    wantLong = std::min(nLong, wantLong);
     std::size_t wantFinite = std::min(nFinite, kAutoWatchCount - wantLong);
     wantLong = std::min(nLong, kAutoWatchCount - wantFinite);
     std::vector<std::size_t> chosen = TopRanked(std::move(finite), wantFinite);

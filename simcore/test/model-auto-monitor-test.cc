@@ -90,6 +90,25 @@ TEST(AutoMonitor, ChartsPausedPortsAndSlowestFlows)
               std::string::npos);
 }
 
+TEST(AutoMonitor, ProbesDoNotCrowdOutLongLivedFlows)
+{
+    // 512 B pingmesh probes are slow (they wait behind the uplink queue) but show nothing on a
+    // rate chart: every long-lived flow is charted before any of them.
+    std::string text = UplinkBottleneck(R"({"sample_interval_us": 5})");
+    std::string probes = R"(,
+        {"kind": "pingmesh", "name": "p", "hosts": ["h0", "h4", "h5"], "interval_us": 20, "probe_bytes": 512}],
+      "monitor": )";
+    text.replace(text.find(R"(],
+      "monitor": )"), std::string(R"(],
+      "monitor": )").size(), probes);
+    auto res = RunScenario(text);
+    const auto& rates = res["series"]["flow_rates_gbps"];
+    for (const char* id : {"0", "1", "2", "3"})
+    {
+        EXPECT_TRUE(rates.contains(id)) << id;
+    }
+}
+
 TEST(AutoMonitor, WholeRunAndAfterWarmupMaximaAreBothReported)
 {
     auto res = RunScenario(UplinkBottleneck(R"({"sample_interval_us": 5})"));

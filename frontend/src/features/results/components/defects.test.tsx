@@ -274,3 +274,13 @@ describe("charts stay light with 100,000 flows", () => {
     for (const [v, f] of p.slice(1)) expect(f).toBeCloseTo(v / 100_000, 12);
   });
 });
+
+describe("defect 2 (DCI): a queue no sample caught links the table, not an empty chart", () => {
+  it("points the Max queue card at the ports table", () => {
+    const s: ResultSummary = { ...base, max_queue_bytes: 4158, max_queue_bytes_whole_run: 4158, queues: [{ queue: "a-dci->b-dci", priority: 3, max_bytes: 4158, max_bytes_whole_run: 4158, mean_bytes: 0, p99_bytes: 0 }] };
+    const series: ResultSeries = { interval_us: 50, t_us: [0, 50], queues: { "a-dci->b-dci": [0, 0] }, flow_rates_gbps: {}, pause: {} };
+    const card = summaryCards(s, runWindows({ sim_time_ns: 5_060_000, warmup_ns: 1_000_000 }, undefined), undefined, series).find((c) => c.label === "Max queue")!;
+    expect(card.href).toBe("#table-ports");
+    expect(card.note).toContain("held between samples");
+  });
+});
