@@ -43,7 +43,8 @@ AutoHeadroomBytes(double rateGbps, double delayUs, uint32_t mtuPayload, uint32_t
 }
 
 double
-IdealFctPs(uint64_t sizeBytes, uint32_t mtu, const std::vector<std::pair<double, int64_t>>& hops)
+IdealFctPs(uint64_t sizeBytes, uint32_t mtu, const std::vector<std::pair<double, int64_t>>& hops,
+           uint32_t overheadBytes)
 {
     if (hops.empty() || mtu == 0)
     {
@@ -54,8 +55,8 @@ IdealFctPs(uint64_t sizeBytes, uint32_t mtu, const std::vector<std::pair<double,
     {
         n = 1;
     }
-    double totalWire = static_cast<double>(sizeBytes) + n * double(kDataOverheadBytes);
-    double lastWire = static_cast<double>(sizeBytes - (n - 1) * mtu) + kDataOverheadBytes;
+    double totalWire = static_cast<double>(sizeBytes) + n * double(overheadBytes);
+    double lastWire = static_cast<double>(sizeBytes - (n - 1) * mtu) + overheadBytes;
     size_t b = 0;
     for (size_t i = 1; i < hops.size(); ++i)
     {
@@ -420,7 +421,7 @@ FabricRunnerImpl::BuildFlows()
         f.valid = !hops.empty();
         if (f.valid && s.sizeBytes > 0)
         {
-            f.idealPs = IdealFctPs(s.sizeBytes, f.mtu, hops);
+            f.idealPs = IdealFctPs(s.sizeBytes, f.mtu, hops, nc.headerBytes + nc.preambleIfgBytes);
         }
     }
     m_startOrder.resize(specs.size());

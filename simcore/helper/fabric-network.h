@@ -25,7 +25,8 @@ namespace fabric
 uint64_t AutoHeadroomBytes(double rateGbps, double delayUs, uint32_t mtuPayload, uint32_t cellBytes);
 
 /** Ideal (empty-fabric) FCT of size bytes over hops of (rate bit/s, delay ps); docs/model.md. */
-double IdealFctPs(uint64_t sizeBytes, uint32_t mtu, const std::vector<std::pair<double, int64_t>>& hops);
+double IdealFctPs(uint64_t sizeBytes, uint32_t mtu, const std::vector<std::pair<double, int64_t>>& hops,
+                  uint32_t overheadBytes = kDataOverheadBytes);
 
 /** Nearest-rank percentile of sorted values (p in [0, 1]). */
 double Percentile(const std::vector<double>& sorted, double p);

@@ -280,6 +280,10 @@ FabricRunnerImpl::FlowRecords() const
         {
             r["fct_us"] = nullptr;
         }
+        // Until the sender got the last ACK (the HPCC simulator's and perftest's FCT).
+        r["sender_fct_us"] = done && f.senderDonePs >= 0
+                                 ? json(R((f.senderDonePs - f.startPs) / 1e6, 3))
+                                 : json(nullptr);
         if (s.sizeBytes > 0 && f.idealPs > 0)
         {
             r["ideal_fct_us"] = R(f.idealPs / 1e6, 3);
