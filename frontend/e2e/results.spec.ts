@@ -96,7 +96,7 @@ for (const key of PRESETS) {
     // rate chart: labelled src->dst
     const rates = page.getByRole("region", { name: "Per-flow rate (Gbit/s)" });
     await expect(rates.locator(".legend-list li").first()).toContainText(/flow \d+ \S+->\S+/);
-    await expect(page.getByRole("region", { name: "Ports" })).toBeVisible();
+    await expect(page.getByRole("region", { name: "Ports", exact: true })).toBeVisible();
     await page.locator(".summary-cards").scrollIntoViewIfNeeded();
     await shot(page, `results-1440-${key}`);
     await page.getByRole("region", { name: "Fabric overlay" }).scrollIntoViewIfNeeded();

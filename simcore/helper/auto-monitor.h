@@ -63,6 +63,8 @@ struct AutoPort
 constexpr std::size_t kAutoWatchCount = 16;
 /** Flows seen in fewer samples than this rank after all others (nothing to see on a chart). */
 constexpr std::size_t kMinVisibleSamples = 3;
+/** ... and so do finite flows smaller than this (bytes). */
+constexpr uint64_t kMinVisibleFlowBytes = 10000;
 /** Queue and pause candidates are all recorded only while ports x samples stays below this. */
 constexpr uint64_t kAutoPortSampleBudget = 16u * 1000u * 1000u;
 /** Flow rate samples kept for flow candidates (8 bytes each): 64 MB. */

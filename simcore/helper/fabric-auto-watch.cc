@@ -257,15 +257,24 @@ FabricRunnerImpl::AutoFlowSeries(nlohmann::ordered_json& out, nlohmann::ordered_
         bool done = f.completePs >= 0;
         double elapsed = static_cast<double>((done ? f.completePs : endPs) - f.startPs);
         double slowdown = f.idealPs > 0 ? elapsed / f.idealPs : 0;
-        // A flow that lived through fewer than kMinVisibleSamples samples is a spike or nothing
-        // on a rate chart (a 512 B probe): such flows come after every flow that can be seen.
-        bool visible = m_autoFlowSeries[i].values.size() >= kMinVisibleSamples;
+        // A flow that lived through fewer than kMinVisibleSamples samples, or too small to have a
+        // rate worth plotting (a 512 B pingmesh probe stuck behind a deep queue), is a spike or
+        // nothing on a rate chart: such flows come after every flow that can be seen.
+        bool visible = m_autoFlowSeries[i].values.size() >= kMinVisibleSamples &&
+                       f.spec->sizeBytes >= kMinVisibleFlowBytes;
         finite.push_back({i, visible ? slowdown : slowdown - 1e12, done ? 0.0 : 1.0, name});
     }
     std::size_t nFinite = finite.size();
     std::size_t nLong = longLived.size();
-    // Both kinds present: half each, the other kind fills what one cannot.
-    std::size_t wantLong = nFinite == 0 ? kAutoWatchCount : std::min(nLong, kAutoWatchCount / 2);
+    std::size_t nVisible = 0;
+    for (const Ranked& r : finite)
+    {
+        nVisible += r.score > -1e11;
+    }
+    // Both kinds present: half each, the other kind fills what one cannot; finite flows with
+    // nothing to see on a rate chart only fill what is left after the long-lived ones.
+    std::size_t wantLong = nVisible == 0 ? kAutoWatchCount : std::min(nLong, kAutoWatchCount / 2);
+    wantLong = std::min(nLong, wantLong);
     std::size_t wantFinite = std::min(nFinite, kAutoWatchCount - wantLong);
     wantLong = std::min(nLong, kAutoWatchCount - wantFinite);
     std::vector<std::size_t> chosen = TopRanked(std::move(finite), wantFinite);
@@ -290,7 +299,7 @@ FabricRunnerImpl::AutoFlowSeries(nlohmann::ordered_json& out, nlohmann::ordered_
             parts.push_back("the " + Plural(wantFinite, "slowest", "slowest") + " of " +
                             Plural(nFinite, "finite flow", "finite flows") +
                             " by slowdown (running flows by time so far / ideal FCT; flows "
-                            "shorter than 3 samples last)");
+                            "under 10 KB or 3 samples last)");
         }
         if (wantLong > 0)
         {

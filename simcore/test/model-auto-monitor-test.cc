@@ -16,13 +16,15 @@ namespace
 {
 
 /** Four senders on leaf1 each send to their own receiver on leaf0 over ONE 25G uplink: the
- *  bottleneck is leaf1's uplink queue, not a port toward a receiver. */
+ *  bottleneck is leaf1's uplink queue, not a port toward a receiver. A 2 MB buffer with a small
+ *  PFC alpha (the PFC preset's) makes leaf1 pause its senders. */
 std::string
 UplinkBottleneck(const std::string& monitor)
 {
     return R"({"schema_version": 1, "name": "uplink", "seed": 1, "duration_us": 600, "warmup_us": 100,
       "topology": {"kind": "leaf_spine", "leaves": 2, "spines": 1, "hosts_per_leaf": 4,
                    "host_rate_gbps": 25, "fabric_rate_gbps": 25, "link_delay_us": 1},
+      "switch": {"buffer_bytes": 2000000, "pfc": {"alpha": 0.015625}},
       "traffic": [
         {"kind": "incast", "name": "a", "senders": ["h4"], "receiver": "h0", "size_bytes": 0},
         {"kind": "incast", "name": "b", "senders": ["h5"], "receiver": "h1", "size_bytes": 0},
@@ -86,6 +88,25 @@ TEST(AutoMonitor, ChartsPausedPortsAndSlowestFlows)
     EXPECT_EQ(res["series"]["flow_rates_gbps"].size(), 4u);
     EXPECT_NE(res["series"]["selection"]["flows"].get<std::string>().find("4 of 4 long-lived flows"),
               std::string::npos);
+}
+
+TEST(AutoMonitor, ProbesDoNotCrowdOutLongLivedFlows)
+{
+    // 512 B pingmesh probes are slow (they wait behind the uplink queue) but show nothing on a
+    // rate chart: every long-lived flow is charted before any of them.
+    std::string text = UplinkBottleneck(R"({"sample_interval_us": 5})");
+    std::string probes = R"(,
+        {"kind": "pingmesh", "name": "p", "hosts": ["h0", "h4", "h5"], "interval_us": 20, "probe_bytes": 512}],
+      "monitor": )";
+    text.replace(text.find(R"(],
+      "monitor": )"), std::string(R"(],
+      "monitor": )").size(), probes);
+    auto res = RunScenario(text);
+    const auto& rates = res["series"]["flow_rates_gbps"];
+    for (const char* id : {"0", "1", "2", "3"})
+    {
+        EXPECT_TRUE(rates.contains(id)) << id;
+    }
 }
 
 TEST(AutoMonitor, WholeRunAndAfterWarmupMaximaAreBothReported)

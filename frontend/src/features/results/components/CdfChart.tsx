@@ -17,7 +17,7 @@ export function CdfChart({ flows, metric, height = 240, buckets: given }: { flow
   const innerW = Math.max(width - MARGIN.left - MARGIN.right, 10);
   const innerH = height - MARGIN.top - MARGIN.bottom;
   const buckets = useMemo(() => given ?? cdfByBucket(flows, metric), [given, flows, metric]);
-  const all = buckets.flatMap((b) => b.points.map((p) => p[0]));
+  const all = buckets.flatMap((b) => [b.points[0][0], b.points[b.points.length - 1][0]]);
   // log axis from the decade below the smallest value (slowdown is >= 1 by definition)
   const floor = metric === "slowdown" ? 1 : 1e-3;
   const lo = Math.max(all.length ? 10 ** Math.floor(Math.log10(Math.max(Math.min(...all), floor))) : 1, floor);
@@ -55,7 +55,7 @@ export function CdfChart({ flows, metric, height = 240, buckets: given }: { flow
       </svg>
       <ul className="legend-list">
         {buckets.map((b, i) => (
-          <li key={b.label} data-legend-label={`${b.label} (${b.points.length - 1} flows)`} data-legend-color={categorical(i)}><span className="swatch" style={{ background: categorical(i) }} />{b.label} ({b.points.length - 1} flows)</li>
+          <li key={b.label} data-legend-label={`${b.label} (${b.count} flows)`} data-legend-color={categorical(i)}><span className="swatch" style={{ background: categorical(i) }} />{b.label} ({b.count} flows)</li>
         ))}
       </ul>
     </div>

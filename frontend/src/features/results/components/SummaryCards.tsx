@@ -33,10 +33,11 @@ export function summaryCards(summary: ResultSummary, w: Windows, flows?: FlowRec
   const p99Flow = flowAtPercentile(flows, "fct_us", 0.99);
   const slowFlow = flowAtPercentile(flows, "slowdown", 0.99);
   const mq = maxQueue(summary);
-  const charted = (port: string | null) => !!port && !!series && port in series.queues;
+  // On the chart means a line that shows something: a watched queue no sample caught is not.
+  const charted = (port: string | null) => !!port && !!series && port in series.queues && series.queues[port].some((v) => v > 0);
   const queueNote = [
     mq.wholeRun && w.warmupUs > 0 ? `${formatBytes(mq.afterWarmup.bytes)} after warm-up${mq.afterWarmup.port && mq.afterWarmup.port !== mq.port ? ` (${mq.afterWarmup.port})` : ""}` : null,
-    mq.port && series && !charted(mq.port) ? "not on the queue chart (not watched)" : null,
+    mq.port && series && !charted(mq.port) ? (mq.port in series.queues ? "held between samples: flat on the queue chart" : "not on the queue chart (not watched)") : null,
   ].filter(Boolean).join(" · ");
   const ecnTop = topPort(rows, (r) => r.ecnMarks);
   const pauseTop = topPort(rows, (r) => r.pausesSent + r.pausesReceived);

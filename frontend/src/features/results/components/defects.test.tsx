@@ -261,3 +261,26 @@ describe("run page pieces", () => {
     expect(screen.getAllByRole("link").length).toBeGreaterThan(5);
   });
 });
+
+describe("charts stay light with 100,000 flows", () => {
+  it("thins a CDF line to 1,000 points by rank, keeping both ends", async () => {
+    const { cdfPoints, MAX_CDF_POINTS } = await import("../utils/cdf");
+    const sorted = Array.from({ length: 100_000 }, (_, i) => i + 1);
+    const p = cdfPoints(sorted);
+    expect(p.length).toBeLessThanOrEqual(MAX_CDF_POINTS + 2);
+    expect(p[0]).toEqual([1, 0]);
+    expect(p[p.length - 1]).toEqual([100_000, 1]);
+    // every kept point is exact: value at rank k has fraction k / n
+    for (const [v, f] of p.slice(1)) expect(f).toBeCloseTo(v / 100_000, 12);
+  });
+});
+
+describe("defect 2 (DCI): a queue no sample caught links the table, not an empty chart", () => {
+  it("points the Max queue card at the ports table", () => {
+    const s: ResultSummary = { ...base, max_queue_bytes: 4158, max_queue_bytes_whole_run: 4158, queues: [{ queue: "a-dci->b-dci", priority: 3, max_bytes: 4158, max_bytes_whole_run: 4158, mean_bytes: 0, p99_bytes: 0 }] };
+    const series: ResultSeries = { interval_us: 50, t_us: [0, 50], queues: { "a-dci->b-dci": [0, 0] }, flow_rates_gbps: {}, pause: {} };
+    const card = summaryCards(s, runWindows({ sim_time_ns: 5_060_000, warmup_ns: 1_000_000 }, undefined), undefined, series).find((c) => c.label === "Max queue")!;
+    expect(card.href).toBe("#table-ports");
+    expect(card.note).toContain("held between samples");
+  });
+});
