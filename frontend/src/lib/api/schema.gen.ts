@@ -272,6 +272,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/scenarios/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check
+         * @description Lint the effective configuration: headroom, QP depth vs BDP, RTO vs RTT, buffer vs
+         *     headroom, Kmax vs buffer, PFC along paths, alpha under incast, DCQCN vs link rate.
+         */
+        post: operations["scenarios-check"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/scenarios/validate": {
         parameters: {
             query?: never;
@@ -579,6 +600,29 @@ export interface components {
             rhai_mbps?: number | null;
         };
         /**
+         * CheckResult
+         * @description Findings of the configuration check and the effective configuration changes.
+         */
+        CheckResult: {
+            counts: components["schemas"]["Counts"];
+            /** Effective */
+            effective: components["schemas"]["EffectiveChange"][];
+            /** Findings */
+            findings: components["schemas"]["Finding"][];
+        };
+        /**
+         * Counts
+         * @description Findings per severity.
+         */
+        Counts: {
+            /** Error */
+            error: number;
+            /** Info */
+            info: number;
+            /** Warning */
+            warning: number;
+        };
+        /**
          * Dci
          * @description Two leaf-spine sites a and b joined by a long-haul link between a-dci and b-dci.
          */
@@ -645,6 +689,24 @@ export interface components {
             kmin_bytes?: number | null;
             /** Pmax */
             pmax?: number | null;
+        };
+        /**
+         * EffectiveChange
+         * @description A parameter a timed `set` fault changes: intended (configured) vs effective value.
+         */
+        EffectiveChange: {
+            /** Effective */
+            effective: number;
+            /** From Us */
+            from_us: number;
+            /** Intended */
+            intended: number;
+            /** Node */
+            node: string;
+            /** Param */
+            param: string;
+            /** Until Us */
+            until_us: number | null;
         };
         /**
          * ExpandRequest
@@ -797,6 +859,29 @@ export interface components {
              * @default 1
              */
             link_delay_us: number;
+        };
+        /**
+         * Finding
+         * @description One problem: how bad, which ports or nodes, the numbers behind it and the fix.
+         */
+        Finding: {
+            /** Fix */
+            fix: string;
+            /** Message */
+            message: string;
+            /** Numbers */
+            numbers: {
+                [key: string]: number;
+            };
+            /** Rule */
+            rule: string;
+            /**
+             * Severity
+             * @enum {string}
+             */
+            severity: "error" | "warning" | "info";
+            /** Where */
+            where: string[];
         };
         /**
          * FlowsPublic
@@ -953,6 +1038,76 @@ export interface components {
             spines: number;
         };
         /**
+         * LinkDown
+         * @description The link stops carrying frames (both directions); it comes back at end_us if given.
+         */
+        LinkDown: {
+            /**
+             * Convergence Us
+             * @description delay before ECMP stops (or restarts) using it
+             * @default 0
+             */
+            convergence_us: number;
+            /**
+             * End Us
+             * @description must be > start_us and <= duration_us; absent: lasts to the end of the run
+             */
+            end_us?: number | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "link_down";
+            /**
+             * Link
+             * @description either direction names the link
+             */
+            link: string;
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /**
+             * Start Us
+             * @description must be < duration_us
+             */
+            start_us: number;
+        };
+        /**
+         * LinkUp
+         * @description A link taken down by an earlier link_down (without end_us) comes back.
+         */
+        LinkUp: {
+            /**
+             * Convergence Us
+             * @default 0
+             */
+            convergence_us: number;
+            /**
+             * End Us
+             * @description must be > start_us and <= duration_us; absent: lasts to the end of the run
+             */
+            end_us?: number | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "link_up";
+            /** Link */
+            link: string;
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /**
+             * Start Us
+             * @description must be < duration_us
+             */
+            start_us: number;
+        };
+        /**
          * LinkedParameter
          * @description A path set from another: value = scale x value(from) + offset (Kmax = Kmin + 500).
          */
@@ -979,6 +1134,60 @@ export interface components {
              * @default 1
              */
             scale: number;
+        };
+        /**
+         * Loss
+         * @description Frames lost on a link: at random (seeded, per frame) or every n-th frame.
+         */
+        Loss: {
+            /**
+             * Direction
+             * @default both
+             * @enum {string}
+             */
+            direction: "one" | "both";
+            /**
+             * End Us
+             * @description must be > start_us and <= duration_us; absent: lasts to the end of the run
+             */
+            end_us?: number | null;
+            /**
+             * Every N
+             * @description lose every n-th frame
+             */
+            every_n?: number | null;
+            /**
+             * Frames
+             * @description "all" includes ACK, NACK, CNP
+             * @default data
+             * @enum {string}
+             */
+            frames: "data" | "all";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "loss";
+            /**
+             * Link
+             * @description "a->b": the direction a to b (and back with "both")
+             */
+            link: string;
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /**
+             * Rate
+             * @description probability a frame is lost
+             */
+            rate?: number | null;
+            /**
+             * Start Us
+             * @description must be < duration_us
+             */
+            start_us: number;
         };
         /**
          * Monitor
@@ -1077,6 +1286,22 @@ export interface components {
             rto_us?: number | null;
             /** Transport */
             transport?: "rc" | null;
+        };
+        /**
+         * NicWatchdog
+         * @description NIC watchdog: a NIC asserting pause for longer than detect_us is stopped from pausing.
+         */
+        NicWatchdog: {
+            /**
+             * Detect Us
+             * @default 200
+             */
+            detect_us: number;
+            /**
+             * Enabled
+             * @default false
+             */
+            enabled: boolean;
         };
         /**
          * Pairs
@@ -1274,6 +1499,44 @@ export interface components {
             xon_offset_bytes?: number | null;
         };
         /**
+         * PfcStorm
+         * @description A NIC that keeps sending PFC pause frames toward its ToR (the paper's NIC bug).
+         */
+        PfcStorm: {
+            /**
+             * End Us
+             * @description must be > start_us and <= duration_us; absent: lasts to the end of the run
+             */
+            end_us?: number | null;
+            /** Host */
+            host: string;
+            /**
+             * Interval Us
+             * @description between pause frames; default: half of 65535 quanta at the link rate
+             */
+            interval_us?: number | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "pfc_storm";
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /**
+             * Priority
+             * @description default: switch.data_priority
+             */
+            priority?: number | null;
+            /**
+             * Start Us
+             * @description must be < duration_us
+             */
+            start_us: number;
+        };
+        /**
          * Pingmesh
          * @description Small probes between hosts at an interval (RTT percentiles).
          */
@@ -1310,6 +1573,13 @@ export interface components {
              * @default 1
              */
             qps: number;
+            /**
+             * Scope
+             * @description peers probed: all, under the same ToR, in the same podset (other ToRs), or in other podsets
+             * @default all
+             * @enum {string}
+             */
+            scope: "all" | "tor" | "podset" | "fabric";
             /**
              * Start Us
              * @description must be < duration_us
@@ -1500,6 +1770,8 @@ export interface components {
              * @default 10000
              */
             duration_us: number;
+            /** Faults */
+            faults?: (components["schemas"]["Loss"] | components["schemas"]["LinkDown"] | components["schemas"]["LinkUp"] | components["schemas"]["PfcStorm"] | components["schemas"]["SlowReceiver"] | components["schemas"]["SetParam"])[];
             monitor?: components["schemas"]["Monitor"];
             /**
              * Name
@@ -1536,6 +1808,7 @@ export interface components {
              * @default 0
              */
             warmup_us: number;
+            watchdogs?: components["schemas"]["Watchdogs"];
         };
         /**
          * ScenarioCreate
@@ -1654,6 +1927,77 @@ export interface components {
             count: number;
             /** Data */
             data: components["schemas"]["ScenarioSummary"][];
+        };
+        /**
+         * SetParam
+         * @description A parameter override at start_us (restored at end_us if given): replays a change.
+         */
+        SetParam: {
+            /**
+             * End Us
+             * @description must be > start_us and <= duration_us; absent: lasts to the end of the run
+             */
+            end_us?: number | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "set";
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /** Nodes */
+            nodes: ("switches" | "hosts") | string[];
+            /**
+             * Param
+             * @enum {string}
+             */
+            param: "pfc.alpha" | "ecn.kmin_bytes" | "ecn.kmax_bytes" | "ecn.pmax" | "rto_us" | "cnp_interval_us";
+            /**
+             * Start Us
+             * @description must be < duration_us
+             */
+            start_us: number;
+            /** Value */
+            value: number;
+        };
+        /**
+         * SlowReceiver
+         * @description A NIC whose receive pipeline drains slower than the link; it pauses its ToR.
+         */
+        SlowReceiver: {
+            /**
+             * Buffer Bytes
+             * @description receive buffer: XOFF at 1/2, XON at 1/4
+             * @default 131072
+             */
+            buffer_bytes: number;
+            /** Drain Gbps */
+            drain_gbps: number;
+            /**
+             * End Us
+             * @description must be > start_us and <= duration_us; absent: lasts to the end of the run
+             */
+            end_us?: number | null;
+            /** Host */
+            host: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "slow_receiver";
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /**
+             * Start Us
+             * @description must be < duration_us
+             */
+            start_us: number;
         };
         /**
          * SweepCreate
@@ -1840,6 +2184,36 @@ export interface components {
             pfc?: components["schemas"]["PfcPartial"] | null;
         };
         /**
+         * SwitchWatchdog
+         * @description PFC watchdog of switch egress ports: a queue paused continuously for detect_us is
+         *     'stormed': it ignores pauses and drops what it holds and gets, until restore_us without a
+         *     pause from that neighbour.
+         */
+        SwitchWatchdog: {
+            /**
+             * Detect Us
+             * @default 200
+             */
+            detect_us: number;
+            /**
+             * Enabled
+             * @default false
+             */
+            enabled: boolean;
+            /**
+             * Ports
+             * @description "servers": ports facing hosts (the paper's ToR watchdog); "all": switch-to-switch ports too (breaks PFC deadlocks)
+             * @default servers
+             * @enum {string}
+             */
+            ports: "servers" | "all";
+            /**
+             * Restore Us
+             * @default 1000
+             */
+            restore_us: number;
+        };
+        /**
          * ThreeTier
          * @description Microsoft podsets: h{i}, tor{p}_{i}, leaf{p}_{j}, spine{s}.
          */
@@ -1925,6 +2299,20 @@ export interface components {
             msg: string;
             /** Error Type */
             type: string;
+        };
+        /**
+         * Watchdogs
+         * @description The PFC storm watchdogs and the PFC deadlock report.
+         */
+        Watchdogs: {
+            /**
+             * Deadlock Report Us
+             * @description report a cycle of egress queues mutually paused for longer than this
+             * @default 1000
+             */
+            deadlock_report_us: number;
+            nic?: components["schemas"]["NicWatchdog"];
+            switch?: components["schemas"]["SwitchWatchdog"];
         };
         /**
          * Workload
@@ -2445,6 +2833,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ScenarioCreated"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "scenarios-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScenarioValidate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckResult"];
                 };
             };
             /** @description Validation Error */
