@@ -73,6 +73,7 @@ class FabricRunnerImpl
     nlohmann::ordered_json FaultReport() const;    ///< helper/fault-results.cc
     nlohmann::ordered_json PingmeshReport() const; ///< helper/fault-results.cc
     bool HasProbes() const;
+    nlohmann::ordered_json PortCounters() const; ///< helper/fault-results.cc
 
     Scenario m_scenario;
     FabricContext m_ctx;

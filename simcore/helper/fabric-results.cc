@@ -75,6 +75,10 @@ FabricRunnerImpl::Results() const
     {
         j["pingmesh"] = PingmeshReport();
     }
+    if (m_scenario.portCounters)
+    {
+        j["port_counters"] = PortCounters();
+    }
     return j;
 }
 

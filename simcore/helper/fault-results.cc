@@ -117,6 +117,81 @@ FabricRunnerImpl::FaultReport() const
 }
 
 nlohmann::ordered_json
+FabricRunnerImpl::PortCounters() const
+{
+    using json = nlohmann::ordered_json;
+    static const char* kReasons[] = {"headroom_overflow", "buffer_overflow", "tail_drop", "corrupt",
+                                     "link_loss", "link_down", "pfc_watchdog", "nic_rx_overflow"};
+    std::vector<std::pair<std::string, json>> rows;
+    std::vector<std::pair<std::string, json>> drops;
+    for (uint32_t d = 0; d < m_devices.size(); ++d)
+    {
+        const FabricDevice* dev = ns3::PeekPointer(m_devices[d]);
+        for (uint32_t p = 0; dev && p < dev->GetNPorts(); ++p)
+        {
+            const Port& port = dev->GetPort(p);
+            if (!port.fault)
+            {
+                continue;
+            }
+            std::string name = PortName(d, port.neighbor);
+            for (uint32_t prio = 0; prio < kNumPriorities; ++prio)
+            {
+                if (port.fault->txPackets[prio] == 0 && port.pausesSent[prio] == 0 &&
+                    port.pausesReceived[prio] == 0)
+                {
+                    continue;
+                }
+                json r;
+                r["port"] = name;
+                r["priority"] = prio;
+                r["tx_packets"] = port.fault->txPackets[prio];
+                r["tx_bytes"] = port.fault->txBytes[prio];
+                r["pauses_sent"] = port.pausesSent[prio];
+                r["pauses_received"] = port.pausesReceived[prio];
+                r["pause_duration_us"] = R(port.pausePs[prio] / 1e6, 3);
+                rows.push_back({name + "#" + std::to_string(prio), r});
+            }
+            json x = json::object();
+            uint64_t total = 0;
+            for (uint32_t k = 0; k < 8; ++k)
+            {
+                if (port.fault->drops[k] > 0)
+                {
+                    x[kReasons[k]] = port.fault->drops[k];
+                    total += port.fault->drops[k];
+                }
+            }
+            if (total > 0)
+            {
+                json e;
+                e["port"] = name;
+                e["total"] = total;
+                e["by_reason"] = x;
+                drops.push_back({name, e});
+            }
+        }
+    }
+    auto byName = [](const auto& a, const auto& b) { return a.first < b.first; };
+    std::sort(rows.begin(), rows.end(), byName);
+    std::sort(drops.begin(), drops.end(), byName);
+    json j;
+    json arr = json::array();
+    for (auto& r : rows)
+    {
+        arr.push_back(r.second);
+    }
+    json darr = json::array();
+    for (auto& r : drops)
+    {
+        darr.push_back(r.second);
+    }
+    j["ports"] = arr;
+    j["drops"] = darr;
+    return j;
+}
+
+nlohmann::ordered_json
 FabricRunnerImpl::PingmeshReport() const
 {
     using json = nlohmann::ordered_json;

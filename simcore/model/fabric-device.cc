@@ -257,10 +257,15 @@ FabricDevice::TryTransmit(uint32_t port)
         lost = true;
         ++m_ctx->counters.drops[DROP_CORRUPT];
     }
-    if (p.fault != nullptr && !lost && p.fault->LoseOnTx(pkt))
+    if (p.fault != nullptr)
     {
-        lost = true;
-        ++m_ctx->counters.drops[DROP_LINK_LOSS];
+        p.fault->CountTx(pkt);
+        if (!lost && p.fault->LoseOnTx(pkt))
+        {
+            lost = true;
+            ++m_ctx->counters.drops[DROP_LINK_LOSS];
+            ++p.fault->drops[DROP_LINK_LOSS];
+        }
     }
     if (!lost)
     {
@@ -303,6 +308,7 @@ FabricDevice::DeliverHead(uint32_t port)
         p.fault->CutOnWire(f.arrivePs - p.delayPs - p.SerializationPs(f.pkt.wire)))
     {
         ++m_ctx->counters.drops[DROP_LINK_DOWN];
+        ++p.fault->drops[DROP_LINK_DOWN];
         return;
     }
     p.peer->Receive(p.peerPort, f.pkt);

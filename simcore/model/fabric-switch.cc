@@ -191,6 +191,10 @@ void
 FabricSwitch::Drop(uint32_t port, const RocePacket& p, DropReason reason)
 {
     ++m_ctx->counters.drops[reason];
+    if (m_ports[port].fault != nullptr)
+    {
+        ++m_ports[port].fault->drops[reason];
+    }
     m_dropTrace(port, reason);
 }
 

@@ -61,6 +61,22 @@ FaultSchedule::Active() const
 void
 FaultSchedule::Start()
 {
+    if (m_scenario.portCounters)
+    {
+        for (uint32_t d = 0; d < m_t.devices.size(); ++d)
+        {
+            for (uint32_t p = 0; m_t.devices[d] && p < m_t.devices[d]->GetNPorts(); ++p)
+            {
+                Port& port = m_t.devices[d]->GetPortMutable(p); // by index: parallel links too
+                if (!port.fault)
+                {
+                    m_portFaults.emplace_back();
+                    port.fault = &m_portFaults.back();
+                }
+                port.fault->counting = true;
+            }
+        }
+    }
     if (!Active())
     {
         return;

@@ -93,6 +93,10 @@ SlowReceiver::Arrive(const RocePacket& p)
     if (m_bytes + bytes > m_buffer)
     {
         ++m_ctx->counters.drops[DROP_NIC_RX_OVERFLOW];
+        if (PortFault* pf = m_nic->GetPortMutable(0).fault)
+        {
+            ++pf->drops[DROP_NIC_RX_OVERFLOW];
+        }
         return;
     }
     m_q.push_back(p);

@@ -35,6 +35,21 @@ struct PortFault
     uint64_t lossSeen = 0;
     ns3::Ptr<ns3::UniformRandomVariable> rng;
 
+    // Port counters (telemetry.port_counters): every port then has a PortFault.
+    bool counting = false;
+    std::array<uint64_t, kNumPriorities> txPackets{}; ///< frames that started transmission
+    std::array<uint64_t, kNumPriorities> txBytes{};   ///< their wire bytes
+    std::array<uint64_t, 8> drops{};                  ///< by DropReason, at this port
+
+    void CountTx(const RocePacket& p)
+    {
+        if (counting)
+        {
+            ++txPackets[p.priority & 7];
+            txBytes[p.priority & 7] += p.wire;
+        }
+    }
+
     /** Whether the frame just serialized onto this direction is lost. */
     bool LoseOnTx(const RocePacket& p)
     {

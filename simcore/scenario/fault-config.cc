@@ -368,4 +368,14 @@ ResolveWatchdogs(const json* watchdogs, ordered_json* out)
     return w;
 }
 
+bool
+ResolveTelemetry(const json* telemetry, ordered_json* out)
+{
+    static const json kEmpty = json::object();
+    ObjectReader r(telemetry ? *telemetry : kEmpty, "telemetry", out);
+    bool portCounters = r.Bool("port_counters", false);
+    r.Finish();
+    return portCounters;
+}
+
 } // namespace fabric

@@ -28,6 +28,9 @@ std::vector<FaultSpec> ResolveFaults(const nlohmann::json* faults,
 WatchdogConfig ResolveWatchdogs(const nlohmann::json* watchdogs,
                                 nlohmann::ordered_json* out = nullptr);
 
+/** Reads scenario.telemetry (null when absent): whether per-port counters are reported. */
+bool ResolveTelemetry(const nlohmann::json* telemetry, nlohmann::ordered_json* out = nullptr);
+
 } // namespace fabric
 
 #endif

@@ -217,6 +217,7 @@ struct Scenario
     MonitorConfig monitor;
     std::vector<FaultSpec> faults; ///< in scenario order
     WatchdogConfig watchdogs;
+    bool portCounters = false; ///< telemetry.port_counters
     std::string sha256; ///< of the scenario file bytes
 };
 

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 using namespace fabric;
 using namespace fabric::test;
 
@@ -137,4 +139,39 @@ TEST(FaultLoss, LossEndsAtEndTime)
     ASSERT_EQ(res["faults"]["events"].size(), 2u);
     EXPECT_EQ(res["faults"]["events"][1]["event"], "loss_end");
     EXPECT_EQ(res["faults"]["events"][1]["t_us"].get<double>(), 100);
+}
+
+TEST(FaultLoss, PortCountersCountFramesBytesAndDropsPerPort)
+{
+    // 100 DATA packets of 1000 B (1082 B on the wire) from h1 to h0; every 10th frame on
+    // sw->h0 is lost and sent again. Each port counts what it started to transmit.
+    Scenario s;
+    s.durationNs = 1000000;
+    s.portCounters = true;
+    uint32_t sw = Star(s, 2, 100, 1);
+    SetCc(s, "none", false);
+    AddFlow(s, 1, 0, 100000).window = 1000;
+    s.faults.push_back(Loss(sw, 0, 0, 10));
+    FabricRunner r(s);
+    r.Run(RunLimits(), nullptr);
+    auto res = r.Results();
+    ASSERT_TRUE(res.contains("port_counters"));
+    uint64_t retrans = r.Impl().Context().flows[0].retransmits;
+    uint64_t losses = res["faults"]["drops"]["link_loss"].get<uint64_t>();
+    ASSERT_GT(losses, 0u);
+    std::map<std::string, nlohmann::ordered_json> rows;
+    for (const auto& e : res["port_counters"]["ports"])
+    {
+        rows[e["port"].get<std::string>() + "#" + std::to_string(e["priority"].get<int>())] = e;
+    }
+    EXPECT_EQ(rows["h1->sw#3"]["tx_packets"].get<uint64_t>(), 100 + retrans);
+    EXPECT_EQ(rows["h1->sw#3"]["tx_bytes"].get<uint64_t>(), (100 + retrans) * 1082);
+    // The switch forwards every frame it received (nothing is lost on h1->sw).
+    EXPECT_EQ(rows["sw->h0#3"]["tx_packets"].get<uint64_t>(), 100 + retrans);
+    // h0 acknowledges on priority 7 (ACK and NACK frames of 86 bytes).
+    uint64_t acks = rows["h0->sw#7"]["tx_packets"].get<uint64_t>();
+    EXPECT_EQ(rows["h0->sw#7"]["tx_bytes"].get<uint64_t>(), acks * 86);
+    ASSERT_EQ(res["port_counters"]["drops"].size(), 1u);
+    EXPECT_EQ(res["port_counters"]["drops"][0]["port"], "sw->h0");
+    EXPECT_EQ(res["port_counters"]["drops"][0]["by_reason"]["link_loss"].get<uint64_t>(), losses);
 }

@@ -145,6 +145,13 @@ class Watchdogs(Strict):
                                                   "paused for longer than this")
 
 
+class Telemetry(Strict):
+    """What operators read from switches and NICs (Guo et al. 2016, section 5.2)."""
+
+    port_counters: bool = Field(False, description="per port and priority: frames and bytes sent, "
+                                                   "pauses, pause time; drops per port by reason")
+
+
 def fault_errors(faults: list, duration_us: float, hosts: set[str], switches: set[str]) -> list:
     """Times within the run and node references of the right kind."""
     errors = []

@@ -7,7 +7,7 @@ from pydantic import Field, ValidationError, model_validator
 from app.core.validation import error_at, raise_errors, relocate
 from app.scenarios import limits as L
 from app.scenarios.devices import Nic, NicPartial, Switch, SwitchPartial
-from app.scenarios.faults import MAX_FAULTS, Fault, Watchdogs, fault_errors
+from app.scenarios.faults import MAX_FAULTS, Fault, Telemetry, Watchdogs, fault_errors
 from app.scenarios.topology import Strict, Topology, counts, node_ids
 from app.scenarios.traffic import Monitor, TrafficGenerator
 
@@ -38,6 +38,7 @@ class Scenario(Strict):
     monitor: Monitor = Field(default_factory=Monitor)
     faults: list[Fault] = Field(default_factory=list, max_length=MAX_FAULTS)
     watchdogs: Watchdogs = Field(default_factory=Watchdogs)
+    telemetry: Telemetry = Field(default_factory=Telemetry)
 
     @model_validator(mode="after")
     def _cross_checks(self) -> "Scenario":

@@ -128,6 +128,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/runs/{id}/diagnostics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Diagnostics
+         * @description Faults, watchdogs and PFC deadlocks, Pingmesh RTTs, port counters (each null when the
+         *     run has none; docs/result-format.md, "Optional objects").
+         */
+        get: operations["runs-diagnostics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/runs/{id}/events": {
         parameters: {
             query?: never;
@@ -1658,6 +1679,25 @@ export interface components {
             seeds: number[];
         };
         /**
+         * RunDiagnostics
+         * @description The result's optional objects: faults (events, drops, watchdogs, deadlocks), Pingmesh RTT
+         *     percentiles, port counters; null when the run has none.
+         */
+        RunDiagnostics: {
+            /** Faults */
+            faults: {
+                [key: string]: unknown;
+            } | null;
+            /** Pingmesh */
+            pingmesh: {
+                [key: string]: unknown;
+            } | null;
+            /** Port Counters */
+            port_counters: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /**
          * RunMetrics
          * @description Summary columns (filterable and sortable); null until SUCCEEDED.
          */
@@ -1798,6 +1838,7 @@ export interface components {
             switch_overrides?: {
                 [key: string]: components["schemas"]["SwitchPartial"];
             };
+            telemetry?: components["schemas"]["Telemetry"];
             /** Topology */
             topology: components["schemas"]["LeafSpine"] | components["schemas"]["FatTree"] | components["schemas"]["ThreeTier"] | components["schemas"]["Dci"] | components["schemas"]["Explicit"];
             /** Traffic */
@@ -2214,6 +2255,18 @@ export interface components {
             restore_us: number;
         };
         /**
+         * Telemetry
+         * @description What operators read from switches and NICs (Guo et al. 2016, section 5.2).
+         */
+        Telemetry: {
+            /**
+             * Port Counters
+             * @description per port and priority: frames and bytes sent, pauses, pause time; drops per port by reason
+             * @default false
+             */
+            port_counters: boolean;
+        };
+        /**
          * ThreeTier
          * @description Microsoft podsets: h{i}, tor{p}_{i}, leaf{p}_{j}, spine{s}.
          */
@@ -2575,6 +2628,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "runs-diagnostics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunDiagnostics"];
+                };
             };
             /** @description Validation Error */
             422: {

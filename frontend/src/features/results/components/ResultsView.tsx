@@ -7,6 +7,7 @@ import { SummaryCards } from "./SummaryCards";
 import { LineChart } from "./LineChart";
 import { CdfChart } from "./CdfChart";
 import { TopologyOverlay } from "./TopologyOverlay";
+import { DiagnosticsPanels } from "../diagnostics/DiagnosticsPanels";
 
 // Pause state of a watched port "a->b" is a bit field (docs/model.md): 1 = a's egress toward b is
 // paused, 2 = a (a switch) is sending XOFF toward b.
@@ -45,6 +46,7 @@ export function ResultsView({ runId, graph }: { runId: string; graph: LayoutGrap
         <a className="button" href={`/api/v1/runs/${runId}/flows.csv`} download={`run-${runId}-flows.csv`}>Download flows CSV</a>
       </div>
       <SummaryCards summary={summary.data.summary} />
+      <DiagnosticsPanels runId={runId} />
       {series.isLoading && <Loading what="Loading time series" />}
       <ErrorBox error={series.error} title="Could not load the time series" />
       {s && s.t_us.length === 0 && <Empty>No samples were recorded (monitor.sample_interval_us).</Empty>}
