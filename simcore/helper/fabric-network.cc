@@ -132,11 +132,22 @@ FabricRunnerImpl::FabricRunnerImpl(const Scenario& scenario)
     BuildDevices();
     BuildRoutes();
     BuildFlows();
+    FaultTargets targets;
+    targets.ctx = &m_ctx;
+    for (auto& d : m_devices)
+    {
+        targets.devices.push_back(ns3::PeekPointer(d));
+    }
+    targets.switches = m_switches;
+    targets.nics = m_nics;
+    targets.rebuildRoutes = [this] { BuildRoutes(); };
+    m_faults = std::make_unique<FaultSchedule>(m_scenario, std::move(targets));
 }
 
 FabricRunnerImpl::~FabricRunnerImpl()
 {
     ns3::Simulator::Destroy();
+    m_faults.reset();
     for (auto& f : m_ctx.flows)
     {
         if (f.cc)
@@ -292,6 +303,11 @@ FabricRunnerImpl::BuildRoutes()
             for (uint32_t p = 0; p < su->GetNPorts(); ++p)
             {
                 uint32_t v = su->GetPort(p).neighbor;
+                const PortFault* pf = su->GetPort(p).fault;
+                if (pf != nullptr && pf->routedAround)
+                {
+                    continue; // a failed link, once routing has converged (fault-schedule.cc)
+                }
                 if (v < n && m_switches[v] && dist[v] < 0)
                 {
                     dist[v] = dist[u] + 1;
@@ -312,6 +328,11 @@ FabricRunnerImpl::BuildRoutes()
             for (uint32_t p = 0; p < ss->GetNPorts() && count < 255; ++p)
             {
                 uint32_t v = ss->GetPort(p).neighbor;
+                const PortFault* pf = ss->GetPort(p).fault;
+                if (pf != nullptr && pf->routedAround)
+                {
+                    continue;
+                }
                 if (v < n && m_switches[v] && dist[v] == dist[s] - 1)
                 {
                     t.ports.push_back(static_cast<uint16_t>(p));
@@ -612,6 +633,7 @@ FabricRunnerImpl::Run(const RunLimits& limits, const std::function<void(const Pr
     Simulator::Schedule(Seconds(0), &FabricRunnerImpl::StartDueFlows, this);
     Simulator::Schedule(Seconds(0), &FabricRunnerImpl::Sample, this);
     Simulator::Schedule(MicroSeconds(5), &FabricRunnerImpl::CheckLimits, this);
+    m_faults->Start();
     Simulator::Stop(PicoSeconds(static_cast<int64_t>(m_scenario.durationNs) * 1000));
     Simulator::Run();
     Finish();
@@ -634,6 +656,7 @@ FabricRunnerImpl::Finish()
     m_finished = true;
     m_endPs = NowPs();
     m_events = ns3::Simulator::GetEventCount();
+    m_faults->Finish();
     for (auto& d : m_devices)
     {
         if (d)
@@ -678,6 +701,12 @@ FabricContext&
 FabricRunnerImpl::Context()
 {
     return m_ctx;
+}
+
+const FaultSchedule&
+FabricRunnerImpl::Faults() const
+{
+    return *m_faults;
 }
 
 FabricDevice*

@@ -10,11 +10,13 @@
 #include "helper/fabric-runner.h"
 #include "model/fabric-context.h"
 #include "model/fabric-switch.h"
+#include "model/fault-schedule.h"
 #include "model/rdma-nic.h"
 
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -54,6 +56,8 @@ class FabricRunnerImpl
     std::string PortName(uint32_t node, uint32_t neighbor) const;
     /** Hops (rate bit/s, delay ps) a flow's packets take, following ECMP; empty if unroutable. */
     std::vector<std::pair<double, int64_t>> PathOf(const FlowSpec& f) const;
+    /** The fault schedule (faults, watchdogs, deadlock report). */
+    const FaultSchedule& Faults() const;
     /** Node indices a flow's packets visit, src first, dst last; empty if unroutable. */
     std::vector<uint32_t> NodePathOf(const FlowSpec& f) const;
 
@@ -74,6 +78,10 @@ class FabricRunnerImpl
     nlohmann::ordered_json Summary() const;
     nlohmann::ordered_json FlowRecords() const;
     nlohmann::ordered_json Series() const;
+    nlohmann::ordered_json FaultReport() const;    ///< helper/fault-results.cc
+    nlohmann::ordered_json PingmeshReport() const; ///< helper/fault-results.cc
+    bool HasProbes() const;
+    nlohmann::ordered_json PortCounters() const; ///< helper/fault-results.cc
 
     Scenario m_scenario;
     FabricContext m_ctx;
@@ -85,6 +93,7 @@ class FabricRunnerImpl
     std::vector<uint32_t> m_hostPort;              ///< per node: that switch's port toward it
     std::vector<uint32_t> m_startOrder;            ///< flow indices by (start, id)
     size_t m_nextStart = 0;
+    std::unique_ptr<FaultSchedule> m_faults;
 
     // Monitor
     int64_t m_sampleIntervalPs = 10000000;

@@ -65,6 +65,20 @@ FabricRunnerImpl::Results() const
     j["summary"] = Summary();
     j["flows"] = FlowRecords();
     j["series"] = Series();
+    // Present only when they have something to say, so results without faults or probes stay
+    // byte-identical to earlier versions.
+    if (m_faults->Active() || !m_faults->Deadlocks().empty())
+    {
+        j["faults"] = FaultReport();
+    }
+    if (HasProbes())
+    {
+        j["pingmesh"] = PingmeshReport();
+    }
+    if (m_scenario.portCounters)
+    {
+        j["port_counters"] = PortCounters();
+    }
     return j;
 }
 
@@ -181,6 +195,10 @@ FabricRunnerImpl::Summary() const
         if (f.spec && f.spec->sizeBytes > 0 && f.completePs >= 0)
         {
             ++completed;
+            if (f.spec->probe)
+            {
+                continue; // pingmesh probes have their own statistics ("pingmesh")
+            }
             double t = static_cast<double>(f.completePs - f.startPs);
             fct.push_back(t / 1e6);
             if (f.idealPs > 0)

@@ -16,7 +16,8 @@ from app.core.queue import enqueue_run
 from app.core.quotas import check_submission, client_key
 from app.runs import service
 from app.runs.models import FINAL_STATES, Run
-from app.runs.schemas import FlowsPublic, RunCreate, RunPublic, RunsPublic, RunStatus, RunSummary
+from app.runs.schemas import (FlowsPublic, RunCreate, RunDiagnostics, RunPublic, RunsPublic,
+                              RunStatus, RunSummary)
 from app.scenarios.models import ScenarioRow
 
 log = logging.getLogger(__name__)
@@ -119,6 +120,15 @@ def flows_csv(session: SessionDep, run: RunDep) -> Response:
 def series(session: SessionDep, run: RunDep) -> dict[str, Any]:
     """The sampled time series (queues, flow rates, pause state)."""
     return succeeded_result(session, run).get("series", {})
+
+
+@router.get("/{id}/diagnostics", response_model=RunDiagnostics)
+def diagnostics(session: SessionDep, run: RunDep) -> RunDiagnostics:
+    """Faults, watchdogs and PFC deadlocks, Pingmesh RTTs, port counters (each null when the
+    run has none; docs/result-format.md, "Optional objects")."""
+    result = succeeded_result(session, run)
+    return RunDiagnostics(faults=result.get("faults"), pingmesh=result.get("pingmesh"),
+                          port_counters=result.get("port_counters"))
 
 
 @router.get("/{id}/result", response_class=Response,

@@ -8,6 +8,7 @@ import { formatDurationUs } from "../../../lib/format";
 import { type Focus, SummaryCards, summaryCards } from "./SummaryCards";
 import { CdfChart } from "./CdfChart";
 import { TopologyOverlay } from "./TopologyOverlay";
+import { DiagnosticsPanels } from "../diagnostics/DiagnosticsPanels";
 import { TimeCharts } from "./TimeCharts";
 import { FlowTable, PortTable } from "./ResultTables";
 import { buildReportHtml } from "../utils/report";
@@ -93,6 +94,7 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
         <a className="button" href={`/api/v1/runs/${runId}/flows.csv`} download={`run-${runId}-flows.csv`}>Download flows CSV</a>
       </div>
       <SummaryCards cards={cards} onFocus={setFocus} />
+      <DiagnosticsPanels runId={runId} />
       {windows.active && (
         <p className="hint" data-testid="active-period">
           Active period: {formatDurationUs(windows.active.startUs)} – {formatDurationUs(windows.active.endUs)} of {formatDurationUs(windows.endUs)} (first flow start after warm-up to last completion).
