@@ -48,7 +48,6 @@ struct FlowState
     // Sender (requester)
     bool started = false;
     bool senderDone = false;
-    int64_t senderDonePs = -1; ///< when the last ACK came back (a probe's RTT ends here)
     uint64_t sndNxt = 0;
     uint64_t sndUna = 0;
     uint64_t maxSent = 0;
@@ -68,7 +67,7 @@ struct FlowState
     uint64_t bytesAtLastSample = 0;
     int64_t startPs = 0;
     int64_t completePs = -1;  ///< receiver got the last byte
-    int64_t senderDonePs = -1; ///< sender got the ACK of the last byte
+    int64_t senderDonePs = -1; ///< sender got the ACK of the last byte (a probe's RTT ends here)
     double idealPs = 0;
 
     uint32_t Payload(uint64_t psn) const

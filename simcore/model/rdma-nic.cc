@@ -366,7 +366,6 @@ RdmaNic::OnAck(const RocePacket& p, bool nack)
     }
     if (f.sndUna >= f.totalPkts)
     {
-        f.senderDonePs = NowPs();
         RetireFlow(p.flow);
     }
     TryTransmit(0);
