@@ -48,7 +48,6 @@ struct FlowState
     // Sender (requester)
     bool started = false;
     bool senderDone = false;
-    int64_t senderDonePs = -1; ///< when the last ACK came back (a probe's RTT ends here)
     uint64_t sndNxt = 0;
     uint64_t sndUna = 0;
     uint64_t maxSent = 0;
