@@ -392,7 +392,6 @@ RdmaNic::RetireFlow(uint32_t flow)
 {
     FlowState& f = m_ctx->flows[flow];
     f.senderDone = true;
-    f.senderDonePs = NowPs();
     if (f.cc)
     {
         f.cc->Stop();
