@@ -28,11 +28,16 @@ def _prepare(claim: execution.Claim, runs_dir: Path) -> Path:
 @celery_app.task(name="runs.execute", bind=True, acks_late=True, reject_on_worker_lost=True)
 def execute(self, run_id: str) -> str:
     """Claim the run, simulate it with limits, stream progress, store the result."""
+    return execute_run(run_id, task_id=self.request.id or run_id,
+                       worker=f"{self.request.hostname} pid={os.getpid()}")
+
+
+def execute_run(run_id: str, *, task_id: str, worker: str) -> str:
+    """One run in this process (also used by tasks that execute several runs in a row)."""
     settings = get_settings()
     sessions = get_sessionmaker()
-    worker = f"{self.request.hostname} pid={os.getpid()}"
     with sessions() as session:
-        claim = execution.claim_run(session, run_id=run_id, task_id=self.request.id or run_id,
+        claim = execution.claim_run(session, run_id=run_id, task_id=task_id,
                                     worker=worker, stale_after_s=settings.HEARTBEAT_STALE_S)
     if claim is None:
         return "skipped"

@@ -13,3 +13,8 @@ def enqueue_run(run_id: str) -> str:
 def enqueue_sweep(sweep_id: str) -> str:
     """Send `sweeps.expand` for a committed sweep row."""
     return celery_app.send_task("sweeps.expand", args=[sweep_id], queue="celery").id
+
+
+def kick_tuning(tuning_id: str) -> str:
+    """Send `tunings.kick`: (re)start the step chain of a committed tuning row."""
+    return celery_app.send_task("tunings.kick", args=[tuning_id], queue="celery").id
