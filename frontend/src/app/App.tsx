@@ -5,6 +5,7 @@ import { EditorPage } from "./routes/EditorPage";
 import { RunPage } from "./routes/RunPage";
 import { SharePage } from "./routes/SharePage";
 import { NewSweepPage, SweepPage } from "./routes/SweepPages";
+import { NewTuningPage, TuningPage } from "./routes/TuningPages";
 import { Empty } from "../components/States";
 
 const queryClient = new QueryClient({
@@ -30,6 +31,8 @@ export function App() {
             <Route path="/runs/:id" element={<RunPage />} />
             <Route path="/sweeps/new" element={<NewSweepPage />} />
             <Route path="/sweeps/:id" element={<SweepPage />} />
+            <Route path="/tunings/new" element={<NewTuningPage />} />
+            <Route path="/tunings/:id" element={<TuningPage />} />
             <Route path="/s/:id" element={<SharePage />} />
             <Route path="*" element={<Empty>Page not found. <NavLink to="/">Back to the presets</NavLink></Empty>} />
           </Routes>

@@ -82,6 +82,7 @@ export function EditorPage() {
         <span className="grow" />
         <RunLauncher busy={save.isPending || runs.isPending} onRun={(s) => void run(s).catch(() => {})} defaultSeed={doc.seed ?? 1} />
         <button type="button" onClick={() => void ensureSaved().then((id) => navigate(`/sweeps/new?scenario=${id}`)).catch(() => {})}>Sweep…</button>
+        <button type="button" onClick={() => void ensureSaved().then((id) => navigate(`/tunings/new?scenario=${id}`)).catch(() => {})}>Tune…</button>
         <ShareButton save={ensureSaved} />
       </div>
       <ErrorBox error={source.error} title="Could not load the scenario" />

@@ -22,6 +22,7 @@ export function RunPage() {
         <span className="grow" />
         <Link className="button" to={`/editor?from=${r.scenario_id}`}>Edit scenario</Link>
         <Link className="button" to={`/sweeps/new?scenario=${r.scenario_id}`}>Sweep…</Link>
+        <Link className="button" to={`/tunings/new?scenario=${r.scenario_id}`}>Tune…</Link>
       </div>
       <RunProgress run={r} />
       {others.length > 0 && (
