@@ -16,7 +16,7 @@ from app.runs.models import FINAL_STATES, Run
 from app.runs.service import fail_run
 from app.tunings import driver
 from app.tunings.models import Tuning
-from workers.celery_app import celery_app
+from workers.celery_app import BATCH_QUEUE, celery_app
 from workers.tasks.runs import execute_run
 
 log = logging.getLogger(__name__)
@@ -56,7 +56,7 @@ def step(tuning_id: str, token: str | None = None, redispatch: bool = False) -> 
                     return "stale chain"
             outcome = driver.step(session, tuning_id, redispatch=redispatch)
         for part in chunks(outcome.dispatch):
-            evaluate.apply_async((tuning_id, part), queue="sim")
+            evaluate.apply_async((tuning_id, part), queue=BATCH_QUEUE)
     finally:
         # the chain outlives a failed step (database hiccup): it is the tuning's heartbeat
         if token is not None and not outcome.final:
@@ -64,7 +64,8 @@ def step(tuning_id: str, token: str | None = None, redispatch: bool = False) -> 
     return "final" if outcome.final else f"dispatched {len(outcome.dispatch)}"
 
 
-@celery_app.task(name="tunings.evaluate", bind=True, acks_late=True, reject_on_worker_lost=True)
+@celery_app.task(name="tunings.evaluate", bind=True, acks_late=True, reject_on_worker_lost=True,
+                 max_retries=None)
 def evaluate(self, tuning_id: str, run_ids: list[str]) -> int:
     """Execute runs one after another in this process, then wake the tuning (one-shot step)."""
     sessions = get_sessionmaker()
@@ -76,7 +77,8 @@ def evaluate(self, tuning_id: str, run_ids: list[str]) -> int:
             if tuning is not None and tuning.cancelled:
                 fail_run(session, run_id=run_id, error="tuning cancelled before this run started")
                 continue
-        execute_run(run_id, task_id=f"{self.request.id or 'local'}:{run_id}"[:64], worker=worker)
+        execute_run(run_id, task_id=f"{self.request.id or 'local'}:{run_id}"[:64], worker=worker,
+                    retry=self.retry, retries=self.request.retries)
         done += 1
     step.apply_async((tuning_id,), queue="celery")
     return done
