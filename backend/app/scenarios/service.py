@@ -32,8 +32,11 @@ def content_hash(document: dict[str, Any]) -> str:
 
 
 def simulation_hash(scenario: Scenario) -> str:
-    """sha256 of the fully defaulted scenario without the fields that do not change a run."""
-    document = scenario.model_dump(mode="json", exclude={"name", "description", "seed"})
+    """sha256 of the fully defaulted scenario without its name and description.
+
+    The document's seed stays in: runs carry their own seed, but a sweep over `seed` must still
+    give one run per value."""
+    document = scenario.model_dump(mode="json", exclude={"name", "description"})
     return content_hash(document)
 
 
