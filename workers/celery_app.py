@@ -13,13 +13,15 @@ CONTROL_QUEUE = "celery"
 ALL_QUEUES = f"{SIM_QUEUE},{BATCH_QUEUE},{CONTROL_QUEUE}"
 
 celery_app = Celery("fabrictwin", broker=settings.CELERY_BROKER_URL,
-                    include=["workers.tasks.runs", "workers.tasks.sweeps"])
+                    include=["workers.tasks.runs", "workers.tasks.sweeps",
+                             "workers.tasks.tunings"])
 celery_app.conf.update(
     task_ignore_result=True,          # the database holds the truth about runs
     task_acks_late=True,              # a message is acked only after the task returns...
     task_reject_on_worker_lost=True,  # ...and requeued when the worker process dies (kill -9)
     worker_prefetch_multiplier=1,     # one long simulation at a time per process
-    task_routes={"runs.*": {"queue": SIM_QUEUE}, "sweeps.*": {"queue": CONTROL_QUEUE}},
+    task_routes={"runs.*": {"queue": SIM_QUEUE}, "sweeps.*": {"queue": CONTROL_QUEUE},
+                 "tunings.evaluate": {"queue": BATCH_QUEUE}, "tunings.*": {"queue": CONTROL_QUEUE}},
     task_default_queue=CONTROL_QUEUE,
     broker_connection_retry_on_startup=True,
     broker_connection_max_retries=None,  # a Redis restart never stops a worker

@@ -37,22 +37,34 @@ def _prepare(claim: execution.Claim, runs_dir: Path) -> Path:
                  max_retries=None)
 def execute(self, run_id: str) -> str:
     """Claim the run, simulate it with limits, stream progress, store the result."""
+    return execute_run(run_id, task_id=self.request.id or run_id,
+                       worker=f"{self.request.hostname} pid={os.getpid()}",
+                       retry=self.retry, retries=self.request.retries)
+
+
+def execute_run(run_id: str, *, task_id: str, worker: str, retry=None, retries: int = 0) -> str:
+    """One run in this process (also used by tasks that execute several runs in a row).
+
+    A database outage at claim calls `retry` (the task's) or, without one, raises."""
     settings = get_settings()
     sessions = get_sessionmaker()
-    worker = f"{self.request.hostname} pid={os.getpid()}"
     try:
         with sessions() as session:
-            claim = execution.claim_run(session, run_id=run_id, task_id=self.request.id or run_id,
+            claim = execution.claim_run(session, run_id=run_id, task_id=task_id,
                                         worker=worker, stale_after_s=settings.HEARTBEAT_STALE_S,
                                         max_running=settings.QUOTA_CONCURRENT_RUNS)
     except execution.OverConcurrency:
         # The client already runs its quota of runs: leave the slot to others, try again later.
-        raise self.retry(countdown=settings.QUOTA_DEFER_S)
+        if retry is None:
+            raise
+        raise retry(countdown=settings.QUOTA_DEFER_S)
     except DB_UNAVAILABLE as exc:
-        delay = backoff_s(self.request.retries)
+        if retry is None:
+            raise
+        delay = backoff_s(retries)
         log.warning("run %s: database unavailable at claim (%s); retry in %.1f s", run_id,
                     type(exc).__name__, delay)
-        raise self.retry(exc=exc, countdown=delay)
+        raise retry(exc=exc, countdown=delay)
     if claim is None:
         return "skipped"
     workdir = _prepare(claim, Path(settings.RUNS_DIR))

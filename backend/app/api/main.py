@@ -10,6 +10,7 @@ from app.runs import router as runs
 from app.scenarios import router as scenarios
 from app.sweeps import router as sweeps
 from app.topologies import router as topologies
+from app.tunings import router as tunings
 
 api_router = APIRouter()
 api_router.include_router(health.router)
@@ -18,5 +19,6 @@ api_router.include_router(scenarios.router)
 api_router.include_router(presets.router)
 api_router.include_router(runs.router)
 api_router.include_router(sweeps.router)
+api_router.include_router(tunings.router)
 api_router.include_router(topologies.router)
 api_router.include_router(imports.router)

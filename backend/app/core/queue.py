@@ -33,6 +33,11 @@ def enqueue_sweep(sweep_id: str) -> str:
     return celery_app.send_task("sweeps.expand", args=[sweep_id], queue=CONTROL_QUEUE).id
 
 
+def kick_tuning(tuning_id: str) -> str:
+    """Send `tunings.kick`: (re)start the step chain of a committed tuning row."""
+    return celery_app.send_task("tunings.kick", args=[tuning_id], queue=CONTROL_QUEUE).id
+
+
 def _first_arg(raw: bytes | str) -> tuple[str, str] | None:
     """(task name, first argument) of one serialized Kombu message, or None."""
     try:

@@ -38,6 +38,19 @@ def reusable_run(session: Session, *, scenario_id: str, seed: int) -> Run | None
     return None
 
 
+def reusable_run_by_content(session: Session, *, sim_hash: str, seed: int) -> Run | None:
+    """Like reusable_run, for any scenario snapshot that simulates the same (sim_hash)."""
+    from app.scenarios.models import ScenarioRow
+
+    for states in (("SUCCEEDED",), ("PENDING", "RUNNING")):
+        run = session.scalars(select(Run).join(ScenarioRow, ScenarioRow.id == Run.scenario_id).where(
+            ScenarioRow.sim_hash == sim_hash, Run.seed == seed, Run.status.in_(states))
+            .order_by(Run.created_at.desc()).limit(1)).first()
+        if run is not None:
+            return run
+    return None
+
+
 def create_runs(session: Session, *, scenario_id: str, seeds: list[int],
                 client: str | None = None) -> list[tuple[Run, bool]]:
     """One run per seed: (run, cached); a SUCCEEDED or in-flight run is reused. Commits."""

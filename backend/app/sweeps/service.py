@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 from app.core.db import utcnow
 from app.runs.models import FINAL_STATES, Run
 from app.runs.schemas import METRIC_NAMES, RunMetrics
-from app.runs.service import reusable_run
+from app.runs.service import reusable_run_by_content
 from app.scenarios.models import ScenarioRow
 from app.scenarios.schema import Scenario
 from app.scenarios.service import create_scenario, new_id
@@ -58,7 +58,7 @@ def expand_sweep(session: Session, *, sweep: Sweep) -> list[str]:
     for index, (params, scenario) in enumerate(build_points(base.document, body)):
         row, _token = create_scenario(session, scenario=_named(scenario, base, params),
                                       parent_id=base.id, commit=False)
-        run = reusable_run(session, scenario_id=row.id, seed=sweep.seed)
+        run = reusable_run_by_content(session, sim_hash=row.sim_hash, seed=sweep.seed)
         if run is None:
             run = Run(id=new_id(), scenario_id=row.id, seed=sweep.seed, status="PENDING",
                       client=sweep.client)

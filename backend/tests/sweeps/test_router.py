@@ -71,7 +71,10 @@ def test_sweep_422_points_at_parameter(api):
     base = create_scenario(api, incast())
     bad_path = {"scenario_id": base["id"],
                 "parameters": [{"path": "switch.ecn.kmin_bytez", "values": [1]}]}
-    assert error_locs(api.post("/sweeps", json=bad_path)) == [["body", "parameters", 0, "path"]]
+    typo = api.post("/sweeps", json=bad_path)
+    assert error_locs(typo) == [["body", "parameters", 0, "path"]]
+    assert typo.json()["detail"][0]["msg"].startswith(
+        "switch.ecn.kmin_bytez is not a field of the scenario"), typo.text
     bad_value = {"scenario_id": base["id"],
                  "parameters": [{"path": "switch.ecn.pmax", "values": [0.1, 7]}]}
     response = api.post("/sweeps", json=bad_value)

@@ -6,6 +6,7 @@ import { RunPage } from "./routes/RunPage";
 import { SharePage } from "./routes/SharePage";
 import { ComparePage } from "./routes/ComparePage";
 import { NewSweepPage, SweepPage } from "./routes/SweepPages";
+import { NewTuningPage, TuningPage } from "./routes/TuningPages";
 import { Empty } from "../components/States";
 
 const queryClient = new QueryClient({
@@ -32,6 +33,8 @@ export function App() {
             <Route path="/compare" element={<ComparePage />} />
             <Route path="/sweeps/new" element={<NewSweepPage />} />
             <Route path="/sweeps/:id" element={<SweepPage />} />
+            <Route path="/tunings/new" element={<NewTuningPage />} />
+            <Route path="/tunings/:id" element={<TuningPage />} />
             <Route path="/s/:id" element={<SharePage />} />
             <Route path="*" element={<Empty>Page not found. <NavLink to="/">Back to the presets</NavLink></Empty>} />
           </Routes>

@@ -28,6 +28,7 @@ export function RunPage() {
         <Link className="button" to={`/compare?runs=${[r.id, ...done.map((o) => o.id)].join(",")}`}>Compare…</Link>
         <Link className="button" to={`/editor?from=${r.scenario_id}`}>Edit scenario</Link>
         <Link className="button" to={`/sweeps/new?scenario=${r.scenario_id}`}>Sweep…</Link>
+        <Link className="button" to={`/tunings/new?scenario=${r.scenario_id}`}>Tune…</Link>
       </div>
       <RunProgress run={r} />
       {others.length > 0 && (

@@ -502,6 +502,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tunings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List
+         * @description Newest first, with per-strategy progress.
+         */
+        get: operations["tunings-list"];
+        put?: never;
+        /**
+         * Create
+         * @description Validate the space on every scenario, store the tuning and start its strategies.
+         */
+        post: operations["tunings-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tunings/spaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Spaces
+         * @description The named spaces (default units), for pickers and docs.
+         */
+        get: operations["tunings-spaces"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tunings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get
+         * @description The request, the expanded space and per-strategy progress.
+         */
+        get: operations["tunings-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tunings/{id}/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply
+         * @description Fork a base scenario with an evaluation's settings (the new scenario's parent is the base).
+         */
+        post: operations["tunings-apply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tunings/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel
+         * @description Stop the strategies; 409 when the tuning already ended.
+         */
+        post: operations["tunings-cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tunings/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Events
+         * @description Server-Sent Events: `progress` (per strategy: evaluations, done, best so far), then `done`.
+         */
+        get: operations["tunings-events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tunings/{id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Results
+         * @description Every evaluation, each strategy's pick, the Pareto front and the comparison table.
+         */
+        get: operations["tunings-results"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -545,6 +689,19 @@ export interface components {
              * @default 0
              */
             start_us: number;
+        };
+        /**
+         * ApplyPick
+         * @description Body of POST /tunings/{id}/apply: fork a base scenario with an evaluation's settings.
+         */
+        ApplyPick: {
+            /** Evaluation Id */
+            evaluation_id: number;
+            /**
+             * Scenario Index
+             * @default 0
+             */
+            scenario_index: number;
         };
         /**
          * Cc
@@ -653,6 +810,24 @@ export interface components {
             findings: components["schemas"]["Finding"][];
         };
         /**
+         * ConstraintIn
+         * @description metric op value, e.g. {"metric": "drops_total", "op": "<=", "value": 0}.
+         */
+        ConstraintIn: {
+            /**
+             * Metric
+             * @enum {string}
+             */
+            metric: "throughput_gbps" | "fct_p99_us" | "fct_p50_us" | "slowdown_p99" | "drops_total" | "pfc_pauses_sent" | "max_queue_bytes" | "queue_p99_bytes" | "ecn_marked_packets" | "cnps_sent";
+            /**
+             * Op
+             * @enum {string}
+             */
+            op: "<=" | "<" | ">=" | ">";
+            /** Value */
+            value: number;
+        };
+        /**
          * Counts
          * @description Findings per severity.
          */
@@ -749,6 +924,56 @@ export interface components {
             param: string;
             /** Until Us */
             until_us: number | null;
+        };
+        /**
+         * Estimate
+         * @description Mean over seeds and the half-width of its 95% confidence interval.
+         */
+        Estimate: {
+            /** Ci */
+            ci: number;
+            /** Mean */
+            mean: number;
+        };
+        /**
+         * EvaluationPublic
+         * @description One evaluation: settings, runs, metrics (means over runs) and objective estimates.
+         */
+        EvaluationPublic: {
+            /** Batch */
+            batch: number;
+            /** Error */
+            error: string | null;
+            /** Feasible */
+            feasible: boolean | null;
+            /** Fidelity */
+            fidelity: number;
+            /** Id */
+            id: number;
+            /** Metrics */
+            metrics: {
+                [key: string]: number | null;
+            } | null;
+            /** Objectives */
+            objectives: components["schemas"]["Estimate"][] | null;
+            /** Overrides */
+            overrides: {
+                [key: string]: unknown;
+            };
+            /** Params */
+            params: {
+                [key: string]: unknown;
+            };
+            /** Point */
+            point: number[] | null;
+            /** Run Ids */
+            run_ids: string[];
+            /** Seq */
+            seq: number;
+            /** Status */
+            status: string;
+            /** Strategy */
+            strategy: string;
         };
         /**
          * ExpandRequest
@@ -1234,6 +1459,59 @@ export interface components {
             start_us: number;
         };
         /**
+         * LinkedIn
+         * @description A path set from a parameter: scale x value(from) + offset, converted with `unit`.
+         */
+        LinkedIn: {
+            /**
+             * From
+             * @example kmin
+             */
+            from: string;
+            /**
+             * Name
+             * @example kmin
+             */
+            name: string;
+            /**
+             * Offset
+             * @default 0
+             */
+            offset: number;
+            /**
+             * Path
+             * @example switch.ecn.kmin_bytes
+             * @example traffic.0.size_bytes
+             */
+            path: string;
+            /**
+             * Scale
+             * @default 1
+             */
+            scale: number;
+            /**
+             * Unit
+             * @default model
+             * @enum {string}
+             */
+            unit: "model" | "bytes" | "cells" | "percent" | "alpha_direct" | "alpha_broadcom_index" | "alpha_sai_exponent";
+        };
+        /** LinkedOut */
+        LinkedOut: {
+            /** Name */
+            name: string;
+            /** Offset */
+            offset: number;
+            /** Path */
+            path: string;
+            /** Scale */
+            scale: number;
+            /** Source */
+            source: string;
+            /** Unit */
+            unit: string;
+        };
+        /**
          * LinkedParameter
          * @description A path set from another: value = scale x value(from) + offset (Kmax = Kmin + 500).
          */
@@ -1485,6 +1763,34 @@ export interface components {
             enabled: boolean;
         };
         /**
+         * ObjectiveIn
+         * @description A ByteTuning objective (maximised) or one metric to minimise or maximise.
+         */
+        ObjectiveIn: {
+            /**
+             * Beta
+             * @default 0.5
+             */
+            beta: number;
+            /**
+             * Gamma
+             * @default 1
+             */
+            gamma: number;
+            /**
+             * Goal
+             * @description default: the metric's sense
+             */
+            goal?: ("max" | "min") | null;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "bytetuning_throughput" | "bytetuning_latency" | "metric";
+            /** Metric */
+            metric?: ("throughput_gbps" | "fct_p99_us" | "fct_p50_us" | "slowdown_p99" | "drops_total" | "pfc_pauses_sent" | "max_queue_bytes" | "queue_p99_bytes" | "ecn_marked_packets" | "cnps_sent") | null;
+        };
+        /**
          * Pairs
          * @description Host pairs, or every host under one ToR to the same-index host under another.
          */
@@ -1729,6 +2035,29 @@ export interface components {
             start_us: number;
         };
         /**
+         * Pick
+         * @description A strategy's best feasible full-duration evaluation; `beats` lists the strategies whose
+         *     pick it is better than with non-overlapping 95% intervals (first objective).
+         */
+        Pick: {
+            /** Beats */
+            beats: string[];
+            /** Evaluation Id */
+            evaluation_id: number;
+            /** Objectives */
+            objectives: components["schemas"]["Estimate"][];
+            /** Overrides */
+            overrides: {
+                [key: string]: unknown;
+            };
+            /** Params */
+            params: {
+                [key: string]: unknown;
+            };
+            /** Strategy */
+            strategy: string;
+        };
+        /**
          * Pingmesh
          * @description Small probes between hosts at an interval (RTT percentiles).
          */
@@ -1833,6 +2162,21 @@ export interface components {
             count: number;
             /** Data */
             data: components["schemas"]["PresetPublic"][];
+        };
+        /**
+         * Range
+         * @description start, start + step, ... up to stop (inclusive).
+         */
+        Range: {
+            /** Start */
+            start: number;
+            /**
+             * Step
+             * @description must be > 0 (0:5000:0 would give no values)
+             */
+            step: number;
+            /** Stop */
+            stop: number;
         };
         /**
          * RunCreate
@@ -2212,6 +2556,140 @@ export interface components {
             start_us: number;
         };
         /**
+         * SpaceIn
+         * @description A named space (`bytetuning`, optionally with other units) or explicit parameters.
+         */
+        SpaceIn: {
+            /** Linked */
+            linked?: components["schemas"]["LinkedIn"][];
+            /** Named */
+            named?: "bytetuning" | null;
+            /** Parameters */
+            parameters?: components["schemas"]["SpaceParameterIn"][];
+            /**
+             * Units
+             * @description named spaces: unit per parameter name
+             */
+            units?: {
+                [key: string]: "model" | "bytes" | "cells" | "percent" | "alpha_direct" | "alpha_broadcom_index" | "alpha_sai_exponent";
+            };
+        };
+        /**
+         * SpaceOut
+         * @description The expanded space (what the heatmap axes show).
+         */
+        SpaceOut: {
+            /** Linked */
+            linked: components["schemas"]["LinkedOut"][];
+            /** Parameters */
+            parameters: components["schemas"]["SpaceParameterOut"][];
+            /** Size */
+            size: number;
+        };
+        /**
+         * SpaceParameterIn
+         * @description One axis: a scenario path, its values (a list or a range) in `unit`.
+         */
+        SpaceParameterIn: {
+            /**
+             * Name
+             * @example kmin
+             */
+            name: string;
+            /**
+             * Path
+             * @example switch.ecn.kmin_bytes
+             * @example traffic.0.size_bytes
+             */
+            path: string;
+            range?: components["schemas"]["Range"] | null;
+            /**
+             * Unit
+             * @default model
+             * @enum {string}
+             */
+            unit: "model" | "bytes" | "cells" | "percent" | "alpha_direct" | "alpha_broadcom_index" | "alpha_sai_exponent";
+            /** Values */
+            values?: number[] | null;
+        };
+        /** SpaceParameterOut */
+        SpaceParameterOut: {
+            /** Name */
+            name: string;
+            /** Path */
+            path: string;
+            /** Unit */
+            unit: string;
+            /** Values */
+            values: number[];
+        };
+        /**
+         * StrategyIn
+         * @description One strategy, its budget (in full-duration evaluations) and seed.
+         */
+        StrategyIn: {
+            /**
+             * Budget
+             * @default 50
+             */
+            budget: number;
+            /**
+             * Name
+             * @enum {string}
+             */
+            name: "vendor" | "experience" | "grid" | "random" | "annealing" | "tpe" | "nsga2";
+            options?: components["schemas"]["StrategyOptions"];
+            /**
+             * Seed
+             * @default 0
+             */
+            seed: number;
+        };
+        /**
+         * StrategyOptions
+         * @description Strategy constants (docs/tuning.md); unset ones take the strategy's defaults.
+         */
+        StrategyOptions: {
+            /** Batch */
+            batch?: number | null;
+            /** Fidelities */
+            fidelities?: number[] | null;
+            /** Parallel */
+            parallel?: number | null;
+            /** Polish */
+            polish?: number | null;
+            /** Restarts */
+            restarts?: number | null;
+            /**
+             * Settings
+             * @description fixed strategies: model values by path
+             */
+            settings?: {
+                [key: string]: number | string | boolean;
+            } | null;
+            /** T0 */
+            t0?: number | null;
+            /** T End */
+            t_end?: number | null;
+        };
+        /**
+         * StrategyProgress
+         * @description Per strategy: evaluations asked and done, cost so far, best objective so far.
+         */
+        StrategyProgress: {
+            best: components["schemas"]["Estimate"] | null;
+            /** Cost */
+            cost: number;
+            /** Done */
+            done: number;
+            /** Evaluations */
+            evaluations: number;
+            /** Finished */
+            finished: boolean;
+            /** Strategy */
+            strategy: string;
+        };
+        /**
          * SweepCreate
          * @description Body of POST /sweeps.
          */
@@ -2437,6 +2915,24 @@ export interface components {
             restore_us: number;
         };
         /**
+         * TableRow
+         * @description The slides' comparison table: one row per strategy's pick, means and 95% CIs over runs.
+         */
+        TableRow: {
+            ecn_marked_packets: components["schemas"]["Estimate"] | null;
+            /** Evaluation Id */
+            evaluation_id: number | null;
+            /** Evaluations */
+            evaluations: number;
+            fct_p99_us: components["schemas"]["Estimate"] | null;
+            max_queue_bytes: components["schemas"]["Estimate"] | null;
+            objective: components["schemas"]["Estimate"] | null;
+            queue_p99_bytes: components["schemas"]["Estimate"] | null;
+            /** Strategy */
+            strategy: string;
+            throughput_gbps: components["schemas"]["Estimate"] | null;
+        };
+        /**
          * Telemetry
          * @description What operators read from switches and NICs (Guo et al. 2016, section 5.2).
          */
@@ -2505,6 +3001,129 @@ export interface components {
              * @default 4
              */
             tors_per_podset: number;
+        };
+        /**
+         * TuningCreate
+         * @description Body of POST /tunings.
+         */
+        TuningCreate: {
+            /**
+             * Aggregate
+             * @default mean
+             * @enum {string}
+             */
+            aggregate: "mean" | "worst";
+            /** Constraints */
+            constraints?: components["schemas"]["ConstraintIn"][];
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /** Objectives */
+            objectives: components["schemas"]["ObjectiveIn"][];
+            /** Scenario Ids */
+            scenario_ids: string[];
+            /**
+             * Seeds
+             * @default [
+             *       1
+             *     ]
+             */
+            seeds: number[];
+            space: components["schemas"]["SpaceIn"];
+            /** Strategies */
+            strategies: components["schemas"]["StrategyIn"][];
+        };
+        /** TuningPublic */
+        TuningPublic: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Error */
+            error: string | null;
+            /** Finished At */
+            finished_at: string | null;
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /** Scenario Ids */
+            scenario_ids: string[];
+            space: components["schemas"]["SpaceOut"];
+            spec: components["schemas"]["TuningCreate"];
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+            /** Strategies */
+            strategies: components["schemas"]["StrategyProgress"][];
+        };
+        /** TuningResults */
+        TuningResults: {
+            /** Evaluations */
+            evaluations: components["schemas"]["EvaluationPublic"][];
+            /** Goals */
+            goals: ("max" | "min")[];
+            /** Id */
+            id: string;
+            /** Objectives */
+            objectives: string[];
+            /**
+             * Pareto
+             * @description evaluation ids on the front (two objectives)
+             */
+            pareto: number[];
+            /**
+             * Paths
+             * @description annealing: evaluation ids of accepted moves
+             */
+            paths: {
+                [key: string]: number[];
+            };
+            /** Picks */
+            picks: components["schemas"]["Pick"][];
+            space: components["schemas"]["SpaceOut"];
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+            /** Table */
+            table: components["schemas"]["TableRow"][];
+        };
+        /** TuningSummary */
+        TuningSummary: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Error */
+            error: string | null;
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /** Scenario Ids */
+            scenario_ids: string[];
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+            /** Strategies */
+            strategies: components["schemas"]["StrategyProgress"][];
+        };
+        /** TuningsPublic */
+        TuningsPublic: {
+            /** Count */
+            count: number;
+            /** Data */
+            data: components["schemas"]["TuningSummary"][];
         };
         /**
          * ValidateResult
@@ -3550,6 +4169,267 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    "tunings-list": {
+        parameters: {
+            query?: {
+                scenario_id?: string | null;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TuningsPublic"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "tunings-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TuningCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TuningPublic"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "tunings-spaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: components["schemas"]["SpaceOut"];
+                    };
+                };
+            };
+        };
+    };
+    "tunings-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TuningPublic"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "tunings-apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplyPick"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScenarioCreated"];
+                };
+            };
+            /** @description not evaluated */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "tunings-cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TuningPublic"];
+                };
+            };
+            /** @description final */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "tunings-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "tunings-results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TuningResults"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
             };
         };
     };
