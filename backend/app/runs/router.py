@@ -12,12 +12,13 @@ from app.api.deps import RunDep, SessionDep
 from app.api.sse import poll_events
 from app.core.db import get_sessionmaker
 from app.core.queue import enqueue_run
+from app.core.strict_json import StrictJsonRoute
 from app.runs import service
 from app.runs.models import FINAL_STATES, Run
 from app.runs.schemas import FlowsPublic, RunCreate, RunPublic, RunsPublic, RunStatus, RunSummary
 from app.scenarios.models import ScenarioRow
 
-router = APIRouter(prefix="/runs", tags=["runs"])
+router = APIRouter(prefix="/runs", tags=["runs"], route_class=StrictJsonRoute)
 FLOW_COLUMNS = ("id", "src", "dst", "generator", "priority", "size_bytes", "start_us", "fct_us",
                 "ideal_fct_us", "slowdown", "bytes_delivered", "goodput_gbps", "retransmits")
 
@@ -80,7 +81,8 @@ def cancel(session: SessionDep, run: RunDep) -> RunPublic:
 def summary(session: SessionDep, run: RunDep) -> RunSummary:
     """run_info and summary of the result; 409 unless SUCCEEDED."""
     result = succeeded_result(session, run)
-    return RunSummary(run_info=result["run_info"], summary=result["summary"])
+    return RunSummary(run_info=result["run_info"], summary=result["summary"],
+                      warnings=result.get("warnings", []))
 
 
 @router.get("/{id}/flows", response_model=FlowsPublic)

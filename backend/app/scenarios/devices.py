@@ -43,22 +43,22 @@ class Pfc(Strict):
     """Priority flow control with a dynamic (alpha) ingress threshold."""
 
     enabled: bool = True
-    alpha: float = Field(0.0625, gt=0, le=64)
+    alpha: float = Field(0.0625, ge=L.MIN_PFC_ALPHA, le=64)
     headroom_bytes: Headroom = "auto"
     xon_offset_bytes: int = Field(4160, ge=0, le=10 * L.MIB)
     pause_mode: Literal["xoff_xon", "quanta"] = "xoff_xon"
-    pause_quanta: int = Field(65535, ge=1, le=65535)
+    pause_quanta: int = Field(65535, ge=L.MIN_PAUSE_QUANTA, le=65535)
 
 
 class PfcPartial(Strict):
     """Pfc with every field optional."""
 
     enabled: bool | None = None
-    alpha: float | None = Field(None, gt=0, le=64)
+    alpha: float | None = Field(None, ge=L.MIN_PFC_ALPHA, le=64)
     headroom_bytes: Headroom | None = None
     xon_offset_bytes: int | None = Field(None, ge=0, le=10 * L.MIB)
     pause_mode: Literal["xoff_xon", "quanta"] | None = None
-    pause_quanta: int | None = Field(None, ge=1, le=65535)
+    pause_quanta: int | None = Field(None, ge=L.MIN_PAUSE_QUANTA, le=65535)
 
 
 class Switch(Strict):
@@ -109,14 +109,14 @@ class Cc(Strict):
     algorithm: Literal["dcqcn", "none"] = "dcqcn"
     preset: Literal["dcqcn-paper", "nvidia-default"] = "dcqcn-paper"
     g: float | None = Field(None, gt=0, le=1)
-    alpha_update_us: float | None = Field(None, gt=0, le=L.MAX_TIMER_US)
+    alpha_update_us: float | None = Field(None, ge=L.MIN_CC_TIMER_US, le=L.MAX_TIMER_US)
     rate_decrease_interval_us: float | None = Field(None, ge=0, le=L.MAX_TIMER_US)
-    rate_increase_timer_us: float | None = Field(None, gt=0, le=L.MAX_TIMER_US)
+    rate_increase_timer_us: float | None = Field(None, ge=L.MIN_CC_TIMER_US, le=L.MAX_TIMER_US)
     byte_counter_bytes: int | None = Field(None, ge=0, le=L.MAX_BYTE_COUNTER)
     fast_recovery_steps: int | None = Field(None, ge=0, le=100)
-    rai_mbps: float | None = Field(None, gt=0, le=L.MAX_RATE_MBPS)
-    rhai_mbps: float | None = Field(None, gt=0, le=L.MAX_RATE_MBPS)
-    min_rate_mbps: float | None = Field(None, gt=0, le=L.MAX_RATE_MBPS)
+    rai_mbps: float | None = Field(None, ge=L.MIN_CC_RATE_MBPS, le=L.MAX_RATE_MBPS)
+    rhai_mbps: float | None = Field(None, ge=L.MIN_CC_RATE_MBPS, le=L.MAX_RATE_MBPS)
+    min_rate_mbps: float | None = Field(None, ge=L.MIN_CC_RATE_MBPS, le=L.MAX_RATE_MBPS)
     clamp_target_rate: StrictBool | None = Field(
         None, description="Every cut sets the target rate to the current rate (NVIDIA clamp_tgt_rate)"
     )

@@ -13,7 +13,7 @@ from app.scenarios.traffic import Monitor, TrafficGenerator
 HOST_FIELDS = {
     "incast": ("senders", "receiver"), "pairs": ("pairs",), "permutation": ("hosts",),
     "all_to_all": ("hosts",), "perftest": ("src", "dst"), "workload": ("hosts",),
-    "pingmesh": ("hosts",),
+    "pingmesh": ("hosts",), "stride": ("hosts",), "inter_pod_permutation": ("hosts",),
 }
 
 LIST_FIELDS = ("senders", "hosts")
@@ -122,6 +122,12 @@ def _traffic_errors(s: Scenario, hosts: set[str], switches: set[str]) -> list:
                 elif name in seen and field in LIST_FIELDS:
                     errors.append(error_at(("traffic", i, field) + sub, f"duplicate host '{name}'", name))
                 seen.add(name)
+        if gen.kind == "stride":
+            count = len(gen.hosts) if gen.hosts is not None else len(hosts)
+            if gen.stride > count - 1:
+                errors.append(error_at(("traffic", i, "stride"),
+                                       f"must be an integer >= 1 and <= {count - 1} (the number of "
+                                       f"hosts - 1)", gen.stride))
         if gen.kind == "pairs" and gen.tor_pairs:
             for sub, name in _names(gen.tor_pairs):
                 if name not in switches:

@@ -9,13 +9,14 @@ from app.api.deps import SessionDep, SettingsDep, SweepDep
 from app.api.sse import poll_events
 from app.core.db import get_sessionmaker
 from app.core.queue import enqueue_sweep
+from app.core.strict_json import StrictJsonRoute
 from app.runs.models import FINAL_STATES
 from app.scenarios.models import ScenarioRow
 from app.sweeps import service
 from app.sweeps.models import Sweep
 from app.sweeps.schemas import SweepCreate, SweepPublic, SweepsPublic
 
-router = APIRouter(prefix="/sweeps", tags=["sweeps"])
+router = APIRouter(prefix="/sweeps", tags=["sweeps"], route_class=StrictJsonRoute)
 
 
 @router.post("", response_model=SweepPublic, status_code=201)
