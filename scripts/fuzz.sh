@@ -83,7 +83,7 @@ set +e
 ASAN_OPTIONS=detect_leaks=1 "$BUILD/scenario-reader-fuzz" -max_total_time="$SECONDS_TO_RUN" \
     -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
     -dict="$BUILD/scenario.dict" -artifact_prefix="$BUILD/artifacts/" \
-    "$BUILD/corpus" "$BUILD/seeds" 2>&1 | tee "$BUILD/fuzz.log" | grep -E "INFO: seed|DONE|pulse|NEW_FUNC|ERROR|SUMMARY|stat::" || true
+    "$BUILD/corpus" "$BUILD/seeds" 2>&1 | tee "$BUILD/fuzz.log" | grep -E "INFO: seed|INITED|DONE|pulse|ERROR|SUMMARY|stat::" || true
 set -e
 findings="$(find "$BUILD/artifacts" -type f | wc -l)"
 done_line="$(grep -E '^#[0-9]+[[:space:]]+DONE' "$BUILD/fuzz.log" | tail -1)"
