@@ -30,18 +30,6 @@ bool g_resolutionSet = false;
 
 } // namespace
 
-uint64_t
-AutoHeadroomBytes(double rateGbps, double delayUs, uint32_t mtuPayload, uint32_t cellBytes)
-{
-    double bytesPerUs = rateGbps * 1e3 / 8.0; // bytes per microsecond
-    double cable = 2.0 * bytesPerUs * delayUs;
-    double frames = 2.0 * (mtuPayload + kDataOverheadBytes);
-    double response = bytesPerUs * 1.0;
-    uint64_t total = static_cast<uint64_t>(std::ceil(cable + frames + response));
-    uint32_t cell = std::max<uint32_t>(1, cellBytes);
-    return (total + cell - 1) / cell * cell;
-}
-
 double
 IdealFctPs(uint64_t sizeBytes, uint32_t mtu, const std::vector<std::pair<double, int64_t>>& hops,
            uint32_t overheadBytes)

@@ -12,6 +12,7 @@
 #include "model/fabric-switch.h"
 #include "model/fault-schedule.h"
 #include "model/rdma-nic.h"
+#include "scenario/headroom.h"
 
 #include <nlohmann/json.hpp>
 
@@ -23,8 +24,8 @@
 namespace fabric
 {
 
-/** Auto headroom: 2 x rate x cable delay + 2 x MTU frame + rate x 1 us, rounded up to cells. */
-uint64_t AutoHeadroomBytes(double rateGbps, double delayUs, uint32_t mtuPayload, uint32_t cellBytes);
+/** Share of [warmupPs, endPs] a port spent serializing frames (0..1; docs/result-format.md). */
+double LinkUtilization(const Port& port, int64_t warmupPs, int64_t endPs);
 
 /** Ideal (empty-fabric) FCT of size bytes over hops of (rate bit/s, delay ps); docs/model.md. */
 double IdealFctPs(uint64_t sizeBytes, uint32_t mtu, const std::vector<std::pair<double, int64_t>>& hops,
@@ -77,6 +78,15 @@ class FabricRunnerImpl
     void Finish();
     nlohmann::ordered_json Summary() const;
     nlohmann::ordered_json FlowRecords() const;
+    /** DATA payload still in the network at the end, per flow (helper/fabric-accounting.cc). */
+    struct InNetwork
+    {
+        std::vector<uint64_t> onWire; ///< per flow index: frames on a link
+        std::vector<uint64_t> queued; ///< per flow index: frames in a switch egress queue
+    };
+    InNetwork DataInNetwork() const;
+    /** summary.conservation: sent = received + dropped + in flight + queued, exactly. */
+    nlohmann::ordered_json Conservation(const InNetwork& in) const;
     nlohmann::ordered_json Series() const;
     nlohmann::ordered_json FaultReport() const;    ///< helper/fault-results.cc
     nlohmann::ordered_json PingmeshReport() const; ///< helper/fault-results.cc

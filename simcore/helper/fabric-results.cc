@@ -58,6 +58,20 @@ Distribution(std::vector<double> v, bool withP95)
 
 } // namespace
 
+double
+LinkUtilization(const Port& port, int64_t warmupPs, int64_t endPs)
+{
+    if (endPs <= warmupPs)
+    {
+        return 0.0;
+    }
+    // Bits serialized inside [warm-up, end]: the busy time counted from the warm-up on, less
+    // the part of the frame still on the wire at the end. Never more than the window.
+    int64_t busy = port.txBusyPsWarm - std::max<int64_t>(0, port.busyUntil - endPs);
+    busy = std::min<int64_t>(std::max<int64_t>(busy, 0), endPs - warmupPs);
+    return static_cast<double>(busy) / static_cast<double>(endPs - warmupPs);
+}
+
 nlohmann::ordered_json
 FabricRunnerImpl::Results() const
 {
@@ -130,7 +144,7 @@ FabricRunnerImpl::Summary() const
         {
             const Port& port = dev->GetPort(p);
             std::string name = PortName(static_cast<uint32_t>(d), port.neighbor);
-            double u = windowS > 0 ? port.txWireBytesWarm * 8.0 / (port.rateBps * windowS) : 0.0;
+            double u = LinkUtilization(port, m_ctx.warmupPs, endPs);
             uint64_t pausesIn = 0;
             for (uint32_t prio = 0; prio < kNumPriorities; ++prio)
             {
@@ -257,6 +271,7 @@ FabricRunnerImpl::Summary() const
     s["retransmitted_packets"] = c.retransmitted;
     s["flows_total"] = m_ctx.flows.size();
     s["flows_completed"] = completed;
+    s["conservation"] = Conservation(DataInNetwork());
     return s;
 }
 
@@ -275,6 +290,7 @@ FabricRunnerImpl::FlowRecords() const
         return m_scenario.flows[a].id < m_scenario.flows[b].id;
     });
     auto name = [&](uint32_t n) { return n < nodes.size() ? nodes[n].id : std::to_string(n); };
+    InNetwork inNet = DataInNetwork();
     json arr = json::array();
     for (uint32_t i : order)
     {
@@ -330,6 +346,11 @@ FabricRunnerImpl::FlowRecords() const
         }
         r["goodput_gbps"] = R(goodput, 4);
         r["retransmits"] = f.retransmits;
+        r["bytes_sent"] = f.bytesSent;
+        r["bytes_retransmitted"] = f.bytesRetransmitted;
+        r["bytes_received"] = f.bytesReceived;
+        r["bytes_dropped"] = f.bytesDropped;
+        r["bytes_in_network"] = inNet.onWire[i] + inNet.queued[i];
         arr.push_back(r);
     }
     return arr;

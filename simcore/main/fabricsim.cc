@@ -16,6 +16,7 @@
 #include "helper/fabric-runner.h"
 #include "scenario/config-check.h"
 #include "scenario/result-writer.h"
+#include "scenario/scenario-checks.h"
 #include "scenario/scenario-parser.h"
 
 #include <chrono>
@@ -28,6 +29,7 @@
 #include <iostream>
 #include <new>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
@@ -193,6 +195,33 @@ PrintProgress(const fabric::Progress& p)
     std::cout << line.dump() << std::endl; // flush: a worker reads these lines live
 }
 
+/**
+ * Refuses an --out path that cannot take the result, before the run spends any time: a
+ * directory, or a file in a directory that does not exist or cannot be written.
+ */
+void
+CheckOutPath(const std::string& path)
+{
+    struct stat st
+    {
+    };
+    if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    {
+        throw UsageError{"--out: \"" + path + "\" is a directory; name the result file"};
+    }
+    std::string::size_type slash = path.find_last_of('/');
+    std::string dir = slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
+    if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    {
+        throw UsageError{"--out: directory \"" + dir + "\" does not exist"};
+    }
+    if (access(dir.c_str(), W_OK) != 0)
+    {
+        throw UsageError{"--out: directory \"" + dir + "\" is not writable"};
+    }
+}
+
+/** Writes via a temporary file renamed into place; the temporary never outlives a failure. */
 void
 WriteFile(const std::string& path, const std::string& text)
 {
@@ -203,11 +232,13 @@ WriteFile(const std::string& path, const std::string& text)
         out.flush();
         if (!out)
         {
+            std::remove(tmp.c_str());
             throw std::runtime_error("cannot write \"" + tmp + "\"");
         }
     }
     if (std::rename(tmp.c_str(), path.c_str()) != 0)
     {
+        std::remove(tmp.c_str());
         throw std::runtime_error("cannot rename \"" + tmp + "\" to \"" + path + "\"");
     }
 }
@@ -217,6 +248,8 @@ Run(const std::vector<std::string>& args)
 {
     RunOptions o = ParseRunOptions(args);
     fabric::Scenario scenario = Load(o.scenarioPath);
+    CheckOutPath(o.outPath);
+    std::vector<fabric::ScenarioWarning> warnings = fabric::ScenarioWarnings(scenario);
     auto start = std::chrono::steady_clock::now();
 
     fabric::FabricRunner runner(scenario);
@@ -250,6 +283,7 @@ Run(const std::vector<std::string>& args)
                           {"duration_ns", scenario.durationNs},
                           {"warmup_ns", scenario.warmupNs},
                           {"packets_tx", runner.PacketsTx()}};
+    result["warnings"] = fabric::WarningsJson(warnings);
     nlohmann::ordered_json model = runner.Results();
     for (const char* key : {"summary", "flows", "series"})
     {

@@ -64,6 +64,12 @@ struct FlowState
     bool eceSinceAck = false; ///< a CE-marked packet arrived since the last ACK (ack_flag)
     int64_t lastCnpPs = -1;
     uint64_t bytesDelivered = 0;
+    // Conservation (docs/result-format.md): DATA payload bytes; sent = received + dropped +
+    // still in the network, exactly.
+    uint64_t bytesSent = 0;          ///< put on the wire by the sender, retransmissions included
+    uint64_t bytesRetransmitted = 0; ///< of bytesSent: PSNs sent before
+    uint64_t bytesReceived = 0;      ///< reached the receiver (duplicates, out of order included)
+    uint64_t bytesDropped = 0;       ///< dropped in the network (any reason)
     uint64_t bytesAtLastSample = 0;
     int64_t startPs = 0;
     int64_t completePs = -1;  ///< receiver got the last byte
@@ -85,6 +91,8 @@ struct FabricCounters
     uint64_t pausesSent = 0;
     uint64_t pausesReceived = 0;
     std::array<uint64_t, DROP_REASONS> drops{};
+    std::array<uint64_t, DROP_REASONS> dropDataBytes{}; ///< DATA payload bytes of those drops
+    uint64_t unroutableDataBytes = 0; ///< DATA payload a switch had no route for
 };
 
 struct FabricContext

@@ -71,7 +71,11 @@ struct Port
     ns3::Ptr<ns3::EventImpl> txDoneEvent;  ///< reused for every transmission-done event
     ns3::Ptr<ns3::EventImpl> arrivalEvent; ///< reused for every arrival event
     PortFault* fault = nullptr; ///< set only while a fault or watchdog concerns this port
-    uint64_t txWireBytesWarm = 0; ///< wire bytes sent after warm-up (utilization)
+    uint64_t txWireBytesWarm = 0; ///< wire bytes of frames started after warm-up
+    /// Serialization time inside [warm-up, busyUntil]: utilization counts only the bits sent
+    /// inside the measurement window (a frame started before the warm-up ends counts its part
+    /// after it; the part of the last frame past the end of the run is taken off at the end).
+    int64_t txBusyPsWarm = 0;
     uint64_t dropPeriod = 0; ///< test hook: drop every n-th DATA packet sent (0 = off)
     uint64_t dataSeen = 0;
     std::array<int64_t, kNumPriorities> pausedUntil{}; ///< egress paused while now < this

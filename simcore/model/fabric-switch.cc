@@ -164,7 +164,13 @@ FabricSwitch::Receive(uint32_t inPort, RocePacket p)
     uint32_t out = SelectEgress(p);
     if (out >= m_ports.size())
     {
-        return; // unroutable (the scenario layer rejects disconnected topologies)
+        // Unroutable (the scenario layer rejects disconnected topologies): counted, not lost.
+        if (p.kind == PacketKind::DATA && p.flow < m_ctx->flows.size())
+        {
+            m_ctx->counters.unroutableDataBytes += p.payload;
+            m_ctx->flows[p.flow].bytesDropped += p.payload;
+        }
+        return;
     }
     uint8_t prio = p.priority & 7;
     if (prio == kControlPriority)
@@ -214,6 +220,11 @@ FabricSwitch::Drop(uint32_t port, const RocePacket& p, DropReason reason)
     if (m_ports[port].fault != nullptr)
     {
         ++m_ports[port].fault->drops[reason];
+    }
+    if (p.kind == PacketKind::DATA && p.flow < m_ctx->flows.size())
+    {
+        m_ctx->counters.dropDataBytes[reason] += p.payload;
+        m_ctx->flows[p.flow].bytesDropped += p.payload;
     }
     m_dropTrace(port, reason);
 }

@@ -110,6 +110,17 @@ class FabricSwitch : public FabricDevice
     bool Dequeue(uint32_t port, RocePacket& out) override;
     bool HasBacklog(uint32_t port) const override;
 
+  public:
+    /** Calls f on every frame waiting in an egress queue (end-of-run accounting). */
+    template <typename F>
+    void ForEachQueued(F f) const
+    {
+        for (const Queue& q : m_queues)
+        {
+            q.q.ForEach(f);
+        }
+    }
+
   private:
     struct Queue
     {

@@ -42,6 +42,16 @@ class RingQueue
         return m_buf[m_head];
     }
 
+    /** Calls f on every element, oldest first (for end-of-run accounting, not the hot path). */
+    template <typename F>
+    void ForEach(F f) const
+    {
+        for (size_t i = 0; i < m_count; ++i)
+        {
+            f(m_buf[(m_head + i) & m_mask]);
+        }
+    }
+
     T Pop()
     {
         T p = m_buf[m_head];

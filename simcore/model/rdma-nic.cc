@@ -131,10 +131,12 @@ RdmaNic::BuildData(uint32_t flow, RocePacket& out, int64_t now)
     out.gap = static_cast<uint8_t>(m_cfg.preambleIfgBytes);
     out.udpSrc = f.spec->udpSrcPort;
     out.priority = f.spec->priority & 7;
+    f.bytesSent += out.payload;
     if (psn < f.maxSent)
     {
         ++f.retransmits;
         ++m_ctx->counters.retransmitted;
+        f.bytesRetransmitted += out.payload;
     }
     if (f.sndUna == f.sndNxt)
     {
@@ -280,6 +282,7 @@ RdmaNic::OnData(const RocePacket& p)
         return;
     }
     FlowState& f = m_ctx->flows[p.flow];
+    f.bytesReceived += p.payload;
     int64_t now = NowPs();
     if (p.ecn && m_cfg.ackFlagFeedback)
     {
@@ -303,7 +306,7 @@ RdmaNic::OnData(const RocePacket& p)
         f.bytesDelivered += p.payload;
         if (now >= m_ctx->warmupPs && m_node < m_ctx->hostRxBytes.size())
         {
-            m_ctx->hostRxBytes[m_node] += p.payload;
+            m_ctx->hostRxBytes[m_node] += PayloadInWindow(p, now);
         }
         bool last = f.expected == f.totalPkts;
         if (last && f.completePs < 0)
@@ -576,6 +579,21 @@ RdmaNic::DoDispose()
     }
     m_active.clear();
     FabricDevice::DoDispose();
+}
+
+uint64_t
+RdmaNic::PayloadInWindow(const RocePacket& p, int64_t now) const
+{
+    int64_t inWindow = now - m_ctx->warmupPs;
+    int64_t serPs = GetNPorts() > 0 ? GetPort(0).SerializationPs(p.wire) : 0;
+    if (inWindow >= serPs)
+    {
+        return p.payload;
+    }
+    // Only the bits that reached the host after the warm-up count (rounded down), so the
+    // host's throughput never exceeds its line rate x payload / wire bytes.
+    return static_cast<uint64_t>(p.payload) * static_cast<uint64_t>(inWindow) /
+           static_cast<uint64_t>(serPs);
 }
 
 } // namespace fabric

@@ -67,6 +67,9 @@ class RdmaNic : public FabricDevice
     void Wake();
     void CheckRto(uint32_t flow);
     void CheckPauseWatchdog(int64_t since);
+    /** The payload bytes of a frame whose last bit arrives now that arrived after warm-up:
+     * all of them unless the frame's serialization began before the warm-up ended. */
+    uint64_t PayloadInWindow(const RocePacket& p, int64_t now) const;
 
     NicConfig m_cfg;
     ns3::ObjectFactory m_ccFactory;

@@ -80,7 +80,7 @@ ReadPfc(const json& value, const std::string& path, ordered_json* out)
     ObjectReader r(value, path, out);
     PfcConfig p;
     p.enabled = r.Bool("enabled", p.enabled);
-    p.alpha = r.Number("alpha", p.alpha, Range::AboveTo(0, 64));
+    p.alpha = r.Number("alpha", p.alpha, Range::Closed(kMinPfcAlpha, 64));
     const json* headroom = r.Raw("headroom_bytes");
     if (!headroom || (headroom->is_string() && headroom->get<std::string>() == "auto"))
     {
@@ -104,8 +104,8 @@ ReadPfc(const json& value, const std::string& path, ordered_json* out)
                                     Range::Closed(0, 10e6, "bytes")));
     std::string mode = r.Enum("pause_mode", "xoff_xon", {"xoff_xon", "quanta"});
     p.pauseMode = mode == "quanta" ? PauseMode::QUANTA : PauseMode::XOFF_XON;
-    p.pauseQuanta =
-        static_cast<uint32_t>(r.Int("pause_quanta", p.pauseQuanta, Range::Closed(1, 65535)));
+    p.pauseQuanta = static_cast<uint32_t>(
+        r.Int("pause_quanta", p.pauseQuanta, Range::Closed(kMinPauseQuanta, 65535)));
     const json* byRate = r.Raw("alpha_by_rate");
     ordered_json byRateOut = ordered_json::object();
     if (byRate)
@@ -116,7 +116,7 @@ ReadPfc(const json& value, const std::string& path, ordered_json* out)
         {
             std::string itemPath = JoinPath(byPath, it.key());
             double rate = ParseRateKey(it.key(), itemPath);
-            double alpha = ReadNumber(it.value(), itemPath, Range::AboveTo(0, 64));
+            double alpha = ReadNumber(it.value(), itemPath, Range::Closed(kMinPfcAlpha, 64));
             p.alphaByRate.emplace_back(rate, alpha);
             byRateOut[it.key()] = alpha;
         }
@@ -136,21 +136,21 @@ ReadCc(const json& value, const std::string& path, ordered_json* out)
     CcConfig c = DcqcnPreset(preset);
     c.algorithm = algorithm;
     c.g = r.Number("g", c.g, Range::AboveTo(0, 1));
-    c.alphaUpdateUs =
-        r.Number("alpha_update_us", c.alphaUpdateUs, Range::AboveTo(0, kMaxTimerUs, "us"));
+    c.alphaUpdateUs = r.Number("alpha_update_us", c.alphaUpdateUs,
+                               Range::Closed(kMinCcTimerUs, kMaxTimerUs, "us"));
     c.rateDecreaseIntervalUs = r.Number("rate_decrease_interval_us", c.rateDecreaseIntervalUs,
                                         Range::Closed(0, kMaxTimerUs, "us"));
     c.rateIncreaseTimerUs = r.Number("rate_increase_timer_us", c.rateIncreaseTimerUs,
-                                     Range::AboveTo(0, kMaxTimerUs, "us"));
+                                     Range::Closed(kMinCcTimerUs, kMaxTimerUs, "us"));
     c.byteCounterBytes =
         static_cast<uint64_t>(r.Int("byte_counter_bytes", static_cast<int64_t>(c.byteCounterBytes),
                                     Range::Closed(0, 1099511627776.0, "bytes")));
     c.fastRecoverySteps = static_cast<uint32_t>(
         r.Int("fast_recovery_steps", c.fastRecoverySteps, Range::Closed(0, 100)));
-    c.raiMbps = r.Number("rai_mbps", c.raiMbps, Range::AboveTo(0, kMaxRateMbps, "Mbit/s"));
-    c.rhaiMbps = r.Number("rhai_mbps", c.rhaiMbps, Range::AboveTo(0, kMaxRateMbps, "Mbit/s"));
-    c.minRateMbps =
-        r.Number("min_rate_mbps", c.minRateMbps, Range::AboveTo(0, kMaxRateMbps, "Mbit/s"));
+    Range ccRate = Range::Closed(kMinCcRateMbps, kMaxRateMbps, "Mbit/s");
+    c.raiMbps = r.Number("rai_mbps", c.raiMbps, ccRate);
+    c.rhaiMbps = r.Number("rhai_mbps", c.rhaiMbps, ccRate);
+    c.minRateMbps = r.Number("min_rate_mbps", c.minRateMbps, ccRate);
     c.clampTargetRate = r.Bool("clamp_target_rate", c.clampTargetRate);
     c.clampTargetAfterTimerIncrease =
         r.Bool("clamp_target_after_timer_increase", c.clampTargetAfterTimerIncrease);
@@ -225,7 +225,7 @@ ReadSwitchConfig(const json& value, const std::string& path, ordered_json* out)
     ObjectReader r(value, path, out);
     SwitchConfig s;
     s.bufferBytes = static_cast<uint64_t>(r.Int("buffer_bytes", static_cast<int64_t>(s.bufferBytes),
-                                                Range::Closed(64000, kOneGB, "bytes")));
+                                                Range::Closed(65536, kOneGB, "bytes")));
     s.cellBytes =
         static_cast<uint32_t>(r.Int("cell_bytes", s.cellBytes, Range::Closed(64, 1024, "bytes")));
     s.pfc = ReadPfc(OrEmpty(r.Raw("pfc")), r.FieldPath("pfc"), Child(out, "pfc"));

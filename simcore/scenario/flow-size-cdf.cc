@@ -19,10 +19,14 @@ FlowSizeCdf::FlowSizeCdf(std::vector<std::pair<double, double>> points)
 FlowSizeCdf
 FlowSizeCdf::Named(const std::string& name)
 {
-    // Size in bytes, cumulative percent (docs/scenario-format.md, ../shared/reference).
-    if (name == "websearch")
+    // Size in bytes, cumulative percent: the files of the HPCC simulator's traffic generator
+    // (simcore/data/flow-size-cdfs/, copied from alibaba-edu/High-Precision-Congestion-Control
+    // traffic_gen/), the generator the field uses for these workloads. Each starts at (0, 0),
+    // so the first segment spreads flows evenly over 0 .. first size, as that generator does.
+    if (name == "websearch") // WebSearch_distribution.txt
     {
-        return FlowSizeCdf({{10000, 15},
+        return FlowSizeCdf({{0, 0},
+                            {10000, 15},
                             {20000, 20},
                             {30000, 30},
                             {50000, 40},
@@ -34,9 +38,10 @@ FlowSizeCdf::Named(const std::string& name)
                             {10000000, 97},
                             {30000000, 100}});
     }
-    if (name == "fb_hadoop")
+    if (name == "fb_hadoop") // FbHdp_distribution.txt
     {
-        return FlowSizeCdf({{100, 1},
+        return FlowSizeCdf({{0, 0},
+                            {100, 1},
                             {200, 2},
                             {300, 5},
                             {350, 15},
@@ -56,16 +61,17 @@ FlowSizeCdf::Named(const std::string& name)
                             {2000000, 99},
                             {10000000, 100}});
     }
-    if (name == "alistorage")
+    if (name == "alistorage") // AliStorage2019.txt
     {
-        return FlowSizeCdf({{4096, 22.93},
-                            {8192, 69.21},
-                            {16384, 80.61},
-                            {32768, 90.47},
-                            {65536, 93.53},
-                            {131072, 96.77},
-                            {262144, 97.53},
-                            {2097152, 100}});
+        return FlowSizeCdf({{0, 0},
+                            {4000, 22.93},
+                            {8000, 69.21},
+                            {16000, 80.61},
+                            {32000, 90.47},
+                            {64000, 93.53},
+                            {128000, 96.77},
+                            {256000, 97.53},
+                            {2000000, 100}});
     }
     throw std::out_of_range("unknown flow-size distribution " + name);
 }

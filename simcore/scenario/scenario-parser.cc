@@ -2,16 +2,16 @@
 
 #include "device-config.h"
 #include "fault-config.h"
+#include "json-input.h"
 #include "json-reader.h"
 #include "monitor-config.h"
+#include "scenario-checks.h"
 #include "scenario-limits.h"
 #include "sha256.h"
 #include "topology-generator.h"
 #include "traffic-generator.h"
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 namespace fabric
 {
@@ -22,63 +22,53 @@ using nlohmann::ordered_json;
 namespace
 {
 
-/** Maximum nesting depth accepted from a file (scenarios need about 6). */
-constexpr std::size_t kMaxDepth = 64;
-
-json
-ParseJson(const std::string& bytes)
-{
-    bool blank = true;
-    for (char c : bytes)
-    {
-        if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
-        {
-            blank = false;
-            break;
-        }
-    }
-    if (blank)
-    {
-        throw ScenarioError("", "file is empty");
-    }
-    std::size_t depth = 0;
-    bool tooDeep = false;
-    json::parser_callback_t limitDepth = [&depth, &tooDeep](int, json::parse_event_t event, json&)
-    {
-        if (event == json::parse_event_t::object_start || event == json::parse_event_t::array_start)
-        {
-            tooDeep = tooDeep || ++depth > kMaxDepth;
-        }
-        else if (event == json::parse_event_t::object_end ||
-                 event == json::parse_event_t::array_end)
-        {
-            --depth;
-        }
-        return !tooDeep;
-    };
-    try
-    {
-        json doc = json::parse(bytes, limitDepth);
-        if (tooDeep)
-        {
-            throw ScenarioError("", "nested deeper than " + std::to_string(kMaxDepth) + " levels");
-        }
-        return doc;
-    }
-    catch (const json::parse_error& e)
-    {
-        throw ScenarioError("", "invalid JSON at byte " + std::to_string(e.byte));
-    }
-    catch (const json::exception& e)
-    {
-        throw ScenarioError("", "invalid JSON");
-    }
-}
-
 uint64_t
 UsToNs(double us)
 {
     return static_cast<uint64_t>(std::llround(us * 1000.0));
+}
+
+/** For each node, the field that set its buffer_bytes (for error messages). */
+std::vector<std::string>
+BufferFieldPaths(const Topology& topo, const TopologyBuild& build, const json* overrides)
+{
+    std::vector<std::string> paths(topo.nodes.size(), "switch.buffer_bytes");
+    for (const auto& entry : build.bufferBytes)
+    {
+        paths[entry.first] = "topology.dci_buffer_bytes";
+    }
+    if (overrides && overrides->is_object())
+    {
+        for (auto it = overrides->begin(); it != overrides->end(); ++it)
+        {
+            auto found = topo.index.find(it.key());
+            if (found != topo.index.end() && it.value().is_object() &&
+                it.value().contains("buffer_bytes"))
+            {
+                paths[found->second] = JoinPath(JoinPath("switch_overrides", it.key()), "buffer_bytes");
+            }
+        }
+    }
+    return paths;
+}
+
+/** Hosts whose nic_overrides entry sets `field` (already validated). */
+std::unordered_set<uint32_t>
+HostsOverriding(const Topology& topo, const json* overrides, const std::string& field)
+{
+    std::unordered_set<uint32_t> hosts;
+    if (overrides && overrides->is_object())
+    {
+        for (auto it = overrides->begin(); it != overrides->end(); ++it)
+        {
+            auto found = topo.index.find(it.key());
+            if (found != topo.index.end() && it.value().is_object() && it.value().contains(field))
+            {
+                hosts.insert(found->second);
+            }
+        }
+    }
+    return hosts;
 }
 
 Scenario
@@ -145,6 +135,8 @@ Resolve(const json& doc, const std::string& bytes, ordered_json* out)
 
     ResolveDeviceConfigs(s.topo, r.Raw("switch"), r.Raw("switch_overrides"), r.Raw("nic"),
                          r.Raw("nic_overrides"), build.bufferBytes, s.switchCfg, s.nicCfg, out);
+    CheckSwitchBuffers(s, BufferFieldPaths(s.topo, build, r.Raw("switch_overrides")));
+    s.rtoOverridden = HostsOverriding(s.topo, r.Raw("nic_overrides"), "rto_us");
 
     TrafficContext ctx;
     ctx.topo = &s.topo;
@@ -173,7 +165,7 @@ Resolve(const json& doc, const std::string& bytes, ordered_json* out)
 Scenario
 LoadScenario(const std::string& bytes, ordered_json* normalized)
 {
-    json doc = ParseJson(bytes);
+    json doc = ParseStrictJson(bytes);
     try
     {
         return Resolve(doc, bytes, normalized);
@@ -192,18 +184,7 @@ LoadScenario(const std::string& bytes, ordered_json* normalized)
 std::string
 ReadScenarioFile(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-    {
-        throw ScenarioError("", "cannot read file \"" + path + "\"");
-    }
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    if (in.bad())
-    {
-        throw ScenarioError("", "cannot read file \"" + path + "\"");
-    }
-    return bytes.str();
+    return ReadCappedFile(path);
 }
 
 ordered_json

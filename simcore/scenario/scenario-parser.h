@@ -22,7 +22,7 @@ namespace fabric
  */
 Scenario LoadScenario(const std::string& bytes, nlohmann::ordered_json* normalized = nullptr);
 
-/** Reads a file's bytes; throws ScenarioError("(root)", ...) when it cannot be read. */
+/** Reads a file's bytes (at most kMaxScenarioBytes; directories refused); throws ScenarioError("(root)", ...). */
 std::string ReadScenarioFile(const std::string& path);
 
 /** The fully defaulted scenario skeleton (`fabricsim schema`). */

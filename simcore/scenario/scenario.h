@@ -14,6 +14,7 @@
 #include <map>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -230,6 +231,7 @@ struct Scenario
     WatchdogConfig watchdogs;
     bool portCounters = false; ///< telemetry.port_counters
     std::string sha256; ///< of the scenario file bytes
+    std::unordered_set<uint32_t> rtoOverridden; ///< hosts whose nic_overrides entry sets rto_us
 };
 
 } // namespace fabric

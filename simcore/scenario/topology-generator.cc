@@ -126,7 +126,7 @@ CheckCounts(double nodes, double links)
 Range
 RateRange()
 {
-    return Range::AboveTo(0, kMaxRateGbps, "Gbit/s");
+    return Range::Closed(kMinRateGbps, kMaxRateGbps, "Gbit/s");
 }
 
 Range
@@ -239,7 +239,7 @@ BuildDci(ObjectReader& r)
     p.dciRateGbps = r.Number("dci_rate_gbps", p.dciRateGbps, RateRange());
     p.dciBufferBytes =
         static_cast<uint64_t>(r.Int("dci_buffer_bytes", static_cast<int64_t>(p.dciBufferBytes),
-                                    Range::Closed(64000, 1e9, "bytes")));
+                                    Range::Closed(65536, 1e9, "bytes")));
     r.Finish();
     CheckCounts(2 * LeafSpineNodes(p.site) + 2,
                 2 * LeafSpineLinks(p.site) + 2 * static_cast<double>(p.site.spines) + 1);

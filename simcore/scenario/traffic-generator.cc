@@ -6,6 +6,7 @@
 #include "json-reader.h"
 #include "scenario-limits.h"
 #include "topology-generator.h"
+#include "traffic-patterns.h"
 
 #include <ns3/random-variable-stream.h>
 #include <ns3/rng-seed-manager.h>
@@ -383,6 +384,57 @@ GeneratePermutation(GeneratorContext& g)
     }
 }
 
+/** Al-Fares stride: host i of the list sends to host (i + stride) mod N. */
+void
+GenerateStride(GeneratorContext& g)
+{
+    std::vector<uint32_t> hosts = HostList(g, "hosts", false, 2);
+    std::size_t n = hosts.size();
+    const json* strideValue = g.R().Raw("stride");
+    if (!strideValue)
+    {
+        throw ScenarioError(g.R().FieldPath("stride"), "field required (1 .. number of hosts - 1)");
+    }
+    uint64_t stride = static_cast<uint64_t>(ReadInt(*strideValue, g.R().FieldPath("stride"),
+                                                    Range::Closed(1, static_cast<double>(n - 1))));
+    g.R().Record("stride", stride);
+    uint64_t size = g.SizeBytes("size_bytes");
+    g.R().Finish();
+    g.Expect(static_cast<double>(n));
+    for (const auto& [src, dst] : StridePairs(hosts, stride))
+    {
+        g.Connect(src, dst, size);
+    }
+}
+
+/** Al-Fares random permutation restricted to other pods: nobody sends inside its own pod. */
+void
+GenerateInterPodPermutation(GeneratorContext& g)
+{
+    std::vector<uint32_t> hosts = HostList(g, "hosts", false, 2);
+    uint64_t size = g.SizeBytes("size_bytes");
+    g.R().Finish();
+    std::vector<std::string> pods = HostPods(g.Topo(), hosts);
+    std::size_t largest = LargestPod(pods);
+    if (2 * largest > hosts.size())
+    {
+        throw ScenarioError(g.R().FieldPath("hosts"),
+                            "one pod holds " + std::to_string(largest) + " of the " +
+                                std::to_string(hosts.size()) +
+                                " hosts: no host may send inside its own pod, so every pod must "
+                                "hold at most half of them");
+    }
+    g.Expect(static_cast<double>(hosts.size()));
+    ns3::Ptr<ns3::UniformRandomVariable> rng = ns3::CreateObject<ns3::UniformRandomVariable>();
+    rng->SetStream(g.Stream(0));
+    std::vector<std::size_t> dst =
+        InterPodPermutation(pods, [&rng](uint32_t hi) { return rng->GetInteger(0, hi); });
+    for (std::size_t i = 0; i < hosts.size(); ++i)
+    {
+        g.Connect(hosts[i], hosts[dst[i]], size);
+    }
+}
+
 void
 GenerateAllToAll(GeneratorContext& g)
 {
@@ -581,7 +633,7 @@ GeneratePingmesh(GeneratorContext& g)
 {
     ObjectReader& r = g.R();
     std::vector<uint32_t> hosts = HostList(g, "hosts", false, 2);
-    double intervalUs = r.Number("interval_us", 100, Range::AboveTo(0, kMaxDurationUs, "us"));
+    double intervalUs = r.Number("interval_us", 100, Range::Closed(kMinProbeIntervalUs, kMaxDurationUs, "us"));
     uint64_t probeBytes =
         static_cast<uint64_t>(r.Int("probe_bytes", 512, Range::Closed(1, 65536, "bytes")));
     std::string scope = r.Enum("scope", "all", {"all", "tor", "podset", "fabric"});
@@ -671,7 +723,8 @@ GenerateTraffic(const json* traffic, const TrafficContext& ctx, ordered_json* ou
             ObjectReader r((*traffic)[i], path, out ? &itemOut : nullptr);
             std::string kind = r.Enum("kind", "",
                                       {"incast", "pairs", "permutation", "all_to_all", "perftest",
-                                       "workload", "pingmesh", "flows"});
+                                       "workload", "pingmesh", "flows", "stride",
+                                       "inter_pod_permutation"});
             if (kind == "flows") // explicit list: none of the common fields below apply
             {
                 GenerateFlowList(r, ctx, static_cast<uint32_t>(i), flows, expected);
@@ -702,6 +755,14 @@ GenerateTraffic(const json* traffic, const TrafficContext& ctx, ordered_json* ou
             else if (kind == "workload")
             {
                 GenerateWorkload(g);
+            }
+            else if (kind == "stride")
+            {
+                GenerateStride(g);
+            }
+            else if (kind == "inter_pod_permutation")
+            {
+                GenerateInterPodPermutation(g);
             }
             else
             {

@@ -212,7 +212,8 @@ TEST_F(CliTest, SameScenarioAndSeedGiveIdenticalResults)
     {
         keys += it.key() + ",";
     }
-    EXPECT_EQ(keys, "result_version,status,run_info,summary,flows,series,perf,");
+    EXPECT_EQ(keys, "result_version,status,run_info,warnings,summary,flows,series,perf,");
+    EXPECT_EQ(doc["warnings"].dump(), "[]"); // 1 us links, RTO 1 ms: nothing to warn about
     EXPECT_EQ(doc["status"], "ok");
     EXPECT_EQ(doc["run_info"]["scenario_sha256"], fabric::Sha256Hex(ReadFile(scenario)));
     EXPECT_EQ(doc["run_info"]["seed"], 5);
@@ -290,6 +291,135 @@ TEST_F(CliTest, BadCommandLinesAndGarbageNeverCrash)
     EXPECT_EQ(o.code, 2);
     EXPECT_EQ(Lines(o.err), 1u);
     EXPECT_EQ(o.err.rfind("(root): ", 0), 0u) << o.err;
+}
+
+class HostileInputTest : public CliTest
+{
+  protected:
+    /** Runs `fabricsim ARGS` with ulimit -v 1 GiB and timeout 60 s. */
+    Outcome Guarded(const std::string& args)
+    {
+        std::string out = m_dir + "/stdout";
+        std::string err = m_dir + "/stderr";
+        std::string cmd = "ulimit -v 1048576; timeout 60 " + Quote(kBin) + " " + args + " >" +
+                          Quote(out) + " 2>" + Quote(err);
+        int status = std::system(("sh -c " + Quote(cmd)).c_str());
+        Outcome o;
+        o.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        o.out = ReadFile(out);
+        o.err = ReadFile(err);
+        return o;
+    }
+
+    /** One line on stderr, exit 2, starting with prefix. */
+    void ExpectRefused(const Outcome& o, const std::string& prefix)
+    {
+        EXPECT_EQ(o.code, 2) << o.err;
+        EXPECT_EQ(Lines(o.err), 1u) << o.err;
+        EXPECT_EQ(o.err.rfind(prefix, 0), 0u) << o.err;
+        EXPECT_EQ(o.out, "");
+    }
+};
+
+TEST_F(HostileInputTest, EndlessDevicesAreCutAtTheSizeCap)
+{
+    // Without the cap these read forever (and /dev/zero grows without bound): the memory
+    // ceiling turns that into exit 1 and the timeout into 124, both failures here.
+    for (const char* device : {"/dev/zero", "/dev/urandom"})
+    {
+        SCOPED_TRACE(device);
+        Outcome o = Guarded(std::string("validate ") + device);
+        ExpectRefused(o, "(root): file is larger than 16777216 bytes (16 MiB");
+    }
+}
+
+TEST_F(HostileInputTest, HugeFileRefusedBeforeReading)
+{
+    // A sparse 3 GB file: refused from its size, so it costs neither disk nor memory.
+    std::string big = Path("big.json");
+    ASSERT_EQ(std::system(("truncate -s 3000000000 " + Quote(big)).c_str()), 0);
+    ExpectRefused(Guarded("validate " + Quote(big)), "(root): file is larger than 16777216 bytes");
+    // One byte over the cap is refused, the cap itself is read (and then parsed).
+    std::string edge = Path("edge.json");
+    ASSERT_EQ(std::system(("truncate -s 16777217 " + Quote(edge)).c_str()), 0);
+    ExpectRefused(Guarded("validate " + Quote(edge)), "(root): file is larger than");
+    ASSERT_EQ(std::system(("truncate -s 16777216 " + Quote(edge)).c_str()), 0);
+    ExpectRefused(Guarded("validate " + Quote(edge)), "(root): invalid JSON at line 1, column 1");
+}
+
+TEST_F(HostileInputTest, DirectoryIsNamedAsADirectory)
+{
+    ExpectRefused(Guarded("validate " + Quote(m_dir)), "(root): \"" + m_dir + "\" is a directory");
+}
+
+TEST_F(HostileInputTest, OutNamingADirectoryIsRefusedWithoutAStrayFile)
+{
+    std::string outDir = Path("outdir");
+    ASSERT_EQ(std::system(("mkdir " + Quote(outDir)).c_str()), 0);
+    std::string scenario = kExamples + "/valid/leaf-spine-incast.json";
+    Outcome o = Guarded("run " + Quote(scenario) + " --out " + Quote(outDir));
+    EXPECT_EQ(o.code, 2) << o.err;
+    EXPECT_EQ(Lines(o.err), 1u) << o.err;
+    EXPECT_EQ(o.err.rfind("--out: \"" + outDir + "\" is a directory", 0), 0u) << o.err;
+    EXPECT_EQ(JsonFiles(outDir).size(), 0u);
+    EXPECT_EQ(std::system(("test -z \"$(ls -A " + Quote(outDir) + ")\"").c_str()), 0)
+        << "stray file left in " << outDir;
+    // and into a directory that does not exist
+    o = Guarded("run " + Quote(scenario) + " --out " + Quote(Path("nowhere/r.json")));
+    EXPECT_EQ(o.code, 2) << o.err;
+    EXPECT_EQ(o.err.rfind("--out: directory", 0), 0u) << o.err;
+}
+
+TEST_F(HostileInputTest, NumberOutOfRangeAndSyntaxErrorsGiveLineAndColumn)
+{
+    WriteFile(Path("big-number.json"), "{\n  \"schema_version\": 1,\n  \"duration_us\": 1e400\n}\n");
+    ExpectRefused(Guarded("validate " + Quote(Path("big-number.json"))),
+                  "(root): invalid JSON at line 3, column 22: number 1e400 is out of range");
+    WriteFile(Path("cut.json"), "{\n  \"schema_version\": 1,\n  \"topology\": {\"kind\": ");
+    Outcome o = Guarded("validate " + Quote(Path("cut.json")));
+    ExpectRefused(o, "(root): invalid JSON at line 3, column");
+    EXPECT_NE(o.err.find("unexpected end of input"), std::string::npos) << o.err;
+}
+
+TEST_F(HostileInputTest, DuplicateKeysAreRefusedAtTheirPath)
+{
+    WriteFile(Path("dup-root.json"),
+              R"({"schema_version": 1, "seed": 1, "topology": {"kind": "leaf_spine"}, "seed": 2})");
+    ExpectRefused(Guarded("validate " + Quote(Path("dup-root.json"))), "seed: duplicate key");
+    WriteFile(Path("dup-deep.json"),
+              R"({"schema_version": 1, "topology": {"kind": "explicit", "nodes": [{"id": "a"},)"
+              R"( {"id": "b", "tier": 1, "tier": 2}]}})");
+    ExpectRefused(Guarded("validate " + Quote(Path("dup-deep.json"))),
+                  "topology.nodes[1].tier: duplicate key \"tier\"");
+    // the same key in two different objects is fine
+    WriteFile(Path("same-key.json"),
+              R"({"schema_version": 1, "topology": {"kind": "leaf_spine"}, )"
+              R"("switch": {"ecn": {"enabled": true}, "pfc": {"enabled": true}}})");
+    EXPECT_EQ(Guarded("validate " + Quote(Path("same-key.json"))).code, 0);
+}
+
+TEST_F(HostileInputTest, RtoBelowBaseRttIsAWarningInTheResult)
+{
+    // 100 km of fibre = 500 us each way: the base RTT passes the default 1 ms RTO.
+    json doc = {{"schema_version", 1},
+                {"duration_us", 20},
+                {"topology", {{"kind", "dci"}, {"length_km", 100}}},
+                {"traffic", json::array({{{"kind", "pairs"}, {"pairs", json::array({json::array({"a-h0", "b-h0"})})}}})}};
+    WriteFile(Path("dci.json"), doc.dump());
+    Outcome o = Guarded("run " + Quote(Path("dci.json")) + " --out " + Quote(Path("dci-r.json")));
+    ASSERT_EQ(o.code, 0) << o.err;
+    json r = json::parse(ReadFile(Path("dci-r.json")));
+    ASSERT_EQ(r["warnings"].size(), 1u) << r["warnings"].dump();
+    EXPECT_EQ(r["warnings"][0]["code"], "rto_below_base_rtt");
+    EXPECT_EQ(r["warnings"][0]["field"], "nic.rto_us");
+    EXPECT_NE(r["warnings"][0]["message"].get<std::string>().find("nic.rto_us (1000 us)"),
+              std::string::npos);
+    // an RTO above the base RTT: no warning
+    doc["nic"] = {{"rto_us", 4000}};
+    WriteFile(Path("dci.json"), doc.dump());
+    o = Guarded("run " + Quote(Path("dci.json")) + " --out " + Quote(Path("dci-r.json")));
+    ASSERT_EQ(o.code, 0) << o.err;
+    EXPECT_EQ(json::parse(ReadFile(Path("dci-r.json")))["warnings"], json::array());
 }
 
 } // namespace

@@ -181,5 +181,5 @@ TEST(HpccSettings, EcnAndAlphaByLinkRate)
     bad["switch"]["pfc"]["alpha_by_rate"] = {{"0", 0.5}};
     EXPECT_EQ(ErrorOf(bad).rfind("switch.pfc.alpha_by_rate.0: must be a link rate > 0", 0), 0u);
     bad["switch"]["pfc"]["alpha_by_rate"] = {{"100", 0}};
-    EXPECT_EQ(ErrorOf(bad), "switch.pfc.alpha_by_rate.100: must be > 0 and <= 64");
+    EXPECT_EQ(ErrorOf(bad), "switch.pfc.alpha_by_rate.100: must be >= 0.0078125 and <= 64");
 }

@@ -6,8 +6,9 @@ from sqlalchemy import text
 
 from app.api.deps import SessionDep
 from app.core import simulator
+from app.core.strict_json import StrictJsonRoute
 
-router = APIRouter(tags=["health"])
+router = APIRouter(tags=["health"], route_class=StrictJsonRoute)
 
 
 class Health(BaseModel):

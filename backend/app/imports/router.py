@@ -10,12 +10,13 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.api.errors import unprocessable
+from app.core.strict_json import StrictJsonRoute
 from app.core.validation import normalize_loc
 from app.scenarios.importers.hpcc import build
 from app.scenarios.importers.hpcc_files import MAX_TEXT_BYTES, ImportFileError
 from app.scenarios.schema import Scenario
 
-router = APIRouter(prefix="/imports", tags=["imports"])
+router = APIRouter(prefix="/imports", tags=["imports"], route_class=StrictJsonRoute)
 
 FIELD_OF_FILE = {"topology": "topology", "flows": "flows", "csv": "flows_csv", "config": "config",
                  "built-in benchmark config": "config"}

@@ -3,10 +3,11 @@
 from fastapi import APIRouter, HTTPException, Path
 
 from app.api.deps import SessionDep
+from app.core.strict_json import StrictJsonRoute
 from app.presets import service
 from app.presets.schemas import PresetDetail, PresetsPublic
 
-router = APIRouter(prefix="/presets", tags=["presets"])
+router = APIRouter(prefix="/presets", tags=["presets"], route_class=StrictJsonRoute)
 
 
 @router.get("", response_model=PresetsPublic)

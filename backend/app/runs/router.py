@@ -14,6 +14,7 @@ from app.api.sse import LastEventId, limited_stream, poll_events
 from app.core.db import get_sessionmaker
 from app.core.queue import enqueue_run
 from app.core.quotas import check_submission, client_key
+from app.core.strict_json import StrictJsonRoute
 from app.runs import service
 from app.runs.models import FINAL_STATES, Run
 from app.runs.schemas import (FlowsPublic, RunCreate, RunDiagnostics, RunPublic, RunsPublic,
@@ -21,7 +22,7 @@ from app.runs.schemas import (FlowsPublic, RunCreate, RunDiagnostics, RunPublic,
 from app.scenarios.models import ScenarioRow
 
 log = logging.getLogger(__name__)
-router = APIRouter(prefix="/runs", tags=["runs"])
+router = APIRouter(prefix="/runs", tags=["runs"], route_class=StrictJsonRoute)
 FLOW_COLUMNS = ("id", "src", "dst", "generator", "priority", "size_bytes", "start_us", "fct_us",
                 "ideal_fct_us", "slowdown", "bytes_delivered", "goodput_gbps", "retransmits")
 
@@ -92,7 +93,8 @@ def cancel(session: SessionDep, run: RunDep) -> RunPublic:
 def summary(session: SessionDep, run: RunDep) -> RunSummary:
     """run_info and summary of the result; 409 unless SUCCEEDED."""
     result = succeeded_result(session, run)
-    return RunSummary(run_info=result["run_info"], summary=result["summary"])
+    return RunSummary(run_info=result["run_info"], summary=result["summary"],
+                      warnings=result.get("warnings", []))
 
 
 @router.get("/{id}/flows", response_model=FlowsPublic)

@@ -75,6 +75,10 @@ class RunSummary(BaseModel):
 
     run_info: dict[str, Any]
     summary: dict[str, Any]
+    warnings: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="settings that are valid but will likely give results nobody wants "
+                    "({code, field, message}; e.g. rto_below_base_rtt)")
 
 
 class RunDiagnostics(BaseModel):

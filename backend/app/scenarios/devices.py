@@ -15,7 +15,7 @@ Priority = Literal["0", "1", "2", "3", "4", "5", "6", "7"]
 RateKey = Annotated[str, Field(pattern=r"^(0|[1-9][0-9]{0,3})(\.[0-9]{1,9})?$")]
 CcPreset = Literal["dcqcn-paper", "nvidia-default", "hpcc-dcqcn"]
 CcAlgorithm = Literal["dcqcn", "dcqcn_sampled", "none"]
-PfcAlpha = Annotated[float, Field(gt=0, le=64)]
+PfcAlpha = Annotated[float, Field(ge=L.MIN_PFC_ALPHA, le=64)]
 
 
 def _rate_key_errors(keys: list[str], field: tuple) -> list:
@@ -54,11 +54,11 @@ class Pfc(Strict):
     """Priority flow control with a dynamic (alpha) ingress threshold."""
 
     enabled: bool = True
-    alpha: float = Field(0.0625, gt=0, le=64)
+    alpha: float = Field(0.0625, ge=L.MIN_PFC_ALPHA, le=64)
     headroom_bytes: Headroom = "auto"
     xon_offset_bytes: int = Field(4160, ge=0, le=10 * L.MIB)
     pause_mode: Literal["xoff_xon", "quanta"] = "xoff_xon"
-    pause_quanta: int = Field(65535, ge=1, le=65535)
+    pause_quanta: int = Field(65535, ge=L.MIN_PAUSE_QUANTA, le=65535)
     alpha_by_rate: dict[RateKey, PfcAlpha] = Field(
         default_factory=dict,
         description="alpha of the ingress ports of a given link rate (Gbit/s); others use alpha")
@@ -74,11 +74,11 @@ class PfcPartial(Strict):
     """Pfc with every field optional."""
 
     enabled: bool | None = None
-    alpha: float | None = Field(None, gt=0, le=64)
+    alpha: float | None = Field(None, ge=L.MIN_PFC_ALPHA, le=64)
     headroom_bytes: Headroom | None = None
     xon_offset_bytes: int | None = Field(None, ge=0, le=10 * L.MIB)
     pause_mode: Literal["xoff_xon", "quanta"] | None = None
-    pause_quanta: int | None = Field(None, ge=1, le=65535)
+    pause_quanta: int | None = Field(None, ge=L.MIN_PAUSE_QUANTA, le=65535)
     alpha_by_rate: dict[RateKey, PfcAlpha] | None = None
 
 
@@ -148,14 +148,14 @@ class Cc(Strict):
         "CNP-arrived flag (the HPCC simulator's and ConnectX firmware's form); none")
     preset: CcPreset = "dcqcn-paper"
     g: float | None = Field(None, gt=0, le=1)
-    alpha_update_us: float | None = Field(None, gt=0, le=L.MAX_TIMER_US)
+    alpha_update_us: float | None = Field(None, ge=L.MIN_CC_TIMER_US, le=L.MAX_TIMER_US)
     rate_decrease_interval_us: float | None = Field(None, ge=0, le=L.MAX_TIMER_US)
-    rate_increase_timer_us: float | None = Field(None, gt=0, le=L.MAX_TIMER_US)
+    rate_increase_timer_us: float | None = Field(None, ge=L.MIN_CC_TIMER_US, le=L.MAX_TIMER_US)
     byte_counter_bytes: int | None = Field(None, ge=0, le=L.MAX_BYTE_COUNTER)
     fast_recovery_steps: int | None = Field(None, ge=0, le=100)
-    rai_mbps: float | None = Field(None, gt=0, le=L.MAX_RATE_MBPS)
-    rhai_mbps: float | None = Field(None, gt=0, le=L.MAX_RATE_MBPS)
-    min_rate_mbps: float | None = Field(None, gt=0, le=L.MAX_RATE_MBPS)
+    rai_mbps: float | None = Field(None, ge=L.MIN_CC_RATE_MBPS, le=L.MAX_RATE_MBPS)
+    rhai_mbps: float | None = Field(None, ge=L.MIN_CC_RATE_MBPS, le=L.MAX_RATE_MBPS)
+    min_rate_mbps: float | None = Field(None, ge=L.MIN_CC_RATE_MBPS, le=L.MAX_RATE_MBPS)
     clamp_target_rate: StrictBool | None = Field(
         None, description="Every cut sets the target rate to the current rate (NVIDIA clamp_tgt_rate)"
     )

@@ -5,6 +5,7 @@ from typing import Annotated
 from fastapi import APIRouter, Header, HTTPException, Query, Response
 
 from app.api.deps import ScenarioDep, SessionDep
+from app.core.strict_json import StrictJsonRoute
 from app.scenarios import service
 from app.scenarios.checks import check_with_simulator
 from app.scenarios.models import ScenarioRow
@@ -12,7 +13,7 @@ from app.scenarios.schemas import (ScenarioCreate, ScenarioCreated, ScenarioFork
                                    ScenarioKind, ScenariosPublic, ScenarioSummary,
                                    ScenarioValidate, ValidateResult)
 
-router = APIRouter(prefix="/scenarios", tags=["scenarios"])
+router = APIRouter(prefix="/scenarios", tags=["scenarios"], route_class=StrictJsonRoute)
 
 
 def summary_of(row: ScenarioRow) -> dict:

@@ -14,7 +14,7 @@ from app.scenarios.traffic import Monitor, TrafficGenerator
 HOST_FIELDS = {
     "incast": ("senders", "receiver"), "pairs": ("pairs",), "permutation": ("hosts",),
     "all_to_all": ("hosts",), "perftest": ("src", "dst"), "workload": ("hosts",),
-    "pingmesh": ("hosts",), "flows": (),
+    "pingmesh": ("hosts",), "flows": (), "stride": ("hosts",), "inter_pod_permutation": ("hosts",),
 }
 
 LIST_FIELDS = ("senders", "hosts")
@@ -137,6 +137,12 @@ def _traffic_errors(s: Scenario, hosts: set[str], switches: set[str]) -> list:
                 elif name in seen and field in LIST_FIELDS:
                     errors.append(error_at(("traffic", i, field) + sub, f"duplicate host '{name}'", name))
                 seen.add(name)
+        if gen.kind == "stride":
+            count = len(gen.hosts) if gen.hosts is not None else len(hosts)
+            if gen.stride > count - 1:
+                errors.append(error_at(("traffic", i, "stride"),
+                                       f"must be an integer >= 1 and <= {count - 1} (the number of "
+                                       f"hosts - 1)", gen.stride))
         if gen.kind == "flows":
             errors += _flow_list_host_errors(i, gen, hosts, switches)
         if gen.kind == "pairs" and gen.tor_pairs:

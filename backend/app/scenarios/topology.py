@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from app.core.validation import error_at, raise_errors
 from app.scenarios import limits as L
 
-Rate = Annotated[float, Field(gt=0, le=L.MAX_RATE_GBPS, description="Gbit/s")]
+Rate = Annotated[float, Field(ge=L.MIN_RATE_GBPS, le=L.MAX_RATE_GBPS, description="Gbit/s")]
 Delay = Annotated[float, Field(ge=0, le=L.MAX_DELAY_US, description="microseconds")]
 NodeId = Annotated[str, Field(pattern=L.NODE_ID_PATTERN)]
 

@@ -76,6 +76,23 @@ class Permutation(Generator):
     size_bytes: Size = 0
 
 
+class Stride(Generator):
+    """Al-Fares et al. (SIGCOMM 2008) stride: host i of the list sends to host (i + stride) mod N."""
+
+    kind: Literal["stride"]
+    hosts: list[NodeId] | None = Field(None, min_length=2, description="default: every host")
+    stride: int = Field(ge=1, le=L.MAX_NODES, description="1 .. number of hosts - 1")
+    size_bytes: Size = 0
+
+
+class InterPodPermutation(Generator):
+    """A random permutation in which no host sends inside its own pod (Al-Fares et al.)."""
+
+    kind: Literal["inter_pod_permutation"]
+    hosts: list[NodeId] | None = Field(None, min_length=2, description="default: every host")
+    size_bytes: Size = 0
+
+
 class AllToAll(Generator):
     """Every host to every other host."""
 
@@ -134,7 +151,7 @@ class Pingmesh(Generator):
 
     kind: Literal["pingmesh"]
     hosts: list[NodeId] | None = Field(None, min_length=2)
-    interval_us: float = Field(100, gt=0, le=L.MAX_DURATION_US)
+    interval_us: float = Field(100, ge=L.MIN_PROBE_INTERVAL_US, le=L.MAX_DURATION_US)
     probe_bytes: int = Field(512, ge=1, le=65536)
     scope: Literal["all", "tor", "podset", "fabric"] = Field(
         "all", description="peers probed: all, under the same ToR, in the same podset (other "
@@ -183,7 +200,8 @@ def _cdf_errors(cdf: list[tuple[int, float]]) -> list:
 
 
 TrafficGenerator = Annotated[
-    Incast | Pairs | Permutation | AllToAll | Perftest | Workload | Pingmesh | FlowList,
+    Incast | Pairs | Permutation | AllToAll | Perftest | Workload | Pingmesh | FlowList | Stride
+    | InterPodPermutation,
     Field(discriminator="kind"),
 ]
 

@@ -11,6 +11,7 @@ from app.api.sse import LastEventId, limited_stream, poll_events
 from app.core.db import get_sessionmaker
 from app.core.queue import enqueue_sweep
 from app.core.quotas import check_submission, client_key
+from app.core.strict_json import StrictJsonRoute
 from app.runs.models import FINAL_STATES
 from app.scenarios.models import ScenarioRow
 from app.sweeps import service
@@ -18,7 +19,7 @@ from app.sweeps.models import Sweep
 from app.sweeps.schemas import SweepCreate, SweepPublic, SweepsPublic
 
 log = logging.getLogger(__name__)
-router = APIRouter(prefix="/sweeps", tags=["sweeps"])
+router = APIRouter(prefix="/sweeps", tags=["sweeps"], route_class=StrictJsonRoute)
 
 
 @router.post("", response_model=SweepPublic, status_code=201,

@@ -8,9 +8,10 @@ from pydantic import BaseModel, ConfigDict
 from app.core import simulator
 from app.core.simulator import SimulatorRejected
 from app.api.errors import simulator_detail
+from app.core.strict_json import StrictJsonRoute
 from app.scenarios.topology import Topology
 
-router = APIRouter(prefix="/topologies", tags=["topologies"])
+router = APIRouter(prefix="/topologies", tags=["topologies"], route_class=StrictJsonRoute)
 
 
 class ExpandRequest(BaseModel):

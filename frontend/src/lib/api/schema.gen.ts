@@ -1306,6 +1306,49 @@ export interface components {
             start_us: number;
         };
         /**
+         * InterPodPermutation
+         * @description A random permutation in which no host sends inside its own pod (Al-Fares et al.).
+         */
+        InterPodPermutation: {
+            /**
+             * Hosts
+             * @description default: every host
+             */
+            hosts?: string[] | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "inter_pod_permutation";
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /**
+             * Priority
+             * @description default: switch.data_priority
+             */
+            priority?: number | null;
+            /**
+             * Qps
+             * @default 1
+             */
+            qps: number;
+            /**
+             * Size Bytes
+             * @description bytes; 0 = long-lived
+             * @default 0
+             */
+            size_bytes: number;
+            /**
+             * Start Us
+             * @description must be < duration_us
+             * @default 0
+             */
+            start_us: number;
+        };
+        /**
          * LeafSpine
          * @description Leaf-spine generator: hosts h{i}, leaf{i}, spine{j}.
          */
@@ -2299,6 +2342,13 @@ export interface components {
             summary: {
                 [key: string]: unknown;
             };
+            /**
+             * Warnings
+             * @description settings that are valid but will likely give results nobody wants ({code, field, message}; e.g. rto_below_base_rtt)
+             */
+            warnings?: {
+                [key: string]: unknown;
+            }[];
         };
         /**
          * RunsPublic
@@ -2357,7 +2407,7 @@ export interface components {
             /** Topology */
             topology: components["schemas"]["LeafSpine"] | components["schemas"]["FatTree"] | components["schemas"]["ThreeTier"] | components["schemas"]["Dci"] | components["schemas"]["Explicit"];
             /** Traffic */
-            traffic?: (components["schemas"]["Incast"] | components["schemas"]["Pairs"] | components["schemas"]["Permutation"] | components["schemas"]["AllToAll"] | components["schemas"]["Perftest"] | components["schemas"]["Workload"] | components["schemas"]["Pingmesh"] | components["schemas"]["FlowList"])[];
+            traffic?: (components["schemas"]["Incast"] | components["schemas"]["Pairs"] | components["schemas"]["Permutation"] | components["schemas"]["AllToAll"] | components["schemas"]["Perftest"] | components["schemas"]["Workload"] | components["schemas"]["Pingmesh"] | components["schemas"]["FlowList"] | components["schemas"]["Stride"] | components["schemas"]["InterPodPermutation"])[];
             /**
              * Warmup Us
              * @description must be < duration_us
@@ -2688,6 +2738,54 @@ export interface components {
             finished: boolean;
             /** Strategy */
             strategy: string;
+        };
+        /**
+         * Stride
+         * @description Al-Fares et al. (SIGCOMM 2008) stride: host i of the list sends to host (i + stride) mod N.
+         */
+        Stride: {
+            /**
+             * Hosts
+             * @description default: every host
+             */
+            hosts?: string[] | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "stride";
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /**
+             * Priority
+             * @description default: switch.data_priority
+             */
+            priority?: number | null;
+            /**
+             * Qps
+             * @default 1
+             */
+            qps: number;
+            /**
+             * Size Bytes
+             * @description bytes; 0 = long-lived
+             * @default 0
+             */
+            size_bytes: number;
+            /**
+             * Start Us
+             * @description must be < duration_us
+             * @default 0
+             */
+            start_us: number;
+            /**
+             * Stride
+             * @description 1 .. number of hosts - 1
+             */
+            stride: number;
         };
         /**
          * SweepCreate
