@@ -25,7 +25,11 @@ enum DropReason : uint8_t
     DROP_BUFFER_OVERFLOW = 1,
     DROP_TAIL = 2,
     DROP_CORRUPT = 3, ///< test-only loss hook (FabricSwitch::TestDropPeriod)
-    DROP_REASONS = 4
+    DROP_LINK_LOSS = 4,       ///< a loss fault on the link
+    DROP_LINK_DOWN = 5,       ///< on the wire or queued toward a link that went down
+    DROP_PFC_WATCHDOG = 6,    ///< dropped by a switch PFC watchdog toward a stormed port
+    DROP_NIC_RX_OVERFLOW = 7, ///< a slow receiver's buffer was full
+    DROP_REASONS = 8
 };
 
 constexpr uint64_t kUnboundedPackets = uint64_t(1) << 60;
@@ -44,6 +48,7 @@ struct FlowState
     // Sender (requester)
     bool started = false;
     bool senderDone = false;
+    int64_t senderDonePs = -1; ///< when the last ACK came back (a probe's RTT ends here)
     uint64_t sndNxt = 0;
     uint64_t sndUna = 0;
     uint64_t maxSent = 0;

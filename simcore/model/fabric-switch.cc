@@ -211,6 +211,10 @@ void
 FabricSwitch::Drop(uint32_t port, const RocePacket& p, DropReason reason)
 {
     ++m_ctx->counters.drops[reason];
+    if (m_ports[port].fault != nullptr)
+    {
+        ++m_ports[port].fault->drops[reason];
+    }
     m_dropTrace(port, reason);
 }
 
@@ -225,6 +229,10 @@ FabricSwitch::UpdateStats(uint32_t idx, uint64_t newBytes)
         s.byteTimePs += static_cast<double>(m_queues[idx].bytes) * static_cast<double>(now - from);
     }
     s.lastChangePs = now;
+    if (newBytes > s.maxBytesRun)
+    {
+        s.maxBytesRun = newBytes;
+    }
     if (now >= m_ctx->warmupPs && newBytes > s.maxBytes)
     {
         s.maxBytes = newBytes;
@@ -380,6 +388,96 @@ FabricSwitch::IsPausing(uint32_t port) const
         }
     }
     return false;
+}
+
+bool
+FabricSwitch::IsPausingPrio(uint32_t port, uint8_t prio) const
+{
+    return m_pfcState.at(port * kNumPriorities + (prio & 7)).xoff;
+}
+
+void
+FabricSwitch::FlushPort(uint32_t port, uint8_t mask, DropReason reason)
+{
+    for (uint32_t prio = 0; prio < kNumPriorities; ++prio)
+    {
+        if (!((mask >> prio) & 1))
+        {
+            continue;
+        }
+        uint32_t idx = port * kNumPriorities + prio;
+        Queue& q = m_queues[idx];
+        while (!q.q.Empty())
+        {
+            RocePacket f = q.q.Pop();
+            uint32_t bytes = FrameBytes(f);
+            if (prio != kControlPriority)
+            {
+                UpdateStats(idx, q.bytes - bytes);
+            }
+            q.bytes -= bytes;
+            if (q.q.Empty())
+            {
+                m_nonEmpty[port] &= static_cast<uint8_t>(~(1u << prio));
+            }
+            if (prio != kControlPriority)
+            {
+                m_mmu.Release(f.inPort, static_cast<uint8_t>(prio), m_mmu.Charge(bytes));
+                Drop(port, f, reason);
+                CheckXon(f.inPort, static_cast<uint8_t>(prio));
+            }
+        }
+    }
+}
+
+void
+FabricSwitch::RerouteQueued(uint32_t port)
+{
+    for (uint32_t prio = 0; prio < kNumPriorities; ++prio)
+    {
+        uint32_t idx = port * kNumPriorities + prio;
+        Queue& q = m_queues[idx];
+        std::vector<RocePacket> held;
+        while (!q.q.Empty())
+        {
+            RocePacket f = q.q.Pop();
+            uint32_t bytes = FrameBytes(f);
+            if (prio != kControlPriority)
+            {
+                UpdateStats(idx, q.bytes - bytes);
+            }
+            q.bytes -= bytes;
+            held.push_back(f);
+        }
+        m_nonEmpty[port] &= static_cast<uint8_t>(~(1u << prio));
+        for (const RocePacket& f : held)
+        {
+            uint32_t out = f.kind == PacketKind::PAUSE ? UINT32_MAX : SelectEgress(f);
+            if (out < m_ports.size() && out != port)
+            {
+                Enqueue(out, f); // keeps its buffer charge on the same ingress
+            }
+            else if (prio != kControlPriority)
+            {
+                m_mmu.Release(f.inPort, static_cast<uint8_t>(prio), m_mmu.Charge(FrameBytes(f)));
+                Drop(port, f, DROP_LINK_DOWN);
+                CheckXon(f.inPort, static_cast<uint8_t>(prio));
+            }
+        }
+    }
+}
+
+void
+FabricSwitch::SetAlpha(double alpha)
+{
+    m_cfg.pfc.alpha = alpha;
+    m_mmu.SetAlpha(alpha);
+}
+
+void
+FabricSwitch::SetEcn(const std::array<EcnConfig, kNumPriorities>& ecn)
+{
+    m_cfg.ecn = ecn;
 }
 
 const SwitchMmu&

@@ -2,6 +2,7 @@
 
 #include "model/dcqcn-sampled.h"
 #include "model/dcqcn.h"
+#include "model/nic-faults.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -225,6 +226,11 @@ RdmaNic::Receive(uint32_t port, RocePacket p)
     switch (p.kind)
     {
     case PacketKind::DATA:
+        if (m_rxHook != nullptr)
+        {
+            m_rxHook->Arrive(p);
+            break;
+        }
         OnData(p);
         break;
     case PacketKind::ACK:
@@ -387,6 +393,7 @@ RdmaNic::RetireFlow(uint32_t flow)
 {
     FlowState& f = m_ctx->flows[flow];
     f.senderDone = true;
+    f.senderDonePs = NowPs();
     if (f.cc)
     {
         f.cc->Stop();
@@ -433,6 +440,125 @@ RdmaNic::CheckRto(uint32_t flow)
         next = now + m_rtoPs;
     }
     ns3::Simulator::Schedule(ns3::PicoSeconds(next - now), &RdmaNic::CheckRto, this, flow);
+}
+
+bool
+RdmaNic::SendPause(uint8_t prio, uint16_t quanta, bool indefinite)
+{
+    if (m_ports.empty() || prio >= kNumPriorities)
+    {
+        return false;
+    }
+    int64_t now = NowPs();
+    bool resume = quanta == 0 && !indefinite;
+    if (!resume)
+    {
+        if (m_wdFiredPs >= 0)
+        {
+            return false; // the watchdog disabled pause generation on this NIC
+        }
+        if (m_pauseSincePs < 0 || now > m_pauseLapsePs)
+        {
+            m_pauseSincePs = now;
+            if (m_wdEnabled)
+            {
+                ns3::Simulator::Schedule(ns3::PicoSeconds(m_wdDetectPs),
+                                         &RdmaNic::CheckPauseWatchdog, this, now);
+            }
+        }
+        m_pauseLapsePs =
+            indefinite ? kForeverPs
+                       : now + static_cast<int64_t>(quanta * 64.0 * m_ports[0].psPerByte + 0.5);
+        ++m_ports[0].pausesSent[prio];
+        ++m_ctx->counters.pausesSent;
+        m_pausedPrios |= static_cast<uint8_t>(1u << prio);
+    }
+    else
+    {
+        m_pausedPrios &= static_cast<uint8_t>(~(1u << prio));
+        if (m_pausedPrios == 0)
+        {
+            m_pauseSincePs = -1;
+            m_pauseLapsePs = -1;
+        }
+    }
+    RocePacket f;
+    f.kind = PacketKind::PAUSE;
+    f.src = m_node;
+    f.dst = m_ports[0].neighbor;
+    f.wire = kPauseWireBytes;
+    f.priority = kControlPriority;
+    f.pausePriority = prio;
+    f.quanta = quanta;
+    f.indefinite = indefinite;
+    m_ctrl.Push(f);
+    TryTransmit(0);
+    return true;
+}
+
+void
+RdmaNic::CheckPauseWatchdog(int64_t since)
+{
+    int64_t now = NowPs();
+    if (m_wdFiredPs >= 0 || m_pauseSincePs != since || now > m_pauseLapsePs)
+    {
+        return; // the pause ended (or a later episode has its own check)
+    }
+    m_wdFiredPs = now;
+    // Release the ToR at once: the NIC stops asserting pauses it can no longer justify.
+    uint8_t paused = m_pausedPrios;
+    for (uint8_t prio = 0; prio < kControlPriority; ++prio)
+    {
+        if ((paused >> prio) & 1)
+        {
+            SendPause(prio, 0, false);
+        }
+    }
+}
+
+void
+RdmaNic::SetPauseWatchdog(bool enabled, int64_t detectPs)
+{
+    m_wdEnabled = enabled;
+    m_wdDetectPs = std::max<int64_t>(1, detectPs);
+}
+
+bool
+RdmaNic::PauseWatchdogFired() const
+{
+    return m_wdFiredPs >= 0;
+}
+
+int64_t
+RdmaNic::PauseWatchdogFiredPs() const
+{
+    return m_wdFiredPs;
+}
+
+void
+RdmaNic::SetRxHook(SlowReceiver* hook)
+{
+    m_rxHook = hook;
+}
+
+void
+RdmaNic::DeliverData(const RocePacket& p)
+{
+    OnData(p);
+}
+
+void
+RdmaNic::SetRtoUs(double rtoUs)
+{
+    m_cfg.rtoUs = rtoUs;
+    m_rtoPs = static_cast<int64_t>(std::max(0.001, rtoUs) * 1e6);
+}
+
+void
+RdmaNic::SetCnpIntervalUs(double us)
+{
+    m_cfg.cnpIntervalUs = us;
+    m_cnpIntervalPs = static_cast<int64_t>(std::max(0.0, us) * 1e6);
 }
 
 void

@@ -41,6 +41,12 @@ class SwitchMmu
     /** The frame left the switch: release its charge from (port, prio). */
     void Release(uint32_t port, uint8_t prio, uint32_t charge);
 
+    /** Changes alpha from now on (a `set` fault replaying a misconfiguration). */
+    void SetAlpha(double alpha)
+    {
+        m_pfc.alpha = alpha;
+    }
+
     /** alpha x (free shared buffer). */
     uint64_t Threshold() const;
     /** The ingress port's alpha (pfc.alpha_by_rate, else pfc.alpha) x (free shared buffer). */

@@ -3,6 +3,7 @@
 from fastapi import APIRouter
 
 from app.api import health
+from app.configcheck import router as configcheck
 from app.imports import router as imports
 from app.presets import router as presets
 from app.runs import router as runs
@@ -12,6 +13,7 @@ from app.topologies import router as topologies
 
 api_router = APIRouter()
 api_router.include_router(health.router)
+api_router.include_router(configcheck.router)
 api_router.include_router(scenarios.router)
 api_router.include_router(presets.router)
 api_router.include_router(runs.router)

@@ -38,8 +38,8 @@ def reusable_run(session: Session, *, scenario_id: str, seed: int) -> Run | None
     return None
 
 
-def create_runs(session: Session, *, scenario_id: str,
-                seeds: list[int]) -> list[tuple[Run, bool]]:
+def create_runs(session: Session, *, scenario_id: str, seeds: list[int],
+                client: str | None = None) -> list[tuple[Run, bool]]:
     """One run per seed: (run, cached); a SUCCEEDED or in-flight run is reused. Commits."""
     out: list[tuple[Run, bool]] = []
     for seed in seeds:
@@ -47,7 +47,8 @@ def create_runs(session: Session, *, scenario_id: str,
         if existing is not None:
             out.append((existing, existing.status == "SUCCEEDED"))
             continue
-        run = Run(id=new_id(), scenario_id=scenario_id, seed=seed, status="PENDING")
+        run = Run(id=new_id(), scenario_id=scenario_id, seed=seed, status="PENDING",
+                  client=client)
         session.add(run)
         out.append((run, False))
     session.commit()

@@ -22,5 +22,5 @@ class ScenarioRow(Base):
     parent_id: Mapped[str | None] = mapped_column(
         ForeignKey("scenarios.id", ondelete="SET NULL"), index=True)
     preset_key: Mapped[str | None] = mapped_column(String(64), unique=True)
-    owner_token_hash: Mapped[str | None] = mapped_column(String(64))
+    owner_token_hash: Mapped[str | None] = mapped_column(String(64), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)

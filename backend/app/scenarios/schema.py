@@ -7,6 +7,7 @@ from pydantic import Field, ValidationError, model_validator
 from app.core.validation import error_at, raise_errors, relocate
 from app.scenarios import limits as L
 from app.scenarios.devices import Nic, NicPartial, Switch, SwitchPartial
+from app.scenarios.faults import MAX_FAULTS, Fault, Telemetry, Watchdogs, fault_errors
 from app.scenarios.topology import Strict, Topology, counts, node_ids
 from app.scenarios.traffic import Monitor, TrafficGenerator
 
@@ -35,6 +36,9 @@ class Scenario(Strict):
     nic_overrides: dict[str, NicPartial] = Field(default_factory=dict)
     traffic: list[TrafficGenerator] = Field(default_factory=list, max_length=L.MAX_GENERATORS)
     monitor: Monitor = Field(default_factory=Monitor)
+    faults: list[Fault] = Field(default_factory=list, max_length=MAX_FAULTS)
+    watchdogs: Watchdogs = Field(default_factory=Watchdogs)
+    telemetry: Telemetry = Field(default_factory=Telemetry)
 
     @model_validator(mode="after")
     def _cross_checks(self) -> "Scenario":
@@ -49,6 +53,7 @@ class Scenario(Strict):
             hosts, switches = node_ids(self.topology)
             errors += _override_errors(self, set(hosts), set(switches))
             errors += _traffic_errors(self, set(hosts), set(switches))
+            errors += fault_errors(self.faults, self.duration_us, set(hosts), set(switches))
         raise_errors("Scenario", errors)
         return self
 

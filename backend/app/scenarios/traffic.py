@@ -136,6 +136,9 @@ class Pingmesh(Generator):
     hosts: list[NodeId] | None = Field(None, min_length=2)
     interval_us: float = Field(100, gt=0, le=L.MAX_DURATION_US)
     probe_bytes: int = Field(512, ge=1, le=65536)
+    scope: Literal["all", "tor", "podset", "fabric"] = Field(
+        "all", description="peers probed: all, under the same ToR, in the same podset (other "
+                           "ToRs), or in other podsets")
 
 
 class ListedFlow(Strict):

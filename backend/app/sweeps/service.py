@@ -18,13 +18,14 @@ from app.sweeps.schemas import (SweepCreate, SweepPointPublic, SweepProgress, Sw
                                 SweepSummary)
 
 
-def create_sweep(session: Session, *, base: ScenarioRow, body: SweepCreate) -> Sweep:
+def create_sweep(session: Session, *, base: ScenarioRow, body: SweepCreate,
+                 client: str | None = None) -> Sweep:
     """Validate every point now (422 on the first bad one) and store the sweep. Commits."""
     build_points(base.document, body)
     sweep = Sweep(id=new_id(), scenario_id=base.id, seed=body.seed,
                   parameters=[p.model_dump(mode="json") for p in body.parameters],
                   linked=[link.model_dump(mode="json", by_alias=True) for link in body.linked],
-                  total=_grid_size(body))
+                  total=_grid_size(body), client=client)
     session.add(sweep)
     session.commit()
     return sweep
@@ -59,7 +60,8 @@ def expand_sweep(session: Session, *, sweep: Sweep) -> list[str]:
                                       parent_id=base.id, commit=False)
         run = reusable_run(session, scenario_id=row.id, seed=sweep.seed)
         if run is None:
-            run = Run(id=new_id(), scenario_id=row.id, seed=sweep.seed, status="PENDING")
+            run = Run(id=new_id(), scenario_id=row.id, seed=sweep.seed, status="PENDING",
+                      client=sweep.client)
             session.add(run)
             to_run.append(run.id)
         session.add(SweepPoint(sweep_id=sweep.id, index=index, params=params,

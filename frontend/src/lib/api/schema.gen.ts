@@ -148,6 +148,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/runs/{id}/diagnostics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Diagnostics
+         * @description Faults, watchdogs and PFC deadlocks, Pingmesh RTTs, port counters (each null when the
+         *     run has none; docs/result-format.md, "Optional objects").
+         */
+        get: operations["runs-diagnostics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/runs/{id}/events": {
         parameters: {
             query?: never;
@@ -286,6 +307,27 @@ export interface paths {
          * @description Store an immutable snapshot; the owner token is returned only here.
          */
         post: operations["scenarios-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/scenarios/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check
+         * @description Lint the effective configuration: headroom, QP depth vs BDP, RTO vs RTT, buffer vs
+         *     headroom, Kmax vs buffer, PFC along paths, alpha under incast, DCQCN vs link rate.
+         */
+        post: operations["scenarios-check"];
         delete?: never;
         options?: never;
         head?: never;
@@ -600,6 +642,29 @@ export interface components {
             rhai_mbps?: number | null;
         };
         /**
+         * CheckResult
+         * @description Findings of the configuration check and the effective configuration changes.
+         */
+        CheckResult: {
+            counts: components["schemas"]["Counts"];
+            /** Effective */
+            effective: components["schemas"]["EffectiveChange"][];
+            /** Findings */
+            findings: components["schemas"]["Finding"][];
+        };
+        /**
+         * Counts
+         * @description Findings per severity.
+         */
+        Counts: {
+            /** Error */
+            error: number;
+            /** Info */
+            info: number;
+            /** Warning */
+            warning: number;
+        };
+        /**
          * Dci
          * @description Two leaf-spine sites a and b joined by a long-haul link between a-dci and b-dci.
          */
@@ -666,6 +731,24 @@ export interface components {
             kmin_bytes?: number | null;
             /** Pmax */
             pmax?: number | null;
+        };
+        /**
+         * EffectiveChange
+         * @description A parameter a timed `set` fault changes: intended (configured) vs effective value.
+         */
+        EffectiveChange: {
+            /** Effective */
+            effective: number;
+            /** From Us */
+            from_us: number;
+            /** Intended */
+            intended: number;
+            /** Node */
+            node: string;
+            /** Param */
+            param: string;
+            /** Until Us */
+            until_us: number | null;
         };
         /**
          * ExpandRequest
@@ -818,6 +901,29 @@ export interface components {
              * @default 1
              */
             link_delay_us: number;
+        };
+        /**
+         * Finding
+         * @description One problem: how bad, which ports or nodes, the numbers behind it and the fix.
+         */
+        Finding: {
+            /** Fix */
+            fix: string;
+            /** Message */
+            message: string;
+            /** Numbers */
+            numbers: {
+                [key: string]: number;
+            };
+            /** Rule */
+            rule: string;
+            /**
+             * Severity
+             * @enum {string}
+             */
+            severity: "error" | "warning" | "info";
+            /** Where */
+            where: string[];
         };
         /**
          * FlowList
@@ -1058,6 +1164,76 @@ export interface components {
             spines: number;
         };
         /**
+         * LinkDown
+         * @description The link stops carrying frames (both directions); it comes back at end_us if given.
+         */
+        LinkDown: {
+            /**
+             * Convergence Us
+             * @description delay before ECMP stops (or restarts) using it
+             * @default 0
+             */
+            convergence_us: number;
+            /**
+             * End Us
+             * @description must be > start_us and <= duration_us; absent: lasts to the end of the run
+             */
+            end_us?: number | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "link_down";
+            /**
+             * Link
+             * @description either direction names the link
+             */
+            link: string;
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /**
+             * Start Us
+             * @description must be < duration_us
+             */
+            start_us: number;
+        };
+        /**
+         * LinkUp
+         * @description A link taken down by an earlier link_down (without end_us) comes back.
+         */
+        LinkUp: {
+            /**
+             * Convergence Us
+             * @default 0
+             */
+            convergence_us: number;
+            /**
+             * End Us
+             * @description must be > start_us and <= duration_us; absent: lasts to the end of the run
+             */
+            end_us?: number | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "link_up";
+            /** Link */
+            link: string;
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /**
+             * Start Us
+             * @description must be < duration_us
+             */
+            start_us: number;
+        };
+        /**
          * LinkedParameter
          * @description A path set from another: value = scale x value(from) + offset (Kmax = Kmin + 500).
          */
@@ -1114,6 +1290,60 @@ export interface components {
              * @description ECMP entropy; default: 49152 + flow index mod 16384
              */
             udp_src_port?: number | null;
+        };
+        /**
+         * Loss
+         * @description Frames lost on a link: at random (seeded, per frame) or every n-th frame.
+         */
+        Loss: {
+            /**
+             * Direction
+             * @default both
+             * @enum {string}
+             */
+            direction: "one" | "both";
+            /**
+             * End Us
+             * @description must be > start_us and <= duration_us; absent: lasts to the end of the run
+             */
+            end_us?: number | null;
+            /**
+             * Every N
+             * @description lose every n-th frame
+             */
+            every_n?: number | null;
+            /**
+             * Frames
+             * @description "all" includes ACK, NACK, CNP
+             * @default data
+             * @enum {string}
+             */
+            frames: "data" | "all";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "loss";
+            /**
+             * Link
+             * @description "a->b": the direction a to b (and back with "both")
+             */
+            link: string;
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /**
+             * Rate
+             * @description probability a frame is lost
+             */
+            rate?: number | null;
+            /**
+             * Start Us
+             * @description must be < duration_us
+             */
+            start_us: number;
         };
         /**
          * Monitor
@@ -1237,6 +1467,22 @@ export interface components {
             rto_us?: number | null;
             /** Transport */
             transport?: "rc" | null;
+        };
+        /**
+         * NicWatchdog
+         * @description NIC watchdog: a NIC asserting pause for longer than detect_us is stopped from pausing.
+         */
+        NicWatchdog: {
+            /**
+             * Detect Us
+             * @default 200
+             */
+            detect_us: number;
+            /**
+             * Enabled
+             * @default false
+             */
+            enabled: boolean;
         };
         /**
          * Pairs
@@ -1445,6 +1691,44 @@ export interface components {
             xon_offset_bytes?: number | null;
         };
         /**
+         * PfcStorm
+         * @description A NIC that keeps sending PFC pause frames toward its ToR (the paper's NIC bug).
+         */
+        PfcStorm: {
+            /**
+             * End Us
+             * @description must be > start_us and <= duration_us; absent: lasts to the end of the run
+             */
+            end_us?: number | null;
+            /** Host */
+            host: string;
+            /**
+             * Interval Us
+             * @description between pause frames; default: half of 65535 quanta at the link rate
+             */
+            interval_us?: number | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "pfc_storm";
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /**
+             * Priority
+             * @description default: switch.data_priority
+             */
+            priority?: number | null;
+            /**
+             * Start Us
+             * @description must be < duration_us
+             */
+            start_us: number;
+        };
+        /**
          * Pingmesh
          * @description Small probes between hosts at an interval (RTT percentiles).
          */
@@ -1481,6 +1765,13 @@ export interface components {
              * @default 1
              */
             qps: number;
+            /**
+             * Scope
+             * @description peers probed: all, under the same ToR, in the same podset (other ToRs), or in other podsets
+             * @default all
+             * @enum {string}
+             */
+            scope: "all" | "tor" | "podset" | "fabric";
             /**
              * Start Us
              * @description must be < duration_us
@@ -1557,6 +1848,25 @@ export interface components {
              *     ]
              */
             seeds: number[];
+        };
+        /**
+         * RunDiagnostics
+         * @description The result's optional objects: faults (events, drops, watchdogs, deadlocks), Pingmesh RTT
+         *     percentiles, port counters; null when the run has none.
+         */
+        RunDiagnostics: {
+            /** Faults */
+            faults: {
+                [key: string]: unknown;
+            } | null;
+            /** Pingmesh */
+            pingmesh: {
+                [key: string]: unknown;
+            } | null;
+            /** Port Counters */
+            port_counters: {
+                [key: string]: unknown;
+            } | null;
         };
         /**
          * RunMetrics
@@ -1671,6 +1981,8 @@ export interface components {
              * @default 10000
              */
             duration_us: number;
+            /** Faults */
+            faults?: (components["schemas"]["Loss"] | components["schemas"]["LinkDown"] | components["schemas"]["LinkUp"] | components["schemas"]["PfcStorm"] | components["schemas"]["SlowReceiver"] | components["schemas"]["SetParam"])[];
             monitor?: components["schemas"]["Monitor"];
             /**
              * Name
@@ -1697,6 +2009,7 @@ export interface components {
             switch_overrides?: {
                 [key: string]: components["schemas"]["SwitchPartial"];
             };
+            telemetry?: components["schemas"]["Telemetry"];
             /** Topology */
             topology: components["schemas"]["LeafSpine"] | components["schemas"]["FatTree"] | components["schemas"]["ThreeTier"] | components["schemas"]["Dci"] | components["schemas"]["Explicit"];
             /** Traffic */
@@ -1707,6 +2020,7 @@ export interface components {
              * @default 0
              */
             warmup_us: number;
+            watchdogs?: components["schemas"]["Watchdogs"];
         };
         /**
          * ScenarioCreate
@@ -1825,6 +2139,77 @@ export interface components {
             count: number;
             /** Data */
             data: components["schemas"]["ScenarioSummary"][];
+        };
+        /**
+         * SetParam
+         * @description A parameter override at start_us (restored at end_us if given): replays a change.
+         */
+        SetParam: {
+            /**
+             * End Us
+             * @description must be > start_us and <= duration_us; absent: lasts to the end of the run
+             */
+            end_us?: number | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "set";
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /** Nodes */
+            nodes: ("switches" | "hosts") | string[];
+            /**
+             * Param
+             * @enum {string}
+             */
+            param: "pfc.alpha" | "ecn.kmin_bytes" | "ecn.kmax_bytes" | "ecn.pmax" | "rto_us" | "cnp_interval_us";
+            /**
+             * Start Us
+             * @description must be < duration_us
+             */
+            start_us: number;
+            /** Value */
+            value: number;
+        };
+        /**
+         * SlowReceiver
+         * @description A NIC whose receive pipeline drains slower than the link; it pauses its ToR.
+         */
+        SlowReceiver: {
+            /**
+             * Buffer Bytes
+             * @description receive buffer: XOFF at 1/2, XON at 1/4
+             * @default 131072
+             */
+            buffer_bytes: number;
+            /** Drain Gbps */
+            drain_gbps: number;
+            /**
+             * End Us
+             * @description must be > start_us and <= duration_us; absent: lasts to the end of the run
+             */
+            end_us?: number | null;
+            /** Host */
+            host: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "slow_receiver";
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /**
+             * Start Us
+             * @description must be < duration_us
+             */
+            start_us: number;
         };
         /**
          * SweepCreate
@@ -2022,6 +2407,48 @@ export interface components {
             pfc?: components["schemas"]["PfcPartial"] | null;
         };
         /**
+         * SwitchWatchdog
+         * @description PFC watchdog of switch egress ports: a queue paused continuously for detect_us is
+         *     'stormed': it ignores pauses and drops what it holds and gets, until restore_us without a
+         *     pause from that neighbour.
+         */
+        SwitchWatchdog: {
+            /**
+             * Detect Us
+             * @default 200
+             */
+            detect_us: number;
+            /**
+             * Enabled
+             * @default false
+             */
+            enabled: boolean;
+            /**
+             * Ports
+             * @description "servers": ports facing hosts (the paper's ToR watchdog); "all": switch-to-switch ports too (breaks PFC deadlocks)
+             * @default servers
+             * @enum {string}
+             */
+            ports: "servers" | "all";
+            /**
+             * Restore Us
+             * @default 1000
+             */
+            restore_us: number;
+        };
+        /**
+         * Telemetry
+         * @description What operators read from switches and NICs (Guo et al. 2016, section 5.2).
+         */
+        Telemetry: {
+            /**
+             * Port Counters
+             * @description per port and priority: frames and bytes sent, pauses, pause time; drops per port by reason
+             * @default false
+             */
+            port_counters: boolean;
+        };
+        /**
          * ThreeTier
          * @description Microsoft podsets: h{i}, tor{p}_{i}, leaf{p}_{j}, spine{s}.
          */
@@ -2107,6 +2534,20 @@ export interface components {
             msg: string;
             /** Error Type */
             type: string;
+        };
+        /**
+         * Watchdogs
+         * @description The PFC storm watchdogs and the PFC deadlock report.
+         */
+        Watchdogs: {
+            /**
+             * Deadlock Report Us
+             * @description report a cycle of egress queues mutually paused for longer than this
+             * @default 1000
+             */
+            deadlock_report_us: number;
+            nic?: components["schemas"]["NicWatchdog"];
+            switch?: components["schemas"]["SwitchWatchdog"];
         };
         /**
          * Workload
@@ -2341,6 +2782,13 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description over a quota (Retry-After; the message names it) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     "runs-get": {
@@ -2412,10 +2860,44 @@ export interface operations {
             };
         };
     };
-    "runs-events": {
+    "runs-diagnostics": {
         parameters: {
             query?: never;
             header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunDiagnostics"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "runs-events": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description id of the last event received (sent by EventSource on reconnect) */
+                "Last-Event-ID"?: string | null;
+            };
             path: {
                 id: string;
             };
@@ -2440,6 +2922,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
+            };
+            /** @description too many open event streams for this client */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -2671,6 +3160,39 @@ export interface operations {
             };
         };
     };
+    "scenarios-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScenarioValidate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckResult"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "scenarios-validate": {
         parameters: {
             query?: never;
@@ -2872,6 +3394,13 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description over a quota (Retry-After; the message names it) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     "sweeps-get": {
@@ -2946,7 +3475,10 @@ export interface operations {
     "sweeps-events": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description id of the last event received (sent by EventSource on reconnect) */
+                "Last-Event-ID"?: string | null;
+            };
             path: {
                 id: string;
             };
@@ -2971,6 +3503,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
+            };
+            /** @description too many open event streams for this client */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
