@@ -68,7 +68,6 @@ struct FlowState
     uint64_t bytesAtLastSample = 0;
     int64_t startPs = 0;
     int64_t completePs = -1;  ///< receiver got the last byte
-    int64_t senderDonePs = -1; ///< sender got the ACK of the last byte
     double idealPs = 0;
 
     uint32_t Payload(uint64_t psn) const

@@ -366,8 +366,7 @@ RdmaNic::OnAck(const RocePacket& p, bool nack)
     }
     if (f.sndUna >= f.totalPkts)
     {
-        f.senderDonePs = NowPs();
-        RetireFlow(p.flow);
+        RetireFlow(p.flow); // sets senderDonePs: the sender FCT ends here
     }
     TryTransmit(0);
 }
