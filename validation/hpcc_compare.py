@@ -4,7 +4,7 @@
         [--json out.json] [--markdown out.md]
 
 RESULT.json is `fabricsim run` output of the scenario `validation/hpcc_scenario.sh` imports
-(validation/data/hpcc: topology, flows, config). Flows are matched by (src, dst, size, start).
+(validation/data/hpcc: topology, flows, config). Flows are matched by rank (checked: same src, dst and size).
 Slowdown is computed exactly as the reference does: FCT until the sender has the last ACK
 (`sender_fct_us`), divided by the reference's standalone FCT (base RTT plus the flow's bytes with
 48 B of headers per 1000 B packet over the narrowest link), recomputed here from the topology
@@ -104,16 +104,21 @@ def compare(result: dict, data: Path) -> dict:
     ref_flows, ref_fct = read_reference(data)
     origin = min(f["start"] for f in ref_flows).quantize(Decimal("0.001"), rounding=ROUND_FLOOR)
 
-    # Our flows keyed as the importer wrote them: (src, dst, size, start_us to 1 ns).
-    ours = {}
-    for f in result["flows"]:
-        key = (int(f["src"][1:]), int(f["dst"][1:]), f["size_bytes"], round(f["start_us"], 3))
-        ours[key] = f
+    # Our flow ids number the imported flows in the importer's order: the flows that start
+    # within the run, sorted stably by start time (result start_us is rounded, so match by id).
+    by_id = {f["id"]: f for f in result["flows"]}
+    duration_us = result.get("duration_us", 10_000)
+    listed = sorted((i for i, f in enumerate(ref_flows)
+                     if (f["start"] - origin) * 1_000_000 < Decimal(str(duration_us))),
+                    key=lambda i: ref_flows[i]["start"])
+    our_index = {i: rank for rank, i in enumerate(listed)}
     formula_mismatch = 0
     rows = []
-    for f in ref_flows:
-        start_us = round(float((f["start"] - origin) * 1_000_000), 3)
-        mine = ours.get((f["src"], f["dst"], f["size"], start_us))
+    for i, f in enumerate(ref_flows):
+        mine = by_id.get(our_index[i]) if i in our_index else None
+        if mine is not None and (mine["src"], mine["dst"], mine["size_bytes"]) != (
+                f"h{f['src']}", f"h{f['dst']}", f["size"]):
+            raise SystemExit(f"flow {our_index[i]} of the result is not line {i + 2} of the flow file")
         theirs = ref_fct.get((f["src"], f["dst"], f["sport"]))
         alone = standalone_ns(f["size"], pairs[(f["src"], f["dst"])])
         if theirs and theirs[1] != alone:

@@ -369,7 +369,7 @@ RdmaNic::OnAck(const RocePacket& p, bool nack)
     }
     if (f.sndUna >= f.totalPkts)
     {
-        RetireFlow(p.flow);
+        RetireFlow(p.flow); // sets senderDonePs: the sender FCT ends here
     }
     TryTransmit(0);
 }

@@ -148,7 +148,7 @@ TEST(HpccSettings, PresetAlgorithmFramingAndFeedback)
     EXPECT_EQ(ErrorOf(d), "nic.ecn_feedback: must be one of \"cnp\", \"ack_flag\"");
     d["nic"]["ecn_feedback"] = "cnp";
     d["nic"]["header_bytes"] = 10;
-    EXPECT_EQ(ErrorOf(d), "nic.header_bytes: must be >= 20 and <= 256 bytes");
+    EXPECT_EQ(ErrorOf(d), "nic.header_bytes: must be an integer >= 20 and <= 256 bytes");
 }
 
 TEST(HpccSettings, EcnAndAlphaByLinkRate)

@@ -26,8 +26,11 @@ def reference_as_result(scale: float) -> dict:
         if start_us >= 10_000:
             continue
         t = fct.get((*key, sport))
-        flows.append({"src": f"h{src}", "dst": f"h{dst}", "size_bytes": int(size), "start_us": start_us,
+        flows.append({"start": Decimal(start), "src": f"h{src}", "dst": f"h{dst}", "size_bytes": int(size), "start_us": start_us,
                       "sender_fct_us": None if t is None else t * scale / 1000, "slowdown": None})
+    flows.sort(key=lambda f: f.pop("start"))  # the importer's order gives the flow ids
+    for rank, f in enumerate(flows):
+        f["id"] = rank
     return {"flows": flows}
 
 
