@@ -58,6 +58,7 @@ struct FlowState
     bool nackSent = false;
     uint32_t ackCounter = 0;
     int64_t lastCnpPs = -1;
+    bool cnpPending = false; ///< a marked frame arrived since the last CNP (window mode)
     uint64_t bytesDelivered = 0;
     uint64_t bytesAtLastSample = 0;
     int64_t startPs = 0;

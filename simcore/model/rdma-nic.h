@@ -43,6 +43,9 @@ class RdmaNic : public FabricDevice
     void OnData(const RocePacket& p);
     void OnAck(const RocePacket& p, bool nack);
     void OnCnp(const RocePacket& p);
+    void OnMarked(uint32_t flow, int64_t now);
+    void SendCnp(uint32_t flow);
+    void SendPendingCnp(uint32_t flow);
     void SendControl(const FlowState& f, PacketKind kind, uint32_t psn);
     bool BuildData(uint32_t flow, RocePacket& out, int64_t now);
     void RetireFlow(uint32_t flow);
@@ -58,6 +61,7 @@ class RdmaNic : public FabricDevice
     int64_t m_wakeAtPs = kForeverPs;
     int64_t m_rtoPs = 1000000000;
     int64_t m_cnpIntervalPs = 50000000;
+    bool m_cnpWindow = true; ///< NicConfig::cnpMode == "window"
 
     ns3::TracedCallback<uint32_t> m_cnpTxTrace; ///< flow id of the QP a CNP was sent for
     ns3::TracedCallback<uint32_t> m_cnpRxTrace;

@@ -116,6 +116,7 @@ ReadCc(const json& value, const std::string& path, ordered_json* out)
     c.clampTargetAfterTimerIncrease =
         r.Bool("clamp_target_after_timer_increase", c.clampTargetAfterTimerIncrease);
     c.maxDecrease = r.Number("max_decrease", c.maxDecrease, Range::Closed(0, 1));
+    c.alphaTimer = r.Enum("alpha_timer", c.alphaTimer, {"periodic", "restart_on_cnp"});
     r.Finish();
     return c;
 }
@@ -227,6 +228,7 @@ ReadNicConfig(const json& value, const std::string& path, ordered_json* out)
     n.cc = ReadCc(OrEmpty(r.Raw("cc")), r.FieldPath("cc"), Child(out, "cc"));
     n.cnpIntervalUs =
         r.Number("cnp_interval_us", n.cnpIntervalUs, Range::Closed(0, kMaxTimerUs, "us"));
+    n.cnpMode = r.Enum("cnp_mode", n.cnpMode, {"window", "holdoff"});
     n.ackIntervalPackets = static_cast<uint32_t>(
         r.Int("ack_interval_packets", n.ackIntervalPackets, Range::Closed(1, 1024)));
     n.rtoUs = r.Number("rto_us", n.rtoUs, Range::Closed(1, 10000000, "us"));
