@@ -32,7 +32,7 @@ Dcqcn::GetTypeId()
                           "adds g at once (the DCQCN paper's wording); false: a free-running "
                           "timer updates alpha every period, adding g if a CNP came in it "
                           "(the paper's fluid model, NVIDIA dce_tcp_rtt)",
-                          BooleanValue(false),
+                          BooleanValue(true),
                           MakeBooleanAccessor(&Dcqcn::m_alphaRestartsOnCnp),
                           MakeBooleanChecker())
             .AddAttribute("RateDecreaseInterval", "Minimum time between two rate cuts; a CNP inside it cuts at its end",

@@ -59,7 +59,7 @@ class Dcqcn : public CongestionOps
     double m_rhaiBps = 200e6;
     double m_minRateBps = 100e6;
     double m_initialAlpha = 1.0;
-    bool m_alphaRestartsOnCnp = false;    ///< alpha timer restarted by each CNP (else periodic)
+    bool m_alphaRestartsOnCnp = true;     ///< alpha timer restarted by each CNP (else periodic)
     bool m_clampTarget = true;            ///< paper: every cut sets Rt = Rc
     bool m_clampAfterTimerIncrease = false; ///< with m_clampTarget off: Rt = Rc only after a timer increase
     double m_maxDecrease = 1.0;           ///< largest fraction of Rc one cut may take off

@@ -141,6 +141,7 @@ DcqcnPreset(const std::string& name)
         c.clampTargetRate = true;
         c.clampTargetAfterTimerIncrease = false;
         c.maxDecrease = 1.0;
+        c.alphaTimer = "restart_on_cnp"; // "if no CNP for K, alpha = (1 - g) alpha"
         return c;
     }
     if (name == "nvidia-default")
@@ -157,6 +158,7 @@ DcqcnPreset(const std::string& name)
         c.clampTargetRate = false;           // clamp_tgt_rate
         c.clampTargetAfterTimerIncrease = true; // clamp_tgt_rate_after_time_inc
         c.maxDecrease = 0.5;                 // rpg_min_dec_fac 50 %
+        c.alphaTimer = "periodic";           // dce_tcp_rtt: alpha updated every period
         return c;
     }
     throw std::out_of_range("unknown DCQCN preset " + name);

@@ -495,6 +495,11 @@ export interface components {
              * @enum {string}
              */
             algorithm: "dcqcn" | "none";
+            /**
+             * Alpha Timer
+             * @description periodic: alpha is updated every alpha_update_us, adding g if a CNP came in that period (fluid model, NVIDIA dce_tcp_rtt); restart_on_cnp: each CNP adds g at once and alpha decays only after a full period without CNP
+             */
+            alpha_timer?: ("periodic" | "restart_on_cnp") | null;
             /** Alpha Update Us */
             alpha_update_us?: number | null;
             /** Byte Counter Bytes */
@@ -542,6 +547,11 @@ export interface components {
         CcPartial: {
             /** Algorithm */
             algorithm?: ("dcqcn" | "none") | null;
+            /**
+             * Alpha Timer
+             * @description periodic: alpha is updated every alpha_update_us, adding g if a CNP came in that period (fluid model, NVIDIA dce_tcp_rtt); restart_on_cnp: each CNP adds g at once and alpha decays only after a full period without CNP
+             */
+            alpha_timer?: ("periodic" | "restart_on_cnp") | null;
             /** Alpha Update Us */
             alpha_update_us?: number | null;
             /** Byte Counter Bytes */
@@ -1023,6 +1033,13 @@ export interface components {
              */
             cnp_interval_us: number;
             /**
+             * Cnp Mode
+             * @description notification point: 'window' (DCQCN paper: a frame marked within the interval after a CNP earns one CNP at the interval's end) or 'holdoff' (marked frames within the interval are ignored)
+             * @default window
+             * @enum {string}
+             */
+            cnp_mode: "window" | "holdoff";
+            /**
              * Message Bytes
              * @default 65536
              */
@@ -1065,6 +1082,8 @@ export interface components {
             cc?: components["schemas"]["CcPartial"] | null;
             /** Cnp Interval Us */
             cnp_interval_us?: number | null;
+            /** Cnp Mode */
+            cnp_mode?: ("window" | "holdoff") | null;
             /** Message Bytes */
             message_bytes?: number | null;
             /** Mtu Bytes */
