@@ -101,7 +101,8 @@ struct CcConfig
     bool clampTargetRate = true;                   ///< every cut sets target = current rate
     bool clampTargetAfterTimerIncrease = false;    ///< else only after a timer-driven increase
     double maxDecrease = 1.0;                      ///< largest fraction one cut takes off
-    std::string alphaTimer = "periodic";           ///< "periodic" or "restart_on_cnp"
+    std::string alphaTimer = "restart_on_cnp";     ///< or "periodic" (the paper preset: restart)
+    std::string presetCnpMode = "window";          ///< the preset's notification point mode
 };
 
 struct NicConfig

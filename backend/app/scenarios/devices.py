@@ -155,11 +155,12 @@ class Nic(Strict):
     message_bytes: int = Field(65536, ge=1, le=2**31)
     cc: Cc = Field(default_factory=Cc)
     cnp_interval_us: float = Field(50, ge=0, le=L.MAX_TIMER_US)
-    cnp_mode: Literal["window", "holdoff"] = Field(
-        "window",
+    cnp_mode: Literal["window", "holdoff"] | None = Field(
+        None,
         description="notification point: 'window' (DCQCN paper: a frame marked within the "
         "interval after a CNP earns one CNP at the interval's end) or 'holdoff' (marked frames "
-        "within the interval are ignored)")
+        "within the interval are ignored; NVIDIA min_time_between_cnps). Unset: from cc.preset "
+        "(dcqcn-paper: window, nvidia-default: holdoff)")
     ack_interval_packets: int = Field(1, ge=1, le=1024)
     rto_us: float = Field(1000, ge=1, le=10_000_000)
     nack_enabled: bool = True
