@@ -4,5 +4,7 @@ from app.core.db import Base
 from app.runs.models import Run, RunResult
 from app.scenarios.models import ScenarioRow
 from app.sweeps.models import Sweep, SweepPoint
+from app.tunings.models import Tuning, TuningEvaluation
 
-__all__ = ["Base", "Run", "RunResult", "ScenarioRow", "Sweep", "SweepPoint"]
+__all__ = ["Base", "Run", "RunResult", "ScenarioRow", "Sweep", "SweepPoint", "Tuning",
+           "TuningEvaluation"]

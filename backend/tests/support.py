@@ -139,12 +139,12 @@ class Stack:
         except httpx.HTTPError:
             return False
 
-    def start_worker(self) -> subprocess.Popen:
-        """One Celery worker (prefork, concurrency 1) on the sim and celery queues."""
+    def start_worker(self, queues: str = "sim,sim-batch,celery") -> subprocess.Popen:
+        """One Celery worker (prefork, concurrency 1) on `queues` (default: all)."""
         index = len(self.workers)
         log = LOGS / f"{self.name}-worker{index}.log"
         proc = self._spawn([str(VENV_BIN / "celery"), "-A", "workers.celery_app", "worker",
-                            "-Q", "sim,celery", "-c", "1", "--pool", "prefork",
+                            "-Q", queues, "-c", "1", "--pool", "prefork",
                             "-n", f"{self.name}{index}-{secrets.token_hex(3)}@%h",
                             "--loglevel", "INFO", "--without-gossip", "--without-mingle",
                             "--without-heartbeat"], f"worker{index}")
@@ -152,6 +152,19 @@ class Stack:
         wait_until(lambda: log.exists() and b"ready." in log.read_bytes(), 60,
                    what=f"worker {index} ready ({log})")
         return proc
+
+    def stop_worker(self, proc: subprocess.Popen) -> None:
+        """Stop one worker (warm shutdown: its unfinished message goes back to the queue)."""
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+    def worker_logs(self) -> list[Path]:
+        """The log files of this stack's workers."""
+        return [LOGS / f"{self.name}-worker{i}.log" for i in range(len(self.workers))]
 
     def client(self) -> httpx.Client:
         """An HTTP client for the API."""

@@ -4,7 +4,8 @@ from sqlalchemy import create_engine, inspect
 
 from tests.support import create_database, drop_database, migrate, require_env, service_env
 
-TABLES = {"scenarios", "runs", "run_results", "sweeps", "sweep_points"}
+TABLES = {"scenarios", "runs", "run_results", "sweeps", "sweep_points", "tunings",
+          "tuning_evaluations"}
 
 
 def _tables(url: str) -> set[str]:

@@ -43,7 +43,8 @@ AutoHeadroomBytes(double rateGbps, double delayUs, uint32_t mtuPayload, uint32_t
 }
 
 double
-IdealFctPs(uint64_t sizeBytes, uint32_t mtu, const std::vector<std::pair<double, int64_t>>& hops)
+IdealFctPs(uint64_t sizeBytes, uint32_t mtu, const std::vector<std::pair<double, int64_t>>& hops,
+           uint32_t overheadBytes)
 {
     if (hops.empty() || mtu == 0)
     {
@@ -54,8 +55,8 @@ IdealFctPs(uint64_t sizeBytes, uint32_t mtu, const std::vector<std::pair<double,
     {
         n = 1;
     }
-    double totalWire = static_cast<double>(sizeBytes) + n * double(kDataOverheadBytes);
-    double lastWire = static_cast<double>(sizeBytes - (n - 1) * mtu) + kDataOverheadBytes;
+    double totalWire = static_cast<double>(sizeBytes) + n * double(overheadBytes);
+    double lastWire = static_cast<double>(sizeBytes - (n - 1) * mtu) + overheadBytes;
     size_t b = 0;
     for (size_t i = 1; i < hops.size(); ++i)
     {
@@ -131,11 +132,22 @@ FabricRunnerImpl::FabricRunnerImpl(const Scenario& scenario)
     BuildDevices();
     BuildRoutes();
     BuildFlows();
+    FaultTargets targets;
+    targets.ctx = &m_ctx;
+    for (auto& d : m_devices)
+    {
+        targets.devices.push_back(ns3::PeekPointer(d));
+    }
+    targets.switches = m_switches;
+    targets.nics = m_nics;
+    targets.rebuildRoutes = [this] { BuildRoutes(); };
+    m_faults = std::make_unique<FaultSchedule>(m_scenario, std::move(targets));
 }
 
 FabricRunnerImpl::~FabricRunnerImpl()
 {
     ns3::Simulator::Destroy();
+    m_faults.reset();
     for (auto& f : m_ctx.flows)
     {
         if (f.cc)
@@ -291,6 +303,11 @@ FabricRunnerImpl::BuildRoutes()
             for (uint32_t p = 0; p < su->GetNPorts(); ++p)
             {
                 uint32_t v = su->GetPort(p).neighbor;
+                const PortFault* pf = su->GetPort(p).fault;
+                if (pf != nullptr && pf->routedAround)
+                {
+                    continue; // a failed link, once routing has converged (fault-schedule.cc)
+                }
                 if (v < n && m_switches[v] && dist[v] < 0)
                 {
                     dist[v] = dist[u] + 1;
@@ -311,6 +328,11 @@ FabricRunnerImpl::BuildRoutes()
             for (uint32_t p = 0; p < ss->GetNPorts() && count < 255; ++p)
             {
                 uint32_t v = ss->GetPort(p).neighbor;
+                const PortFault* pf = ss->GetPort(p).fault;
+                if (pf != nullptr && pf->routedAround)
+                {
+                    continue;
+                }
                 if (v < n && m_switches[v] && dist[v] == dist[s] - 1)
                 {
                     t.ports.push_back(static_cast<uint16_t>(p));
@@ -420,7 +442,7 @@ FabricRunnerImpl::BuildFlows()
         f.valid = !hops.empty();
         if (f.valid && s.sizeBytes > 0)
         {
-            f.idealPs = IdealFctPs(s.sizeBytes, f.mtu, hops);
+            f.idealPs = IdealFctPs(s.sizeBytes, f.mtu, hops, nc.headerBytes + nc.preambleIfgBytes);
         }
     }
     m_startOrder.resize(specs.size());
@@ -466,7 +488,7 @@ FabricRunnerImpl::Sample()
     int64_t now = NowPs();
     m_tUs.push_back(Round(now / 1e6, 3));
     const MonitorConfig& mon = m_scenario.monitor;
-    for (size_t i = 0; i < mon.queues.size(); ++i)
+    for (size_t i = 0; i < mon.queues.size() && !m_autoQueuesOn; ++i)
     {
         const PortRef& r = mon.queues[i];
         double v = 0;
@@ -494,7 +516,7 @@ FabricRunnerImpl::Sample()
         }
         m_flowSeries[i].push_back(v);
     }
-    for (size_t i = 0; i < mon.ports.size(); ++i)
+    for (size_t i = 0; i < mon.ports.size() && !m_autoPausesOn; ++i)
     {
         const PortRef& r = mon.ports[i];
         int state = 0;
@@ -519,6 +541,7 @@ FabricRunnerImpl::Sample()
         }
         m_pauseSeries[i].push_back(state);
     }
+    SampleAuto(static_cast<uint32_t>(m_tUs.size() - 1));
     if (now >= m_ctx.warmupPs)
     {
         for (FabricSwitch* sw : m_switches)
@@ -593,8 +616,13 @@ FabricRunnerImpl::Run(const RunLimits& limits, const std::function<void(const Pr
     {
         byId.emplace(m_scenario.flows[i].id, static_cast<uint32_t>(i));
     }
+    InitAutoWatch();
     for (uint32_t id : mon.flows)
     {
+        if (m_autoFlowsOn)
+        {
+            break;
+        }
         auto it = byId.find(id);
         m_watchedFlows.push_back(it == byId.end() ? UINT32_MAX : it->second);
     }
@@ -605,6 +633,7 @@ FabricRunnerImpl::Run(const RunLimits& limits, const std::function<void(const Pr
     Simulator::Schedule(Seconds(0), &FabricRunnerImpl::StartDueFlows, this);
     Simulator::Schedule(Seconds(0), &FabricRunnerImpl::Sample, this);
     Simulator::Schedule(MicroSeconds(5), &FabricRunnerImpl::CheckLimits, this);
+    m_faults->Start();
     Simulator::Stop(PicoSeconds(static_cast<int64_t>(m_scenario.durationNs) * 1000));
     Simulator::Run();
     Finish();
@@ -627,6 +656,7 @@ FabricRunnerImpl::Finish()
     m_finished = true;
     m_endPs = NowPs();
     m_events = ns3::Simulator::GetEventCount();
+    m_faults->Finish();
     for (auto& d : m_devices)
     {
         if (d)
@@ -671,6 +701,12 @@ FabricContext&
 FabricRunnerImpl::Context()
 {
     return m_ctx;
+}
+
+const FaultSchedule&
+FabricRunnerImpl::Faults() const
+{
+    return *m_faults;
 }
 
 FabricDevice*

@@ -6,6 +6,7 @@
  *   fabricsim expand SCENARIO.json
  *   fabricsim run SCENARIO.json --out RESULT.json [--progress] [--max-wall-s S]
  *                 [--max-events N] [--max-memory-mb M]
+ *   fabricsim check SCENARIO.json   (configuration check: findings as JSON)
  *   fabricsim schema
  *
  * Exit codes: 0 ok, 2 invalid input, 3 a limit stopped the run (partial result written),
@@ -13,6 +14,7 @@
  */
 
 #include "helper/fabric-runner.h"
+#include "scenario/config-check.h"
 #include "scenario/result-writer.h"
 #include "scenario/scenario-parser.h"
 
@@ -37,7 +39,7 @@ constexpr int kExitInternal = 1;
 constexpr int kExitInvalid = 2;
 constexpr int kExitLimit = 3;
 
-const char* kUsage = "usage: fabricsim --version | validate FILE | expand FILE | schema | run FILE "
+const char* kUsage = "usage: fabricsim --version | validate FILE | expand FILE | check FILE | schema | run FILE "
                      "--out RESULT [--progress] [--max-wall-s S] [--max-events N] "
                      "[--max-memory-mb M]";
 
@@ -253,6 +255,13 @@ Run(const std::vector<std::string>& args)
     {
         result[key] = model.contains(key) ? model[key] : nlohmann::ordered_json(nullptr);
     }
+    for (const char* key : {"faults", "pingmesh", "port_counters"}) // present only when the run has them
+    {
+        if (model.contains(key))
+        {
+            result[key] = model[key];
+        }
+    }
     double safeWall = wallS > 0 ? wallS : 1e-9;
     result["perf"] = {{"wall_s", wallS},
                       {"events_per_s", static_cast<double>(runner.Events()) / safeWall},
@@ -300,6 +309,12 @@ Dispatch(const std::vector<std::string>& args)
     {
         fabric::Scenario s = Load(FileArgument(args));
         std::cout << fabric::DumpDeterministic(fabric::ExpandJson(s.topo)) << std::endl;
+        return kExitOk;
+    }
+    if (cmd == "check")
+    {
+        fabric::Scenario s = Load(FileArgument(args));
+        std::cout << fabric::DumpDeterministic(fabric::ConfigCheckJson(s)) << std::endl;
         return kExitOk;
     }
     if (cmd == "schema")

@@ -25,7 +25,11 @@ enum DropReason : uint8_t
     DROP_BUFFER_OVERFLOW = 1,
     DROP_TAIL = 2,
     DROP_CORRUPT = 3, ///< test-only loss hook (FabricSwitch::TestDropPeriod)
-    DROP_REASONS = 4
+    DROP_LINK_LOSS = 4,       ///< a loss fault on the link
+    DROP_LINK_DOWN = 5,       ///< on the wire or queued toward a link that went down
+    DROP_PFC_WATCHDOG = 6,    ///< dropped by a switch PFC watchdog toward a stormed port
+    DROP_NIC_RX_OVERFLOW = 7, ///< a slow receiver's buffer was full
+    DROP_REASONS = 8
 };
 
 constexpr uint64_t kUnboundedPackets = uint64_t(1) << 60;
@@ -57,12 +61,14 @@ struct FlowState
     uint64_t expected = 0;
     bool nackSent = false;
     uint32_t ackCounter = 0;
+    bool eceSinceAck = false; ///< a CE-marked packet arrived since the last ACK (ack_flag)
     int64_t lastCnpPs = -1;
     bool cnpPending = false; ///< a marked frame arrived since the last CNP (window mode)
     uint64_t bytesDelivered = 0;
     uint64_t bytesAtLastSample = 0;
     int64_t startPs = 0;
-    int64_t completePs = -1;
+    int64_t completePs = -1;  ///< receiver got the last byte
+    int64_t senderDonePs = -1; ///< sender got the ACK of the last byte (a probe's RTT ends here)
     double idealPs = 0;
 
     uint32_t Payload(uint64_t psn) const

@@ -158,6 +158,17 @@ FabricDevice::HandlePause(uint32_t port, const RocePacket& pkt)
     Port& p = m_ports[port];
     uint8_t prio = pkt.pausePriority;
     int64_t now = NowPs();
+    if (p.fault != nullptr)
+    {
+        p.fault->lastPauseRxPs[prio] = now;
+        if ((p.fault->dropMask >> prio) & 1)
+        {
+            // The switch PFC watchdog ignores pauses on a stormed queue (it drops instead).
+            ++p.pausesReceived[prio];
+            ++m_ctx->counters.pausesReceived;
+            return;
+        }
+    }
     bool wasPaused = IsPaused(port, prio);
     if (pkt.quanta == 0 && !pkt.indefinite)
     {
@@ -204,6 +215,15 @@ FabricDevice::TryTransmit(uint32_t port)
         return;
     }
     Port& p = m_ports[port];
+    if (p.fault != nullptr && (p.fault->down || p.fault->dropMask != 0))
+    {
+        bool down = p.fault->down;
+        FlushPort(port, down ? 0xff : p.fault->dropMask, down ? DROP_LINK_DOWN : DROP_PFC_WATCHDOG);
+        if (down)
+        {
+            return;
+        }
+    }
     if (p.txPending || p.peer == nullptr)
     {
         return;
@@ -236,6 +256,16 @@ FabricDevice::TryTransmit(uint32_t port)
     {
         lost = true;
         ++m_ctx->counters.drops[DROP_CORRUPT];
+    }
+    if (p.fault != nullptr)
+    {
+        p.fault->CountTx(pkt);
+        if (!lost && p.fault->LoseOnTx(pkt))
+        {
+            lost = true;
+            ++m_ctx->counters.drops[DROP_LINK_LOSS];
+            ++p.fault->drops[DROP_LINK_LOSS];
+        }
     }
     if (!lost)
     {
@@ -274,7 +304,32 @@ FabricDevice::DeliverHead(uint32_t port)
         int64_t next = p.inFlight.Front().arrivePs;
         ScheduleEventPs(std::max<int64_t>(0, next - NowPs()), p.arrivalEvent);
     }
+    if (p.fault != nullptr &&
+        p.fault->CutOnWire(f.arrivePs - p.delayPs - p.SerializationPs(f.pkt.wire)))
+    {
+        ++m_ctx->counters.drops[DROP_LINK_DOWN];
+        ++p.fault->drops[DROP_LINK_DOWN];
+        return;
+    }
     p.peer->Receive(p.peerPort, f.pkt);
+}
+
+void
+FabricDevice::FlushPort(uint32_t port, uint8_t mask, DropReason reason)
+{
+}
+
+void
+FabricDevice::ClearPause(uint32_t port, uint8_t prio)
+{
+    Port& p = m_ports.at(port);
+    if (p.pauseStart[prio] >= 0)
+    {
+        int64_t end = std::min(NowPs(), p.pausedUntil[prio]);
+        p.pausePs[prio] += std::max<int64_t>(0, end - p.pauseStart[prio]);
+    }
+    p.pauseStart[prio] = -1;
+    p.pausedUntil[prio] = 0;
 }
 
 void

@@ -7,6 +7,7 @@
 
 #include "model/fabric-context.h"
 #include "model/fast-heap-scheduler.h"
+#include "model/port-fault.h"
 #include "model/packet-queue.h"
 #include "model/roce-packet.h"
 
@@ -69,6 +70,7 @@ struct Port
     RingQueue<InFlight> inFlight;
     ns3::Ptr<ns3::EventImpl> txDoneEvent;  ///< reused for every transmission-done event
     ns3::Ptr<ns3::EventImpl> arrivalEvent; ///< reused for every arrival event
+    PortFault* fault = nullptr; ///< set only while a fault or watchdog concerns this port
     uint64_t txWireBytesWarm = 0; ///< wire bytes sent after warm-up (utilization)
     uint64_t dropPeriod = 0; ///< test hook: drop every n-th DATA packet sent (0 = off)
     uint64_t dataSeen = 0;
@@ -117,6 +119,14 @@ class FabricDevice : public ns3::Object
 
     /** Starts a transmission on port if the line is free and something may be sent. */
     void TryTransmit(uint32_t port);
+
+    /**
+     * Drops what waits for port at the priorities in mask, counted as reason (a switch: link
+     * down or PFC watchdog); a NIC keeps its frames (its QPs retry when the link returns).
+     */
+    virtual void FlushPort(uint32_t port, uint8_t mask, DropReason reason);
+    /** Ends the pause of port's egress at prio now (a link went down, a watchdog fired). */
+    void ClearPause(uint32_t port, uint8_t prio);
 
   protected:
     /** Picks the next frame for port; false if nothing may be sent now. */

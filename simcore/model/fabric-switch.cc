@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 namespace fabric
 {
@@ -66,6 +67,24 @@ FabricSwitch::Configure(FabricContext* ctx, uint32_t node, const SwitchConfig& c
     m_stats.assign(static_cast<size_t>(n) * kNumPriorities, QueueStats());
     m_nonEmpty.assign(n, 0);
     m_pfcState.assign(static_cast<size_t>(n) * kNumPriorities, PfcState());
+    m_portEcn.resize(static_cast<size_t>(n) * kNumPriorities);
+    for (uint32_t port = 0; port < n; ++port)
+    {
+        double gbps = m_ports[port].rateBps / 1e9;
+        const std::array<EcnConfig, 8>* ecn = &cfg.ecn;
+        for (const auto& [rate, perPrio] : cfg.ecnByRate) // switch.ecn_by_rate
+        {
+            ecn = std::abs(rate - gbps) <= 1e-9 * rate ? &perPrio : ecn;
+        }
+        std::copy(ecn->begin(), ecn->end(), m_portEcn.begin() + port * kNumPriorities);
+        for (const auto& [rate, alpha] : cfg.pfc.alphaByRate) // switch.pfc.alpha_by_rate
+        {
+            if (std::abs(rate - gbps) <= 1e-9 * rate)
+            {
+                m_mmu.SetPortAlpha(port, alpha);
+            }
+        }
+    }
     auto rng = ns3::CreateObject<ns3::UniformRandomVariable>();
     rng->SetStream(rngStream);
     m_red.SetStream(rng);
@@ -175,7 +194,8 @@ FabricSwitch::Receive(uint32_t inPort, RocePacket p)
 void
 FabricSwitch::MaybeMark(uint32_t port, uint8_t prio, uint64_t queueBytes, RocePacket& p)
 {
-    if (p.kind != PacketKind::DATA || !m_red.ShouldMark(queueBytes, m_cfg.ecn[prio]))
+    if (p.kind != PacketKind::DATA ||
+        !m_red.ShouldMark(queueBytes, m_portEcn[port * kNumPriorities + prio]))
     {
         return;
     }
@@ -191,6 +211,10 @@ void
 FabricSwitch::Drop(uint32_t port, const RocePacket& p, DropReason reason)
 {
     ++m_ctx->counters.drops[reason];
+    if (m_ports[port].fault != nullptr)
+    {
+        ++m_ports[port].fault->drops[reason];
+    }
     m_dropTrace(port, reason);
 }
 
@@ -205,6 +229,10 @@ FabricSwitch::UpdateStats(uint32_t idx, uint64_t newBytes)
         s.byteTimePs += static_cast<double>(m_queues[idx].bytes) * static_cast<double>(now - from);
     }
     s.lastChangePs = now;
+    if (newBytes > s.maxBytesRun)
+    {
+        s.maxBytesRun = newBytes;
+    }
     if (now >= m_ctx->warmupPs && newBytes > s.maxBytes)
     {
         s.maxBytes = newBytes;
@@ -362,6 +390,96 @@ FabricSwitch::IsPausing(uint32_t port) const
     return false;
 }
 
+bool
+FabricSwitch::IsPausingPrio(uint32_t port, uint8_t prio) const
+{
+    return m_pfcState.at(port * kNumPriorities + (prio & 7)).xoff;
+}
+
+void
+FabricSwitch::FlushPort(uint32_t port, uint8_t mask, DropReason reason)
+{
+    for (uint32_t prio = 0; prio < kNumPriorities; ++prio)
+    {
+        if (!((mask >> prio) & 1))
+        {
+            continue;
+        }
+        uint32_t idx = port * kNumPriorities + prio;
+        Queue& q = m_queues[idx];
+        while (!q.q.Empty())
+        {
+            RocePacket f = q.q.Pop();
+            uint32_t bytes = FrameBytes(f);
+            if (prio != kControlPriority)
+            {
+                UpdateStats(idx, q.bytes - bytes);
+            }
+            q.bytes -= bytes;
+            if (q.q.Empty())
+            {
+                m_nonEmpty[port] &= static_cast<uint8_t>(~(1u << prio));
+            }
+            if (prio != kControlPriority)
+            {
+                m_mmu.Release(f.inPort, static_cast<uint8_t>(prio), m_mmu.Charge(bytes));
+                Drop(port, f, reason);
+                CheckXon(f.inPort, static_cast<uint8_t>(prio));
+            }
+        }
+    }
+}
+
+void
+FabricSwitch::RerouteQueued(uint32_t port)
+{
+    for (uint32_t prio = 0; prio < kNumPriorities; ++prio)
+    {
+        uint32_t idx = port * kNumPriorities + prio;
+        Queue& q = m_queues[idx];
+        std::vector<RocePacket> held;
+        while (!q.q.Empty())
+        {
+            RocePacket f = q.q.Pop();
+            uint32_t bytes = FrameBytes(f);
+            if (prio != kControlPriority)
+            {
+                UpdateStats(idx, q.bytes - bytes);
+            }
+            q.bytes -= bytes;
+            held.push_back(f);
+        }
+        m_nonEmpty[port] &= static_cast<uint8_t>(~(1u << prio));
+        for (const RocePacket& f : held)
+        {
+            uint32_t out = f.kind == PacketKind::PAUSE ? UINT32_MAX : SelectEgress(f);
+            if (out < m_ports.size() && out != port)
+            {
+                Enqueue(out, f); // keeps its buffer charge on the same ingress
+            }
+            else if (prio != kControlPriority)
+            {
+                m_mmu.Release(f.inPort, static_cast<uint8_t>(prio), m_mmu.Charge(FrameBytes(f)));
+                Drop(port, f, DROP_LINK_DOWN);
+                CheckXon(f.inPort, static_cast<uint8_t>(prio));
+            }
+        }
+    }
+}
+
+void
+FabricSwitch::SetAlpha(double alpha)
+{
+    m_cfg.pfc.alpha = alpha;
+    m_mmu.SetAlpha(alpha);
+}
+
+void
+FabricSwitch::SetEcn(const std::array<EcnConfig, kNumPriorities>& ecn)
+{
+    m_cfg.ecn = ecn;
+}
+
 const SwitchMmu&
 FabricSwitch::Mmu() const
 {
@@ -372,6 +490,12 @@ const SwitchConfig&
 FabricSwitch::Config() const
 {
     return m_cfg;
+}
+
+const EcnConfig&
+FabricSwitch::PortEcn(uint32_t port, uint8_t prio) const
+{
+    return m_portEcn.at(static_cast<size_t>(port) * kNumPriorities + (prio & 7));
 }
 
 uint64_t

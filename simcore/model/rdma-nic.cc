@@ -1,6 +1,8 @@
 #include "model/rdma-nic.h"
 
+#include "model/dcqcn-sampled.h"
 #include "model/dcqcn.h"
+#include "model/nic-faults.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -48,6 +50,7 @@ RdmaNic::Configure(FabricContext* ctx, uint32_t node, const NicConfig& cfg)
     m_cnpWindow = cfg.cnpMode != "holdoff";
     // Referencing the TypeIds registers them even when the static library drops unused objects.
     Dcqcn::GetTypeId();
+    DcqcnSampled::GetTypeId();
     NoCongestionControl::GetTypeId();
     m_ccFactory.SetTypeId(CongestionOps::TypeIdNameFor(cfg.cc.algorithm));
     if (cfg.cc.algorithm != "none")
@@ -126,7 +129,8 @@ RdmaNic::BuildData(uint32_t flow, RocePacket& out, int64_t now)
     out.dst = f.spec->dst;
     out.psn = static_cast<uint32_t>(psn);
     out.payload = f.Payload(psn);
-    out.wire = out.payload + kDataOverheadBytes;
+    out.wire = out.payload + m_cfg.headerBytes + m_cfg.preambleIfgBytes;
+    out.gap = static_cast<uint8_t>(m_cfg.preambleIfgBytes);
     out.udpSrc = f.spec->udpSrcPort;
     out.priority = f.spec->priority & 7;
     if (psn < f.maxSent)
@@ -224,6 +228,11 @@ RdmaNic::Receive(uint32_t port, RocePacket p)
     switch (p.kind)
     {
     case PacketKind::DATA:
+        if (m_rxHook != nullptr)
+        {
+            m_rxHook->Arrive(p);
+            break;
+        }
         OnData(p);
         break;
     case PacketKind::ACK:
@@ -252,7 +261,15 @@ RdmaNic::SendControl(const FlowState& f, PacketKind kind, uint32_t psn)
     c.psn = psn;
     c.udpSrc = f.spec->udpSrcPort;
     c.priority = kControlPriority;
-    c.wire = kind == PacketKind::CNP ? kCnpWireBytes : kAckWireBytes;
+    c.wire = m_cfg.headerBytes + m_cfg.preambleIfgBytes +
+             (kind == PacketKind::CNP ? kCnpPadBytes : kAethBytes);
+    c.gap = static_cast<uint8_t>(m_cfg.preambleIfgBytes);
+    if (kind != PacketKind::CNP && m_cfg.ackFlagFeedback)
+    {
+        FlowState& mutableFlow = m_ctx->flows[c.flow];
+        c.ece = mutableFlow.eceSinceAck;
+        mutableFlow.eceSinceAck = false;
+    }
     m_ctrl.Push(c);
     TryTransmit(0);
 }
@@ -266,7 +283,15 @@ RdmaNic::OnData(const RocePacket& p)
     }
     FlowState& f = m_ctx->flows[p.flow];
     int64_t now = NowPs();
-    if (p.ecn)
+    if (p.ecn && m_cfg.ackFlagFeedback)
+    {
+        // The flag rides on the next ACK/NACK (every marked packet with an ACK per packet);
+        // no CNP and no pacing. Counted as a CNP so the summary stays comparable.
+        f.eceSinceAck = true;
+        ++m_ctx->counters.cnpsSent;
+        m_cnpTxTrace(f.spec->id);
+    }
+    else if (p.ecn)
     {
         OnMarked(p.flow, now);
     }
@@ -369,6 +394,11 @@ RdmaNic::OnAck(const RocePacket& p, bool nack)
         f.sndNxt = acked; // go back N
         f.lastProgressPs = NowPs();
     }
+    if (p.ece && f.cc)
+    {
+        m_cnpRxTrace(f.spec->id);
+        f.cc->OnCnp();
+    }
     if (f.sndUna >= f.totalPkts)
     {
         RetireFlow(p.flow);
@@ -443,6 +473,125 @@ RdmaNic::CheckRto(uint32_t flow)
         next = now + m_rtoPs;
     }
     ns3::Simulator::Schedule(ns3::PicoSeconds(next - now), &RdmaNic::CheckRto, this, flow);
+}
+
+bool
+RdmaNic::SendPause(uint8_t prio, uint16_t quanta, bool indefinite)
+{
+    if (m_ports.empty() || prio >= kNumPriorities)
+    {
+        return false;
+    }
+    int64_t now = NowPs();
+    bool resume = quanta == 0 && !indefinite;
+    if (!resume)
+    {
+        if (m_wdFiredPs >= 0)
+        {
+            return false; // the watchdog disabled pause generation on this NIC
+        }
+        if (m_pauseSincePs < 0 || now > m_pauseLapsePs)
+        {
+            m_pauseSincePs = now;
+            if (m_wdEnabled)
+            {
+                ns3::Simulator::Schedule(ns3::PicoSeconds(m_wdDetectPs),
+                                         &RdmaNic::CheckPauseWatchdog, this, now);
+            }
+        }
+        m_pauseLapsePs =
+            indefinite ? kForeverPs
+                       : now + static_cast<int64_t>(quanta * 64.0 * m_ports[0].psPerByte + 0.5);
+        ++m_ports[0].pausesSent[prio];
+        ++m_ctx->counters.pausesSent;
+        m_pausedPrios |= static_cast<uint8_t>(1u << prio);
+    }
+    else
+    {
+        m_pausedPrios &= static_cast<uint8_t>(~(1u << prio));
+        if (m_pausedPrios == 0)
+        {
+            m_pauseSincePs = -1;
+            m_pauseLapsePs = -1;
+        }
+    }
+    RocePacket f;
+    f.kind = PacketKind::PAUSE;
+    f.src = m_node;
+    f.dst = m_ports[0].neighbor;
+    f.wire = kPauseWireBytes;
+    f.priority = kControlPriority;
+    f.pausePriority = prio;
+    f.quanta = quanta;
+    f.indefinite = indefinite;
+    m_ctrl.Push(f);
+    TryTransmit(0);
+    return true;
+}
+
+void
+RdmaNic::CheckPauseWatchdog(int64_t since)
+{
+    int64_t now = NowPs();
+    if (m_wdFiredPs >= 0 || m_pauseSincePs != since || now > m_pauseLapsePs)
+    {
+        return; // the pause ended (or a later episode has its own check)
+    }
+    m_wdFiredPs = now;
+    // Release the ToR at once: the NIC stops asserting pauses it can no longer justify.
+    uint8_t paused = m_pausedPrios;
+    for (uint8_t prio = 0; prio < kControlPriority; ++prio)
+    {
+        if ((paused >> prio) & 1)
+        {
+            SendPause(prio, 0, false);
+        }
+    }
+}
+
+void
+RdmaNic::SetPauseWatchdog(bool enabled, int64_t detectPs)
+{
+    m_wdEnabled = enabled;
+    m_wdDetectPs = std::max<int64_t>(1, detectPs);
+}
+
+bool
+RdmaNic::PauseWatchdogFired() const
+{
+    return m_wdFiredPs >= 0;
+}
+
+int64_t
+RdmaNic::PauseWatchdogFiredPs() const
+{
+    return m_wdFiredPs;
+}
+
+void
+RdmaNic::SetRxHook(SlowReceiver* hook)
+{
+    m_rxHook = hook;
+}
+
+void
+RdmaNic::DeliverData(const RocePacket& p)
+{
+    OnData(p);
+}
+
+void
+RdmaNic::SetRtoUs(double rtoUs)
+{
+    m_cfg.rtoUs = rtoUs;
+    m_rtoPs = static_cast<int64_t>(std::max(0.001, rtoUs) * 1e6);
+}
+
+void
+RdmaNic::SetCnpIntervalUs(double us)
+{
+    m_cfg.cnpIntervalUs = us;
+    m_cnpIntervalPs = static_cast<int64_t>(std::max(0.0, us) * 1e6);
 }
 
 void

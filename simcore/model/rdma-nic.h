@@ -34,6 +34,23 @@ class RdmaNic : public FabricDevice
     const NicConfig& Config() const;
     uint32_t ActiveQps() const;
 
+    // Fault hooks (model/fault-schedule.cc, model/nic-faults.cc).
+    /**
+     * Sends a PFC frame toward the ToR: quanta 0 resumes, indefinite holds until a resume.
+     * Returns false when the NIC watchdog has stopped this NIC from pausing.
+     */
+    bool SendPause(uint8_t prio, uint16_t quanta, bool indefinite);
+    /** NIC watchdog: a pause asserted continuously for detectPs is released and no more sent. */
+    void SetPauseWatchdog(bool enabled, int64_t detectPs);
+    bool PauseWatchdogFired() const;
+    int64_t PauseWatchdogFiredPs() const;
+    /** Received DATA goes to hook (a slow receive pipeline) instead of straight to the QP. */
+    void SetRxHook(class SlowReceiver* hook);
+    /** Hands a received DATA frame to its QP (the end of the receive pipeline). */
+    void DeliverData(const RocePacket& p);
+    void SetRtoUs(double rtoUs);
+    void SetCnpIntervalUs(double us);
+
   protected:
     bool Dequeue(uint32_t port, RocePacket& out) override;
     bool HasBacklog(uint32_t port) const override;
@@ -52,6 +69,7 @@ class RdmaNic : public FabricDevice
     void ScheduleWake(int64_t atPs);
     void Wake();
     void CheckRto(uint32_t flow);
+    void CheckPauseWatchdog(int64_t since);
 
     NicConfig m_cfg;
     ns3::ObjectFactory m_ccFactory;
@@ -62,6 +80,13 @@ class RdmaNic : public FabricDevice
     int64_t m_rtoPs = 1000000000;
     int64_t m_cnpIntervalPs = 50000000;
     bool m_cnpWindow = true; ///< NicConfig::cnpMode == "window"
+    class SlowReceiver* m_rxHook = nullptr;
+    bool m_wdEnabled = false;
+    int64_t m_wdDetectPs = 0;
+    int64_t m_wdFiredPs = -1;
+    int64_t m_pauseSincePs = -1; ///< start of the pause this NIC asserts now, -1 if none
+    int64_t m_pauseLapsePs = -1; ///< when that pause lapses unless refreshed
+    uint8_t m_pausedPrios = 0;   ///< priorities this NIC has paused (not yet resumed)
 
     ns3::TracedCallback<uint32_t> m_cnpTxTrace; ///< flow id of the QP a CNP was sent for
     ns3::TracedCallback<uint32_t> m_cnpRxTrace;

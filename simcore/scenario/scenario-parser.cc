@@ -1,6 +1,7 @@
 #include "scenario-parser.h"
 
 #include "device-config.h"
+#include "fault-config.h"
 #include "json-reader.h"
 #include "monitor-config.h"
 #include "scenario-limits.h"
@@ -93,7 +94,7 @@ Resolve(const json& doc, const std::string& bytes, ordered_json* out)
         *out = ordered_json::object();
         for (const char* key : {"schema_version", "name", "description", "seed", "duration_us",
                                 "warmup_us", "topology", "switch", "switch_overrides", "nic",
-                                "nic_overrides", "traffic", "monitor"})
+                                "nic_overrides", "traffic", "monitor", "faults", "watchdogs", "telemetry"})
         {
             (*out)[key] = nullptr;
         }
@@ -158,6 +159,10 @@ Resolve(const json& doc, const std::string& bytes, ordered_json* out)
 
     s.monitor = ResolveMonitor(r.Raw("monitor"), s.topo, s.flows, durationUs,
                                out ? &(*out)["monitor"] : nullptr);
+    s.faults = ResolveFaults(r.Raw("faults"), s.topo, ctx.dataPriority, durationUs,
+                             out ? &(*out)["faults"] : nullptr);
+    s.watchdogs = ResolveWatchdogs(r.Raw("watchdogs"), out ? &(*out)["watchdogs"] : nullptr);
+    s.portCounters = ResolveTelemetry(r.Raw("telemetry"), out ? &(*out)["telemetry"] : nullptr);
     r.Finish();
     s.sha256 = Sha256Hex(bytes);
     return s;

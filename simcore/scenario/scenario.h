@@ -73,6 +73,7 @@ struct PfcConfig
     uint64_t xonOffsetBytes = 4160;
     PauseMode pauseMode = PauseMode::XOFF_XON;
     uint32_t pauseQuanta = 65535;
+    std::vector<std::pair<double, double>> alphaByRate; ///< (ingress port Gbit/s, alpha)
 };
 
 struct SwitchConfig
@@ -81,6 +82,8 @@ struct SwitchConfig
     uint32_t cellBytes = 208;
     PfcConfig pfc;
     std::array<EcnConfig, 8> ecn; ///< per priority, resolved (ecn merged with ecn_by_priority)
+    /** (egress port Gbit/s, per priority: ecn merged with ecn_by_rate, then ecn_by_priority) */
+    std::vector<std::pair<double, std::array<EcnConfig, 8>>> ecnByRate;
     uint32_t ecmpSeed = 0;        ///< effective seed for this switch (already mixed with its index)
     uint8_t dataPriority = 3;
     bool ecnMarkOnDequeue = false; ///< ecn_mark_point: false = "enqueue", true = "dequeue"
@@ -88,7 +91,7 @@ struct SwitchConfig
 
 struct CcConfig
 {
-    std::string algorithm = "dcqcn"; ///< TypeId name chosen from this: "dcqcn" or "none"
+    std::string algorithm = "dcqcn"; ///< TypeId chosen from this: "dcqcn", "dcqcn_sampled", "none"
     double g = 1.0 / 256;
     double alphaUpdateUs = 55;
     double rateDecreaseIntervalUs = 50;
@@ -119,6 +122,9 @@ struct NicConfig
     uint32_t ackIntervalPackets = 1;
     double rtoUs = 1000;
     bool nackEnabled = true;
+    bool ackFlagFeedback = false; ///< ecn_feedback "ack_flag": flag the ACK, send no CNP
+    uint32_t headerBytes = 62;      ///< per data frame: Ethernet, IPv4, UDP, BTH, ICRC
+    uint32_t preambleIfgBytes = 20; ///< per frame on the wire, not stored in switch buffers
 };
 
 /** One RDMA connection (one QP) the model must simulate. */
@@ -150,6 +156,67 @@ struct MonitorConfig
     std::vector<PortRef> queues; ///< egress queues to sample (bytes, data priority summed)
     std::vector<uint32_t> flows; ///< flow ids whose rate is sampled
     std::vector<PortRef> ports;  ///< ports whose pause state is sampled
+    /** "auto" in the scenario: the runner samples every candidate and keeps the busiest after
+     *  the run (helper/auto-monitor.h); the lists above are the fallback when it cannot. */
+    bool queuesAuto = false;
+    bool flowsAuto = false;
+    bool portsAuto = false;
+};
+
+/** What a fault does (docs/scenario-format.md, "Faults"). */
+enum class FaultKind
+{
+    LOSS,
+    LINK_DOWN,
+    LINK_UP,
+    PFC_STORM,
+    SLOW_RECEIVER,
+    SET
+};
+
+/** A parameter a `set` fault changes at run time. */
+enum class SetParamKind
+{
+    PFC_ALPHA,
+    ECN_KMIN,
+    ECN_KMAX,
+    ECN_PMAX,
+    RTO_US,
+    CNP_INTERVAL_US
+};
+
+/** One scheduled fault, resolved to node indices. */
+struct FaultSpec
+{
+    FaultKind kind = FaultKind::LOSS;
+    std::string name;
+    uint64_t startNs = 0;
+    uint64_t endNs = 0; ///< 0: lasts to the end of the run
+    PortRef link;       ///< loss, link_down, link_up: node -> neighbor
+    bool bothDirections = true;
+    double lossRate = 0;    ///< loss: probability (0 when everyN is used)
+    uint64_t everyN = 0;    ///< loss: every n-th frame (0 when lossRate is used)
+    bool dataOnly = true;   ///< loss: DATA frames only, else every frame but PAUSE
+    uint64_t convergenceNs = 0; ///< link_down/link_up: routing convergence delay
+    uint32_t host = 0;      ///< pfc_storm, slow_receiver
+    uint8_t priority = 3;   ///< pfc_storm
+    uint64_t intervalNs = 0; ///< pfc_storm: between pause frames (0: half the pause time)
+    double drainGbps = 0;   ///< slow_receiver
+    uint64_t bufferBytes = 131072; ///< slow_receiver
+    std::vector<uint32_t> nodes; ///< set: the nodes changed
+    SetParamKind param = SetParamKind::PFC_ALPHA;
+    double value = 0;
+};
+
+struct WatchdogConfig
+{
+    bool switchEnabled = false;
+    uint64_t switchDetectNs = 200000;
+    uint64_t switchRestoreNs = 1000000;
+    bool switchAllPorts = false; ///< false: only ports facing hosts
+    bool nicEnabled = false;
+    uint64_t nicDetectNs = 200000;
+    uint64_t deadlockReportNs = 1000000;
 };
 
 struct Scenario
@@ -164,6 +231,9 @@ struct Scenario
     std::vector<NicConfig> nicCfg;       ///< indexed by node index (entries for switches unused)
     std::vector<FlowSpec> flows;         ///< sorted by startNs, then id
     MonitorConfig monitor;
+    std::vector<FaultSpec> faults; ///< in scenario order
+    WatchdogConfig watchdogs;
+    bool portCounters = false; ///< telemetry.port_counters
     std::string sha256; ///< of the scenario file bytes
 };
 

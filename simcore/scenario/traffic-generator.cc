@@ -1,6 +1,8 @@
 #include "traffic-generator.h"
 
+#include "flow-list-generator.h"
 #include "flow-size-cdf.h"
+#include "pingmesh-scope.h"
 #include "json-reader.h"
 #include "scenario-limits.h"
 #include "topology-generator.h"
@@ -561,6 +563,19 @@ GenerateWorkload(GeneratorContext& g)
     }
 }
 
+/** Whether host b is a pingmesh peer of host a at scope ("tor", "podset", "fabric", "all"). */
+bool
+InPingmeshScope(const Topology& topo, const std::vector<uint32_t>& attach, uint32_t a, uint32_t b,
+                const std::string& scope)
+{
+    if (scope == "all")
+    {
+        return true;
+    }
+    std::string found = PingmeshScope(topo, attach, a, b);
+    return found == scope;
+}
+
 void
 GeneratePingmesh(GeneratorContext& g)
 {
@@ -569,12 +584,29 @@ GeneratePingmesh(GeneratorContext& g)
     double intervalUs = r.Number("interval_us", 100, Range::AboveTo(0, kMaxDurationUs, "us"));
     uint64_t probeBytes =
         static_cast<uint64_t>(r.Int("probe_bytes", 512, Range::Closed(1, 65536, "bytes")));
+    std::string scope = r.Enum("scope", "all", {"all", "tor", "podset", "fabric"});
     r.Finish();
     std::size_t n = hosts.size();
+    // Each host's peers at the scope, in host-list order starting after itself: with "all" host
+    // i probes peer (i + 1 + r mod (n - 1)) in round r, so every pair is probed once every n - 1
+    // intervals; hosts are staggered over the interval.
+    std::vector<uint32_t> attach = HostAttachments(g.Topo());
+    std::vector<std::vector<uint32_t>> peers(n);
+    double probesPerRound = 0;
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        for (std::size_t k = 1; k < n; ++k)
+        {
+            uint32_t peer = hosts[(i + k) % n];
+            if (InPingmeshScope(g.Topo(), attach, hosts[i], peer, scope))
+            {
+                peers[i].push_back(peer);
+            }
+        }
+        probesPerRound += peers[i].empty() ? 0 : 1;
+    }
     double spanUs = g.Ctx().durationUs - g.StartUs();
-    g.Expect(static_cast<double>(n) * std::ceil(spanUs / intervalUs));
-    // Round r: host i probes the peer (i + 1 + r mod (n - 1)) so every pair is probed once
-    // every n - 1 intervals; hosts are staggered over the interval.
+    g.Expect(probesPerRound * std::ceil(spanUs / intervalUs));
     for (uint64_t round = 0;; ++round)
     {
         double roundStartUs = g.StartUs() + static_cast<double>(round) * intervalUs;
@@ -586,12 +618,12 @@ GeneratePingmesh(GeneratorContext& g)
         {
             double tUs =
                 roundStartUs + intervalUs * static_cast<double>(i) / static_cast<double>(n);
-            if (tUs >= g.Ctx().durationUs)
+            if (tUs >= g.Ctx().durationUs || peers[i].empty())
             {
                 continue;
             }
-            std::size_t peer = (i + 1 + round % (n - 1)) % n;
-            g.Connect(hosts[i], hosts[peer], probeBytes,
+            uint32_t peer = peers[i][round % peers[i].size()];
+            g.Connect(hosts[i], peer, probeBytes,
                       static_cast<uint64_t>(std::llround(tUs * 1000.0)), probeBytes, 1, true);
         }
     }
@@ -639,7 +671,13 @@ GenerateTraffic(const json* traffic, const TrafficContext& ctx, ordered_json* ou
             ObjectReader r((*traffic)[i], path, out ? &itemOut : nullptr);
             std::string kind = r.Enum("kind", "",
                                       {"incast", "pairs", "permutation", "all_to_all", "perftest",
-                                       "workload", "pingmesh"});
+                                       "workload", "pingmesh", "flows"});
+            if (kind == "flows") // explicit list: none of the common fields below apply
+            {
+                GenerateFlowList(r, ctx, static_cast<uint32_t>(i), flows, expected);
+                generatorsOut.push_back(itemOut);
+                continue;
+            }
             GeneratorContext g(ctx, r, static_cast<uint32_t>(i), flows, expected);
             if (kind == "incast")
             {

@@ -10,10 +10,12 @@ from app.core.db import get_session
 from app.runs.models import Run
 from app.scenarios.models import ScenarioRow
 from app.sweeps.models import Sweep
+from app.tunings.models import Tuning
 
 SessionDep = Annotated[Session, Depends(get_session)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
-IdPath = Annotated[str, Path(min_length=1, max_length=64)]
+# Ids are URL-safe base64 (app/scenarios/service.new_id): nothing else reaches a query or a path.
+IdPath = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
 def _get_or_404(session: Session, model: type, item_id: str, what: str):
@@ -39,6 +41,12 @@ def get_sweep(session: SessionDep, id: IdPath) -> Sweep:
     return _get_or_404(session, Sweep, id, "sweep")
 
 
+def get_tuning(session: SessionDep, id: IdPath) -> Tuning:
+    """Path parameter `id` -> tuning row."""
+    return _get_or_404(session, Tuning, id, "tuning")
+
+
 ScenarioDep = Annotated[ScenarioRow, Depends(get_scenario)]
 RunDep = Annotated[Run, Depends(get_run)]
 SweepDep = Annotated[Sweep, Depends(get_sweep)]
+TuningDep = Annotated[Tuning, Depends(get_tuning)]

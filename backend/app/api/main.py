@@ -3,16 +3,22 @@
 from fastapi import APIRouter
 
 from app.api import health
+from app.configcheck import router as configcheck
+from app.imports import router as imports
 from app.presets import router as presets
 from app.runs import router as runs
 from app.scenarios import router as scenarios
 from app.sweeps import router as sweeps
 from app.topologies import router as topologies
+from app.tunings import router as tunings
 
 api_router = APIRouter()
 api_router.include_router(health.router)
+api_router.include_router(configcheck.router)
 api_router.include_router(scenarios.router)
 api_router.include_router(presets.router)
 api_router.include_router(runs.router)
 api_router.include_router(sweeps.router)
+api_router.include_router(tunings.router)
 api_router.include_router(topologies.router)
+api_router.include_router(imports.router)

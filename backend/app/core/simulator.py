@@ -68,6 +68,11 @@ def expand(document: dict[str, Any]) -> dict[str, Any]:
     return json.loads(_call("expand", document))
 
 
+def config_check(document: dict[str, Any]) -> str:
+    """`fabricsim check`: the configuration check's JSON (findings, counts, effective)."""
+    return _call("check", document)
+
+
 def version() -> str:
     """`fabricsim --version`, or a note that it is unavailable."""
     try:

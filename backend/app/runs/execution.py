@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from app.core.db import utcnow
@@ -31,9 +31,23 @@ def _guard(claim: Claim) -> tuple:
             Run.attempts == claim.attempt)
 
 
+class OverConcurrency(Exception):
+    """The run's client already has its quota of runs RUNNING: try again later."""
+
+
+def _client_running(session: Session, run: Run) -> int:
+    """RUNNING runs of the run's client besides this one, counted under a per-client lock
+    (PostgreSQL advisory transaction lock) so two workers cannot both take the last slot."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(select(func.pg_advisory_xact_lock(func.hashtext(run.client))))
+    return session.scalar(select(func.count()).select_from(Run).where(
+        Run.client == run.client, Run.status == "RUNNING", Run.id != run.id)) or 0
+
+
 def claim_run(session: Session, *, run_id: str, task_id: str, worker: str,
-              stale_after_s: float) -> Claim | None:
+              stale_after_s: float, max_running: int = 0) -> Claim | None:
     """Take the run for this task, or None when it is final or held by a live execution.
+    OverConcurrency when its client already runs `max_running` runs (0: no limit).
 
     A RUNNING row with our own task id means this message was redelivered after the worker
     died (acks_late + reject_on_worker_lost): take it over, once. The same holds for a
@@ -49,6 +63,9 @@ def claim_run(session: Session, *, run_id: str, task_id: str, worker: str,
         if run.attempts >= MAX_ATTEMPTS:
             _fail_lost(session, run)
             return None
+    if max_running > 0 and run.client is not None and _client_running(session, run) >= max_running:
+        session.rollback()
+        raise OverConcurrency(run.client)
     now, seen_status, attempt = utcnow(), run.status, run.attempts + 1
     scenario_id, seed = run.scenario_id, run.seed
     result = session.execute(update(Run).where(

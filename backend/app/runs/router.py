@@ -2,33 +2,38 @@
 
 import csv
 import io
+import logging
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query, Response
+from fastapi import APIRouter, HTTPException, Query, Request, Response
 from sqlalchemy.orm import Session
 from sse_starlette.sse import EventSourceResponse
 
-from app.api.deps import RunDep, SessionDep
-from app.api.sse import poll_events
+from app.api.deps import RunDep, SessionDep, SettingsDep
+from app.api.sse import LastEventId, limited_stream, poll_events
 from app.core.db import get_sessionmaker
 from app.core.queue import enqueue_run
+from app.core.quotas import check_submission, client_key
 from app.runs import service
 from app.runs.models import FINAL_STATES, Run
-from app.runs.schemas import FlowsPublic, RunCreate, RunPublic, RunsPublic, RunStatus, RunSummary
+from app.runs.schemas import (FlowsPublic, RunCreate, RunDiagnostics, RunPublic, RunsPublic,
+                              RunStatus, RunSummary)
 from app.scenarios.models import ScenarioRow
 
+log = logging.getLogger(__name__)
 router = APIRouter(prefix="/runs", tags=["runs"])
 FLOW_COLUMNS = ("id", "src", "dst", "generator", "priority", "size_bytes", "start_us", "fct_us",
                 "ideal_fct_us", "slowdown", "bytes_delivered", "goodput_gbps", "retransmits")
 
 
 def start(session: Session, run: Run) -> None:
-    """Enqueue a committed PENDING run; a broker failure fails the run instead of leaving it."""
+    """Enqueue a committed PENDING run. When the broker is down the run stays PENDING: the
+    reconciler (app/runs/reconciler.py) enqueues it once the broker answers again."""
     try:
         enqueue_run(run.id)
-    except Exception as exc:  # noqa: BLE001 - any broker error must not strand the run
-        service.fail_run(session, run_id=run.id, error=f"could not enqueue: {exc}")
-        session.refresh(run)
+    except Exception as exc:  # noqa: BLE001 - any broker error: leave it to the reconciler
+        log.warning("run %s: broker unreachable (%s); the reconciler will enqueue it",
+                    run.id, type(exc).__name__)
 
 
 def succeeded_result(session: Session, run: Run) -> dict[str, Any]:
@@ -39,12 +44,19 @@ def succeeded_result(session: Session, run: Run) -> dict[str, Any]:
     return result
 
 
-@router.post("", response_model=RunsPublic, status_code=201)
-def create(session: SessionDep, body: RunCreate) -> RunsPublic:
+@router.post("", response_model=RunsPublic, status_code=201,
+             responses={429: {"description": "over a quota (Retry-After; the message names it)"}})
+def create(session: SessionDep, settings: SettingsDep, request: Request,
+           body: RunCreate) -> RunsPublic:
     """One run per seed; a scenario+seed that already succeeded returns that run (cached)."""
     if session.get(ScenarioRow, body.scenario_id) is None:
         raise HTTPException(404, f"scenario '{body.scenario_id}' not found")
-    created = service.create_runs(session, scenario_id=body.scenario_id, seeds=body.seeds)
+    client = client_key(request, session, settings)
+    new_runs = sum(service.reusable_run(session, scenario_id=body.scenario_id, seed=seed) is None
+                   for seed in body.seeds)
+    check_submission(session, settings, client=client, new_runs=new_runs)
+    created = service.create_runs(session, scenario_id=body.scenario_id, seeds=body.seeds,
+                                  client=client)
     for run, cached in created:
         if not cached and run.status == "PENDING" and run.attempts == 0 and run.task_id is None:
             start(session, run)
@@ -110,6 +122,15 @@ def series(session: SessionDep, run: RunDep) -> dict[str, Any]:
     return succeeded_result(session, run).get("series", {})
 
 
+@router.get("/{id}/diagnostics", response_model=RunDiagnostics)
+def diagnostics(session: SessionDep, run: RunDep) -> RunDiagnostics:
+    """Faults, watchdogs and PFC deadlocks, Pingmesh RTTs, port counters (each null when the
+    run has none; docs/result-format.md, "Optional objects")."""
+    result = succeeded_result(session, run)
+    return RunDiagnostics(faults=result.get("faults"), pingmesh=result.get("pingmesh"),
+                          port_counters=result.get("port_counters"))
+
+
 @router.get("/{id}/result", response_class=Response,
             responses={200: {"content": {"application/json": {}}}})
 def result(session: SessionDep, run: RunDep) -> Response:
@@ -121,10 +142,14 @@ def result(session: SessionDep, run: RunDep) -> Response:
 
 
 @router.get("/{id}/events", response_class=EventSourceResponse,
-            responses={200: {"content": {"text/event-stream": {}}}})
-def events(run: RunDep) -> EventSourceResponse:
+            responses={200: {"content": {"text/event-stream": {}}},
+                       429: {"description": "too many open event streams for this client"}})
+def events(session: SessionDep, settings: SettingsDep, request: Request, run: RunDep,
+           last_event_id: LastEventId = None) -> EventSourceResponse:
     """Server-Sent Events: `progress` (RunPublic JSON) on change, `done` at a final status."""
     run_id = run.id
+    client = client_key(request, session, settings)
+    session.close()  # the stream polls with its own short sessions: hold no pooled connection
 
     def read() -> tuple[dict[str, Any], bool] | None:
         with get_sessionmaker()() as session:
@@ -133,4 +158,4 @@ def events(run: RunDep) -> EventSourceResponse:
                 return None
             return service.to_public(row).model_dump(mode="json"), row.status in FINAL_STATES
 
-    return EventSourceResponse(poll_events(read))
+    return EventSourceResponse(limited_stream(client, poll_events(read, last_event_id)))

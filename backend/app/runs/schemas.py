@@ -77,6 +77,15 @@ class RunSummary(BaseModel):
     summary: dict[str, Any]
 
 
+class RunDiagnostics(BaseModel):
+    """The result's optional objects: faults (events, drops, watchdogs, deadlocks), Pingmesh RTT
+    percentiles, port counters; null when the run has none."""
+
+    faults: dict[str, Any] | None
+    pingmesh: dict[str, Any] | None
+    port_counters: dict[str, Any] | None
+
+
 class FlowsPublic(BaseModel):
     """A page of per-flow records."""
 

@@ -38,8 +38,21 @@ def reusable_run(session: Session, *, scenario_id: str, seed: int) -> Run | None
     return None
 
 
-def create_runs(session: Session, *, scenario_id: str,
-                seeds: list[int]) -> list[tuple[Run, bool]]:
+def reusable_run_by_content(session: Session, *, sim_hash: str, seed: int) -> Run | None:
+    """Like reusable_run, for any scenario snapshot that simulates the same (sim_hash)."""
+    from app.scenarios.models import ScenarioRow
+
+    for states in (("SUCCEEDED",), ("PENDING", "RUNNING")):
+        run = session.scalars(select(Run).join(ScenarioRow, ScenarioRow.id == Run.scenario_id).where(
+            ScenarioRow.sim_hash == sim_hash, Run.seed == seed, Run.status.in_(states))
+            .order_by(Run.created_at.desc()).limit(1)).first()
+        if run is not None:
+            return run
+    return None
+
+
+def create_runs(session: Session, *, scenario_id: str, seeds: list[int],
+                client: str | None = None) -> list[tuple[Run, bool]]:
     """One run per seed: (run, cached); a SUCCEEDED or in-flight run is reused. Commits."""
     out: list[tuple[Run, bool]] = []
     for seed in seeds:
@@ -47,7 +60,8 @@ def create_runs(session: Session, *, scenario_id: str,
         if existing is not None:
             out.append((existing, existing.status == "SUCCEEDED"))
             continue
-        run = Run(id=new_id(), scenario_id=scenario_id, seed=seed, status="PENDING")
+        run = Run(id=new_id(), scenario_id=scenario_id, seed=seed, status="PENDING",
+                  client=client)
         session.add(run)
         out.append((run, False))
     session.commit()

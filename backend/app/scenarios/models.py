@@ -18,9 +18,12 @@ class ScenarioRow(Base):
     name: Mapped[str] = mapped_column(String(200), index=True)
     description: Mapped[str] = mapped_column(Text, default="")
     content_hash: Mapped[str] = mapped_column(String(64), index=True)
+    # What the simulator sees (every default filled in, name and description left out): runs of
+    # equal sim_hash and seed are the same simulation, reused by sweeps and tunings.
+    sim_hash: Mapped[str | None] = mapped_column(String(64), index=True)
     document: Mapped[dict[str, Any]] = mapped_column(JSON)
     parent_id: Mapped[str | None] = mapped_column(
         ForeignKey("scenarios.id", ondelete="SET NULL"), index=True)
     preset_key: Mapped[str | None] = mapped_column(String(64), unique=True)
-    owner_token_hash: Mapped[str | None] = mapped_column(String(64))
+    owner_token_hash: Mapped[str | None] = mapped_column(String(64), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)

@@ -7,13 +7,14 @@ from pydantic import Field, ValidationError, model_validator
 from app.core.validation import error_at, raise_errors, relocate
 from app.scenarios import limits as L
 from app.scenarios.devices import Nic, NicPartial, Switch, SwitchPartial
+from app.scenarios.faults import MAX_FAULTS, Fault, Telemetry, Watchdogs, fault_errors
 from app.scenarios.topology import Strict, Topology, counts, node_ids
 from app.scenarios.traffic import Monitor, TrafficGenerator
 
 HOST_FIELDS = {
     "incast": ("senders", "receiver"), "pairs": ("pairs",), "permutation": ("hosts",),
     "all_to_all": ("hosts",), "perftest": ("src", "dst"), "workload": ("hosts",),
-    "pingmesh": ("hosts",),
+    "pingmesh": ("hosts",), "flows": (),
 }
 
 LIST_FIELDS = ("senders", "hosts")
@@ -35,6 +36,9 @@ class Scenario(Strict):
     nic_overrides: dict[str, NicPartial] = Field(default_factory=dict)
     traffic: list[TrafficGenerator] = Field(default_factory=list, max_length=L.MAX_GENERATORS)
     monitor: Monitor = Field(default_factory=Monitor)
+    faults: list[Fault] = Field(default_factory=list, max_length=MAX_FAULTS)
+    watchdogs: Watchdogs = Field(default_factory=Watchdogs)
+    telemetry: Telemetry = Field(default_factory=Telemetry)
 
     @model_validator(mode="after")
     def _cross_checks(self) -> "Scenario":
@@ -49,6 +53,7 @@ class Scenario(Strict):
             hosts, switches = node_ids(self.topology)
             errors += _override_errors(self, set(hosts), set(switches))
             errors += _traffic_errors(self, set(hosts), set(switches))
+            errors += fault_errors(self.faults, self.duration_us, set(hosts), set(switches))
         raise_errors("Scenario", errors)
         return self
 
@@ -62,6 +67,8 @@ def _time_errors(s: Scenario) -> list:
         if gen.start_us >= s.duration_us:
             errors.append(error_at(("traffic", i, "start_us"),
                                    f"must be >= 0 and < duration_us ({s.duration_us:g})", gen.start_us))
+        if gen.kind == "flows":
+            errors += _flow_list_time_errors(i, gen, s.duration_us)
         stop = getattr(gen, "stop_us", None)
         if stop is not None and not gen.start_us < stop <= s.duration_us:
             errors.append(error_at(("traffic", i, "stop_us"),
@@ -76,6 +83,14 @@ def _time_errors(s: Scenario) -> list:
                                f"must be >= {least:g} (at most {L.MAX_SAMPLES} samples per series)",
                                s.monitor.sample_interval_us))
     return errors
+
+
+def _flow_list_time_errors(i: int, gen: Any, duration_us: float) -> list:
+    """Each listed flow starts before the end of the run (the first 20 offenders)."""
+    late = [j for j, f in enumerate(gen.flows) if gen.start_us + f.start_us >= duration_us][:20]
+    return [error_at(("traffic", i, "flows", j, "start_us"),
+                     f"plus the generator's start_us must be >= 0 and < duration_us ({duration_us:g})",
+                     gen.flows[j].start_us) for j in late]
 
 
 def deep_merge(base: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
@@ -122,11 +137,27 @@ def _traffic_errors(s: Scenario, hosts: set[str], switches: set[str]) -> list:
                 elif name in seen and field in LIST_FIELDS:
                     errors.append(error_at(("traffic", i, field) + sub, f"duplicate host '{name}'", name))
                 seen.add(name)
+        if gen.kind == "flows":
+            errors += _flow_list_host_errors(i, gen, hosts, switches)
         if gen.kind == "pairs" and gen.tor_pairs:
             for sub, name in _names(gen.tor_pairs):
                 if name not in switches:
                     errors.append(error_at(("traffic", i, "tor_pairs") + sub,
                                            f"unknown switch '{name}'", name))
+    return errors
+
+
+def _flow_list_host_errors(i: int, gen: Any, hosts: set[str], switches: set[str]) -> list:
+    """Both ends of every listed flow are hosts (the first 20 offenders)."""
+    errors = []
+    for j, flow in enumerate(gen.flows):
+        for end in ("src", "dst"):
+            name = getattr(flow, end)
+            if name not in hosts:
+                what = "a switch, not a host" if name in switches else "unknown host"
+                errors.append(error_at(("traffic", i, "flows", j, end), f"{what} '{name}'", name))
+        if len(errors) >= 20:
+            break
     return errors
 
 

@@ -31,6 +31,15 @@ def content_hash(document: dict[str, Any]) -> str:
     return hashlib.sha256(canonical_json(document).encode()).hexdigest()
 
 
+def simulation_hash(scenario: Scenario) -> str:
+    """sha256 of the fully defaulted scenario without its name and description.
+
+    The document's seed stays in: runs carry their own seed, but a sweep over `seed` must still
+    give one run per value."""
+    document = scenario.model_dump(mode="json", exclude={"name", "description"})
+    return content_hash(document)
+
+
 def token_hash(token: str) -> str:
     """Only the hash of an owner token is stored."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -49,7 +58,8 @@ def create_scenario(session: Session, *, scenario: Scenario, parent_id: str | No
     token = secrets.token_urlsafe(24)
     row = ScenarioRow(
         id=new_id(), name=scenario.name, description=scenario.description,
-        content_hash=content_hash(document), document=document, parent_id=parent_id,
+        content_hash=content_hash(document), sim_hash=simulation_hash(scenario),
+        document=document, parent_id=parent_id,
         preset_key=preset_key, owner_token_hash=token_hash(token),
     )
     session.add(row)

@@ -91,8 +91,13 @@ def build_points(base: dict[str, Any], body: SweepCreate) -> list[tuple[dict[str
         except ValidationError as exc:
             for err in exc.errors()[:3]:
                 where = ".".join(str(p) for p in normalize_loc(tuple(err["loc"]), document))
-                blamed = params if err["type"] != "extra_forbidden" else None
-                errors.append(error_at(("body",) + _blame(body, where, blamed),
+                if err["type"] == "extra_forbidden":  # a typo in the path: say so, plainly
+                    errors.append(error_at(("body",) + _blame(body, where, None),
+                                           f"{where} is not a field of the scenario (check the "
+                                           "spelling; docs/scenario-format.md lists the fields)",
+                                           where))
+                    continue
+                errors.append(error_at(("body",) + _blame(body, where, params),
                                        f"point {index} {params}: {where}: {err['msg']}",
                                        err.get("input")))
         if errors:

@@ -1,25 +1,30 @@
 """Sweeps: a scenario plus a parameter grid, one run per point."""
 
+import logging
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, HTTPException, Query, Request
 from sse_starlette.sse import EventSourceResponse
 
 from app.api.deps import SessionDep, SettingsDep, SweepDep
-from app.api.sse import poll_events
+from app.api.sse import LastEventId, limited_stream, poll_events
 from app.core.db import get_sessionmaker
 from app.core.queue import enqueue_sweep
+from app.core.quotas import check_submission, client_key
 from app.runs.models import FINAL_STATES
 from app.scenarios.models import ScenarioRow
 from app.sweeps import service
 from app.sweeps.models import Sweep
 from app.sweeps.schemas import SweepCreate, SweepPublic, SweepsPublic
 
+log = logging.getLogger(__name__)
 router = APIRouter(prefix="/sweeps", tags=["sweeps"])
 
 
-@router.post("", response_model=SweepPublic, status_code=201)
-def create(session: SessionDep, settings: SettingsDep, body: SweepCreate) -> SweepPublic:
+@router.post("", response_model=SweepPublic, status_code=201,
+             responses={429: {"description": "over a quota (Retry-After; the message names it)"}})
+def create(session: SessionDep, settings: SettingsDep, request: Request,
+           body: SweepCreate) -> SweepPublic:
     """Validate every point, store the sweep and fan its runs out on the workers."""
     base = session.get(ScenarioRow, body.scenario_id)
     if base is None:
@@ -29,8 +34,14 @@ def create(session: SessionDep, settings: SettingsDep, body: SweepCreate) -> Swe
         raise HTTPException(422, [{"loc": ["body", "parameters"], "type": "too_many_points",
                                    "msg": f"the grid has {size} points (at most "
                                           f"{settings.MAX_SWEEP_POINTS})"}])
-    sweep = service.create_sweep(session, base=base, body=body)
-    enqueue_sweep(sweep.id)
+    client = client_key(request, session, settings)
+    check_submission(session, settings, client=client, new_runs=size, points=size)
+    sweep = service.create_sweep(session, base=base, body=body, client=client)
+    try:
+        enqueue_sweep(sweep.id)
+    except Exception as exc:  # noqa: BLE001 - broker down: the reconciler expands it later
+        log.warning("sweep %s: broker unreachable (%s); the reconciler will enqueue it",
+                    sweep.id, type(exc).__name__)
     return service.to_public(session, sweep=sweep)
 
 
@@ -58,10 +69,14 @@ def cancel(session: SessionDep, sweep: SweepDep) -> SweepPublic:
 
 
 @router.get("/{id}/events", response_class=EventSourceResponse,
-            responses={200: {"content": {"text/event-stream": {}}}})
-def events(sweep: SweepDep) -> EventSourceResponse:
+            responses={200: {"content": {"text/event-stream": {}}},
+                       429: {"description": "too many open event streams for this client"}})
+def events(session: SessionDep, settings: SettingsDep, request: Request, sweep: SweepDep,
+           last_event_id: LastEventId = None) -> EventSourceResponse:
     """Server-Sent Events: `progress` with {id, status, total, done, failed}, then `done`."""
     sweep_id = sweep.id
+    client = client_key(request, session, settings)
+    session.close()  # the stream polls with its own short sessions: hold no pooled connection
 
     def read() -> tuple[dict[str, Any], bool] | None:
         with get_sessionmaker()() as session:
@@ -71,4 +86,4 @@ def events(sweep: SweepDep) -> EventSourceResponse:
             state = service.progress(session, sweep=row)
             return state.model_dump(mode="json"), state.status in FINAL_STATES
 
-    return EventSourceResponse(poll_events(read))
+    return EventSourceResponse(limited_stream(client, poll_events(read, last_event_id)))

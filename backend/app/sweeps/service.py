@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 from app.core.db import utcnow
 from app.runs.models import FINAL_STATES, Run
 from app.runs.schemas import METRIC_NAMES, RunMetrics
-from app.runs.service import reusable_run
+from app.runs.service import reusable_run_by_content
 from app.scenarios.models import ScenarioRow
 from app.scenarios.schema import Scenario
 from app.scenarios.service import create_scenario, new_id
@@ -18,13 +18,14 @@ from app.sweeps.schemas import (SweepCreate, SweepPointPublic, SweepProgress, Sw
                                 SweepSummary)
 
 
-def create_sweep(session: Session, *, base: ScenarioRow, body: SweepCreate) -> Sweep:
+def create_sweep(session: Session, *, base: ScenarioRow, body: SweepCreate,
+                 client: str | None = None) -> Sweep:
     """Validate every point now (422 on the first bad one) and store the sweep. Commits."""
     build_points(base.document, body)
     sweep = Sweep(id=new_id(), scenario_id=base.id, seed=body.seed,
                   parameters=[p.model_dump(mode="json") for p in body.parameters],
                   linked=[link.model_dump(mode="json", by_alias=True) for link in body.linked],
-                  total=_grid_size(body))
+                  total=_grid_size(body), client=client)
     session.add(sweep)
     session.commit()
     return sweep
@@ -57,9 +58,10 @@ def expand_sweep(session: Session, *, sweep: Sweep) -> list[str]:
     for index, (params, scenario) in enumerate(build_points(base.document, body)):
         row, _token = create_scenario(session, scenario=_named(scenario, base, params),
                                       parent_id=base.id, commit=False)
-        run = reusable_run(session, scenario_id=row.id, seed=sweep.seed)
+        run = reusable_run_by_content(session, sim_hash=row.sim_hash, seed=sweep.seed)
         if run is None:
-            run = Run(id=new_id(), scenario_id=row.id, seed=sweep.seed, status="PENDING")
+            run = Run(id=new_id(), scenario_id=row.id, seed=sweep.seed, status="PENDING",
+                      client=sweep.client)
             session.add(run)
             to_run.append(run.id)
         session.add(SweepPoint(sweep_id=sweep.id, index=index, params=params,

@@ -1,12 +1,14 @@
 """Presets: seeded at start-up as scenarios; list, get, 404, 422; each preset is runnable input."""
 
 PRESET_KEYS = {"incast-2to1", "leaf-spine-permutation", "fat-tree-k4-websearch",
-               "three-tier-podsets", "dci-100km-perftest", "pfc-alpha-incast"}
+               "three-tier-podsets", "dci-100km-perftest", "pfc-alpha-incast",
+               "msft-pfc-storm", "msft-pfc-storm-watchdogs", "msft-link-failure", "msft-deadlock",
+               "msft-deadlock-cured", "msft-pingmesh"}
 
 
 def test_list_presets(api):
     body = api.get("/presets").json()
-    assert {p["key"] for p in body["data"]} == PRESET_KEYS and body["count"] == 6
+    assert {p["key"] for p in body["data"]} == PRESET_KEYS and body["count"] == len(PRESET_KEYS)
     incast = next(p for p in body["data"] if p["key"] == "incast-2to1")
     assert incast["hosts"] == 4 and incast["switches"] == 3 and incast["topology_kind"] == "leaf_spine"
 

@@ -4,7 +4,9 @@ import { HomePage } from "./routes/HomePage";
 import { EditorPage } from "./routes/EditorPage";
 import { RunPage } from "./routes/RunPage";
 import { SharePage } from "./routes/SharePage";
+import { ComparePage } from "./routes/ComparePage";
 import { NewSweepPage, SweepPage } from "./routes/SweepPages";
+import { NewTuningPage, TuningPage } from "./routes/TuningPages";
 import { Empty } from "../components/States";
 
 const queryClient = new QueryClient({
@@ -28,8 +30,11 @@ export function App() {
             <Route path="/" element={<HomePage />} />
             <Route path="/editor" element={<EditorRoute />} />
             <Route path="/runs/:id" element={<RunPage />} />
+            <Route path="/compare" element={<ComparePage />} />
             <Route path="/sweeps/new" element={<NewSweepPage />} />
             <Route path="/sweeps/:id" element={<SweepPage />} />
+            <Route path="/tunings/new" element={<NewTuningPage />} />
+            <Route path="/tunings/:id" element={<TuningPage />} />
             <Route path="/s/:id" element={<SharePage />} />
             <Route path="*" element={<Empty>Page not found. <NavLink to="/">Back to the presets</NavLink></Empty>} />
           </Routes>

@@ -80,8 +80,10 @@ export function EditorPage() {
         <h1>{doc.name || "Untitled fabric"}</h1>
         {state.dirty && <span className="badge">edited</span>}
         <span className="grow" />
-        <RunLauncher busy={save.isPending || runs.isPending} onRun={(s) => void run(s).catch(() => {})} defaultSeed={doc.seed ?? 1} />
+        <RunLauncher busy={save.isPending || runs.isPending} onRun={(s) => void run(s).catch(() => {})} defaultSeed={doc.seed ?? 1}
+          warning={(doc.traffic ?? []).length === 0 ? "This fabric has no traffic: the run will show empty charts. Add a generator in the Traffic panel, or press again to run anyway." : null} />
         <button type="button" onClick={() => void ensureSaved().then((id) => navigate(`/sweeps/new?scenario=${id}`)).catch(() => {})}>Sweep…</button>
+        <button type="button" onClick={() => void ensureSaved().then((id) => navigate(`/tunings/new?scenario=${id}`)).catch(() => {})}>Tune…</button>
         <ShareButton save={ensureSaved} />
       </div>
       <ErrorBox error={source.error} title="Could not load the scenario" />

@@ -1,5 +1,6 @@
-import { useState } from "react";
+import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
+import { client, unwrap } from "../../lib/api/client";
 import { Empty, ErrorBox, Loading } from "../../components/States";
 import { useScenario } from "../../lib/api/queries";
 import { useCreateSweep, useSweep, useSweepOptional } from "../../features/sweeps/api/sweeps";
@@ -27,9 +28,17 @@ export function SweepPage() {
   const { id } = useParams();
   const sweep = useSweep(id);
   const navigate = useNavigate();
-  const [compareId, setCompareId] = useState("");
+  // the compared sweep lives in the URL (?compare=ID), so a shared link shows the comparison
+  const [search, setSearch] = useSearchParams();
+  const compareId = search.get("compare") ?? "";
+  const setCompareId = (v: string) => setSearch(v ? { compare: v } : {}, { replace: true });
   const compare = useSweepOptional(compareId || undefined);
   const base = useScenario(sweep.data?.scenario_id);
+  const siblings = useQuery({
+    queryKey: ["sweeps", sweep.data?.scenario_id],
+    enabled: !!sweep.data,
+    queryFn: () => unwrap(client.GET("/api/v1/sweeps", { params: { query: { scenario_id: sweep.data!.scenario_id, limit: 50 } } })),
+  });
   if (sweep.isLoading) return <Loading what="Loading the sweep" />;
   if (sweep.error || !sweep.data) return <ErrorBox error={sweep.error} title="Could not load the sweep" />;
   const s = sweep.data;
@@ -49,7 +58,14 @@ export function SweepPage() {
         <span className="progress-label">{s.done} of {s.total} points finished{s.failed > 0 ? `, ${s.failed} failed or cancelled` : ""}</span>
       </div>
       <div className="row">
-        <label>Compare with sweep <input value={compareId} onChange={(e) => setCompareId(e.target.value.trim())} placeholder="sweep id" aria-label="Compare with sweep id" /></label>
+        <label>Compare with <select aria-label="Compare with sweep" value={compareId} onChange={(e) => setCompareId(e.target.value)}>
+          <option value="">(no comparison)</option>
+          {(siblings.data?.data ?? []).filter((o) => o.id !== s.id).map((o) => (
+            <option key={o.id} value={o.id}>{o.id}: {new Date(o.created_at).toLocaleString()} ({o.status.toLowerCase()}, {o.total} points)</option>
+          ))}
+          {compareId && !(siblings.data?.data ?? []).some((o) => o.id === compareId) && <option value={compareId}>{compareId}</option>}
+        </select></label>
+        {(siblings.data?.data.length ?? 0) <= 1 && <small className="hint">Another sweep of this scenario appears here to compare with.</small>}
         {compare.error && <ErrorBox error={compare.error} title="Could not load the compared sweep" />}
       </div>
       {done.length === 0 ? <Empty>No point has finished yet; the heatmap fills in as runs complete.</Empty> : (

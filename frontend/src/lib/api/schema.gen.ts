@@ -24,6 +24,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/imports/hpcc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import Hpcc
+         * @description Build the scenario; it is validated like POST /scenarios/validate (Pydantic part).
+         */
+        post: operations["imports-import_hpcc"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/presets": {
         parameters: {
             query?: never;
@@ -122,6 +142,27 @@ export interface paths {
          * @description Cancel a pending or running run; 409 when it already ended.
          */
         post: operations["runs-cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/{id}/diagnostics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Diagnostics
+         * @description Faults, watchdogs and PFC deadlocks, Pingmesh RTTs, port counters (each null when the
+         *     run has none; docs/result-format.md, "Optional objects").
+         */
+        get: operations["runs-diagnostics"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -266,6 +307,27 @@ export interface paths {
          * @description Store an immutable snapshot; the owner token is returned only here.
          */
         post: operations["scenarios-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/scenarios/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check
+         * @description Lint the effective configuration: headroom, QP depth vs BDP, RTO vs RTT, buffer vs
+         *     headroom, Kmax vs buffer, PFC along paths, alpha under incast, DCQCN vs link rate.
+         */
+        post: operations["scenarios-check"];
         delete?: never;
         options?: never;
         head?: never;
@@ -440,6 +502,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tunings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List
+         * @description Newest first, with per-strategy progress.
+         */
+        get: operations["tunings-list"];
+        put?: never;
+        /**
+         * Create
+         * @description Validate the space on every scenario, store the tuning and start its strategies.
+         */
+        post: operations["tunings-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tunings/spaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Spaces
+         * @description The named spaces (default units), for pickers and docs.
+         */
+        get: operations["tunings-spaces"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tunings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get
+         * @description The request, the expanded space and per-strategy progress.
+         */
+        get: operations["tunings-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tunings/{id}/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply
+         * @description Fork a base scenario with an evaluation's settings (the new scenario's parent is the base).
+         */
+        post: operations["tunings-apply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tunings/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel
+         * @description Stop the strategies; 409 when the tuning already ended.
+         */
+        post: operations["tunings-cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tunings/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Events
+         * @description Server-Sent Events: `progress` (per strategy: evaluations, done, best so far), then `done`.
+         */
+        get: operations["tunings-events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tunings/{id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Results
+         * @description Every evaluation, each strategy's pick, the Pareto front and the comparison table.
+         */
+        get: operations["tunings-results"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -485,16 +691,30 @@ export interface components {
             start_us: number;
         };
         /**
+         * ApplyPick
+         * @description Body of POST /tunings/{id}/apply: fork a base scenario with an evaluation's settings.
+         */
+        ApplyPick: {
+            /** Evaluation Id */
+            evaluation_id: number;
+            /**
+             * Scenario Index
+             * @default 0
+             */
+            scenario_index: number;
+        };
+        /**
          * Cc
          * @description Congestion control; unset DCQCN parameters come from `preset`.
          */
         Cc: {
             /**
              * Algorithm
+             * @description dcqcn: cut on a CNP at most once per decrease interval, alpha updated per CNP; dcqcn_sampled: alpha and the cut run on periodic timers that sample a CNP-arrived flag (the HPCC simulator's and ConnectX firmware's form); none
              * @default dcqcn
              * @enum {string}
              */
-            algorithm: "dcqcn" | "none";
+            algorithm: "dcqcn" | "dcqcn_sampled" | "none";
             /**
              * Alpha Timer
              * @description periodic: alpha is updated every alpha_update_us, adding g if a CNP came in that period (fluid model, NVIDIA dce_tcp_rtt); restart_on_cnp: each CNP adds g at once and alpha decays only after a full period without CNP
@@ -530,7 +750,7 @@ export interface components {
              * @default dcqcn-paper
              * @enum {string}
              */
-            preset: "dcqcn-paper" | "nvidia-default";
+            preset: "dcqcn-paper" | "nvidia-default" | "hpcc-dcqcn";
             /** Rai Mbps */
             rai_mbps?: number | null;
             /** Rate Decrease Interval Us */
@@ -546,7 +766,7 @@ export interface components {
          */
         CcPartial: {
             /** Algorithm */
-            algorithm?: ("dcqcn" | "none") | null;
+            algorithm?: ("dcqcn" | "dcqcn_sampled" | "none") | null;
             /**
              * Alpha Timer
              * @description periodic: alpha is updated every alpha_update_us, adding g if a CNP came in that period (fluid model, NVIDIA dce_tcp_rtt); restart_on_cnp: each CNP adds g at once and alpha decays only after a full period without CNP
@@ -578,7 +798,7 @@ export interface components {
             /** Min Rate Mbps */
             min_rate_mbps?: number | null;
             /** Preset */
-            preset?: ("dcqcn-paper" | "nvidia-default") | null;
+            preset?: ("dcqcn-paper" | "nvidia-default" | "hpcc-dcqcn") | null;
             /** Rai Mbps */
             rai_mbps?: number | null;
             /** Rate Decrease Interval Us */
@@ -587,6 +807,47 @@ export interface components {
             rate_increase_timer_us?: number | null;
             /** Rhai Mbps */
             rhai_mbps?: number | null;
+        };
+        /**
+         * CheckResult
+         * @description Findings of the configuration check and the effective configuration changes.
+         */
+        CheckResult: {
+            counts: components["schemas"]["Counts"];
+            /** Effective */
+            effective: components["schemas"]["EffectiveChange"][];
+            /** Findings */
+            findings: components["schemas"]["Finding"][];
+        };
+        /**
+         * ConstraintIn
+         * @description metric op value, e.g. {"metric": "drops_total", "op": "<=", "value": 0}.
+         */
+        ConstraintIn: {
+            /**
+             * Metric
+             * @enum {string}
+             */
+            metric: "throughput_gbps" | "fct_p99_us" | "fct_p50_us" | "slowdown_p99" | "drops_total" | "pfc_pauses_sent" | "max_queue_bytes" | "queue_p99_bytes" | "ecn_marked_packets" | "cnps_sent";
+            /**
+             * Op
+             * @enum {string}
+             */
+            op: "<=" | "<" | ">=" | ">";
+            /** Value */
+            value: number;
+        };
+        /**
+         * Counts
+         * @description Findings per severity.
+         */
+        Counts: {
+            /** Error */
+            error: number;
+            /** Info */
+            info: number;
+            /** Warning */
+            warning: number;
         };
         /**
          * Dci
@@ -655,6 +916,74 @@ export interface components {
             kmin_bytes?: number | null;
             /** Pmax */
             pmax?: number | null;
+        };
+        /**
+         * EffectiveChange
+         * @description A parameter a timed `set` fault changes: intended (configured) vs effective value.
+         */
+        EffectiveChange: {
+            /** Effective */
+            effective: number;
+            /** From Us */
+            from_us: number;
+            /** Intended */
+            intended: number;
+            /** Node */
+            node: string;
+            /** Param */
+            param: string;
+            /** Until Us */
+            until_us: number | null;
+        };
+        /**
+         * Estimate
+         * @description Mean over seeds and the half-width of its 95% confidence interval.
+         */
+        Estimate: {
+            /** Ci */
+            ci: number;
+            /** Mean */
+            mean: number;
+        };
+        /**
+         * EvaluationPublic
+         * @description One evaluation: settings, runs, metrics (means over runs) and objective estimates.
+         */
+        EvaluationPublic: {
+            /** Batch */
+            batch: number;
+            /** Error */
+            error: string | null;
+            /** Feasible */
+            feasible: boolean | null;
+            /** Fidelity */
+            fidelity: number;
+            /** Id */
+            id: number;
+            /** Metrics */
+            metrics: {
+                [key: string]: number | null;
+            } | null;
+            /** Objectives */
+            objectives: components["schemas"]["Estimate"][] | null;
+            /** Overrides */
+            overrides: {
+                [key: string]: unknown;
+            };
+            /** Params */
+            params: {
+                [key: string]: unknown;
+            };
+            /** Point */
+            point: number[] | null;
+            /** Run Ids */
+            run_ids: string[];
+            /** Seq */
+            seq: number;
+            /** Status */
+            status: string;
+            /** Strategy */
+            strategy: string;
         };
         /**
          * ExpandRequest
@@ -809,6 +1138,58 @@ export interface components {
             link_delay_us: number;
         };
         /**
+         * Finding
+         * @description One problem: how bad, which ports or nodes, the numbers behind it and the fix.
+         */
+        Finding: {
+            /** Fix */
+            fix: string;
+            /** Message */
+            message: string;
+            /** Numbers */
+            numbers: {
+                [key: string]: number;
+            };
+            /** Rule */
+            rule: string;
+            /**
+             * Severity
+             * @enum {string}
+             */
+            severity: "error" | "warning" | "info";
+            /** Where */
+            where: string[];
+        };
+        /**
+         * FlowList
+         * @description An explicit list of flows (imported from another simulator's flow file or a CSV).
+         */
+        FlowList: {
+            /** Flows */
+            flows: components["schemas"]["ListedFlow"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "flows";
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /**
+             * Priority
+             * @description default: switch.data_priority
+             */
+            priority?: number | null;
+            /**
+             * Start Us
+             * @description offset added to every flow's start_us
+             * @default 0
+             */
+            start_us: number;
+        };
+        /**
          * FlowsPublic
          * @description A page of per-flow records.
          */
@@ -836,6 +1217,61 @@ export interface components {
             simulator: string;
             /** Status */
             status: string;
+        };
+        /**
+         * HpccImport
+         * @description The files' text; give a topology or a base scenario, and a flow file or a CSV.
+         */
+        HpccImport: {
+            /**
+             * Base Scenario
+             * @description keep this scenario's topology and settings; replace its traffic
+             */
+            base_scenario?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Config
+             * @description the simulator's config (default: its DCQCN benchmark)
+             */
+            config?: string | null;
+            /**
+             * Duration Us
+             * @description default: SIMULATOR_STOP_TIME - first start
+             */
+            duration_us?: number | null;
+            /**
+             * Flows
+             * @description flow file: count, then 'src dst priority dport size start_s'
+             */
+            flows?: string | null;
+            /**
+             * Flows Csv
+             * @description CSV: src,dst,size_bytes,start_us[,priority]
+             */
+            flows_csv?: string | null;
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /**
+             * Topology
+             * @description topology file: 'nodes switches links', switch ids, links
+             */
+            topology?: string | null;
+        };
+        /**
+         * HpccImported
+         * @description The scenario document and what the import left out or approximated.
+         */
+        HpccImported: {
+            /** Notes */
+            notes: string[];
+            /** Scenario */
+            scenario: {
+                [key: string]: unknown;
+            };
         };
         /**
          * Incast
@@ -963,6 +1399,129 @@ export interface components {
             spines: number;
         };
         /**
+         * LinkDown
+         * @description The link stops carrying frames (both directions); it comes back at end_us if given.
+         */
+        LinkDown: {
+            /**
+             * Convergence Us
+             * @description delay before ECMP stops (or restarts) using it
+             * @default 0
+             */
+            convergence_us: number;
+            /**
+             * End Us
+             * @description must be > start_us and <= duration_us; absent: lasts to the end of the run
+             */
+            end_us?: number | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "link_down";
+            /**
+             * Link
+             * @description either direction names the link
+             */
+            link: string;
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /**
+             * Start Us
+             * @description must be < duration_us
+             */
+            start_us: number;
+        };
+        /**
+         * LinkUp
+         * @description A link taken down by an earlier link_down (without end_us) comes back.
+         */
+        LinkUp: {
+            /**
+             * Convergence Us
+             * @default 0
+             */
+            convergence_us: number;
+            /**
+             * End Us
+             * @description must be > start_us and <= duration_us; absent: lasts to the end of the run
+             */
+            end_us?: number | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "link_up";
+            /** Link */
+            link: string;
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /**
+             * Start Us
+             * @description must be < duration_us
+             */
+            start_us: number;
+        };
+        /**
+         * LinkedIn
+         * @description A path set from a parameter: scale x value(from) + offset, converted with `unit`.
+         */
+        LinkedIn: {
+            /**
+             * From
+             * @example kmin
+             */
+            from: string;
+            /**
+             * Name
+             * @example kmin
+             */
+            name: string;
+            /**
+             * Offset
+             * @default 0
+             */
+            offset: number;
+            /**
+             * Path
+             * @example switch.ecn.kmin_bytes
+             * @example traffic.0.size_bytes
+             */
+            path: string;
+            /**
+             * Scale
+             * @default 1
+             */
+            scale: number;
+            /**
+             * Unit
+             * @default model
+             * @enum {string}
+             */
+            unit: "model" | "bytes" | "cells" | "percent" | "alpha_direct" | "alpha_broadcom_index" | "alpha_sai_exponent";
+        };
+        /** LinkedOut */
+        LinkedOut: {
+            /** Name */
+            name: string;
+            /** Offset */
+            offset: number;
+            /** Path */
+            path: string;
+            /** Scale */
+            scale: number;
+            /** Source */
+            source: string;
+            /** Unit */
+            unit: string;
+        };
+        /**
          * LinkedParameter
          * @description A path set from another: value = scale x value(from) + offset (Kmax = Kmin + 500).
          */
@@ -989,6 +1548,90 @@ export interface components {
              * @default 1
              */
             scale: number;
+        };
+        /**
+         * ListedFlow
+         * @description One flow of an explicit list.
+         */
+        ListedFlow: {
+            /** Dst */
+            dst: string;
+            /**
+             * Priority
+             * @description default: the generator's priority
+             */
+            priority?: number | null;
+            /**
+             * Size Bytes
+             * @description bytes; 0 = long-lived
+             */
+            size_bytes: number;
+            /** Src */
+            src: string;
+            /**
+             * Start Us
+             * @description plus the generator's start_us; must be < duration_us
+             */
+            start_us: number;
+            /**
+             * Udp Src Port
+             * @description ECMP entropy; default: 49152 + flow index mod 16384
+             */
+            udp_src_port?: number | null;
+        };
+        /**
+         * Loss
+         * @description Frames lost on a link: at random (seeded, per frame) or every n-th frame.
+         */
+        Loss: {
+            /**
+             * Direction
+             * @default both
+             * @enum {string}
+             */
+            direction: "one" | "both";
+            /**
+             * End Us
+             * @description must be > start_us and <= duration_us; absent: lasts to the end of the run
+             */
+            end_us?: number | null;
+            /**
+             * Every N
+             * @description lose every n-th frame
+             */
+            every_n?: number | null;
+            /**
+             * Frames
+             * @description "all" includes ACK, NACK, CNP
+             * @default data
+             * @enum {string}
+             */
+            frames: "data" | "all";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "loss";
+            /**
+             * Link
+             * @description "a->b": the direction a to b (and back with "both")
+             */
+            link: string;
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /**
+             * Rate
+             * @description probability a frame is lost
+             */
+            rate?: number | null;
+            /**
+             * Start Us
+             * @description must be < duration_us
+             */
+            start_us: number;
         };
         /**
          * Monitor
@@ -1034,11 +1677,22 @@ export interface components {
             cnp_interval_us: number;
             /**
              * Cnp Mode
-             * @description notification point: 'window' (DCQCN paper: a frame marked within the interval after a CNP earns one CNP at the interval's end) or 'holdoff' (marked frames within the interval are ignored)
-             * @default window
+             * @description notification point: 'window' (DCQCN paper: a frame marked within the interval after a CNP earns one CNP at the interval's end) or 'holdoff' (marked frames within the interval are ignored; NVIDIA min_time_between_cnps). Unset: from cc.preset (dcqcn-paper: window, nvidia-default: holdoff)
+             */
+            cnp_mode?: ("window" | "holdoff") | null;
+            /**
+             * Ecn Feedback
+             * @description cnp: a CNP packet per marked packet, at most one per cnp_interval_us; ack_flag: a congestion flag on the ACK of every marked packet, no pacing
+             * @default cnp
              * @enum {string}
              */
-            cnp_mode: "window" | "holdoff";
+            ecn_feedback: "cnp" | "ack_flag";
+            /**
+             * Header Bytes
+             * @description bytes of headers per data frame (Ethernet 18 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 = 62)
+             * @default 62
+             */
+            header_bytes: number;
             /**
              * Message Bytes
              * @default 65536
@@ -1054,6 +1708,12 @@ export interface components {
              * @default true
              */
             nack_enabled: boolean;
+            /**
+             * Preamble Ifg Bytes
+             * @description preamble, SFD and inter-frame gap per frame (20 on Ethernet; 0 on a point-to-point model)
+             * @default 20
+             */
+            preamble_ifg_bytes: number;
             /**
              * Qp Depth
              * @default 16
@@ -1084,18 +1744,68 @@ export interface components {
             cnp_interval_us?: number | null;
             /** Cnp Mode */
             cnp_mode?: ("window" | "holdoff") | null;
+            /** Ecn Feedback */
+            ecn_feedback?: ("cnp" | "ack_flag") | null;
+            /** Header Bytes */
+            header_bytes?: number | null;
             /** Message Bytes */
             message_bytes?: number | null;
             /** Mtu Bytes */
             mtu_bytes?: number | null;
             /** Nack Enabled */
             nack_enabled?: boolean | null;
+            /** Preamble Ifg Bytes */
+            preamble_ifg_bytes?: number | null;
             /** Qp Depth */
             qp_depth?: number | null;
             /** Rto Us */
             rto_us?: number | null;
             /** Transport */
             transport?: "rc" | null;
+        };
+        /**
+         * NicWatchdog
+         * @description NIC watchdog: a NIC asserting pause for longer than detect_us is stopped from pausing.
+         */
+        NicWatchdog: {
+            /**
+             * Detect Us
+             * @default 200
+             */
+            detect_us: number;
+            /**
+             * Enabled
+             * @default false
+             */
+            enabled: boolean;
+        };
+        /**
+         * ObjectiveIn
+         * @description A ByteTuning objective (maximised) or one metric to minimise or maximise.
+         */
+        ObjectiveIn: {
+            /**
+             * Beta
+             * @default 0.5
+             */
+            beta: number;
+            /**
+             * Gamma
+             * @default 1
+             */
+            gamma: number;
+            /**
+             * Goal
+             * @description default: the metric's sense
+             */
+            goal?: ("max" | "min") | null;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "bytetuning_throughput" | "bytetuning_latency" | "metric";
+            /** Metric */
+            metric?: ("throughput_gbps" | "fct_p99_us" | "fct_p50_us" | "slowdown_p99" | "drops_total" | "pfc_pauses_sent" | "max_queue_bytes" | "queue_p99_bytes" | "ecn_marked_packets" | "cnps_sent") | null;
         };
         /**
          * Pairs
@@ -1248,6 +1958,13 @@ export interface components {
              */
             alpha: number;
             /**
+             * Alpha By Rate
+             * @description alpha of the ingress ports of a given link rate (Gbit/s); others use alpha
+             */
+            alpha_by_rate?: {
+                [key: string]: number;
+            };
+            /**
              * Enabled
              * @default true
              */
@@ -1281,6 +1998,10 @@ export interface components {
         PfcPartial: {
             /** Alpha */
             alpha?: number | null;
+            /** Alpha By Rate */
+            alpha_by_rate?: {
+                [key: string]: number;
+            } | null;
             /** Enabled */
             enabled?: boolean | null;
             /** Headroom Bytes */
@@ -1291,6 +2012,67 @@ export interface components {
             pause_quanta?: number | null;
             /** Xon Offset Bytes */
             xon_offset_bytes?: number | null;
+        };
+        /**
+         * PfcStorm
+         * @description A NIC that keeps sending PFC pause frames toward its ToR (the paper's NIC bug).
+         */
+        PfcStorm: {
+            /**
+             * End Us
+             * @description must be > start_us and <= duration_us; absent: lasts to the end of the run
+             */
+            end_us?: number | null;
+            /** Host */
+            host: string;
+            /**
+             * Interval Us
+             * @description between pause frames; default: half of 65535 quanta at the link rate
+             */
+            interval_us?: number | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "pfc_storm";
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /**
+             * Priority
+             * @description default: switch.data_priority
+             */
+            priority?: number | null;
+            /**
+             * Start Us
+             * @description must be < duration_us
+             */
+            start_us: number;
+        };
+        /**
+         * Pick
+         * @description A strategy's best feasible full-duration evaluation; `beats` lists the strategies whose
+         *     pick it is better than with non-overlapping 95% intervals (first objective).
+         */
+        Pick: {
+            /** Beats */
+            beats: string[];
+            /** Evaluation Id */
+            evaluation_id: number;
+            /** Objectives */
+            objectives: components["schemas"]["Estimate"][];
+            /** Overrides */
+            overrides: {
+                [key: string]: unknown;
+            };
+            /** Params */
+            params: {
+                [key: string]: unknown;
+            };
+            /** Strategy */
+            strategy: string;
         };
         /**
          * Pingmesh
@@ -1329,6 +2111,13 @@ export interface components {
              * @default 1
              */
             qps: number;
+            /**
+             * Scope
+             * @description peers probed: all, under the same ToR, in the same podset (other ToRs), or in other podsets
+             * @default all
+             * @enum {string}
+             */
+            scope: "all" | "tor" | "podset" | "fabric";
             /**
              * Start Us
              * @description must be < duration_us
@@ -1392,6 +2181,21 @@ export interface components {
             data: components["schemas"]["PresetPublic"][];
         };
         /**
+         * Range
+         * @description start, start + step, ... up to stop (inclusive).
+         */
+        Range: {
+            /** Start */
+            start: number;
+            /**
+             * Step
+             * @description must be > 0 (0:5000:0 would give no values)
+             */
+            step: number;
+            /** Stop */
+            stop: number;
+        };
+        /**
          * RunCreate
          * @description Body of POST /runs: one run per seed.
          */
@@ -1405,6 +2209,25 @@ export interface components {
              *     ]
              */
             seeds: number[];
+        };
+        /**
+         * RunDiagnostics
+         * @description The result's optional objects: faults (events, drops, watchdogs, deadlocks), Pingmesh RTT
+         *     percentiles, port counters; null when the run has none.
+         */
+        RunDiagnostics: {
+            /** Faults */
+            faults: {
+                [key: string]: unknown;
+            } | null;
+            /** Pingmesh */
+            pingmesh: {
+                [key: string]: unknown;
+            } | null;
+            /** Port Counters */
+            port_counters: {
+                [key: string]: unknown;
+            } | null;
         };
         /**
          * RunMetrics
@@ -1519,6 +2342,8 @@ export interface components {
              * @default 10000
              */
             duration_us: number;
+            /** Faults */
+            faults?: (components["schemas"]["Loss"] | components["schemas"]["LinkDown"] | components["schemas"]["LinkUp"] | components["schemas"]["PfcStorm"] | components["schemas"]["SlowReceiver"] | components["schemas"]["SetParam"])[];
             monitor?: components["schemas"]["Monitor"];
             /**
              * Name
@@ -1545,16 +2370,18 @@ export interface components {
             switch_overrides?: {
                 [key: string]: components["schemas"]["SwitchPartial"];
             };
+            telemetry?: components["schemas"]["Telemetry"];
             /** Topology */
             topology: components["schemas"]["LeafSpine"] | components["schemas"]["FatTree"] | components["schemas"]["ThreeTier"] | components["schemas"]["Dci"] | components["schemas"]["Explicit"];
             /** Traffic */
-            traffic?: (components["schemas"]["Incast"] | components["schemas"]["Pairs"] | components["schemas"]["Permutation"] | components["schemas"]["AllToAll"] | components["schemas"]["Perftest"] | components["schemas"]["Workload"] | components["schemas"]["Pingmesh"])[];
+            traffic?: (components["schemas"]["Incast"] | components["schemas"]["Pairs"] | components["schemas"]["Permutation"] | components["schemas"]["AllToAll"] | components["schemas"]["Perftest"] | components["schemas"]["Workload"] | components["schemas"]["Pingmesh"] | components["schemas"]["FlowList"])[];
             /**
              * Warmup Us
              * @description must be < duration_us
              * @default 0
              */
             warmup_us: number;
+            watchdogs?: components["schemas"]["Watchdogs"];
         };
         /**
          * ScenarioCreate
@@ -1673,6 +2500,211 @@ export interface components {
             count: number;
             /** Data */
             data: components["schemas"]["ScenarioSummary"][];
+        };
+        /**
+         * SetParam
+         * @description A parameter override at start_us (restored at end_us if given): replays a change.
+         */
+        SetParam: {
+            /**
+             * End Us
+             * @description must be > start_us and <= duration_us; absent: lasts to the end of the run
+             */
+            end_us?: number | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "set";
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /** Nodes */
+            nodes: ("switches" | "hosts") | string[];
+            /**
+             * Param
+             * @enum {string}
+             */
+            param: "pfc.alpha" | "ecn.kmin_bytes" | "ecn.kmax_bytes" | "ecn.pmax" | "rto_us" | "cnp_interval_us";
+            /**
+             * Start Us
+             * @description must be < duration_us
+             */
+            start_us: number;
+            /** Value */
+            value: number;
+        };
+        /**
+         * SlowReceiver
+         * @description A NIC whose receive pipeline drains slower than the link; it pauses its ToR.
+         */
+        SlowReceiver: {
+            /**
+             * Buffer Bytes
+             * @description receive buffer: XOFF at 1/2, XON at 1/4
+             * @default 131072
+             */
+            buffer_bytes: number;
+            /** Drain Gbps */
+            drain_gbps: number;
+            /**
+             * End Us
+             * @description must be > start_us and <= duration_us; absent: lasts to the end of the run
+             */
+            end_us?: number | null;
+            /** Host */
+            host: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "slow_receiver";
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /**
+             * Start Us
+             * @description must be < duration_us
+             */
+            start_us: number;
+        };
+        /**
+         * SpaceIn
+         * @description A named space (`bytetuning`, optionally with other units) or explicit parameters.
+         */
+        SpaceIn: {
+            /** Linked */
+            linked?: components["schemas"]["LinkedIn"][];
+            /** Named */
+            named?: "bytetuning" | null;
+            /** Parameters */
+            parameters?: components["schemas"]["SpaceParameterIn"][];
+            /**
+             * Units
+             * @description named spaces: unit per parameter name
+             */
+            units?: {
+                [key: string]: "model" | "bytes" | "cells" | "percent" | "alpha_direct" | "alpha_broadcom_index" | "alpha_sai_exponent";
+            };
+        };
+        /**
+         * SpaceOut
+         * @description The expanded space (what the heatmap axes show).
+         */
+        SpaceOut: {
+            /** Linked */
+            linked: components["schemas"]["LinkedOut"][];
+            /** Parameters */
+            parameters: components["schemas"]["SpaceParameterOut"][];
+            /** Size */
+            size: number;
+        };
+        /**
+         * SpaceParameterIn
+         * @description One axis: a scenario path, its values (a list or a range) in `unit`.
+         */
+        SpaceParameterIn: {
+            /**
+             * Name
+             * @example kmin
+             */
+            name: string;
+            /**
+             * Path
+             * @example switch.ecn.kmin_bytes
+             * @example traffic.0.size_bytes
+             */
+            path: string;
+            range?: components["schemas"]["Range"] | null;
+            /**
+             * Unit
+             * @default model
+             * @enum {string}
+             */
+            unit: "model" | "bytes" | "cells" | "percent" | "alpha_direct" | "alpha_broadcom_index" | "alpha_sai_exponent";
+            /** Values */
+            values?: number[] | null;
+        };
+        /** SpaceParameterOut */
+        SpaceParameterOut: {
+            /** Name */
+            name: string;
+            /** Path */
+            path: string;
+            /** Unit */
+            unit: string;
+            /** Values */
+            values: number[];
+        };
+        /**
+         * StrategyIn
+         * @description One strategy, its budget (in full-duration evaluations) and seed.
+         */
+        StrategyIn: {
+            /**
+             * Budget
+             * @default 50
+             */
+            budget: number;
+            /**
+             * Name
+             * @enum {string}
+             */
+            name: "vendor" | "experience" | "grid" | "random" | "annealing" | "tpe" | "nsga2";
+            options?: components["schemas"]["StrategyOptions"];
+            /**
+             * Seed
+             * @default 0
+             */
+            seed: number;
+        };
+        /**
+         * StrategyOptions
+         * @description Strategy constants (docs/tuning.md); unset ones take the strategy's defaults.
+         */
+        StrategyOptions: {
+            /** Batch */
+            batch?: number | null;
+            /** Fidelities */
+            fidelities?: number[] | null;
+            /** Parallel */
+            parallel?: number | null;
+            /** Polish */
+            polish?: number | null;
+            /** Restarts */
+            restarts?: number | null;
+            /**
+             * Settings
+             * @description fixed strategies: model values by path
+             */
+            settings?: {
+                [key: string]: number | string | boolean;
+            } | null;
+            /** T0 */
+            t0?: number | null;
+            /** T End */
+            t_end?: number | null;
+        };
+        /**
+         * StrategyProgress
+         * @description Per strategy: evaluations asked and done, cost so far, best objective so far.
+         */
+        StrategyProgress: {
+            best: components["schemas"]["Estimate"] | null;
+            /** Cost */
+            cost: number;
+            /** Done */
+            done: number;
+            /** Evaluations */
+            evaluations: number;
+            /** Finished */
+            finished: boolean;
+            /** Strategy */
+            strategy: string;
         };
         /**
          * SweepCreate
@@ -1828,6 +2860,13 @@ export interface components {
                 [key: string]: components["schemas"]["EcnPartial"];
             };
             /**
+             * Ecn By Rate
+             * @description ECN of the egress ports of a given link rate (Gbit/s), merged over ecn; ecn_by_priority is merged over the result
+             */
+            ecn_by_rate?: {
+                [key: string]: components["schemas"]["EcnPartial"];
+            };
+            /**
              * Ecn Mark Point
              * @description where the ECN marker looks at the egress queue: on arrival of the frame (enqueue) or on its departure (dequeue); per switch, all priorities
              * @default enqueue
@@ -1854,9 +2893,73 @@ export interface components {
             ecn_by_priority?: {
                 [key: string]: components["schemas"]["EcnPartial"];
             } | null;
+            /** Ecn By Rate */
+            ecn_by_rate?: {
+                [key: string]: components["schemas"]["EcnPartial"];
+            } | null;
             /** Ecn Mark Point */
             ecn_mark_point?: ("enqueue" | "dequeue") | null;
             pfc?: components["schemas"]["PfcPartial"] | null;
+        };
+        /**
+         * SwitchWatchdog
+         * @description PFC watchdog of switch egress ports: a queue paused continuously for detect_us is
+         *     'stormed': it ignores pauses and drops what it holds and gets, until restore_us without a
+         *     pause from that neighbour.
+         */
+        SwitchWatchdog: {
+            /**
+             * Detect Us
+             * @default 200
+             */
+            detect_us: number;
+            /**
+             * Enabled
+             * @default false
+             */
+            enabled: boolean;
+            /**
+             * Ports
+             * @description "servers": ports facing hosts (the paper's ToR watchdog); "all": switch-to-switch ports too (breaks PFC deadlocks)
+             * @default servers
+             * @enum {string}
+             */
+            ports: "servers" | "all";
+            /**
+             * Restore Us
+             * @default 1000
+             */
+            restore_us: number;
+        };
+        /**
+         * TableRow
+         * @description The slides' comparison table: one row per strategy's pick, means and 95% CIs over runs.
+         */
+        TableRow: {
+            ecn_marked_packets: components["schemas"]["Estimate"] | null;
+            /** Evaluation Id */
+            evaluation_id: number | null;
+            /** Evaluations */
+            evaluations: number;
+            fct_p99_us: components["schemas"]["Estimate"] | null;
+            max_queue_bytes: components["schemas"]["Estimate"] | null;
+            objective: components["schemas"]["Estimate"] | null;
+            queue_p99_bytes: components["schemas"]["Estimate"] | null;
+            /** Strategy */
+            strategy: string;
+            throughput_gbps: components["schemas"]["Estimate"] | null;
+        };
+        /**
+         * Telemetry
+         * @description What operators read from switches and NICs (Guo et al. 2016, section 5.2).
+         */
+        Telemetry: {
+            /**
+             * Port Counters
+             * @description per port and priority: frames and bytes sent, pauses, pause time; drops per port by reason
+             * @default false
+             */
+            port_counters: boolean;
         };
         /**
          * ThreeTier
@@ -1917,6 +3020,129 @@ export interface components {
             tors_per_podset: number;
         };
         /**
+         * TuningCreate
+         * @description Body of POST /tunings.
+         */
+        TuningCreate: {
+            /**
+             * Aggregate
+             * @default mean
+             * @enum {string}
+             */
+            aggregate: "mean" | "worst";
+            /** Constraints */
+            constraints?: components["schemas"]["ConstraintIn"][];
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /** Objectives */
+            objectives: components["schemas"]["ObjectiveIn"][];
+            /** Scenario Ids */
+            scenario_ids: string[];
+            /**
+             * Seeds
+             * @default [
+             *       1
+             *     ]
+             */
+            seeds: number[];
+            space: components["schemas"]["SpaceIn"];
+            /** Strategies */
+            strategies: components["schemas"]["StrategyIn"][];
+        };
+        /** TuningPublic */
+        TuningPublic: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Error */
+            error: string | null;
+            /** Finished At */
+            finished_at: string | null;
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /** Scenario Ids */
+            scenario_ids: string[];
+            space: components["schemas"]["SpaceOut"];
+            spec: components["schemas"]["TuningCreate"];
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+            /** Strategies */
+            strategies: components["schemas"]["StrategyProgress"][];
+        };
+        /** TuningResults */
+        TuningResults: {
+            /** Evaluations */
+            evaluations: components["schemas"]["EvaluationPublic"][];
+            /** Goals */
+            goals: ("max" | "min")[];
+            /** Id */
+            id: string;
+            /** Objectives */
+            objectives: string[];
+            /**
+             * Pareto
+             * @description evaluation ids on the front (two objectives)
+             */
+            pareto: number[];
+            /**
+             * Paths
+             * @description annealing: evaluation ids of accepted moves
+             */
+            paths: {
+                [key: string]: number[];
+            };
+            /** Picks */
+            picks: components["schemas"]["Pick"][];
+            space: components["schemas"]["SpaceOut"];
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+            /** Table */
+            table: components["schemas"]["TableRow"][];
+        };
+        /** TuningSummary */
+        TuningSummary: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Error */
+            error: string | null;
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /** Scenario Ids */
+            scenario_ids: string[];
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+            /** Strategies */
+            strategies: components["schemas"]["StrategyProgress"][];
+        };
+        /** TuningsPublic */
+        TuningsPublic: {
+            /** Count */
+            count: number;
+            /** Data */
+            data: components["schemas"]["TuningSummary"][];
+        };
+        /**
          * ValidateResult
          * @description The document is valid for the API and the simulator.
          */
@@ -1944,6 +3170,20 @@ export interface components {
             msg: string;
             /** Error Type */
             type: string;
+        };
+        /**
+         * Watchdogs
+         * @description The PFC storm watchdogs and the PFC deadlock report.
+         */
+        Watchdogs: {
+            /**
+             * Deadlock Report Us
+             * @description report a cycle of egress queues mutually paused for longer than this
+             * @default 1000
+             */
+            deadlock_report_us: number;
+            nic?: components["schemas"]["NicWatchdog"];
+            switch?: components["schemas"]["SwitchWatchdog"];
         };
         /**
          * Workload
@@ -2028,6 +3268,37 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Health"];
                 };
+            };
+        };
+    };
+    "imports-import_hpcc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HpccImport"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HpccImported"];
+                };
+            };
+            /** @description a file's line, or the resulting scenario, is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -2147,6 +3418,13 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description over a quota (Retry-After; the message names it) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     "runs-get": {
@@ -2218,10 +3496,44 @@ export interface operations {
             };
         };
     };
-    "runs-events": {
+    "runs-diagnostics": {
         parameters: {
             query?: never;
             header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunDiagnostics"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "runs-events": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description id of the last event received (sent by EventSource on reconnect) */
+                "Last-Event-ID"?: string | null;
+            };
             path: {
                 id: string;
             };
@@ -2246,6 +3558,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
+            };
+            /** @description too many open event streams for this client */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -2477,6 +3796,39 @@ export interface operations {
             };
         };
     };
+    "scenarios-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScenarioValidate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckResult"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "scenarios-validate": {
         parameters: {
             query?: never;
@@ -2678,6 +4030,13 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description over a quota (Retry-After; the message names it) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     "sweeps-get": {
@@ -2752,7 +4111,10 @@ export interface operations {
     "sweeps-events": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description id of the last event received (sent by EventSource on reconnect) */
+                "Last-Event-ID"?: string | null;
+            };
             path: {
                 id: string;
             };
@@ -2777,6 +4139,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
+            };
+            /** @description too many open event streams for this client */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -2817,6 +4186,267 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    "tunings-list": {
+        parameters: {
+            query?: {
+                scenario_id?: string | null;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TuningsPublic"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "tunings-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TuningCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TuningPublic"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "tunings-spaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: components["schemas"]["SpaceOut"];
+                    };
+                };
+            };
+        };
+    };
+    "tunings-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TuningPublic"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "tunings-apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplyPick"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScenarioCreated"];
+                };
+            };
+            /** @description not evaluated */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "tunings-cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TuningPublic"];
+                };
+            };
+            /** @description final */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "tunings-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "tunings-results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TuningResults"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
             };
         };
     };

@@ -96,6 +96,7 @@ function GeneratorEditor({ index, gen, hosts, graph, errors, onUpdate, onRemove,
         </>
       )}
       {gen.kind === "pingmesh" && <>{list("hosts", "Hosts")}{num("interval_us", "Interval", "us")}{num("probe_bytes", "Probe", "bytes")}</>}
+      {gen.kind === "flows" && <p className="hint">{(gen.flows as unknown[] | undefined)?.length ?? 0} flows listed (imported; edit the file to change them)</p>}
       {num("start_us", "Start", "us")}
       {errAny.filter(([k]) => !k.slice(`traffic.${index}.`.length).match(/^(size_bytes|load|interval_us|probe_bytes|message_bytes|iterations|start_us)$/)).map(([k, m]) => (
         <small key={k} className="field-error" role="alert">{k}: {m}</small>

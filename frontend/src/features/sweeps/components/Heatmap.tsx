@@ -12,8 +12,23 @@ export const CANVAS_THRESHOLD = 600;
 const MARGIN = { top: 12, right: 20, bottom: 56, left: 90 };
 const fmt = format(".4~g");
 const intFmt = format(",");
+const si = format(".3~s");
+const plain = format(".3~g");
+/** Cell numbers: 0.614 as it is, 1,003,590 as 1M (SI prefixes only for large values). */
+const short = (v: number) => (Math.abs(v) >= 1e4 ? si(v) : plain(v));
+/** Black or white text, whichever reads better on `background` (an rgb() or #hex colour). */
+function contrast(background: string): string {
+  const m = background.match(/\d+/g);
+  const [r, g, b] = background.startsWith("#")
+    ? [1, 3, 5].map((i) => parseInt(background.slice(i, i + 2), 16))
+    : (m ?? ["0", "0", "0"]).slice(0, 3).map(Number);
+  return 0.299 * r + 0.587 * g + 0.114 * b > 140 ? "#000" : "#fff";
+}
 export const label = (v: ParamValue) =>
   typeof v === "number" ? (Number.isInteger(v) && Math.abs(v) < 1e9 ? intFmt(v) : fmt(v)) : String(v);
+
+/** A marked cell (a strategy's pick) and a drawn path (annealing's accepted moves). */
+export interface HeatmapMark { xi: number; yi: number; label: string; color: string; id?: number }
 
 export interface HeatmapProps {
   grid: Grid;
@@ -25,9 +40,12 @@ export interface HeatmapProps {
   height?: number;
   onCellClick?: (cell: GridCell) => void;
   renderTooltip?: (cell: GridCell) => React.ReactNode;
+  marks?: HeatmapMark[];
+  path?: { xi: number; yi: number }[];
+  onMarkClick?: (mark: HeatmapMark) => void;
 }
 
-export function Heatmap({ grid, xLabel, yLabel, metricLabel, color, title, height = 360, onCellClick, renderTooltip }: HeatmapProps) {
+export function Heatmap({ grid, xLabel, yLabel, metricLabel, color, title, height = 360, onCellClick, renderTooltip, marks = [], path = [], onMarkClick }: HeatmapProps) {
   const { ref, width } = useParentSize<HTMLDivElement>();
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const [hover, setHover] = useState<GridCell | null>(null);
@@ -94,6 +112,12 @@ export function Heatmap({ grid, xLabel, yLabel, metricLabel, color, title, heigh
                   style={{ cursor: onCellClick ? "pointer" : "default" }}
                 />
               ))}
+            {!useCanvas && cellW >= 34 && cellH >= 15 &&
+              grid.cells.map((c) => c.value === null ? null : (
+                <text key={`t${c.xi}-${c.yi}`} className="heatmap-number" x={(c.xi + 0.5) * cellW} y={rowY(c.yi) + cellH / 2 + 4}
+                  textAnchor="middle" fontSize={Math.min(11, cellH - 4)} pointerEvents="none"
+                  fill={contrast(fill(c.value))}>{short(c.value)}</text>
+              ))}
             {useCanvas && (
               <foreignObject width={innerW} height={innerH}>
                 <canvas ref={canvasRef} width={innerW * dpr} height={innerH * dpr} style={{ width: innerW, height: innerH, display: "block" }} />
@@ -111,6 +135,22 @@ export function Heatmap({ grid, xLabel, yLabel, metricLabel, color, title, heigh
               }}
               style={{ cursor: onCellClick ? "pointer" : "default" }}
             />}
+            {path.length > 1 && (
+              <polyline className="heatmap-path" fill="none" stroke="#fff" strokeWidth={2.5} strokeOpacity={0.9} pointerEvents="none"
+                points={path.map((p) => `${(p.xi + 0.5) * cellW},${rowY(p.yi) + cellH / 2}`).join(" ")} />
+            )}
+            {path.length > 1 && (
+              <polyline fill="none" stroke="#1f77b4" strokeWidth={1.2} strokeDasharray="3 2" pointerEvents="none"
+                points={path.map((p) => `${(p.xi + 0.5) * cellW},${rowY(p.yi) + cellH / 2}`).join(" ")} />
+            )}
+            {marks.map((m, i) => (
+              <g key={`${m.label}-${i}`} className="heatmap-mark" data-strategy={m.label} transform={`translate(${(m.xi + 0.5) * cellW + ((i % 3) - 1) * 6},${rowY(m.yi) + cellH / 2})`}
+                style={{ cursor: onMarkClick ? "pointer" : "default" }} onClick={() => onMarkClick?.(m)} role={onMarkClick ? "button" : undefined}
+                aria-label={`${m.label} pick`} tabIndex={onMarkClick ? 0 : undefined} onKeyDown={(e) => e.key === "Enter" && onMarkClick?.(m)}>
+                <circle r={6} fill={m.color} stroke="#fff" strokeWidth={2} />
+                <title>{m.label} pick</title>
+              </g>
+            ))}
             {hover && (
               <rect x={hover.xi * cellW} y={rowY(hover.yi)} width={cellW - 1} height={cellH - 1} fill="none" stroke="#000" strokeWidth={2} pointerEvents="none" />
             )}

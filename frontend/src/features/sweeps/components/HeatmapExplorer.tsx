@@ -4,22 +4,48 @@ import { ChartFrame } from "../../../components/ChartFrame";
 import { Empty } from "../../../components/States";
 import { type SequentialScheme, divergingScale, sequentialScale } from "../../../lib/charts/color";
 import { type Aggregate, type GridCell, type ParamValue, type SweepPoint, METRIC_LABELS, computeGrid, differenceGrid, paramValues, valueExtent } from "../utils/grid";
-import { Heatmap } from "./Heatmap";
+import { Heatmap, type HeatmapMark } from "./Heatmap";
+
+export interface ExplorerMark { params: Record<string, ParamValue>; label: string; color: string; id?: number }
+
+/** Relative spread of a grid's values, to warn when the colour scale magnifies tiny differences. */
+export function spreadNote(extent: [number, number] | null): string | null {
+  if (!extent) return null;
+  const [lo, hi] = extent;
+  const scale = Math.max(Math.abs(lo), Math.abs(hi));
+  if (scale === 0 || hi === lo) return hi === lo ? "Every cell has the same value." : null;
+  const pct = ((hi - lo) / scale) * 100;
+  return pct < 5 ? `Values differ by only ${pct.toFixed(pct < 1 ? 2 : 1)} % (${fmt(lo)} to ${fmt(hi)}): the full colour range shows a small difference.` : null;
+}
+
+function union(a: [number, number] | null, b: [number, number] | null): [number, number] | null {
+  if (!a) return b;
+  if (!b) return a;
+  return [Math.min(a[0], b[0]), Math.max(a[1], b[1])];
+}
 
 const fmt = format(",.4~g");
 const shortPath = (p: string) => p.split(".").slice(-2).join(".");
 
 /** Axis, metric, slice/aggregate pickers over a sweep's points, with optional comparison. */
-export function HeatmapExplorer({ points, paths, comparePoints, onOpenRun }: {
+export function HeatmapExplorer({ points, paths, comparePoints, onOpenRun, marks = [], pathParams = [], onMarkClick, extraMetrics = {}, initialMetric = "throughput_gbps" }: {
   points: SweepPoint[];
   paths: string[];
   /** Points of a second sweep over the same parameters: enables the difference view. */
   comparePoints?: SweepPoint[];
   onOpenRun: (runId: string) => void;
+  /** Strategy picks drawn as dots, and a path (annealing's moves) as a line. */
+  marks?: ExplorerMark[];
+  pathParams?: Record<string, ParamValue>[];
+  onMarkClick?: (mark: ExplorerMark) => void;
+  /** Extra metrics (e.g. a tuning's objective) and the initially shown one. */
+  extraMetrics?: Record<string, string>;
+  initialMetric?: string;
 }) {
   const [x, setX] = useState(paths[0]);
   const [y, setY] = useState(paths[1] ?? paths[0]);
-  const [metric, setMetric] = useState("throughput_gbps");
+  const [metric, setMetric] = useState(initialMetric);
+  const labels: Record<string, string> = { ...extraMetrics, ...METRIC_LABELS };
   const [metric2, setMetric2] = useState<string>("");
   const [aggregate, setAggregate] = useState<Aggregate>("slice");
   const [scheme, setScheme] = useState<SequentialScheme>("viridis");
@@ -32,10 +58,31 @@ export function HeatmapExplorer({ points, paths, comparePoints, onOpenRun }: {
   const gridB = useMemo(() => (comparePoints ? computeGrid(comparePoints, { x, y, metric, aggregate, slice: sliceFull, dims: paths }) : null), [comparePoints, x, y, metric, aggregate, JSON.stringify(sliceFull)]);
   const diff = useMemo(() => (gridB ? differenceGrid(grid, gridB) : null), [grid, gridB]);
 
-  if (points.length === 0) return <Empty>The sweep has no points.</Empty>;
+  if (points.length === 0) return <Empty>No point to show yet.</Empty>;
+  const others2 = paths.filter((p) => p !== x && p !== y);
+  const onSlice = (params: Record<string, ParamValue>) =>
+    aggregate !== "slice" || others2.every((o) => JSON.stringify(params[o]) === JSON.stringify(sliceFull[o]));
+  const cellOf = (params: Record<string, ParamValue>) => {
+    const xi = grid.xValues.findIndex((v) => JSON.stringify(v) === JSON.stringify(params[x]));
+    const yi = grid.yValues.findIndex((v) => JSON.stringify(v) === JSON.stringify(params[y]));
+    return xi < 0 || yi < 0 ? null : { xi, yi };
+  };
+  const heatMarks: HeatmapMark[] = marks.filter((m) => onSlice(m.params)).flatMap((m) => {
+    const c = cellOf(m.params);
+    return c ? [{ ...c, label: m.label, color: m.color, id: m.id }] : [];
+  });
+  const heatPath = pathParams.filter(onSlice).map(cellOf).filter((c): c is { xi: number; yi: number } => c !== null);
+  const clickMark = (hm: HeatmapMark) => {
+    const m = marks.find((mm) => mm.label === hm.label && mm.id === hm.id);
+    if (m) onMarkClick?.(m);
+  };
+  const extentA = valueExtent(grid);
+  const noData = (name: string) => (
+    <Empty>No point has a value for {labels[name] ?? name} here{name.startsWith("fct") || name.startsWith("slowdown") ? " (FCT and slowdown need flows that complete: long-lived flows have none)" : ""}.</Empty>
+  );
   const tooltip = (c: GridCell) => (
     <div>
-      <strong>{fmt(c.value ?? NaN)}</strong> {METRIC_LABELS[metric] ?? metric}
+      <strong>{c.value === null ? "no value" : fmt(c.value)}</strong> {labels[metric] ?? metric}
       {c.count > 1 && <div>{aggregate} of {c.count} points{aggregate === "best" ? " (this one shown)" : ""}</div>}
       <table><tbody>
         {Object.entries(c.point.params).map(([k, v]) => <tr key={k}><td>{k}</td><td>{String(v)}</td></tr>)}
@@ -47,7 +94,10 @@ export function HeatmapExplorer({ points, paths, comparePoints, onOpenRun }: {
   );
   const open = (c: GridCell) => c.point.run_id && onOpenRun(c.point.run_id);
   const seq = (g: typeof grid) => sequentialScale(valueExtent(g) ?? [0, 1], scheme);
-  const metricOptions = Object.entries(METRIC_LABELS).map(([k, l]) => <option key={k} value={k}>{l}</option>);
+  // this sweep and the compared one share one colour range: the same colour is the same value
+  const shared = sequentialScale(union(extentA, gridB ? valueExtent(gridB) : null) ?? [0, 1], scheme);
+  const metricOptions = Object.entries(labels).map(([k, l]) => <option key={k} value={k}>{l}</option>);
+  const note = spreadNote(gridB ? union(extentA, valueExtent(gridB)) : extentA);
 
   return (
     <div className="heatmap-explorer">
@@ -69,17 +119,25 @@ export function HeatmapExplorer({ points, paths, comparePoints, onOpenRun }: {
         ))}
       </div>
       <div className={grid2 || diff ? "side-by-side" : ""}>
-        <ChartFrame title={METRIC_LABELS[metric] ?? metric} filename={`heatmap-${metric}`}>
-          <Heatmap grid={grid} xLabel={x} yLabel={y} metricLabel={METRIC_LABELS[metric] ?? metric} color={seq(grid)} onCellClick={open} renderTooltip={tooltip} />
+        <ChartFrame title={labels[metric] ?? metric} filename={`heatmap-${metric}`}>
+          {extentA === null ? noData(metric) : (
+            <Heatmap grid={grid} xLabel={x} yLabel={y} metricLabel={labels[metric] ?? metric} color={gridB ? shared : seq(grid)} onCellClick={open} renderTooltip={tooltip}
+              marks={heatMarks} path={heatPath} onMarkClick={onMarkClick ? clickMark : undefined} />
+          )}
         </ChartFrame>
         {grid2 && (
-          <ChartFrame title={METRIC_LABELS[metric2] ?? metric2} filename={`heatmap-${metric2}`}>
-            <Heatmap grid={grid2} xLabel={x} yLabel={y} metricLabel={METRIC_LABELS[metric2] ?? metric2} color={seq(grid2)} onCellClick={open} renderTooltip={tooltip} />
+          <ChartFrame title={labels[metric2] ?? metric2} filename={`heatmap-${metric2}`}>
+            {valueExtent(grid2) === null ? noData(metric2) : (
+              <Heatmap grid={grid2} xLabel={x} yLabel={y} metricLabel={labels[metric2] ?? metric2} color={seq(grid2)} onCellClick={open} renderTooltip={tooltip}
+                marks={heatMarks} onMarkClick={onMarkClick ? clickMark : undefined} />
+            )}
           </ChartFrame>
         )}
         {gridB && (
-          <ChartFrame title={`Compared sweep: ${METRIC_LABELS[metric] ?? metric}`} filename={`heatmap-compare-${metric}`}>
-            <Heatmap grid={gridB} xLabel={x} yLabel={y} metricLabel={METRIC_LABELS[metric] ?? metric} color={seq(gridB)} onCellClick={open} renderTooltip={tooltip} />
+          <ChartFrame title={`Compared sweep: ${labels[metric] ?? metric}`} filename={`heatmap-compare-${metric}`}>
+            {valueExtent(gridB) === null ? noData(metric) : (
+              <Heatmap grid={gridB} xLabel={x} yLabel={y} metricLabel={labels[metric] ?? metric} color={shared} onCellClick={open} renderTooltip={tooltip} />
+            )}
           </ChartFrame>
         )}
         {diff && (
@@ -88,6 +146,7 @@ export function HeatmapExplorer({ points, paths, comparePoints, onOpenRun }: {
           </ChartFrame>
         )}
       </div>
+      {note && <p className="hint spread-note" role="note">{note}</p>}
     </div>
   );
 }

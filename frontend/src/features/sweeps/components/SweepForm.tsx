@@ -1,6 +1,18 @@
 import { useState } from "react";
 import { ErrorBox } from "../../../components/States";
 import type { SweepCreate } from "../api/sweeps";
+import { fieldErrorMap } from "../../../lib/api/fieldErrors";
+
+/** API messages for one form row ("parameters.0" matches "parameters.0.path" etc.), readable. */
+export function fieldMessages(fields: Record<string, string>, prefix: string): string[] {
+  return Object.entries(fields)
+    .filter(([path]) => path === prefix || path.startsWith(`${prefix}.`))
+    .map(([path, msg]) => {
+      const what = path.slice(prefix.length + 1) || "row";
+      const text = msg === "Extra inputs are not permitted" ? "this field does not exist in the scenario" : msg;
+      return `${what}: ${text}`;
+    });
+}
 
 interface ParamRow {
   path: string;
@@ -20,19 +32,27 @@ export const SUGGESTED_PATHS = [
   "nic.cnp_interval_us", "traffic.0.size_bytes",
 ];
 
-/** "0:5000:500" (start:stop:step, inclusive) or "1, 10, 20" or words. */
-export function parseValues(text: string): (number | string)[] | null {
-  const range = text.trim().match(/^(-?[\d.]+)\s*:\s*(-?[\d.]+)\s*:\s*([\d.]+)$/);
+/** "0:5000:500" (start:stop:step, inclusive) or "1, 10, 20" or words; or why not. */
+export function describeValues(text: string): { values: (number | string)[] } | { error: string } {
+  const range = text.trim().match(/^(-?[\d.]+)\s*:\s*(-?[\d.]+)\s*:\s*(-?[\d.]+)$/);
   if (range) {
     const [a, b, step] = range.slice(1).map(Number);
-    if (!(step > 0) || b < a || (b - a) / step > 5000) return null;
+    if (!(step > 0)) return { error: `step must be > 0 (got ${range[3]}): start:stop:step, e.g. ${range[1]}:${range[2]}:500` };
+    if (b < a) return { error: `stop (${b}) is below start (${a})` };
+    if ((b - a) / step > 5000) return { error: `${Math.floor((b - a) / step) + 1} values: at most 5,000; use a larger step` };
     const out: number[] = [];
     for (let v = a; v <= b + step * 1e-9; v += step) out.push(Number(v.toPrecision(12)));
-    return out;
+    return { values: out };
   }
+  if (/^\s*-?[\d.]+\s*:/.test(text)) return { error: "a range is start:stop:step with three numbers, e.g. 0:5000:500" };
   const parts = text.split(",").map((s) => s.trim()).filter(Boolean);
-  if (parts.length === 0) return null;
-  return parts.map((p) => (p !== "" && Number.isFinite(Number(p)) ? Number(p) : p));
+  if (parts.length === 0) return { error: "give values: a list (1, 10, 20) or a range (0:5000:500)" };
+  return { values: parts.map((p) => (p !== "" && Number.isFinite(Number(p)) ? Number(p) : p)) };
+}
+
+export function parseValues(text: string): (number | string)[] | null {
+  const d = describeValues(text);
+  return "values" in d ? d.values : null;
 }
 
 export function SweepForm({ scenarioId, busy, error, onSubmit }: {
@@ -47,7 +67,9 @@ export function SweepForm({ scenarioId, busy, error, onSubmit }: {
     { path: "switch.ecn.pmax", values: "0.01, 0.2" },
   ]);
   const [linked, setLinked] = useState<LinkedRow[]>([{ path: "switch.ecn.kmax_bytes", from: "switch.ecn.kmin_bytes", scale: "1", offset: "500" }]);
-  const parsed = params.map((p) => parseValues(p.values));
+  const described = params.map((p) => describeValues(p.values));
+  const parsed = described.map((d) => ("values" in d ? d.values : null));
+  const fields = fieldErrorMap(error);
   const points = parsed.reduce<number>((n, v) => n * (v?.length ?? 0), 1);
   const valid = parsed.every(Boolean) && params.every((p) => p.path) && points <= 5000;
   const upd = <T,>(list: T[], i: number, patch: Partial<T>) => list.map((x, j) => (j === i ? { ...x, ...patch } : x));
@@ -74,7 +96,10 @@ export function SweepForm({ scenarioId, busy, error, onSubmit }: {
         <div className="row" key={i}>
           <input list="sweep-paths" aria-label={`Parameter ${i + 1} path`} placeholder="path, e.g. switch.ecn.kmin_bytes" value={p.path} onChange={(e) => setParams(upd(params, i, { path: e.target.value }))} size={28} />
           <input aria-label={`Parameter ${i + 1} values`} placeholder="values, e.g. 1000, 5000 or 0:5000:500" value={p.values} aria-invalid={!parsed[i]} onChange={(e) => setParams(upd(params, i, { values: e.target.value }))} size={30} />
-          <small>{parsed[i]?.length ?? "?"} values</small>
+          {"error" in described[i]
+            ? <small className="field-error" role="alert">{described[i].error}</small>
+            : <small>{parsed[i]!.length} values</small>}
+          {fieldMessages(fields, `parameters.${i}`).map((m) => <small key={m} className="field-error" role="alert">{m}</small>)}
           <button type="button" className="small" onClick={() => setParams(params.filter((_, j) => j !== i))} disabled={params.length === 1}>Remove</button>
         </div>
       ))}
@@ -90,6 +115,7 @@ export function SweepForm({ scenarioId, busy, error, onSubmit }: {
           <span>+</span>
           <input aria-label={`Linked ${i + 1} offset`} value={l.offset} size={6} onChange={(e) => setLinked(upd(linked, i, { offset: e.target.value }))} />
           <button type="button" className="small" onClick={() => setLinked(linked.filter((_, j) => j !== i))}>Remove</button>
+          {fieldMessages(fields, `linked.${i}`).map((m) => <small key={m} className="field-error" role="alert">{m}</small>)}
         </div>
       ))}
       <button type="button" className="small" onClick={() => setLinked([...linked, { path: "", from: "", scale: "1", offset: "0" }])}>Add linked parameter</button>
@@ -99,7 +125,7 @@ export function SweepForm({ scenarioId, busy, error, onSubmit }: {
         {points > 5000 && <span className="field-error">at most 5,000 points</span>}
         <button type="submit" className="primary" disabled={!valid || busy}>{busy ? "Starting…" : "Start sweep"}</button>
       </div>
-      <ErrorBox error={error} title="The sweep was refused" />
+      {Object.keys(fields).length === 0 && <ErrorBox error={error} title="The sweep was refused" />}
     </form>
   );
 }

@@ -1,0 +1,100 @@
+"""Fair use of a shared instance: per-client quotas (issue 13).
+
+A client is the owner of the scenario being run when the request carries its X-Owner-Token
+(a lab of forty students behind one NAT address is forty clients), else the request's address;
+QUOTA_CLIENT_KEY=address ignores tokens (a public instance, where anyone can mint tokens by saving
+scenarios). Only a hash of the token is kept.
+
+Submission-time limits answer 429 with Retry-After and name the limit: queued runs, points per
+sweep or tuning, simulated events per day. Concurrent runs are enforced where runs start: a worker
+that would exceed a client's limit defers the run (app/runs/execution.claim_run, under a
+per-client lock), so the slot goes to another client meanwhile.
+"""
+
+import threading
+from collections import Counter
+from datetime import timedelta
+
+from fastapi import Request
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app.core.config import Settings
+from app.core.db import utcnow
+from app.runs.models import Run
+
+
+class QuotaExceeded(Exception):
+    """Over a limit: answered 429 with Retry-After (app/api/errors.py)."""
+
+    def __init__(self, limit: str, message: str, retry_after_s: int) -> None:
+        super().__init__(message)
+        self.limit = limit
+        self.message = message
+        self.retry_after_s = max(1, int(retry_after_s))
+
+
+def client_key(request: Request, session: Session, settings: Settings) -> str:
+    """`owner:<hash>` for a valid owner token (when allowed), else `addr:<address>`."""
+    from app.scenarios.models import ScenarioRow
+    from app.scenarios.service import token_hash
+
+    token = request.headers.get("x-owner-token")
+    if token and settings.QUOTA_CLIENT_KEY == "token_or_address" and len(token) <= 200:
+        digest = token_hash(token)
+        if session.scalar(select(ScenarioRow.id).where(
+                ScenarioRow.owner_token_hash == digest).limit(1)) is not None:
+            return f"owner:{digest[:40]}"
+    host = request.client.host if request.client else "unknown"
+    return f"addr:{host}"[:80]
+
+
+def check_submission(session: Session, settings: Settings, *, client: str, new_runs: int,
+                     points: int | None = None) -> None:
+    """Raise QuotaExceeded when `new_runs` more queued runs would pass a limit of `client`."""
+    if points is not None and points > settings.QUOTA_POINTS_PER_SWEEP:
+        raise QuotaExceeded("points per sweep", f"quota: at most {settings.QUOTA_POINTS_PER_SWEEP}"
+                            f" points per sweep or tuning per client (asked {points})", 3600)
+    queued = session.scalar(select(func.count()).select_from(Run).where(
+        Run.client == client, Run.status == "PENDING")) or 0
+    if queued + new_runs > settings.QUOTA_QUEUED_RUNS:
+        raise QuotaExceeded("queued runs", f"quota: at most {settings.QUOTA_QUEUED_RUNS} queued "
+                            f"runs per client ({queued} queued, {new_runs} more asked)",
+                            settings.QUOTA_RETRY_AFTER_S)
+    if settings.QUOTA_EVENTS_PER_DAY > 0:
+        since = utcnow() - timedelta(days=1)
+        used, oldest = session.execute(select(func.coalesce(func.sum(Run.events), 0),
+                                              func.min(Run.created_at)).where(
+            Run.client == client, Run.created_at >= since)).one()
+        if used >= settings.QUOTA_EVENTS_PER_DAY:
+            frees = (oldest.replace(tzinfo=since.tzinfo) if oldest.tzinfo is None else oldest) \
+                + timedelta(days=1) - utcnow()
+            raise QuotaExceeded("simulated events per day",
+                                f"quota: at most {settings.QUOTA_EVENTS_PER_DAY} simulated events "
+                                f"per client in 24 h ({used} used)", frees.total_seconds())
+
+
+class StreamSlots:
+    """Open SSE connections per client in this API process (each holds a polling loop)."""
+
+    def __init__(self) -> None:
+        self._open: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    def acquire(self, client: str, limit: int) -> None:
+        """Take a slot or raise QuotaExceeded."""
+        with self._lock:
+            if self._open[client] >= limit:
+                raise QuotaExceeded("SSE connections", f"quota: at most {limit} open event "
+                                    "streams per client", 5)
+            self._open[client] += 1
+
+    def release(self, client: str) -> None:
+        """Give the slot back (the stream ended or the client went away)."""
+        with self._lock:
+            self._open[client] -= 1
+            if self._open[client] <= 0:
+                del self._open[client]
+
+
+stream_slots = StreamSlots()

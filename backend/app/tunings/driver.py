@@ -1,0 +1,253 @@
+"""One step of a tuning: finish evaluations whose runs ended, replay each strategy to where it
+stands (told results come from the database, so a restart loses nothing), store the next batch
+of each strategy that is ready, and say which runs to dispatch.
+
+Strategies are deterministic for a seed and a sequence of tells, so replaying the stored
+evaluations batch by batch rebuilds them exactly; a per-process cache keeps replay cheap.
+A step commits only if the tuning row's `version` is unchanged (optimistic lock), so two steps
+running at once cannot both store the same batch.
+"""
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app.core.db import utcnow
+from app.runs.models import FINAL_STATES, Run
+from app.runs.service import load_result, reusable_run_by_content
+from app.scenarios.models import ScenarioRow
+from app.scenarios.schema import Scenario
+from app.scenarios.service import create_scenario, new_id
+from app.tunings import objectives as O
+from app.tunings.models import Tuning, TuningEvaluation
+from app.tunings.schemas import TuningCreate
+from app.tunings.space import Space, SpaceError
+from app.tunings.spec import (build_space, constraints_of, document_for, losses_of, objectives_of,
+                              params_of, request_from_json, request_to_json, strategy_of)
+from app.tunings.strategies import PENALTY, Request, Strategy
+
+SCALAR_METRICS = tuple(O.SINGLE_METRICS)
+
+
+class ReplayDiverged(RuntimeError):
+    """A strategy asked something other than what was stored (code changed under a tuning)."""
+
+
+@dataclass
+class Replay:
+    """A strategy as far as the stored evaluations take it."""
+
+    strategy: Strategy
+    batch: int = 0                      # index of the next batch to tell
+    pending: list[Request] | None = None
+    finished: bool = False
+
+
+@dataclass
+class StepOutcome:
+    dispatch: list[str] = field(default_factory=list)
+    final: bool = False
+    committed: bool = True
+
+
+_REPLAYS: dict[tuple[str, str], Replay] = {}
+
+
+def forget(tuning_id: str) -> None:
+    """Drop the cached strategies of a tuning (it ended)."""
+    for key in [k for k in _REPLAYS if k[0] == tuning_id]:
+        del _REPLAYS[key]
+
+
+def step(session: Session, tuning_id: str, redispatch: bool = False) -> StepOutcome:
+    """Advance the tuning as far as finished runs allow; commits (or rolls back on a race).
+
+    `redispatch` (a resumed tuning) also returns the runs of unfinished evaluations that no
+    worker has claimed: their messages may have died with the process that was to send them;
+    a duplicate message is harmless (the claim lets one execution through)."""
+    # The row lock serialises steps on PostgreSQL; elsewhere the version check and the unique
+    # (tuning, strategy, seq) key turn a concurrent step into a rolled-back no-op.
+    tuning = session.get(Tuning, tuning_id, with_for_update=True)
+    if tuning is None or tuning.status in FINAL_STATES:
+        forget(tuning_id)
+        return StepOutcome(final=True)
+    version = tuning.version
+    spec = TuningCreate.model_validate(tuning.spec)
+    space = build_space(spec.space)
+    rows = list(session.scalars(select(TuningEvaluation).where(
+        TuningEvaluation.tuning_id == tuning_id).order_by(TuningEvaluation.id)).all())
+    _finish_evaluations(session, spec, rows)
+    outcome = StepOutcome()
+    if tuning.cancelled:
+        tuning.status, tuning.finished_at = "CANCELLED", utcnow()
+        outcome.final = True
+    else:
+        try:
+            outcome = _advance(session, tuning, spec, space, rows)
+            if redispatch:
+                outcome.dispatch += _unclaimed(session, rows)
+        except IntegrityError:  # another step stored the same batch first
+            session.rollback()
+            return StepOutcome(committed=False)
+        except (ReplayDiverged, SpaceError, ValueError) as exc:
+            tuning.status, tuning.error, tuning.finished_at = "FAILED", str(exc)[:2000], utcnow()
+            outcome = StepOutcome(final=True)
+    try:
+        moved = session.execute(update(Tuning).where(
+            Tuning.id == tuning_id, Tuning.version == version).values(
+            version=version + 1, stepped_at=utcnow()))
+        if moved.rowcount != 1:
+            session.rollback()
+            return StepOutcome(committed=False)
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        return StepOutcome(committed=False)
+    if outcome.final:
+        forget(tuning_id)
+    return outcome
+
+
+def _advance(session: Session, tuning: Tuning, spec: TuningCreate, space: Space,
+             rows: list[TuningEvaluation]) -> StepOutcome:
+    """Replay every strategy; store new batches; mark the tuning finished when all are."""
+    by_batch: dict[str, dict[int, list[TuningEvaluation]]] = defaultdict(lambda: defaultdict(list))
+    for row in rows:
+        by_batch[row.strategy][row.batch].append(row)
+    next_seq = {name: sum(len(b) for b in batches.values()) for name, batches in by_batch.items()}
+    bases = [session.get(ScenarioRow, sid) for sid in tuning.scenario_ids]
+    outcome, all_done = StepOutcome(), True
+    for sspec in spec.strategies:
+        replay = _REPLAYS.get((tuning.id, sspec.name))
+        if replay is None:
+            replay = Replay(strategy_of(spec, sspec, space))
+        stored_batches = by_batch[sspec.name]
+        while not replay.finished:
+            batch = replay.pending if replay.pending is not None else replay.strategy.ask()
+            replay.pending = batch
+            if not batch:
+                replay.finished = True
+                break
+            stored = stored_batches.get(replay.batch)
+            if stored is None:
+                outcome.dispatch += _store_batch(session, tuning, space, bases, sspec.name,
+                                                 replay.batch, next_seq.get(sspec.name, 0), batch)
+                all_done = False
+                break
+            if [request_from_json(r.request).key for r in stored] != [r.key for r in batch]:
+                raise ReplayDiverged(f"strategy {sspec.name} diverged from its stored evaluations "
+                                     f"at batch {replay.batch}")
+            if any(r.status == "PENDING" for r in stored):
+                all_done = False
+                break
+            for request, row in zip(batch, stored):
+                replay.strategy.tell(request, tuple(row.losses))
+            replay.pending, replay.batch = None, replay.batch + 1
+        _REPLAYS[(tuning.id, sspec.name)] = replay
+    if tuning.status == "PENDING":
+        tuning.status = "RUNNING"
+    if all_done:
+        tuning.status, tuning.finished_at = "SUCCEEDED", utcnow()
+        outcome.final = True
+    return outcome
+
+
+def _unclaimed(session: Session, rows: list[TuningEvaluation]) -> list[str]:
+    """PENDING runs of PENDING evaluations."""
+    ids = {rid for r in rows if r.status == "PENDING" for rid in r.run_ids}
+    if not ids:
+        return []
+    return sorted(session.scalars(select(Run.id).where(Run.id.in_(ids),
+                                                       Run.status == "PENDING")).all())
+
+
+def _store_batch(session: Session, tuning: Tuning, space: Space, bases: list[ScenarioRow],
+                 strategy: str, batch_index: int, seq: int, batch: list[Request]) -> list[str]:
+    """Evaluation rows for a new batch, each with one run per scenario and seed (reused by
+    content when the same simulation exists); returns the run ids that need executing."""
+    spec = TuningCreate.model_validate(tuning.spec)
+    dispatch: list[str] = []
+    for offset, request in enumerate(batch):
+        row = TuningEvaluation(tuning_id=tuning.id, strategy=strategy, seq=seq + offset,
+                               batch=batch_index, request=request_to_json(request),
+                               params=params_of(space, request), run_ids=[], status="PENDING")
+        try:
+            for base in bases:
+                scenario = Scenario.model_validate(document_for(base.document, space, request))
+                label = ", ".join(f"{k}={v}" for k, v in row.params.items())
+                scenario = scenario.model_copy(update={
+                    "name": f"{base.name} [{label}]"[:200] if label else base.name})
+                snapshot, _ = create_scenario(session, scenario=scenario, parent_id=base.id,
+                                              commit=False)
+                session.flush()
+                for seed in spec.seeds:
+                    run = reusable_run_by_content(session, sim_hash=snapshot.sim_hash, seed=seed)
+                    if run is None:
+                        run = Run(id=new_id(), scenario_id=snapshot.id, seed=seed,
+                                  status="PENDING")
+                        session.add(run)
+                        session.flush()
+                        dispatch.append(run.id)
+                    row.run_ids = [*row.run_ids, run.id]
+        except (ValidationError, SpaceError, KeyError, TypeError) as exc:
+            row.status, row.error = "FAILED", f"invalid point: {str(exc)[:1500]}"
+            row.losses, row.feasible = [PENALTY] * len(spec.objectives), False
+        session.add(row)
+    session.flush()
+    return dispatch
+
+
+def _finish_evaluations(session: Session, spec: TuningCreate, rows: list[TuningEvaluation]) -> None:
+    """Score every PENDING evaluation whose runs have all ended."""
+    pending = [r for r in rows if r.status == "PENDING"]
+    run_ids = {rid for r in pending for rid in r.run_ids}
+    if not run_ids:
+        return
+    runs = {run.id: run for run in session.scalars(select(Run).where(Run.id.in_(run_ids))).all()}
+    objectives, constraints = objectives_of(spec), constraints_of(spec)
+    for row in pending:
+        mine = [runs.get(rid) for rid in row.run_ids]
+        if any(run is None or run.status not in FINAL_STATES for run in mine):
+            continue
+        _score(session, spec, objectives, constraints, row, mine)
+
+
+def _score(session: Session, spec: TuningCreate, objectives: list[O.Objective],
+           constraints: list[O.Constraint], row: TuningEvaluation, runs: list[Run]) -> None:
+    """Metrics of each run, the objectives over scenarios and seeds, feasibility, losses."""
+    bad = next((run for run in runs if run.status != "SUCCEEDED"), None)
+    if bad is not None:
+        row.status, row.error, row.feasible = "FAILED", f"run {bad.id} {bad.status}: {bad.error}", False
+        row.losses = [PENALTY] * len(objectives)
+        return
+    per_run = []
+    for run in runs:
+        document = session.get(ScenarioRow, run.scenario_id).document
+        metrics = O.derive_metrics(load_result(session, run=run) or {}, document)
+        per_run.append(metrics)
+    seeds = len(spec.seeds)
+    grid = [per_run[i:i + seeds] for i in range(0, len(per_run), seeds)]
+    estimates = [O.aggregate(o, grid, spec.aggregate) for o in objectives]
+    missing = [o.label for o, e in zip(objectives, estimates) if e is None]
+    row.feasible = O.feasible(constraints, grid) and not missing
+    row.objectives = None if missing else [{"mean": m, "ci": ci} for m, ci in estimates]
+    row.losses = losses_of(objectives, None if missing else estimates, row.feasible)
+    row.metrics = _mean_metrics(per_run)
+    row.run_metrics = [{k: m.get(k) for k in SCALAR_METRICS} for m in per_run]
+    row.wall_s = float(sum(run.wall_s or 0 for run in runs))
+    row.status = "DONE"
+    if missing:
+        row.error = f"no value for {', '.join(missing)} (no completed flow?)"
+
+
+def _mean_metrics(per_run: list[dict[str, Any]]) -> dict[str, float | None]:
+    out: dict[str, float | None] = {}
+    for name in SCALAR_METRICS:
+        values = [m.get(name) for m in per_run if m.get(name) is not None]
+        out[name] = sum(values) / len(values) if values else None
+    return out

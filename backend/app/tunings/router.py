@@ -1,0 +1,131 @@
+"""Tunings: create, list, get, follow (SSE), results, cancel, apply a pick."""
+
+from datetime import timedelta
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Query
+from sse_starlette.sse import EventSourceResponse
+
+from app.api.deps import SessionDep, SettingsDep, TuningDep
+from app.api.errors import unprocessable
+from app.api.sse import poll_events
+from app.core.db import get_sessionmaker, utcnow
+from app.core.queue import kick_tuning
+from app.runs.models import FINAL_STATES
+from app.scenarios.models import ScenarioRow
+from app.scenarios.router import summary_of
+from app.scenarios.schemas import ScenarioCreated
+from app.tunings import service
+from app.tunings.models import Tuning, TuningEvaluation
+from app.tunings.schemas import (ApplyPick, SpaceOut, TuningCreate, TuningPublic, TuningResults,
+                                 TuningsPublic)
+from app.tunings.space import NAMED_SPACES, SpaceError
+
+router = APIRouter(prefix="/tunings", tags=["tunings"])
+STALE_CHAIN_S = 30.0  # a running tuning not stepped for this long gets its chain restarted
+MAX_TUNING_POINTS = 1_000_000
+
+
+@router.post("", response_model=TuningPublic, status_code=201)
+def create(session: SessionDep, body: TuningCreate) -> Any:
+    """Validate the space on every scenario, store the tuning and start its strategies."""
+    bases = []
+    for i, scenario_id in enumerate(body.scenario_ids):
+        base = session.get(ScenarioRow, scenario_id)
+        if base is None:
+            raise HTTPException(404, f"scenario '{scenario_id}' not found")
+        bases.append(base)
+    try:
+        tuning = service.create_tuning(session, body=body, bases=bases,
+                                       max_points=MAX_TUNING_POINTS)
+    except SpaceError as exc:
+        return unprocessable([{"loc": ["body", "space", *exc.where], "msg": exc.message,
+                               "type": "space"}])
+    kick_tuning(tuning.id)
+    return service.to_public(session, tuning=tuning)
+
+
+@router.get("/spaces", response_model=dict[str, SpaceOut])
+def spaces() -> dict[str, SpaceOut]:
+    """The named spaces (default units), for pickers and docs."""
+    return {name: service.space_out(make()) for name, make in NAMED_SPACES.items()}
+
+
+@router.get("", response_model=TuningsPublic)
+def list_(session: SessionDep, scenario_id: str | None = None,
+          limit: Annotated[int, Query(ge=1, le=200)] = 20,
+          offset: Annotated[int, Query(ge=0, le=1_000_000_000)] = 0) -> TuningsPublic:
+    """Newest first, with per-strategy progress."""
+    rows, count = service.list_tunings(session, scenario_id=scenario_id, limit=limit,
+                                       offset=offset)
+    return TuningsPublic(data=[service.summary(session, tuning=t) for t in rows], count=count)
+
+
+def _resume_if_stalled(tuning: Tuning) -> None:
+    """A tuning whose step chain died with a worker is picked up again on the next look."""
+    if tuning.status in FINAL_STATES:
+        return
+    last = tuning.stepped_at or tuning.created_at
+    if last.tzinfo is None:
+        from datetime import timezone
+        last = last.replace(tzinfo=timezone.utc)
+    if utcnow() - last > timedelta(seconds=STALE_CHAIN_S):
+        kick_tuning(tuning.id)
+
+
+@router.get("/{id}", response_model=TuningPublic)
+def get(session: SessionDep, tuning: TuningDep) -> TuningPublic:
+    """The request, the expanded space and per-strategy progress."""
+    _resume_if_stalled(tuning)
+    return service.to_public(session, tuning=tuning)
+
+
+@router.get("/{id}/results", response_model=TuningResults)
+def results(session: SessionDep, tuning: TuningDep) -> TuningResults:
+    """Every evaluation, each strategy's pick, the Pareto front and the comparison table."""
+    return service.results(session, tuning=tuning)
+
+
+@router.post("/{id}/cancel", response_model=TuningPublic, responses={409: {"description": "final"}})
+def cancel(session: SessionDep, tuning: TuningDep) -> TuningPublic:
+    """Stop the strategies; 409 when the tuning already ended."""
+    if not service.cancel_tuning(session, tuning=tuning):
+        raise HTTPException(409, f"tuning '{tuning.id}' already ended")
+    return service.to_public(session, tuning=tuning)
+
+
+@router.post("/{id}/apply", response_model=ScenarioCreated, status_code=201,
+             response_model_exclude_unset=True, responses={409: {"description": "not evaluated"}})
+def apply(session: SessionDep, tuning: TuningDep, body: ApplyPick) -> ScenarioCreated:
+    """Fork a base scenario with an evaluation's settings (the new scenario's parent is the base)."""
+    evaluation = session.get(TuningEvaluation, body.evaluation_id)
+    if evaluation is None or evaluation.tuning_id != tuning.id:
+        raise HTTPException(404, f"evaluation {body.evaluation_id} not found in tuning "
+                                 f"'{tuning.id}'")
+    if body.scenario_index >= len(tuning.scenario_ids):
+        return unprocessable([{"loc": ["body", "scenario_index"], "type": "less_than",
+                               "msg": f"must be < {len(tuning.scenario_ids)} (the tuning's "
+                                      f"scenarios)"}])
+    if evaluation.status != "DONE":
+        raise HTTPException(409, f"evaluation {evaluation.id} is {evaluation.status}")
+    child, token = service.apply_pick(session, tuning=tuning, evaluation=evaluation,
+                                      scenario_index=body.scenario_index)
+    return ScenarioCreated(**summary_of(child), scenario=child.document, owner_token=token)
+
+
+@router.get("/{id}/events", response_class=EventSourceResponse,
+            responses={200: {"content": {"text/event-stream": {}}}})
+def events(tuning: TuningDep) -> EventSourceResponse:
+    """Server-Sent Events: `progress` (per strategy: evaluations, done, best so far), then `done`."""
+    tuning_id = tuning.id
+
+    def read() -> tuple[dict[str, Any], bool] | None:
+        with get_sessionmaker()() as session:
+            row = session.get(Tuning, tuning_id)
+            if row is None:
+                return None
+            _resume_if_stalled(row)
+            state = service.progress(session, tuning=row)
+            return state.model_dump(mode="json"), state.status in FINAL_STATES
+
+    return EventSourceResponse(poll_events(read))

@@ -1,0 +1,251 @@
+"""Tunings: create (validated), list, progress, results (picks, Pareto front, comparison
+table), cancel, and apply a pick (fork the scenario with its settings)."""
+
+from collections import defaultdict
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from app.core.db import utcnow
+from app.runs.models import FINAL_STATES
+from app.scenarios.models import ScenarioRow
+from app.scenarios.schema import Scenario
+from app.scenarios.service import create_scenario, new_id
+from app.tunings import objectives as O
+from app.tunings.models import Tuning, TuningEvaluation
+from app.tunings.schemas import (EvaluationPublic, Estimate, LinkedOut, Pick, SpaceOut,
+                                 SpaceParameterOut, StrategyProgress, TableRow, TuningCreate,
+                                 TuningProgress, TuningPublic, TuningResults, TuningSummary)
+from app.tunings.space import Space
+from app.tunings.spec import (build_space, check_points, document_for, objectives_of,
+                              request_from_json)
+from app.tunings.strategies import Request
+
+TABLE_METRICS = ("throughput_gbps", "fct_p99_us", "queue_p99_bytes", "max_queue_bytes",
+                 "ecn_marked_packets")
+
+
+def create_tuning(session: Session, *, body: TuningCreate, bases: list[ScenarioRow],
+                  max_points: int) -> Tuning:
+    """Validate the space on every base scenario (SpaceError / 422) and store. Commits."""
+    space = build_space(body.space)
+    if space.size > max_points:
+        from app.tunings.space import SpaceError
+
+        raise SpaceError(("parameters",), f"the space has {space.size} points (at most "
+                                          f"{max_points})")
+    check_points(body, space, [b.document for b in bases])
+    tuning = Tuning(id=new_id(), name=body.name or f"tuning of {bases[0].name}"[:200],
+                    scenario_ids=list(body.scenario_ids),
+                    spec=body.model_dump(mode="json", by_alias=True), status="PENDING")
+    session.add(tuning)
+    session.commit()
+    return tuning
+
+
+def space_out(space: Space) -> SpaceOut:
+    return SpaceOut(
+        parameters=[SpaceParameterOut(name=p.name, path=p.path, values=list(p.values), unit=p.unit)
+                    for p in space.parameters],
+        linked=[LinkedOut(name=link.name, path=link.path, source=link.source, scale=link.scale,
+                          offset=link.offset, unit=link.unit) for link in space.linked],
+        size=space.size)
+
+
+def _rows(session: Session, tuning_id: str) -> list[TuningEvaluation]:
+    return list(session.scalars(select(TuningEvaluation).where(
+        TuningEvaluation.tuning_id == tuning_id).order_by(TuningEvaluation.id)).all())
+
+
+def progress(session: Session, *, tuning: Tuning, rows: list[TuningEvaluation] | None = None
+             ) -> TuningProgress:
+    """Per strategy: evaluations, done, cost, best so far (first objective)."""
+    spec = TuningCreate.model_validate(tuning.spec)
+    rows = _rows(session, tuning.id) if rows is None else rows
+    goal = objectives_of(spec)[0].goal
+    out = []
+    for sspec in spec.strategies:
+        mine = [r for r in rows if r.strategy == sspec.name]
+        done = [r for r in mine if r.status != "PENDING"]
+        best = _best(done, goal)
+        out.append(StrategyProgress(
+            strategy=sspec.name, evaluations=len(mine), done=len(done),
+            cost=round(sum(float(r.request["fidelity"]) for r in mine), 3),
+            finished=tuning.status in FINAL_STATES,
+            best=Estimate(**best.objectives[0]) if best is not None else None))
+    return TuningProgress(id=tuning.id, status=tuning.status, error=tuning.error, strategies=out)
+
+
+def _best(rows: list[TuningEvaluation], goal: str) -> TuningEvaluation | None:
+    """Best feasible full-duration evaluation by the first objective's mean."""
+    ok = [r for r in rows if r.status == "DONE" and r.feasible and r.objectives
+          and float(r.request["fidelity"]) >= 1.0]
+    if not ok:
+        return None
+    sign = 1 if goal == "max" else -1
+    return max(ok, key=lambda r: (sign * r.objectives[0]["mean"], -r.id))
+
+
+def to_public(session: Session, *, tuning: Tuning) -> TuningPublic:
+    spec = TuningCreate.model_validate(tuning.spec)
+    return TuningPublic(**progress(session, tuning=tuning).model_dump(), name=tuning.name,
+                        scenario_ids=tuning.scenario_ids, spec=spec,
+                        space=space_out(build_space(spec.space)), created_at=tuning.created_at,
+                        finished_at=tuning.finished_at)
+
+
+def summary(session: Session, *, tuning: Tuning) -> TuningSummary:
+    return TuningSummary(**progress(session, tuning=tuning).model_dump(), name=tuning.name,
+                         scenario_ids=tuning.scenario_ids, created_at=tuning.created_at)
+
+
+def list_tunings(session: Session, *, scenario_id: str | None, limit: int,
+                 offset: int) -> tuple[list[Tuning], int]:
+    rows = list(session.scalars(select(Tuning).order_by(Tuning.created_at.desc(), Tuning.id)).all())
+    if scenario_id:
+        rows = [t for t in rows if scenario_id in t.scenario_ids]
+    return rows[offset:offset + limit], len(rows)
+
+
+def evaluation_public(row: TuningEvaluation) -> EvaluationPublic:
+    request = request_from_json(row.request)
+    return EvaluationPublic(
+        id=row.id, strategy=row.strategy, seq=row.seq, batch=row.batch,
+        point=list(request.point) if request.point is not None else None,
+        fidelity=request.fidelity, params=row.params, overrides=dict(request.overrides),
+        status=row.status, feasible=row.feasible,
+        objectives=[Estimate(**e) for e in row.objectives] if row.objectives else None,
+        metrics=row.metrics, run_ids=row.run_ids, error=row.error)
+
+
+def results(session: Session, *, tuning: Tuning) -> TuningResults:
+    """Every evaluation, each strategy's pick, the Pareto front and the comparison table."""
+    spec = TuningCreate.model_validate(tuning.spec)
+    objectives = objectives_of(spec)
+    goals = tuple(o.goal for o in objectives)
+    rows = _rows(session, tuning.id)
+    picks = {s.name: _best([r for r in rows if r.strategy == s.name], goals[0])
+             for s in spec.strategies}
+    pick_list = []
+    for name, row in picks.items():
+        if row is None:
+            continue
+        beats = [other for other, o_row in picks.items() if o_row is not None and other != name
+                 and O.better(_est(row, 0), _est(o_row, 0), goals[0])]
+        request = request_from_json(row.request)
+        pick_list.append(Pick(strategy=name, evaluation_id=row.id, params=row.params,
+                              overrides=dict(request.overrides),
+                              objectives=[Estimate(**e) for e in row.objectives], beats=beats))
+    return TuningResults(
+        id=tuning.id, status=tuning.status, objectives=[o.label for o in objectives],
+        goals=list(goals), space=space_out(build_space(spec.space)),
+        evaluations=[evaluation_public(r) for r in rows], picks=pick_list,
+        pareto=_pareto(rows, goals), table=_table(spec, rows, picks),
+        paths=_paths(session, tuning, rows))
+
+
+def _est(row: TuningEvaluation, i: int) -> tuple[float, float]:
+    return row.objectives[i]["mean"], row.objectives[i]["ci"]
+
+
+def _pareto(rows: list[TuningEvaluation], goals: tuple[str, ...]) -> list[int]:
+    """Non-dominated feasible full-duration evaluations (two objectives), one per point."""
+    if len(goals) < 2:
+        return []
+    ok = [r for r in rows if r.status == "DONE" and r.feasible and r.objectives
+          and float(r.request["fidelity"]) >= 1.0]
+    values = [tuple(e["mean"] for e in r.objectives) for r in ok]
+    return [ok[i].id for i in O.pareto_front(values, goals)]
+
+
+def _table(spec: TuningCreate, rows: list[TuningEvaluation],
+           picks: dict[str, TuningEvaluation | None]) -> list[TableRow]:
+    """The slides' table: each pick's throughput, FCT, queue and ECN marks with 95% CIs."""
+    out = []
+    for sspec in spec.strategies:
+        row = picks[sspec.name]
+        count = sum(1 for r in rows if r.strategy == sspec.name)
+        cells: dict[str, Any] = {m: None for m in TABLE_METRICS}
+        if row is not None and row.run_metrics:
+            for metric in TABLE_METRICS:
+                values = [m[metric] for m in row.run_metrics if m.get(metric) is not None]
+                if values:
+                    mean, ci = O.mean_ci([float(v) for v in values])
+                    cells[metric] = Estimate(mean=mean, ci=ci)
+        out.append(TableRow(strategy=sspec.name, evaluation_id=row.id if row else None,
+                            evaluations=count,
+                            objective=Estimate(**row.objectives[0]) if row else None, **cells))
+    return out
+
+
+def _paths(session: Session, tuning: Tuning, rows: list[TuningEvaluation]) -> dict[str, list[int]]:
+    """Annealing's accepted moves as evaluation ids (from the replayed strategy)."""
+    from app.tunings.driver import _REPLAYS
+
+    replay = _REPLAYS.get((tuning.id, "annealing"))
+    if replay is None:
+        replay = _replay_annealing(tuning, rows)
+    if replay is None:
+        return {}
+    ids = {tuple(r.request["point"]): r.id for r in rows
+           if r.strategy == "annealing" and r.request.get("point") is not None}
+    return {"annealing": [ids[p] for p in getattr(replay.strategy, "path", []) if p in ids]}
+
+
+def _replay_annealing(tuning: Tuning, rows: list[TuningEvaluation]):
+    """Rebuild the annealing strategy from stored evaluations (for its path)."""
+    from app.tunings.driver import Replay
+    from app.tunings.spec import strategy_of
+
+    spec = TuningCreate.model_validate(tuning.spec)
+    sspec = next((s for s in spec.strategies if s.name == "annealing"), None)
+    if sspec is None:
+        return None
+    strategy = strategy_of(spec, sspec, build_space(spec.space))
+    batches: dict[int, list[TuningEvaluation]] = defaultdict(list)
+    for r in rows:
+        if r.strategy == "annealing":
+            batches[r.batch].append(r)
+    for b in sorted(batches):
+        asked = strategy.ask()
+        if [x.key for x in asked] != [request_from_json(r.request).key for r in batches[b]]:
+            break
+        if any(r.status == "PENDING" for r in batches[b]):
+            break
+        for request, r in zip(asked, batches[b]):
+            strategy.tell(request, tuple(r.losses))
+    return Replay(strategy)
+
+
+def cancel_tuning(session: Session, *, tuning: Tuning) -> bool:
+    """Stop asking for evaluations; runs already started finish (they may serve others).
+
+    Bumps `version`, so a step that read the row before cannot write over the cancellation."""
+    if tuning.status in FINAL_STATES:
+        return False
+    moved = session.execute(update(Tuning).where(
+        Tuning.id == tuning.id, Tuning.status.not_in(FINAL_STATES)).values(
+        cancelled=True, status="CANCELLED", finished_at=utcnow(), version=Tuning.version + 1))
+    session.commit()
+    session.refresh(tuning)
+    return moved.rowcount == 1
+
+
+def apply_pick(session: Session, *, tuning: Tuning, evaluation: TuningEvaluation,
+               scenario_index: int) -> tuple[ScenarioRow, str]:
+    """Fork base scenario `scenario_index` with the evaluation's settings at full duration."""
+    spec = TuningCreate.model_validate(tuning.spec)
+    base = session.get(ScenarioRow, tuning.scenario_ids[scenario_index])
+    request = request_from_json(evaluation.request)
+    full = Request(request.point, 1.0, request.settings, request.overrides)
+    document = document_for(base.document, build_space(spec.space), full)
+    label = ", ".join(f"{k}={v}" for k, v in evaluation.params.items())
+    document["name"] = f"{base.name} ({evaluation.strategy} pick: {label})"[:200]
+    scenario = Scenario.model_validate(document)
+    return create_scenario(session, scenario=scenario, parent_id=base.id)
+
+
+def count_running(session: Session) -> int:
+    return session.scalar(select(func.count()).select_from(Tuning).where(
+        Tuning.status.in_(("PENDING", "RUNNING")))) or 0

@@ -1,0 +1,103 @@
+"""Optuna's samplers behind the ask/tell interface: TPE (one objective, with pruning over
+simulated duration) and NSGA-II (two objectives, the Pareto front).
+
+Multi-fidelity: with `fidelities` = [0.2, 1.0] (the default for TPE) a new point first runs for
+20 % of the scenario's simulated duration; its loss is reported to the trial as step 0 and
+Optuna's MedianPruner decides whether the point is clearly worse than the median of earlier
+points at the same step. A pruned point costs 0.2 of an evaluation; a survivor runs in full
+(a separate, cached evaluation) and its full-duration loss completes the trial.
+Points the sampler proposes again are told their known loss without a new evaluation.
+"""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import optuna
+from optuna.distributions import IntDistribution
+from optuna.trial import TrialState
+
+from app.tunings.space import Point
+from app.tunings.strategies.base import Request, Strategy
+
+optuna.logging.set_verbosity(optuna.logging.WARNING)
+MAX_DUPLICATE_ASKS = 200  # proposals of known points in a row before the sampler is done
+
+
+@dataclass
+class OptunaStrategy(Strategy):
+    study: Any = None
+    trials: dict[tuple, Any] = field(default_factory=dict)   # request key -> trial
+    promote: list[tuple[Any, Point]] = field(default_factory=list)
+    final: dict[Point, tuple[float, ...]] = field(default_factory=dict)
+    in_flight: set[Point] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.batch = max(1, int(self.options.get("batch", 4)))
+        default = [0.2, 1.0] if self.n_objectives == 1 and self.name == "tpe" else [1.0]
+        self.fidelities = sorted(float(f) for f in self.options.get("fidelities", default))
+        if self.fidelities[-1] != 1.0:
+            self.fidelities.append(1.0)
+        self.distributions = {p.name: IntDistribution(0, len(p.values) - 1)
+                              for p in self.space.parameters}
+        self.study = self._make_study()
+
+    def _make_study(self):
+        if self.name == "nsga2":
+            sampler = optuna.samplers.NSGAIISampler(
+                seed=self.seed, population_size=max(4, self.batch))
+            return optuna.create_study(directions=["minimize"] * self.n_objectives,
+                                       sampler=sampler)
+        sampler = optuna.samplers.TPESampler(seed=self.seed, n_startup_trials=10,
+                                             multivariate=True)
+        pruner = optuna.pruners.MedianPruner(n_startup_trials=5, n_warmup_steps=0)
+        return optuna.create_study(direction="minimize", sampler=sampler, pruner=pruner)
+
+    def ask(self) -> list[Request]:
+        batch: list[Request] = []
+        while self.promote and len(batch) < self.batch and self.remaining >= 1.0:
+            trial, point = self.promote.pop(0)
+            level = trial.user_attrs["level"] + 1
+            trial.set_user_attr("level", level)
+            batch.append(self._track(trial, point, self.fidelities[level]))
+        duplicates = 0
+        while len(batch) < self.batch and self.remaining - _cost(batch) >= self.fidelities[0]:
+            trial = self.study.ask(self.distributions)
+            point = tuple(trial.params[p.name] for p in self.space.parameters)
+            if point in self.final:
+                self.study.tell(trial, list(self.final[point]))
+            elif point in self.in_flight:
+                self.study.tell(trial, state=TrialState.FAIL)  # proposed twice in one batch
+            else:
+                trial.set_user_attr("level", 0)
+                batch.append(self._track(trial, point, self.fidelities[0]))
+                duplicates = 0
+                continue
+            duplicates += 1
+            if duplicates >= MAX_DUPLICATE_ASKS:
+                break
+        return self._charge(batch)
+
+    def _track(self, trial, point: Point, fidelity: float) -> Request:
+        request = Request(point, fidelity=fidelity)
+        self.trials[request.key] = trial
+        self.in_flight.add(point)
+        return request
+
+    def tell(self, request: Request, losses: tuple[float, ...]) -> None:
+        self._remember(request, losses)
+        trial = self.trials.pop(request.key)
+        self.in_flight.discard(request.point)
+        if request.fidelity >= 1.0:
+            self.final[request.point] = losses
+            self.study.tell(trial, list(losses) if self.n_objectives > 1 else losses[0])
+            return
+        trial.report(losses[0], step=trial.user_attrs["level"])
+        if trial.should_prune():
+            self.study.tell(trial, state=TrialState.PRUNED)
+        else:
+            self.promote.append((trial, request.point))
+            self.in_flight.add(request.point)
+
+
+def _cost(batch: list[Request]) -> float:
+    return sum(r.fidelity for r in batch)

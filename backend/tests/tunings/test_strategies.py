@@ -1,0 +1,82 @@
+"""Strategies on a synthetic objective over the ByteTuning grid (no simulator)."""
+
+from app.tunings.engine import drive
+from app.tunings.strategies import make
+from app.tunings.strategies.base import Request
+from tests.tunings.synthetic import OPTIMUM, SPACE, global_best, loss
+
+
+def evaluate(requests: list[Request]) -> list[tuple[float, ...]]:
+    return [(loss(r.point),) for r in requests]
+
+
+def test_the_synthetic_optimum_is_where_we_think():
+    assert global_best() == OPTIMUM
+
+
+def test_grid_visits_every_point_once():
+    outcome = drive([make("grid", space=SPACE)], evaluate)
+    points = [r.request.point for r in outcome.records]
+    assert len(points) == SPACE.size == len(set(points))
+
+
+def test_random_never_repeats_and_keeps_its_budget():
+    for seed in range(5):
+        outcome = drive([make("random", space=SPACE, budget=500, seed=seed)], evaluate)
+        points = [r.request.point for r in outcome.records]
+        assert len(points) == 500 == len(set(points))
+        assert all(SPACE.contains(p) for p in points)
+
+
+def test_annealing_finds_the_global_optimum_within_5_percent_of_the_grid():
+    budget = SPACE.size * 5 // 100  # 165 evaluations
+    found = 0
+    for seed in range(10):
+        strategy = make("annealing", space=SPACE, budget=budget, seed=seed)
+        outcome = drive([strategy], evaluate)
+        points = [r.request.point for r in outcome.records]
+        assert len(points) <= budget and len(set(points)) == len(points)
+        found += strategy.best == OPTIMUM
+    assert found >= 9, found
+
+
+def test_optuna_samplers_stay_inside_the_space():
+    tpe = make("tpe", space=SPACE, budget=60, seed=3)
+    outcome = drive([tpe], evaluate)
+    assert outcome.records and all(SPACE.contains(r.request.point) for r in outcome.records)
+    assert tpe.cost <= 60
+    assert {r.request.fidelity for r in outcome.records} == {0.2, 1.0}
+    pruned = sum(1 for t in tpe.study.trials if t.state.name == "PRUNED")
+    assert pruned > 0  # multi-fidelity: some points never ran in full
+
+    def two(requests):
+        return [(loss(r.point), -r.point[1] / 10) for r in requests]
+
+    nsga = make("nsga2", space=SPACE, n_objectives=2, budget=48, seed=1)
+    outcome = drive([nsga], two)
+    assert len(outcome.records) == 48 and all(SPACE.contains(r.request.point) for r in outcome.records)
+
+
+def test_an_evaluated_point_costs_no_simulation():
+    calls: list[Request] = []
+
+    def counting(requests):
+        calls.extend(requests)
+        return evaluate(requests)
+
+    cache: dict = {}
+    first = drive([make("grid", space=SPACE)], counting, cache)
+    assert first.simulations == SPACE.size
+    again = drive([make("random", space=SPACE, budget=300, seed=2),
+                   make("annealing", space=SPACE, budget=100, seed=2)], counting, cache)
+    assert again.simulations == 0 and len(calls) == SPACE.size
+    assert not any(r.simulated for r in again.records)
+
+
+def test_fixed_strategies_ask_once():
+    for name in ("vendor", "experience"):
+        strategy = make(name, space=SPACE)
+        batch = strategy.ask()
+        assert len(batch) == 1 and batch[0].point is None and batch[0].overrides
+        strategy.tell(batch[0], (1.0,))
+        assert strategy.ask() == []

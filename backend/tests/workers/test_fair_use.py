@@ -1,0 +1,151 @@
+"""Issue 13, fair use with real workers: per-client quotas (429 with Retry-After naming the
+limit; concurrent runs held back at the worker) and fair queueing of single runs against sweeps."""
+
+import tempfile
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from sqlalchemy import create_engine, text
+
+from tests.helpers import create_scenario, wait_final
+from tests.scenarios_data import incast, long_running, two_hosts
+from tests.support import (Stack, create_database, drop_database, migrate, redis_url_with_db,
+                           require_env, service_env, wait_until)
+
+FAIR_REDIS_DB = 14
+
+
+@pytest.fixture(scope="module")
+def fair() -> Iterator[tuple[Stack, str]]:
+    """API + 2 workers with small quotas: 1 concurrent run, 6 queued runs, 8 points per sweep,
+    50,000 simulated events per day, 2 event streams per client."""
+    url = create_database(require_env("DATABASE_URL"))
+    assert migrate(service_env(DATABASE_URL=url)).returncode == 0
+    env = service_env(DATABASE_URL=url, RUNS_DIR=tempfile.mkdtemp(prefix="ft-fair-"),
+                      CELERY_BROKER_URL=redis_url_with_db(require_env("CELERY_BROKER_URL"),
+                                                          FAIR_REDIS_DB),
+                      QUOTA_CONCURRENT_RUNS="1", QUOTA_QUEUED_RUNS="6",
+                      QUOTA_POINTS_PER_SWEEP="8", QUOTA_EVENTS_PER_DAY="50000",
+                      QUOTA_DEFER_S="1", MAX_SSE_PER_CLIENT="2", PROGRESS_WRITE_INTERVAL_S="0.3",
+                      SSE_POLL_INTERVAL_S="0.2")
+    stack = Stack("fair", env)
+    try:
+        stack.start_server()
+        stack.start_worker()
+        stack.start_worker()
+        yield stack, url
+    finally:
+        stack.stop()
+        drop_database(url)
+
+
+class Client:
+    """One user: their own scenario and its owner token, sent with every request."""
+
+    def __init__(self, stack: Stack, document: dict) -> None:
+        anonymous = stack.client()
+        created = create_scenario(anonymous, document)
+        anonymous.close()
+        self.scenario = created["id"]
+        self.http = httpx.Client(base_url=stack.base_url, timeout=30,
+                                 headers={"X-Owner-Token": created["owner_token"]})
+
+    def runs(self, seeds: list[int]) -> httpx.Response:
+        return self.http.post("/runs", json={"scenario_id": self.scenario, "seeds": seeds})
+
+
+def statuses(url: str, scenario_id: str) -> dict[str, int]:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            return dict(connection.execute(text(
+                "SELECT status, count(*) FROM runs WHERE scenario_id = :s GROUP BY status"),
+                {"s": scenario_id}).all())
+    finally:
+        engine.dispose()
+
+
+def assert_429(response: httpx.Response, limit: str) -> None:
+    assert response.status_code == 429, response.text
+    assert response.json()["limit"] == limit and "quota" in response.json()["detail"]
+    assert int(response.headers["retry-after"]) >= 1
+
+
+def test_quotas_and_concurrency_with_real_workers(fair):
+    stack, url = fair
+    a = Client(stack, long_running("client A"))
+    b = Client(stack, long_running("client B"))
+    assert_429(a.runs(list(range(1, 8))), "queued runs")  # 7 > 6 queued
+    assert a.runs(list(range(1, 7))).status_code == 201
+    # Two free workers, but A may run one at a time: one RUNNING, five PENDING (deferred).
+    wait_until(lambda: statuses(url, a.scenario) == {"RUNNING": 1, "PENDING": 5}, 120,
+               what="A: one run RUNNING, five held back")
+    assert_429(a.runs([7, 8]), "queued runs")  # 5 queued + 2 > 6
+    # B's single run gets the second worker at once, although A queued first.
+    started = b.runs([1])
+    assert started.status_code == 201
+    wait_until(lambda: statuses(url, b.scenario) == {"RUNNING": 1}, 120, what="B running")
+    assert statuses(url, a.scenario) == {"RUNNING": 1, "PENDING": 5}
+    # Two event streams per client; the third is refused, another client is not affected.
+    run_a = a.http.get("/runs", params={"scenario_id": a.scenario, "status": "RUNNING"}).json()
+    run_id = run_a["data"][0]["id"]
+    with a.http.stream("GET", f"/runs/{run_id}/events"), a.http.stream("GET", f"/runs/{run_id}/events"):
+        assert_429(a.http.get(f"/runs/{run_id}/events"), "SSE connections")
+        with b.http.stream("GET", f"/runs/{run_id}/events") as other:
+            assert other.status_code == 200
+    for client in (a, b):
+        for run in client.http.get("/runs", params={"scenario_id": client.scenario}).json()["data"]:
+            client.http.post(f"/runs/{run['id']}/cancel")
+    # Slots were given back when the streams closed.
+    with a.http.stream("GET", f"/runs/{run_id}/events") as again:
+        assert again.status_code == 200
+
+
+def test_points_per_sweep_and_events_per_day(fair):
+    stack, _url = fair
+    c = Client(stack, two_hosts(name="client C"))
+    grid = {"scenario_id": c.scenario, "parameters": [{"path": "seed", "values": list(range(9))}]}
+    assert_429(c.http.post("/sweeps", json=grid), "points per sweep")
+    run = c.runs([1]).json()["data"][0]
+    final = wait_final(c.http, run["id"])
+    assert final["status"] == "SUCCEEDED" and final["events"] > 50_000  # one run spends the day
+    refused = c.runs([2])
+    assert_429(refused, "simulated events per day")
+    assert 80_000 < int(refused.headers["retry-after"]) <= 86_400
+    d = Client(stack, incast(name="client D"))  # another client still runs
+    assert d.runs([1]).status_code == 201
+
+
+def test_single_run_not_starved_by_a_queued_sweep(fair):
+    stack, url = fair
+    for worker in list(stack.workers):
+        stack.stop_worker(worker)
+    # Only the control queue is served: the sweep is expanded, its points wait in sim-batch.
+    control = stack.start_worker(queues="celery")
+    a = Client(stack, incast(name="client A sweep"))
+    response = a.http.post("/sweeps", json={"scenario_id": a.scenario, "seed": 1,
+                                            "parameters": [{"path": "seed", "values": [1, 2, 3, 4, 5, 6]}]})
+    assert response.status_code == 201, response.text
+    sweep_id = response.json()["id"]
+    wait_until(lambda: a.http.get(f"/sweeps/{sweep_id}").json()["points"], 60,
+               what="sweep expanded")
+    b = Client(stack, incast(name="client B single", duration_us=400))
+    single = b.runs([1]).json()["data"][0]
+    stack.stop_worker(control)
+    stack.start_worker()  # one worker, one slot, all queues
+    assert wait_final(b.http, single["id"])["status"] == "SUCCEEDED"
+    wait_until(lambda: a.http.get(f"/sweeps/{sweep_id}").json()["status"] == "SUCCEEDED", 180,
+               what="sweep to finish")
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            order = connection.execute(text(
+                "SELECT id FROM runs WHERE id = :b OR id IN (SELECT run_id FROM sweep_points "
+                "WHERE sweep_id = :s) ORDER BY started_at"), {"b": single["id"], "s": sweep_id}
+            ).scalars().all()
+    finally:
+        engine.dispose()
+    # FIFO would start it seventh, after all six points queued before it; round robin between
+    # the interactive and the batch queue starts it first or second.
+    assert order.index(single["id"]) <= 1, order

@@ -1,0 +1,104 @@
+import { useMemo, useState } from "react";
+import { Link, useNavigate, useParams, useSearchParams } from "react-router";
+import { ChartFrame } from "../../components/ChartFrame";
+import { Empty, ErrorBox, Loading } from "../../components/States";
+import { useScenario } from "../../lib/api/queries";
+import { HeatmapExplorer, type ExplorerMark } from "../../features/sweeps/components/HeatmapExplorer";
+import { useApplyPick, useCancelTuning, useCreateTuning, useTuning, useTuningResults } from "../../features/tuning/api/tunings";
+import { BestSoFarChart } from "../../features/tuning/components/BestSoFarChart";
+import { ComparisonTable } from "../../features/tuning/components/ComparisonTable";
+import { ParetoScatter } from "../../features/tuning/components/ParetoScatter";
+import { TuningForm } from "../../features/tuning/components/TuningForm";
+import { STRATEGY_COLORS, bestSoFar, fmtEstimate, heatmapPoints } from "../../features/tuning/utils/tuning";
+
+export function NewTuningPage() {
+  const [params] = useSearchParams();
+  const scenarioId = params.get("scenario") ?? "";
+  const scenario = useScenario(scenarioId || undefined);
+  const create = useCreateTuning();
+  const navigate = useNavigate();
+  if (!scenarioId) return <Empty>Open a scenario first, then choose “Tune…”.</Empty>;
+  return (
+    <div className="tuning-page">
+      <h1>Tune <Link to={`/s/${scenarioId}`}>{scenario.data?.name ?? scenarioId}</Link></h1>
+      <p className="hint">Which ECN/PFC settings should this fabric run? Strategies search the space side by side; every evaluation is a simulation (reused when the same settings were simulated before). See docs/tuning.md.</p>
+      <TuningForm scenarioId={scenarioId} busy={create.isPending} error={create.error}
+        onSubmit={(body) => create.mutate(body, { onSuccess: (t) => navigate(`/tunings/${t.id}`) })} />
+    </div>
+  );
+}
+
+export function TuningPage() {
+  const { id } = useParams();
+  const tuning = useTuning(id);
+  const running = !!tuning.data && !["SUCCEEDED", "FAILED", "CANCELLED"].includes(tuning.data.status);
+  const results = useTuningResults(id, running);
+  const apply = useApplyPick(id ?? "");
+  const cancel = useCancelTuning(id ?? "");
+  const navigate = useNavigate();
+  const [selected, setSelected] = useState<number | null>(null);
+  const r = results.data;
+  const curves = useMemo(() => (r ? bestSoFar(r) : {}), [r]);
+  const points = useMemo(() => (r ? heatmapPoints(r.evaluations) : []), [r]);
+  if (tuning.isLoading) return <Loading what="Loading the tuning" />;
+  if (tuning.error || !tuning.data) return <ErrorBox error={tuning.error} title="Could not load the tuning" />;
+  const t = tuning.data;
+  const byId = new Map((r?.evaluations ?? []).map((e) => [e.id, e]));
+  const marks: ExplorerMark[] = (r?.picks ?? []).filter((p) => byId.get(p.evaluation_id)?.point).map((p) => ({
+    params: p.params as ExplorerMark["params"], label: p.strategy, color: STRATEGY_COLORS[p.strategy] ?? "#333", id: p.evaluation_id,
+  }));
+  const path = (r?.paths.annealing ?? []).map((eid) => byId.get(eid)?.params as ExplorerMark["params"]).filter(Boolean);
+  const chosen = selected != null ? byId.get(selected) : undefined;
+  const objectiveLabel = r?.objectives[0] ?? "objective";
+  return (
+    <div className="tuning-page">
+      <div className="page-bar row">
+        <h1>{t.name} <small className="muted-id">{t.id}</small></h1>
+        <span className={`status status-${t.status.toLowerCase()}`} data-testid="tuning-status">{t.status}</span>
+        <span className="grow" />
+        {running && <button type="button" onClick={() => cancel.mutate()}>Cancel</button>}
+        <Link className="button" to={`/s/${t.scenario_ids[0]}`}>Base scenario</Link>
+      </div>
+      {t.error && <ErrorBox error={new Error(t.error)} title="The tuning failed" />}
+      <ul className="strategy-progress" aria-label="Progress per strategy">
+        {t.strategies.map((s) => (
+          <li key={s.strategy} data-strategy={s.strategy}>
+            <span className="swatch" style={{ background: STRATEGY_COLORS[s.strategy] }} /> <strong>{s.strategy}</strong>: {s.done} of {s.evaluations} evaluations done{s.cost !== s.evaluations ? ` (cost ${s.cost})` : ""}, best {fmtEstimate(s.best)}
+          </li>
+        ))}
+      </ul>
+      {!r ? <Loading what="Loading the results" /> : (
+        <>
+          <ChartFrame title={`Best ${objectiveLabel} so far`} filename="best-so-far">
+            <BestSoFarChart curves={curves} label={objectiveLabel} />
+          </ChartFrame>
+          <h2>Comparison of the picks</h2>
+          <ComparisonTable results={r} selected={selected} onPick={setSelected} />
+          {r.objectives.length > 1 && (
+            <ChartFrame title="Pareto front" filename="pareto">
+              <ParetoScatter results={r} onPick={setSelected} />
+            </ChartFrame>
+          )}
+          <h2>Heatmap</h2>
+          {points.length === 0 ? <Empty>No grid point has finished yet; the heatmap fills in as evaluations complete.</Empty> : (
+            <HeatmapExplorer points={points} paths={r.space.parameters.map((p) => p.name)} marks={marks} pathParams={path}
+              extraMetrics={{ objective: `Objective: ${objectiveLabel}`, queue_p99_bytes: "Queue p99 (bytes)" }} initialMetric="objective"
+              onMarkClick={(m) => m.id != null && setSelected(m.id)}
+              onOpenRun={(runId) => navigate(`/runs/${runId}`)} />
+          )}
+          <p className="hint">Dots mark each strategy's pick{path.length > 1 ? "; the dashed line is annealing's path of accepted moves" : ""}. Click a dot or a table row to select a pick.</p>
+          {chosen && (
+            <section className="chosen-pick" aria-label="Selected pick">
+              <h2>Selected: {chosen.strategy}'s pick</h2>
+              <p>{Object.entries(Object.keys(chosen.overrides).length ? chosen.overrides : chosen.params).map(([k, v]) => `${k} = ${v}`).join(", ")}; objective {fmtEstimate(chosen.objectives?.[0])}</p>
+              <button type="button" className="primary" disabled={apply.isPending}
+                onClick={() => apply.mutate(chosen.id, { onSuccess: (s) => navigate(`/s/${s.id}`) })}>Apply this pick</button>
+              <small> forks the base scenario with these settings</small>
+              <ErrorBox error={apply.error} title="Could not apply the pick" />
+            </section>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+import { ErrorBox } from "../../../components/States";
+import { DeadlockPanel } from "./DeadlockPanel";
+import { PingmeshMatrix } from "./PingmeshMatrix";
+import { useRunDiagnostics } from "./useDiagnostics";
+
+/** The panels for a run's faults/deadlocks and Pingmesh; nothing when the run has neither. */
+export function DiagnosticsPanels({ runId }: { runId: string }) {
+  const d = useRunDiagnostics(runId);
+  if (d.error) return <ErrorBox error={d.error} title="Could not load faults and Pingmesh" />;
+  if (!d.data) return null;
+  return (
+    <>
+      {d.data.faults && <DeadlockPanel faults={d.data.faults} />}
+      {d.data.pingmesh && <PingmeshMatrix pingmesh={d.data.pingmesh} />}
+    </>
+  );
+}

@@ -1,0 +1,63 @@
+import { render, screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { DeadlockPanel } from "./DeadlockPanel";
+import { PingmeshMatrix } from "./PingmeshMatrix";
+import type { FaultReport, PingmeshReport, RttStats } from "./types";
+
+const stats = (p99: number | null, count = 10): RttStats => ({ count, p50_us: p99 === null ? null : p99 / 2, p99_us: p99, p999_us: p99, max_us: p99 });
+
+describe("DeadlockPanel", () => {
+  it("names the cycle, its priority and when it formed", () => {
+    const faults: FaultReport = {
+      events: [], drops: { link_loss: 0, link_down: 0, pfc_watchdog: 0, nic_rx_overflow: 0 },
+      switch_watchdog_triggers: 0, nic_watchdog_triggers: 0,
+      deadlocks: [{ ports: ["s0->s1", "s1->s2", "s2->s0"], priority: 3, formed_us: 206.4, detected_us: 3000 }],
+    };
+    render(<DeadlockPanel faults={faults} />);
+    const alert = screen.getByRole("alert");
+    expect(alert.textContent).toContain("s0->s1 → s1->s2 → s2->s0 → s0");
+    expect(alert.textContent).toContain("priority 3");
+    expect(alert.textContent).toContain("206.4 us");
+  });
+
+  it("lists fault events and drops when there is no deadlock", () => {
+    render(<DeadlockPanel faults={{ events: [{ t_us: 425, event: "switch_watchdog", target: "leaf1->h7", priority: 3 }],
+      drops: { pfc_watchdog: 2098, link_down: 0 }, switch_watchdog_triggers: 1, nic_watchdog_triggers: 1, deadlocks: [] }} />);
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(screen.getByText("No PFC deadlock was found.")).toBeTruthy();
+    expect(screen.getByText("leaf1->h7")).toBeTruthy();
+    expect(screen.getByText(/pfc_watchdog 2098/)).toBeTruthy();
+  });
+});
+
+describe("PingmeshMatrix", () => {
+  const report: PingmeshReport = {
+    probes_sent: 40, probes_unanswered: 2,
+    rtt: stats(300), idle: stats(8.6), loaded: stats(394),
+    scopes: { tor: stats(21), podset: stats(395), fabric: stats(null, 0) },
+    pairs: [],
+    tor_matrix: [
+      { src_tor: "leaf0", dst_tor: "leaf0", ...stats(21) },
+      { src_tor: "leaf0", dst_tor: "leaf1", ...stats(376) },
+      { src_tor: "leaf1", dst_tor: "leaf0", ...stats(396) },
+    ],
+  };
+
+  it("puts p99 per ToR pair in the matrix, empty where no probe went", () => {
+    render(<PingmeshMatrix pingmesh={report} />);
+    expect(screen.getByTestId("pm-leaf0-leaf1").textContent).toBe("376");
+    expect(screen.getByTestId("pm-leaf1-leaf1").textContent).toBe("–");
+    // the hottest cell is the darkest (highest p99)
+    const hot = screen.getByTestId("pm-leaf1-leaf0").style.background;
+    const cool = screen.getByTestId("pm-leaf0-leaf0").style.background;
+    expect(hot).not.toBe(cool);
+  });
+
+  it("shows idle vs under-load percentiles", () => {
+    render(<PingmeshMatrix pingmesh={report} />);
+    const idle = screen.getByText("idle").closest("tr")!;
+    const loaded = screen.getByText("under load").closest("tr")!;
+    expect(idle.textContent).toContain("8.6");
+    expect(loaded.textContent).toContain("394");
+  });
+});

@@ -1,0 +1,48 @@
+// The result's optional objects (docs/result-format.md, "Optional objects").
+
+export interface RttStats {
+  count: number;
+  p50_us: number | null;
+  p99_us: number | null;
+  p999_us: number | null;
+  max_us: number | null;
+}
+
+export interface PingmeshReport {
+  probes_sent: number;
+  probes_unanswered: number;
+  rtt: RttStats;
+  idle: RttStats;
+  loaded: RttStats;
+  scopes: Record<"tor" | "podset" | "fabric", RttStats>;
+  pairs: (RttStats & { src: string; dst: string; scope: string })[];
+  tor_matrix: (RttStats & { src_tor: string; dst_tor: string })[];
+}
+
+export interface FaultEvent {
+  t_us: number;
+  event: string;
+  target: string;
+  priority?: number;
+}
+
+export interface DeadlockCycle {
+  ports: string[];
+  priority: number;
+  formed_us: number;
+  detected_us: number;
+}
+
+export interface FaultReport {
+  events: FaultEvent[];
+  drops: Record<string, number>;
+  switch_watchdog_triggers: number;
+  nic_watchdog_triggers: number;
+  deadlocks: DeadlockCycle[];
+}
+
+export interface Diagnostics {
+  faults: FaultReport | null;
+  pingmesh: PingmeshReport | null;
+  port_counters: Record<string, unknown> | null;
+}

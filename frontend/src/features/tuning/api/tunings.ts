@@ -1,0 +1,69 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { client, unwrap } from "../../../lib/api/client";
+import type { components } from "../../../lib/api/schema.gen";
+
+export type TuningCreate = components["schemas"]["TuningCreate"];
+export type TuningPublic = components["schemas"]["TuningPublic"];
+export type TuningResults = components["schemas"]["TuningResults"];
+export type EvaluationPublic = components["schemas"]["EvaluationPublic"];
+export type Estimate = components["schemas"]["Estimate"];
+const FINAL = new Set(["SUCCEEDED", "FAILED", "CANCELLED"]);
+
+export function useCreateTuning() {
+  return useMutation({
+    mutationFn: (body: TuningCreate) => unwrap(client.POST("/api/v1/tunings", { body })),
+  });
+}
+
+/** A tuning, refreshed on its SSE progress events (and by polling while it runs). */
+export function useTuning(id: string | undefined) {
+  const qc = useQueryClient();
+  const query = useQuery({
+    queryKey: ["tuning", id],
+    enabled: !!id,
+    queryFn: () => unwrap(client.GET("/api/v1/tunings/{id}", { params: { path: { id: id! } } })),
+    refetchInterval: (q) => (q.state.data && FINAL.has(q.state.data.status) ? false : 3000),
+  });
+  const final = query.data ? FINAL.has(query.data.status) : false;
+  useEffect(() => {
+    if (!id || final || typeof EventSource === "undefined") return;
+    const es = new EventSource(`/api/v1/tunings/${id}/events`);
+    const refresh = () => {
+      void qc.invalidateQueries({ queryKey: ["tuning", id] });
+      void qc.invalidateQueries({ queryKey: ["tuning-results", id] });
+    };
+    es.addEventListener("progress", refresh);
+    es.addEventListener("done", () => {
+      refresh();
+      es.close();
+    });
+    es.onerror = () => es.close();
+    return () => es.close();
+  }, [id, final, qc]);
+  return query;
+}
+
+export function useTuningResults(id: string | undefined, running: boolean) {
+  return useQuery({
+    queryKey: ["tuning-results", id],
+    enabled: !!id,
+    queryFn: () => unwrap(client.GET("/api/v1/tunings/{id}/results", { params: { path: { id: id! } } })),
+    refetchInterval: running ? 3000 : false,
+  });
+}
+
+export function useApplyPick(id: string) {
+  return useMutation({
+    mutationFn: (evaluationId: number) =>
+      unwrap(client.POST("/api/v1/tunings/{id}/apply", { params: { path: { id } }, body: { evaluation_id: evaluationId, scenario_index: 0 } })),
+  });
+}
+
+export function useCancelTuning(id: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: () => unwrap(client.POST("/api/v1/tunings/{id}/cancel", { params: { path: { id } } })),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ["tuning", id] }),
+  });
+}

@@ -1,0 +1,113 @@
+import { useState } from "react";
+import { ErrorBox } from "../../../components/States";
+import { fieldErrorMap } from "../../../lib/api/fieldErrors";
+import { NIC_FIELDS, SWITCH_FIELDS } from "../../../lib/scenario/fields";
+import { describeValues, fieldMessages } from "../../sweeps/components/SweepForm";
+import type { TuningCreate } from "../api/tunings";
+
+/** Numeric scenario fields a tuning can search, from the editor's field list (no typed paths). */
+export const TUNABLE = [
+  ...SWITCH_FIELDS.filter((f) => f.type !== "bool" && f.type !== "select").map((f) => ({ path: `switch.${f.path}`, label: `Switch: ${f.label}`, unit: f.unit })),
+  ...NIC_FIELDS.filter((f) => f.type === "number").map((f) => ({ path: `nic.${f.path}`, label: `NIC: ${f.label}`, unit: f.unit })),
+];
+const UNITS = ["model", "cells", "bytes", "percent", "alpha_direct", "alpha_broadcom_index", "alpha_sai_exponent"] as const;
+const STRATEGIES = ["vendor", "experience", "grid", "random", "annealing", "tpe", "nsga2"] as const;
+const OBJECTIVES: Record<string, string> = {
+  bytetuning_throughput: "ByteTuning throughput-sensitive (max)",
+  bytetuning_latency: "ByteTuning latency-sensitive (max)",
+  throughput_gbps: "Throughput (max)", fct_p99_us: "FCT p99 (min)", slowdown_p99: "Slowdown p99 (min)",
+  queue_p99_bytes: "Queue p99 (min)", max_queue_bytes: "Max queue (min)", drops_total: "Drops (min)",
+  pfc_pauses_sent: "PFC pauses (min)", ecn_marked_packets: "ECN-marked packets (min)",
+};
+
+interface Row { path: string; values: string; unit: string; name: string }
+
+const objective = (key: string, beta: number) =>
+  key.startsWith("bytetuning") ? { kind: key, beta } : { kind: "metric", metric: key };
+
+export function TuningForm({ scenarioId, busy, error, onSubmit }: {
+  scenarioId: string;
+  busy: boolean;
+  error: unknown;
+  onSubmit: (body: TuningCreate) => void;
+}) {
+  const [named, setNamed] = useState(false);
+  const [rows, setRows] = useState<Row[]>([
+    { path: "switch.ecn.kmin_bytes", values: "0, 2500, 5000", unit: "cells", name: "kmin" },
+    { path: "switch.ecn.pmax", values: "1, 50", unit: "percent", name: "pmax" },
+  ]);
+  const [linkKmax, setLinkKmax] = useState(true);
+  const [obj1, setObj1] = useState("bytetuning_throughput");
+  const [obj2, setObj2] = useState("");
+  const [beta, setBeta] = useState(0.5);
+  const [seeds, setSeeds] = useState("1");
+  const [chosen, setChosen] = useState<Record<string, number | null>>({ vendor: 1, experience: 1, grid: 1, random: 3, annealing: 3, tpe: null, nsga2: null });
+  const fields = fieldErrorMap(error);
+  const described = rows.map((r) => describeValues(r.values));
+  const seedList = seeds.split(",").map((s) => Number(s.trim())).filter((n) => Number.isInteger(n) && n >= 0);
+  const size = named ? 3300 : described.reduce((n, d) => n * ("values" in d ? d.values.length : 0), 1);
+  const strategies = STRATEGIES.filter((s) => chosen[s] != null);
+  const nsgaWithoutTwo = strategies.includes("nsga2") && !obj2;
+  const valid = (named || described.every((d) => "values" in d)) && strategies.length > 0 && seedList.length > 0 && !nsgaWithoutTwo;
+  const upd = (i: number, patch: Partial<Row>) => setRows(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
+  const kminRow = rows.find((r) => r.path === "switch.ecn.kmin_bytes");
+
+  const submit = () => {
+    const space = named ? { named: "bytetuning" } : {
+      parameters: rows.map((r, i) => ({ name: r.name, path: r.path, unit: r.unit, values: (described[i] as { values: number[] }).values })),
+      linked: linkKmax && kminRow ? [{ name: "kmax", path: "switch.ecn.kmax_bytes", from: kminRow.name, offset: 500, unit: kminRow.unit }] : [],
+    };
+    onSubmit({
+      scenario_ids: [scenarioId], seeds: seedList, space,
+      objectives: [objective(obj1, beta), ...(obj2 ? [objective(obj2, beta)] : [])],
+      strategies: strategies.map((s) => ({ name: s, budget: chosen[s]!, seed: 1 })),
+    } as TuningCreate);
+  };
+
+  return (
+    <form className="tuning-form" aria-label="Tuning" onSubmit={(e) => { e.preventDefault(); if (valid) submit(); }}>
+      <h3>Search space</h3>
+      <label><input type="checkbox" checked={named} onChange={(e) => setNamed(e.target.checked)} /> The ByteTuning space: Kmin 0..5000 cells step 500, Kmax = Kmin + 500, Pmax 1..90 %, alpha 1/3/5/11/20, headroom 100..600 cells (3,300 points)</label>
+      {!named && <>
+        {rows.map((r, i) => (
+          <div className="row" key={i}>
+            <select aria-label={`Parameter ${i + 1}`} value={r.path} onChange={(e) => upd(i, { path: e.target.value, name: e.target.value.split(".").pop()!.replace(/_bytes|_us|_mbps/, "").slice(0, 32) })}>
+              {TUNABLE.map((f) => <option key={f.path} value={f.path}>{f.label}{f.unit ? ` (${f.unit})` : ""}</option>)}
+            </select>
+            <input aria-label={`Parameter ${i + 1} values`} value={r.values} size={24} aria-invalid={"error" in described[i]} onChange={(e) => upd(i, { values: e.target.value })} />
+            <select aria-label={`Parameter ${i + 1} unit`} value={r.unit} onChange={(e) => upd(i, { unit: e.target.value })}>
+              {UNITS.map((u) => <option key={u}>{u}</option>)}
+            </select>
+            {"error" in described[i] ? <small className="field-error" role="alert">{described[i].error}</small> : <small>{described[i].values.length} values</small>}
+            {fieldMessages(fields, `space.parameters.${i}`).map((m) => <small key={m} className="field-error" role="alert">{m}</small>)}
+            <button type="button" className="small" disabled={rows.length === 1} onClick={() => setRows(rows.filter((_, j) => j !== i))}>Remove</button>
+          </div>
+        ))}
+        <button type="button" className="small" onClick={() => setRows([...rows, { path: "switch.pfc.alpha", values: "1, 3, 5", unit: "alpha_direct", name: `p${rows.length + 1}` }])}>Add parameter</button>
+        {kminRow && <label><input type="checkbox" checked={linkKmax} onChange={(e) => setLinkKmax(e.target.checked)} /> Kmax = Kmin + 500 ({kminRow.unit})</label>}
+      </>}
+      <p><strong data-testid="tuning-points">{size.toLocaleString("en-US")} points</strong></p>
+      <h3>Objective</h3>
+      <div className="row">
+        <label>Objective <select value={obj1} onChange={(e) => setObj1(e.target.value)}>{Object.entries(OBJECTIVES).map(([k, l]) => <option key={k} value={k}>{l}</option>)}</select></label>
+        <label>Second objective (Pareto) <select value={obj2} onChange={(e) => setObj2(e.target.value)}><option value="">(none)</option>{Object.entries(OBJECTIVES).map(([k, l]) => <option key={k} value={k}>{l}</option>)}</select></label>
+        <label>beta <input type="number" step={0.1} min={0} max={1} value={beta} onChange={(e) => setBeta(Number(e.target.value))} /></label>
+        <label>Seeds <input value={seeds} size={8} onChange={(e) => setSeeds(e.target.value)} aria-label="Seeds" /></label>
+      </div>
+      <h3>Strategies and budgets</h3>
+      <div className="row">
+        {STRATEGIES.map((s) => (
+          <label key={s}>
+            <input type="checkbox" checked={chosen[s] != null} onChange={(e) => setChosen({ ...chosen, [s]: e.target.checked ? (s === "vendor" || s === "experience" || s === "grid" ? 1 : 10) : null })} /> {s}
+            {chosen[s] != null && !["vendor", "experience", "grid"].includes(s) && (
+              <input type="number" min={1} value={chosen[s]!} size={4} aria-label={`${s} budget`} onChange={(e) => setChosen({ ...chosen, [s]: Number(e.target.value) })} />
+            )}
+          </label>
+        ))}
+      </div>
+      {nsgaWithoutTwo && <p className="field-error">nsga2 needs a second objective.</p>}
+      <button type="submit" className="primary" disabled={!valid || busy}>{busy ? "Starting…" : "Start tuning"}</button>
+      <ErrorBox error={error} title="The tuning was refused" />
+    </form>
+  );
+}

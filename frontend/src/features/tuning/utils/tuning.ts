@@ -1,0 +1,52 @@
+import type { EvaluationPublic, TuningResults } from "../api/tunings";
+import type { SweepPoint } from "../../sweeps/utils/grid";
+
+export const STRATEGY_COLORS: Record<string, string> = {
+  vendor: "#d62728", experience: "#8c564b", grid: "#7f7f7f", random: "#bcbd22",
+  annealing: "#1f77b4", tpe: "#2ca02c", nsga2: "#9467bd",
+};
+
+export interface CurvePoint { n: number; best: number }
+
+/** Best-so-far of the first objective against evaluations, one curve per strategy (cost order). */
+export function bestSoFar(results: Pick<TuningResults, "evaluations" | "goals">): Record<string, CurvePoint[]> {
+  const sign = results.goals[0] === "min" ? -1 : 1;
+  const curves: Record<string, CurvePoint[]> = {};
+  const bests: Record<string, number | null> = {};
+  const counts: Record<string, number> = {};
+  const ordered = [...results.evaluations].sort((a, b) => a.strategy.localeCompare(b.strategy) || a.seq - b.seq);
+  for (const e of ordered) {
+    if (e.status === "PENDING") continue;
+    counts[e.strategy] = (counts[e.strategy] ?? 0) + e.fidelity;
+    const value = e.fidelity >= 1 && e.feasible && e.objectives ? e.objectives[0].mean : null;
+    const prev = bests[e.strategy] ?? null;
+    const best = value === null ? prev : prev === null || sign * value > sign * prev ? value : prev;
+    bests[e.strategy] = best;
+    if (best !== null) (curves[e.strategy] ??= []).push({ n: Number(counts[e.strategy].toFixed(3)), best });
+  }
+  return curves;
+}
+
+/** One heatmap point per evaluated grid point (full duration), with the objective as a metric. */
+export function heatmapPoints(evaluations: EvaluationPublic[]): SweepPoint[] {
+  const seen = new Map<string, SweepPoint>();
+  for (const e of evaluations) {
+    if (!e.point || e.fidelity < 1 || e.status !== "DONE") continue;
+    const key = e.point.join(",");
+    if (seen.has(key)) continue;
+    seen.set(key, {
+      index: e.id,
+      params: e.params as Record<string, number>,
+      run_id: e.run_ids[0] ?? null,
+      status: "SUCCEEDED",
+      metrics: { ...(e.metrics ?? {}), objective: e.feasible && e.objectives ? e.objectives[0].mean : null },
+    });
+  }
+  return [...seen.values()];
+}
+
+export function fmtEstimate(e: { mean: number; ci: number } | null | undefined, digits = 4): string {
+  if (!e) return "—";
+  const f = (v: number) => (Math.abs(v) >= 1e4 ? Math.round(v).toLocaleString("en-US") : Number(v.toPrecision(digits)).toString());
+  return e.ci > 0 ? `${f(e.mean)} ± ${f(e.ci)}` : f(e.mean);
+}

@@ -1,0 +1,495 @@
+#include "config-check.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <set>
+
+namespace fabric
+{
+
+using nlohmann::ordered_json;
+
+namespace
+{
+
+constexpr uint32_t kDataOverhead = 82; ///< wire bytes of a DATA frame besides its payload
+constexpr uint32_t kStoredOverhead = 62; ///< a switch stores the frame less preamble and gap
+constexpr uint32_t kAckWire = 86;
+constexpr std::size_t kMaxPairsChecked = 20000;
+
+double
+Round(double x, int decimals)
+{
+    double f = std::pow(10.0, decimals);
+    return std::round(x * f) / f;
+}
+
+struct Hop
+{
+    uint32_t from;
+    uint32_t to;
+    double rateGbps;
+    double delayUs;
+};
+
+/** Adjacency: node -> (neighbor, link index). */
+std::vector<std::vector<std::pair<uint32_t, uint32_t>>>
+Adjacency(const Topology& t)
+{
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> adj(t.nodes.size());
+    for (uint32_t i = 0; i < t.links.size(); ++i)
+    {
+        adj[t.links[i].a].push_back({t.links[i].b, i});
+        adj[t.links[i].b].push_back({t.links[i].a, i});
+    }
+    return adj;
+}
+
+/** One shortest path src -> dst through switches (what ECMP may pick), as hops. */
+std::vector<Hop>
+ShortestPath(const Topology& t, const std::vector<std::vector<std::pair<uint32_t, uint32_t>>>& adj,
+             uint32_t src, uint32_t dst)
+{
+    std::vector<int64_t> prevLink(t.nodes.size(), -1);
+    std::vector<int64_t> prevNode(t.nodes.size(), -1);
+    std::vector<bool> seen(t.nodes.size(), false);
+    std::deque<uint32_t> q{src};
+    seen[src] = true;
+    while (!q.empty())
+    {
+        uint32_t u = q.front();
+        q.pop_front();
+        if (u == dst)
+        {
+            break;
+        }
+        if (u != src && t.nodes[u].isHost)
+        {
+            continue; // hosts do not forward
+        }
+        for (auto [v, l] : adj[u])
+        {
+            if (!seen[v])
+            {
+                seen[v] = true;
+                prevLink[v] = l;
+                prevNode[v] = u;
+                q.push_back(v);
+            }
+        }
+    }
+    std::vector<Hop> hops;
+    if (!seen[dst])
+    {
+        return hops;
+    }
+    for (uint32_t v = dst; v != src; v = static_cast<uint32_t>(prevNode[v]))
+    {
+        const LinkSpec& l = t.links[static_cast<size_t>(prevLink[v])];
+        hops.push_back({static_cast<uint32_t>(prevNode[v]), v, l.rateGbps, l.delayUs});
+    }
+    std::reverse(hops.begin(), hops.end());
+    return hops;
+}
+
+std::string
+Port(const Topology& t, uint32_t a, uint32_t b)
+{
+    return t.nodes[a].id + "->" + t.nodes[b].id;
+}
+
+/** Base RTT of a path: propagation both ways, a DATA frame out and an ACK back at every hop. */
+double
+BaseRttUs(const std::vector<Hop>& hops, uint32_t mtu)
+{
+    double us = 0;
+    for (const Hop& h : hops)
+    {
+        us += 2 * h.delayUs + (mtu + kDataOverhead + kAckWire) * 8 / (h.rateGbps * 1e3);
+    }
+    return us;
+}
+
+uint32_t
+Cells(uint64_t bytes, uint32_t cell)
+{
+    cell = std::max<uint32_t>(1, cell);
+    return static_cast<uint32_t>((bytes + cell - 1) / cell * cell);
+}
+
+/** Headroom of a switch port as the simulator sets it (auto: the required amount). */
+uint64_t
+EffectiveHeadroom(const Scenario& s, uint32_t sw, const LinkSpec& l, uint32_t neighborMtu)
+{
+    const PfcConfig& pfc = s.switchCfg[sw].pfc;
+    if (pfc.headroomAuto)
+    {
+        return RequiredHeadroomBytes(l.rateGbps, l.delayUs, neighborMtu, s.switchCfg[sw].cellBytes);
+    }
+    return pfc.headroomBytes;
+}
+
+uint32_t
+MaxHostMtu(const Scenario& s)
+{
+    uint32_t m = 1;
+    for (uint32_t i = 0; i < s.topo.nodes.size(); ++i)
+    {
+        if (s.topo.nodes[i].isHost)
+        {
+            m = std::max(m, s.nicCfg[i].mtuBytes);
+        }
+    }
+    return m;
+}
+
+void
+CheckSwitchBuffers(const Scenario& s, std::vector<Finding>& out)
+{
+    const Topology& t = s.topo;
+    uint32_t maxMtu = MaxHostMtu(s);
+    for (uint32_t sw = 0; sw < t.nodes.size(); ++sw)
+    {
+        if (t.nodes[sw].isHost)
+        {
+            continue;
+        }
+        const SwitchConfig& cfg = s.switchCfg[sw];
+        uint64_t reserved = 0;
+        uint32_t ports = 0;
+        for (const LinkSpec& l : t.links)
+        {
+            if (l.a != sw && l.b != sw)
+            {
+                continue;
+            }
+            ++ports;
+            uint32_t peer = l.a == sw ? l.b : l.a;
+            uint32_t mtu = t.nodes[peer].isHost ? s.nicCfg[peer].mtuBytes : maxMtu;
+            uint64_t need = RequiredHeadroomBytes(l.rateGbps, l.delayUs, mtu, cfg.cellBytes);
+            uint64_t have = EffectiveHeadroom(s, sw, l, mtu);
+            reserved += cfg.pfc.enabled ? have : 0;
+            if (cfg.pfc.enabled && have < need)
+            {
+                out.push_back({"error", "headroom_below_cable",
+                               {Port(t, peer, sw)},
+                               {{"headroom_bytes", double(have)}, {"required_bytes", double(need)},
+                                {"rate_gbps", l.rateGbps}, {"delay_us", l.delayUs}},
+                               "headroom of " + std::to_string(have) + " B at " + t.nodes[sw].id +
+                                   "'s ingress from " + t.nodes[peer].id +
+                                   " is below the " + std::to_string(need) +
+                                   " B that arrive after XOFF (2 x rate x cable delay + 2 frames "
+                                   "+ 1 us of response): lossless traffic will be dropped",
+                               "set switch.pfc.headroom_bytes to at least " + std::to_string(need) +
+                                   " (or \"auto\")"});
+            }
+        }
+        if (cfg.pfc.enabled && reserved >= cfg.bufferBytes)
+        {
+            out.push_back({"error", "buffer_below_headroom", {t.nodes[sw].id},
+                           {{"buffer_bytes", double(cfg.bufferBytes)},
+                            {"headroom_reserved_bytes", double(reserved)}, {"ports", double(ports)}},
+                           t.nodes[sw].id + "'s buffer (" + std::to_string(cfg.bufferBytes) +
+                               " B) does not even hold its headroom reservations (" +
+                               std::to_string(reserved) + " B): no shared buffer is left",
+                           "raise switch.buffer_bytes above " + std::to_string(reserved) +
+                               " B or lower the headroom"});
+            continue;
+        }
+        uint64_t pool = cfg.bufferBytes - (cfg.pfc.enabled ? reserved : 0);
+        // A single congested egress may hold at most alpha/(1+alpha) of the shared pool.
+        double singlePort = cfg.pfc.alpha / (1 + cfg.pfc.alpha) * double(pool);
+        const EcnConfig& e = cfg.ecn[cfg.dataPriority];
+        if (e.enabled && double(e.kmaxBytes) > singlePort)
+        {
+            out.push_back({"warning", "kmax_above_buffer", {t.nodes[sw].id},
+                           {{"kmax_bytes", double(e.kmaxBytes)},
+                            {"max_queue_bytes", Round(singlePort, 0)}, {"alpha", cfg.pfc.alpha}},
+                           "ECN Kmax (" + std::to_string(e.kmaxBytes) + " B) is above the " +
+                               std::to_string(uint64_t(singlePort)) +
+                               " B one egress queue can hold (alpha/(1+alpha) x shared pool): "
+                               "marking never reaches Pmax before PFC fires",
+                           "lower switch.ecn.kmax_bytes below " +
+                               std::to_string(uint64_t(singlePort)) + " B"});
+        }
+        // Incast into one port from all the others: each ingress gets alpha x B/(1 + alpha x N).
+        uint32_t senders = ports > 1 ? ports - 1 : 1;
+        double perIngress = cfg.pfc.alpha * double(pool) / (1 + cfg.pfc.alpha * senders);
+        uint32_t frame = Cells(maxMtu + kStoredOverhead, cfg.cellBytes);
+        if (cfg.pfc.enabled && perIngress < frame)
+        {
+            out.push_back({"error", "alpha_below_frame", {t.nodes[sw].id},
+                           {{"alpha", cfg.pfc.alpha}, {"per_ingress_bytes", Round(perIngress, 0)},
+                            {"frame_bytes", double(frame)}, {"senders", double(senders)}},
+                           "with alpha " + std::to_string(cfg.pfc.alpha) + " and " +
+                               std::to_string(senders) +
+                               " ports sending into one, each ingress may hold only " +
+                               std::to_string(uint64_t(perIngress)) +
+                               " B, less than one frame: PFC pauses at every frame",
+                           "raise switch.pfc.alpha (1/16 = 0.0625 is a common default)"});
+        }
+    }
+}
+
+void
+CheckPaths(const Scenario& s, std::vector<Finding>& out)
+{
+    const Topology& t = s.topo;
+    auto adj = Adjacency(t);
+    std::set<std::pair<uint32_t, uint32_t>> pairs;
+    std::set<uint32_t> qpReported;
+    std::set<uint32_t> rtoReported;
+    std::set<std::string> pfcReported;
+    for (const FlowSpec& f : s.flows)
+    {
+        if (pairs.size() >= kMaxPairsChecked || !pairs.insert({f.src, f.dst}).second)
+        {
+            continue;
+        }
+        std::vector<Hop> hops = ShortestPath(t, adj, f.src, f.dst);
+        if (hops.empty())
+        {
+            continue;
+        }
+        const NicConfig& nic = s.nicCfg[f.src];
+        double rtt = BaseRttUs(hops, nic.mtuBytes);
+        double minRate = hops[0].rateGbps;
+        for (const Hop& h : hops)
+        {
+            minRate = std::min(minRate, h.rateGbps);
+        }
+        double bdp = minRate * 1e3 / 8 * rtt; // bytes
+        double window = double(f.window) * double(f.messageBytes);
+        if (window < bdp && !f.probe && qpReported.insert(f.src).second)
+        {
+            double cap = window * 8 / (rtt * 1e3); // Gbit/s
+            out.push_back({"warning", "qp_depth_below_bdp",
+                           {t.nodes[f.src].id + "->" + t.nodes[f.dst].id},
+                           {{"window_bytes", window}, {"bdp_bytes", Round(bdp, 0)},
+                            {"base_rtt_us", Round(rtt, 3)}, {"throughput_cap_gbps", Round(cap, 3)},
+                            {"link_gbps", minRate}},
+                           "a QP of " + t.nodes[f.src].id + " may have " +
+                               std::to_string(uint64_t(window)) + " B outstanding, below the " +
+                               std::to_string(uint64_t(bdp)) + " B bandwidth-delay product to " +
+                               t.nodes[f.dst].id + ": one QP cannot exceed " +
+                               std::to_string(Round(cap, 2)).substr(0, 6) + " Gbit/s",
+                           "raise nic.qp_depth to at least " +
+                               std::to_string(uint64_t(std::ceil(bdp / double(f.messageBytes)))) +
+                               " messages (or use more QPs)"});
+        }
+        if (nic.rtoUs < rtt && rtoReported.insert(f.src).second)
+        {
+            out.push_back({"error", "rto_below_rtt", {t.nodes[f.src].id},
+                           {{"rto_us", nic.rtoUs}, {"base_rtt_us", Round(rtt, 3)}},
+                           t.nodes[f.src].id + "'s RTO (" + std::to_string(nic.rtoUs).substr(0, 8) +
+                               " us) is below the base RTT to " + t.nodes[f.dst].id + " (" +
+                               std::to_string(Round(rtt, 2)).substr(0, 8) +
+                               " us): every message times out and is sent again",
+                           "raise nic.rto_us well above the RTT (x10 or more)"});
+        }
+        // PFC must be on at every switch of a lossless path or on none.
+        std::vector<std::string> on;
+        std::vector<std::string> off;
+        for (const Hop& h : hops)
+        {
+            if (!t.nodes[h.to].isHost)
+            {
+                (s.switchCfg[h.to].pfc.enabled ? on : off).push_back(t.nodes[h.to].id);
+            }
+        }
+        if (!on.empty() && !off.empty())
+        {
+            std::string key = off.front() + "|" + on.front();
+            if (pfcReported.insert(key).second)
+            {
+                Finding x{"error", "pfc_mixed_on_path", off, {{"switches_with_pfc", double(on.size())},
+                          {"switches_without_pfc", double(off.size())}},
+                          "PFC is on at " + on.front() + " but off at " + off.front() +
+                              " on the path " + t.nodes[f.src].id + " -> " + t.nodes[f.dst].id +
+                              ": the lossless class is dropped where PFC is off",
+                          "enable switch.pfc on every switch of the path (switch_overrides)"};
+                out.push_back(x);
+            }
+        }
+    }
+}
+
+void
+CheckDcqcn(const Scenario& s, std::vector<Finding>& out)
+{
+    const Topology& t = s.topo;
+    std::set<std::string> seen;
+    for (const LinkSpec& l : t.links)
+    {
+        for (uint32_t h : {l.a, l.b})
+        {
+            if (!t.nodes[h].isHost || s.nicCfg[h].cc.algorithm != "dcqcn")
+            {
+                continue;
+            }
+            const CcConfig& cc = s.nicCfg[h].cc;
+            double lineMbps = l.rateGbps * 1e3;
+            std::string problem;
+            std::string fix;
+            if (cc.minRateMbps >= lineMbps)
+            {
+                problem = "min_rate_mbps (" + std::to_string(int64_t(cc.minRateMbps)) +
+                          ") is not below the link rate: DCQCN can never slow down";
+                fix = "set nic.cc.min_rate_mbps well below " + std::to_string(int64_t(lineMbps));
+            }
+            else if (cc.raiMbps > 0.05 * lineMbps)
+            {
+                problem = "rai_mbps (" + std::to_string(int64_t(cc.raiMbps)) +
+                          ") is more than 5% of the link rate: recovery overshoots and oscillates";
+                fix = "lower nic.cc.rai_mbps to about 0.1% of the link rate (" +
+                      std::to_string(int64_t(lineMbps / 1000)) + " Mbit/s)";
+            }
+            else if (cc.rhaiMbps < cc.raiMbps)
+            {
+                problem = "rhai_mbps is below rai_mbps: hyper increase is slower than additive";
+                fix = "set nic.cc.rhai_mbps >= nic.cc.rai_mbps (typically 5x)";
+            }
+            else if (cc.byteCounterBytes > 0 &&
+                     cc.byteCounterBytes * 8 / lineMbps > 100 * cc.rateIncreaseTimerUs)
+            {
+                problem = "byte_counter takes more than 100 rate-increase periods at line rate: "
+                          "it never drives recovery";
+                fix = "lower nic.cc.byte_counter_bytes";
+            }
+            if (!problem.empty() && seen.insert(t.nodes[h].id).second)
+            {
+                out.push_back({"warning", "dcqcn_vs_link_rate", {t.nodes[h].id},
+                               {{"link_gbps", l.rateGbps}, {"min_rate_mbps", cc.minRateMbps},
+                                {"rai_mbps", cc.raiMbps}, {"rhai_mbps", cc.rhaiMbps}},
+                               t.nodes[h].id + ": " + problem, fix});
+            }
+        }
+    }
+}
+
+/** Applies a scenario's `set` faults to a copy: the configuration in force at the end. */
+Scenario
+AfterSets(const Scenario& s, ordered_json& effective)
+{
+    Scenario e = s;
+    static const char* kNames[] = {"pfc.alpha", "ecn.kmin_bytes", "ecn.kmax_bytes", "ecn.pmax",
+                                   "rto_us", "cnp_interval_us"};
+    for (const FaultSpec& f : s.faults)
+    {
+        if (f.kind != FaultKind::SET)
+        {
+            continue;
+        }
+        for (uint32_t n : f.nodes)
+        {
+            double before = 0;
+            switch (f.param)
+            {
+            case SetParamKind::PFC_ALPHA:
+                before = e.switchCfg[n].pfc.alpha;
+                e.switchCfg[n].pfc.alpha = f.value;
+                break;
+            case SetParamKind::ECN_KMIN:
+                before = double(e.switchCfg[n].ecn[e.switchCfg[n].dataPriority].kminBytes);
+                for (auto& x : e.switchCfg[n].ecn) x.kminBytes = uint64_t(f.value);
+                break;
+            case SetParamKind::ECN_KMAX:
+                before = double(e.switchCfg[n].ecn[e.switchCfg[n].dataPriority].kmaxBytes);
+                for (auto& x : e.switchCfg[n].ecn) x.kmaxBytes = uint64_t(f.value);
+                break;
+            case SetParamKind::ECN_PMAX:
+                before = e.switchCfg[n].ecn[e.switchCfg[n].dataPriority].pmax;
+                for (auto& x : e.switchCfg[n].ecn) x.pmax = f.value;
+                break;
+            case SetParamKind::RTO_US:
+                before = e.nicCfg[n].rtoUs;
+                e.nicCfg[n].rtoUs = f.value;
+                break;
+            case SetParamKind::CNP_INTERVAL_US:
+                before = e.nicCfg[n].cnpIntervalUs;
+                e.nicCfg[n].cnpIntervalUs = f.value;
+                break;
+            }
+            effective.push_back({{"node", s.topo.nodes[n].id},
+                                 {"param", kNames[static_cast<int>(f.param)]},
+                                 {"intended", before},
+                                 {"effective", f.value},
+                                 {"from_us", Round(f.startNs / 1e3, 3)},
+                                 {"until_us", f.endNs ? ordered_json(Round(f.endNs / 1e3, 3))
+                                                      : ordered_json(nullptr)}});
+        }
+    }
+    return e;
+}
+
+} // namespace
+
+uint64_t
+RequiredHeadroomBytes(double rateGbps, double delayUs, uint32_t mtuPayload, uint32_t cellBytes)
+{
+    // Same formula as the simulator's auto headroom (docs/model.md, "PFC headroom").
+    double bytesPerUs = rateGbps * 1e3 / 8.0;
+    double total = 2.0 * bytesPerUs * delayUs + 2.0 * (mtuPayload + kDataOverhead) + bytesPerUs;
+    uint32_t cell = std::max<uint32_t>(1, cellBytes);
+    uint64_t bytes = static_cast<uint64_t>(std::ceil(total));
+    return (bytes + cell - 1) / cell * cell;
+}
+
+std::vector<Finding>
+CheckConfiguration(const Scenario& s)
+{
+    std::vector<Finding> out;
+    CheckSwitchBuffers(s, out);
+    CheckPaths(s, out);
+    CheckDcqcn(s, out);
+    return out;
+}
+
+ordered_json
+ConfigCheckJson(const Scenario& s)
+{
+    ordered_json effective = ordered_json::array();
+    Scenario after = AfterSets(s, effective);
+    std::vector<Finding> findings = CheckConfiguration(s);
+    // Findings that only the timed changes cause are reported as such.
+    std::set<std::string> before;
+    for (const Finding& f : findings)
+    {
+        before.insert(f.rule + (f.where.empty() ? "" : f.where[0]));
+    }
+    for (Finding f : CheckConfiguration(after))
+    {
+        if (!before.count(f.rule + (f.where.empty() ? "" : f.where[0])))
+        {
+            f.message = "after the timed set faults: " + f.message;
+            findings.push_back(f);
+        }
+    }
+    ordered_json j;
+    ordered_json list = ordered_json::array();
+    std::map<std::string, int> counts{{"error", 0}, {"warning", 0}, {"info", 0}};
+    for (const Finding& f : findings)
+    {
+        ordered_json x;
+        x["severity"] = f.severity;
+        x["rule"] = f.rule;
+        x["where"] = f.where;
+        ordered_json nums = ordered_json::object();
+        for (const auto& [k, v] : f.numbers)
+        {
+            nums[k] = v;
+        }
+        x["numbers"] = nums;
+        x["message"] = f.message;
+        x["fix"] = f.fix;
+        list.push_back(x);
+        ++counts[f.severity];
+    }
+    j["findings"] = list;
+    j["counts"] = {{"error", counts["error"]}, {"warning", counts["warning"]}, {"info", counts["info"]}};
+    j["effective"] = effective;
+    return j;
+}
+
+} // namespace fabric

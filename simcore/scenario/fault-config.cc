@@ -1,0 +1,381 @@
+#include "fault-config.h"
+
+#include "json-reader.h"
+#include "scenario-limits.h"
+
+#include <cmath>
+#include <set>
+
+namespace fabric
+{
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+namespace
+{
+
+constexpr double kMaxFaultTimerUs = kMaxDurationUs;
+
+uint64_t
+UsToNs(double us)
+{
+    return static_cast<uint64_t>(std::llround(us * 1000.0));
+}
+
+/** "a->b" naming an existing link; the direction a to b. */
+PortRef
+ReadLink(ObjectReader& r, const Topology& topo)
+{
+    std::string path = r.FieldPath("link");
+    const json* v = r.Raw("link");
+    if (!v)
+    {
+        throw ScenarioError(path, "field required (\"node->neighbor\")");
+    }
+    std::string name = ReadString(*v, path, 200);
+    r.Record("link", name);
+    std::size_t arrow = name.find("->");
+    if (arrow == std::string::npos)
+    {
+        throw ScenarioError(path, "must look like \"node->neighbor\" (got \"" + name + "\")");
+    }
+    std::string from = name.substr(0, arrow);
+    std::string to = name.substr(arrow + 2);
+    auto a = topo.index.find(from);
+    auto b = topo.index.find(to);
+    if (a == topo.index.end() || b == topo.index.end())
+    {
+        throw ScenarioError(path, "unknown node '" + (a == topo.index.end() ? from : to) + "'");
+    }
+    for (const auto& l : topo.links)
+    {
+        if ((l.a == a->second && l.b == b->second) || (l.a == b->second && l.b == a->second))
+        {
+            return {a->second, b->second};
+        }
+    }
+    throw ScenarioError(path, "no link between '" + from + "' and '" + to + "'");
+}
+
+/** A host id. */
+uint32_t
+ReadHost(ObjectReader& r, const Topology& topo)
+{
+    std::string path = r.FieldPath("host");
+    const json* v = r.Raw("host");
+    if (!v)
+    {
+        throw ScenarioError(path, "field required (a host id)");
+    }
+    std::string name = ReadString(*v, path, 64);
+    r.Record("host", name);
+    auto it = topo.index.find(name);
+    if (it == topo.index.end())
+    {
+        throw ScenarioError(path, "unknown host '" + name + "'");
+    }
+    if (!topo.nodes[it->second].isHost)
+    {
+        throw ScenarioError(path, "a switch, not a host '" + name + "'");
+    }
+    return it->second;
+}
+
+void
+ReadLoss(ObjectReader& r, const Topology& topo, FaultSpec& f)
+{
+    f.link = ReadLink(r, topo);
+    f.bothDirections = r.Enum("direction", "both", {"one", "both"}) == "both";
+    const json* rate = r.Raw("rate");
+    const json* everyN = r.Raw("every_n");
+    if ((rate == nullptr || rate->is_null()) == (everyN == nullptr || everyN->is_null()))
+    {
+        throw ScenarioError(r.FieldPath("rate"), "give exactly one of rate and every_n");
+    }
+    if (rate && !rate->is_null())
+    {
+        f.lossRate = ReadNumber(*rate, r.FieldPath("rate"), Range::AboveTo(0, 1));
+        r.Record("rate", f.lossRate);
+        r.Record("every_n", nullptr);
+    }
+    else
+    {
+        f.everyN = static_cast<uint64_t>(
+            ReadInt(*everyN, r.FieldPath("every_n"), Range::Closed(1, 2147483647.0)));
+        r.Record("rate", nullptr);
+        r.Record("every_n", f.everyN);
+    }
+    f.dataOnly = r.Enum("frames", "data", {"data", "all"}) == "data";
+}
+
+std::vector<uint32_t>
+ReadSetNodes(ObjectReader& r, const Topology& topo, bool switches, const std::string& param)
+{
+    std::string path = r.FieldPath("nodes");
+    const json* v = r.Raw("nodes");
+    if (!v)
+    {
+        throw ScenarioError(path, "field required (\"switches\", \"hosts\" or a list of ids)");
+    }
+    std::vector<uint32_t> nodes;
+    std::string kind = switches ? "switch" : "NIC";
+    if (v->is_string())
+    {
+        std::string s = v->get<std::string>();
+        if (s != "switches" && s != "hosts")
+        {
+            throw ScenarioError(path, "must be \"switches\", \"hosts\" or a list of node ids");
+        }
+        if ((s == "switches") != switches)
+        {
+            throw ScenarioError(path, param + " is a " + kind + " parameter");
+        }
+        for (uint32_t i = 0; i < topo.nodes.size(); ++i)
+        {
+            if (topo.nodes[i].isHost != switches)
+            {
+                nodes.push_back(i);
+            }
+        }
+        r.Record("nodes", s);
+        return nodes;
+    }
+    RequireArray(*v, path, 1, 4096);
+    ordered_json names = ordered_json::array();
+    for (std::size_t i = 0; i < v->size(); ++i)
+    {
+        std::string itemPath = IndexPath(path, i);
+        std::string name = ReadString((*v)[i], itemPath, 64);
+        auto it = topo.index.find(name);
+        if (it == topo.index.end() || topo.nodes[it->second].isHost == switches)
+        {
+            throw ScenarioError(itemPath, "'" + name + "' is not a " +
+                                              std::string(switches ? "switch" : "host") + " (" +
+                                              param + ")");
+        }
+        nodes.push_back(it->second);
+        names.push_back(name);
+    }
+    r.Record("nodes", names);
+    return nodes;
+}
+
+void
+ReadSet(ObjectReader& r, const Topology& topo, FaultSpec& f)
+{
+    struct ParamInfo
+    {
+        const char* name;
+        SetParamKind kind;
+        bool onSwitch;
+        double lo;
+        double hi;
+    };
+    static const ParamInfo kParams[] = {
+        {"pfc.alpha", SetParamKind::PFC_ALPHA, true, 1.0 / 1024, 64},
+        {"ecn.kmin_bytes", SetParamKind::ECN_KMIN, true, 0, 1073741824.0},
+        {"ecn.kmax_bytes", SetParamKind::ECN_KMAX, true, 0, 1073741824.0},
+        {"ecn.pmax", SetParamKind::ECN_PMAX, true, 0, 1},
+        {"rto_us", SetParamKind::RTO_US, false, 1, 10000000},
+        {"cnp_interval_us", SetParamKind::CNP_INTERVAL_US, false, 0, kMaxFaultTimerUs},
+    };
+    // Pydantic checks fields in declaration order: nodes, param, value.
+    const json* nodesRaw = r.Raw("nodes");
+    std::vector<std::string> names;
+    for (const auto& p : kParams)
+    {
+        names.emplace_back(p.name);
+    }
+    std::string param = r.Enum("param", "", names);
+    const ParamInfo* info = nullptr;
+    for (const auto& p : kParams)
+    {
+        if (param == p.name)
+        {
+            info = &p;
+        }
+    }
+    (void)nodesRaw;
+    f.nodes = ReadSetNodes(r, topo, info->onSwitch, param);
+    f.param = info->kind;
+    const json* v = r.Raw("value");
+    if (!v)
+    {
+        throw ScenarioError(r.FieldPath("value"), "field required (a number)");
+    }
+    double value = ReadNumber(*v, r.FieldPath("value"), Range::Closed(0, 1e12));
+    if (value < info->lo || value > info->hi)
+    {
+        throw ScenarioError(r.FieldPath("value"), "must be >= " + FormatNumber(info->lo) +
+                                                      " and <= " + FormatNumber(info->hi) +
+                                                      " for " + param);
+    }
+    f.value = value;
+    r.Record("value", value);
+}
+
+FaultSpec
+ReadFault(const json& item, const std::string& path, const Topology& topo, uint8_t dataPriority,
+          double durationUs, ordered_json* out)
+{
+    ObjectReader r(item, path, out);
+    FaultSpec f;
+    std::string kind = r.Enum("kind", "",
+                              {"loss", "link_down", "link_up", "pfc_storm", "slow_receiver", "set"});
+    f.name = r.String("name", "", 200);
+    const json* start = r.Raw("start_us");
+    if (!start)
+    {
+        throw ScenarioError(r.FieldPath("start_us"), "field required (us)");
+    }
+    double startUs = ReadNumber(*start, r.FieldPath("start_us"), Range::AtLeast(0, "us"));
+    if (startUs >= durationUs)
+    {
+        throw ScenarioError(r.FieldPath("start_us"),
+                            "must be >= 0 and < duration_us (" + FormatNumber(durationUs) + ")");
+    }
+    r.Record("start_us", startUs);
+    f.startNs = UsToNs(startUs);
+    const json* end = r.Raw("end_us");
+    if (end && !end->is_null())
+    {
+        double endUs = ReadNumber(*end, r.FieldPath("end_us"), Range::Above(0, "us"));
+        if (!(startUs < endUs && endUs <= durationUs))
+        {
+            throw ScenarioError(r.FieldPath("end_us"), "must be > start_us (" +
+                                                           FormatNumber(startUs) +
+                                                           ") and <= duration_us (" +
+                                                           FormatNumber(durationUs) + ")");
+        }
+        if (kind == "link_up")
+        {
+            throw ScenarioError(r.FieldPath("end_us"), "not allowed for link_up");
+        }
+        f.endNs = UsToNs(endUs);
+        r.Record("end_us", endUs);
+    }
+    else
+    {
+        r.Record("end_us", nullptr);
+    }
+    if (kind == "loss")
+    {
+        f.kind = FaultKind::LOSS;
+        ReadLoss(r, topo, f);
+    }
+    else if (kind == "link_down" || kind == "link_up")
+    {
+        f.kind = kind == "link_down" ? FaultKind::LINK_DOWN : FaultKind::LINK_UP;
+        f.link = ReadLink(r, topo);
+        f.convergenceNs = UsToNs(
+            r.Number("convergence_us", 0, Range::Closed(0, kMaxFaultTimerUs, "us")));
+    }
+    else if (kind == "pfc_storm")
+    {
+        f.kind = FaultKind::PFC_STORM;
+        f.host = ReadHost(r, topo);
+        f.priority = static_cast<uint8_t>(r.Int("priority", dataPriority, Range::Closed(0, 6)));
+        const json* interval = r.Raw("interval_us");
+        if (interval && !interval->is_null())
+        {
+            double us = ReadNumber(*interval, r.FieldPath("interval_us"),
+                                   Range::AboveTo(0, kMaxFaultTimerUs, "us"));
+            f.intervalNs = std::max<uint64_t>(1, UsToNs(us));
+            r.Record("interval_us", us);
+        }
+        else
+        {
+            r.Record("interval_us", nullptr);
+        }
+    }
+    else if (kind == "slow_receiver")
+    {
+        f.kind = FaultKind::SLOW_RECEIVER;
+        f.host = ReadHost(r, topo);
+        if (!r.Has("drain_gbps"))
+        {
+            throw ScenarioError(r.FieldPath("drain_gbps"), "field required (Gbit/s)");
+        }
+        f.drainGbps = r.Number("drain_gbps", 0, Range::AboveTo(0, kMaxRateGbps, "Gbit/s"));
+        f.bufferBytes = static_cast<uint64_t>(
+            r.Int("buffer_bytes", 131072, Range::Closed(8192, 67108864.0, "bytes")));
+    }
+    else
+    {
+        f.kind = FaultKind::SET;
+        ReadSet(r, topo, f);
+    }
+    r.Finish();
+    return f;
+}
+
+} // namespace
+
+std::vector<FaultSpec>
+ResolveFaults(const json* faults, const Topology& topo, uint8_t dataPriority, double durationUs,
+              ordered_json* out)
+{
+    std::vector<FaultSpec> list;
+    ordered_json items = ordered_json::array();
+    if (faults)
+    {
+        RequireArray(*faults, "faults", 0, kMaxFaults);
+        for (std::size_t i = 0; i < faults->size(); ++i)
+        {
+            ordered_json itemOut;
+            list.push_back(ReadFault((*faults)[i], IndexPath("faults", i), topo, dataPriority,
+                                     durationUs, out ? &itemOut : nullptr));
+            items.push_back(itemOut);
+        }
+    }
+    if (out)
+    {
+        *out = items;
+    }
+    return list;
+}
+
+WatchdogConfig
+ResolveWatchdogs(const json* watchdogs, ordered_json* out)
+{
+    static const json kEmpty = json::object();
+    ObjectReader r(watchdogs ? *watchdogs : kEmpty, "watchdogs", out);
+    WatchdogConfig w;
+    Range timer = Range::AboveTo(0, kMaxFaultTimerUs, "us");
+    {
+        const json* sw = r.Raw("switch");
+        ordered_json swOut;
+        ObjectReader s(sw ? *sw : kEmpty, r.FieldPath("switch"), out ? &swOut : nullptr);
+        w.switchEnabled = s.Bool("enabled", false);
+        w.switchDetectNs = UsToNs(s.Number("detect_us", 200, timer));
+        w.switchRestoreNs = UsToNs(s.Number("restore_us", 1000, timer));
+        w.switchAllPorts = s.Enum("ports", "servers", {"servers", "all"}) == "all";
+        s.Finish();
+        r.Record("switch", swOut);
+    }
+    {
+        const json* nic = r.Raw("nic");
+        ordered_json nicOut;
+        ObjectReader n(nic ? *nic : kEmpty, r.FieldPath("nic"), out ? &nicOut : nullptr);
+        w.nicEnabled = n.Bool("enabled", false);
+        w.nicDetectNs = UsToNs(n.Number("detect_us", 200, timer));
+        n.Finish();
+        r.Record("nic", nicOut);
+    }
+    w.deadlockReportNs = UsToNs(r.Number("deadlock_report_us", 1000, timer));
+    r.Finish();
+    return w;
+}
+
+bool
+ResolveTelemetry(const json* telemetry, ordered_json* out)
+{
+    static const json kEmpty = json::object();
+    ObjectReader r(telemetry ? *telemetry : kEmpty, "telemetry", out);
+    bool portCounters = r.Bool("port_counters", false);
+    r.Finish();
+    return portCounters;
+}
+
+} // namespace fabric

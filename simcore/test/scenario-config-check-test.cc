@@ -1,0 +1,181 @@
+/*
+ * The configuration check (`fabricsim check`): one test per rule, each against the numbers
+ * worked out by hand in the comment, and a clean scenario with no finding.
+ */
+#include "scenario/config-check.h"
+#include "scenario/scenario-parser.h"
+
+#include <gtest/gtest.h>
+
+using namespace fabric;
+using nlohmann::json;
+
+namespace
+{
+
+/** 2 leaves x 1 spine x 2 hosts, 100G, 1 us; h0 -> h2 and h1 -> h3 long-lived. */
+json
+Base()
+{
+    return json::parse(R"({
+      "schema_version": 1, "duration_us": 100,
+      "topology": {"kind": "leaf_spine", "leaves": 2, "spines": 1, "hosts_per_leaf": 2},
+      "traffic": [{"kind": "pairs", "pairs": [["h0", "h2"], ["h1", "h3"]]}]
+    })");
+}
+
+std::vector<Finding>
+Check(const json& doc)
+{
+    return CheckConfiguration(LoadScenario(doc.dump()));
+}
+
+const Finding*
+Find(const std::vector<Finding>& f, const std::string& rule)
+{
+    for (const Finding& x : f)
+    {
+        if (x.rule == rule)
+        {
+            return &x;
+        }
+    }
+    return nullptr;
+}
+
+} // namespace
+
+TEST(ConfigCheck, DefaultsAreClean)
+{
+    auto f = Check(Base());
+    for (const Finding& x : f)
+    {
+        ADD_FAILURE() << x.rule << ": " << x.message;
+    }
+}
+
+TEST(ConfigCheck, HeadroomBelowCable)
+{
+    // 100G, 1 us: 2 x 12500 B/us x 1 us + 2 x 1082 + 12500 = 39664 B, rounded up to 208-byte
+    // cells: 39728 B. 20000 B is short.
+    json d = Base();
+    d["switch"] = {{"pfc", {{"headroom_bytes", 20000}}}};
+    auto all = Check(d);
+    const Finding* x = Find(all, "headroom_below_cable");
+    ASSERT_NE(x, nullptr);
+    EXPECT_EQ(x->severity, "error");
+    EXPECT_EQ(x->numbers.at("required_bytes"), 39728);
+    EXPECT_EQ(x->numbers.at("headroom_bytes"), 20000);
+    EXPECT_EQ(RequiredHeadroomBytes(100, 1, 1000, 208), 39728u);
+}
+
+TEST(ConfigCheck, QpDepthBelowBdp)
+{
+    // h0 -> h2: 4 hops of 1 us; RTT = 8 us + 4 x (1082 + 86) x 8 / 100e3 us = 8.37376 us;
+    // BDP = 12500 B/us x 8.37376 = 104672 B. One message of 4096 B in flight caps the QP at
+    // 4096 x 8 / 8.37376 us = 3.913 Gbit/s.
+    json d = Base();
+    d["nic"] = {{"qp_depth", 1}, {"message_bytes", 4096}};
+    auto all = Check(d);
+    const Finding* x = Find(all, "qp_depth_below_bdp");
+    ASSERT_NE(x, nullptr);
+    EXPECT_NEAR(x->numbers.at("base_rtt_us"), 8.374, 0.001);
+    EXPECT_NEAR(x->numbers.at("bdp_bytes"), 104672, 1);
+    EXPECT_NEAR(x->numbers.at("throughput_cap_gbps"), 3.913, 0.001);
+}
+
+TEST(ConfigCheck, RtoBelowRtt)
+{
+    json d = Base();
+    d["nic"] = {{"rto_us", 5}};
+    auto all = Check(d);
+    const Finding* x = Find(all, "rto_below_rtt");
+    ASSERT_NE(x, nullptr);
+    EXPECT_EQ(x->severity, "error");
+    EXPECT_EQ(x->numbers.at("rto_us"), 5);
+}
+
+TEST(ConfigCheck, BufferBelowHeadroom)
+{
+    // A leaf has 3 ports of 39728 B headroom = 119184 B > a 100000 B buffer.
+    json d = Base();
+    d["switch"] = {{"buffer_bytes", 100000}, {"ecn", {{"kmin_bytes", 1000}, {"kmax_bytes", 2000}}}};
+    auto all = Check(d);
+    const Finding* x = Find(all, "buffer_below_headroom");
+    ASSERT_NE(x, nullptr);
+    EXPECT_EQ(x->numbers.at("headroom_reserved_bytes"), 119184);
+}
+
+TEST(ConfigCheck, KmaxAboveWhatTheBufferHolds)
+{
+    // 1 MB buffer - 119184 B headroom = 880816 B pool; alpha 1/16: one queue holds at most
+    // alpha / (1 + alpha) x pool = 51813 B < Kmax 400000 B.
+    json d = Base();
+    d["switch"] = {{"buffer_bytes", 1000000}};
+    auto all = Check(d);
+    const Finding* x = Find(all, "kmax_above_buffer");
+    ASSERT_NE(x, nullptr);
+    EXPECT_NEAR(x->numbers.at("max_queue_bytes"), 51813, 1);
+}
+
+TEST(ConfigCheck, PfcOnSomeSwitchesOfAPath)
+{
+    json d = Base();
+    d["switch_overrides"] = {{"spine0", {{"pfc", {{"enabled", false}}}}}};
+    auto all = Check(d);
+    const Finding* x = Find(all, "pfc_mixed_on_path");
+    ASSERT_NE(x, nullptr);
+    EXPECT_EQ(x->where, std::vector<std::string>{"spine0"});
+}
+
+TEST(ConfigCheck, AlphaLeavesLessThanAFrameUnderIncast)
+{
+    // 8 hosts + 1 spine on leaf0: 9 ports, incast from 8. Buffer 400000 B - 9 x 39728 =
+    // 42448 B; alpha 1/64: 42448 / 64 / (1 + 8 / 64) = 589 B < one 1062 B frame (1248 B in cells).
+    json d = Base();
+    d["topology"]["hosts_per_leaf"] = 8;
+    d["switch"] = {{"buffer_bytes", 400000},
+                   {"pfc", {{"alpha", 0.015625}}},
+                   {"ecn", {{"kmin_bytes", 100}, {"kmax_bytes", 200}}}};
+    auto all = Check(d);
+    const Finding* x = Find(all, "alpha_below_frame");
+    ASSERT_NE(x, nullptr);
+    EXPECT_NEAR(x->numbers.at("per_ingress_bytes"), 589, 1);
+    EXPECT_EQ(x->numbers.at("frame_bytes"), 1248);
+}
+
+TEST(ConfigCheck, DcqcnInconsistentWithLinkRate)
+{
+    json d = Base();
+    d["topology"]["host_rate_gbps"] = 10;
+    d["nic"] = {{"cc", {{"min_rate_mbps", 20000}}}};
+    auto all = Check(d);
+    const Finding* x = Find(all, "dcqcn_vs_link_rate");
+    ASSERT_NE(x, nullptr);
+    EXPECT_EQ(x->numbers.at("link_gbps"), 10);
+}
+
+TEST(ConfigCheck, TimedSetShowsIntendedAndEffective)
+{
+    // The incident replayed: alpha 1/16 configured, 1/256 set at 100 us on a small buffer.
+    json d = Base();
+    d["topology"]["hosts_per_leaf"] = 8;
+    d["switch"] = {{"buffer_bytes", 400000}, {"ecn", {{"kmin_bytes", 100}, {"kmax_bytes", 200}}}};
+    d["duration_us"] = 200;
+    d["faults"] = json::array({{{"kind", "set"}, {"start_us", 100}, {"nodes", {"leaf0"}},
+                                {"param", "pfc.alpha"}, {"value", 1.0 / 256}}});
+    json out = ConfigCheckJson(LoadScenario(d.dump()));
+    ASSERT_EQ(out["effective"].size(), 1u);
+    EXPECT_EQ(out["effective"][0]["intended"], 0.0625);
+    EXPECT_EQ(out["effective"][0]["effective"], 1.0 / 256);
+    bool found = false;
+    for (const auto& f : out["findings"])
+    {
+        if (f["rule"] == "alpha_below_frame" &&
+            f["message"].get<std::string>().rfind("after the timed set faults", 0) == 0)
+        {
+            found = true;
+        }
+    }
+    EXPECT_TRUE(found);
+}
