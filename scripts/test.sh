@@ -66,6 +66,7 @@ e2e() {
 
 suite simcore ctest --test-dir simcore/build --output-on-failure --no-tests=error -j1 \
     --output-junit "$REPORTS/ctest.xml"
+suite validation-quick scripts/validate.sh --quick
 suite backend .venv/bin/python -m pytest backend/tests -p no:cacheprovider --junitxml="$REPORTS/pytest.xml"
 suite frontend-unit bash -c "cd frontend && npx vitest run --reporter=default --reporter=junit --outputFile.junit='$REPORTS/vitest.xml'"
 suite frontend-e2e e2e

@@ -27,7 +27,15 @@ Dcqcn::GetTypeId()
             .AddAttribute("AlphaUpdatePeriod", "Alpha decays by (1-g) per period without CNP",
                           TimeValue(MicroSeconds(55)), MakeTimeAccessor(&Dcqcn::m_alphaPeriod),
                           MakeTimeChecker())
-            .AddAttribute("RateDecreaseInterval", "Minimum time between two rate cuts",
+            .AddAttribute("AlphaTimerRestartsOnCnp",
+                          "true: alpha decays only after a full period without CNP and each CNP "
+                          "adds g at once (the DCQCN paper's wording); false: a free-running "
+                          "timer updates alpha every period, adding g if a CNP came in it "
+                          "(the paper's fluid model, NVIDIA dce_tcp_rtt)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&Dcqcn::m_alphaRestartsOnCnp),
+                          MakeBooleanChecker())
+            .AddAttribute("RateDecreaseInterval", "Minimum time between two rate cuts; a CNP inside it cuts at its end",
                           TimeValue(MicroSeconds(50)),
                           MakeTimeAccessor(&Dcqcn::m_decreaseInterval), MakeTimeChecker())
             .AddAttribute("RateIncreaseTimer", "Period of the rate increase timer",
@@ -85,6 +93,7 @@ Dcqcn::Init(double lineRateBps)
     m_rate = lineRateBps;
     m_target = lineRateBps;
     m_alpha = m_initialAlpha;
+    m_cnpSinceTick = false;
     m_timerIncreasedSinceCut = false;
     m_alphaRefPs = ns3::Simulator::Now().GetPicoSeconds();
 }
@@ -111,7 +120,33 @@ Dcqcn::GetAlpha() const
     }
     int64_t elapsed = ns3::Simulator::Now().GetPicoSeconds() - m_alphaRefPs;
     int64_t n = elapsed > 0 ? elapsed / period : 0;
-    return n == 0 ? m_alpha : m_alpha * std::pow(1.0 - m_g, static_cast<double>(n));
+    if (n == 0)
+    {
+        return m_alpha;
+    }
+    if (m_alphaRestartsOnCnp)
+    {
+        return m_alpha * std::pow(1.0 - m_g, static_cast<double>(n));
+    }
+    // Periodic timer: the first tick since m_alphaRefPs counts the CNPs seen before it, the
+    // later ones saw none.
+    double first = (1.0 - m_g) * m_alpha + (m_cnpSinceTick ? m_g : 0.0);
+    return first * std::pow(1.0 - m_g, static_cast<double>(n - 1));
+}
+
+void
+Dcqcn::AdvanceAlpha()
+{
+    int64_t period = m_alphaPeriod.GetPicoSeconds();
+    int64_t now = ns3::Simulator::Now().GetPicoSeconds();
+    if (period <= 0 || now - m_alphaRefPs < period)
+    {
+        return;
+    }
+    int64_t n = (now - m_alphaRefPs) / period;
+    m_alpha = GetAlpha();
+    m_alphaRefPs += n * period;
+    m_cnpSinceTick = false;
 }
 
 uint32_t
@@ -147,28 +182,57 @@ void
 Dcqcn::OnCnp()
 {
     int64_t now = ns3::Simulator::Now().GetPicoSeconds();
-    double alpha = GetAlpha();
-    bool mayCut =
-        m_lastCutPs < 0 || now - m_lastCutPs >= m_decreaseInterval.GetPicoSeconds();
-    if (mayCut)
+    if (!m_alphaRestartsOnCnp)
     {
-        // Target: always the current rate (paper, clamp_tgt_rate); else only when the timer
-        // raised the rate since the previous cut (clamp_tgt_rate_after_time_inc); else kept.
-        if (m_clampTarget || (m_clampAfterTimerIncrease && m_timerIncreasedSinceCut))
-        {
-            m_target = m_rate;
-        }
-        double factor = std::max(1.0 - alpha / 2.0, 1.0 - m_maxDecrease);
-        SetRate(m_rate * factor);
-        m_lastCutPs = now;
-        m_timerStage = 0;
-        m_byteStage = 0;
-        m_bytesSinceStage = 0;
-        m_timerIncreasedSinceCut = false;
-        ScheduleIncrease();
+        AdvanceAlpha();
     }
-    m_alpha = (1.0 - m_g) * alpha + m_g;
-    m_alphaRefPs = now;
+    double alpha = GetAlpha();
+    int64_t interval = m_decreaseInterval.GetPicoSeconds();
+    if (m_lastCutPs < 0 || now - m_lastCutPs >= interval)
+    {
+        Cut(alpha); // the paper: the cut uses alpha as it was before this CNP
+    }
+    else if (!m_cutEvent.IsRunning())
+    {
+        // At most one cut per interval, but a CNP inside it is not lost: the cut waits for the
+        // interval's end (firmware rate_reduce_monitor_period; several CNPs make one cut).
+        m_cutEvent = ns3::Simulator::Schedule(ns3::PicoSeconds(m_lastCutPs + interval - now),
+                                              &Dcqcn::OnDeferredCut, this);
+    }
+    if (m_alphaRestartsOnCnp)
+    {
+        m_alpha = (1.0 - m_g) * alpha + m_g;
+        m_alphaRefPs = now;
+    }
+    else
+    {
+        m_cnpSinceTick = true; // counted at the next tick of the alpha timer
+    }
+}
+
+void
+Dcqcn::OnDeferredCut()
+{
+    Cut(GetAlpha());
+}
+
+void
+Dcqcn::Cut(double alpha)
+{
+    // Target: always the current rate (paper, clamp_tgt_rate); else only when the timer
+    // raised the rate since the previous cut (clamp_tgt_rate_after_time_inc); else kept.
+    if (m_clampTarget || (m_clampAfterTimerIncrease && m_timerIncreasedSinceCut))
+    {
+        m_target = m_rate;
+    }
+    double factor = std::max(1.0 - alpha / 2.0, 1.0 - m_maxDecrease);
+    SetRate(m_rate * factor);
+    m_lastCutPs = ns3::Simulator::Now().GetPicoSeconds();
+    m_timerStage = 0;
+    m_byteStage = 0;
+    m_bytesSinceStage = 0;
+    m_timerIncreasedSinceCut = false;
+    ScheduleIncrease();
 }
 
 void
@@ -234,6 +298,7 @@ void
 Dcqcn::Stop()
 {
     m_increaseEvent.Cancel();
+    m_cutEvent.Cancel();
 }
 
 std::string
@@ -246,6 +311,7 @@ void
 Dcqcn::DoDispose()
 {
     m_increaseEvent.Cancel();
+    m_cutEvent.Cancel();
     CongestionOps::DoDispose();
 }
 

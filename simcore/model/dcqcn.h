@@ -28,7 +28,7 @@ class Dcqcn : public CongestionOps
 
     /** Target rate in bit/s. */
     double GetTargetBps() const;
-    /** Alpha as of now (decayed lazily by (1-g) per full alpha period since the last CNP). */
+    /** Alpha as of now, the alpha timer's ticks applied lazily. */
     double GetAlpha() const;
     /** Rate increase events since the last cut (timer, byte counter). */
     uint32_t GetTimerStage() const;
@@ -41,6 +41,9 @@ class Dcqcn : public CongestionOps
 
   private:
     void OnIncreaseTimer();
+    void OnDeferredCut();
+    void AdvanceAlpha();
+    void Cut(double alpha);
     void Increase();
     void ScheduleIncrease();
     void SetRate(double rate);
@@ -56,6 +59,7 @@ class Dcqcn : public CongestionOps
     double m_rhaiBps = 200e6;
     double m_minRateBps = 100e6;
     double m_initialAlpha = 1.0;
+    bool m_alphaRestartsOnCnp = true;     ///< alpha timer restarted by each CNP (else periodic)
     bool m_clampTarget = true;            ///< paper: every cut sets Rt = Rc
     bool m_clampAfterTimerIncrease = false; ///< with m_clampTarget off: Rt = Rc only after a timer increase
     double m_maxDecrease = 1.0;           ///< largest fraction of Rc one cut may take off
@@ -65,13 +69,15 @@ class Dcqcn : public CongestionOps
     double m_rate = 0;
     double m_target = 0;
     double m_alpha = 1.0;          ///< alpha at m_alphaRefPs
-    int64_t m_alphaRefPs = 0;      ///< time alpha was last set (the last CNP, or Init)
+    int64_t m_alphaRefPs = 0;      ///< time alpha was last set (last CNP or timer tick, or Init)
+    bool m_cnpSinceTick = false;   ///< periodic alpha timer: a CNP came since the last tick
     int64_t m_lastCutPs = -1;      ///< -1: never cut
     uint32_t m_timerStage = 0;
     uint32_t m_byteStage = 0;
     uint64_t m_bytesSinceStage = 0;
     bool m_timerIncreasedSinceCut = false;
     ns3::EventId m_increaseEvent;
+    ns3::EventId m_cutEvent; ///< a cut owed at the end of the decrease interval
 
     ns3::TracedCallback<double, double> m_rateTrace; ///< old, new rate (bit/s)
 };

@@ -63,6 +63,7 @@ struct FlowState
     uint32_t ackCounter = 0;
     bool eceSinceAck = false; ///< a CE-marked packet arrived since the last ACK (ack_flag)
     int64_t lastCnpPs = -1;
+    bool cnpPending = false; ///< a marked frame arrived since the last CNP (window mode)
     uint64_t bytesDelivered = 0;
     // Conservation (docs/result-format.md): DATA payload bytes; sent = received + dropped +
     // still in the network, exactly.

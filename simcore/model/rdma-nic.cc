@@ -47,6 +47,7 @@ RdmaNic::Configure(FabricContext* ctx, uint32_t node, const NicConfig& cfg)
     m_cfg = cfg;
     m_rtoPs = static_cast<int64_t>(std::max(0.001, cfg.rtoUs) * 1e6);
     m_cnpIntervalPs = static_cast<int64_t>(std::max(0.0, cfg.cnpIntervalUs) * 1e6);
+    m_cnpWindow = cfg.cnpMode != "holdoff";
     // Referencing the TypeIds registers them even when the static library drops unused objects.
     Dcqcn::GetTypeId();
     DcqcnSampled::GetTypeId();
@@ -70,6 +71,7 @@ RdmaNic::Configure(FabricContext* ctx, uint32_t node, const NicConfig& cfg)
         m_ccFactory.Set("ClampTargetAfterTimerIncrease",
                         BooleanValue(c.clampTargetAfterTimerIncrease));
         m_ccFactory.Set("MaxDecrease", DoubleValue(c.maxDecrease));
+        m_ccFactory.Set("AlphaTimerRestartsOnCnp", BooleanValue(c.alphaTimer == "restart_on_cnp"));
     }
 }
 
@@ -292,12 +294,9 @@ RdmaNic::OnData(const RocePacket& p)
         ++m_ctx->counters.cnpsSent;
         m_cnpTxTrace(f.spec->id);
     }
-    else if (p.ecn && (f.lastCnpPs < 0 || now - f.lastCnpPs >= m_cnpIntervalPs))
+    else if (p.ecn)
     {
-        f.lastCnpPs = now;
-        ++m_ctx->counters.cnpsSent;
-        m_cnpTxTrace(f.spec->id);
-        SendControl(f, PacketKind::CNP, 0);
+        OnMarked(p.flow, now);
     }
     if (p.psn == f.expected)
     {
@@ -333,6 +332,42 @@ RdmaNic::OnData(const RocePacket& p)
         // A duplicate (after a timeout): re-acknowledge so the sender moves on.
         SendControl(f, PacketKind::ACK, static_cast<uint32_t>(f.expected));
     }
+}
+
+void
+RdmaNic::OnMarked(uint32_t flow, int64_t now)
+{
+    FlowState& f = m_ctx->flows[flow];
+    if (f.lastCnpPs < 0 || now - f.lastCnpPs >= m_cnpIntervalPs)
+    {
+        SendCnp(flow); // no CNP in the last interval: at once
+        return;
+    }
+    if (m_cnpWindow && !f.cnpPending)
+    {
+        // DCQCN paper: at most one CNP per interval, if a frame arriving in it was marked; the
+        // interval that began with the last CNP owes one at its end.
+        f.cnpPending = true;
+        ns3::Simulator::Schedule(ns3::PicoSeconds(f.lastCnpPs + m_cnpIntervalPs - now),
+                                 &RdmaNic::SendPendingCnp, this, flow);
+    }
+}
+
+void
+RdmaNic::SendPendingCnp(uint32_t flow)
+{
+    m_ctx->flows[flow].cnpPending = false;
+    SendCnp(flow);
+}
+
+void
+RdmaNic::SendCnp(uint32_t flow)
+{
+    FlowState& f = m_ctx->flows[flow];
+    f.lastCnpPs = NowPs();
+    ++m_ctx->counters.cnpsSent;
+    m_cnpTxTrace(f.spec->id);
+    SendControl(f, PacketKind::CNP, 0);
 }
 
 void

@@ -60,6 +60,9 @@ class RdmaNic : public FabricDevice
     void OnData(const RocePacket& p);
     void OnAck(const RocePacket& p, bool nack);
     void OnCnp(const RocePacket& p);
+    void OnMarked(uint32_t flow, int64_t now);
+    void SendCnp(uint32_t flow);
+    void SendPendingCnp(uint32_t flow);
     void SendControl(const FlowState& f, PacketKind kind, uint32_t psn);
     bool BuildData(uint32_t flow, RocePacket& out, int64_t now);
     void RetireFlow(uint32_t flow);
@@ -79,6 +82,7 @@ class RdmaNic : public FabricDevice
     int64_t m_wakeAtPs = kForeverPs;
     int64_t m_rtoPs = 1000000000;
     int64_t m_cnpIntervalPs = 50000000;
+    bool m_cnpWindow = true; ///< NicConfig::cnpMode == "window"
     class SlowReceiver* m_rxHook = nullptr;
     bool m_wdEnabled = false;
     int64_t m_wdDetectPs = 0;

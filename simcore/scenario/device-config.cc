@@ -155,6 +155,7 @@ ReadCc(const json& value, const std::string& path, ordered_json* out)
     c.clampTargetAfterTimerIncrease =
         r.Bool("clamp_target_after_timer_increase", c.clampTargetAfterTimerIncrease);
     c.maxDecrease = r.Number("max_decrease", c.maxDecrease, Range::Closed(0, 1));
+    c.alphaTimer = r.Enum("alpha_timer", c.alphaTimer, {"periodic", "restart_on_cnp"});
     r.Finish();
     return c;
 }
@@ -179,6 +180,9 @@ DcqcnPreset(const std::string& name)
         c.clampTargetRate = true;
         c.clampTargetAfterTimerIncrease = false;
         c.maxDecrease = 1.0;
+        c.alphaTimer = "restart_on_cnp"; // "if no CNP for K, alpha = (1 - g) alpha"
+        c.presetCnpMode = "window";      // "at most one CNP every N us ... if any packet
+                                         // that arrives within that time window was marked"
         return c;
     }
     if (name == "nvidia-default")
@@ -195,6 +199,8 @@ DcqcnPreset(const std::string& name)
         c.clampTargetRate = false;           // clamp_tgt_rate
         c.clampTargetAfterTimerIncrease = true; // clamp_tgt_rate_after_time_inc
         c.maxDecrease = 0.5;                 // rpg_min_dec_fac 50 %
+        c.alphaTimer = "periodic";           // dce_tcp_rtt: alpha updated every period
+        c.presetCnpMode = "holdoff";         // min_time_between_cnps (as recalled, unverified)
         return c;
     }
     if (name == "hpcc-dcqcn")
@@ -310,6 +316,7 @@ ReadNicConfig(const json& value, const std::string& path, ordered_json* out)
     n.cc = ReadCc(OrEmpty(r.Raw("cc")), r.FieldPath("cc"), Child(out, "cc"));
     n.cnpIntervalUs =
         r.Number("cnp_interval_us", n.cnpIntervalUs, Range::Closed(0, kMaxTimerUs, "us"));
+    n.cnpMode = r.Enum("cnp_mode", n.cc.presetCnpMode, {"window", "holdoff"});
     n.ackIntervalPackets = static_cast<uint32_t>(
         r.Int("ack_interval_packets", n.ackIntervalPackets, Range::Closed(1, 1024)));
     n.rtoUs = r.Number("rto_us", n.rtoUs, Range::Closed(1, 10000000, "us"));

@@ -105,6 +105,8 @@ struct CcConfig
     bool clampTargetRate = true;                   ///< every cut sets target = current rate
     bool clampTargetAfterTimerIncrease = false;    ///< else only after a timer-driven increase
     double maxDecrease = 1.0;                      ///< largest fraction one cut takes off
+    std::string alphaTimer = "restart_on_cnp";     ///< or "periodic" (the paper preset: restart)
+    std::string presetCnpMode = "window";          ///< the preset's notification point mode
 };
 
 struct NicConfig
@@ -115,6 +117,9 @@ struct NicConfig
     uint64_t messageBytes = 65536;
     CcConfig cc;
     double cnpIntervalUs = 50;
+    /** Notification point: "window" (DCQCN paper: a frame marked within the interval after a
+     *  CNP earns one CNP at the interval's end) or "holdoff" (marks within it are forgotten). */
+    std::string cnpMode = "window";
     uint32_t ackIntervalPackets = 1;
     double rtoUs = 1000;
     bool nackEnabled = true;

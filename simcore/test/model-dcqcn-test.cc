@@ -88,26 +88,72 @@ TEST(ModelDcqcn, AdditiveIncreaseRaisesTarget)
 
 TEST(ModelDcqcn, AlphaDecaysAndCutsAreSpaced)
 {
+    // A CNP inside the 50 us decrease interval does not cut at once; the cut waits for the end
+    // of the interval (1 + 50 = 51 us), at the alpha of that moment (1): 50 -> 25 Gbit/s. It used
+    // to be dropped, which is neither the paper (every CNP cuts) nor the firmware (a CNP inside
+    // rate_reduce_monitor_period is acted on at the period's end).
     Simulator::Destroy();
     auto rp = MakeRp(40);
     rp->Init(100e9);
     double alphaLater = 0;
     double rateAfterSecond = 0;
     double rateAfterFirst = 0;
+    double rateJustBefore = 0;
+    double rateAtEnd = 0;
     Simulator::Schedule(MicroSeconds(1), [&] {
         rp->OnCnp();
         rateAfterFirst = rp->GetRateBps();
     });
     Simulator::Schedule(MicroSeconds(20), [&] {
-        rp->OnCnp(); // within the 50 us decrease interval: no cut
+        rp->OnCnp(); // within the 50 us decrease interval: no cut now
         rateAfterSecond = rp->GetRateBps();
     });
+    Simulator::Schedule(NanoSeconds(50999), [&] { rateJustBefore = rp->GetRateBps(); });
+    Simulator::Schedule(NanoSeconds(51001), [&] { rateAtEnd = rp->GetRateBps(); });
     Simulator::Schedule(MicroSeconds(20 + 55 * 10 + 1), [&] { alphaLater = rp->GetAlpha(); });
     Simulator::Stop(MicroSeconds(700));
     Simulator::Run();
     EXPECT_NEAR(rateAfterFirst, 50e9, 1.0);
     EXPECT_NEAR(rateAfterSecond, 50e9, 1.0);
+    EXPECT_NEAR(rateJustBefore, 50e9, 1.0);
+    EXPECT_NEAR(rateAtEnd, 25e9, 1.0);
+    // restart-on-CNP alpha (the paper's wording, the attribute default): 10 idle periods after
+    // the CNP at 20 us; the deferred cut does not touch alpha
     EXPECT_NEAR(alphaLater, std::pow(1 - 1.0 / 256, 10), 1e-12);
+    rp->Dispose();
+    Simulator::Destroy();
+}
+
+TEST(ModelDcqcn, PeriodicAlphaTimer)
+{
+    // Free-running alpha timer (fluid model, NVIDIA dce_tcp_rtt): ticks at 55, 110, ... us; a
+    // tick adds g if a CNP came since the previous one. CNP at 1 us: tick 55 -> 1; ticks 110..275
+    // decay: (1 - g)^4 at 276 us; CNP at 300 us (alpha not moved by it), tick 330:
+    // (1 - g)^5 + g; tick 385: ((1 - g)^5 + g)(1 - g).
+    Simulator::Destroy();
+    auto rp = MakeRp(40);
+    rp->SetAttribute("AlphaTimerRestartsOnCnp", BooleanValue(false));
+    rp->Init(100e9);
+    const double k = 1 - 1.0 / 256;
+    std::vector<std::pair<int64_t, double>> probes = {{54, 1.0},
+                                                      {56, 1.0},
+                                                      {276, std::pow(k, 4)},
+                                                      {301, std::pow(k, 4)},
+                                                      {331, std::pow(k, 5) + 1.0 / 256},
+                                                      {386, (std::pow(k, 5) + 1.0 / 256) * k}};
+    std::vector<double> seen(probes.size(), -1);
+    Simulator::Schedule(MicroSeconds(1), [&] { rp->OnCnp(); });
+    Simulator::Schedule(MicroSeconds(300), [&] { rp->OnCnp(); });
+    for (size_t i = 0; i < probes.size(); ++i)
+    {
+        Simulator::Schedule(MicroSeconds(probes[i].first), [&, i] { seen[i] = rp->GetAlpha(); });
+    }
+    Simulator::Stop(MicroSeconds(400));
+    Simulator::Run();
+    for (size_t i = 0; i < probes.size(); ++i)
+    {
+        EXPECT_NEAR(seen[i], probes[i].second, 1e-12) << "at " << probes[i].first << " us";
+    }
     rp->Dispose();
     Simulator::Destroy();
 }

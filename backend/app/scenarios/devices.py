@@ -170,6 +170,12 @@ class Cc(Strict):
         le=1,
         description="Largest fraction of the rate one cut may take off (1 - rpg_min_dec_fac/100)",
     )
+    alpha_timer: Literal["periodic", "restart_on_cnp"] | None = Field(
+        None,
+        description="periodic: alpha is updated every alpha_update_us, adding g if a CNP came "
+        "in that period (fluid model, NVIDIA dce_tcp_rtt); restart_on_cnp: each CNP adds g at "
+        "once and alpha decays only after a full period without CNP",
+    )
 
 
 class CcPartial(Cc):
@@ -188,6 +194,12 @@ class Nic(Strict):
     message_bytes: int = Field(65536, ge=1, le=2**31)
     cc: Cc = Field(default_factory=Cc)
     cnp_interval_us: float = Field(50, ge=0, le=L.MAX_TIMER_US)
+    cnp_mode: Literal["window", "holdoff"] | None = Field(
+        None,
+        description="notification point: 'window' (DCQCN paper: a frame marked within the "
+        "interval after a CNP earns one CNP at the interval's end) or 'holdoff' (marked frames "
+        "within the interval are ignored; NVIDIA min_time_between_cnps). Unset: from cc.preset "
+        "(dcqcn-paper: window, nvidia-default: holdoff)")
     ack_interval_packets: int = Field(1, ge=1, le=1024)
     rto_us: float = Field(1000, ge=1, le=10_000_000)
     nack_enabled: bool = True
@@ -209,6 +221,7 @@ class NicPartial(Strict):
     message_bytes: int | None = Field(None, ge=1, le=2**31)
     cc: CcPartial | None = None
     cnp_interval_us: float | None = Field(None, ge=0, le=L.MAX_TIMER_US)
+    cnp_mode: Literal["window", "holdoff"] | None = None
     ack_interval_packets: int | None = Field(None, ge=1, le=1024)
     rto_us: float | None = Field(None, ge=1, le=10_000_000)
     nack_enabled: bool | None = None

@@ -715,6 +715,11 @@ export interface components {
              * @enum {string}
              */
             algorithm: "dcqcn" | "dcqcn_sampled" | "none";
+            /**
+             * Alpha Timer
+             * @description periodic: alpha is updated every alpha_update_us, adding g if a CNP came in that period (fluid model, NVIDIA dce_tcp_rtt); restart_on_cnp: each CNP adds g at once and alpha decays only after a full period without CNP
+             */
+            alpha_timer?: ("periodic" | "restart_on_cnp") | null;
             /** Alpha Update Us */
             alpha_update_us?: number | null;
             /** Byte Counter Bytes */
@@ -762,6 +767,11 @@ export interface components {
         CcPartial: {
             /** Algorithm */
             algorithm?: ("dcqcn" | "dcqcn_sampled" | "none") | null;
+            /**
+             * Alpha Timer
+             * @description periodic: alpha is updated every alpha_update_us, adding g if a CNP came in that period (fluid model, NVIDIA dce_tcp_rtt); restart_on_cnp: each CNP adds g at once and alpha decays only after a full period without CNP
+             */
+            alpha_timer?: ("periodic" | "restart_on_cnp") | null;
             /** Alpha Update Us */
             alpha_update_us?: number | null;
             /** Byte Counter Bytes */
@@ -1709,6 +1719,11 @@ export interface components {
              */
             cnp_interval_us: number;
             /**
+             * Cnp Mode
+             * @description notification point: 'window' (DCQCN paper: a frame marked within the interval after a CNP earns one CNP at the interval's end) or 'holdoff' (marked frames within the interval are ignored; NVIDIA min_time_between_cnps). Unset: from cc.preset (dcqcn-paper: window, nvidia-default: holdoff)
+             */
+            cnp_mode?: ("window" | "holdoff") | null;
+            /**
              * Ecn Feedback
              * @description cnp: a CNP packet per marked packet, at most one per cnp_interval_us; ack_flag: a congestion flag on the ACK of every marked packet, no pacing
              * @default cnp
@@ -1770,6 +1785,8 @@ export interface components {
             cc?: components["schemas"]["CcPartial"] | null;
             /** Cnp Interval Us */
             cnp_interval_us?: number | null;
+            /** Cnp Mode */
+            cnp_mode?: ("window" | "holdoff") | null;
             /** Ecn Feedback */
             ecn_feedback?: ("cnp" | "ack_flag") | null;
             /** Header Bytes */
