@@ -17,6 +17,14 @@ import { useSaveScenario, useValidateScenario } from "../../features/scenarios/a
 import { RunLauncher } from "../../features/runs/components/RunLauncher";
 import { useCreateRuns } from "../../features/runs/api/runs";
 import { trafficHosts } from "../../lib/scenario/trafficHosts";
+import { crossFieldErrors } from "../../lib/editor/checks";
+import { rememberRun } from "../../lib/mine/mine";
+import { useUnsavedWarning } from "../../lib/editor/useUnsavedWarning";
+import { CanvasMessages, isDrawingHint } from "../../features/topology/components/CanvasMessages";
+import { fabricStats, unlinkedNodes } from "../../lib/topology/stats";
+import { useQueryClient } from "@tanstack/react-query";
+import { expandTopology } from "../../lib/api/queries";
+import type { GeneratorTopology } from "../../lib/scenario/types";
 
 export function EditorPage() {
   const [params] = useSearchParams();
@@ -47,15 +55,30 @@ export function EditorPage() {
 
   // inline errors: validate a moment after the last edit
   const docJson = JSON.stringify(toScenarioDocument(state));
+  const [validatedJson, setValidatedJson] = useState("");
   useEffect(() => {
-    const t = setTimeout(() => validate.mutate(JSON.parse(docJson)), 600);
+    const t = setTimeout(() => validate.mutate(JSON.parse(docJson), { onSettled: () => setValidatedJson(docJson) }), 600);
     return () => clearTimeout(t);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [docJson]);
+  const crossField = useMemo(() => crossFieldErrors(doc), [doc]);
   const errors = useMemo(
-    () => ({ ...fieldErrorMap(validate.error), ...fieldErrorMap(save.error) }),
-    [validate.error, save.error],
+    () => ({ ...fieldErrorMap(validate.error), ...fieldErrorMap(save.error), ...crossField }),
+    [validate.error, save.error, crossField],
   );
+  // a node not linked yet is a hint while drawing, not a reason to refuse the run button's look
+  const blocking = Object.entries(errors).filter(([, m]) => !isDrawingHint(m));
+  const unsettled = validate.isPending || docJson !== validatedJson;
+  useUnsavedWarning(state.dirty);
+  const queryClient = useQueryClient();
+  /** Expands a generated fabric first: a fabric the API refuses never replaces the canvas. */
+  const generate = async (t: GeneratorTopology) => {
+    await queryClient.fetchQuery({ queryKey: ["expand", t], queryFn: () => expandTopology(t), staleTime: Infinity });
+    dispatch({ type: "setTopology", topology: t });
+    setSelected(new Set());
+    setLinkIndex(null);
+    setFitKey((k) => k + 1);
+  };
 
   const ensureSaved = async () => {
     if (state.sourceId && !state.dirty) return state.sourceId;
@@ -66,10 +89,22 @@ export function EditorPage() {
   const run = async (seeds: number[]) => {
     const id = await ensureSaved();
     const res = await runs.mutateAsync({ scenarioId: id, seeds });
+    for (const r of res.data) rememberRun(r.id, id);
     navigate(`/runs/${res.data[0].id}`);
   };
   const g = graph;
   const explicitLinks: ExplicitLink[] = doc.topology.kind === "explicit" ? doc.topology.links : (g?.links ?? []);
+  const shownStats = stats ?? (g ? fabricStats(g) : undefined);
+  const unlinked = useMemo(() => (g ? unlinkedNodes(g) : []), [g]);
+  const canvasMessages = Object.entries(errors)
+    .filter(([k]) => k === "topology" || k.startsWith("topology."))
+    .map(([k, m]) => {
+      const link = /^topology\.links\.(\d+)/.exec(k);
+      const l = link ? explicitLinks[Number(link[1])] : undefined;
+      const text = isDrawingHint(m) && unlinked.length ? `${unlinked.slice(0, 4).join(", ")}${unlinked.length > 4 ? ` and ${unlinked.length - 4} more` : ""} ${unlinked.length === 1 ? "has" : "have"} no links` : m;
+      return { path: k, text: l ? `Link ${l.a} ↔ ${l.b}: ${m}` : text, link: link ? Number(link[1]) : undefined };
+    });
+  const selectLink = (i: number) => { setSelected(new Set()); setLinkIndex(i); };
   const highlighted = useMemo(() => trafficHosts(doc.traffic ?? []), [doc.traffic]);
 
   if (fromId && source.error) return <ErrorBox error={source.error} title="Could not load the scenario" />;
@@ -80,7 +115,9 @@ export function EditorPage() {
         <h1>{doc.name || "Untitled fabric"}</h1>
         {state.dirty && <span className="badge">edited</span>}
         <span className="grow" />
-        <RunLauncher busy={save.isPending || runs.isPending} onRun={(s) => void run(s).catch(() => {})} defaultSeed={doc.seed ?? 1} />
+        {blocking.length > 0 && <span className="run-blocked" role="status">Fix {blocking.length === 1 ? "1 field" : `${blocking.length} fields`} to run</span>}
+        <RunLauncher busy={save.isPending || runs.isPending} onRun={(s) => void run(s).catch(() => {})} defaultSeed={doc.seed ?? 1}
+          disabledReason={blocking.length > 0 ? `Fix first: ${blocking.map(([, m]) => m).join("; ")}` : unsettled ? "Checking the scenario…" : undefined} />
         <button type="button" onClick={() => void ensureSaved().then((id) => navigate(`/sweeps/new?scenario=${id}`)).catch(() => {})}>Sweep…</button>
         <ShareButton save={ensureSaved} />
       </div>
@@ -90,12 +127,7 @@ export function EditorPage() {
         <aside className="panel left" aria-label="Fabric">
           <details open>
             <summary>Generator</summary>
-            <GeneratorForm key={loadedKey} topology={doc.topology} onGenerate={(t) => {
-              dispatch({ type: "setTopology", topology: t });
-              setSelected(new Set());
-              setLinkIndex(null);
-              setFitKey((k) => k + 1);
-            }} />
+            <GeneratorForm key={loadedKey} topology={doc.topology} onGenerate={generate} />
             {doc.topology.kind === "explicit" && <p className="hint">Explicit fabric ({doc.topology.nodes.length} nodes): generating replaces it.</p>}
           </details>
           <ParamsPanel doc={doc} errors={errors} onSet={(path, value) => dispatch({ type: "setField", path, value })} />
@@ -103,15 +135,13 @@ export function EditorPage() {
         <main className="canvas-col">
           {expanding && <Loading what="Expanding the fabric" />}
           <ErrorBox error={expandError} title="The topology is invalid" />
-          {errors["topology"] && <p className="field-error" role="alert">topology: {errors["topology"]}</p>}
-          {Object.entries(errors).filter(([k]) => k.startsWith("topology.")).slice(0, 3).map(([k, m]) => (
-            <p key={k} className="field-error" role="alert"><code>{k}</code>: {m}</p>
-          ))}
           {g && (
             <EditorCanvas
               graph={g}
-              fitKey={`${loadedKey}-${fitKey}-${doc.topology.kind === "explicit" ? "x" : JSON.stringify(doc.topology)}`}
+              fitKey={`${loadedKey}-${fitKey}`}
               selected={selected}
+              selectedLink={linkIndex}
+              overlay={<CanvasMessages messages={canvasMessages} onSelectLink={selectLink} />}
               highlighted={highlighted}
               picking={picking && {
                 label: picking.label,
@@ -142,10 +172,10 @@ export function EditorPage() {
               onRedo={ed.redo}
             />
           )}
-          {stats && (
+          {shownStats && (
             <p className="hint" data-testid="fabric-stats">
-              {stats.hosts} hosts · {stats.switches} switches · {stats.links} links
-              {stats.oversubscription != null && <> · oversubscription {Number(stats.oversubscription).toFixed(2)}:1</>}
+              {shownStats.hosts} hosts · {shownStats.switches} switches · {shownStats.links} links
+              {shownStats.oversubscription != null && <> · oversubscription {Number(shownStats.oversubscription).toFixed(2)}:1</>}
             </p>
           )}
         </main>

@@ -15,16 +15,22 @@ export function parseSeeds(text: string): number[] | null {
 }
 
 /** Seeds field and the Run button. */
-export function RunLauncher({ onRun, busy, defaultSeed = 1 }: { onRun: (seeds: number[]) => void; busy: boolean; defaultSeed?: number }) {
+export function RunLauncher({ onRun, busy, defaultSeed = 1, disabledReason }: {
+  onRun: (seeds: number[]) => void;
+  busy: boolean;
+  defaultSeed?: number;
+  /** Why Run cannot start now (invalid fields); shown as the button's title. */
+  disabledReason?: string;
+}) {
   const [text, setText] = useState(String(defaultSeed));
   const seeds = parseSeeds(text);
   return (
-    <form className="run-launcher row" onSubmit={(e) => { e.preventDefault(); if (seeds) onRun(seeds); }}>
+    <form className="run-launcher row" onSubmit={(e) => { e.preventDefault(); if (seeds && !disabledReason) onRun(seeds); }}>
       <label>
         Seeds{" "}
         <input value={text} onChange={(e) => setText(e.target.value)} size={8} aria-invalid={!seeds} aria-label="Seeds (e.g. 1, 2, 5-7)" />
       </label>
-      <button type="submit" className="primary" disabled={!seeds || busy}>{busy ? "Starting…" : "Run"}</button>
+      <button type="submit" className="primary" disabled={!seeds || busy || !!disabledReason} title={disabledReason}>{busy ? "Starting…" : "Run"}</button>
     </form>
   );
 }

@@ -27,7 +27,7 @@ export function ParamsPanel({ doc, errors, onSet }: {
         {RUN_FIELDS.map((f) => (
           <FieldInput key={f.path} spec={{ path: f.path, label: f.label, unit: f.unit, type: "number" }}
             value={getPath(doc, f.path) ?? undefined} placeholder={f.placeholder}
-            error={errors[f.path]} onChange={(v) => onSet(f.path, v)} />
+            error={errors[f.path]} term={f.path} onChange={(v) => onSet(f.path, v)} />
         ))}
       </details>
       <details open>
@@ -35,7 +35,7 @@ export function ParamsPanel({ doc, errors, onSet }: {
         {SWITCH_FIELDS.map((f) => (
           <FieldInput key={f.path} spec={f} value={getPath(doc.switch, f.path) ?? undefined}
             placeholder={SWITCH_DEFAULTS[f.path]} cellBytes={cellBytes}
-            error={errors[`switch.${f.path}`]} onChange={(v) => onSet(`switch.${f.path}`, v)} />
+            error={errors[`switch.${f.path}`]} term={`switch.${f.path}`} onChange={(v) => onSet(`switch.${f.path}`, v)} />
         ))}
       </details>
       <details>
@@ -43,12 +43,12 @@ export function ParamsPanel({ doc, errors, onSet }: {
         {NIC_FIELDS.map((f) => (
           <FieldInput key={f.path} spec={f} value={getPath(doc.nic, f.path) ?? undefined}
             placeholder={NIC_DEFAULTS[f.path] ?? "from preset"}
-            error={errors[`nic.${f.path}`]} onChange={(v) => onSet(`nic.${f.path}`, v)} />
+            error={errors[`nic.${f.path}`]} term={`nic.${f.path}`} onChange={(v) => onSet(`nic.${f.path}`, v)} />
         ))}
       </details>
       {Object.entries(errors)
-        .filter(([k]) => !k.startsWith("traffic.") && !k.includes("_overrides.") && !isShown(k))
-        .map(([k, m]) => <p key={k} className="field-error" role="alert"><code>{k || "scenario"}</code>: {m}</p>)}
+        .filter(([k]) => !k.startsWith("traffic.") && k !== "topology" && !k.startsWith("topology.") && !k.includes("_overrides.") && !isShown(k))
+        .map(([k, m]) => <p key={k} className="field-error" role="alert">{m}</p>)}
     </div>
   );
 }
