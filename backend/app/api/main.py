@@ -3,6 +3,7 @@
 from fastapi import APIRouter
 
 from app.api import health
+from app.labs import router as labs
 from app.presets import router as presets
 from app.runs import router as runs
 from app.scenarios import router as scenarios
@@ -16,3 +17,4 @@ api_router.include_router(presets.router)
 api_router.include_router(runs.router)
 api_router.include_router(sweeps.router)
 api_router.include_router(topologies.router)
+api_router.include_router(labs.router)

@@ -6,6 +6,8 @@ import { RunPage } from "./routes/RunPage";
 import { SharePage } from "./routes/SharePage";
 import { NewSweepPage, SweepPage } from "./routes/SweepPages";
 import { Empty } from "../components/States";
+import { LabsPage } from "./routes/LabsPage";
+import { LabDock } from "./LabDock";
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
@@ -21,8 +23,10 @@ export function App() {
           <nav aria-label="Main">
             <NavLink to="/" end>Home</NavLink>
             <NavLink to="/editor">Editor</NavLink>
+            <NavLink to="/labs">Labs</NavLink>
           </nav>
         </header>
+        <div className="app-body">
         <div id="main" className="app-main">
           <Routes>
             <Route path="/" element={<HomePage />} />
@@ -31,8 +35,11 @@ export function App() {
             <Route path="/sweeps/new" element={<NewSweepPage />} />
             <Route path="/sweeps/:id" element={<SweepPage />} />
             <Route path="/s/:id" element={<SharePage />} />
+            <Route path="/labs" element={<LabsPage />} />
             <Route path="*" element={<Empty>Page not found. <NavLink to="/">Back to the presets</NavLink></Empty>} />
           </Routes>
+        </div>
+        <LabDock />
         </div>
       </BrowserRouter>
     </QueryClientProvider>

@@ -19,6 +19,7 @@ import { useCreateRuns } from "../../features/runs/api/runs";
 import { trafficHosts } from "../../lib/scenario/trafficHosts";
 import { crossFieldErrors } from "../../lib/editor/checks";
 import { rememberRun } from "../../lib/mine/mine";
+import { labSignal } from "../../lib/labs/progress";
 import { useUnsavedWarning } from "../../lib/editor/useUnsavedWarning";
 import { CanvasMessages, isDrawingHint } from "../../features/topology/components/CanvasMessages";
 import { fabricStats, unlinkedNodes } from "../../lib/topology/stats";
@@ -41,8 +42,10 @@ export function EditorPage() {
     if (d && source.data && loadedKey !== source.data.id) {
       dispatch({ type: "load", state: fromScenarioDocument(d, source.data.id) });
       setLoadedKey(source.data.id);
+      const preset = params.get("preset");
+      if (preset && source.data.preset_key === preset) labSignal({ kind: "preset_opened", preset });
     }
-  }, [source.data, loadedKey, dispatch]);
+  }, [source.data, loadedKey, dispatch, params]);
 
   const { graph, stats, error: expandError, isLoading: expanding } = useFabricGraph(doc.topology);
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -55,6 +58,7 @@ export function EditorPage() {
 
   // inline errors: validate a moment after the last edit
   const docJson = JSON.stringify(toScenarioDocument(state));
+  useEffect(() => labSignal({ kind: "doc", doc: JSON.parse(docJson) }), [docJson]);
   const [validatedJson, setValidatedJson] = useState("");
   useEffect(() => {
     const t = setTimeout(() => validate.mutate(JSON.parse(docJson), { onSettled: () => setValidatedJson(docJson) }), 600);
