@@ -20,7 +20,7 @@ const COMMON = ["start_us", "priority", "qps"] as const;
 const OWN_INPUTS = new Set(["size_bytes", "load", "interval_us", "probe_bytes", "message_bytes", "tx_depth",
   "iterations", "stop_us", "name", ...COMMON]);
 
-const NUM_FIELDS: Record<string, { label: string; unit?: string }> = {
+export const NUM_FIELDS: Record<string, { label: string; unit?: string }> = {
   size_bytes: { label: "Size", unit: "bytes, 0 = long-lived" },
   message_bytes: { label: "Message", unit: "bytes" },
   tx_depth: { label: "TX depth", unit: "WQEs in flight" },

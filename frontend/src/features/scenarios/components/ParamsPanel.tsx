@@ -1,13 +1,8 @@
 import { FieldInput } from "../../../components/FieldInput";
-import { NIC_DEFAULTS, NIC_FIELDS, SWITCH_DEFAULTS, SWITCH_FIELDS } from "../../../lib/scenario/fields";
+import { NIC_DEFAULTS, NIC_FIELDS, RUN_FIELDS, SWITCH_DEFAULTS, SWITCH_FIELDS } from "../../../lib/scenario/fields";
 import { getPath } from "../../../lib/scenario/paths";
 import type { Json, Scenario } from "../../../lib/scenario/types";
 
-const RUN_FIELDS = [
-  { path: "duration_us", label: "Duration", unit: "us", placeholder: 10000 },
-  { path: "warmup_us", label: "Warm-up", unit: "us", placeholder: 0 },
-  { path: "monitor.sample_interval_us", label: "Sample interval", unit: "us", placeholder: 10 },
-] as const;
 
 /** Scenario-wide settings: run length, switch defaults, NIC defaults (incl. the DCQCN preset). */
 export function ParamsPanel({ doc, errors, onSet }: {
