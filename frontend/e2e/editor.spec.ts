@@ -141,7 +141,7 @@ test("6. leaving with unsaved work asks first", async ({ page }) => {
   expect(asked).toBe(2);
 });
 
-test("7. share page: parameter table with the diff, Run a copy when nothing ran", async ({ page, request }) => {
+test("7. share page: parameter table with the diff, Run a copy when nothing ran", async ({ page, request, browser, baseURL }) => {
   const preset = await presetScenario(request, "incast-2to1");
   const doc = (await (await request.get(`${API}/scenarios/${preset}`)).json()).scenario;
   doc.name = "e2e share diff";
@@ -160,4 +160,13 @@ test("7. share page: parameter table with the diff, Run a copy when nothing ran"
   await page.getByRole("button", { name: "Run a copy" }).click();
   await expect(page).toHaveURL(/\/runs\//);
   expect(await waitForRunEnd(page)).toBe("SUCCEEDED");
+
+  // 4. "my scenarios": the copy is listed in this browser, and in no other
+  await page.goto("/");
+  await expect(page.getByTestId("my-scenarios")).toContainText("e2e share diff");
+  const other = await browser.newContext({ baseURL });
+  const stranger = await other.newPage();
+  await stranger.goto("/");
+  await expect(stranger.getByText("No saved scenarios in this browser yet")).toBeVisible();
+  await other.close();
 });
