@@ -170,3 +170,28 @@ test("7. share page: parameter table with the diff, Run a copy when nothing ran"
   await expect(stranger.getByText("No saved scenarios in this browser yet")).toBeVisible();
   await other.close();
 });
+
+test("import: an HPCC topology file and a dropped scenario JSON; export the scenario", async ({ page }) => {
+  await page.goto("/editor");
+  await expect(page.getByRole("img", { name: "Fabric editor canvas: 8 nodes, 8 links" })).toBeVisible();
+  await page.getByText("Import / export").click();
+  await page.getByLabel("Import a scenario or topology file").setInputFiles({
+    name: "topology.txt", mimeType: "text/plain", buffer: Buffer.from("3 1 2\n2\n0 2 100Gbps 0.001ms 0\n1 2 100Gbps 0.001ms 0\n"),
+  });
+  await expect(page.getByRole("img", { name: "Fabric editor canvas: 3 nodes, 2 links" })).toBeVisible();
+  await expect(page.getByText("Explicit fabric (3 nodes)")).toBeVisible();
+  // the export is the document itself
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export scenario JSON" }).click()]);
+  const exported = JSON.parse(await (await download.createReadStream()).toArray().then((c) => Buffer.concat(c).toString()));
+  expect(exported.topology.nodes.map((n: { id: string }) => n.id)).toEqual(["h0", "h1", "sw2"]);
+  // drop a scenario file on the editor
+  exported.name = "dropped scenario";
+  await page.evaluate((text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], "dropped.json", { type: "application/json" }));
+    document.querySelector(".editor-page")!.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, JSON.stringify(exported));
+  await expect(page.getByLabel("Scenario name")).toHaveValue("dropped scenario");
+  await page.getByRole("button", { name: "Undo" }).click();
+  await expect(page.getByLabel("Scenario name")).toHaveValue("New fabric");
+});

@@ -3,11 +3,12 @@ import { useNavigate, useSearchParams } from "react-router";
 import { ErrorBox, Loading } from "../../components/States";
 import { scenarioDocument, useFabricGraph, useScenario } from "../../lib/api/queries";
 import { fieldErrorMap } from "../../lib/api/fieldErrors";
-import { fromScenarioDocument, toScenarioDocument } from "../../lib/editor/model";
+import { explicitFrom, fromScenarioDocument, toScenarioDocument } from "../../lib/editor/model";
 import { useEditor } from "../../lib/editor/useEditor";
 import type { ExplicitLink } from "../../lib/scenario/types";
 import { EditorCanvas } from "../../features/topology/components/EditorCanvas";
 import { GeneratorForm } from "../../features/topology/components/GeneratorForm";
+import { ImportExport, readImport } from "../../features/topology/components/ImportExport";
 import { SelectionPanel } from "../../features/topology/components/SelectionPanel";
 import { ParamsPanel } from "../../features/scenarios/components/ParamsPanel";
 import { TrafficPanel } from "../../features/scenarios/components/TrafficPanel";
@@ -109,12 +110,34 @@ export function EditorPage() {
       return { path: k, text: l ? `Link ${l.a} ↔ ${l.b}: ${m}` : text, link: link ? Number(link[1]) : undefined };
     });
   const selectLink = (i: number) => { setSelected(new Set()); setLinkIndex(i); };
+  const [importError, setImportError] = useState<string | null>(null);
+  /** An imported file replaces the document or its topology as one undoable edit. */
+  const importFile = (name: string, text: string) => {
+    try {
+      const got = readImport(name, text);
+      if ("doc" in got) dispatch({ type: "replaceDocument", doc: got.doc });
+      else dispatch({ type: "setTopology", topology: got.topology });
+      setImportError(null);
+      setSelected(new Set());
+      setLinkIndex(null);
+      setFitKey((k) => k + 1);
+    } catch (e) {
+      setImportError(`${name}: ${(e as Error).message}`);
+    }
+  };
   const highlighted = useMemo(() => trafficHosts(doc.traffic ?? []), [doc.traffic]);
 
   if (fromId && source.error) return <ErrorBox error={source.error} title="Could not load the scenario" />;
   if (fromId && loadedKey !== fromId) return <Loading what="Loading the scenario" />;
   return (
-    <div className="editor-page">
+    <div className="editor-page"
+      onDragOver={(e) => { if (e.dataTransfer.types.includes("Files")) e.preventDefault(); }}
+      onDrop={(e) => {
+        const f = e.dataTransfer.files?.[0];
+        if (!f) return;
+        e.preventDefault();
+        void f.text().then((t) => importFile(f.name, t));
+      }}>
       <div className="page-bar row">
         <h1>{doc.name || "Untitled fabric"}</h1>
         {state.dirty && <span className="badge">edited</span>}
@@ -133,6 +156,11 @@ export function EditorPage() {
             <summary>Generator</summary>
             <GeneratorForm key={loadedKey} topology={doc.topology} onGenerate={generate} />
             {doc.topology.kind === "explicit" && <p className="hint">Explicit fabric ({doc.topology.nodes.length} nodes): generating replaces it.</p>}
+          </details>
+          <details>
+            <summary>Import / export</summary>
+            <ImportExport doc={toScenarioDocument(state)} explicit={() => (g ? explicitFrom(doc.topology, g) : null)} onImport={importFile} />
+            {importError && <p className="field-error" role="alert">Not imported: {importError}</p>}
           </details>
           <ParamsPanel doc={doc} errors={errors} onSet={(path, value) => dispatch({ type: "setField", path, value })} />
         </aside>
