@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Benchmarks of the packet-level model (docs/benchmarks.md records the figures).
-#   bench/run-bench.sh [A|B|big|all] [duration_us]
+#   bench/run-bench.sh [A|B|big|all|A-run|A-scenario|hpcc] [duration_us]
 # Builds the fabricmodel library with the project's CMake, compiles simcore/examples/fabric-bench.cc
 # against it, and prints one JSON line per reference.
+#   A-run:      times `fabricsim run bench/reference-a.json` (the path users take: parse, validate,
+#               expand, run, write the result) with /usr/bin/time; same flows and seeds as A 10000.
+#   A-scenario: rewrites bench/reference-a.json from fabric-bench (after changing Reference A).
+#   hpcc:       the HPCC benchmark flow by flow (validation/hpcc_run.sh) with its wall time and RSS.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 which="${1:-all}"
@@ -16,10 +20,29 @@ if [[ ! -x "$bin" || "$root/simcore/examples/fabric-bench.cc" -nt "$bin" ||
     "$root/simcore/build/libfabricmodel.a" -lns3-core -lns3-network -o "$bin"
 fi
 run() { /usr/bin/time -f '{"maxrss_kb": %M}' "$bin" "$@"; }
+fabricsim_run() {
+  cmake --build "$root/simcore/build" -j2 --target fabricsim >/dev/null
+  local out
+  out="$(mktemp -d)"
+  /usr/bin/time -f '{"wall_s": %e, "user_s": %U, "maxrss_kb": %M}' -o "$out/time" \
+    "$root/simcore/build/fabricsim" run "$1" --out "$out/result.json"
+  python3 - "$out/time" "$out/result.json" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))
+r = json.load(open(sys.argv[2]))
+s = r["summary"]
+print(json.dumps({"run": "fabricsim run", **t, "perf": r.get("perf"),
+                  "flows_completed": s.get("flows_completed"), "slowdown": s.get("slowdown")}))
+PY
+  rm -rf "$out"
+}
 case "$which" in
+  A-run) fabricsim_run "$root/bench/reference-a.json" ;;
+  A-scenario) "$bin" scenario-A 10000 0.3 > "$root/bench/reference-a.json" ;;
+  hpcc) "$root/validation/hpcc_run.sh" ;;
   A) run A "$dur" 0.3 ;;
   B) run B "$dur" ;;
   big) run big "$dur" 0.1 ;;
   all) run A "$dur" 0.3; run B "$dur" ;;
-  *) echo "usage: $0 [A|B|big|all] [duration_us]" >&2; exit 2 ;;
+  *) echo "usage: $0 [A|B|big|all|A-run|A-scenario|hpcc] [duration_us]" >&2; exit 2 ;;
 esac

@@ -2,6 +2,8 @@
 # Throwaway PostgreSQL and Redis on loopback for tests and development.
 #   eval "$(scripts/services.sh start)"   # prints export lines
 #   scripts/services.sh stop
+#   scripts/services.sh pg-stop|pg-start|redis-stop|redis-start   # outages for the chaos tests
+#     (redis-stop is `shutdown nosave`: queued messages are lost, as in issue 13's defect 2)
 # Ports: FT_PG_PORT and FT_REDIS_PORT, or free loopback ports chosen on the first start and
 # remembered in .test-run/ports, so two checkouts on one machine do not collide.
 set -euo pipefail
@@ -78,8 +80,22 @@ stop)
     fi
     redis-cli -h 127.0.0.1 -p "$REDIS_PORT" shutdown nosave >/dev/null 2>&1 || true
     ;;
+pg-stop)
+    dir="$(cat "$STATE/pgdir")"
+    as_pg "$PG_BIN/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
+    ;;
+pg-start)
+    start_pg
+    ;;
+redis-stop)
+    redis-cli -h 127.0.0.1 -p "$REDIS_PORT" shutdown nosave >/dev/null 2>&1 || true
+    for _ in $(seq 100); do redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping >/dev/null 2>&1 || break; sleep 0.1; done
+    ;;
+redis-start)
+    start_redis
+    ;;
 *)
-    echo "usage: $0 start|stop" >&2
+    echo "usage: $0 start|stop|pg-stop|pg-start|redis-stop|redis-start" >&2
     exit 2
     ;;
 esac

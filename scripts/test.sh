@@ -34,19 +34,21 @@ e2e() {
     psql "$admin" -qc "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >/dev/null || return 1
     local work="$ROOT/.test-run/e2e"
     rm -rf "$work" && mkdir -p "$work/runs"
+    local db_url="${DATABASE_URL%/*}/$db"
+    # Migrate and seed before anything starts (synchronously: no sleep standing in for it).
+    DATABASE_URL="$db_url" backend/scripts/prestart.sh >"$work/prestart.log" 2>&1 ||
+        { cat "$work/prestart.log"; return 1; }
     (
-        export DATABASE_URL="${DATABASE_URL%/*}/$db"
+        export DATABASE_URL="$db_url"
         export CELERY_BROKER_URL="${CELERY_BROKER_URL%/*}/1" REDIS_URL="${REDIS_URL%/*}/1"
         export RUNS_DIR="$work/runs"
-        backend/scripts/prestart.sh >"$work/prestart.log" 2>&1 || { cat "$work/prestart.log"; exit 1; }
-        exec .venv/bin/celery -A workers.celery_app worker -Q sim,celery -c 2 --loglevel=INFO >"$work/worker.log" 2>&1
+        exec .venv/bin/celery -A workers.celery_app worker -Q sim,sim-batch,celery -c 2 --loglevel=INFO >"$work/worker.log" 2>&1
     ) &
     e2e_pids+=($!)
     (
-        export DATABASE_URL="${DATABASE_URL%/*}/$db"
+        export DATABASE_URL="$db_url"
         export CELERY_BROKER_URL="${CELERY_BROKER_URL%/*}/1" REDIS_URL="${REDIS_URL%/*}/1"
         export RUNS_DIR="$work/runs"
-        sleep 3 # prestart migrates first
         exec .venv/bin/uvicorn app.main:app --host 127.0.0.1 --port "$port" >"$work/backend.log" 2>&1
     ) &
     e2e_pids+=($!)

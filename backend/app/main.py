@@ -13,9 +13,10 @@ from fastapi.routing import APIRoute
 from app.api import errors
 from app.api.main import api_router
 from app.core.config import get_settings
-from app.core.db import get_sessionmaker
+from app.core.docs import mount_docs
 from app.core.frontend import mount_frontend
 from app.core.middleware import BodyLimitMiddleware
+from app.core.security import SecurityHeadersMiddleware
 
 log = logging.getLogger(__name__)
 
@@ -26,30 +27,26 @@ def unique_id(route: APIRoute) -> str:
     return f"{tag}-{route.name.rstrip('_')}"
 
 
-def _reap_once() -> None:
-    """One pass of the stale-run reaper."""
-    from app.core.queue import enqueue_run
-    from app.runs.reaper import reap
+async def _reconciler_loop(interval: float) -> None:
+    """Run the reconciler forever (errors are logged, never fatal)."""
+    from app.core.db import DB_UNAVAILABLE
+    from app.runs.reconciler import reconcile_once
 
-    with get_sessionmaker()() as session:
-        reap(session, enqueue=enqueue_run)
-
-
-async def _reaper_loop(interval: float) -> None:
-    """Run the reaper forever (errors are logged, never fatal)."""
     while True:
         await asyncio.sleep(interval)
         try:
-            await anyio.to_thread.run_sync(_reap_once)
+            await anyio.to_thread.run_sync(reconcile_once)
+        except DB_UNAVAILABLE as exc:
+            log.warning("reconciler pass skipped: database unavailable (%s)", type(exc).__name__)
         except Exception:  # noqa: BLE001 - keep the loop alive
-            log.exception("reaper pass failed")
+            log.exception("reconciler pass failed")
 
 
 @contextlib.asynccontextmanager
 async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-    """Start the stale-run reaper (REAPER_INTERVAL_S > 0)."""
+    """Start the reconciler (REAPER_INTERVAL_S > 0): stale RUNNING and orphaned PENDING runs."""
     interval = get_settings().REAPER_INTERVAL_S
-    task = asyncio.create_task(_reaper_loop(interval)) if interval > 0 else None
+    task = asyncio.create_task(_reconciler_loop(interval)) if interval > 0 else None
     yield
     if task is not None:
         task.cancel()
@@ -59,14 +56,17 @@ def create_app() -> FastAPI:
     """The application with its middleware, error handlers, API and frontend."""
     settings = get_settings()
     app = FastAPI(title=settings.PROJECT_NAME, version="0.1.0", lifespan=lifespan,
-                  openapi_url=f"{settings.API_V1_STR}/openapi.json",
-                  generate_unique_id_function=unique_id)
-    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.MAX_BODY_BYTES)
+                  openapi_url=f"{settings.API_V1_STR}/openapi.json", docs_url=None,
+                  redoc_url=None, generate_unique_id_function=unique_id)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.MAX_BODY_BYTES,
+                       max_depth=settings.MAX_JSON_DEPTH)
+    app.add_middleware(SecurityHeadersMiddleware)
     if settings.CORS_ORIGINS:
         app.add_middleware(CORSMiddleware, allow_origins=settings.CORS_ORIGINS,
                            allow_methods=["*"], allow_headers=["*"])
     errors.install(app)
     app.include_router(api_router, prefix=settings.API_V1_STR)
+    mount_docs(app, openapi_url=f"{settings.API_V1_STR}/openapi.json", title=settings.PROJECT_NAME)
     mount_frontend(app, settings.FRONTEND_DIST)
     return app
 

@@ -54,6 +54,6 @@ def api(stack: Stack) -> Iterator[httpx.Client]:
 @pytest.fixture(scope="session")
 def engine(pg_url: str) -> Iterator[Engine]:
     """Direct database access for assertions on stored rows."""
-    engine = create_engine(pg_url)
+    engine = create_engine(pg_url, pool_pre_ping=True)  # survives the outage tests
     yield engine
     engine.dispose()

@@ -43,3 +43,16 @@ def incast(**changes: Any) -> dict[str, Any]:
     document = copy.deepcopy(INCAST)
     document.update(changes)
     return document
+
+
+def long_running(name: str = "long-running fat tree") -> dict[str, Any]:
+    """A k=4 fat tree with a line-rate permutation for 1 s of simulated time: minutes of wall time
+    on any machine (about 2 simulated ms per wall second on the dev machine), so a test that must
+    act on a RUNNING run (cancel it) never races the run's end. Tests always stop it themselves."""
+    return {
+        "schema_version": 1, "name": name, "duration_us": 1_000_000,
+        "topology": {"kind": "fat_tree", "k": 4, "host_rate_gbps": 100, "fabric_rate_gbps": 100,
+                     "link_delay_us": 1},
+        "traffic": [{"kind": "permutation", "size_bytes": 0}],
+        "monitor": {"sample_interval_us": 1000},
+    }

@@ -144,7 +144,7 @@ class Stack:
         index = len(self.workers)
         log = LOGS / f"{self.name}-worker{index}.log"
         proc = self._spawn([str(VENV_BIN / "celery"), "-A", "workers.celery_app", "worker",
-                            "-Q", "sim,celery", "-c", "1", "--pool", "prefork",
+                            "-Q", "sim,sim-batch,celery", "-c", "1", "--pool", "prefork",
                             "-n", f"{self.name}{index}-{secrets.token_hex(3)}@%h",
                             "--loglevel", "INFO", "--without-gossip", "--without-mingle",
                             "--without-heartbeat"], f"worker{index}")
@@ -152,6 +152,10 @@ class Stack:
         wait_until(lambda: log.exists() and b"ready." in log.read_bytes(), 60,
                    what=f"worker {index} ready ({log})")
         return proc
+
+    def worker_logs(self) -> list[Path]:
+        """The log files of this stack's workers."""
+        return [LOGS / f"{self.name}-worker{i}.log" for i in range(len(self.workers))]
 
     def client(self) -> httpx.Client:
         """An HTTP client for the API."""

@@ -3,6 +3,8 @@
  *   fabric-bench A [duration_us] [load]  : DCQCN benchmark fabric, WebSearch Poisson traffic
  *   fabric-bench B [duration_us]         : 2-to-1 incast at 25 Gbit/s
  *   fabric-bench big [duration_us]       : ~5,000-node three-tier fabric, light traffic (memory)
+ *   fabric-bench scenario-A [duration_us] [load] : Reference A as a scenario file (stdout), with
+ *                                          the same flows, ports and ECMP seeds, for `fabricsim run`
  * Prints one JSON line with wall time, packet and event rates, peak memory and slowdowns.
  */
 #include "helper/fabric-network.h"
@@ -186,6 +188,53 @@ Workload(Scenario& s, const std::vector<uint32_t>& hosts, double load, double ho
     s.flows = std::move(flows);
 }
 
+/** Reference A as scenario JSON: explicit nodes in index order, per-switch ECMP seeds as
+ *  overrides (used as given, not mixed), the flows as an explicit list with their UDP ports. */
+nlohmann::ordered_json
+ScenarioJson(const Scenario& s, double durUs)
+{
+    using nlohmann::ordered_json;
+    ordered_json doc;
+    doc["schema_version"] = 1;
+    doc["name"] = "Reference A (bench)";
+    doc["description"] = "fabric-bench A as a scenario: 320 hosts, 20 ToR, 20 agg, 16 core; "
+                         "WebSearch at 30% load; DCQCN defaults (docs/benchmarks.md).";
+    doc["seed"] = s.seed;
+    doc["duration_us"] = durUs;
+    ordered_json nodes = ordered_json::array();
+    ordered_json overrides = ordered_json::object();
+    for (size_t i = 0; i < s.topo.nodes.size(); ++i)
+    {
+        const NodeSpec& n = s.topo.nodes[i];
+        nodes.push_back({{"id", n.id}, {"kind", n.isHost ? "host" : "switch"}, {"tier", n.tier}});
+        if (!n.isHost)
+        {
+            overrides[n.id] = {{"ecmp_seed", s.switchCfg[i].ecmpSeed}};
+        }
+    }
+    ordered_json links = ordered_json::array();
+    for (const LinkSpec& l : s.topo.links)
+    {
+        links.push_back({{"a", s.topo.nodes[l.a].id}, {"b", s.topo.nodes[l.b].id},
+                         {"rate_gbps", l.rateGbps}, {"delay_us", l.delayUs}});
+    }
+    doc["topology"] = {{"kind", "explicit"}, {"nodes", nodes}, {"links", links}};
+    doc["switch_overrides"] = overrides;
+    ordered_json flows = ordered_json::array();
+    for (const FlowSpec& f : s.flows)
+    {
+        flows.push_back({{"src", s.topo.nodes[f.src].id}, {"dst", s.topo.nodes[f.dst].id},
+                         {"size_bytes", f.sizeBytes}, {"start_us", f.startNs / 1e3},
+                         {"udp_src_port", f.udpSrcPort}});
+    }
+    doc["traffic"] = ordered_json::array({{{"kind", "flows"}, {"flows", flows}}});
+    doc["monitor"] = {{"sample_interval_us", 10},
+                      {"queues", ordered_json::array()},
+                      {"flows", ordered_json::array()},
+                      {"ports", ordered_json::array()}};
+    return doc;
+}
+
 } // namespace
 
 int
@@ -197,6 +246,14 @@ main(int argc, char** argv)
     Scenario s;
     s.durationNs = static_cast<uint64_t>(durUs * 1000);
     s.monitor.sampleIntervalUs = 10;
+    if (which == "scenario-A")
+    {
+        auto hosts = ThreeTier(s, 5, 4, 4, 4, 16, 100, 400);
+        Configure(s, 1);
+        Workload(s, hosts, load, 100, s.durationNs, 1);
+        std::cout << ScenarioJson(s, durUs).dump() << std::endl;
+        return 0;
+    }
     if (which == "A")
     {
         auto hosts = ThreeTier(s, 5, 4, 4, 4, 16, 100, 400);

@@ -43,7 +43,8 @@ AutoHeadroomBytes(double rateGbps, double delayUs, uint32_t mtuPayload, uint32_t
 }
 
 double
-IdealFctPs(uint64_t sizeBytes, uint32_t mtu, const std::vector<std::pair<double, int64_t>>& hops)
+IdealFctPs(uint64_t sizeBytes, uint32_t mtu, const std::vector<std::pair<double, int64_t>>& hops,
+           uint32_t overheadBytes)
 {
     if (hops.empty() || mtu == 0)
     {
@@ -54,8 +55,8 @@ IdealFctPs(uint64_t sizeBytes, uint32_t mtu, const std::vector<std::pair<double,
     {
         n = 1;
     }
-    double totalWire = static_cast<double>(sizeBytes) + n * double(kDataOverheadBytes);
-    double lastWire = static_cast<double>(sizeBytes - (n - 1) * mtu) + kDataOverheadBytes;
+    double totalWire = static_cast<double>(sizeBytes) + n * double(overheadBytes);
+    double lastWire = static_cast<double>(sizeBytes - (n - 1) * mtu) + overheadBytes;
     size_t b = 0;
     for (size_t i = 1; i < hops.size(); ++i)
     {
@@ -420,7 +421,7 @@ FabricRunnerImpl::BuildFlows()
         f.valid = !hops.empty();
         if (f.valid && s.sizeBytes > 0)
         {
-            f.idealPs = IdealFctPs(s.sizeBytes, f.mtu, hops);
+            f.idealPs = IdealFctPs(s.sizeBytes, f.mtu, hops, nc.headerBytes + nc.preambleIfgBytes);
         }
     }
     m_startOrder.resize(specs.size());
@@ -466,7 +467,7 @@ FabricRunnerImpl::Sample()
     int64_t now = NowPs();
     m_tUs.push_back(Round(now / 1e6, 3));
     const MonitorConfig& mon = m_scenario.monitor;
-    for (size_t i = 0; i < mon.queues.size(); ++i)
+    for (size_t i = 0; i < mon.queues.size() && !m_autoQueuesOn; ++i)
     {
         const PortRef& r = mon.queues[i];
         double v = 0;
@@ -494,7 +495,7 @@ FabricRunnerImpl::Sample()
         }
         m_flowSeries[i].push_back(v);
     }
-    for (size_t i = 0; i < mon.ports.size(); ++i)
+    for (size_t i = 0; i < mon.ports.size() && !m_autoPausesOn; ++i)
     {
         const PortRef& r = mon.ports[i];
         int state = 0;
@@ -519,6 +520,7 @@ FabricRunnerImpl::Sample()
         }
         m_pauseSeries[i].push_back(state);
     }
+    SampleAuto(static_cast<uint32_t>(m_tUs.size() - 1));
     if (now >= m_ctx.warmupPs)
     {
         for (FabricSwitch* sw : m_switches)
@@ -593,8 +595,13 @@ FabricRunnerImpl::Run(const RunLimits& limits, const std::function<void(const Pr
     {
         byId.emplace(m_scenario.flows[i].id, static_cast<uint32_t>(i));
     }
+    InitAutoWatch();
     for (uint32_t id : mon.flows)
     {
+        if (m_autoFlowsOn)
+        {
+            break;
+        }
         auto it = byId.find(id);
         m_watchedFlows.push_back(it == byId.end() ? UINT32_MAX : it->second);
     }

@@ -6,6 +6,7 @@
 #ifndef FABRIC_FABRIC_NETWORK_H
 #define FABRIC_FABRIC_NETWORK_H
 
+#include "helper/auto-monitor.h"
 #include "helper/fabric-runner.h"
 #include "model/fabric-context.h"
 #include "model/fabric-switch.h"
@@ -24,7 +25,8 @@ namespace fabric
 uint64_t AutoHeadroomBytes(double rateGbps, double delayUs, uint32_t mtuPayload, uint32_t cellBytes);
 
 /** Ideal (empty-fabric) FCT of size bytes over hops of (rate bit/s, delay ps); docs/model.md. */
-double IdealFctPs(uint64_t sizeBytes, uint32_t mtu, const std::vector<std::pair<double, int64_t>>& hops);
+double IdealFctPs(uint64_t sizeBytes, uint32_t mtu, const std::vector<std::pair<double, int64_t>>& hops,
+                  uint32_t overheadBytes = kDataOverheadBytes);
 
 /** Nearest-rank percentile of sorted values (p in [0, 1]). */
 double Percentile(const std::vector<double>& sorted, double p);
@@ -61,6 +63,12 @@ class FabricRunnerImpl
     void BuildFlows();
     void StartDueFlows();
     void Sample();
+    /** Automatic monitor (helper/fabric-auto-watch.cc): candidates, per-sample record, choice. */
+    void InitAutoWatch();
+    void SampleAuto(uint32_t sampleIndex);
+    void AutoQueueSeries(nlohmann::ordered_json& queues, nlohmann::ordered_json& selection) const;
+    void AutoPauseSeries(nlohmann::ordered_json& pause, nlohmann::ordered_json& selection) const;
+    void AutoFlowSeries(nlohmann::ordered_json& flows, nlohmann::ordered_json& selection) const;
     void CheckLimits();
     void Finish();
     nlohmann::ordered_json Summary() const;
@@ -85,6 +93,21 @@ class FabricRunnerImpl
     std::vector<std::vector<double>> m_flowSeries;
     std::vector<std::vector<int>> m_pauseSeries;
     std::vector<uint32_t> m_watchedFlows; ///< flow indices
+
+    // Automatic monitor: every candidate sampled while its budget allows
+    bool m_autoQueuesOn = false;
+    bool m_autoPausesOn = false;
+    bool m_autoFlowsOn = false;
+    std::vector<AutoPort> m_autoQueuePorts; ///< every switch egress
+    std::vector<LazySeries<uint32_t>> m_autoQueues;
+    std::vector<AutoPort> m_autoPausePorts; ///< every port of every device
+    std::vector<LazySeries<uint8_t>> m_autoPauses;
+    std::vector<LazySeries<double>> m_autoFlowSeries; ///< per flow index
+    std::vector<uint8_t> m_autoFlowState;             ///< per flow index: 0 untracked, 1 tracked, 2 cut
+    std::vector<uint32_t> m_autoFlowActive;           ///< flow indices still delivering
+    std::size_t m_autoFlowCursor = 0;                 ///< next entry of m_startOrder to admit
+    uint64_t m_autoFlowSamples = 0;
+    bool m_autoFlowBudgetHit = false;
 
     // Run control
     RunLimits m_limits;

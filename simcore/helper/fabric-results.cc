@@ -101,9 +101,10 @@ FabricRunnerImpl::Summary() const
     // Link utilization, queues, PFC per port
     // Per directed link: utilization, ECN marks made at its egress, pauses its egress received.
     std::vector<std::tuple<std::string, double, uint64_t, uint64_t>> util;
-    std::vector<std::tuple<std::string, int, uint64_t, double, double>> queues;
+    std::vector<std::tuple<std::string, int, uint64_t, double, double, uint64_t>> queues;
     std::vector<std::tuple<std::string, int, uint32_t, uint32_t, double>> pfc;
     uint64_t maxQueue = 0;
+    uint64_t maxQueueRun = 0;
     for (size_t d = 0; d < m_devices.size(); ++d)
     {
         const FabricDevice* dev = ns3::PeekPointer(m_devices[d]);
@@ -141,7 +142,7 @@ FabricRunnerImpl::Summary() const
             for (uint8_t prio = 0; prio < kControlPriority; ++prio)
             {
                 const QueueStats& qs = sw->Stats(p, prio);
-                if (!qs.everUsed || qs.maxBytes == 0)
+                if (!qs.everUsed || qs.maxBytesRun == 0)
                 {
                     continue;
                 }
@@ -149,8 +150,10 @@ FabricRunnerImpl::Summary() const
                 samples.insert(samples.end(), qs.samples.begin(), qs.samples.end());
                 std::sort(samples.begin(), samples.end());
                 double mean = windowS > 0 ? qs.byteTimePs / (windowS * 1e12) : 0.0;
-                queues.emplace_back(name, prio, qs.maxBytes, mean, Percentile(samples, 0.99));
+                queues.emplace_back(name, prio, qs.maxBytes, mean, Percentile(samples, 0.99),
+                                    qs.maxBytesRun);
                 maxQueue = std::max(maxQueue, qs.maxBytes);
+                maxQueueRun = std::max(maxQueueRun, qs.maxBytesRun);
             }
         }
     }
@@ -190,18 +193,20 @@ FabricRunnerImpl::Summary() const
     s["slowdown"] = Distribution(slow, true);
 
     json qj = json::array();
-    for (auto& [name, prio, mx, mean, p99] : queues)
+    for (auto& [name, prio, mx, mean, p99, mxRun] : queues)
     {
         json q;
         q["queue"] = name;
         q["priority"] = prio;
         q["max_bytes"] = mx;
+        q["max_bytes_whole_run"] = mxRun;
         q["mean_bytes"] = R(mean, 1);
         q["p99_bytes"] = R(p99, 1);
         qj.push_back(q);
     }
     s["queues"] = qj;
     s["max_queue_bytes"] = maxQueue;
+    s["max_queue_bytes_whole_run"] = maxQueueRun;
     const FabricCounters& c = m_ctx.counters;
     s["ecn_marked_packets"] = c.ecnMarked;
     s["cnps_sent"] = c.cnpsSent;
@@ -275,6 +280,10 @@ FabricRunnerImpl::FlowRecords() const
         {
             r["fct_us"] = nullptr;
         }
+        // Until the sender got the last ACK (the HPCC simulator's and perftest's FCT).
+        r["sender_fct_us"] = done && f.senderDonePs >= 0
+                                 ? json(R((f.senderDonePs - f.startPs) / 1e6, 3))
+                                 : json(nullptr);
         if (s.sizeBytes > 0 && f.idealPs > 0)
         {
             r["ideal_fct_us"] = R(f.idealPs / 1e6, 3);
@@ -316,24 +325,55 @@ FabricRunnerImpl::Series() const
     json s;
     s["interval_us"] = R(m_sampleIntervalPs / 1e6, 3);
     s["t_us"] = m_tUs;
+    const std::string listed = "listed in the scenario (monitor)";
+    json selection;
     json q = json::object();
-    for (size_t i = 0; i < mon.queues.size() && i < m_queueSeries.size(); ++i)
+    if (m_autoQueuesOn)
     {
-        q[PortName(mon.queues[i].node, mon.queues[i].neighbor)] = m_queueSeries[i];
+        AutoQueueSeries(q, selection);
+    }
+    else
+    {
+        for (size_t i = 0; i < mon.queues.size() && i < m_queueSeries.size(); ++i)
+        {
+            q[PortName(mon.queues[i].node, mon.queues[i].neighbor)] = m_queueSeries[i];
+        }
+        selection["queues"] = mon.queuesAuto ? "auto: the switch ports toward the receiving hosts "
+                                               "(too many ports to sample them all)"
+                                             : listed;
     }
     s["queues"] = q;
     json f = json::object();
-    for (size_t i = 0; i < mon.flows.size() && i < m_flowSeries.size(); ++i)
+    if (m_autoFlowsOn)
     {
-        f[std::to_string(mon.flows[i])] = m_flowSeries[i];
+        AutoFlowSeries(f, selection);
+    }
+    else
+    {
+        for (size_t i = 0; i < mon.flows.size() && i < m_flowSeries.size(); ++i)
+        {
+            f[std::to_string(mon.flows[i])] = m_flowSeries[i];
+        }
+        selection["flows"] = listed;
     }
     s["flow_rates_gbps"] = f;
     json p = json::object();
-    for (size_t i = 0; i < mon.ports.size() && i < m_pauseSeries.size(); ++i)
+    if (m_autoPausesOn)
     {
-        p[PortName(mon.ports[i].node, mon.ports[i].neighbor)] = m_pauseSeries[i];
+        AutoPauseSeries(p, selection);
+    }
+    else
+    {
+        for (size_t i = 0; i < mon.ports.size() && i < m_pauseSeries.size(); ++i)
+        {
+            p[PortName(mon.ports[i].node, mon.ports[i].neighbor)] = m_pauseSeries[i];
+        }
+        selection["ports"] = mon.portsAuto ? "auto: the watched queues' ports (too many ports to "
+                                             "sample them all)"
+                                           : listed;
     }
     s["pause"] = p;
+    s["selection"] = selection;
     return s;
 }
 

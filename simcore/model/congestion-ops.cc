@@ -21,6 +21,10 @@ CongestionOps::TypeIdNameFor(const std::string& algorithm)
     {
         return "fabric::NoCongestionControl";
     }
+    if (algorithm == "dcqcn_sampled")
+    {
+        return "fabric::DcqcnSampled";
+    }
     return "fabric::Dcqcn";
 }
 

@@ -57,11 +57,13 @@ struct FlowState
     uint64_t expected = 0;
     bool nackSent = false;
     uint32_t ackCounter = 0;
+    bool eceSinceAck = false; ///< a CE-marked packet arrived since the last ACK (ack_flag)
     int64_t lastCnpPs = -1;
     uint64_t bytesDelivered = 0;
     uint64_t bytesAtLastSample = 0;
     int64_t startPs = 0;
-    int64_t completePs = -1;
+    int64_t completePs = -1;  ///< receiver got the last byte
+    int64_t senderDonePs = -1; ///< sender got the ACK of the last byte
     double idealPs = 0;
 
     uint32_t Payload(uint64_t psn) const

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 namespace fabric
 {
@@ -66,6 +67,24 @@ FabricSwitch::Configure(FabricContext* ctx, uint32_t node, const SwitchConfig& c
     m_stats.assign(static_cast<size_t>(n) * kNumPriorities, QueueStats());
     m_nonEmpty.assign(n, 0);
     m_pfcState.assign(static_cast<size_t>(n) * kNumPriorities, PfcState());
+    m_portEcn.resize(static_cast<size_t>(n) * kNumPriorities);
+    for (uint32_t port = 0; port < n; ++port)
+    {
+        double gbps = m_ports[port].rateBps / 1e9;
+        const std::array<EcnConfig, 8>* ecn = &cfg.ecn;
+        for (const auto& [rate, perPrio] : cfg.ecnByRate) // switch.ecn_by_rate
+        {
+            ecn = std::abs(rate - gbps) <= 1e-9 * rate ? &perPrio : ecn;
+        }
+        std::copy(ecn->begin(), ecn->end(), m_portEcn.begin() + port * kNumPriorities);
+        for (const auto& [rate, alpha] : cfg.pfc.alphaByRate) // switch.pfc.alpha_by_rate
+        {
+            if (std::abs(rate - gbps) <= 1e-9 * rate)
+            {
+                m_mmu.SetPortAlpha(port, alpha);
+            }
+        }
+    }
     auto rng = ns3::CreateObject<ns3::UniformRandomVariable>();
     rng->SetStream(rngStream);
     m_red.SetStream(rng);
@@ -175,7 +194,8 @@ FabricSwitch::Receive(uint32_t inPort, RocePacket p)
 void
 FabricSwitch::MaybeMark(uint32_t port, uint8_t prio, uint64_t queueBytes, RocePacket& p)
 {
-    if (p.kind != PacketKind::DATA || !m_red.ShouldMark(queueBytes, m_cfg.ecn[prio]))
+    if (p.kind != PacketKind::DATA ||
+        !m_red.ShouldMark(queueBytes, m_portEcn[port * kNumPriorities + prio]))
     {
         return;
     }
@@ -205,6 +225,10 @@ FabricSwitch::UpdateStats(uint32_t idx, uint64_t newBytes)
         s.byteTimePs += static_cast<double>(m_queues[idx].bytes) * static_cast<double>(now - from);
     }
     s.lastChangePs = now;
+    if (newBytes > s.maxBytesRun)
+    {
+        s.maxBytesRun = newBytes;
+    }
     if (now >= m_ctx->warmupPs && newBytes > s.maxBytes)
     {
         s.maxBytes = newBytes;
@@ -372,6 +396,12 @@ const SwitchConfig&
 FabricSwitch::Config() const
 {
     return m_cfg;
+}
+
+const EcnConfig&
+FabricSwitch::PortEcn(uint32_t port, uint8_t prio) const
+{
+    return m_portEcn.at(static_cast<size_t>(port) * kNumPriorities + (prio & 7));
 }
 
 uint64_t

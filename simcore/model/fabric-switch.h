@@ -20,7 +20,8 @@ namespace fabric
 /** Egress queue statistics of one (port, priority), over the measurement window. */
 struct QueueStats
 {
-    uint64_t maxBytes = 0;
+    uint64_t maxBytes = 0;    ///< after warm-up
+    uint64_t maxBytesRun = 0; ///< over the whole run, warm-up included (what the series show)
     double byteTimePs = 0; ///< integral of depth over time after warm-up (bytes x ps)
     int64_t lastChangePs = 0;
     bool everUsed = false;
@@ -81,6 +82,8 @@ class FabricSwitch : public FabricDevice
 
     const SwitchMmu& Mmu() const;
     const SwitchConfig& Config() const;
+    /** The ECN marking of (egress port, priority): ecn_by_rate applied for the port's rate. */
+    const EcnConfig& PortEcn(uint32_t port, uint8_t prio) const;
     uint64_t QueueBytes(uint32_t port, uint8_t prio) const;
     uint64_t DataQueueBytes(uint32_t port) const;
     const QueueStats& Stats(uint32_t port, uint8_t prio) const;
@@ -122,6 +125,7 @@ class FabricSwitch : public FabricDevice
     bool m_markOnDequeue = false; ///< Attribute EcnMarkOnDequeue
     SwitchMmu m_mmu;
     RedMarker m_red;
+    std::vector<EcnConfig> m_portEcn;  ///< port x 8: ecn resolved for the port's rate
     std::vector<Queue> m_queues;       ///< port x 8
     std::vector<QueueStats> m_stats;   ///< port x 8
     std::vector<uint8_t> m_nonEmpty;   ///< per port: bit prio set when that egress queue holds frames

@@ -1,5 +1,6 @@
 #include "model/rdma-nic.h"
 
+#include "model/dcqcn-sampled.h"
 #include "model/dcqcn.h"
 
 #include "ns3/boolean.h"
@@ -47,6 +48,7 @@ RdmaNic::Configure(FabricContext* ctx, uint32_t node, const NicConfig& cfg)
     m_cnpIntervalPs = static_cast<int64_t>(std::max(0.0, cfg.cnpIntervalUs) * 1e6);
     // Referencing the TypeIds registers them even when the static library drops unused objects.
     Dcqcn::GetTypeId();
+    DcqcnSampled::GetTypeId();
     NoCongestionControl::GetTypeId();
     m_ccFactory.SetTypeId(CongestionOps::TypeIdNameFor(cfg.cc.algorithm));
     if (cfg.cc.algorithm != "none")
@@ -124,7 +126,8 @@ RdmaNic::BuildData(uint32_t flow, RocePacket& out, int64_t now)
     out.dst = f.spec->dst;
     out.psn = static_cast<uint32_t>(psn);
     out.payload = f.Payload(psn);
-    out.wire = out.payload + kDataOverheadBytes;
+    out.wire = out.payload + m_cfg.headerBytes + m_cfg.preambleIfgBytes;
+    out.gap = static_cast<uint8_t>(m_cfg.preambleIfgBytes);
     out.udpSrc = f.spec->udpSrcPort;
     out.priority = f.spec->priority & 7;
     if (psn < f.maxSent)
@@ -250,7 +253,15 @@ RdmaNic::SendControl(const FlowState& f, PacketKind kind, uint32_t psn)
     c.psn = psn;
     c.udpSrc = f.spec->udpSrcPort;
     c.priority = kControlPriority;
-    c.wire = kind == PacketKind::CNP ? kCnpWireBytes : kAckWireBytes;
+    c.wire = m_cfg.headerBytes + m_cfg.preambleIfgBytes +
+             (kind == PacketKind::CNP ? kCnpPadBytes : kAethBytes);
+    c.gap = static_cast<uint8_t>(m_cfg.preambleIfgBytes);
+    if (kind != PacketKind::CNP && m_cfg.ackFlagFeedback)
+    {
+        FlowState& mutableFlow = m_ctx->flows[c.flow];
+        c.ece = mutableFlow.eceSinceAck;
+        mutableFlow.eceSinceAck = false;
+    }
     m_ctrl.Push(c);
     TryTransmit(0);
 }
@@ -264,7 +275,15 @@ RdmaNic::OnData(const RocePacket& p)
     }
     FlowState& f = m_ctx->flows[p.flow];
     int64_t now = NowPs();
-    if (p.ecn && (f.lastCnpPs < 0 || now - f.lastCnpPs >= m_cnpIntervalPs))
+    if (p.ecn && m_cfg.ackFlagFeedback)
+    {
+        // The flag rides on the next ACK/NACK (every marked packet with an ACK per packet);
+        // no CNP and no pacing. Counted as a CNP so the summary stays comparable.
+        f.eceSinceAck = true;
+        ++m_ctx->counters.cnpsSent;
+        m_cnpTxTrace(f.spec->id);
+    }
+    else if (p.ecn && (f.lastCnpPs < 0 || now - f.lastCnpPs >= m_cnpIntervalPs))
     {
         f.lastCnpPs = now;
         ++m_ctx->counters.cnpsSent;
@@ -334,8 +353,14 @@ RdmaNic::OnAck(const RocePacket& p, bool nack)
         f.sndNxt = acked; // go back N
         f.lastProgressPs = NowPs();
     }
+    if (p.ece && f.cc)
+    {
+        m_cnpRxTrace(f.spec->id);
+        f.cc->OnCnp();
+    }
     if (f.sndUna >= f.totalPkts)
     {
+        f.senderDonePs = NowPs();
         RetireFlow(p.flow);
     }
     TryTransmit(0);

@@ -38,7 +38,7 @@ enum class PacketKind : uint8_t
     PAUSE
 };
 
-/** One frame in flight or queued. 40 bytes, copied by value. */
+/** One frame in flight or queued. At most 40 bytes, copied by value. */
 struct RocePacket
 {
     uint32_t flow = 0;    ///< flow (QP) index; for PAUSE unused
@@ -55,14 +55,18 @@ struct RocePacket
     uint8_t pausePriority = 0; ///< PAUSE: the priority paused or resumed
     bool ecn = false;          ///< CE mark
     bool indefinite = false;   ///< PAUSE in XOFF/XON mode: holds until an explicit resume
+    bool ece = false;          ///< ACK/NACK: congestion flag (nic.ecn_feedback "ack_flag")
+    uint8_t gap = kPreambleIfgBytes; ///< preamble + IFG bytes included in wire
 };
 
 /** Frame bytes (without preamble/IFG): what a switch buffer stores. */
 inline uint32_t
 FrameBytes(const RocePacket& p)
 {
-    return p.wire > kPreambleIfgBytes ? p.wire - kPreambleIfgBytes : p.wire;
+    return p.wire > p.gap ? p.wire - p.gap : p.wire;
 }
+
+static_assert(sizeof(RocePacket) <= 40, "RocePacket is copied per hop: keep it small");
 
 } // namespace fabric
 

@@ -13,6 +13,7 @@ SwitchMmu::Configure(uint32_t nPorts, uint64_t bufferBytes, uint32_t cellBytes,
     m_cell = std::max<uint32_t>(1, cellBytes);
     m_cellInv = UINT64_MAX / m_cell + 1;
     m_headroom.assign(nPorts, 0);
+    m_portAlpha.assign(nPorts, pfc.alpha);
     uint64_t reserved = 0;
     for (uint32_t i = 0; i < nPorts && i < headroomBytes.size(); ++i)
     {
@@ -44,6 +45,23 @@ SwitchMmu::Threshold() const
     return static_cast<uint64_t>(m_pfc.alpha * static_cast<double>(freeBytes));
 }
 
+uint64_t
+SwitchMmu::Threshold(uint32_t port) const
+{
+    uint64_t freeBytes = m_pool > m_sharedUsed ? m_pool - m_sharedUsed : 0;
+    double alpha = port < m_portAlpha.size() ? m_portAlpha[port] : m_pfc.alpha;
+    return static_cast<uint64_t>(alpha * static_cast<double>(freeBytes));
+}
+
+void
+SwitchMmu::SetPortAlpha(uint32_t port, double alpha)
+{
+    if (port < m_portAlpha.size())
+    {
+        m_portAlpha[port] = alpha;
+    }
+}
+
 SwitchMmu::Verdict
 SwitchMmu::Admit(uint32_t port, uint8_t prio, uint32_t charge, uint64_t egressBytes)
 {
@@ -68,7 +86,7 @@ SwitchMmu::Admit(uint32_t port, uint8_t prio, uint32_t charge, uint64_t egressBy
         m_sharedUsed += charge;
         return ADMIT;
     }
-    if (fitsPool && in.shared + charge <= Threshold())
+    if (fitsPool && in.shared + charge <= Threshold(port))
     {
         in.shared += charge;
         m_sharedUsed += charge;
@@ -106,7 +124,7 @@ SwitchMmu::ShouldPause(uint32_t port, uint8_t prio) const
         return false;
     }
     const Ingress& in = m_ingress[Index(port, prio)];
-    return in.headroom > 0 || in.shared > Threshold();
+    return in.headroom > 0 || in.shared > Threshold(port);
 }
 
 bool
@@ -114,7 +132,7 @@ SwitchMmu::ShouldResume(uint32_t port, uint8_t prio) const
 {
     const Ingress& in = m_ingress[Index(port, prio)];
     return in.headroom == 0 &&
-           (in.shared == 0 || in.shared + m_pfc.xonOffsetBytes <= Threshold());
+           (in.shared == 0 || in.shared + m_pfc.xonOffsetBytes <= Threshold(port));
 }
 
 uint64_t

@@ -43,6 +43,10 @@ class SwitchMmu
 
     /** alpha x (free shared buffer). */
     uint64_t Threshold() const;
+    /** The ingress port's alpha (pfc.alpha_by_rate, else pfc.alpha) x (free shared buffer). */
+    uint64_t Threshold(uint32_t port) const;
+    /** Gives one ingress port its own alpha (call after Configure). */
+    void SetPortAlpha(uint32_t port, double alpha);
     /** PFC on and the ingress queue is over the threshold or using headroom. */
     bool ShouldPause(uint32_t port, uint8_t prio) const;
     /** No headroom in use and the ingress queue at least the XON offset below the threshold. */
@@ -73,6 +77,7 @@ class SwitchMmu
     uint64_t m_pool = 0;
     uint64_t m_sharedUsed = 0;
     std::vector<uint64_t> m_headroom;
+    std::vector<double> m_portAlpha; ///< per ingress port
     std::vector<Ingress> m_ingress;
 };
 

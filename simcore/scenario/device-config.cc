@@ -3,6 +3,7 @@
 #include "json-reader.h"
 #include "scenario-limits.h"
 
+#include <cstdlib>
 #include <stdexcept>
 
 namespace fabric
@@ -17,6 +18,27 @@ namespace
 constexpr double kOneGB = 1e9; ///< scenario units are decimal: 1 GB = 10^9 bytes
 constexpr double kMaxTimerUs = 1000000.0;
 constexpr double kMaxRateMbps = kMaxRateGbps * 1000;
+
+/** A link rate written as an object key ("100", "25.78125"): Gbit/s in (0, kMaxRateGbps]. */
+double
+ParseRateKey(const std::string& key, const std::string& path)
+{
+    bool ok = !key.empty() && key.size() <= 14 && key.front() != '.' && key.back() != '.' &&
+              !(key.size() > 1 && key[0] == '0' && key[1] != '.');
+    int dots = 0;
+    for (char c : key)
+    {
+        dots += c == '.';
+        ok = ok && ((c >= '0' && c <= '9') || c == '.');
+    }
+    double v = ok && dots <= 1 ? std::strtod(key.c_str(), nullptr) : 0.0;
+    if (!(v > 0 && v <= kMaxRateGbps))
+    {
+        throw ScenarioError(path, "must be a link rate > 0 and <= " + FormatNumber(kMaxRateGbps) +
+                                      " Gbit/s written as a number (\"100\")");
+    }
+    return v;
+}
 
 ordered_json*
 Child(ordered_json* out, const std::string& key)
@@ -84,6 +106,22 @@ ReadPfc(const json& value, const std::string& path, ordered_json* out)
     p.pauseMode = mode == "quanta" ? PauseMode::QUANTA : PauseMode::XOFF_XON;
     p.pauseQuanta =
         static_cast<uint32_t>(r.Int("pause_quanta", p.pauseQuanta, Range::Closed(1, 65535)));
+    const json* byRate = r.Raw("alpha_by_rate");
+    ordered_json byRateOut = ordered_json::object();
+    if (byRate)
+    {
+        std::string byPath = r.FieldPath("alpha_by_rate");
+        RequireObject(*byRate, byPath);
+        for (auto it = byRate->begin(); it != byRate->end(); ++it)
+        {
+            std::string itemPath = JoinPath(byPath, it.key());
+            double rate = ParseRateKey(it.key(), itemPath);
+            double alpha = ReadNumber(it.value(), itemPath, Range::AboveTo(0, 64));
+            p.alphaByRate.emplace_back(rate, alpha);
+            byRateOut[it.key()] = alpha;
+        }
+    }
+    r.Record("alpha_by_rate", byRateOut);
     r.Finish();
     return p;
 }
@@ -92,8 +130,9 @@ CcConfig
 ReadCc(const json& value, const std::string& path, ordered_json* out)
 {
     ObjectReader r(value, path, out);
-    std::string algorithm = r.Enum("algorithm", "dcqcn", {"dcqcn", "none"});
-    std::string preset = r.Enum("preset", "dcqcn-paper", {"dcqcn-paper", "nvidia-default"});
+    std::string algorithm = r.Enum("algorithm", "dcqcn", {"dcqcn", "dcqcn_sampled", "none"});
+    std::string preset =
+        r.Enum("preset", "dcqcn-paper", {"dcqcn-paper", "nvidia-default", "hpcc-dcqcn"});
     CcConfig c = DcqcnPreset(preset);
     c.algorithm = algorithm;
     c.g = r.Number("g", c.g, Range::AboveTo(0, 1));
@@ -158,6 +197,25 @@ DcqcnPreset(const std::string& name)
         c.maxDecrease = 0.5;                 // rpg_min_dec_fac 50 %
         return c;
     }
+    if (name == "hpcc-dcqcn")
+    {
+        // The HPCC simulator's DCQCN benchmark (config-dcqcn.txt; its rdma-hw.cc "Mellanox
+        // version"): timers, no byte counter, F 1, Rai 20 / Rhai 200 Mbit/s, min 1 Gbit/s,
+        // CLAMP_TARGET_RATE 0 (the target follows the rate only after a timer increase).
+        c.g = 1.0 / 256;
+        c.alphaUpdateUs = 1;
+        c.rateDecreaseIntervalUs = 4;
+        c.rateIncreaseTimerUs = 300;
+        c.byteCounterBytes = 0;
+        c.fastRecoverySteps = 1;
+        c.raiMbps = 20;
+        c.rhaiMbps = 200;
+        c.minRateMbps = 1000;
+        c.clampTargetRate = false;
+        c.clampTargetAfterTimerIncrease = true;
+        c.maxDecrease = 1.0;
+        return c;
+    }
     throw std::out_of_range("unknown DCQCN preset " + name);
 }
 
@@ -192,6 +250,31 @@ ReadSwitchConfig(const json& value, const std::string& path, ordered_json* out)
         byOut[key] = it.value();
     }
     r.Record("ecn_by_priority", byOut);
+    // Per egress-port rate: ecn, then the rate's entry, then the priority's entry on top.
+    const json* byRate = r.Raw("ecn_by_rate");
+    ordered_json byRateOut = ordered_json::object();
+    if (byRate)
+    {
+        std::string ratePath = r.FieldPath("ecn_by_rate");
+        RequireObject(*byRate, ratePath);
+        for (auto it = byRate->begin(); it != byRate->end(); ++it)
+        {
+            std::string itemPath = JoinPath(ratePath, it.key());
+            double rate = ParseRateKey(it.key(), itemPath);
+            RequireObject(it.value(), itemPath);
+            json rateBase = DeepMerge(ecnRaw, it.value());
+            std::array<EcnConfig, 8> perPrio;
+            perPrio.fill(ReadEcn(rateBase, itemPath, nullptr));
+            for (auto p = byPriority.begin(); p != byPriority.end(); ++p)
+            {
+                perPrio[p.key()[0] - '0'] =
+                    ReadEcn(DeepMerge(rateBase, p.value()), JoinPath(byPath, p.key()), nullptr);
+            }
+            s.ecnByRate.emplace_back(rate, perPrio);
+            byRateOut[it.key()] = it.value();
+        }
+    }
+    r.Record("ecn_by_rate", byRateOut);
     // Where the marker looks at the queue: on arrival (enqueue, the queue the frame joins) or on
     // departure (dequeue, the queue it leaves behind). One setting per switch, all priorities.
     s.ecnMarkOnDequeue = r.Enum("ecn_mark_point", "enqueue", {"enqueue", "dequeue"}) == "dequeue";
@@ -231,6 +314,11 @@ ReadNicConfig(const json& value, const std::string& path, ordered_json* out)
         r.Int("ack_interval_packets", n.ackIntervalPackets, Range::Closed(1, 1024)));
     n.rtoUs = r.Number("rto_us", n.rtoUs, Range::Closed(1, 10000000, "us"));
     n.nackEnabled = r.Bool("nack_enabled", n.nackEnabled);
+    n.ackFlagFeedback = r.Enum("ecn_feedback", "cnp", {"cnp", "ack_flag"}) == "ack_flag";
+    n.headerBytes = static_cast<uint32_t>(
+        r.Int("header_bytes", n.headerBytes, Range::Closed(20, 256, "bytes")));
+    n.preambleIfgBytes = static_cast<uint32_t>(
+        r.Int("preamble_ifg_bytes", n.preambleIfgBytes, Range::Closed(0, 64, "bytes")));
     r.Finish();
     return n;
 }

@@ -95,6 +95,13 @@ ReadPorts(ObjectReader& r,
     return ports;
 }
 
+bool
+IsAuto(ObjectReader& r, const std::string& key)
+{
+    const json* v = r.Raw(key);
+    return !v || (v->is_string() && v->get<std::string>() == "auto");
+}
+
 std::vector<uint32_t>
 ReadFlows(ObjectReader& r, const std::vector<FlowSpec>& flows)
 {
@@ -184,6 +191,9 @@ ResolveMonitor(const json* monitor,
                                 " us (at most 100000 samples per series over duration_us)");
     }
     r.Record("sample_interval_us", m.sampleIntervalUs);
+    m.queuesAuto = IsAuto(r, "queues");
+    m.flowsAuto = IsAuto(r, "flows");
+    m.portsAuto = IsAuto(r, "ports");
     std::vector<PortRef> autoQueues = AutoQueues(topo, flows);
     m.queues = ReadPorts(r, "queues", topo, autoQueues);
     m.flows = ReadFlows(r, flows);

@@ -73,6 +73,7 @@ struct PfcConfig
     uint64_t xonOffsetBytes = 4160;
     PauseMode pauseMode = PauseMode::XOFF_XON;
     uint32_t pauseQuanta = 65535;
+    std::vector<std::pair<double, double>> alphaByRate; ///< (ingress port Gbit/s, alpha)
 };
 
 struct SwitchConfig
@@ -81,6 +82,8 @@ struct SwitchConfig
     uint32_t cellBytes = 208;
     PfcConfig pfc;
     std::array<EcnConfig, 8> ecn; ///< per priority, resolved (ecn merged with ecn_by_priority)
+    /** (egress port Gbit/s, per priority: ecn merged with ecn_by_rate, then ecn_by_priority) */
+    std::vector<std::pair<double, std::array<EcnConfig, 8>>> ecnByRate;
     uint32_t ecmpSeed = 0;        ///< effective seed for this switch (already mixed with its index)
     uint8_t dataPriority = 3;
     bool ecnMarkOnDequeue = false; ///< ecn_mark_point: false = "enqueue", true = "dequeue"
@@ -88,7 +91,7 @@ struct SwitchConfig
 
 struct CcConfig
 {
-    std::string algorithm = "dcqcn"; ///< TypeId name chosen from this: "dcqcn" or "none"
+    std::string algorithm = "dcqcn"; ///< TypeId chosen from this: "dcqcn", "dcqcn_sampled", "none"
     double g = 1.0 / 256;
     double alphaUpdateUs = 55;
     double rateDecreaseIntervalUs = 50;
@@ -114,6 +117,9 @@ struct NicConfig
     uint32_t ackIntervalPackets = 1;
     double rtoUs = 1000;
     bool nackEnabled = true;
+    bool ackFlagFeedback = false; ///< ecn_feedback "ack_flag": flag the ACK, send no CNP
+    uint32_t headerBytes = 62;      ///< per data frame: Ethernet, IPv4, UDP, BTH, ICRC
+    uint32_t preambleIfgBytes = 20; ///< per frame on the wire, not stored in switch buffers
 };
 
 /** One RDMA connection (one QP) the model must simulate. */
@@ -145,6 +151,11 @@ struct MonitorConfig
     std::vector<PortRef> queues; ///< egress queues to sample (bytes, data priority summed)
     std::vector<uint32_t> flows; ///< flow ids whose rate is sampled
     std::vector<PortRef> ports;  ///< ports whose pause state is sampled
+    /** "auto" in the scenario: the runner samples every candidate and keeps the busiest after
+     *  the run (helper/auto-monitor.h); the lists above are the fallback when it cannot. */
+    bool queuesAuto = false;
+    bool flowsAuto = false;
+    bool portsAuto = false;
 };
 
 struct Scenario

@@ -1,5 +1,6 @@
 #include "traffic-generator.h"
 
+#include "flow-list-generator.h"
 #include "flow-size-cdf.h"
 #include "json-reader.h"
 #include "scenario-limits.h"
@@ -639,7 +640,13 @@ GenerateTraffic(const json* traffic, const TrafficContext& ctx, ordered_json* ou
             ObjectReader r((*traffic)[i], path, out ? &itemOut : nullptr);
             std::string kind = r.Enum("kind", "",
                                       {"incast", "pairs", "permutation", "all_to_all", "perftest",
-                                       "workload", "pingmesh"});
+                                       "workload", "pingmesh", "flows"});
+            if (kind == "flows") // explicit list: none of the common fields below apply
+            {
+                GenerateFlowList(r, ctx, static_cast<uint32_t>(i), flows, expected);
+                generatorsOut.push_back(itemOut);
+                continue;
+            }
             GeneratorContext g(ctx, r, static_cast<uint32_t>(i), flows, expected);
             if (kind == "incast")
             {

@@ -1,5 +1,6 @@
 /*
- * Traffic generators (incast, pairs, permutation, all_to_all, perftest, workload, pingmesh)
+ * Traffic generators (incast, pairs, permutation, all_to_all, perftest, workload, pingmesh; the
+ * explicit `flows` list is read by flow-list-generator.h)
  * expanded to a list of FlowSpec, one per QP. Randomness comes from ns-3 RandomVariableStreams
  * seeded from the scenario seed with fixed stream numbers, so a scenario and seed always give
  * the same flows.

@@ -92,7 +92,8 @@ TEST(Validation, MessagesNamePathAndAllowedValues)
         "nic.transport: must be \"rc\" (\"xrc\" and \"erd\" are reserved for later versions)");
     d = Minimal();
     d["nic"] = {{"cc", {{"preset", "fast"}}}};
-    EXPECT_EQ(ErrorOfDoc(d), "nic.cc.preset: must be one of \"dcqcn-paper\", \"nvidia-default\"");
+    EXPECT_EQ(ErrorOfDoc(d), "nic.cc.preset: must be one of \"dcqcn-paper\", \"nvidia-default\", "
+                             "\"hpcc-dcqcn\"");
     d = Minimal();
     d["switch"] = {{"pfc", {{"headroom_bytes", "big"}}}};
     EXPECT_EQ(

@@ -1,15 +1,21 @@
-"""Run tasks: execute one simulation; reap stale runs."""
+"""Run tasks: execute one simulation; reconcile stranded runs.
+
+Database outages: claiming retries the task (a new message with a backoff countdown; the old one is
+acknowledged only after the new one is published); progress writes are skipped (the simulation
+goes on); storing the outcome retries in place, since the result file is already on disk.
+"""
 
 import json
 import logging
-import shutil
 import os
+import shutil
 from pathlib import Path
 
 from app.core.config import get_settings
-from app.core.db import get_sessionmaker
+from app.core.db import DB_UNAVAILABLE, get_sessionmaker
 from app.runs import execution
 from workers.celery_app import celery_app
+from workers.dbretry import backoff_s, with_db_retry
 from workers.simprocess import command, run_simulator
 
 log = logging.getLogger(__name__)
@@ -17,7 +23,9 @@ log = logging.getLogger(__name__)
 
 def _prepare(claim: execution.Claim, runs_dir: Path) -> Path:
     """A fresh per-run directory holding scenario.json (the run's seed applied)."""
-    workdir = runs_dir / claim.run_id
+    workdir = (runs_dir / claim.run_id).resolve()
+    if workdir.parent != runs_dir.resolve():  # ids are server-made; never trust one blindly
+        raise ValueError(f"run id {claim.run_id!r} is not a plain name")
     shutil.rmtree(workdir, ignore_errors=True)
     workdir.mkdir(parents=True)
     document = dict(claim.document, seed=claim.seed)
@@ -25,15 +33,22 @@ def _prepare(claim: execution.Claim, runs_dir: Path) -> Path:
     return workdir
 
 
-@celery_app.task(name="runs.execute", bind=True, acks_late=True, reject_on_worker_lost=True)
+@celery_app.task(name="runs.execute", bind=True, acks_late=True, reject_on_worker_lost=True,
+                 max_retries=None)
 def execute(self, run_id: str) -> str:
     """Claim the run, simulate it with limits, stream progress, store the result."""
     settings = get_settings()
     sessions = get_sessionmaker()
     worker = f"{self.request.hostname} pid={os.getpid()}"
-    with sessions() as session:
-        claim = execution.claim_run(session, run_id=run_id, task_id=self.request.id or run_id,
-                                    worker=worker, stale_after_s=settings.HEARTBEAT_STALE_S)
+    try:
+        with sessions() as session:
+            claim = execution.claim_run(session, run_id=run_id, task_id=self.request.id or run_id,
+                                        worker=worker, stale_after_s=settings.HEARTBEAT_STALE_S)
+    except DB_UNAVAILABLE as exc:
+        delay = backoff_s(self.request.retries)
+        log.warning("run %s: database unavailable at claim (%s); retry in %.1f s", run_id,
+                    type(exc).__name__, delay)
+        raise self.retry(exc=exc, countdown=delay)
     if claim is None:
         return "skipped"
     workdir = _prepare(claim, Path(settings.RUNS_DIR))
@@ -41,17 +56,29 @@ def execute(self, run_id: str) -> str:
                    settings.RUN_MAX_MEMORY_MB)
 
     def tick(line):
-        with sessions() as session:
-            return execution.record_progress(session, claim=claim, line=line)
+        try:
+            with sessions() as session:
+                return execution.record_progress(session, claim=claim, line=line)
+        except DB_UNAVAILABLE as exc:
+            # Keep simulating: a missed heartbeat is harmless, the result is stored later.
+            log.warning("run %s: database unavailable (%s); progress not stored", claim.run_id,
+                        type(exc).__name__)
+            return True
 
     try:
         outcome = run_simulator(argv, workdir, hard_wall_s=settings.RUN_MAX_WALL_S + 30,
                                 tick_s=settings.PROGRESS_WRITE_INTERVAL_S, on_tick=tick)
     except OSError as exc:
-        with sessions() as session:
-            execution.finish_failure(session, claim=claim, error=f"cannot start fabricsim: {exc}")
+        with_db_retry(lambda: _fail(sessions, claim, f"cannot start fabricsim: {exc}"),
+                      what=f"run {run_id}")
         return "failed"
-    return _finish(sessions, claim, workdir, outcome)
+    return with_db_retry(lambda: _finish(sessions, claim, workdir, outcome),
+                         what=f"run {run_id}: storing the outcome")
+
+
+def _fail(sessions, claim: execution.Claim, error: str) -> bool:
+    with sessions() as session:
+        return execution.finish_failure(session, claim=claim, error=error)
 
 
 def _finish(sessions, claim: execution.Claim, workdir: Path, outcome) -> str:
@@ -71,10 +98,10 @@ def _finish(sessions, claim: execution.Claim, workdir: Path, outcome) -> str:
 
 
 @celery_app.task(name="runs.reap")
-def reap() -> list[str]:
-    """Requeue or fail RUNNING runs whose heartbeat went stale (for celery beat deployments)."""
-    from app.core.queue import enqueue_run
-    from app.runs.reaper import reap as reap_runs
+def reap() -> dict:
+    """One reconciler pass (the API runs it periodically; this task is for celery beat too)."""
+    from dataclasses import asdict
 
-    with get_sessionmaker()() as session:
-        return reap_runs(session, enqueue=enqueue_run)
+    from app.runs.reconciler import reconcile_once
+
+    return asdict(reconcile_once())

@@ -1,22 +1,33 @@
-"""Sweep tasks: expand a sweep into snapshots and runs, then fan the runs out as a group."""
+"""Sweep tasks: expand a sweep into snapshots and runs, then fan the runs out on the batch queue."""
+
+import logging
 
 from celery import group
 
-from app.core.db import get_sessionmaker
+from app.core.db import DB_UNAVAILABLE, get_sessionmaker
 from app.sweeps.models import Sweep
 from app.sweeps.service import expand_sweep
-from workers.celery_app import celery_app
+from workers.celery_app import BATCH_QUEUE, celery_app
+from workers.dbretry import backoff_s
 from workers.tasks.runs import execute
 
+log = logging.getLogger(__name__)
 
-@celery_app.task(name="sweeps.expand", acks_late=True)
-def expand(sweep_id: str) -> int:
+
+@celery_app.task(name="sweeps.expand", bind=True, acks_late=True, max_retries=None)
+def expand(self, sweep_id: str) -> int:
     """Create the points (idempotent) and enqueue their runs; never waits for them."""
-    with get_sessionmaker()() as session:
-        sweep = session.get(Sweep, sweep_id)
-        if sweep is None:
-            return 0
-        run_ids = expand_sweep(session, sweep=sweep)
+    try:
+        with get_sessionmaker()() as session:
+            sweep = session.get(Sweep, sweep_id)
+            if sweep is None:
+                return 0
+            run_ids = expand_sweep(session, sweep=sweep)
+    except DB_UNAVAILABLE as exc:
+        delay = backoff_s(self.request.retries)
+        log.warning("sweep %s: database unavailable (%s); retry in %.1f s", sweep_id,
+                    type(exc).__name__, delay)
+        raise self.retry(exc=exc, countdown=delay)
     if run_ids:
-        group(execute.s(run_id).set(queue="sim") for run_id in run_ids).apply_async()
+        group(execute.s(run_id).set(queue=BATCH_QUEUE) for run_id in run_ids).apply_async()
     return len(run_ids)

@@ -13,7 +13,8 @@ from app.sweeps.models import Sweep
 
 SessionDep = Annotated[Session, Depends(get_session)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
-IdPath = Annotated[str, Path(min_length=1, max_length=64)]
+# Ids are URL-safe base64 (app/scenarios/service.new_id): nothing else reaches a query or a path.
+IdPath = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
 def _get_or_404(session: Session, model: type, item_id: str, what: str):

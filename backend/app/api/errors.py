@@ -1,6 +1,7 @@
 """Error responses: every bad input becomes a 422 naming the JSON path and the allowed range."""
 
 import json
+import logging
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -9,8 +10,12 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
+from app.core.config import get_settings
+from app.core.db import DB_UNAVAILABLE
 from app.core.simulator import SimulatorRejected
 from app.core.validation import normalize_loc, parse_dotted
+
+log = logging.getLogger(__name__)
 
 
 def _clean(errors: list[dict[str, Any]], body: Any) -> list[dict[str, Any]]:
@@ -59,8 +64,21 @@ async def _simulator_rejected(request: Request, exc: SimulatorRejected) -> JSONR
     return unprocessable(simulator_detail(exc, ["body", "scenario"]))
 
 
+async def _database_unavailable(request: Request, exc: Exception) -> JSONResponse:
+    """503 with Retry-After while the database is unreachable (never a 500: nothing is wrong
+    with the request, and the client may simply try again)."""
+    retry_after = get_settings().DB_RETRY_AFTER_S
+    log.warning("%s %s: database unavailable (%s)", request.method, request.url.path,
+                type(exc).__name__)
+    return JSONResponse(status_code=503, headers={"Retry-After": str(retry_after)},
+                        content={"detail": "the database is unavailable; retry in "
+                                           f"{retry_after} s"})
+
+
 def install(app: FastAPI) -> None:
     """Register the handlers on the app."""
+    for kind in DB_UNAVAILABLE:
+        app.add_exception_handler(kind, _database_unavailable)
     app.add_exception_handler(RequestValidationError, _request_validation)
     app.add_exception_handler(ValidationError, _pydantic_validation)
     app.add_exception_handler(SimulatorRejected, _simulator_rejected)

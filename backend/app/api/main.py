@@ -3,6 +3,7 @@
 from fastapi import APIRouter
 
 from app.api import health
+from app.imports import router as imports
 from app.labs import router as labs
 from app.presets import router as presets
 from app.runs import router as runs
@@ -17,4 +18,5 @@ api_router.include_router(presets.router)
 api_router.include_router(runs.router)
 api_router.include_router(sweeps.router)
 api_router.include_router(topologies.router)
+api_router.include_router(imports.router)
 api_router.include_router(labs.router)

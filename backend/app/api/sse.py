@@ -1,33 +1,61 @@
-"""Server-Sent Events by polling the database: the row is the truth, so any API replica can serve."""
+"""Server-Sent Events by polling the database: the row is the truth, so any API replica can serve.
 
+Each event carries an id derived from its payload. A client that reconnects (the browser's
+EventSource does so by itself after an API restart) sends it back as Last-Event-ID; the stream
+then skips a state the client has already seen instead of sending it twice. While the database is
+unreachable the stream keeps polling instead of breaking.
+"""
+
+import hashlib
 import json
+import logging
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import Annotated, Any
 
 import anyio
+from fastapi import Header
 
 from app.core.config import get_settings
+from app.core.db import DB_UNAVAILABLE
+
+log = logging.getLogger(__name__)
+RECONNECT_MS = 2000
+LastEventId = Annotated[str | None, Header(alias="Last-Event-ID", max_length=64,
+                                           description="id of the last event received "
+                                                       "(sent by EventSource on reconnect)")]
 
 
-async def poll_events(read: Callable[[], tuple[dict[str, Any], bool] | None]) -> AsyncIterator[dict]:
+def event_id(text: str) -> str:
+    """A short id naming a state (same payload, same id)."""
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+async def poll_events(read: Callable[[], tuple[dict[str, Any], bool] | None],
+                      last_event_id: str | None = None) -> AsyncIterator[dict]:
     """Yield `progress` events whenever `read()` changes and one `done` event at a final state.
 
     `read` runs in a thread (it uses a blocking DB session) and returns (payload, is_final),
-    or None when the object has disappeared.
+    or None when the object has disappeared. `last_event_id`: the client's Last-Event-ID.
     """
     interval = get_settings().SSE_POLL_INTERVAL_S
-    last = None
+    last = last_event_id
     while True:
-        state = await anyio.to_thread.run_sync(read)
+        try:
+            state = await anyio.to_thread.run_sync(read)
+        except DB_UNAVAILABLE as exc:
+            log.warning("SSE poll: database unavailable (%s); polling on", type(exc).__name__)
+            await anyio.sleep(max(interval, 1.0))
+            continue
         if state is None:
             yield {"event": "done", "data": json.dumps({"deleted": True})}
             return
         payload, final = state
         text = json.dumps(payload, default=str)
-        if text != last:
-            yield {"event": "progress", "data": text}
-            last = text
+        ident = event_id(text)
+        if ident != last:
+            yield {"event": "progress", "data": text, "id": ident, "retry": RECONNECT_MS}
+            last = ident
         if final:
-            yield {"event": "done", "data": text}
+            yield {"event": "done", "data": text, "id": ident}
             return
         await anyio.sleep(interval)

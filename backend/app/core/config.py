@@ -21,6 +21,7 @@ class Settings(BaseSettings):
     RUNS_DIR: Path = REPO_ROOT / ".data" / "runs"
     FRONTEND_DIST: Path = REPO_ROOT / "frontend" / "dist"
     MAX_BODY_BYTES: int = 2_000_000
+    MAX_JSON_DEPTH: int = 32
     RUN_MAX_WALL_S: int = 600
     RUN_MAX_MEMORY_MB: int = 4096
     MAX_SWEEP_POINTS: int = 5000
@@ -29,7 +30,18 @@ class Settings(BaseSettings):
     SIMULATOR_VALIDATION: bool = True
     PROGRESS_WRITE_INTERVAL_S: float = 0.5
     HEARTBEAT_STALE_S: float = 60.0
+    # Reconciler (app/runs/reconciler.py), run by the API every REAPER_INTERVAL_S (0: off):
+    # requeues stale RUNNING runs and PENDING runs / unexpanded sweeps whose broker message is
+    # gone (a Redis restart without persistence, a task acked during a database outage)
+    # once they are older than PENDING_GRACE_S.
     REAPER_INTERVAL_S: float = 30.0
+    PENDING_GRACE_S: float = 60.0
+    # Workers retry database errors with exponential backoff up to this delay between tries;
+    # a finished simulation keeps trying to store its result for DB_RETRY_WINDOW_S.
+    DB_RETRY_MAX_DELAY_S: float = 30.0
+    DB_RETRY_WINDOW_S: float = 900.0
+    # Answered with 503 while the database is unreachable.
+    DB_RETRY_AFTER_S: int = 5
     SSE_POLL_INTERVAL_S: float = 0.5
     CORS_ORIGINS: list[str] = []
 

@@ -4,7 +4,7 @@ from collections.abc import Iterator
 from datetime import datetime, timezone
 from functools import lru_cache
 
-from sqlalchemy import MetaData, create_engine, event
+from sqlalchemy import MetaData, create_engine, event, exc
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
@@ -50,7 +50,14 @@ def make_engine(url: str) -> Engine:
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10)
+    # connect_timeout: during an outage a request fails fast (503) instead of hanging.
+    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10,
+                         connect_args={"connect_timeout": 5})
+
+
+# Errors that mean "the database is unreachable right now" (not a bad statement): callers answer
+# 503 or retry later. SQLite's "database is locked" is an OperationalError too.
+DB_UNAVAILABLE = (exc.OperationalError, exc.InterfaceError, exc.TimeoutError)
 
 
 @lru_cache

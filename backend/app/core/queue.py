@@ -1,15 +1,72 @@
-"""Enqueue Celery tasks by name (the API never imports task code)."""
+"""Enqueue Celery tasks by name (the API never imports task code), and see what the broker holds.
 
-from workers.celery_app import celery_app
+Two simulation queues give fair service: `sim` carries runs a person started, `sim-batch` the
+points of sweeps (and tunings). Workers consume both; Kombu's Redis transport serves the queues of
+a worker round robin, so one client's 5,000 queued sweep points delay another client's single run
+by at most one point per worker slot instead of by the whole sweep.
+"""
 
-SIM_QUEUE = "sim"
+import base64
+import json
+from collections.abc import Iterable
+
+from workers.celery_app import BATCH_QUEUE, CONTROL_QUEUE, SIM_QUEUE, celery_app
+
+__all__ = ["BATCH_QUEUE", "CONTROL_QUEUE", "SIM_QUEUE", "enqueue_run", "enqueue_sweep",
+           "held_messages"]
+
+# Kombu's Redis transport: one list per queue and priority step, and the messages delivered to a
+# worker but not yet acknowledged in the `unacked` hash (kombu/transport/redis.py).
+_PRIORITY_SEP = "\x06\x16"
+_PRIORITY_STEPS = (0, 3, 6, 9)
+_UNACKED_KEY = "unacked"
 
 
-def enqueue_run(run_id: str) -> str:
+def enqueue_run(run_id: str, *, batch: bool = False) -> str:
     """Send `runs.execute` for a committed run row; returns the Celery task id."""
-    return celery_app.send_task("runs.execute", args=[run_id], queue=SIM_QUEUE).id
+    queue = BATCH_QUEUE if batch else SIM_QUEUE
+    return celery_app.send_task("runs.execute", args=[run_id], queue=queue).id
 
 
 def enqueue_sweep(sweep_id: str) -> str:
     """Send `sweeps.expand` for a committed sweep row."""
-    return celery_app.send_task("sweeps.expand", args=[sweep_id], queue="celery").id
+    return celery_app.send_task("sweeps.expand", args=[sweep_id], queue=CONTROL_QUEUE).id
+
+
+def _first_arg(raw: bytes | str) -> tuple[str, str] | None:
+    """(task name, first argument) of one serialized Kombu message, or None."""
+    try:
+        message = json.loads(raw)
+        if isinstance(message, list):  # unacked entries are [message, exchange, routing_key]
+            message = message[0]
+        task = message["headers"]["task"]
+        args = json.loads(base64.b64decode(message["body"]))[0]
+        return (task, str(args[0])) if args else None
+    except (ValueError, KeyError, IndexError, TypeError):
+        return None
+
+
+def held_messages(queues: Iterable[str] = (SIM_QUEUE, BATCH_QUEUE, CONTROL_QUEUE)) -> set[tuple[str, str]]:
+    """Every (task, first argument) waiting in `queues` or delivered and not yet acknowledged.
+
+    Raises the Redis client's error when the broker is unreachable (the caller skips its pass).
+    """
+    import redis
+
+    client = redis.Redis.from_url(celery_app.conf.broker_url, socket_timeout=10,
+                                  socket_connect_timeout=5)
+    try:
+        held: set[tuple[str, str]] = set()
+        keys = [q if p == 0 else f"{q}{_PRIORITY_SEP}{p}" for q in queues for p in _PRIORITY_STEPS]
+        for key in keys:
+            for raw in client.lrange(key, 0, -1):
+                item = _first_arg(raw)
+                if item:
+                    held.add(item)
+        for raw in client.hvals(_UNACKED_KEY):
+            item = _first_arg(raw)
+            if item:
+                held.add(item)
+        return held
+    finally:
+        client.close()

@@ -2,7 +2,7 @@
 
 import logging
 
-from sqlalchemy import update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from app.core.config import get_settings
@@ -15,6 +15,8 @@ MAX_ATTEMPTS = 2
 
 def reap(session: Session, *, enqueue) -> list[str]:
     """Requeue (attempts < 2) or fail each stale RUNNING run; returns the ids it touched."""
+    from app.sweeps.models import SweepPoint
+
     touched = []
     for run in stale_runs(session, stale_after_s=get_settings().HEARTBEAT_STALE_S):
         guard = (Run.id == run.id, Run.status == "RUNNING", Run.heartbeat_at == run.heartbeat_at)
@@ -24,7 +26,12 @@ def reap(session: Session, *, enqueue) -> list[str]:
             session.commit()
             if result.rowcount == 1:
                 log.warning("run %s: worker lost, requeued", run.id)
-                enqueue(run.id)
+                is_point = session.scalar(select(SweepPoint.id).where(
+                    SweepPoint.run_id == run.id).limit(1)) is not None
+                try:
+                    enqueue(run.id, batch=is_point)
+                except Exception as exc:  # noqa: BLE001 - stays PENDING: the reconciler retries
+                    log.warning("run %s: could not enqueue (%s)", run.id, type(exc).__name__)
         else:
             from app.core.db import utcnow
 

@@ -2,6 +2,7 @@
 
 import csv
 import io
+import logging
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Response
@@ -9,7 +10,7 @@ from sqlalchemy.orm import Session
 from sse_starlette.sse import EventSourceResponse
 
 from app.api.deps import RunDep, SessionDep
-from app.api.sse import poll_events
+from app.api.sse import LastEventId, poll_events
 from app.core.db import get_sessionmaker
 from app.core.queue import enqueue_run
 from app.runs import service
@@ -17,18 +18,20 @@ from app.runs.models import FINAL_STATES, Run
 from app.runs.schemas import FlowsPublic, RunCreate, RunPublic, RunsPublic, RunStatus, RunSummary
 from app.scenarios.models import ScenarioRow
 
+log = logging.getLogger(__name__)
 router = APIRouter(prefix="/runs", tags=["runs"])
 FLOW_COLUMNS = ("id", "src", "dst", "generator", "priority", "size_bytes", "start_us", "fct_us",
                 "ideal_fct_us", "slowdown", "bytes_delivered", "goodput_gbps", "retransmits")
 
 
 def start(session: Session, run: Run) -> None:
-    """Enqueue a committed PENDING run; a broker failure fails the run instead of leaving it."""
+    """Enqueue a committed PENDING run. When the broker is down the run stays PENDING: the
+    reconciler (app/runs/reconciler.py) enqueues it once the broker answers again."""
     try:
         enqueue_run(run.id)
-    except Exception as exc:  # noqa: BLE001 - any broker error must not strand the run
-        service.fail_run(session, run_id=run.id, error=f"could not enqueue: {exc}")
-        session.refresh(run)
+    except Exception as exc:  # noqa: BLE001 - any broker error: leave it to the reconciler
+        log.warning("run %s: broker unreachable (%s); the reconciler will enqueue it",
+                    run.id, type(exc).__name__)
 
 
 def succeeded_result(session: Session, run: Run) -> dict[str, Any]:
@@ -122,7 +125,7 @@ def result(session: SessionDep, run: RunDep) -> Response:
 
 @router.get("/{id}/events", response_class=EventSourceResponse,
             responses={200: {"content": {"text/event-stream": {}}}})
-def events(run: RunDep) -> EventSourceResponse:
+def events(run: RunDep, last_event_id: LastEventId = None) -> EventSourceResponse:
     """Server-Sent Events: `progress` (RunPublic JSON) on change, `done` at a final status."""
     run_id = run.id
 
@@ -133,4 +136,4 @@ def events(run: RunDep) -> EventSourceResponse:
                 return None
             return service.to_public(row).model_dump(mode="json"), row.status in FINAL_STATES
 
-    return EventSourceResponse(poll_events(read))
+    return EventSourceResponse(poll_events(read, last_event_id))

@@ -11,6 +11,17 @@ from app.scenarios.topology import Strict
 Bytes1G = Annotated[int, Field(ge=0, le=L.GIB)]
 Headroom = Literal["auto"] | Annotated[int, Field(ge=0, le=64 * L.MIB)]
 Priority = Literal["0", "1", "2", "3", "4", "5", "6", "7"]
+# A link rate in Gbit/s written as a JSON object key ("100", "400", "25.78125").
+RateKey = Annotated[str, Field(pattern=r"^(0|[1-9][0-9]{0,3})(\.[0-9]{1,9})?$")]
+CcPreset = Literal["dcqcn-paper", "nvidia-default", "hpcc-dcqcn"]
+CcAlgorithm = Literal["dcqcn", "dcqcn_sampled", "none"]
+PfcAlpha = Annotated[float, Field(gt=0, le=64)]
+
+
+def _rate_key_errors(keys: list[str], field: tuple) -> list:
+    """Rate keys name a rate > 0 and <= the largest link rate."""
+    return [error_at(field + (k,), f"must be a link rate > 0 and <= {L.MAX_RATE_GBPS:g} Gbit/s", k)
+            for k in keys if not 0 < float(k) <= L.MAX_RATE_GBPS]
 
 
 class Ecn(Strict):
@@ -48,6 +59,15 @@ class Pfc(Strict):
     xon_offset_bytes: int = Field(4160, ge=0, le=10 * L.MIB)
     pause_mode: Literal["xoff_xon", "quanta"] = "xoff_xon"
     pause_quanta: int = Field(65535, ge=1, le=65535)
+    alpha_by_rate: dict[RateKey, PfcAlpha] = Field(
+        default_factory=dict,
+        description="alpha of the ingress ports of a given link rate (Gbit/s); others use alpha")
+
+    @model_validator(mode="after")
+    def _rates(self) -> "Pfc":
+        """Each key is a valid link rate."""
+        raise_errors("Pfc", _rate_key_errors(list(self.alpha_by_rate), ("alpha_by_rate",)))
+        return self
 
 
 class PfcPartial(Strict):
@@ -59,6 +79,7 @@ class PfcPartial(Strict):
     xon_offset_bytes: int | None = Field(None, ge=0, le=10 * L.MIB)
     pause_mode: Literal["xoff_xon", "quanta"] | None = None
     pause_quanta: int | None = Field(None, ge=1, le=65535)
+    alpha_by_rate: dict[RateKey, PfcAlpha] | None = None
 
 
 class Switch(Strict):
@@ -69,6 +90,10 @@ class Switch(Strict):
     pfc: Pfc = Field(default_factory=Pfc)
     ecn: Ecn = Field(default_factory=Ecn)
     ecn_by_priority: dict[Priority, EcnPartial] = Field(default_factory=dict)
+    ecn_by_rate: dict[RateKey, EcnPartial] = Field(
+        default_factory=dict,
+        description="ECN of the egress ports of a given link rate (Gbit/s), merged over ecn; "
+        "ecn_by_priority is merged over the result")
     ecmp_seed: int = Field(0, ge=0, le=2**32 - 1)
     data_priority: int = Field(3, ge=0, le=6)
     ecn_mark_point: Literal["enqueue", "dequeue"] = Field(
@@ -78,14 +103,24 @@ class Switch(Strict):
 
     @model_validator(mode="after")
     def _priority_ecn(self) -> "Switch":
-        """Each per-priority ECN, merged over `ecn`, must still have Kmin <= Kmax."""
-        errors = []
-        for prio, part in self.ecn_by_priority.items():
-            merged = {**self.ecn.model_dump(), **part.model_dump(exclude_none=True)}
-            if merged["kmin_bytes"] > merged["kmax_bytes"]:
-                loc = ("ecn_by_priority", prio, "kmin_bytes")
-                errors.append(error_at(
-                    loc, f"must be <= kmax_bytes ({merged['kmax_bytes']})", merged["kmin_bytes"]))
+        """Each per-priority (and per-rate) ECN, merged over `ecn`, must still have Kmin <= Kmax."""
+        errors = _rate_key_errors(list(self.ecn_by_rate), ("ecn_by_rate",))
+        base = self.ecn.model_dump()
+        for rate, rate_part in [("", None), *self.ecn_by_rate.items()]:
+            rate_base = {**base, **(rate_part.model_dump(exclude_none=True) if rate_part else {})}
+            if rate and rate_base["kmin_bytes"] > rate_base["kmax_bytes"]:
+                errors.append(error_at(("ecn_by_rate", rate, "kmin_bytes"),
+                                       f"must be <= kmax_bytes ({rate_base['kmax_bytes']})",
+                                       rate_base["kmin_bytes"]))
+                continue
+            for prio, part in self.ecn_by_priority.items():
+                merged = {**rate_base, **part.model_dump(exclude_none=True)}
+                if merged["kmin_bytes"] > merged["kmax_bytes"]:
+                    loc = ("ecn_by_priority", prio, "kmin_bytes")
+                    errors.append(error_at(
+                        loc, f"must be <= kmax_bytes ({merged['kmax_bytes']})", merged["kmin_bytes"]))
+            if errors:
+                break
         raise_errors("Switch", errors)
         return self
 
@@ -98,6 +133,7 @@ class SwitchPartial(Strict):
     pfc: PfcPartial | None = None
     ecn: EcnPartial | None = None
     ecn_by_priority: dict[Priority, EcnPartial] | None = None
+    ecn_by_rate: dict[RateKey, EcnPartial] | None = None
     ecmp_seed: int | None = Field(None, ge=0, le=2**32 - 1)
     data_priority: int | None = Field(None, ge=0, le=6)
     ecn_mark_point: Literal["enqueue", "dequeue"] | None = None
@@ -106,8 +142,11 @@ class SwitchPartial(Strict):
 class Cc(Strict):
     """Congestion control; unset DCQCN parameters come from `preset`."""
 
-    algorithm: Literal["dcqcn", "none"] = "dcqcn"
-    preset: Literal["dcqcn-paper", "nvidia-default"] = "dcqcn-paper"
+    algorithm: CcAlgorithm = Field(
+        "dcqcn", description="dcqcn: cut on a CNP at most once per decrease interval, alpha "
+        "updated per CNP; dcqcn_sampled: alpha and the cut run on periodic timers that sample a "
+        "CNP-arrived flag (the HPCC simulator's and ConnectX firmware's form); none")
+    preset: CcPreset = "dcqcn-paper"
     g: float | None = Field(None, gt=0, le=1)
     alpha_update_us: float | None = Field(None, gt=0, le=L.MAX_TIMER_US)
     rate_decrease_interval_us: float | None = Field(None, ge=0, le=L.MAX_TIMER_US)
@@ -136,8 +175,8 @@ class Cc(Strict):
 class CcPartial(Cc):
     """Cc with every field optional."""
 
-    algorithm: Literal["dcqcn", "none"] | None = None
-    preset: Literal["dcqcn-paper", "nvidia-default"] | None = None
+    algorithm: CcAlgorithm | None = None
+    preset: CcPreset | None = None
 
 
 class Nic(Strict):
@@ -152,6 +191,13 @@ class Nic(Strict):
     ack_interval_packets: int = Field(1, ge=1, le=1024)
     rto_us: float = Field(1000, ge=1, le=10_000_000)
     nack_enabled: bool = True
+    ecn_feedback: Literal["cnp", "ack_flag"] = Field(
+        "cnp", description="cnp: a CNP packet per marked packet, at most one per cnp_interval_us; "
+        "ack_flag: a congestion flag on the ACK of every marked packet, no pacing")
+    header_bytes: int = Field(62, ge=20, le=256, description="bytes of headers per data frame "
+                              "(Ethernet 18 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 = 62)")
+    preamble_ifg_bytes: int = Field(20, ge=0, le=64, description="preamble, SFD and inter-frame "
+                                    "gap per frame (20 on Ethernet; 0 on a point-to-point model)")
 
 
 class NicPartial(Strict):
@@ -166,3 +212,6 @@ class NicPartial(Strict):
     ack_interval_packets: int | None = Field(None, ge=1, le=1024)
     rto_us: float | None = Field(None, ge=1, le=10_000_000)
     nack_enabled: bool | None = None
+    ecn_feedback: Literal["cnp", "ack_flag"] | None = None
+    header_bytes: int | None = Field(None, ge=20, le=256)
+    preamble_ifg_bytes: int | None = Field(None, ge=0, le=64)

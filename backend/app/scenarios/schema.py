@@ -13,7 +13,7 @@ from app.scenarios.traffic import Monitor, TrafficGenerator
 HOST_FIELDS = {
     "incast": ("senders", "receiver"), "pairs": ("pairs",), "permutation": ("hosts",),
     "all_to_all": ("hosts",), "perftest": ("src", "dst"), "workload": ("hosts",),
-    "pingmesh": ("hosts",),
+    "pingmesh": ("hosts",), "flows": (),
 }
 
 LIST_FIELDS = ("senders", "hosts")
@@ -62,6 +62,8 @@ def _time_errors(s: Scenario) -> list:
         if gen.start_us >= s.duration_us:
             errors.append(error_at(("traffic", i, "start_us"),
                                    f"must be >= 0 and < duration_us ({s.duration_us:g})", gen.start_us))
+        if gen.kind == "flows":
+            errors += _flow_list_time_errors(i, gen, s.duration_us)
         stop = getattr(gen, "stop_us", None)
         if stop is not None and not gen.start_us < stop <= s.duration_us:
             errors.append(error_at(("traffic", i, "stop_us"),
@@ -76,6 +78,14 @@ def _time_errors(s: Scenario) -> list:
                                f"must be >= {least:g} (at most {L.MAX_SAMPLES} samples per series)",
                                s.monitor.sample_interval_us))
     return errors
+
+
+def _flow_list_time_errors(i: int, gen: Any, duration_us: float) -> list:
+    """Each listed flow starts before the end of the run (the first 20 offenders)."""
+    late = [j for j, f in enumerate(gen.flows) if gen.start_us + f.start_us >= duration_us][:20]
+    return [error_at(("traffic", i, "flows", j, "start_us"),
+                     f"plus the generator's start_us must be >= 0 and < duration_us ({duration_us:g})",
+                     gen.flows[j].start_us) for j in late]
 
 
 def deep_merge(base: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
@@ -122,11 +132,27 @@ def _traffic_errors(s: Scenario, hosts: set[str], switches: set[str]) -> list:
                 elif name in seen and field in LIST_FIELDS:
                     errors.append(error_at(("traffic", i, field) + sub, f"duplicate host '{name}'", name))
                 seen.add(name)
+        if gen.kind == "flows":
+            errors += _flow_list_host_errors(i, gen, hosts, switches)
         if gen.kind == "pairs" and gen.tor_pairs:
             for sub, name in _names(gen.tor_pairs):
                 if name not in switches:
                     errors.append(error_at(("traffic", i, "tor_pairs") + sub,
                                            f"unknown switch '{name}'", name))
+    return errors
+
+
+def _flow_list_host_errors(i: int, gen: Any, hosts: set[str], switches: set[str]) -> list:
+    """Both ends of every listed flow are hosts (the first 20 offenders)."""
+    errors = []
+    for j, flow in enumerate(gen.flows):
+        for end in ("src", "dst"):
+            name = getattr(flow, end)
+            if name not in hosts:
+                what = "a switch, not a host" if name in switches else "unknown host"
+                errors.append(error_at(("traffic", i, "flows", j, end), f"{what} '{name}'", name))
+        if len(errors) >= 20:
+            break
     return errors
 
 

@@ -138,6 +138,35 @@ class Pingmesh(Generator):
     probe_bytes: int = Field(512, ge=1, le=65536)
 
 
+class ListedFlow(Strict):
+    """One flow of an explicit list."""
+
+    src: NodeId
+    dst: NodeId
+    size_bytes: Size
+    start_us: float = Field(ge=0, description="plus the generator's start_us; must be < duration_us")
+    priority: int | None = Field(None, ge=0, le=6, description="default: the generator's priority")
+    udp_src_port: int | None = Field(None, ge=1, le=65535,
+                                     description="ECMP entropy; default: 49152 + flow index mod 16384")
+
+
+class FlowList(Strict):
+    """An explicit list of flows (imported from another simulator's flow file or a CSV)."""
+
+    kind: Literal["flows"]
+    name: str = Field("", max_length=200)
+    priority: int | None = Field(None, ge=0, le=6, description="default: switch.data_priority")
+    start_us: float = Field(0, ge=0, description="offset added to every flow's start_us")
+    flows: list[ListedFlow] = Field(min_length=1, max_length=L.MAX_FLOW_LIST)
+
+    @model_validator(mode="after")
+    def _distinct(self) -> "FlowList":
+        """Each flow's two ends differ."""
+        raise_errors("FlowList", [error_at(("flows", i, "dst"), "must differ from src", f.dst)
+                                  for i, f in enumerate(self.flows) if f.src == f.dst][:20])
+        return self
+
+
 def _cdf_errors(cdf: list[tuple[int, float]]) -> list:
     """Sizes strictly increasing, percents not decreasing, ending at 100."""
     for i in range(1, len(cdf)):
@@ -151,7 +180,7 @@ def _cdf_errors(cdf: list[tuple[int, float]]) -> list:
 
 
 TrafficGenerator = Annotated[
-    Incast | Pairs | Permutation | AllToAll | Perftest | Workload | Pingmesh,
+    Incast | Pairs | Permutation | AllToAll | Perftest | Workload | Pingmesh | FlowList,
     Field(discriminator="kind"),
 ]
 

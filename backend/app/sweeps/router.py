@@ -1,12 +1,13 @@
 """Sweeps: a scenario plus a parameter grid, one run per point."""
 
+import logging
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query
 from sse_starlette.sse import EventSourceResponse
 
 from app.api.deps import SessionDep, SettingsDep, SweepDep
-from app.api.sse import poll_events
+from app.api.sse import LastEventId, poll_events
 from app.core.db import get_sessionmaker
 from app.core.queue import enqueue_sweep
 from app.runs.models import FINAL_STATES
@@ -15,6 +16,7 @@ from app.sweeps import service
 from app.sweeps.models import Sweep
 from app.sweeps.schemas import SweepCreate, SweepPublic, SweepsPublic
 
+log = logging.getLogger(__name__)
 router = APIRouter(prefix="/sweeps", tags=["sweeps"])
 
 
@@ -30,7 +32,11 @@ def create(session: SessionDep, settings: SettingsDep, body: SweepCreate) -> Swe
                                    "msg": f"the grid has {size} points (at most "
                                           f"{settings.MAX_SWEEP_POINTS})"}])
     sweep = service.create_sweep(session, base=base, body=body)
-    enqueue_sweep(sweep.id)
+    try:
+        enqueue_sweep(sweep.id)
+    except Exception as exc:  # noqa: BLE001 - broker down: the reconciler expands it later
+        log.warning("sweep %s: broker unreachable (%s); the reconciler will enqueue it",
+                    sweep.id, type(exc).__name__)
     return service.to_public(session, sweep=sweep)
 
 
@@ -59,7 +65,7 @@ def cancel(session: SessionDep, sweep: SweepDep) -> SweepPublic:
 
 @router.get("/{id}/events", response_class=EventSourceResponse,
             responses={200: {"content": {"text/event-stream": {}}}})
-def events(sweep: SweepDep) -> EventSourceResponse:
+def events(sweep: SweepDep, last_event_id: LastEventId = None) -> EventSourceResponse:
     """Server-Sent Events: `progress` with {id, status, total, done, failed}, then `done`."""
     sweep_id = sweep.id
 
@@ -71,4 +77,4 @@ def events(sweep: SweepDep) -> EventSourceResponse:
             state = service.progress(session, sweep=row)
             return state.model_dump(mode="json"), state.status in FINAL_STATES
 
-    return EventSourceResponse(poll_events(read))
+    return EventSourceResponse(poll_events(read, last_event_id))

@@ -14,6 +14,9 @@ from tests.scenarios_data import two_hosts
 # gap, Ethernet header + FCS, IPv4, UDP, InfiniBand BTH, ICRC.
 WIRE_OVERHEAD_BYTES = (8 + 12) + (14 + 4) + 20 + 8 + 12 + 4
 
+# A run only moves forward through these states.
+STATE_ORDER = {"PENDING": 0, "RUNNING": 1, "SUCCEEDED": 2}
+
 
 def data_overhead_bytes() -> int:
     """Per-packet wire bytes besides the payload, computed from the standard header sizes."""
@@ -27,17 +30,20 @@ def expected_line_rate_gbps(rate_gbps: float, mtu: int) -> float:
 
 def run_two_hosts_end_to_end(api: httpx.Client, name: str) -> dict:
     """Create, run with SSE progress, check the summary against line rate; returns the run."""
-    # 30 ms of simulated time: about a second of wall time, so RUNNING progress is observable.
+    # The SSE stream polls the row, so which intermediate states it shows depends on the machine's
+    # speed (a fast machine can finish before the first poll). What the protocol guarantees: states
+    # only move forward, the stream ends with `done` at the final state, and progress never drops.
     scenario = create_scenario(api, two_hosts(name=name, duration_us=30_000,
                                               monitor={"sample_interval_us": 50}))
     run = start_run(api, scenario["id"])[0]
     assert run["status"] in ("PENDING", "RUNNING") and run["cached"] is False
     events = sse_events(api, f"/runs/{run['id']}/events")
     names = [e for e, _ in events]
-    assert names[-1] == "done" and names.count("progress") >= 2, names
+    assert names[-1] == "done" and names.count("done") == 1 and "progress" in names, names
     statuses = [data["status"] for _, data in events]
     assert statuses[-1] == "SUCCEEDED", events[-1]
-    assert "RUNNING" in statuses, statuses
+    order = [STATE_ORDER[s] for s in statuses]
+    assert order == sorted(order), statuses
     progress = [data["progress"] for e, data in events if e == "progress"]
     assert progress == sorted(progress) and progress[-1] == 1.0
 

@@ -4,7 +4,7 @@ import pytest
 
 from tests.helpers import FINAL, create_scenario, error_locs, start_run, wait_final
 from tests.runs.e2e import run_two_hosts_end_to_end
-from tests.scenarios_data import incast, two_hosts
+from tests.scenarios_data import incast, long_running
 from tests.support import wait_until
 
 RUN_PATHS = ["", "/summary", "/flows", "/flows.csv", "/series", "/result", "/events"]
@@ -46,8 +46,7 @@ def test_create_404_and_422(api):
 
 
 def test_cancel_running_run_then_409(api):
-    long = two_hosts(name="to cancel", duration_us=300_000, monitor={"sample_interval_us": 100})
-    scenario = create_scenario(api, long)
+    scenario = create_scenario(api, long_running("to cancel"))
     run = start_run(api, scenario["id"])[0]
     wait_until(lambda: api.get(f"/runs/{run['id']}").json()["status"] == "RUNNING", 60,
                what="run to start")

@@ -4,6 +4,7 @@ import { HomePage } from "./routes/HomePage";
 import { EditorPage } from "./routes/EditorPage";
 import { RunPage } from "./routes/RunPage";
 import { SharePage } from "./routes/SharePage";
+import { ComparePage } from "./routes/ComparePage";
 import { NewSweepPage, SweepPage } from "./routes/SweepPages";
 import { Empty } from "../components/States";
 import { LabsPage } from "./routes/LabsPage";
@@ -32,6 +33,7 @@ export function App() {
             <Route path="/" element={<HomePage />} />
             <Route path="/editor" element={<EditorRoute />} />
             <Route path="/runs/:id" element={<RunPage />} />
+            <Route path="/compare" element={<ComparePage />} />
             <Route path="/sweeps/new" element={<NewSweepPage />} />
             <Route path="/sweeps/:id" element={<SweepPage />} />
             <Route path="/s/:id" element={<SharePage />} />

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { select } from "d3-selection";
 import { type ZoomBehavior, zoom, zoomIdentity } from "d3-zoom";
 import { useParentSize } from "../lib/hooks/useParentSize";
-import { type View, defaultNodeFill, drawTopology, fitView, hitLink, hitNode } from "../lib/topology/draw";
+import { type View, defaultNodeFill, drawTopology, fitView, hitLink, hitNode, stretchToAspect } from "../lib/topology/draw";
 import type { LayoutGraph, LayoutNode } from "../lib/topology/types";
 
 export interface TopologyCanvasProps {
@@ -24,6 +24,8 @@ export interface TopologyCanvasProps {
   onBackgroundClick?: (world: { x: number; y: number }) => void;
   onDragEnd?: (positions: Record<string, { x: number; y: number }>) => void;
   onBoxSelect?: (ids: string[]) => void;
+  /** Stretch the layout to the panel's shape (read-only views such as the results overlay). */
+  fill?: boolean;
 }
 
 type Gesture =
@@ -35,8 +37,12 @@ const thinLink = () => 1;
 
 /** Canvas drawing of a fabric with d3-zoom pan/zoom; scales to thousands of nodes. */
 export function TopologyCanvas(props: TopologyCanvasProps) {
-  const { graph, height = 480, interactive = true, selected } = props;
+  const { height = 480, interactive = true, selected } = props;
   const { ref: boxRef, width } = useParentSize<HTMLDivElement>();
+  const graph = useMemo(() => (props.fill ? stretchToAspect(props.graph, width, height) : props.graph), [props.fill, props.graph, width, height]);
+  const graphRef = useRef(graph);
+  graphRef.current = graph;
+  const [hovered, setHovered] = useState<string | null>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const viewRef = useRef<View>({ x: 0, y: 0, k: 1 });
   const zoomRef = useRef<ZoomBehavior<HTMLCanvasElement, unknown> | null>(null);
@@ -46,7 +52,8 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
   const propsRef = useRef(props);
   propsRef.current = props;
 
-  const labels = props.labels !== "never" && graph.nodes.length <= 80;
+  // Labels by level of detail (placeLabels hides the ones that would overlap).
+  const labels = props.labels !== "never" && graph.nodes.length <= 400;
   const draw = useCallback(() => {
     cancelAnimationFrame(frame.current);
     frame.current = requestAnimationFrame(() => {
@@ -54,7 +61,7 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
       if (!ctx) return;
       const p = propsRef.current;
       const g = gestureRef.current;
-      drawTopology(ctx, p.graph, viewRef.current, { width, height, dpr: window.devicePixelRatio || 1 }, {
+      drawTopology(ctx, graphRef.current, viewRef.current, { width, height, dpr: window.devicePixelRatio || 1 }, {
         nodeFill: p.nodeFill ?? defaultNodeFill,
         linkStroke: p.linkStroke ?? greyLink,
         linkWidth: p.linkWidth ?? thinLink,
@@ -63,9 +70,10 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
         positions,
         box: g?.kind === "box" ? g : null,
         labels: props.labels !== "never" && (labels || viewRef.current.k > 1.6),
+        hovered,
       });
     });
-  }, [width, height, positions, labels]);
+  }, [width, height, positions, labels, hovered, props.labels]);
 
   const toWorld = useCallback((e: { clientX: number; clientY: number }) => {
     const rect = canvasRef.current!.getBoundingClientRect();
@@ -83,7 +91,7 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
         if (event.type === "wheel") return true;
         if (event.shiftKey || event.button) return false;
         const w = toWorld(event);
-        return !(propsRef.current.onDragEnd && hitNode(propsRef.current.graph, w.x, w.y));
+        return !(propsRef.current.onDragEnd && hitNode(graphRef.current, w.x, w.y));
       })
       .on("zoom", (event) => {
         viewRef.current = { x: event.transform.x, y: event.transform.y, k: event.transform.k };
@@ -105,7 +113,7 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
     draw();
   }, [draw]);
 
-  const fitKey = props.fitKey ?? `${graph.nodes.length}`;
+  const fitKey = props.fitKey ?? `${graph.nodes.length}${props.fill ? `:${graph.width}` : ""}`;
   useEffect(() => {
     setView(fitView(graph, width, height));
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -129,7 +137,11 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
 
   const onPointerMove = (e: React.PointerEvent<HTMLCanvasElement>) => {
     const g = gestureRef.current;
-    if (!g) return;
+    if (!g) {
+      const n = hitNode(graph, toWorld(e).x, toWorld(e).y, positions);
+      if ((n?.id ?? null) !== hovered) setHovered(n?.id ?? null);
+      return;
+    }
     const w = toWorld(e);
     if (g.kind === "box") {
       g.x1 = w.x;
@@ -199,6 +211,8 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}
         onPointerUp={onPointerUp}
+        onPointerLeave={() => setHovered(null)}
+        title={hovered ?? undefined}
         onClick={onClick}
         onKeyDown={(e) => {
           if (e.key === "+" || e.key === "=") zoomBy(1.25);

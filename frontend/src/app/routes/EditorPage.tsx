@@ -144,7 +144,8 @@ export function EditorPage() {
         <span className="grow" />
         {blocking.length > 0 && <span className="run-blocked" role="status">Fix {blocking.length === 1 ? "1 field" : `${blocking.length} fields`} to run</span>}
         <RunLauncher busy={save.isPending || runs.isPending} onRun={(s) => void run(s).catch(() => {})} defaultSeed={doc.seed ?? 1}
-          disabledReason={blocking.length > 0 ? `Fix first: ${blocking.map(([, m]) => m).join("; ")}` : unsettled ? "Checking the scenario…" : undefined} />
+          disabledReason={blocking.length > 0 ? `Fix first: ${blocking.map(([, m]) => m).join("; ")}` : unsettled ? "Checking the scenario…" : undefined}
+          warning={(doc.traffic ?? []).length === 0 ? "This fabric has no traffic: the run will show empty charts. Add a generator in the Traffic panel, or press again to run anyway." : null} />
         <button type="button" onClick={() => void ensureSaved().then((id) => navigate(`/sweeps/new?scenario=${id}`)).catch(() => {})}>Sweep…</button>
         <ShareButton save={ensureSaved} />
       </div>

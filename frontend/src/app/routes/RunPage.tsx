@@ -4,32 +4,39 @@ import { useFabricGraph, useScenario, scenarioDocument } from "../../lib/api/que
 import { useLiveRun, useRunsOfScenario } from "../../features/runs/api/runs";
 import { RunProgress } from "../../features/runs/components/RunProgress";
 import { ResultsView } from "../../features/results/components/ResultsView";
+import { ShareButton } from "../../features/scenarios/components/ShareButton";
 
 export function RunPage() {
   const { id } = useParams();
   const run = useLiveRun(id);
   const scenario = useScenario(run.data?.scenario_id);
-  const { graph } = useFabricGraph(scenarioDocument(scenario.data)?.topology);
+  const doc = scenarioDocument(scenario.data);
+  const { graph } = useFabricGraph(doc?.topology);
   const siblings = useRunsOfScenario(run.data?.scenario_id);
   if (run.isLoading) return <Loading what="Loading the run" />;
   if (run.error) return <ErrorBox error={run.error} title="Could not load the run" />;
   const r = run.data!;
   const others = (siblings.data?.data ?? []).filter((x) => x.id !== r.id);
+  const done = others.filter((o) => o.status === "SUCCEEDED");
   return (
     <div className="run-page">
       <div className="page-bar row">
         <h1>Run of <Link to={`/s/${r.scenario_id}`}>{scenario.data?.name || r.scenario_id}</Link></h1>
         <span className="grow" />
+        {/* A run page is read-only and stable: its own URL is the link to share. */}
+        <ShareButton save={async () => r.id} linkFor={(runId) => `/runs/${runId}`} />
+        <Link className="button" to={`/compare?runs=${[r.id, ...done.map((o) => o.id)].join(",")}`}>Compare…</Link>
         <Link className="button" to={`/editor?from=${r.scenario_id}`}>Edit scenario</Link>
         <Link className="button" to={`/sweeps/new?scenario=${r.scenario_id}`}>Sweep…</Link>
       </div>
       <RunProgress run={r} />
       {others.length > 0 && (
         <nav className="row hint" aria-label="Other runs of this scenario">
-          Other seeds: {others.map((o) => <Link key={o.id} to={`/runs/${o.id}`}>seed {o.seed} ({o.status.toLowerCase()})</Link>)}
+          Other runs of this scenario: {others.map((o) => <Link key={o.id} to={`/runs/${o.id}`}>seed {o.seed} ({o.status.toLowerCase()})</Link>)}
+          {done.length > 0 && <Link to={`/compare?runs=${[r.id, ...done.map((o) => o.id)].join(",")}`}>compare all</Link>}
         </nav>
       )}
-      {r.status === "SUCCEEDED" && <ResultsView runId={r.id} graph={graph} />}
+      {r.status === "SUCCEEDED" && <ResultsView runId={r.id} graph={graph} scenario={doc} scenarioName={scenario.data?.name} />}
     </div>
   );
 }

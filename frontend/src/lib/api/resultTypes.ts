@@ -16,8 +16,12 @@ export interface ResultSummary {
   link_utilization?: { link: string; utilization: number; ecn_marked_packets?: number; pauses_received?: number }[];
   fct_us?: Percentiles;
   slowdown?: Percentiles;
-  queues?: { queue: string; priority: number; max_bytes: number; mean_bytes: number; p99_bytes: number }[];
+  /** max_bytes, mean and p99 after warm-up; max_bytes_whole_run includes the warm-up (newer results). */
+  queues?: { queue: string; priority: number; max_bytes: number; mean_bytes: number; p99_bytes: number; max_bytes_whole_run?: number }[];
+  /** After warm-up. */
   max_queue_bytes: number;
+  /** Whole run, warm-up included, as the queue chart shows it (newer results). */
+  max_queue_bytes_whole_run?: number;
   ecn_marked_packets: number;
   cnps_sent?: number;
   pfc_pauses_sent: number;
@@ -35,6 +39,22 @@ export interface ResultSeries {
   queues: Record<string, number[]>;
   flow_rates_gbps: Record<string, number[]>;
   pause: Record<string, number[]>;
+  /** How the simulator chose the watched queues, flows and ports (newer results). */
+  selection?: { queues?: string; flows?: string; ports?: string };
+}
+
+export interface RunInfo {
+  simulator?: string;
+  version?: string;
+  engine?: string;
+  seed?: number;
+  scenario_sha256?: string;
+  events?: number;
+  sim_time_ns?: number;
+  duration_ns?: number;
+  warmup_ns?: number;
+  packets_tx?: number;
+  [key: string]: unknown;
 }
 
 export interface FlowRecord {
@@ -48,4 +68,9 @@ export interface FlowRecord {
   slowdown: number | null;
   bytes_delivered: number;
   goodput_gbps: number;
+  retransmits?: number;
+  priority?: number;
+  generator?: number;
+  /** Nodes the flow's packets cross, when the result records it. */
+  path?: string[];
 }

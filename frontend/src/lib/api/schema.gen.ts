@@ -24,6 +24,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/imports/hpcc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import Hpcc
+         * @description Build the scenario; it is validated like POST /scenarios/validate (Pydantic part).
+         */
+        post: operations["imports-import_hpcc"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/labs": {
         parameters: {
             query?: never;
@@ -531,10 +551,11 @@ export interface components {
         Cc: {
             /**
              * Algorithm
+             * @description dcqcn: cut on a CNP at most once per decrease interval, alpha updated per CNP; dcqcn_sampled: alpha and the cut run on periodic timers that sample a CNP-arrived flag (the HPCC simulator's and ConnectX firmware's form); none
              * @default dcqcn
              * @enum {string}
              */
-            algorithm: "dcqcn" | "none";
+            algorithm: "dcqcn" | "dcqcn_sampled" | "none";
             /** Alpha Update Us */
             alpha_update_us?: number | null;
             /** Byte Counter Bytes */
@@ -565,7 +586,7 @@ export interface components {
              * @default dcqcn-paper
              * @enum {string}
              */
-            preset: "dcqcn-paper" | "nvidia-default";
+            preset: "dcqcn-paper" | "nvidia-default" | "hpcc-dcqcn";
             /** Rai Mbps */
             rai_mbps?: number | null;
             /** Rate Decrease Interval Us */
@@ -581,7 +602,7 @@ export interface components {
          */
         CcPartial: {
             /** Algorithm */
-            algorithm?: ("dcqcn" | "none") | null;
+            algorithm?: ("dcqcn" | "dcqcn_sampled" | "none") | null;
             /** Alpha Update Us */
             alpha_update_us?: number | null;
             /** Byte Counter Bytes */
@@ -608,7 +629,7 @@ export interface components {
             /** Min Rate Mbps */
             min_rate_mbps?: number | null;
             /** Preset */
-            preset?: ("dcqcn-paper" | "nvidia-default") | null;
+            preset?: ("dcqcn-paper" | "nvidia-default" | "hpcc-dcqcn") | null;
             /** Rai Mbps */
             rai_mbps?: number | null;
             /** Rate Decrease Interval Us */
@@ -839,6 +860,35 @@ export interface components {
             link_delay_us: number;
         };
         /**
+         * FlowList
+         * @description An explicit list of flows (imported from another simulator's flow file or a CSV).
+         */
+        FlowList: {
+            /** Flows */
+            flows: components["schemas"]["ListedFlow"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "flows";
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /**
+             * Priority
+             * @description default: switch.data_priority
+             */
+            priority?: number | null;
+            /**
+             * Start Us
+             * @description offset added to every flow's start_us
+             * @default 0
+             */
+            start_us: number;
+        };
+        /**
          * FlowsPublic
          * @description A page of per-flow records.
          */
@@ -866,6 +916,61 @@ export interface components {
             simulator: string;
             /** Status */
             status: string;
+        };
+        /**
+         * HpccImport
+         * @description The files' text; give a topology or a base scenario, and a flow file or a CSV.
+         */
+        HpccImport: {
+            /**
+             * Base Scenario
+             * @description keep this scenario's topology and settings; replace its traffic
+             */
+            base_scenario?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Config
+             * @description the simulator's config (default: its DCQCN benchmark)
+             */
+            config?: string | null;
+            /**
+             * Duration Us
+             * @description default: SIMULATOR_STOP_TIME - first start
+             */
+            duration_us?: number | null;
+            /**
+             * Flows
+             * @description flow file: count, then 'src dst priority dport size start_s'
+             */
+            flows?: string | null;
+            /**
+             * Flows Csv
+             * @description CSV: src,dst,size_bytes,start_us[,priority]
+             */
+            flows_csv?: string | null;
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /**
+             * Topology
+             * @description topology file: 'nodes switches links', switch ids, links
+             */
+            topology?: string | null;
+        };
+        /**
+         * HpccImported
+         * @description The scenario document and what the import left out or approximated.
+         */
+        HpccImported: {
+            /** Notes */
+            notes: string[];
+            /** Scenario */
+            scenario: {
+                [key: string]: unknown;
+            };
         };
         /**
          * Incast
@@ -1109,6 +1214,36 @@ export interface components {
             scale: number;
         };
         /**
+         * ListedFlow
+         * @description One flow of an explicit list.
+         */
+        ListedFlow: {
+            /** Dst */
+            dst: string;
+            /**
+             * Priority
+             * @description default: the generator's priority
+             */
+            priority?: number | null;
+            /**
+             * Size Bytes
+             * @description bytes; 0 = long-lived
+             */
+            size_bytes: number;
+            /** Src */
+            src: string;
+            /**
+             * Start Us
+             * @description plus the generator's start_us; must be < duration_us
+             */
+            start_us: number;
+            /**
+             * Udp Src Port
+             * @description ECMP entropy; default: 49152 + flow index mod 16384
+             */
+            udp_src_port?: number | null;
+        };
+        /**
          * Monitor
          * @description What to sample during a run.
          */
@@ -1151,6 +1286,19 @@ export interface components {
              */
             cnp_interval_us: number;
             /**
+             * Ecn Feedback
+             * @description cnp: a CNP packet per marked packet, at most one per cnp_interval_us; ack_flag: a congestion flag on the ACK of every marked packet, no pacing
+             * @default cnp
+             * @enum {string}
+             */
+            ecn_feedback: "cnp" | "ack_flag";
+            /**
+             * Header Bytes
+             * @description bytes of headers per data frame (Ethernet 18 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 = 62)
+             * @default 62
+             */
+            header_bytes: number;
+            /**
              * Message Bytes
              * @default 65536
              */
@@ -1165,6 +1313,12 @@ export interface components {
              * @default true
              */
             nack_enabled: boolean;
+            /**
+             * Preamble Ifg Bytes
+             * @description preamble, SFD and inter-frame gap per frame (20 on Ethernet; 0 on a point-to-point model)
+             * @default 20
+             */
+            preamble_ifg_bytes: number;
             /**
              * Qp Depth
              * @default 16
@@ -1193,12 +1347,18 @@ export interface components {
             cc?: components["schemas"]["CcPartial"] | null;
             /** Cnp Interval Us */
             cnp_interval_us?: number | null;
+            /** Ecn Feedback */
+            ecn_feedback?: ("cnp" | "ack_flag") | null;
+            /** Header Bytes */
+            header_bytes?: number | null;
             /** Message Bytes */
             message_bytes?: number | null;
             /** Mtu Bytes */
             mtu_bytes?: number | null;
             /** Nack Enabled */
             nack_enabled?: boolean | null;
+            /** Preamble Ifg Bytes */
+            preamble_ifg_bytes?: number | null;
             /** Qp Depth */
             qp_depth?: number | null;
             /** Rto Us */
@@ -1357,6 +1517,13 @@ export interface components {
              */
             alpha: number;
             /**
+             * Alpha By Rate
+             * @description alpha of the ingress ports of a given link rate (Gbit/s); others use alpha
+             */
+            alpha_by_rate?: {
+                [key: string]: number;
+            };
+            /**
              * Enabled
              * @default true
              */
@@ -1390,6 +1557,10 @@ export interface components {
         PfcPartial: {
             /** Alpha */
             alpha?: number | null;
+            /** Alpha By Rate */
+            alpha_by_rate?: {
+                [key: string]: number;
+            } | null;
             /** Enabled */
             enabled?: boolean | null;
             /** Headroom Bytes */
@@ -1657,7 +1828,7 @@ export interface components {
             /** Topology */
             topology: components["schemas"]["LeafSpine"] | components["schemas"]["FatTree"] | components["schemas"]["ThreeTier"] | components["schemas"]["Dci"] | components["schemas"]["Explicit"];
             /** Traffic */
-            traffic?: (components["schemas"]["Incast"] | components["schemas"]["Pairs"] | components["schemas"]["Permutation"] | components["schemas"]["AllToAll"] | components["schemas"]["Perftest"] | components["schemas"]["Workload"] | components["schemas"]["Pingmesh"])[];
+            traffic?: (components["schemas"]["Incast"] | components["schemas"]["Pairs"] | components["schemas"]["Permutation"] | components["schemas"]["AllToAll"] | components["schemas"]["Perftest"] | components["schemas"]["Workload"] | components["schemas"]["Pingmesh"] | components["schemas"]["FlowList"])[];
             /**
              * Warmup Us
              * @description must be < duration_us
@@ -1968,6 +2139,13 @@ export interface components {
                 [key: string]: components["schemas"]["EcnPartial"];
             };
             /**
+             * Ecn By Rate
+             * @description ECN of the egress ports of a given link rate (Gbit/s), merged over ecn; ecn_by_priority is merged over the result
+             */
+            ecn_by_rate?: {
+                [key: string]: components["schemas"]["EcnPartial"];
+            };
+            /**
              * Ecn Mark Point
              * @description where the ECN marker looks at the egress queue: on arrival of the frame (enqueue) or on its departure (dequeue); per switch, all priorities
              * @default enqueue
@@ -1992,6 +2170,10 @@ export interface components {
             ecn?: components["schemas"]["EcnPartial"] | null;
             /** Ecn By Priority */
             ecn_by_priority?: {
+                [key: string]: components["schemas"]["EcnPartial"];
+            } | null;
+            /** Ecn By Rate */
+            ecn_by_rate?: {
                 [key: string]: components["schemas"]["EcnPartial"];
             } | null;
             /** Ecn Mark Point */
@@ -2168,6 +2350,37 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Health"];
                 };
+            };
+        };
+    };
+    "imports-import_hpcc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HpccImport"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HpccImported"];
+                };
+            };
+            /** @description a file's line, or the resulting scenario, is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -2412,7 +2625,10 @@ export interface operations {
     "runs-events": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description id of the last event received (sent by EventSource on reconnect) */
+                "Last-Event-ID"?: string | null;
+            };
             path: {
                 id: string;
             };
@@ -2943,7 +3159,10 @@ export interface operations {
     "sweeps-events": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description id of the last event received (sent by EventSource on reconnect) */
+                "Last-Event-ID"?: string | null;
+            };
             path: {
                 id: string;
             };

@@ -43,7 +43,8 @@ export type TrafficKind =
   | "all_to_all"
   | "perftest"
   | "workload"
-  | "pingmesh";
+  | "pingmesh"
+  | "flows";
 
 export interface TrafficGenerator {
   kind: TrafficKind;

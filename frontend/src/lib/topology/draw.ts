@@ -17,6 +17,8 @@ export interface DrawStyle {
   positions?: Map<string, { x: number; y: number }>;
   box?: { x0: number; y0: number; x1: number; y1: number } | null;
   labels: boolean;
+  /** Node under the pointer: its label is always drawn, on top. */
+  hovered?: string | null;
 }
 
 export const HOST_RADIUS = 5;
@@ -89,19 +91,7 @@ export function drawTopology(
     }
   }
 
-  if (style.labels) {
-    ctx.fillStyle = "#222";
-    ctx.font = `${11 / Math.max(view.k, 0.5)}px sans-serif`;
-    ctx.textAlign = "center";
-    ctx.strokeStyle = "rgba(255,255,255,0.85)";
-    ctx.lineWidth = 3 / Math.max(view.k, 0.5);
-    for (const n of graph.nodes) {
-      const p = byId.get(n.id)!;
-      const y = p.y + (n.kind === "host" ? 16 : 20);
-      ctx.strokeText(n.id, p.x, y);
-      ctx.fillText(n.id, p.x, y);
-    }
-  }
+  if (style.labels || style.hovered) drawLabels(ctx, graph, view, byId, style, dpr);
 
   if (style.box) {
     const { x0, y0, x1, y1 } = style.box;
@@ -207,5 +197,114 @@ export function fitView(graph: LayoutGraph, width: number, height: number, margi
     k,
     x: (width - k * (maxX + minX)) / 2,
     y: (height - k * (maxY + minY)) / 2,
+  };
+}
+
+interface Rect {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+const overlaps = (a: Rect, b: Rect) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+
+/**
+ * Level-of-detail labels: switches first (top tier first), then hosts; a label that would overlap
+ * one already placed (or a node) is left out, so names never run together ("h9h1 h1"). Zooming in
+ * spreads the nodes and brings the hidden labels back; the hovered node is always labelled.
+ */
+export function placeLabels(
+  nodes: { id: string; kind: string; tier?: number; sx: number; sy: number; below: number }[],
+  measure: (text: string) => number,
+  fontPx: number,
+  hovered?: string | null,
+): { id: string; x: number; y: number }[] {
+  const order = [...nodes].sort((a, b) => Number(a.kind === "host") - Number(b.kind === "host") || (b.tier ?? 0) - (a.tier ?? 0));
+  const placed: Rect[] = [];
+  const out: { id: string; x: number; y: number }[] = [];
+  const rectOf = (n: (typeof nodes)[number]) => {
+    const w = measure(n.id) + 4;
+    const y = n.sy + n.below + fontPx;
+    return { rect: { x0: n.sx - w / 2, y0: y - fontPx, x1: n.sx + w / 2, y1: y + 3 }, y };
+  };
+  const hov = hovered ? nodes.find((n) => n.id === hovered) : undefined;
+  if (hov) {
+    const { rect, y } = rectOf(hov);
+    placed.push(rect);
+    out.push({ id: hov.id, x: hov.sx, y });
+  }
+  for (const n of order) {
+    if (n === hov) continue;
+    const { rect, y } = rectOf(n);
+    if (placed.some((p) => overlaps(p, rect))) continue;
+    placed.push(rect);
+    out.push({ id: n.id, x: n.sx, y });
+  }
+  return out;
+}
+
+function drawLabels(
+  ctx: CanvasRenderingContext2D,
+  graph: LayoutGraph,
+  view: View,
+  byId: Map<string, { x: number; y: number }>,
+  style: DrawStyle,
+  dpr: number,
+) {
+  const fontPx = 11;
+  // labels are laid out in screen pixels, so their size does not change with the zoom
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.font = `${fontPx}px sans-serif`;
+  const hostR = Math.max(HOST_RADIUS * view.k, 1.5);
+  const switchH = Math.max(SWITCH_HALF * view.k, 2.5);
+  const pool = style.labels ? graph.nodes : graph.nodes.filter((n) => n.id === style.hovered);
+  const nodes = pool.map((n) => {
+    const p = byId.get(n.id)!;
+    return { id: n.id, kind: n.kind, tier: n.tier, sx: p.x * view.k + view.x, sy: p.y * view.k + view.y, below: n.kind === "host" ? hostR : switchH };
+  });
+  const cache = new Map<string, number>();
+  const measure = (t: string) => {
+    let w = cache.get(t);
+    if (w === undefined) {
+      w = ctx.measureText(t).width;
+      cache.set(t, w);
+    }
+    return w;
+  };
+  ctx.textAlign = "center";
+  ctx.lineWidth = 3;
+  for (const l of placeLabels(nodes, measure, fontPx, style.hovered)) {
+    const hovered = l.id === style.hovered;
+    ctx.font = `${hovered ? "bold " : ""}${fontPx}px sans-serif`;
+    ctx.strokeStyle = "rgba(255,255,255,0.9)";
+    ctx.fillStyle = hovered ? "#000" : "#222";
+    ctx.strokeText(l.id, l.x, l.y);
+    ctx.fillText(l.id, l.x, l.y);
+  }
+  ctx.setTransform(dpr * view.k, 0, 0, dpr * view.k, dpr * view.x, dpr * view.y);
+}
+
+/**
+ * The graph with its coordinates stretched to the panel's aspect ratio, so a small fabric fills
+ * the width instead of a third of it. Node sizes are unchanged (they are drawn in world units).
+ */
+export function stretchToAspect(graph: LayoutGraph, width: number, height: number, margin = 24): LayoutGraph {
+  if (graph.nodes.length < 2 || width <= 0 || height <= 0) return graph;
+  const xs = graph.nodes.map((n) => n.x);
+  const ys = graph.nodes.map((n) => n.y);
+  const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const bw = Math.max(maxX - minX, 1);
+  const bh = Math.max(maxY - minY, 1);
+  // room for the nodes and the labels under the bottom row
+  const target = Math.max(width - 2 * margin - 2 * SWITCH_HALF, 1) / Math.max(height - 2 * margin - SWITCH_HALF - 30, 1);
+  const fx = bw / bh < target ? target / (bw / bh) : 1;
+  const fy = bw / bh > target && maxY > minY ? Math.min((bw / bh) / target, 3) : 1;
+  if (fx === 1 && fy === 1) return graph;
+  return {
+    ...graph,
+    nodes: graph.nodes.map((n) => ({ ...n, x: minX + (n.x - minX) * fx, y: minY + (n.y - minY) * fy })),
+    width: graph.width * fx,
+    height: graph.height * fy,
   };
 }

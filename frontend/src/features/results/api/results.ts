@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { client, unwrap } from "../../../lib/api/client";
-import type { FlowRecord, ResultSeries, ResultSummary } from "../../../lib/api/resultTypes";
+import type { FlowRecord, ResultSeries, ResultSummary, RunInfo } from "../../../lib/api/resultTypes";
 
 export function useRunSummary(id: string | undefined, enabled = true) {
   return useQuery({
@@ -9,7 +9,7 @@ export function useRunSummary(id: string | undefined, enabled = true) {
     staleTime: Infinity,
     queryFn: async () => {
       const r = await unwrap(client.GET("/api/v1/runs/{id}/summary", { params: { path: { id: id! } } }));
-      return { runInfo: r.run_info, summary: r.summary as unknown as ResultSummary };
+      return { runInfo: r.run_info as RunInfo, summary: r.summary as unknown as ResultSummary };
     },
   });
 }
@@ -24,15 +24,23 @@ export function useRunSeries(id: string | undefined, enabled = true) {
   });
 }
 
-/** Flow records for the CDF (first 10,000). */
+const FLOW_PAGE = 10000;
+
+/** Every flow record (pages of 10,000 fetched side by side), for the CDF and the flows table. */
 export function useRunFlows(id: string | undefined, enabled = true) {
   return useQuery({
     queryKey: ["run", id, "flows"],
     enabled: !!id && enabled,
     staleTime: Infinity,
     queryFn: async () => {
-      const r = await unwrap(client.GET("/api/v1/runs/{id}/flows", { params: { path: { id: id! }, query: { limit: 10000, offset: 0 } } }));
-      return { flows: r.data as unknown as FlowRecord[], count: r.count };
+      const page = (offset: number) =>
+        unwrap(client.GET("/api/v1/runs/{id}/flows", { params: { path: { id: id! }, query: { limit: FLOW_PAGE, offset } } }));
+      const first = await page(0);
+      const offsets: number[] = [];
+      for (let o = FLOW_PAGE; o < first.count; o += FLOW_PAGE) offsets.push(o);
+      const rest = await Promise.all(offsets.map(page));
+      const flows = [first, ...rest].flatMap((r) => r.data as unknown as FlowRecord[]);
+      return { flows, count: first.count };
     },
   });
 }

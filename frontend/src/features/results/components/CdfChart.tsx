@@ -5,17 +5,18 @@ import { format } from "d3-format";
 import { useParentSize } from "../../../lib/hooks/useParentSize";
 import { categorical } from "../../../lib/charts/palette";
 import type { FlowRecord } from "../../../lib/api/resultTypes";
-import { cdfByBucket } from "../utils/cdf";
+import { type CdfBucket, cdfByBucket } from "../utils/cdf";
 
 const MARGIN = { top: 8, right: 24, bottom: 36, left: 52 };
 const fmt = (v: number) => (v >= 1e4 ? format("~s")(v) : format(",~g")(v));
 
 /** Empirical CDF of FCT or slowdown, one line per flow-size bucket, log x axis. */
-export function CdfChart({ flows, metric, height = 240 }: { flows: FlowRecord[]; metric: "fct_us" | "slowdown"; height?: number }) {
+/** `buckets` replaces the per-size grouping (the comparison draws one line per run). */
+export function CdfChart({ flows, metric, height = 240, buckets: given }: { flows: FlowRecord[]; metric: "fct_us" | "slowdown"; height?: number; buckets?: CdfBucket[] }) {
   const { ref, width } = useParentSize<HTMLDivElement>();
   const innerW = Math.max(width - MARGIN.left - MARGIN.right, 10);
   const innerH = height - MARGIN.top - MARGIN.bottom;
-  const buckets = useMemo(() => cdfByBucket(flows, metric), [flows, metric]);
+  const buckets = useMemo(() => given ?? cdfByBucket(flows, metric), [given, flows, metric]);
   const all = buckets.flatMap((b) => b.points.map((p) => p[0]));
   // log axis from the decade below the smallest value (slowdown is >= 1 by definition)
   const floor = metric === "slowdown" ? 1 : 1e-3;
@@ -27,7 +28,7 @@ export function CdfChart({ flows, metric, height = 240 }: { flows: FlowRecord[];
   const gen = line<[number, number]>().x((p) => x(Math.max(p[0], lo))).y((p) => y(p[1])).curve(curveStepAfter);
   return (
     <div ref={ref} className="line-chart">
-      <svg width={width} height={height} role="img" aria-label={`${metric === "fct_us" ? "FCT" : "Slowdown"} CDF by flow size`}>
+      <svg className="chart-svg" width={width} height={height} role="img" aria-label={`${metric === "fct_us" ? "FCT" : "Slowdown"} CDF${given ? "" : " by flow size"}`}>
         <g transform={`translate(${MARGIN.left},${MARGIN.top})`}>
           {y.ticks(5).map((v) => (
             <g key={v} transform={`translate(0,${y(v)})`}>
@@ -54,7 +55,7 @@ export function CdfChart({ flows, metric, height = 240 }: { flows: FlowRecord[];
       </svg>
       <ul className="legend-list">
         {buckets.map((b, i) => (
-          <li key={b.label}><span className="swatch" style={{ background: categorical(i) }} />{b.label} ({b.points.length - 1} flows)</li>
+          <li key={b.label} data-legend-label={`${b.label} (${b.points.length - 1} flows)`} data-legend-color={categorical(i)}><span className="swatch" style={{ background: categorical(i) }} />{b.label} ({b.points.length - 1} flows)</li>
         ))}
       </ul>
     </div>

@@ -11,6 +11,8 @@ import { visibleIndices } from "../../../lib/charts/downsample";
 export interface NamedSeries {
   name: string;
   values: number[];
+  /** Id the page uses for highlighting (a port name, a flow id); defaults to name. */
+  key?: string;
 }
 
 export interface LineChartProps {
@@ -30,24 +32,25 @@ export interface LineChartProps {
   /** Fixed y domain [0, yFixedMax] and its ticks (coded values such as the pause state). */
   yFixedMax?: number;
   yTicks?: number[];
+  /** Key of the series drawn on top and thicker; the others fade. */
+  highlight?: string | null;
+  /** Legend click. */
+  onPick?: (key: string) => void;
 }
 
 const MARGIN = { top: 8, right: 12, bottom: 30, left: 64 };
 const tickFmt = format("~s");
 
 /** Line chart over a shared time axis (us); D3 computes paths and ticks, React draws. */
-export function LineChart({ t, series, xDomain, yLabel, height = 200, step, yFormat = tickFmt, onBrush, marker, warmupUs = 0, yFixedMax, yTicks }: LineChartProps) {
+export function LineChart({ t, series, xDomain, yLabel, height = 200, step, yFormat = tickFmt, onBrush, marker, warmupUs = 0, yFixedMax, yTicks, highlight, onPick }: LineChartProps) {
   const { ref, width } = useParentSize<HTMLDivElement>();
   const brushRef = useRef<SVGGElement>(null);
   const innerW = Math.max(width - MARGIN.left - MARGIN.right, 10);
   const innerH = height - MARGIN.top - MARGIN.bottom;
 
   const x = useMemo(() => scaleLinear().domain(xDomain).range([0, innerW]), [xDomain, innerW]);
-  const yMax = useMemo(() => {
-    let m = 0;
-    for (const s of series) for (const v of s.values) if (v > m) m = v;
-    return m || 1;
-  }, [series]);
+  // The y axis fits the samples inside the visible time range, so a zoom rescales it too.
+  const yMax = useMemo(() => visibleMax(t, series, xDomain), [t, series, xDomain]);
   const y = useMemo(
     () => (yFixedMax != null ? scaleLinear().domain([0, yFixedMax]) : scaleLinear().domain([0, yMax]).nice()).range([innerH, 0]),
     [yMax, yFixedMax, innerH],
@@ -82,7 +85,7 @@ export function LineChart({ t, series, xDomain, yLabel, height = 200, step, yFor
   const clipId = useMemo(() => `clip-${Math.random().toString(36).slice(2)}`, []);
   return (
     <div ref={ref} className="line-chart">
-      <svg width={width} height={height} role="img" aria-label={`${yLabel} over time`}>
+      <svg className="chart-svg" width={width} height={height} role="img" aria-label={`${yLabel} over time`}>
         <defs>
           <clipPath id={clipId}><rect width={innerW} height={innerH} /></clipPath>
         </defs>
@@ -104,9 +107,14 @@ export function LineChart({ t, series, xDomain, yLabel, height = 200, step, yFor
                 <title>warm-up (not in the summary)</title>
               </rect>
             )}
-            {paths.map((d, i) => (
-              <path key={series[i].name} className="series-line" d={d} fill="none" stroke={categorical(i)} strokeDasharray={dash(i)} strokeWidth={1.5} data-series={series[i].name} />
-            ))}
+            {paths.map((d, i) => {
+              const k = series[i].key ?? series[i].name;
+              const dim = highlight != null && highlight !== k;
+              return (
+                <path key={k} className={`series-line${highlight === k ? " highlighted" : ""}`} d={d} fill="none" stroke={categorical(i)} strokeDasharray={dash(i)}
+                  strokeWidth={highlight === k ? 3 : 1.5} strokeOpacity={dim ? 0.25 : 1} data-series={series[i].name} />
+              );
+            })}
             {marker != null && <line className="marker" x1={x(marker)} x2={x(marker)} y2={innerH} stroke="#d62728" strokeDasharray="3 3" />}
           </g>
           {onBrush && <g ref={brushRef} className="brush" />}
@@ -115,9 +123,10 @@ export function LineChart({ t, series, xDomain, yLabel, height = 200, step, yFor
       {series.length > 0 && (
         <ul className="legend-list">
           {series.slice(0, 16).map((s, i) => (
-            <li key={s.name}>
+            <li key={s.key ?? s.name} data-legend-label={s.name} data-legend-color={categorical(i)} data-legend-dash={dash(i) ?? ""}
+              className={highlight === (s.key ?? s.name) ? "highlighted" : undefined}>
               <svg className="line-swatch" width={18} height={8} aria-hidden="true"><line x1={0} x2={18} y1={4} y2={4} stroke={categorical(i)} strokeWidth={2} strokeDasharray={dash(i)} /></svg>
-              {s.name}
+              {onPick ? <button type="button" className="linkish" onClick={() => onPick(s.key ?? s.name)}>{s.name}</button> : s.name}
             </li>
           ))}
           {series.length > 16 && <li>+{series.length - 16} more (download the result JSON)</li>}
@@ -125,4 +134,20 @@ export function LineChart({ t, series, xDomain, yLabel, height = 200, step, yFor
       )}
     </div>
   );
+}
+
+/** Largest sample inside [x0, x1] (1 when all are zero). */
+export function visibleMax(t: number[], series: NamedSeries[], [x0, x1]: [number, number]): number {
+  let lo = 0;
+  while (lo < t.length && t[lo] < x0) lo += 1;
+  // the sample before the range still draws the line entering it
+  lo = Math.max(0, lo - 1);
+  let m = 0;
+  for (const s of series) {
+    for (let i = lo; i < t.length && i < s.values.length; i += 1) {
+      if (i > lo && t[i - 1] > x1) break;
+      if (s.values[i] > m) m = s.values[i];
+    }
+  }
+  return m || 1;
 }

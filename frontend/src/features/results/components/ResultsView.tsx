@@ -1,73 +1,115 @@
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
 import { ChartFrame } from "../../../components/ChartFrame";
 import { Empty, ErrorBox, Loading } from "../../../components/States";
 import type { LayoutGraph } from "../../../lib/topology/types";
 import { useRunFlows, useRunSeries, useRunSummary } from "../api/results";
-import { SummaryCards } from "./SummaryCards";
-import { LineChart } from "./LineChart";
+import { activeDomain, portRows, runWindows } from "../utils/derive";
+import { formatDurationUs } from "../../../lib/format";
+import { type Focus, SummaryCards, summaryCards } from "./SummaryCards";
 import { CdfChart } from "./CdfChart";
 import { TopologyOverlay } from "./TopologyOverlay";
+import { TimeCharts } from "./TimeCharts";
+import { FlowTable, PortTable } from "./ResultTables";
+import { buildReportHtml } from "../utils/report";
+import { composeExport, downloadBlob } from "../../../lib/charts/save";
+import type { RunInfo } from "../../../lib/api/resultTypes";
+import type { Card } from "./SummaryCards";
 
-// Pause state of a watched port "a->b" is a bit field (docs/model.md): 1 = a's egress toward b is
-// paused, 2 = a (a switch) is sending XOFF toward b.
-const pauseFmt = (v: number) => (Number.isInteger(v) ? String(v) : "");
-const bytesFmt = (v: number) => (v >= 1e6 ? `${v / 1e6}M` : v >= 1e3 ? `${v / 1e3}K` : `${v}`);
+/** Collects the charts on the page (as standalone SVG) and the fabric picture into the report. */
+function downloadReport(root: HTMLElement | null, r: { title: string; runId: string; runInfo: RunInfo; scenario?: unknown; cards: Card[]; subtitle: string; notes: string[] }) {
+  if (!root) return;
+  const charts: { title: string; svg: string }[] = [];
+  const images: { title: string; dataUrl: string }[] = [];
+  root.querySelectorAll<HTMLElement>(".chart-frame").forEach((frame) => {
+    const title = frame.getAttribute("aria-label") ?? "";
+    const canvas = frame.querySelector("canvas");
+    if (canvas) {
+      images.push({ title, dataUrl: canvas.toDataURL("image/png") });
+      return;
+    }
+    if (!frame.querySelector("svg.chart-svg")) return;
+    const out = composeExport(frame, { title, subtitle: r.subtitle });
+    if (out) charts.push({ title, svg: out.svg });
+  });
+  const html = buildReportHtml({ ...r, charts, images, generatedAt: new Date().toISOString() });
+  downloadBlob(new Blob([html], { type: "text/html" }), `run-${r.runId}-report.html`);
+}
 
-/** Everything about one finished run: cards, time series, CDF, overlay, downloads. */
-export function ResultsView({ runId, graph }: { runId: string; graph: LayoutGraph | null }) {
+/** Everything about one finished run: cards, time series, CDF, overlay, tables, downloads. */
+export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
+  runId: string;
+  graph: LayoutGraph | null;
+  actions?: React.ReactNode;
+  /** The scenario document, for the report's parameter table. */
+  scenario?: unknown;
+  scenarioName?: string;
+}) {
+  const rootRef = useRef<HTMLDivElement>(null);
   const summary = useRunSummary(runId);
   const series = useRunSeries(runId);
   const flows = useRunFlows(runId);
   const [domain, setDomain] = useState<[number, number] | null>(null);
   const [cdfMetric, setCdfMetric] = useState<"fct_us" | "slowdown">("fct_us");
   const [marker, setMarker] = useState<number | null>(null);
+  const [focus, setFocus] = useState<Focus | null>(null);
+  const [picked, setPicked] = useState<string[] | null>(null);
   const s = series.data;
   const full: [number, number] = useMemo(() => (s && s.t_us.length ? [s.t_us[0], s.t_us[s.t_us.length - 1]] : [0, 1]), [s]);
-  const xDomain = domain ?? full;
-  const onBrush = useCallback((r: [number, number]) => setDomain(r), []);
-  const toSeries = (obj: Record<string, number[]> | undefined) => Object.entries(obj ?? {}).map(([name, values]) => ({ name, values }));
-  const queues = useMemo(() => toSeries(s?.queues), [s]);
-  const rates = useMemo(() => toSeries(s?.flow_rates_gbps).map((x) => ({ ...x, name: `flow ${x.name}` })), [s]);
-  const pauses = useMemo(() => toSeries(s?.pause), [s]);
+  // The charts open on the span where something happens, not on an axis that is mostly empty.
+  const opening = useMemo(() => (s ? activeDomain(s.t_us, [s.queues, s.flow_rates_gbps, s.pause]) : full), [s, full]);
+  const xDomain = domain ?? opening;
+  const flowList = flows.data?.flows;
+  const flowsById = useMemo(() => new Map((flowList ?? []).map((f) => [f.id, f])), [flowList]);
+  const recorded = useMemo(() => new Set(Object.keys(s?.flow_rates_gbps ?? {})), [s]);
+  const charted = picked ?? [...recorded];
+  const chartedSet = useMemo(() => new Set(charted), [charted]);
+  const toggleChart = useCallback((id: string) => {
+    setPicked((p) => {
+      const cur = p ?? [...recorded];
+      return cur.includes(id) ? cur.filter((x) => x !== id) : [...cur, id];
+    });
+  }, [recorded]);
+  const windows = useMemo(() => runWindows(summary.data?.runInfo, flowList), [summary.data, flowList]);
+  const rows = useMemo(() => (summary.data ? portRows(summary.data.summary, windows) : []), [summary.data, windows]);
+  const cards = useMemo(() => (summary.data ? summaryCards(summary.data.summary, windows, flowList, s) : []), [summary.data, windows, flowList, s]);
 
-  const warmupUs = Number(summary.data?.runInfo?.warmup_ns ?? 0) / 1000;
   if (summary.isLoading) return <Loading what="Loading results" />;
   if (summary.error) return <ErrorBox error={summary.error} title="Could not load the results" />;
   if (!summary.data) return null;
-  const zoomActions = domain && (
-    <button type="button" className="small" onClick={() => setDomain(null)}>Reset zoom</button>
-  );
+  const info = summary.data.runInfo;
+  const exportSubtitle = `run ${runId} · seed ${info.seed ?? "?"} · ${info.simulator ?? "fabricsim"} ${info.version ?? ""} · scenario ${String(info.scenario_sha256 ?? "").slice(0, 12)}`;
+  const focusFlow = focus?.kind === "flow" ? flowsById.get(Number(focus.id)) : undefined;
+
   return (
-    <div className="results">
+    <div className="results" ref={rootRef}>
       <div className="row downloads">
         <h2>Results</h2>
+        {actions}
+        <button type="button" onClick={() => downloadReport(rootRef.current, {
+          title: scenarioName ?? "Run report", runId, runInfo: info, scenario, cards, subtitle: exportSubtitle,
+          notes: Object.entries(s?.selection ?? {}).map(([k, v]) => `Watched ${k}: ${v}`),
+        })}>Download report (HTML)</button>
         <a className="button" href={`/api/v1/runs/${runId}/result`} download={`run-${runId}.json`}>Download result JSON</a>
         <a className="button" href={`/api/v1/runs/${runId}/flows.csv`} download={`run-${runId}-flows.csv`}>Download flows CSV</a>
       </div>
-      <SummaryCards summary={summary.data.summary} />
+      <SummaryCards cards={cards} onFocus={setFocus} />
+      {windows.active && (
+        <p className="hint" data-testid="active-period">
+          Active period: {formatDurationUs(windows.active.startUs)} – {formatDurationUs(windows.active.endUs)} of {formatDurationUs(windows.endUs)} (first flow start after warm-up to last completion).
+          Utilization is shown over the window after warm-up and over this active period.
+        </p>
+      )}
       {series.isLoading && <Loading what="Loading time series" />}
       <ErrorBox error={series.error} title="Could not load the time series" />
       {s && s.t_us.length === 0 && <Empty>No samples were recorded (monitor.sample_interval_us).</Empty>}
       {s && s.t_us.length > 0 && (
-        <div className="charts">
-          <p className="hint">Drag across any chart to zoom all three to that time range.{warmupUs > 0 && ` The shaded start is the ${warmupUs} us warm-up, left out of the summary.`}</p>
-          <ChartFrame title="Queue occupancy (bytes)" filename={`run-${runId}-queues`} actions={zoomActions}>
-            {queues.length ? <LineChart t={s.t_us} series={queues} xDomain={xDomain} yLabel="bytes" yFormat={bytesFmt} onBrush={onBrush} marker={marker} warmupUs={warmupUs} /> : <Empty>No watched queues.</Empty>}
-          </ChartFrame>
-          <ChartFrame title="Per-flow rate (Gbit/s)" filename={`run-${runId}-rates`} actions={zoomActions}>
-            {rates.length ? <LineChart t={s.t_us} series={rates} xDomain={xDomain} yLabel="Gbit/s" onBrush={onBrush} marker={marker} warmupUs={warmupUs} /> : <Empty>No watched flows.</Empty>}
-          </ChartFrame>
-          <ChartFrame title="PFC pause state (1 = egress paused, 2 = sending XOFF, 3 = both)" filename={`run-${runId}-pause`} actions={zoomActions}>
-            {pauses.length ? <LineChart t={s.t_us} series={pauses} xDomain={xDomain} yLabel="pause state" step height={150} yFormat={pauseFmt} yFixedMax={3} yTicks={[0, 1, 2, 3]} onBrush={onBrush} marker={marker} warmupUs={warmupUs} /> : <Empty>No watched ports.</Empty>}
-            {summary.data.summary.pfc_pauses_sent > 0 && pauses.every((p) => p.values.every((v) => v === 0)) && (
-              <p className="hint">The watched ports were never paused; the {summary.data.summary.pfc_pauses_sent} pause frames of this run were sent elsewhere (see the overlay, or watch those ports with monitor.ports).</p>
-            )}
-          </ChartFrame>
-        </div>
+        <TimeCharts
+          series={s} summary={summary.data.summary} flowsById={flowsById} chartedFlows={charted} xDomain={xDomain} fullDomain={full}
+          onDomain={setDomain} marker={marker} warmupUs={windows.warmupUs} focus={focus} onFocus={setFocus} exportSubtitle={exportSubtitle} runId={runId}
+        />
       )}
       <ChartFrame
-        title={`${cdfMetric === "fct_us" ? "FCT" : "Slowdown"} CDF by flow size`}
-        filename={`run-${runId}-cdf`}
+        id="chart-cdf" title={`${cdfMetric === "fct_us" ? "FCT" : "Slowdown"} CDF by flow size`} filename={`run-${runId}-cdf`} subtitle={exportSubtitle}
         actions={
           <select aria-label="CDF metric" value={cdfMetric} onChange={(e) => setCdfMetric(e.target.value as "fct_us" | "slowdown")}>
             <option value="fct_us">FCT</option>
@@ -75,17 +117,35 @@ export function ResultsView({ runId, graph }: { runId: string; graph: LayoutGrap
           </select>
         }
       >
-        {flows.data && flows.data.flows.some((f) => f.fct_us !== null) ? (
-          <CdfChart flows={flows.data.flows} metric={cdfMetric} />
+        {flowList && flowList.some((f) => f.fct_us !== null) ? (
+          <CdfChart flows={flowList} metric={cdfMetric} />
         ) : (
           <Empty>No finite flow completed (long-lived flows have no FCT).</Empty>
         )}
       </ChartFrame>
       {graph && (
-        <ChartFrame title="Fabric overlay" filename={`run-${runId}-fabric`}>
-          <TopologyOverlay graph={graph} summary={summary.data.summary} series={s} onTime={setMarker} />
+        <ChartFrame id="overlay" title="Fabric overlay" filename={`run-${runId}-fabric`} subtitle={exportSubtitle}>
+          <TopologyOverlay
+            graph={graph} summary={summary.data.summary} series={s} onTime={setMarker} windows={windows}
+            focusPort={focus?.kind === "port" ? focus.id : null} focusNodes={focusFlow ? [focusFlow.src, focusFlow.dst] : undefined}
+            onPickPort={(p) => setFocus({ kind: "port", id: p })}
+          />
         </ChartFrame>
       )}
+      <section className="chart-frame" id="table-ports" aria-label="Ports table">
+        <header><h3>Ports</h3></header>
+        <p className="chart-note">Every egress port that queued, sent after warm-up, marked or paused. Click a row to highlight the port on the charts and the fabric.</p>
+        <PortTable rows={rows} selected={focus?.kind === "port" ? focus.id : null} onSelect={(p) => setFocus({ kind: "port", id: p })} hasActive={!!windows.active} />
+      </section>
+      <section className="chart-frame" id="table-flows" aria-label="Flows table">
+        <header><h3>Flows</h3></header>
+        <p className="chart-note">Click a row to highlight the flow (its hosts on the fabric, its line on the rate chart); tick a box to chart it.</p>
+        {flows.isLoading && <Loading what="Loading flows" />}
+        {flowList && (
+          <FlowTable flows={flowList} selected={focus?.kind === "flow" ? focus.id : null} onSelect={(id) => setFocus({ kind: "flow", id })}
+            charted={chartedSet} recorded={recorded} onToggleChart={toggleChart} />
+        )}
+      </section>
     </div>
   );
 }

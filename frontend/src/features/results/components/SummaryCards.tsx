@@ -1,35 +1,118 @@
-import { format } from "d3-format";
-import type { ResultSummary } from "../../../lib/api/resultTypes";
+import type { FlowRecord, ResultSeries, ResultSummary } from "../../../lib/api/resultTypes";
+import { type Windows, flowAtPercentile, maxQueue, portRows, topPort } from "../utils/derive";
+import { formatBytes, formatCount, formatDurationUs, formatNumber } from "../../../lib/format";
 
-const num = format(",.4~g");
-/** Counts stay exact integers with thousands separators (never 1.159e+4). */
-const int = (v: number) => format(",")(Math.round(v));
-const bytes = (b: number) => (b >= 1e6 ? `${format(".3~f")(b / 1e6)} MB` : b >= 1e3 ? `${format(".3~f")(b / 1e3)} KB` : `${b} B`);
+/** What a card points at: the page highlights it in the charts, tables and overlay. */
+export interface Focus {
+  kind: "port" | "flow";
+  id: string;
+}
+
+export interface Card {
+  label: string;
+  value: string;
+  /** The port or flow the number belongs to, when it belongs to one. */
+  where?: string;
+  /** The window the number covers. */
+  window: string;
+  note?: string;
+  /** Anchor of the chart or table that shows the number. */
+  href: string;
+  linkText: string;
+  focus?: Focus;
+}
+
 const orDash = (v: number | null | undefined, f: (x: number) => string) => (v == null ? "—" : f(v));
 
-/** The headline numbers of a run. */
-export function SummaryCards({ summary }: { summary: ResultSummary }) {
+/** The cards' content, computed apart from the markup so tests can read it. */
+export function summaryCards(summary: ResultSummary, w: Windows, flows?: FlowRecord[], series?: ResultSeries): Card[] {
+  const warm = w.warmupUs > 0 ? `after the ${formatDurationUs(w.warmupUs)} warm-up` : "whole run (no warm-up)";
+  const whole = "whole run";
   const fct = summary.fct_us;
-  const cards: [string, string, string?][] = [
-    ["Throughput", `${num(summary.throughput_gbps)} Gbit/s`, "payload delivered, after warm-up"],
-    ["FCT p50", orDash(fct?.p50, (v) => `${num(v)} us`), fct?.count ? `${int(fct.count)} finite flows completed` : "no finite flow completed"],
-    ["FCT p99", orDash(fct?.p99, (v) => `${num(v)} us`), fct?.mean != null ? `mean ${num(fct.mean)} us` : undefined],
-    ["Slowdown p99", orDash(summary.slowdown?.p99, (v) => `${num(v)}×`), summary.slowdown?.p50 != null ? `p50 ${num(summary.slowdown.p50)}× (FCT / ideal FCT)` : "FCT / ideal FCT"],
-    ["Max queue", bytes(summary.max_queue_bytes), "largest egress queue"],
-    ["ECN marks", int(summary.ecn_marked_packets), summary.cnps_sent != null ? `${int(summary.cnps_sent)} CNPs sent` : "packets"],
-    ["PFC pauses", int(summary.pfc_pauses_sent), summary.pfc_pauses_received != null ? `frames sent · ${int(summary.pfc_pauses_received)} received` : "frames sent"],
-    ["Drops", int(summary.drops?.total ?? 0), summary.retransmitted_packets != null ? `packets · ${int(summary.retransmitted_packets)} retransmitted` : "packets"],
+  const rows = portRows(summary, w);
+  const p99Flow = flowAtPercentile(flows, "fct_us", 0.99);
+  const slowFlow = flowAtPercentile(flows, "slowdown", 0.99);
+  const mq = maxQueue(summary);
+  const charted = (port: string | null) => !!port && !!series && port in series.queues;
+  const queueNote = [
+    mq.wholeRun && w.warmupUs > 0 ? `${formatBytes(mq.afterWarmup.bytes)} after warm-up${mq.afterWarmup.port && mq.afterWarmup.port !== mq.port ? ` (${mq.afterWarmup.port})` : ""}` : null,
+    mq.port && series && !charted(mq.port) ? "not on the queue chart (not watched)" : null,
+  ].filter(Boolean).join(" · ");
+  const ecnTop = topPort(rows, (r) => r.ecnMarks);
+  const pauseTop = topPort(rows, (r) => r.pausesSent + r.pausesReceived);
+  const drops = summary.drops ?? { total: 0 };
+  const dropReasons = Object.entries(drops).filter(([k, v]) => k !== "total" && v > 0).map(([k, v]) => `${formatCount(v)} ${k.replace(/_/g, " ")}`);
+  const total = summary.flows_total;
+  const longLived = flows ? flows.filter((f) => f.size_bytes === 0).length : null;
+  const finite = flows && total != null ? total - (longLived ?? 0) : null;
+
+  const cards: Card[] = [
+    { label: "Throughput", value: `${formatNumber(summary.throughput_gbps)} Gbit/s`, window: warm, note: "payload delivered to all hosts", href: "#table-flows", linkText: "flows table" },
+    {
+      label: "FCT p50", value: orDash(fct?.p50, formatDurationUs), window: whole,
+      note: fct?.count ? `${formatCount(fct.count)} finite flows completed` : "no finite flow completed", href: "#chart-cdf", linkText: "FCT CDF",
+    },
+    {
+      label: "FCT p99", value: orDash(fct?.p99, formatDurationUs), window: whole,
+      where: p99Flow ? `flow ${p99Flow.id} ${p99Flow.src}->${p99Flow.dst}` : undefined,
+      note: fct?.mean != null ? `mean ${formatDurationUs(fct.mean)}` : undefined, href: "#chart-cdf", linkText: "FCT CDF",
+      focus: p99Flow ? { kind: "flow", id: String(p99Flow.id) } : undefined,
+    },
+    {
+      label: "Slowdown p99", value: orDash(summary.slowdown?.p99, (v) => `${formatNumber(v)}×`), window: whole,
+      where: slowFlow ? `flow ${slowFlow.id} ${slowFlow.src}->${slowFlow.dst}` : undefined,
+      note: summary.slowdown?.p50 != null ? `p50 ${formatNumber(summary.slowdown.p50)}× (FCT / ideal FCT)` : "FCT / ideal FCT", href: "#chart-cdf", linkText: "slowdown CDF",
+      focus: slowFlow ? { kind: "flow", id: String(slowFlow.id) } : undefined,
+    },
+    {
+      label: "Max queue", value: formatBytes(mq.bytes), window: mq.wholeRun ? `${whole}, warm-up included` : warm,
+      where: mq.port ? `${mq.port}${mq.priority != null ? ` (priority ${mq.priority})` : ""}` : undefined,
+      note: queueNote || undefined, href: charted(mq.port) ? "#chart-queues" : "#table-ports", linkText: charted(mq.port) ? "queue chart" : "ports table",
+      focus: mq.port ? { kind: "port", id: mq.port } : undefined,
+    },
+    {
+      label: "ECN marks", value: formatCount(summary.ecn_marked_packets), window: whole,
+      where: ecnTop ? `most on ${ecnTop.port} (${formatCount(ecnTop.value)})` : undefined,
+      note: summary.cnps_sent != null ? `${formatCount(summary.cnps_sent)} CNPs sent` : "packets", href: "#table-ports", linkText: "ports table",
+      focus: ecnTop ? { kind: "port", id: ecnTop.port } : undefined,
+    },
+    {
+      label: "PFC pauses", value: formatCount(summary.pfc_pauses_sent), window: whole,
+      where: pauseTop ? `most on ${pauseTop.port} (${formatCount(pauseTop.value)})` : undefined,
+      note: summary.pfc_pauses_received != null ? `frames sent · ${formatCount(summary.pfc_pauses_received)} received` : "frames sent",
+      href: pauseTop && series && pauseTop.port in series.pause ? "#chart-pause" : "#table-ports",
+      linkText: pauseTop && series && pauseTop.port in series.pause ? "pause chart" : "ports table",
+      focus: pauseTop ? { kind: "port", id: pauseTop.port } : undefined,
+    },
+    {
+      label: "Drops", value: formatCount(drops.total ?? 0), window: whole,
+      note: [dropReasons.join(", "), summary.retransmitted_packets != null ? `${formatCount(summary.retransmitted_packets)} packets retransmitted` : null].filter(Boolean).join(" · ") || "packets",
+      href: "#table-flows", linkText: "flows table (retransmits)",
+    },
   ];
-  if (summary.flows_total != null) {
-    cards.push(["Flows completed", `${int(summary.flows_completed ?? 0)} / ${int(summary.flows_total)}`, "long-lived flows never complete"]);
+  if (total != null) {
+    let note: string;
+    if (total === 0) note = "this scenario has no traffic";
+    else if (longLived != null && longLived > 0) note = `${formatCount(longLived)} long-lived flows run to the end (never complete)${finite ? ` · ${formatCount(summary.flows_completed ?? 0)} of ${formatCount(finite)} finite flows completed` : ""}`;
+    else if ((summary.flows_completed ?? 0) === total) note = "all flows completed";
+    else note = `${formatCount(total - (summary.flows_completed ?? 0))} still running at the end`;
+    cards.push({ label: "Flows completed", value: `${formatCount(summary.flows_completed ?? 0)} / ${formatCount(total)}`, window: whole, note, href: "#table-flows", linkText: "flows table" });
   }
+  return cards;
+}
+
+/** The headline numbers of a run: each says its port or flow, its window and links to its chart. */
+export function SummaryCards({ cards, onFocus }: { cards: Card[]; onFocus?: (f: Focus) => void }) {
   return (
     <dl className="summary-cards">
-      {cards.map(([label, value, note]) => (
-        <div className="card" key={label} data-metric={label}>
-          <dt>{label}</dt>
-          <dd>{value}</dd>
-          {note && <small>{note}</small>}
+      {cards.map((c) => (
+        <div className="card" key={c.label} data-metric={c.label}>
+          <dt>{c.label}</dt>
+          <dd>{c.value}</dd>
+          {c.where && <small className="card-where">{c.where}</small>}
+          <small className="card-window">{c.window}</small>
+          {c.note && <small>{c.note}</small>}
+          <a className="card-link" href={c.href} onClick={() => c.focus && onFocus?.(c.focus)}>→ {c.linkText}</a>
         </div>
       ))}
     </dl>

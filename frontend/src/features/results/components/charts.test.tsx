@@ -1,7 +1,8 @@
 import { render, screen } from "@testing-library/react";
 import { LineChart } from "./LineChart";
 import { CdfChart } from "./CdfChart";
-import { SummaryCards } from "./SummaryCards";
+import { SummaryCards, summaryCards } from "./SummaryCards";
+import { runWindows } from "../utils/derive";
 import { cdfByBucket } from "../utils/cdf";
 import { directionalValues, linkValues } from "../utils/overlay";
 import type { FlowRecord, ResultSummary } from "../../../lib/api/resultTypes";
@@ -61,13 +62,13 @@ const summary: ResultSummary = {
 
 describe("SummaryCards and overlay values", () => {
   it("shows the headline metrics with units", () => {
-    render(<SummaryCards summary={summary} />);
+    render(<SummaryCards cards={summaryCards(summary, runWindows(undefined, undefined))} />);
     expect(screen.getByText("24.5 Gbit/s")).toBeInTheDocument();
     expect(screen.getByText("5 us")).toBeInTheDocument();
     expect(screen.getByText("150 KB")).toBeInTheDocument();
   });
   it("prints counts as exact integers and the completed-flow ratio", () => {
-    render(<SummaryCards summary={{ ...summary, ecn_marked_packets: 11589, cnps_sent: 11098, flows_total: 120, flows_completed: 87, slowdown: { count: 2, mean: 2, p50: 1.25, p99: 9.6577 } }} />);
+    render(<SummaryCards cards={summaryCards({ ...summary, ecn_marked_packets: 11589, cnps_sent: 11098, flows_total: 120, flows_completed: 87, slowdown: { count: 2, mean: 2, p50: 1.25, p99: 9.6577 } }, runWindows(undefined, undefined))} />);
     expect(screen.getByText("11,589")).toBeInTheDocument();
     expect(screen.getByText("11,098 CNPs sent")).toBeInTheDocument();
     expect(screen.getByText("87 / 120")).toBeInTheDocument();

@@ -60,7 +60,7 @@ describe("overlay colours per metric", () => {
 
   it("switches the legend with the metric", () => {
     render(<TopologyOverlay graph={graph} summary={withCounts} />);
-    expect(screen.getByRole("img", { name: "Legend: Link utilization, busier direction (%) from 0 % to 100 %" })).toBeInTheDocument();
+    expect(screen.getByRole("img", { name: "Legend: Link utilization after warm-up, busier direction (%) from 0 % to 100 %" })).toBeInTheDocument();
     fireEvent.change(screen.getByLabelText(/Colour links by/), { target: { value: "ecn" } });
     expect(screen.getByRole("img", { name: "Legend: ECN-marked packets, both directions (packets) from 0 to 40" })).toBeInTheDocument();
     expect(screen.getByText("leaf0 – spine0: 40")).toBeInTheDocument();
@@ -73,5 +73,28 @@ describe("overlay colours per metric", () => {
     const options = Array.from(screen.getByLabelText(/Colour links by/).querySelectorAll("option")).map((o) => o.value);
     expect(options).toEqual(["utilization", "pauses"]);
     expect(screen.getByText(/need a result that records them/)).toBeInTheDocument();
+  });
+});
+
+describe("overlay over the active period (defect 6) and its clock (defect 7)", () => {
+  // 1,000 us run, no warm-up, flows active from 0 to 380 us: a link 38 % busy over the window was saturated.
+  const windows = { endUs: 1000, warmupUs: 0, active: { startUs: 0, endUs: 380 } };
+  const busy: ResultSummary = { ...base, link_utilization: [{ link: "leaf0->spine0", utilization: 0.38, ecn_marked_packets: 0, pauses_received: 0 }] };
+
+  it("opens on utilization over the active period and says which window it shows", () => {
+    render(<TopologyOverlay graph={graph} summary={busy} windows={windows} />);
+    expect((screen.getByLabelText(/Colour links by/) as HTMLSelectElement).value).toBe("utilization_active");
+    expect(screen.getByText("leaf0 – spine0: 100 %")).toBeInTheDocument();
+    expect(screen.getByText(/Utilization over the active period 0 us – 380 us/)).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText(/Colour links by/), { target: { value: "utilization" } });
+    expect(screen.getByText("leaf0 – spine0: 38 %")).toBeInTheDocument();
+  });
+
+  it("starts the queue-at-t scrubber where the fullest queue peaks, not at t = 0", () => {
+    const series = { interval_us: 10, t_us: [0, 10, 20, 30, 40], queues: { "leaf0->spine0": [0, 0, 0, 900, 100] }, flow_rates_gbps: {}, pause: {} };
+    render(<TopologyOverlay graph={graph} summary={withCounts} series={series} />);
+    fireEvent.change(screen.getByLabelText(/Colour links by/), { target: { value: "queue_at_t" } });
+    expect((screen.getByLabelText("Time scrubber") as HTMLInputElement).value).toBe("3");
+    expect(screen.getByText(/t = 30 us/)).toBeInTheDocument();
   });
 });

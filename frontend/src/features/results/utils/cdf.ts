@@ -31,3 +31,16 @@ export function cdfByBucket(flows: FlowRecord[], metric: "fct_us" | "slowdown"):
   }
   return out;
 }
+
+/** One CDF over all completed finite flows (the comparison's line per run). */
+export function cdfAll(flows: FlowRecord[], metric: "fct_us" | "slowdown", label: string): CdfBucket | null {
+  const vals = flows
+    .filter((f) => f.size_bytes > 0)
+    .map((f) => f[metric])
+    .filter((v): v is number => typeof v === "number")
+    .sort((a, z) => a - z);
+  if (!vals.length) return null;
+  const points: [number, number][] = [[vals[0], 0]];
+  vals.forEach((v, i) => points.push([v, (i + 1) / vals.length]));
+  return { label, points };
+}

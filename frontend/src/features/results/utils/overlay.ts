@@ -3,7 +3,7 @@ import type { ResultSeries, ResultSummary } from "../../../lib/api/resultTypes";
 import type { ExpandLink } from "../../../lib/topology/types";
 import { type SequentialScheme, sequentialScale } from "../../../lib/charts/color";
 
-export type OverlayMetric = "utilization" | "ecn" | "pauses_received" | "pauses" | "queue_at_t" | "pause_at_t";
+export type OverlayMetric = "utilization" | "utilization_active" | "ecn" | "pauses_received" | "pauses" | "queue_at_t" | "pause_at_t";
 
 export interface OverlaySpec {
   /** Option text in the metric picker. */
@@ -25,7 +25,11 @@ const bytes = (v: number) => (v >= 1e6 ? `${format(".3~f")(v / 1e6)} MB` : v >= 
 
 export const OVERLAY: Record<OverlayMetric, OverlaySpec> = {
   utilization: {
-    label: "Utilization (after warm-up)", legend: "Link utilization, busier direction (%)",
+    label: "Utilization (after warm-up, whole window)", legend: "Link utilization after warm-up, busier direction (%)",
+    combine: "max", timed: false, scheme: "viridis", fixedMax: 1, format: (v) => `${format(".0f")(v * 100)} %`,
+  },
+  utilization_active: {
+    label: "Utilization (active period)", legend: "Link utilization over the active period, busier direction (%)",
     combine: "max", timed: false, scheme: "viridis", fixedMax: 1, format: (v) => `${format(".0f")(v * 100)} %`,
   },
   ecn: {
@@ -53,9 +57,9 @@ export const OVERLAY: Record<OverlayMetric, OverlaySpec> = {
 export const UNRECORDED_LINK = "#d0d4da";
 
 /** Metrics this result can show: the per-link ECN and pause counts exist only in newer results. */
-export function availableMetrics(summary: ResultSummary, series: ResultSeries | undefined): OverlayMetric[] {
+export function availableMetrics(summary: ResultSummary, series: ResultSeries | undefined, activeScale?: number | null): OverlayMetric[] {
   const links = summary.link_utilization ?? [];
-  const out: OverlayMetric[] = ["utilization"];
+  const out: OverlayMetric[] = activeScale ? ["utilization_active", "utilization"] : ["utilization"];
   if (links.some((l) => typeof l.ecn_marked_packets === "number")) out.push("ecn");
   if (links.some((l) => typeof l.pauses_received === "number")) out.push("pauses_received");
   out.push("pauses");
@@ -67,10 +71,12 @@ export function availableMetrics(summary: ResultSummary, series: ResultSeries | 
 }
 
 /** Per-direction values keyed "a->b" for the chosen metric at sample index `ti`. */
-export function directionalValues(metric: OverlayMetric, summary: ResultSummary, series: ResultSeries | undefined, ti: number) {
+export function directionalValues(metric: OverlayMetric, summary: ResultSummary, series: ResultSeries | undefined, ti: number, activeScale?: number | null) {
   const out = new Map<string, number>();
   const links = summary.link_utilization ?? [];
   if (metric === "utilization") for (const u of links) out.set(u.link, u.utilization);
+  // Same bytes over the active period instead of the whole window after warm-up.
+  if (metric === "utilization_active" && activeScale) for (const u of links) out.set(u.link, u.utilization * activeScale);
   if (metric === "ecn") for (const u of links) if (typeof u.ecn_marked_packets === "number") out.set(u.link, u.ecn_marked_packets);
   if (metric === "pauses_received") for (const u of links) if (typeof u.pauses_received === "number") out.set(u.link, u.pauses_received);
   if (metric === "pauses") for (const p of summary.pfc ?? []) out.set(p.port, (out.get(p.port) ?? 0) + p.pauses_sent + p.pauses_received);
@@ -90,9 +96,9 @@ export function linkValues(links: ExpandLink[], directional: Map<string, number>
 }
 
 /** Everything the overlay draws for a metric: per-link values, the colour scale and each link's colour. */
-export function overlayColors(metric: OverlayMetric, links: ExpandLink[], summary: ResultSummary, series: ResultSeries | undefined, ti: number) {
+export function overlayColors(metric: OverlayMetric, links: ExpandLink[], summary: ResultSummary, series: ResultSeries | undefined, ti: number, activeScale?: number | null) {
   const spec = OVERLAY[metric];
-  const directional = directionalValues(metric, summary, series, ti);
+  const directional = directionalValues(metric, summary, series, ti, activeScale);
   const values = linkValues(links, directional, spec.combine);
   let max = spec.fixedMax;
   if (max === undefined) {

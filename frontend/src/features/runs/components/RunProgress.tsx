@@ -1,5 +1,6 @@
 import { format } from "d3-format";
 import { ErrorBox } from "../../../components/States";
+import { formatWallS } from "../../../lib/format";
 import { type RunPublic, FINAL, etaSeconds, useCancelRun } from "../api/runs";
 
 const us = (ns: number) => format(",.0f")(ns / 1000);
@@ -26,7 +27,7 @@ export function RunProgress({ run }: { run: RunPublic }) {
       </div>
       <p className="hint">
         simulated {us(run.status === "SUCCEEDED" ? run.duration_ns : run.sim_time_ns)} / {us(run.duration_ns)} us
-        {" · "}{format(",")(run.events)} events · wall {run.wall_s.toFixed(1)} s
+        {" · "}{format(",")(run.events)} events · wall {formatWallS(run.wall_s)}
         {eta !== null && !final && <> · about {eta < 60 ? `${Math.ceil(eta)} s` : `${Math.ceil(eta / 60)} min`} left</>}
       </p>
       {run.status === "CANCELLED" && (

@@ -100,6 +100,7 @@ export function GeneratorEditor({ index, gen, graph, errors, onUpdate, onRemove,
       {gen.kind === "workload" && <WorkloadFields gen={gen} replace={(g) => onUpdate(index, g)} />}
       {gen.kind === "workload" && <>{num("load")}{num("stop_us")}{list("hosts", "Hosts")}</>}
       {gen.kind === "pingmesh" && <>{list("hosts", "Hosts")}{num("interval_us")}{num("probe_bytes")}</>}
+      {gen.kind === "flows" && <p className="hint">{(gen.flows as unknown[] | undefined)?.length ?? 0} flows listed (imported; edit the file to change them)</p>}
       <details className="generator-more">
         <summary>Start, priority, QPs</summary>
         {COMMON.map((f) => num(f))}

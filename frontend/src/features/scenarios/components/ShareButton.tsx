@@ -1,7 +1,10 @@
 import { useState } from "react";
 
-/** Saves (via `save`) and copies the absolute /s/<id> URL; shows the link either way. */
-export function ShareButton({ save, disabled }: { save: () => Promise<string>; disabled?: boolean }) {
+/**
+ * Saves (via `save`) and copies the absolute /s/<id> URL (or the path `linkFor` gives, e.g. a
+ * run page); shows the link either way.
+ */
+export function ShareButton({ save, disabled, linkFor = (id) => `/s/${id}` }: { save: () => Promise<string>; disabled?: boolean; linkFor?: (id: string) => string }) {
   const [url, setUrl] = useState<string | null>(null);
   const [state, setState] = useState<"idle" | "saving" | "copied" | "shown" | "error">("idle");
   const [err, setErr] = useState<string>("");
@@ -11,7 +14,7 @@ export function ShareButton({ save, disabled }: { save: () => Promise<string>; d
         setState("saving");
         try {
           const id = await save();
-          const link = `${window.location.origin}/s/${id}`;
+          const link = `${window.location.origin}${linkFor(id)}`;
           setUrl(link);
           try {
             await navigator.clipboard.writeText(link);

@@ -1,0 +1,1 @@
+"""Imports of other simulators' input files as scenario documents."""

@@ -1,0 +1,1 @@
+"""Importers: other simulators' input files -> scenario documents (docs/scenario-format.md)."""

@@ -1,0 +1,186 @@
+// Issue 11 end to end: every preset's results page at 1440x900 (cards agree with their charts,
+// the charts show the phenomenon without any user action), Share on the run page, the comparison
+// of two runs and the HTML report.
+import { type APIRequestContext, type Page, expect, test } from "@playwright/test";
+import { readFileSync } from "node:fs";
+import { shot } from "./helpers";
+
+test.describe.configure({ mode: "serial" });
+test.use({ viewport: { width: 1440, height: 900 } });
+
+const API = "/api/v1";
+const PRESETS = [
+  "incast-2to1", "leaf-spine-permutation", "fat-tree-k4-websearch", "three-tier-podsets", "dci-100km-perftest", "pfc-alpha-incast",
+];
+const runs: Record<string, string> = {};
+const scenarios: Record<string, string> = {};
+
+async function presetScenario(request: APIRequestContext, key: string) {
+  const r = await request.get(`${API}/presets/${key}`);
+  expect(r.status(), `preset ${key}`).toBe(200);
+  return (await r.json()) as { scenario_id: string; scenario: Record<string, unknown> };
+}
+
+async function startRun(request: APIRequestContext, scenarioId: string, seed = 1) {
+  const created = await (await request.post(`${API}/runs`, { data: { scenario_id: scenarioId, seeds: [seed] } })).json();
+  return created.data[0].id as string;
+}
+
+async function waitSucceeded(request: APIRequestContext, id: string) {
+  await expect.poll(async () => (await (await request.get(`${API}/runs/${id}`)).json()).status, { timeout: 240_000 }).toBe("SUCCEEDED");
+}
+
+/** The text of a card's value, its "where" line and its link target. */
+async function card(page: Page, label: string) {
+  const c = page.locator(`[data-metric="${label}"]`);
+  return {
+    value: (await c.locator("dd").textContent())?.trim() ?? "",
+    where: (await c.locator(".card-where").count()) ? ((await c.locator(".card-where").textContent())?.trim() ?? "") : "",
+    window: (await c.locator(".card-window").textContent())?.trim() ?? "",
+    href: (await c.locator("a.card-link").getAttribute("href")) ?? "",
+  };
+}
+
+const toBytes = (text: string) => {
+  const m = text.match(/([\d.,]+)\s*(MB|KB|B)/);
+  if (!m) return NaN;
+  return Number(m[1].replace(/,/g, "")) * (m[2] === "MB" ? 1e6 : m[2] === "KB" ? 1e3 : 1);
+};
+
+test.beforeAll(async ({ request }) => {
+  test.setTimeout(600_000);
+  for (const key of PRESETS) {
+    scenarios[key] = (await presetScenario(request, key)).scenario_id;
+    runs[key] = await startRun(request, scenarios[key]);
+  }
+  for (const key of PRESETS) await waitSucceeded(request, runs[key]);
+});
+
+for (const key of PRESETS) {
+  test(`results of the ${key} preset: cards agree with charts, charts show the action`, async ({ page, request }) => {
+    const result = await (await request.get(`${API}/runs/${runs[key]}/result`)).json();
+    await page.goto(`/runs/${runs[key]}`);
+    await expect(page.locator('[data-metric="Throughput"] dd')).toContainText("Gbit/s");
+    // every card says its window and links to a chart or table on the page
+    for (const c of await page.locator(".summary-cards .card").all()) {
+      await expect(c.locator(".card-window")).toHaveText(/whole run|after the/);
+      const href = await c.locator("a.card-link").getAttribute("href");
+      expect(href).toMatch(/^#(chart|table)-/);
+      await expect(page.locator(href!)).toHaveCount(1);
+    }
+    const summary = result.summary;
+    const series = result.series;
+    // Max queue: the whole-run maximum, on a named port that the queue chart shows (auto monitor)
+    const mq = await card(page, "Max queue");
+    expect(toBytes(mq.value)).toBeCloseTo(summary.max_queue_bytes_whole_run, -Math.floor(Math.log10(Math.max(summary.max_queue_bytes_whole_run, 10))) + 3);
+    if (summary.max_queue_bytes_whole_run > 0) {
+      const port = mq.where.split(" ")[0];
+      const queueChart = page.getByRole("region", { name: "Queue occupancy (bytes)" });
+      if (port in series.queues && Math.max(...series.queues[port]) > 0) {
+        expect(mq.href).toBe("#chart-queues");
+        await expect(queueChart.locator(".legend-list")).toContainText(port);
+        // the chart's peak is the card's number, to what 1 sample can miss
+        expect(Math.max(...series.queues[port])).toBeLessThanOrEqual(summary.max_queue_bytes_whole_run);
+      } else {
+        // nothing a sample caught: the chart says so instead of an empty 0..1 axis
+        await expect(queueChart).toContainText(/No watched switch queue held data|not on the queue chart/);
+      }
+      await expect(queueChart.locator(".chart-note")).toContainText("Watched queues: auto");
+    }
+    // PFC: when pause frames were sent, the pause chart shows a paused port
+    if (summary.pfc_pauses_sent > 0) {
+      const pauseChart = page.getByRole("region", { name: /PFC pause state/ });
+      await expect(pauseChart.locator("path.series-line").first()).toBeVisible();
+      expect(Object.values(series.pause as Record<string, number[]>).some((v) => v.some((x) => x > 0))).toBe(true);
+    }
+    // rate chart: labelled src->dst
+    const rates = page.getByRole("region", { name: "Per-flow rate (Gbit/s)" });
+    await expect(rates.locator(".legend-list li").first()).toContainText(/flow \d+ \S+->\S+/);
+    await expect(page.getByRole("region", { name: "Ports" })).toBeVisible();
+    await page.locator(".summary-cards").scrollIntoViewIfNeeded();
+    await shot(page, `results-1440-${key}`);
+    await page.getByRole("region", { name: "Fabric overlay" }).scrollIntoViewIfNeeded();
+    await shot(page, `results-1440-${key}-overlay`);
+  });
+}
+
+test("a card's link highlights its port in the chart and the ports table", async ({ page }) => {
+  await page.goto(`/runs/${runs["leaf-spine-permutation"]}`);
+  const mq = await card(page, "Max queue");
+  await page.locator('[data-metric="Max queue"] a.card-link').click();
+  const port = mq.where.split(" ")[0];
+  await expect(page.locator("path.series-line.highlighted")).toHaveAttribute("data-series", port);
+  await expect(page.locator(`#table-ports .dt-row.selected`)).toContainText(port);
+  // click a flow row: its line is drawn on top
+  const flowRow = page.locator("#table-flows .dt-body .dt-row").first();
+  await flowRow.click();
+  await expect(page.locator("#table-flows .dt-row.selected")).toHaveCount(1);
+});
+
+test("Share on the run page gives a link to this run", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]).catch(() => {});
+  await page.goto(`/runs/${runs["incast-2to1"]}`);
+  await page.getByRole("button", { name: "Share" }).click();
+  const link = page.getByTestId("share-link");
+  await expect(link).toHaveAttribute("href", new RegExp(`/runs/${runs["incast-2to1"]}$`));
+});
+
+test("compare two runs: deltas, scenario diff, overlaid charts, URL kept", async ({ page, request }) => {
+  test.setTimeout(300_000);
+  // Lab 1 step 3: the incast preset with Kmax 200000, as a fork
+  const preset = await presetScenario(request, "incast-2to1");
+  const doc = JSON.parse(JSON.stringify(preset.scenario));
+  doc.switch.ecn.kmax_bytes = 200000;
+  const fork = await request.post(`${API}/scenarios/${preset.scenario_id}/fork`, { data: { scenario: doc } });
+  expect(fork.status(), await fork.text()).toBe(201);
+  const forkRun = await startRun(request, (await fork.json()).id);
+  await waitSucceeded(request, forkRun);
+  const a = runs["incast-2to1"];
+  // the Lab 1 step 3 card: whole-run peak of the start-up overshoot, its port, and the after-warm-up figure
+  await page.goto(`/runs/${forkRun}`);
+  const mq = await card(page, "Max queue");
+  expect(toBytes(mq.value)).toBeGreaterThan(250_000);
+  expect(mq.where).toContain("leaf0->h0");
+  await expect(page.locator('[data-metric="Max queue"]')).toContainText("after warm-up");
+  await shot(page, "results-1440-lab1-step3-kmax200k");
+
+  await page.goto(`/runs/${a}`);
+  await page.getByRole("link", { name: "Compare…" }).click();
+  await expect(page).toHaveURL(new RegExp(`/compare\\?runs=${a}`));
+  await page.goto(`/compare?runs=${a},${forkRun}`);
+  const table = page.getByTestId("compare-table");
+  await expect(table.locator('tr[data-metric="max_queue"] td').nth(1)).toContainText("%");
+  await expect(page.getByTestId("scenario-diff")).toContainText("switch.ecn.kmax_bytes");
+  await expect(page.getByTestId("scenario-diff")).toContainText("200000");
+  const queues = page.getByRole("region", { name: "Deepest watched queue of each run (bytes)" });
+  await expect(queues.locator("path.series-line")).toHaveCount(2);
+  await expect(page.getByRole("region", { name: /CDF of each run/ })).toBeVisible();
+  await shot(page, "compare-1440-incast-vs-kmax200k");
+  // removing a run keeps the URL the source of truth
+  await page.getByRole("button", { name: "Remove run B" }).click();
+  await expect(page).toHaveURL(new RegExp(`/compare\\?runs=${a}$`));
+});
+
+test("report: one self-contained HTML file with scenario, cards, charts, version and hash", async ({ page, request }) => {
+  const id = runs["incast-2to1"];
+  const result = await (await request.get(`${API}/runs/${id}/result`)).json();
+  await page.goto(`/runs/${id}`);
+  await expect(page.getByRole("region", { name: "Queue occupancy (bytes)" }).locator("path.series-line").first()).toBeVisible();
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download report (HTML)" }).click()]);
+  expect(download.suggestedFilename()).toBe(`run-${id}-report.html`);
+  const html = readFileSync((await download.path())!, "utf8");
+  expect(html).toContain(`${result.run_info.simulator} ${result.run_info.version}`);
+  expect(html).toContain(result.run_info.scenario_sha256);
+  expect(html).toContain("switch.ecn.kmax_bytes");
+  expect(html).toContain("Max queue");
+  expect((html.match(/<svg/g) ?? []).length).toBeGreaterThanOrEqual(3);
+  expect(html).toContain('class="series-line');
+  expect(html).not.toMatch(/<script|src="http|href="http/);
+  // it opens and prints on its own
+  const report = await page.context().newPage();
+  await report.setContent(html);
+  await expect(report.locator("h1")).toContainText("incast");
+  await report.emulateMedia({ media: "print" });
+  await report.screenshot({ path: "test-results/screenshots/report-incast.png", fullPage: true });
+  await report.close();
+});

@@ -1,0 +1,153 @@
+import { useMemo, useState } from "react";
+import { Link } from "react-router";
+import { ChartFrame } from "../../../components/ChartFrame";
+import { Empty, ErrorBox, Loading } from "../../../components/States";
+import { formatBytes, formatCount, formatDurationUs, formatGbps, formatNumber, formatSigned } from "../../../lib/format";
+import type { ComparedRun } from "../api/compare";
+import { COMPARE_METRICS, type CompareMetric, delta, resample, scenarioDiff } from "../utils/compare";
+import { cdfAll, type CdfBucket } from "../utils/cdf";
+import { activeDomain } from "../utils/derive";
+import { CdfChart } from "./CdfChart";
+import { LineChart } from "./LineChart";
+
+const letter = (i: number) => String.fromCharCode(65 + i);
+const fmt: Record<CompareMetric["unit"], (v: number) => string> = {
+  gbps: formatGbps, us: formatDurationUs, x: (v) => `${formatNumber(v)}×`, bytes: formatBytes, count: formatCount, ratio: formatNumber,
+};
+
+/** Two or more runs side by side: metrics with deltas against run A, parameters that differ, overlaid charts. */
+export function CompareView({ runs, candidates, onAdd, onRemove }: {
+  runs: ComparedRun[];
+  /** Other runs that can be added (a scenario's history). */
+  candidates: { id: string; label: string }[];
+  onAdd: (id: string) => void;
+  onRemove: (id: string) => void;
+}) {
+  const [cdfMetric, setCdfMetric] = useState<"fct_us" | "slowdown">("fct_us");
+  const ready = runs.filter((r) => r.summary);
+  const label = (r: ComparedRun, i: number) => `${letter(i)} · ${r.scenario?.name ?? "run"} · seed ${r.run?.seed ?? "?"}`;
+  const diff = useMemo(() => scenarioDiff(runs.map((r) => r.scenario?.scenario)), [runs]);
+
+  // The deepest watched queue of each run (the simulator lists the deepest first), on A's clock.
+  const queues = useMemo(() => {
+    const base = ready.find((r) => r.series?.t_us.length)?.series;
+    if (!base) return null;
+    const longest = ready.reduce((t, r) => ((r.series?.t_us.length ?? 0) > t.length ? r.series!.t_us : t), base.t_us);
+    const series = ready.flatMap((r) => {
+      const entries = Object.entries(r.series?.queues ?? {});
+      if (!entries.length) return [];
+      const peak = (v: number[]) => v.reduce((m, x) => (x > m ? x : m), 0);
+      const [port, values] = entries.reduce((best, e) => (peak(e[1]) > peak(best[1]) ? e : best));
+      const i = runs.indexOf(r);
+      return [{ key: r.id, name: `${letter(i)}: ${port}`, values: resample(longest, r.series!.t_us, values) }];
+    });
+    return { t: longest, series };
+  }, [ready, runs]);
+  const queueDomain = useMemo(() => (queues ? activeDomain(queues.t, [Object.fromEntries(queues.series.map((s) => [s.name, s.values]))]) : null), [queues]);
+  const cdfs = useMemo(
+    () => ready.map((r) => cdfAll(r.flows ?? [], cdfMetric, letter(runs.indexOf(r)))).filter((b): b is CdfBucket => !!b),
+    [ready, runs, cdfMetric],
+  );
+
+  return (
+    <div className="compare">
+      <section className="chart-frame" aria-label="Compared runs">
+        <header><h3>Runs</h3></header>
+        <ol className="compare-runs">
+          {runs.map((r, i) => (
+            <li key={r.id}>
+              <strong>{letter(i)}</strong> <Link to={`/runs/${r.id}`}>{r.scenario?.name ?? r.id}</Link> · seed {r.run?.seed ?? "?"}{" "}
+              <code className="muted-id">{r.id}</code>
+              {r.loading && <Loading what="loading" />}
+              {r.error && <ErrorBox error={r.error} title={`Run ${letter(i)} cannot be compared`} />}
+              {runs.length > 1 && <button type="button" className="small" onClick={() => onRemove(r.id)} aria-label={`Remove run ${letter(i)}`}>remove</button>}
+            </li>
+          ))}
+        </ol>
+        {candidates.length > 0 && (
+          <label>
+            Add a run of this scenario:{" "}
+            <select aria-label="Add a run" value="" onChange={(e) => e.target.value && onAdd(e.target.value)}>
+              <option value="">choose…</option>
+              {candidates.map((c) => <option key={c.id} value={c.id}>{c.label}</option>)}
+            </select>
+          </label>
+        )}
+        {runs.length < 2 && <p className="hint">Add a second run to compare (another seed of this scenario, or open a run of a fork and use its Compare button).</p>}
+      </section>
+
+      {ready.length > 0 && (
+        <section className="chart-frame" aria-label="Summary comparison">
+          <header><h3>Summary (deltas against A)</h3></header>
+          <table className="compare-table" data-testid="compare-table">
+            <thead>
+              <tr><th>metric</th>{runs.map((r, i) => <th key={r.id} title={label(r, i)}>{letter(i)}</th>)}</tr>
+            </thead>
+            <tbody>
+              {COMPARE_METRICS.map((m) => {
+                const base = runs[0].summary ? m.get(runs[0].summary) : null;
+                return (
+                  <tr key={m.key} data-metric={m.key}>
+                    <th scope="row">{m.label}</th>
+                    {runs.map((r, i) => {
+                      const v = r.summary ? m.get(r.summary) : null;
+                      const d = i > 0 ? delta(base, v) : null;
+                      const better = d && d.abs !== 0 ? (d.abs > 0) === m.higherIsBetter : null;
+                      return (
+                        <td key={r.id}>
+                          {v == null ? "—" : fmt[m.unit](v)}
+                          {d && (
+                            <small className={`delta ${better == null ? "" : better ? "better" : "worse"}`}>
+                              {" "}{formatSigned(d.abs, fmt[m.unit])}{d.rel != null ? ` (${formatSigned(d.rel * 100, (x) => `${formatNumber(x)} %`)})` : ""}
+                            </small>
+                          )}
+                        </td>
+                      );
+                    })}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </section>
+      )}
+
+      <section className="chart-frame" aria-label="Scenario differences">
+        <header><h3>Scenario differences</h3></header>
+        {runs.some((r) => r.run) && (
+          <table className="compare-table" data-testid="scenario-diff">
+            <thead><tr><th>parameter</th>{runs.map((r, i) => <th key={r.id}>{letter(i)}</th>)}</tr></thead>
+            <tbody>
+              {runs.some((r) => r.run?.seed !== runs[0].run?.seed) && (
+                <tr><th scope="row">seed</th>{runs.map((r) => <td key={r.id}>{r.run?.seed}</td>)}</tr>
+              )}
+              {diff.map((d) => (
+                <tr key={d.path}><th scope="row"><code>{d.path}</code></th>{d.values.map((v, i) => <td key={i}>{v ?? "(default)"}</td>)}</tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {diff.length === 0 && <p className="hint">The scenarios are identical{runs.some((r) => r.run?.seed !== runs[0].run?.seed) ? "; only the seed differs" : ""}.</p>}
+      </section>
+
+      {queues && queueDomain && (
+        <ChartFrame title="Deepest watched queue of each run (bytes)" filename="compare-queues" subtitle={`runs ${runs.map((r) => r.id).join(", ")}`}>
+          {queues.series.length ? <LineChart t={queues.t} series={queues.series} xDomain={queueDomain} yLabel="bytes" /> : <Empty>No run recorded a queue.</Empty>}
+        </ChartFrame>
+      )}
+      {ready.length > 0 && (
+        <ChartFrame
+          title={`${cdfMetric === "fct_us" ? "FCT" : "Slowdown"} CDF of each run`} filename="compare-cdf" subtitle={`runs ${runs.map((r) => r.id).join(", ")}`}
+          actions={
+            <select aria-label="CDF metric" value={cdfMetric} onChange={(e) => setCdfMetric(e.target.value as "fct_us" | "slowdown")}>
+              <option value="fct_us">FCT</option>
+              <option value="slowdown">Slowdown</option>
+            </select>
+          }
+        >
+          {cdfs.length ? <CdfChart flows={[]} metric={cdfMetric} buckets={cdfs} /> : <Empty>No finite flow completed in these runs.</Empty>}
+        </ChartFrame>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+// Run-to-run comparison: headline metrics with deltas, and the scenario parameters that differ.
+import type { ResultSummary } from "../../../lib/api/resultTypes";
+import { flattenParameters } from "./report";
+
+export interface CompareMetric {
+  key: string;
+  label: string;
+  unit: "gbps" | "us" | "x" | "bytes" | "count" | "ratio";
+  get: (s: ResultSummary) => number | null;
+  /** Whether a larger value is better (colours the delta). */
+  higherIsBetter: boolean;
+}
+
+export const COMPARE_METRICS: CompareMetric[] = [
+  { key: "throughput", label: "Throughput (after warm-up)", unit: "gbps", get: (s) => s.throughput_gbps, higherIsBetter: true },
+  { key: "fct_p50", label: "FCT p50", unit: "us", get: (s) => s.fct_us?.p50 ?? null, higherIsBetter: false },
+  { key: "fct_p99", label: "FCT p99", unit: "us", get: (s) => s.fct_us?.p99 ?? null, higherIsBetter: false },
+  { key: "slowdown_p99", label: "Slowdown p99", unit: "x", get: (s) => s.slowdown?.p99 ?? null, higherIsBetter: false },
+  { key: "max_queue", label: "Max queue (whole run)", unit: "bytes", get: (s) => s.max_queue_bytes_whole_run ?? s.max_queue_bytes, higherIsBetter: false },
+  { key: "max_queue_warm", label: "Max queue (after warm-up)", unit: "bytes", get: (s) => s.max_queue_bytes, higherIsBetter: false },
+  { key: "ecn", label: "ECN marks", unit: "count", get: (s) => s.ecn_marked_packets, higherIsBetter: false },
+  { key: "cnps", label: "CNPs sent", unit: "count", get: (s) => s.cnps_sent ?? null, higherIsBetter: false },
+  { key: "pfc", label: "PFC pauses sent", unit: "count", get: (s) => s.pfc_pauses_sent, higherIsBetter: false },
+  { key: "drops", label: "Drops", unit: "count", get: (s) => s.drops?.total ?? 0, higherIsBetter: false },
+  { key: "retx", label: "Retransmitted packets", unit: "count", get: (s) => s.retransmitted_packets ?? null, higherIsBetter: false },
+  { key: "completed", label: "Flows completed", unit: "count", get: (s) => s.flows_completed ?? null, higherIsBetter: true },
+];
+
+export interface Delta {
+  abs: number;
+  /** null when the base is zero. */
+  rel: number | null;
+}
+
+export function delta(base: number | null, value: number | null): Delta | null {
+  if (base == null || value == null) return null;
+  return { abs: value - base, rel: base !== 0 ? (value - base) / Math.abs(base) : null };
+}
+
+/** Parameters (dotted paths) whose values differ between the scenario documents, with each run's value. */
+export function scenarioDiff(docs: (unknown | undefined)[]): { path: string; values: (string | undefined)[] }[] {
+  const maps = docs.map((d) => new Map(d ? flattenParameters(d) : []));
+  const paths = new Set<string>();
+  for (const m of maps) for (const k of m.keys()) paths.add(k);
+  const out: { path: string; values: (string | undefined)[] }[] = [];
+  for (const p of [...paths].sort()) {
+    if (p === "name" || p === "description") continue;
+    const values = maps.map((m) => m.get(p));
+    if (values.some((v) => v !== values[0])) out.push({ path: p, values });
+  }
+  return out;
+}
+
+/** Values of series `values` (sampled every `interval` us from t0) at the times `t` (nearest sample). */
+export function resample(t: number[], srcT: number[], values: number[]): number[] {
+  if (srcT.length === t.length && srcT.every((x, i) => x === t[i])) return values;
+  const dt = srcT.length > 1 ? srcT[1] - srcT[0] : 1;
+  return t.map((x) => {
+    const i = Math.round((x - (srcT[0] ?? 0)) / dt);
+    return i >= 0 && i < values.length ? values[i] : 0;
+  });
+}

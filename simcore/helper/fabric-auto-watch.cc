@@ -1,0 +1,310 @@
+/*
+ * The automatic monitor of FabricRunnerImpl (helper/auto-monitor.h): sample every switch egress
+ * queue, every port's pause state and every flow's rate while the run goes, then keep the
+ * deepest queues, the longest-paused ports and the slowest flows. The per-sample cost is one
+ * read per port plus one per flow still delivering, so it stays small beside the packet events.
+ */
+#include "helper/fabric-network.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace fabric
+{
+
+namespace
+{
+
+double
+Round4(double x)
+{
+    double r = std::round(x * 1e4) / 1e4;
+    return r == 0 ? 0.0 : r;
+}
+
+uint8_t
+PauseState(const FabricDevice& d, const FabricSwitch* sw, uint32_t p, int64_t now)
+{
+    const Port& port = d.GetPort(p);
+    uint8_t state = 0;
+    for (uint8_t prio = 0; prio < kControlPriority; ++prio)
+    {
+        // Same test as FabricDevice::IsPaused, without its lazy bookkeeping.
+        if (port.pausedUntil[prio] != 0 && now < port.pausedUntil[prio])
+        {
+            state |= 1;
+        }
+    }
+    if (sw && sw->IsPausing(p))
+    {
+        state |= 2;
+    }
+    return state;
+}
+
+std::string
+Plural(std::size_t n, const char* one, const char* many)
+{
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+} // namespace
+
+void
+FabricRunnerImpl::InitAutoWatch()
+{
+    const MonitorConfig& mon = m_scenario.monitor;
+    uint64_t samples = m_scenario.durationNs * 1000 / static_cast<uint64_t>(m_sampleIntervalPs) + 2;
+    if (mon.queuesAuto)
+    {
+        for (size_t n = 0; n < m_switches.size(); ++n)
+        {
+            if (!m_switches[n])
+            {
+                continue;
+            }
+            for (uint32_t p = 0; p < m_switches[n]->GetNPorts(); ++p)
+            {
+                m_autoQueuePorts.push_back({static_cast<uint32_t>(n), p, m_switches[n]->GetPort(p).neighbor});
+            }
+        }
+        m_autoQueuesOn = m_autoQueuePorts.size() * samples <= kAutoPortSampleBudget;
+        m_autoQueues.assign(m_autoQueuesOn ? m_autoQueuePorts.size() : 0, {});
+    }
+    if (mon.portsAuto)
+    {
+        for (size_t n = 0; n < m_devices.size(); ++n)
+        {
+            const FabricDevice* d = ns3::PeekPointer(m_devices[n]);
+            for (uint32_t p = 0; d && p < d->GetNPorts(); ++p)
+            {
+                m_autoPausePorts.push_back({static_cast<uint32_t>(n), p, d->GetPort(p).neighbor});
+            }
+        }
+        // One byte per sample: four times the queue budget in the same memory.
+        m_autoPausesOn = m_autoPausePorts.size() * samples <= 4 * kAutoPortSampleBudget;
+        m_autoPauses.assign(m_autoPausesOn ? m_autoPausePorts.size() : 0, {});
+    }
+    if (mon.flowsAuto)
+    {
+        m_autoFlowsOn = true;
+        m_autoFlowSeries.assign(m_ctx.flows.size(), {});
+        m_autoFlowState.assign(m_ctx.flows.size(), 0);
+    }
+}
+
+void
+FabricRunnerImpl::SampleAuto(uint32_t si)
+{
+    int64_t now = NowPs();
+    for (size_t i = 0; i < m_autoQueues.size(); ++i)
+    {
+        const AutoPort& a = m_autoQueuePorts[i];
+        uint64_t bytes = m_switches[a.node]->DataQueueBytes(a.port);
+        m_autoQueues[i].Push(si, static_cast<uint32_t>(std::min<uint64_t>(bytes, UINT32_MAX)));
+    }
+    for (size_t i = 0; i < m_autoPauses.size(); ++i)
+    {
+        const AutoPort& a = m_autoPausePorts[i];
+        const FabricDevice* d = ns3::PeekPointer(m_devices[a.node]);
+        m_autoPauses[i].Push(si, PauseState(*d, m_switches[a.node], a.port, now));
+    }
+    if (!m_autoFlowsOn)
+    {
+        return;
+    }
+    // Admit the flows started since the last sample.
+    for (; m_autoFlowCursor < m_nextStart; ++m_autoFlowCursor)
+    {
+        uint32_t fi = m_startOrder[m_autoFlowCursor];
+        if (fi < m_ctx.flows.size() && m_ctx.flows[fi].valid)
+        {
+            m_autoFlowActive.push_back(fi);
+        }
+    }
+    double intervalS = m_sampleIntervalPs / 1e12;
+    size_t kept = 0;
+    for (uint32_t fi : m_autoFlowActive)
+    {
+        FlowState& f = m_ctx.flows[fi];
+        uint64_t delta = f.bytesDelivered - f.bytesAtLastSample;
+        f.bytesAtLastSample = f.bytesDelivered;
+        if (m_autoFlowState[fi] == 0 && !m_autoFlowBudgetHit)
+        {
+            m_autoFlowState[fi] = 1;
+            m_autoFlowSeries[fi].first = si;
+        }
+        if (m_autoFlowState[fi] == 1)
+        {
+            if (m_autoFlowSamples >= kAutoFlowSampleBudget)
+            {
+                // Out of memory budget: this flow's series would be cut short, so it is not shown.
+                m_autoFlowBudgetHit = true;
+                m_autoFlowState[fi] = 2;
+                m_autoFlowSeries[fi] = {};
+            }
+            else
+            {
+                m_autoFlowSeries[fi].values.push_back(Round4(delta * 8.0 / intervalS / 1e9));
+                ++m_autoFlowSamples;
+            }
+        }
+        bool finished = f.completePs >= 0 && delta == 0;
+        if (!finished)
+        {
+            m_autoFlowActive[kept++] = fi;
+        }
+    }
+    m_autoFlowActive.resize(kept);
+}
+
+void
+FabricRunnerImpl::AutoQueueSeries(nlohmann::ordered_json& out, nlohmann::ordered_json& selection) const
+{
+    std::vector<Ranked> all;
+    for (size_t i = 0; i < m_autoQueuePorts.size(); ++i)
+    {
+        const AutoPort& a = m_autoQueuePorts[i];
+        uint64_t maxRun = 0;
+        for (uint8_t prio = 0; prio < kControlPriority; ++prio)
+        {
+            maxRun = std::max(maxRun, m_switches[a.node]->Stats(a.port, prio).maxBytesRun);
+        }
+        if (maxRun == 0)
+        {
+            continue;
+        }
+        double area = 0;
+        for (uint32_t v : m_autoQueues[i].values)
+        {
+            area += v;
+        }
+        all.push_back({i, static_cast<double>(maxRun), area, PortName(a.node, a.neighbor)});
+    }
+    std::size_t nonEmpty = all.size();
+    for (std::size_t i : TopRanked(std::move(all), kAutoWatchCount))
+    {
+        const AutoPort& a = m_autoQueuePorts[i];
+        std::vector<uint32_t> v = m_autoQueues[i].Expand(m_tUs.size());
+        out[PortName(a.node, a.neighbor)] = std::vector<double>(v.begin(), v.end());
+    }
+    selection["queues"] =
+        nonEmpty == 0 ? "auto: no switch egress queue held data during the run"
+                      : "auto: the " + Plural(out.size(), "deepest", "deepest") + " of " +
+                            Plural(nonEmpty, "switch egress queue", "switch egress queues") +
+                            " that held data, by largest depth over the whole run (warm-up "
+                            "included), deepest first";
+}
+
+void
+FabricRunnerImpl::AutoPauseSeries(nlohmann::ordered_json& out, nlohmann::ordered_json& selection) const
+{
+    std::vector<Ranked> all;
+    for (size_t i = 0; i < m_autoPausePorts.size(); ++i)
+    {
+        const AutoPort& a = m_autoPausePorts[i];
+        const Port& port = m_devices[a.node]->GetPort(a.port);
+        uint64_t frames = 0;
+        for (uint32_t prio = 0; prio < kNumPriorities; ++prio)
+        {
+            frames += port.pausesSent[prio] + port.pausesReceived[prio];
+        }
+        uint64_t pausedSamples = NonZeroSamples(m_autoPauses[i]);
+        if (pausedSamples == 0 && frames == 0)
+        {
+            continue;
+        }
+        all.push_back({i, static_cast<double>(pausedSamples), static_cast<double>(frames),
+                       PortName(a.node, a.neighbor)});
+    }
+    std::size_t active = all.size();
+    for (std::size_t i : TopRanked(std::move(all), kAutoWatchCount))
+    {
+        const AutoPort& a = m_autoPausePorts[i];
+        std::vector<uint8_t> v = m_autoPauses[i].Expand(m_tUs.size());
+        out[PortName(a.node, a.neighbor)] = std::vector<int>(v.begin(), v.end());
+    }
+    selection["ports"] =
+        active == 0 ? "auto: no port was paused or sent a pause frame during the run"
+                    : "auto: the " + std::to_string(out.size()) + " of " +
+                          Plural(active, "port", "ports") +
+                          " that paused or were paused, by time spent in a pause state "
+                          "(sampled), then pause frames sent and received";
+}
+
+void
+FabricRunnerImpl::AutoFlowSeries(nlohmann::ordered_json& out, nlohmann::ordered_json& selection) const
+{
+    int64_t endPs = m_finished ? m_endPs : NowPs();
+    std::vector<Ranked> finite;
+    std::vector<Ranked> longLived;
+    for (size_t i = 0; i < m_ctx.flows.size(); ++i)
+    {
+        const FlowState& f = m_ctx.flows[i];
+        if (m_autoFlowState[i] != 1 || !f.spec)
+        {
+            continue;
+        }
+        std::string name = std::to_string(f.spec->id);
+        if (f.spec->sizeBytes == 0)
+        {
+            double seconds = std::max<int64_t>(1, endPs - f.startPs) / 1e12;
+            double goodput = f.bytesDelivered * 8.0 / seconds;
+            longLived.push_back({i, -goodput, 0, name});
+            continue;
+        }
+        // Slowdown; a flow still running gets the lower bound (time so far / ideal FCT).
+        bool done = f.completePs >= 0;
+        double elapsed = static_cast<double>((done ? f.completePs : endPs) - f.startPs);
+        double slowdown = f.idealPs > 0 ? elapsed / f.idealPs : 0;
+        // A flow that lived through fewer than kMinVisibleSamples samples is a spike or nothing
+        // on a rate chart (a 512 B probe): such flows come after every flow that can be seen.
+        bool visible = m_autoFlowSeries[i].values.size() >= kMinVisibleSamples;
+        finite.push_back({i, visible ? slowdown : slowdown - 1e12, done ? 0.0 : 1.0, name});
+    }
+    std::size_t nFinite = finite.size();
+    std::size_t nLong = longLived.size();
+    // Both kinds present: half each, the other kind fills what one cannot.
+    std::size_t wantLong = nFinite == 0 ? kAutoWatchCount : std::min(nLong, kAutoWatchCount / 2);
+    std::size_t wantFinite = std::min(nFinite, kAutoWatchCount - wantLong);
+    wantLong = std::min(nLong, kAutoWatchCount - wantFinite);
+    std::vector<std::size_t> chosen = TopRanked(std::move(finite), wantFinite);
+    for (std::size_t i : TopRanked(std::move(longLived), wantLong))
+    {
+        chosen.push_back(i);
+    }
+    for (std::size_t i : chosen)
+    {
+        out[std::to_string(m_ctx.flows[i].spec->id)] = m_autoFlowSeries[i].Expand(m_tUs.size());
+    }
+    std::string text = "auto: ";
+    if (chosen.empty())
+    {
+        text += "no flow started";
+    }
+    else
+    {
+        std::vector<std::string> parts;
+        if (wantFinite > 0)
+        {
+            parts.push_back("the " + Plural(wantFinite, "slowest", "slowest") + " of " +
+                            Plural(nFinite, "finite flow", "finite flows") +
+                            " by slowdown (running flows by time so far / ideal FCT; flows "
+                            "shorter than 3 samples last)");
+        }
+        if (wantLong > 0)
+        {
+            parts.push_back("the " + std::to_string(wantLong) + " of " +
+                            Plural(nLong, "long-lived flow", "long-lived flows") +
+                            " with the lowest goodput");
+        }
+        text += parts[0] + (parts.size() > 1 ? "; " + parts[1] : "");
+    }
+    if (m_autoFlowBudgetHit)
+    {
+        text += " (flows past the sampling memory budget were not candidates)";
+    }
+    selection["flows"] = text;
+}
+
+} // namespace fabric
