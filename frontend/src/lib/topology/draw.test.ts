@@ -9,6 +9,7 @@ function recordingContext() {
     strokeStyle: "", fillStyle: "", lineWidth: 1, font: "", textAlign: "",
     setTransform() {}, clearRect() {}, beginPath() {}, moveTo() {}, lineTo() {}, arc() {}, rect() {}, fill() {},
     setLineDash() {}, strokeRect() {}, strokeText() {},
+    measureText(t: string) { return { width: t.length * 6.5 }; },
     fillText(t: string) { texts.push(t); },
     stroke() { strokes.push({ color: String(ctx.strokeStyle), width: ctx.lineWidth }); },
   };
