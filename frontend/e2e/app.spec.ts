@@ -32,9 +32,9 @@ test("generator: small leaf-spine, change Kmin, run", async ({ page }) => {
   await page.goto("/editor");
   const form = page.getByRole("form", { name: "Topology generator" });
   await form.getByLabel("Generator kind").selectOption("leaf_spine");
-  await form.getByLabel("Leaves").fill("2");
-  await form.getByLabel("Spines").fill("1");
-  await form.getByLabel("Hosts per leaf").fill("2");
+  await form.getByLabel("Leaves", { exact: true }).fill("2");
+  await form.getByLabel("Spines", { exact: true }).fill("1");
+  await form.getByLabel("Hosts per leaf", { exact: true }).fill("2");
   await form.getByRole("button", { name: "Generate" }).click();
   const canvas = page.getByRole("img", { name: "Fabric editor canvas: 7 nodes, 6 links" });
   await expect(canvas).toBeVisible();
