@@ -51,7 +51,7 @@ test("generator: small leaf-spine, change Kmin, run", async ({ page }) => {
   // an invalid value shows the API's 422 message next to the field
   await page.getByLabel("ECN Kmin (bytes)").fill("500000");
   const kminField = page.locator(".field", { has: page.getByLabel("ECN Kmin (bytes)") });
-  await expect(kminField.locator(".field-error")).toContainText("kmax");
+  await expect(kminField.locator(".field-error")).toContainText("must not exceed ECN Kmax (400,000 bytes)");
   await kminField.scrollIntoViewIfNeeded();
   await shot(page, "04a-editor-inline-422");
   await page.getByLabel("ECN Kmin (bytes)").fill("20000");
