@@ -53,7 +53,7 @@ for (const [w, h] of [[1280, 800], [1920, 1080]] as const) {
     };
     await visit("/", "home", async () => {
       await expect(page.locator('[data-preset="incast-2to1"] canvas')).toBeVisible();
-      await expect(page.getByRole("heading", { name: "Recent scenarios" })).toBeVisible();
+      await expect(page.getByRole("heading", { name: "My scenarios" })).toBeVisible();
       // the sweep's per-point snapshots ("<base> [kmin_bytes=1000, pmax=0.01]") and presets stay off the list
       await expect(page.locator("ul.recent").getByText(/\[kmin_bytes=/)).toHaveCount(0);
       await expect(page.locator("ul.recent").getByText("2-to-1 incast (ByteTuning testbed)", { exact: true })).toHaveCount(0);

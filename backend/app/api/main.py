@@ -5,6 +5,7 @@ from fastapi import APIRouter
 from app.api import health
 from app.configcheck import router as configcheck
 from app.imports import router as imports
+from app.labs import router as labs
 from app.presets import router as presets
 from app.runs import router as runs
 from app.scenarios import router as scenarios
@@ -22,3 +23,4 @@ api_router.include_router(sweeps.router)
 api_router.include_router(tunings.router)
 api_router.include_router(topologies.router)
 api_router.include_router(imports.router)
+api_router.include_router(labs.router)

@@ -8,6 +8,8 @@ import { ComparePage } from "./routes/ComparePage";
 import { NewSweepPage, SweepPage } from "./routes/SweepPages";
 import { NewTuningPage, TuningPage } from "./routes/TuningPages";
 import { Empty } from "../components/States";
+import { LabsPage } from "./routes/LabsPage";
+import { LabDock } from "./LabDock";
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
@@ -23,8 +25,10 @@ export function App() {
           <nav aria-label="Main">
             <NavLink to="/" end>Home</NavLink>
             <NavLink to="/editor">Editor</NavLink>
+            <NavLink to="/labs">Labs</NavLink>
           </nav>
         </header>
+        <div className="app-body">
         <div id="main" className="app-main">
           <Routes>
             <Route path="/" element={<HomePage />} />
@@ -36,8 +40,11 @@ export function App() {
             <Route path="/tunings/new" element={<NewTuningPage />} />
             <Route path="/tunings/:id" element={<TuningPage />} />
             <Route path="/s/:id" element={<SharePage />} />
+            <Route path="/labs" element={<LabsPage />} />
             <Route path="*" element={<Empty>Page not found. <NavLink to="/">Back to the presets</NavLink></Empty>} />
           </Routes>
+        </div>
+        <LabDock />
         </div>
       </BrowserRouter>
     </QueryClientProvider>

@@ -1,5 +1,6 @@
 import { useId } from "react";
 import type { FieldSpec } from "../lib/scenario/fields";
+import { GlossaryTip } from "./GlossaryTip";
 
 export interface FieldInputProps {
   spec: FieldSpec;
@@ -9,10 +10,12 @@ export interface FieldInputProps {
   onChange: (value: number | string | boolean | undefined) => void;
   error?: string;
   cellBytes?: number;
+  /** Glossary key of the field ("switch.ecn.kmin_bytes"): adds its tooltip. */
+  term?: string;
 }
 
 /** One labelled parameter with its unit, a hint (e.g. bytes in cells) and an inline error. */
-export function FieldInput({ spec, value, placeholder, onChange, error, cellBytes = 208 }: FieldInputProps) {
+export function FieldInput({ spec, value, placeholder, onChange, error, cellBytes = 208, term }: FieldInputProps) {
   const id = useId();
   const shown = value ?? placeholder;
   const hint = spec.hint?.(shown, { cellBytes });
@@ -54,10 +57,13 @@ export function FieldInput({ spec, value, placeholder, onChange, error, cellByte
   }
   return (
     <div className={`field${error ? " has-error" : ""}`}>
-      <label htmlFor={id}>
-        {spec.label}
-        {spec.unit && <span className="unit"> ({spec.unit})</span>}
-      </label>
+      <span className="field-head">
+        <label htmlFor={id}>
+          {spec.label}
+          {spec.unit && <span className="unit"> ({spec.unit})</span>}
+        </label>
+        {term && <GlossaryTip term={term} />}
+      </span>
       {control}
       {hint && <small className="hint">{hint}</small>}
       {error && <small className="field-error" id={`${id}-err`} role="alert">{error}</small>}

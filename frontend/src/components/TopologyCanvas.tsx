@@ -13,6 +13,7 @@ export interface TopologyCanvasProps {
   linkStroke?: (index: number) => string;
   linkWidth?: (index: number) => number;
   selected?: Set<string>;
+  selectedLinks?: Set<number>;
   /** Changing this re-fits the view (a new fabric), other graph changes keep the view. */
   fitKey?: string;
   interactive?: boolean;
@@ -65,6 +66,7 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
         linkStroke: p.linkStroke ?? greyLink,
         linkWidth: p.linkWidth ?? thinLink,
         selected: p.selected ?? new Set(),
+        selectedLinks: p.selectedLinks,
         positions,
         box: g?.kind === "box" ? g : null,
         labels: props.labels !== "never" && (labels || viewRef.current.k > 1.6),
@@ -117,7 +119,7 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [fitKey, width, height]);
 
-  useEffect(() => draw(), [draw, graph, selected, props.nodeFill, props.linkStroke]);
+  useEffect(() => draw(), [draw, graph, selected, props.selectedLinks, props.nodeFill, props.linkStroke]);
 
   const onPointerDown = (e: React.PointerEvent<HTMLCanvasElement>) => {
     if (!interactive || e.button !== 0) return;

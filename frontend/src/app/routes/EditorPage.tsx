@@ -3,11 +3,12 @@ import { useNavigate, useSearchParams } from "react-router";
 import { ErrorBox, Loading } from "../../components/States";
 import { scenarioDocument, useFabricGraph, useScenario } from "../../lib/api/queries";
 import { fieldErrorMap } from "../../lib/api/fieldErrors";
-import { fromScenarioDocument, toScenarioDocument } from "../../lib/editor/model";
+import { explicitFrom, fromScenarioDocument, toScenarioDocument } from "../../lib/editor/model";
 import { useEditor } from "../../lib/editor/useEditor";
 import type { ExplicitLink } from "../../lib/scenario/types";
 import { EditorCanvas } from "../../features/topology/components/EditorCanvas";
 import { GeneratorForm } from "../../features/topology/components/GeneratorForm";
+import { ImportExport, readImport } from "../../features/topology/components/ImportExport";
 import { SelectionPanel } from "../../features/topology/components/SelectionPanel";
 import { ParamsPanel } from "../../features/scenarios/components/ParamsPanel";
 import { TrafficPanel } from "../../features/scenarios/components/TrafficPanel";
@@ -17,6 +18,15 @@ import { useSaveScenario, useValidateScenario } from "../../features/scenarios/a
 import { RunLauncher } from "../../features/runs/components/RunLauncher";
 import { useCreateRuns } from "../../features/runs/api/runs";
 import { trafficHosts } from "../../lib/scenario/trafficHosts";
+import { crossFieldErrors } from "../../lib/editor/checks";
+import { rememberRun } from "../../lib/mine/mine";
+import { labSignal } from "../../lib/labs/progress";
+import { useUnsavedWarning } from "../../lib/editor/useUnsavedWarning";
+import { CanvasMessages, isDrawingHint } from "../../features/topology/components/CanvasMessages";
+import { fabricStats, unlinkedNodes } from "../../lib/topology/stats";
+import { useQueryClient } from "@tanstack/react-query";
+import { expandTopology } from "../../lib/api/queries";
+import type { GeneratorTopology } from "../../lib/scenario/types";
 
 export function EditorPage() {
   const [params] = useSearchParams();
@@ -33,8 +43,10 @@ export function EditorPage() {
     if (d && source.data && loadedKey !== source.data.id) {
       dispatch({ type: "load", state: fromScenarioDocument(d, source.data.id) });
       setLoadedKey(source.data.id);
+      const preset = params.get("preset");
+      if (preset && source.data.preset_key === preset) labSignal({ kind: "preset_opened", preset });
     }
-  }, [source.data, loadedKey, dispatch]);
+  }, [source.data, loadedKey, dispatch, params]);
 
   const { graph, stats, error: expandError, isLoading: expanding } = useFabricGraph(doc.topology);
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -47,15 +59,31 @@ export function EditorPage() {
 
   // inline errors: validate a moment after the last edit
   const docJson = JSON.stringify(toScenarioDocument(state));
+  useEffect(() => labSignal({ kind: "doc", doc: JSON.parse(docJson) }), [docJson]);
+  const [validatedJson, setValidatedJson] = useState("");
   useEffect(() => {
-    const t = setTimeout(() => validate.mutate(JSON.parse(docJson)), 600);
+    const t = setTimeout(() => validate.mutate(JSON.parse(docJson), { onSettled: () => setValidatedJson(docJson) }), 600);
     return () => clearTimeout(t);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [docJson]);
+  const crossField = useMemo(() => crossFieldErrors(doc), [doc]);
   const errors = useMemo(
-    () => ({ ...fieldErrorMap(validate.error), ...fieldErrorMap(save.error) }),
-    [validate.error, save.error],
+    () => ({ ...fieldErrorMap(validate.error), ...fieldErrorMap(save.error), ...crossField }),
+    [validate.error, save.error, crossField],
   );
+  // a node not linked yet is a hint while drawing, not a reason to refuse the run button's look
+  const blocking = Object.entries(errors).filter(([, m]) => !isDrawingHint(m));
+  const unsettled = validate.isPending || docJson !== validatedJson;
+  useUnsavedWarning(state.dirty);
+  const queryClient = useQueryClient();
+  /** Expands a generated fabric first: a fabric the API refuses never replaces the canvas. */
+  const generate = async (t: GeneratorTopology) => {
+    await queryClient.fetchQuery({ queryKey: ["expand", t], queryFn: () => expandTopology(t), staleTime: Infinity });
+    dispatch({ type: "setTopology", topology: t });
+    setSelected(new Set());
+    setLinkIndex(null);
+    setFitKey((k) => k + 1);
+  };
 
   const ensureSaved = async () => {
     if (state.sourceId && !state.dirty) return state.sourceId;
@@ -66,21 +94,57 @@ export function EditorPage() {
   const run = async (seeds: number[]) => {
     const id = await ensureSaved();
     const res = await runs.mutateAsync({ scenarioId: id, seeds });
+    for (const r of res.data) rememberRun(r.id, id);
     navigate(`/runs/${res.data[0].id}`);
   };
   const g = graph;
   const explicitLinks: ExplicitLink[] = doc.topology.kind === "explicit" ? doc.topology.links : (g?.links ?? []);
+  const shownStats = stats ?? (g ? fabricStats(g) : undefined);
+  const unlinked = useMemo(() => (g ? unlinkedNodes(g) : []), [g]);
+  const canvasMessages = Object.entries(errors)
+    .filter(([k]) => k === "topology" || k.startsWith("topology."))
+    .map(([k, m]) => {
+      const link = /^topology\.links\.(\d+)/.exec(k);
+      const l = link ? explicitLinks[Number(link[1])] : undefined;
+      const text = isDrawingHint(m) && unlinked.length ? `${unlinked.slice(0, 4).join(", ")}${unlinked.length > 4 ? ` and ${unlinked.length - 4} more` : ""} ${unlinked.length === 1 ? "has" : "have"} no links` : m;
+      return { path: k, text: l ? `Link ${l.a} ↔ ${l.b}: ${m}` : text, link: link ? Number(link[1]) : undefined };
+    });
+  const selectLink = (i: number) => { setSelected(new Set()); setLinkIndex(i); };
+  const [importError, setImportError] = useState<string | null>(null);
+  /** An imported file replaces the document or its topology as one undoable edit. */
+  const importFile = (name: string, text: string) => {
+    try {
+      const got = readImport(name, text);
+      if ("doc" in got) dispatch({ type: "replaceDocument", doc: got.doc });
+      else dispatch({ type: "setTopology", topology: got.topology });
+      setImportError(null);
+      setSelected(new Set());
+      setLinkIndex(null);
+      setFitKey((k) => k + 1);
+    } catch (e) {
+      setImportError(`${name}: ${(e as Error).message}`);
+    }
+  };
   const highlighted = useMemo(() => trafficHosts(doc.traffic ?? []), [doc.traffic]);
 
   if (fromId && source.error) return <ErrorBox error={source.error} title="Could not load the scenario" />;
   if (fromId && loadedKey !== fromId) return <Loading what="Loading the scenario" />;
   return (
-    <div className="editor-page">
+    <div className="editor-page"
+      onDragOver={(e) => { if (e.dataTransfer.types.includes("Files")) e.preventDefault(); }}
+      onDrop={(e) => {
+        const f = e.dataTransfer.files?.[0];
+        if (!f) return;
+        e.preventDefault();
+        void f.text().then((t) => importFile(f.name, t));
+      }}>
       <div className="page-bar row">
         <h1>{doc.name || "Untitled fabric"}</h1>
         {state.dirty && <span className="badge">edited</span>}
         <span className="grow" />
+        {blocking.length > 0 && <span className="run-blocked" role="status">Fix {blocking.length === 1 ? "1 field" : `${blocking.length} fields`} to run</span>}
         <RunLauncher busy={save.isPending || runs.isPending} onRun={(s) => void run(s).catch(() => {})} defaultSeed={doc.seed ?? 1}
+          disabledReason={blocking.length > 0 ? `Fix first: ${blocking.map(([, m]) => m).join("; ")}` : unsettled ? "Checking the scenario…" : undefined}
           warning={(doc.traffic ?? []).length === 0 ? "This fabric has no traffic: the run will show empty charts. Add a generator in the Traffic panel, or press again to run anyway." : null} />
         <button type="button" onClick={() => void ensureSaved().then((id) => navigate(`/sweeps/new?scenario=${id}`)).catch(() => {})}>Sweep…</button>
         <button type="button" onClick={() => void ensureSaved().then((id) => navigate(`/tunings/new?scenario=${id}`)).catch(() => {})}>Tune…</button>
@@ -92,28 +156,26 @@ export function EditorPage() {
         <aside className="panel left" aria-label="Fabric">
           <details open>
             <summary>Generator</summary>
-            <GeneratorForm key={loadedKey} topology={doc.topology} onGenerate={(t) => {
-              dispatch({ type: "setTopology", topology: t });
-              setSelected(new Set());
-              setLinkIndex(null);
-              setFitKey((k) => k + 1);
-            }} />
+            <GeneratorForm key={loadedKey} topology={doc.topology} onGenerate={generate} />
             {doc.topology.kind === "explicit" && <p className="hint">Explicit fabric ({doc.topology.nodes.length} nodes): generating replaces it.</p>}
+          </details>
+          <details>
+            <summary>Import / export</summary>
+            <ImportExport doc={toScenarioDocument(state)} explicit={() => (g ? explicitFrom(doc.topology, g) : null)} onImport={importFile} />
+            {importError && <p className="field-error" role="alert">Not imported: {importError}</p>}
           </details>
           <ParamsPanel doc={doc} errors={errors} onSet={(path, value) => dispatch({ type: "setField", path, value })} />
         </aside>
         <main className="canvas-col">
           {expanding && <Loading what="Expanding the fabric" />}
           <ErrorBox error={expandError} title="The topology is invalid" />
-          {errors["topology"] && <p className="field-error" role="alert">topology: {errors["topology"]}</p>}
-          {Object.entries(errors).filter(([k]) => k.startsWith("topology.")).slice(0, 3).map(([k, m]) => (
-            <p key={k} className="field-error" role="alert"><code>{k}</code>: {m}</p>
-          ))}
           {g && (
             <EditorCanvas
               graph={g}
-              fitKey={`${loadedKey}-${fitKey}-${doc.topology.kind === "explicit" ? "x" : JSON.stringify(doc.topology)}`}
+              fitKey={`${loadedKey}-${fitKey}`}
               selected={selected}
+              selectedLink={linkIndex}
+              overlay={<CanvasMessages messages={canvasMessages} onSelectLink={selectLink} />}
               highlighted={highlighted}
               picking={picking && {
                 label: picking.label,
@@ -144,10 +206,10 @@ export function EditorPage() {
               onRedo={ed.redo}
             />
           )}
-          {stats && (
+          {shownStats && (
             <p className="hint" data-testid="fabric-stats">
-              {stats.hosts} hosts · {stats.switches} switches · {stats.links} links
-              {stats.oversubscription != null && <> · oversubscription {Number(stats.oversubscription).toFixed(2)}:1</>}
+              {shownStats.hosts} hosts · {shownStats.switches} switches · {shownStats.links} links
+              {shownStats.oversubscription != null && <> · oversubscription {Number(shownStats.oversubscription).toFixed(2)}:1</>}
             </p>
           )}
         </main>

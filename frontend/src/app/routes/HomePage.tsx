@@ -18,7 +18,7 @@ export function HomePage() {
         <PresetGallery thumbnail={(id) => <TopologyThumbnail scenarioId={id} />} />
       </section>
       <section>
-        <h2>Recent scenarios</h2>
+        <h2>My scenarios</h2>
         <RecentScenarios />
       </section>
     </div>

@@ -12,9 +12,10 @@ describe("API errors", () => {
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(422);
     expect(err.message).toBe("switch.ecn.kmin_bytes: must be <= kmax_bytes (400000)");
+    // in the field's words (lib/glossary/messages.ts)
     expect(fieldErrorMap(err)).toEqual({
-      "switch.ecn.kmin_bytes": "must be <= kmax_bytes (400000)",
-      "traffic.0.senders.0": "unknown host 'h9'",
+      "switch.ecn.kmin_bytes": "ECN Kmin must not exceed ECN Kmax (400,000 bytes)",
+      "traffic.0.senders.0": "Senders: unknown host 'h9'",
     });
   });
   it("keeps plain messages (404, 409)", () => {

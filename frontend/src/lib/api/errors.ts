@@ -3,6 +3,9 @@ export interface FieldError {
   /** Dotted path inside the scenario document, e.g. "switch.ecn.kmin_bytes". */
   path: string;
   message: string;
+  /** Pydantic error type ("greater_than", "value_error", "simulator") and its context. */
+  type?: string;
+  ctx?: Record<string, string>;
 }
 
 export class ApiError extends Error {
@@ -20,6 +23,8 @@ export class ApiError extends Error {
 interface DetailItem {
   loc?: (string | number)[];
   msg?: string;
+  type?: string;
+  ctx?: Record<string, string>;
 }
 
 // Leading location parts that are the request envelope, not the document.
@@ -38,6 +43,8 @@ export function toApiError(status: number, body: unknown): ApiError {
     const fields = (detail as DetailItem[]).map((d) => ({
       path: fieldPath(d.loc ?? []),
       message: d.msg ?? "invalid",
+      ...(d.type ? { type: d.type } : {}),
+      ...(d.ctx ? { ctx: d.ctx } : {}),
     }));
     const first = fields[0];
     const msg = first ? `${first.path ? `${first.path}: ` : ""}${first.message}` : "Invalid input";

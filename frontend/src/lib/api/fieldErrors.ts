@@ -1,7 +1,22 @@
-import { ApiError } from "./errors";
+import { ApiError, type FieldError } from "./errors";
+import { humanMessage } from "../glossary/messages";
 
-/** Field path -> message, for inline errors next to the inputs. */
+/** Field path -> message in the field's words, for inline errors next to the inputs (first one per path). */
 export function fieldErrorMap(err: unknown): Record<string, string> {
   if (!(err instanceof ApiError)) return {};
-  return Object.fromEntries(err.fields.map((f) => [f.path, f.message]));
+  const out: Record<string, string> = {};
+  for (const f of err.fields) if (!(f.path in out)) out[f.path] = humanMessage(f);
+  return out;
+}
+
+/** Each field's problem once, in the field's words (the "Could not start" banner). */
+export function uniqueFieldErrors(fields: FieldError[]): { path: string; message: string }[] {
+  const seen = new Set<string>();
+  const out: { path: string; message: string }[] = [];
+  for (const f of fields) {
+    if (seen.has(f.path)) continue;
+    seen.add(f.path);
+    out.push({ path: f.path, message: humanMessage(f) });
+  }
+  return out;
 }

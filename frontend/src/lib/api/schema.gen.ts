@@ -44,6 +44,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/labs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List
+         * @description Every lab: slug, title, preset and time.
+         */
+        get: operations["labs-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/labs/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get
+         * @description One lab: steps with their checks, predictions, questions, text and instructor notes.
+         */
+        get: operations["labs-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/presets": {
         parameters: {
             query?: never;
@@ -1357,6 +1397,94 @@ export interface components {
              * @default 0
              */
             start_us: number;
+        };
+        /**
+         * LabPrediction
+         * @description A predict-before-you-run question; the answer is compared with a result metric.
+         */
+        LabPrediction: {
+            /** Id */
+            id: string;
+            /**
+             * Metric
+             * @description dotted path in the run summary, e.g. throughput_gbps
+             */
+            metric?: string | null;
+            /** Question */
+            question: string;
+            /**
+             * Unit
+             * @default
+             */
+            unit: string;
+        };
+        /**
+         * LabPublic
+         * @description GET /labs/{slug}: front matter, the student text and the instructor notes (markdown).
+         */
+        LabPublic: {
+            /** Body */
+            body: string;
+            /** Instructor */
+            instructor: string;
+            /**
+             * Predictions
+             * @default []
+             */
+            predictions: components["schemas"]["LabPrediction"][];
+            /** Preset */
+            preset: string;
+            /**
+             * Questions
+             * @default []
+             */
+            questions: string[];
+            /** Slug */
+            slug: string;
+            /** Steps */
+            steps: components["schemas"]["LabStep"][];
+            /**
+             * Time
+             * @default
+             */
+            time: string;
+            /** Title */
+            title: string;
+        };
+        /**
+         * LabStep
+         * @description One checklist item.
+         */
+        LabStep: {
+            check?: components["schemas"]["StepCheck"] | null;
+            /** Id */
+            id: string;
+            /** Text */
+            text: string;
+        };
+        /**
+         * LabSummary
+         * @description A lab in the list.
+         */
+        LabSummary: {
+            /** Preset */
+            preset: string;
+            /** Slug */
+            slug: string;
+            /** Time */
+            time: string;
+            /** Title */
+            title: string;
+        };
+        /**
+         * LabsPublic
+         * @description GET /labs.
+         */
+        LabsPublic: {
+            /** Count */
+            count: number;
+            /** Data */
+            data: components["schemas"]["LabSummary"][];
         };
         /**
          * LeafSpine
@@ -2691,6 +2819,37 @@ export interface components {
             values: number[];
         };
         /**
+         * StepCheck
+         * @description What the app watches for to tick a step itself.
+         */
+        StepCheck: {
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "preset_opened" | "param_changed" | "run_finished" | "prediction_saved";
+            /**
+             * Path
+             * @description param_changed / run_finished: a dotted scenario path
+             */
+            path?: string | null;
+            /**
+             * Prediction
+             * @description prediction_saved: the prediction id
+             */
+            prediction?: string | null;
+            /**
+             * Preset
+             * @description preset_opened: the preset key
+             */
+            preset?: string | null;
+            /**
+             * Value
+             * @description the value the path must have (omitted: any change)
+             */
+            value?: unknown;
+        };
+        /**
          * StrategyIn
          * @description One strategy, its budget (in full-duration evaluations) and seed.
          */
@@ -3397,6 +3556,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    "labs-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabsPublic"];
+                };
+            };
+        };
+    };
+    "labs-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabPublic"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
             };
         };
     };

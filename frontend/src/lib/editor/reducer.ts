@@ -8,6 +8,7 @@ export type EditorAction =
   | { type: "saved"; sourceId: string }
   | { type: "setField"; path: string; value: Json | undefined }
   | { type: "setTopology"; topology: Topology }
+  | { type: "replaceDocument"; doc: Scenario }
   | { type: "addNode"; kind: "host" | "switch"; x: number; y: number; graph: LayoutGraph | null }
   | { type: "moveNodes"; positions: Record<string, { x: number; y: number }>; graph: LayoutGraph | null }
   | { type: "addLink"; a: string; b: string; graph: LayoutGraph | null }
@@ -56,6 +57,8 @@ function editDocument(doc: Scenario, action: EditorAction): Scenario {
       return setPath(doc, action.path, action.value);
     case "setTopology":
       return { ...doc, topology: action.topology };
+    case "replaceDocument":
+      return structuredClone(action.doc);
     case "addNode": {
       const t = explicitFrom(doc.topology, action.graph);
       const id = nextNodeId(t.nodes, action.kind === "host" ? "h" : "sw");

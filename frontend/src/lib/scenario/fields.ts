@@ -27,10 +27,12 @@ export const SWITCH_FIELDS: FieldSpec[] = [
   { path: "pfc.headroom_bytes", label: "PFC headroom", unit: "bytes", type: "auto-number", hint: inCells },
   { path: "pfc.xon_offset_bytes", label: "XON offset", unit: "bytes", type: "number", hint: inCells },
   { path: "pfc.pause_mode", label: "Pause mode", type: "select", options: ["xoff_xon", "quanta"] },
+  { path: "pfc.pause_quanta", label: "Pause quanta", unit: "x 512 bit times", type: "number" },
   { path: "ecn.enabled", label: "ECN enabled", type: "bool" },
   { path: "ecn.kmin_bytes", label: "ECN Kmin", unit: "bytes", type: "number", hint: inCells },
   { path: "ecn.kmax_bytes", label: "ECN Kmax", unit: "bytes", type: "number", hint: inCells },
   { path: "ecn.pmax", label: "ECN Pmax", unit: "0..1", type: "number", step: 0.01 },
+  { path: "ecn_mark_point", label: "ECN mark point", type: "select", options: ["enqueue", "dequeue"] },
   { path: "ecmp_seed", label: "ECMP hash seed", type: "number" },
   { path: "data_priority", label: "Data priority", unit: "0..6", type: "number" },
 ];
@@ -59,10 +61,12 @@ export const SWITCH_DEFAULTS: Record<string, unknown> = {
   "pfc.headroom_bytes": "auto",
   "pfc.xon_offset_bytes": 4160,
   "pfc.pause_mode": "xoff_xon",
+  "pfc.pause_quanta": 65535,
   "ecn.enabled": true,
   "ecn.kmin_bytes": 100_000,
   "ecn.kmax_bytes": 400_000,
   "ecn.pmax": 0.2,
+  ecn_mark_point: "enqueue",
   ecmp_seed: 0,
   data_priority: 3,
 };
@@ -78,3 +82,10 @@ export const NIC_DEFAULTS: Record<string, unknown> = {
   rto_us: 1000,
   nack_enabled: true,
 };
+
+/** Run-wide fields of the parameter panel (paths from the document root). */
+export const RUN_FIELDS = [
+  { path: "duration_us", label: "Duration", unit: "us", placeholder: 10000 },
+  { path: "warmup_us", label: "Warm-up", unit: "us", placeholder: 0 },
+  { path: "monitor.sample_interval_us", label: "Sample interval", unit: "us", placeholder: 10 },
+] as const;

@@ -1,4 +1,5 @@
 import type { LayoutGraph, LayoutNode } from "./types";
+import { longHaulLabel } from "./linkLabels";
 
 export interface View {
   x: number;
@@ -11,6 +12,8 @@ export interface DrawStyle {
   linkStroke: (index: number) => string;
   linkWidth: (index: number) => number;
   selected: Set<string>;
+  /** Indices of selected links, drawn on top in the selection colour. */
+  selectedLinks?: Set<number>;
   positions?: Map<string, { x: number; y: number }>;
   box?: { x0: number; y0: number; x1: number; y1: number } | null;
   labels: boolean;
@@ -20,6 +23,9 @@ export interface DrawStyle {
 
 export const HOST_RADIUS = 5;
 export const SWITCH_HALF = 8;
+
+/** Selection is blue with a white halo: red is kept for errors. */
+export const SELECTION_COLOR = "#0072b2";
 
 export const defaultNodeFill = (n: LayoutNode) => (n.kind === "host" ? "#4c78a8" : "#54a24b");
 
@@ -62,6 +68,8 @@ export function drawTopology(
     ctx.lineWidth = b.width / view.k;
     ctx.stroke();
   }
+  drawSelectedLinks(ctx, graph, byId, view, style.selectedLinks);
+  drawLongHaulLabels(ctx, graph, byId, view);
 
   // zoomed far out, nodes keep a minimum on-screen size
   const hostR = Math.max(HOST_RADIUS, 1.5 / view.k);
@@ -74,8 +82,11 @@ export function drawTopology(
     else ctx.rect(p.x - switchH, p.y - switchH, switchH * 2, switchH * 2);
     ctx.fill();
     if (style.selected.has(n.id)) {
-      ctx.lineWidth = 3 / view.k;
-      ctx.strokeStyle = "#e45756";
+      ctx.lineWidth = 5 / view.k;
+      ctx.strokeStyle = "#fff";
+      ctx.stroke();
+      ctx.lineWidth = 2.5 / view.k;
+      ctx.strokeStyle = SELECTION_COLOR;
       ctx.stroke();
     }
   }
@@ -89,6 +100,45 @@ export function drawTopology(
     ctx.lineWidth = 1 / view.k;
     ctx.strokeRect(Math.min(x0, x1), Math.min(y0, y1), Math.abs(x1 - x0), Math.abs(y1 - y0));
     ctx.setLineDash([]);
+  }
+}
+
+type Positions = Map<string, { x: number; y: number }>;
+
+function drawSelectedLinks(ctx: CanvasRenderingContext2D, graph: LayoutGraph, byId: Positions, view: View, chosen?: Set<number>) {
+  if (!chosen || chosen.size === 0) return;
+  for (const [color, width] of [["#fff", 7], [SELECTION_COLOR, 3.5]] as const) {
+    ctx.beginPath();
+    for (const i of chosen) {
+      const l = graph.links[i];
+      const a = l && byId.get(l.a);
+      const z = l && byId.get(l.b);
+      if (!a || !z) continue;
+      ctx.moveTo(a.x, a.y);
+      ctx.lineTo(z.x, z.y);
+    }
+    ctx.strokeStyle = color;
+    ctx.lineWidth = width / view.k;
+    ctx.stroke();
+  }
+}
+
+/** Long-haul links (DCI) carry their length and delay at the middle, in screen-sized text. */
+function drawLongHaulLabels(ctx: CanvasRenderingContext2D, graph: LayoutGraph, byId: Positions, view: View) {
+  ctx.font = `${12 / view.k}px sans-serif`;
+  ctx.textAlign = "center";
+  for (const l of graph.links) {
+    const text = longHaulLabel(l);
+    const a = byId.get(l.a);
+    const z = byId.get(l.b);
+    if (!text || !a || !z) continue;
+    const mx = (a.x + z.x) / 2;
+    const my = (a.y + z.y) / 2 - 8 / view.k;
+    ctx.lineWidth = 4 / view.k;
+    ctx.strokeStyle = "rgba(255,255,255,0.9)";
+    ctx.strokeText(text, mx, my);
+    ctx.fillStyle = "#1d2330";
+    ctx.fillText(text, mx, my);
   }
 }
 

@@ -3,6 +3,9 @@ import type { ExpandLink, ExpandNode, LayoutGraph, LayoutNode } from "./types";
 export const ROW_GAP = 120;
 export const HOST_SPACING = 16;
 export const SWITCH_SPACING = 48;
+/** Up to this many nodes (per site) hosts get more room, so their labels do not touch. */
+export const SMALL_FABRIC_NODES = 40;
+export const SMALL_HOST_SPACING = 40;
 
 const collator = new Intl.Collator("en", { numeric: true });
 export const naturalCompare = (a: string, b: string) => collator.compare(a, b);
@@ -13,6 +16,55 @@ export const naturalCompare = (a: string, b: string) => collator.compare(a, b);
  * Nodes that already carry x/y (explicit topologies drawn in the editor) keep them.
  */
 export function tieredLayout(nodes: ExpandNode[], links: ExpandLink[]): LayoutGraph {
+  const sites = splitSites(nodes);
+  if (sites) return siteLayout(sites, links);
+  return rowsLayout(nodes, links);
+}
+
+/** Gap between two sites, as a share of a site's width (the long-haul link spans it). */
+export const SITE_GAP_SHARE = 0.8;
+export const MIN_SITE_GAP = 240;
+
+/**
+ * A DCI fabric ("a-..." and "b-..." sites joined by a long-haul link) as separate sites side by
+ * side, each laid out in tiers, with a wide gap between them. Returns null for one-site fabrics.
+ */
+export function splitSites(nodes: ExpandNode[]): Map<string, ExpandNode[]> | null {
+  // drawn positions (explicit fabrics edited here) win; the API sends null for "none"
+  if (nodes.length === 0 || nodes.some((n) => n.x != null)) return null;
+  const sites = new Map<string, ExpandNode[]>();
+  for (const n of nodes) {
+    const m = /^([A-Za-z0-9]+)-./.exec(n.id);
+    if (!m) return null;
+    const list = sites.get(m[1]) ?? [];
+    list.push(n);
+    sites.set(m[1], list);
+  }
+  if (sites.size < 2 || sites.size > 8) return null;
+  // "tor-1", "spine-1", "h-1" are tiers, not sites: a site holds hosts and switches
+  for (const list of sites.values()) {
+    if (!list.some((n) => n.kind === "host") || !list.some((n) => n.kind === "switch")) return null;
+  }
+  return sites;
+}
+
+function siteLayout(sites: Map<string, ExpandNode[]>, links: ExpandLink[]): LayoutGraph {
+  const names = [...sites.keys()].sort(naturalCompare);
+  const parts = names.map((s) => rowsLayout(sites.get(s)!, []));
+  const widest = Math.max(...parts.map((p) => p.width));
+  const gap = Math.max(MIN_SITE_GAP, widest * SITE_GAP_SHARE);
+  const laid: LayoutNode[] = [];
+  let x0 = 0;
+  for (const part of parts) {
+    // every site on the same rows: align bottoms (hosts) of sites with fewer tiers
+    const dy = Math.max(...parts.map((p) => p.height)) - part.height;
+    for (const n of part.nodes) laid.push({ ...n, x: n.x + x0, y: n.y + dy });
+    x0 += part.width + gap;
+  }
+  return { nodes: laid, links, width: x0 - gap, height: Math.max(...laid.map((n) => n.y), 0) };
+}
+
+function rowsLayout(nodes: ExpandNode[], links: ExpandLink[]): LayoutGraph {
   const rows = new Map<number, ExpandNode[]>();
   for (const n of nodes) {
     const row = rows.get(n.tier) ?? [];
@@ -31,7 +83,9 @@ export function tieredLayout(nodes: ExpandNode[], links: ExpandLink[]): LayoutGr
     row.forEach((n, i) => rank.set(n.id, i));
   }
 
-  const spacing = (tier: number) => (tier === 0 ? HOST_SPACING : SWITCH_SPACING);
+  // small fabrics show every label at the fitted zoom: give host labels room
+  const hostSpacing = nodes.length <= SMALL_FABRIC_NODES ? SMALL_HOST_SPACING : HOST_SPACING;
+  const spacing = (tier: number) => (tier === 0 ? hostSpacing : SWITCH_SPACING);
   const width = Math.max(SWITCH_SPACING, ...tiers.map((t) => rows.get(t)!.length * spacing(t)));
   // wide fabrics get taller rows so the fitted view is not a thin strip
   const rowGap = Math.max(ROW_GAP, (width * 0.12) / Math.max(tiers.length - 1, 1));

@@ -16,9 +16,16 @@ export function parseSeeds(text: string): number[] | null {
 
 /**
  * Seeds field and the Run button. With a `warning` (e.g. a fabric with no traffic) the first
- * press only shows it and turns the button into "Run anyway".
+ * press only shows it and turns the button into "Run anyway"; with a `disabledReason` (invalid
+ * fields) the button is disabled and says why in its title.
  */
-export function RunLauncher({ onRun, busy, defaultSeed = 1, warning }: { onRun: (seeds: number[]) => void; busy: boolean; defaultSeed?: number; warning?: string | null }) {
+export function RunLauncher({ onRun, busy, defaultSeed = 1, warning, disabledReason }: {
+  onRun: (seeds: number[]) => void;
+  busy: boolean;
+  defaultSeed?: number;
+  warning?: string | null;
+  disabledReason?: string;
+}) {
   const [text, setText] = useState(String(defaultSeed));
   const [confirming, setConfirming] = useState(false);
   const seeds = parseSeeds(text);
@@ -26,7 +33,7 @@ export function RunLauncher({ onRun, busy, defaultSeed = 1, warning }: { onRun: 
   return (
     <form className="run-launcher row" onSubmit={(e) => {
       e.preventDefault();
-      if (!seeds) return;
+      if (!seeds || disabledReason) return;
       if (ask) {
         setConfirming(true);
         return;
@@ -38,7 +45,7 @@ export function RunLauncher({ onRun, busy, defaultSeed = 1, warning }: { onRun: 
         Seeds{" "}
         <input value={text} onChange={(e) => setText(e.target.value)} size={8} aria-invalid={!seeds} aria-label="Seeds (e.g. 1, 2, 5-7)" />
       </label>
-      <button type="submit" className="primary" disabled={!seeds || busy}>{busy ? "Starting…" : warning && confirming ? "Run anyway" : "Run"}</button>
+      <button type="submit" className="primary" disabled={!seeds || busy || !!disabledReason} title={disabledReason}>{busy ? "Starting…" : warning && confirming ? "Run anyway" : "Run"}</button>
       {warning && confirming && <span className="run-warning" role="alert">{warning}</span>}
     </form>
   );

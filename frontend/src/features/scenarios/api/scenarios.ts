@@ -1,6 +1,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { client, unwrap } from "../../../lib/api/client";
 import type { Scenario } from "../../../lib/scenario/types";
+import { rememberScenario } from "../../../lib/mine/mine";
 import type { components } from "../../../lib/api/schema.gen";
 
 type ScenarioBody = components["schemas"]["ScenarioCreate"]["scenario"];
@@ -26,6 +27,11 @@ export function useRecentScenarios(limit = 8) {
 /** Saves a snapshot: a fork when it was edited from a saved one, else a new scenario. */
 export function useSaveScenario() {
   return useMutation({
+    // what this browser saves goes to "my scenarios" with its owner token
+    onSuccess: (created) => rememberScenario({
+      id: created.id, name: created.name, owner_token: created.owner_token, parent_id: created.parent_id ?? null,
+      created_at: created.created_at,
+    }),
     mutationFn: ({ doc, parentId }: { doc: Scenario; parentId: string | null }) =>
       parentId
         ? unwrap(client.POST("/api/v1/scenarios/{id}/fork", { params: { path: { id: parentId } }, body: { scenario: asBody(doc) } }))

@@ -1,13 +1,8 @@
 import { FieldInput } from "../../../components/FieldInput";
-import { NIC_DEFAULTS, NIC_FIELDS, SWITCH_DEFAULTS, SWITCH_FIELDS } from "../../../lib/scenario/fields";
+import { NIC_DEFAULTS, NIC_FIELDS, RUN_FIELDS, SWITCH_DEFAULTS, SWITCH_FIELDS } from "../../../lib/scenario/fields";
 import { getPath } from "../../../lib/scenario/paths";
 import type { Json, Scenario } from "../../../lib/scenario/types";
 
-const RUN_FIELDS = [
-  { path: "duration_us", label: "Duration", unit: "us", placeholder: 10000 },
-  { path: "warmup_us", label: "Warm-up", unit: "us", placeholder: 0 },
-  { path: "monitor.sample_interval_us", label: "Sample interval", unit: "us", placeholder: 10 },
-] as const;
 
 /** Scenario-wide settings: run length, switch defaults, NIC defaults (incl. the DCQCN preset). */
 export function ParamsPanel({ doc, errors, onSet }: {
@@ -27,7 +22,7 @@ export function ParamsPanel({ doc, errors, onSet }: {
         {RUN_FIELDS.map((f) => (
           <FieldInput key={f.path} spec={{ path: f.path, label: f.label, unit: f.unit, type: "number" }}
             value={getPath(doc, f.path) ?? undefined} placeholder={f.placeholder}
-            error={errors[f.path]} onChange={(v) => onSet(f.path, v)} />
+            error={errors[f.path]} term={f.path} onChange={(v) => onSet(f.path, v)} />
         ))}
       </details>
       <details open>
@@ -35,7 +30,7 @@ export function ParamsPanel({ doc, errors, onSet }: {
         {SWITCH_FIELDS.map((f) => (
           <FieldInput key={f.path} spec={f} value={getPath(doc.switch, f.path) ?? undefined}
             placeholder={SWITCH_DEFAULTS[f.path]} cellBytes={cellBytes}
-            error={errors[`switch.${f.path}`]} onChange={(v) => onSet(`switch.${f.path}`, v)} />
+            error={errors[`switch.${f.path}`]} term={`switch.${f.path}`} onChange={(v) => onSet(`switch.${f.path}`, v)} />
         ))}
       </details>
       <details>
@@ -43,12 +38,12 @@ export function ParamsPanel({ doc, errors, onSet }: {
         {NIC_FIELDS.map((f) => (
           <FieldInput key={f.path} spec={f} value={getPath(doc.nic, f.path) ?? undefined}
             placeholder={NIC_DEFAULTS[f.path] ?? "from preset"}
-            error={errors[`nic.${f.path}`]} onChange={(v) => onSet(`nic.${f.path}`, v)} />
+            error={errors[`nic.${f.path}`]} term={`nic.${f.path}`} onChange={(v) => onSet(`nic.${f.path}`, v)} />
         ))}
       </details>
       {Object.entries(errors)
-        .filter(([k]) => !k.startsWith("traffic.") && !k.includes("_overrides.") && !isShown(k))
-        .map(([k, m]) => <p key={k} className="field-error" role="alert"><code>{k || "scenario"}</code>: {m}</p>)}
+        .filter(([k]) => !k.startsWith("traffic.") && k !== "topology" && !k.startsWith("topology.") && !k.includes("_overrides.") && !isShown(k))
+        .map(([k, m]) => <p key={k} className="field-error" role="alert">{m}</p>)}
     </div>
   );
 }

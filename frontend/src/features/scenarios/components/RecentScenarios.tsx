@@ -1,21 +1,58 @@
+import { useRef, useState, useSyncExternalStore } from "react";
 import { Link } from "react-router";
-import { Empty, ErrorBox, Loading } from "../../../components/States";
-import { useRecentScenarios } from "../api/scenarios";
+import { Empty } from "../../../components/States";
+import { exportMine, importMine, loadMine, subscribeMine } from "../../../lib/mine/mine";
 
+/**
+ * "My scenarios": what this browser saved and ran (local storage, with owner tokens), never other
+ * people's work. Export/import moves the list to another browser.
+ */
 export function RecentScenarios() {
-  const q = useRecentScenarios();
-  if (q.isLoading) return <Loading what="Loading recent scenarios" />;
-  if (q.error) return <ErrorBox error={q.error} title="Could not load recent scenarios" />;
-  const rows = q.data?.data ?? [];
-  if (rows.length === 0) return <Empty>No saved scenarios yet. Start from a preset or a new fabric.</Empty>;
+  const json = useSyncExternalStore(subscribeMine, () => JSON.stringify(loadMine()), () => "{}");
+  const mine = JSON.parse(json) as ReturnType<typeof loadMine>;
+  const [note, setNote] = useState<string | null>(null);
+  const file = useRef<HTMLInputElement>(null);
+  const runsOf = (id: string) => mine.runs.filter((r) => r.scenario_id === id);
+  const download = () => {
+    const url = URL.createObjectURL(new Blob([exportMine()], { type: "application/json" }));
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = "fabrictwin-my-scenarios.json";
+    a.click();
+    URL.revokeObjectURL(url);
+  };
   return (
-    <ul className="recent">
-      {rows.map((s) => (
-        <li key={s.id}>
-          <Link to={`/s/${s.id}`}>{s.name || s.id}</Link>{" "}
-          <small>{s.parent_id ? "edited copy · " : ""}saved {new Date(s.created_at).toLocaleString()}</small>
-        </li>
-      ))}
-    </ul>
+    <div className="my-scenarios">
+      <div className="row">
+        <p className="hint">Kept in this browser only; other people's scenarios never show here.</p>
+        <span className="grow" />
+        <button type="button" className="small" onClick={download} disabled={!mine.scenarios?.length && !mine.runs?.length}>Export list</button>
+        <button type="button" className="small" onClick={() => file.current?.click()}>Import list…</button>
+        <input ref={file} type="file" accept="application/json,.json" hidden aria-label="Import my scenarios"
+          onChange={async (e) => {
+            const f = e.target.files?.[0];
+            e.target.value = "";
+            if (!f) return;
+            try {
+              const n = importMine(await f.text());
+              setNote(`Imported ${n.scenarios} scenarios and ${n.runs} runs.`);
+            } catch (err) {
+              setNote(`Not imported: ${(err as Error).message}.`);
+            }
+          }} />
+      </div>
+      {note && <p className="hint" role="status">{note}</p>}
+      {!mine.scenarios?.length ? <Empty>No saved scenarios in this browser yet. Start from a preset or a new fabric.</Empty> : (
+        <ul className="recent" data-testid="my-scenarios">
+          {mine.scenarios.slice(0, 20).map((s) => (
+            <li key={s.id}>
+              <Link to={`/s/${s.id}`}>{s.name || s.id}</Link>{" "}
+              <small>{s.parent_id ? "edited copy · " : ""}saved {new Date(s.created_at).toLocaleString()}</small>
+              {runsOf(s.id).slice(0, 3).map((r) => <small key={r.id}> · <Link to={`/runs/${r.id}`}>run</Link></small>)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }

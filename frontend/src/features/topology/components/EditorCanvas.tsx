@@ -16,6 +16,10 @@ export interface EditorCanvasProps {
   graph: LayoutGraph;
   fitKey: string;
   selected: Set<string>;
+  /** Index of the selected link, highlighted on the canvas. */
+  selectedLink?: number | null;
+  /** Messages laid over the canvas (they never move it). */
+  overlay?: React.ReactNode;
   /** Hosts highlighted because a traffic generator uses them. */
   highlighted?: Set<string>;
   /** When set, clicks on hosts pick them for the traffic panel instead of selecting. */
@@ -38,10 +42,11 @@ export function EditorCanvas(p: EditorCanvasProps) {
   const [linkFrom, setLinkFrom] = useState<string | null>(null);
   const nodeFill = useMemo(
     () => (n: LayoutNode) =>
-      n.id === linkFrom ? "#e45756" : p.highlighted?.has(n.id) ? "#E69F00" : defaultNodeFill(n),
+      n.id === linkFrom ? "#0072b2" : p.highlighted?.has(n.id) ? "#E69F00" : defaultNodeFill(n),
     [linkFrom, p.highlighted],
   );
 
+  const selectedLinks = useMemo(() => (p.selectedLink != null ? new Set([p.selectedLink]) : undefined), [p.selectedLink]);
   const onNodeClick = (id: string, e: { shiftKey: boolean }) => {
     if (p.picking) return p.picking.onPick(id);
     if (tool === "link") {
@@ -106,6 +111,7 @@ export function EditorCanvas(p: EditorCanvasProps) {
         </div>
       )}
       {tool === "link" && !p.picking && <div className="picking-banner" role="status">{linkFrom ? `Link from ${linkFrom}: click the other end` : "Click the first node of the link"}</div>}
+      <div className="canvas-stack">
       <TopologyCanvas
         graph={p.graph}
         fitKey={p.fitKey}
@@ -118,7 +124,10 @@ export function EditorCanvas(p: EditorCanvasProps) {
         onLinkClick={tool === "select" && !p.picking ? (i) => { p.onSelect([], false); p.onSelectLink(i); } : undefined}
         onDragEnd={tool === "select" && !p.picking ? p.onMove : undefined}
         onBoxSelect={(ids) => p.onSelect(ids, true)}
+        selectedLinks={selectedLinks}
       />
+      {p.overlay}
+      </div>
       <p className="hint">Scroll to zoom, drag the background to pan, shift-drag to select an area, shift-click to add to the selection.</p>
     </div>
   );

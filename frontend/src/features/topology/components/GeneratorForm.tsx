@@ -1,5 +1,27 @@
 import { useState } from "react";
 import type { GeneratorKind, GeneratorTopology, Topology } from "../../../lib/scenario/types";
+import { GlossaryTip } from "../../../components/GlossaryTip";
+import { ApiError } from "../../../lib/api/errors";
+import { uniqueFieldErrors } from "../../../lib/api/fieldErrors";
+
+/** backend/app/scenarios/limits.py MAX_NODES */
+export const MAX_NODES = 20_000;
+
+/** Node count of a generated fabric (docs/scenario-format.md), shown before generating. */
+export function estimateNodes(kind: GeneratorKind, v: Record<string, number>): number | null {
+  const n = (k: string) => (Number.isFinite(v[k]) ? v[k] : NaN);
+  let count: number;
+  if (kind === "leaf_spine") count = n("leaves") * (1 + n("hosts_per_leaf")) + n("spines");
+  else if (kind === "fat_tree") count = (n("k") ** 3) / 4 + (5 * n("k") ** 2) / 4;
+  else if (kind === "three_tier") count = n("podsets") * (n("tors_per_podset") * (1 + n("hosts_per_tor")) + n("leafs_per_podset")) + n("spines");
+  else count = 2 * (n("site.leaves") * (1 + n("site.hosts_per_leaf")) + n("site.spines") + 1);
+  return Number.isFinite(count) ? count : null;
+}
+
+function refusalText(err: unknown): string {
+  if (err instanceof ApiError && err.fields.length) return uniqueFieldErrors(err.fields).map((f) => f.message).join("; ");
+  return err instanceof Error ? err.message : String(err);
+}
 
 interface ParamSpec {
   key: string;
@@ -82,18 +104,29 @@ function fromTopology(t: Topology): { kind: GeneratorKind; values: Record<string
 }
 
 /** Generator parameters; "Generate" replaces the canvas with the laid-out fabric. */
-export function GeneratorForm({ topology, onGenerate }: { topology: Topology; onGenerate: (t: GeneratorTopology) => void }) {
+export function GeneratorForm({ topology, onGenerate }: { topology: Topology; onGenerate: (t: GeneratorTopology) => Promise<void> | void }) {
   const initial = fromTopology(topology);
   const [kind, setKind] = useState<GeneratorKind>(initial.kind);
   const [values, setValues] = useState<Record<string, number>>(initial.values);
   const spec = GENERATORS[kind];
+  const [busy, setBusy] = useState(false);
+  const [refused, setRefused] = useState<unknown>(null);
+  const nodes = estimateNodes(kind, values);
   return (
     <form
       className="generator-form"
       aria-label="Topology generator"
-      onSubmit={(e) => {
+      onSubmit={async (e) => {
         e.preventDefault();
-        onGenerate(toTopology(kind, values));
+        setBusy(true);
+        setRefused(null);
+        try {
+          await onGenerate(toTopology(kind, values));
+        } catch (err) {
+          setRefused(err); // the canvas, the tool bar and the undo history stay as they were
+        } finally {
+          setBusy(false);
+        }
       }}
     >
       <label>
@@ -112,11 +145,14 @@ export function GeneratorForm({ topology, onGenerate }: { topology: Topology; on
       </label>
       <div className="grid-2">
         {spec.params.map((p) => (
-          <label key={p.key} className="field">
-            <span>{p.label}{p.unit && <span className="unit"> ({p.unit})</span>}</span>
-            <input type="number" min={p.min} max={p.max} step={p.step ?? 1} value={values[p.key] ?? ""}
+          <div key={p.key} className="field">
+            <span className="field-head">
+              <label htmlFor={`generator-${p.key}`}>{p.label}{p.unit && <span className="unit"> ({p.unit})</span>}</label>
+              <GlossaryTip term={`topology.${p.key}`} />
+            </span>
+            <input id={`generator-${p.key}`} type="number" min={p.min} max={p.max} step={p.step ?? 1} value={values[p.key] ?? ""}
               onChange={(e) => setValues({ ...values, [p.key]: Number(e.target.value) })} />
-          </label>
+          </div>
         ))}
       </div>
       {kind === "dci" && (
@@ -126,7 +162,9 @@ export function GeneratorForm({ topology, onGenerate }: { topology: Topology; on
             onChange={(e) => setValues({ ...values, length_km: Number(e.target.value) })} />
         </label>
       )}
-      <button type="submit" className="primary">Generate</button>
+      {nodes !== null && <p className="hint" data-testid="generator-size">{nodes.toLocaleString("en-US")} nodes{nodes > MAX_NODES ? ` (at most ${MAX_NODES.toLocaleString("en-US")})` : ""}</p>}
+      {refused !== null && <p className="field-error" role="alert" data-testid="generator-error">Not generated: {refusalText(refused)}. The current fabric is kept.</p>}
+      <button type="submit" className="primary" disabled={busy}>{busy ? "Generating…" : "Generate"}</button>
     </form>
   );
 }

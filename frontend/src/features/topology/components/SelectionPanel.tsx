@@ -1,4 +1,5 @@
 import { FieldInput } from "../../../components/FieldInput";
+import { GlossaryTip } from "../../../components/GlossaryTip";
 import { NIC_FIELDS, SWITCH_FIELDS } from "../../../lib/scenario/fields";
 import { getPath } from "../../../lib/scenario/paths";
 import type { ExplicitLink, Json, JsonObject } from "../../../lib/scenario/types";
@@ -50,6 +51,7 @@ export function SelectionPanel(p: SelectionPanelProps) {
             placeholder={getPath(defaults, f.path) ?? undefined}
             cellBytes={cellBytes}
             error={p.errors[errKey]}
+            term={`${scope}.${f.path}`}
             onChange={(v) => p.onOverride(scope, ids, f.path, v)}
           />
         );
@@ -65,18 +67,19 @@ function LinkProperties({ link, onLinkChange, errors }: SelectionPanelProps & { 
   return (
     <div className="selection-panel">
       <h4>Link {l.a} ↔ {l.b}</h4>
-      <label className="field">
-        <span>Rate <span className="unit">(Gbit/s)</span></span>
+      <div className="field">
+        <span className="field-head"><span>Rate <span className="unit">(Gbit/s)</span></span><GlossaryTip term="topology.links.rate_gbps" /></span>
         <input type="number" min={0} value={l.rate_gbps} aria-label="Link rate (Gbit/s)"
           onChange={(e) => onLinkChange(index, { rate_gbps: Number(e.target.value) })} />
         {errors[`${prefix}.rate_gbps`] && <small className="field-error">{errors[`${prefix}.rate_gbps`]}</small>}
-      </label>
-      <label className="field">
-        <span>{usesLength ? "Length" : "Delay"} <span className="unit">({usesLength ? "km, 5 us/km" : "us"})</span></span>
+      </div>
+      <div className="field">
+        <span className="field-head"><span>{usesLength ? "Length" : "Delay"} <span className="unit">({usesLength ? "km, 5 us/km" : "us"})</span></span><GlossaryTip term={usesLength ? "topology.links.length_km" : "topology.links.delay_us"} /></span>
         <input type="number" min={0} step="any" value={usesLength ? l.length_km : (l.delay_us ?? 1)}
           aria-label={usesLength ? "Link length (km)" : "Link delay (us)"}
           onChange={(e) => onLinkChange(index, usesLength ? { length_km: Number(e.target.value) } : { delay_us: Number(e.target.value) })} />
-      </label>
+        {errors[`${prefix}.${usesLength ? "length_km" : "delay_us"}`] && <small className="field-error">{errors[`${prefix}.${usesLength ? "length_km" : "delay_us"}`]}</small>}
+      </div>
       <button type="button" className="small" onClick={() => onLinkChange(index, usesLength ? { delay_us: (l.length_km ?? 0) * 5 } : { length_km: (l.delay_us ?? 1) / 5 })}>
         Use {usesLength ? "delay" : "length"} instead
       </button>

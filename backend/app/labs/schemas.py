@@ -1,0 +1,74 @@
+"""The lab format: markdown with YAML front matter (docs/labs/README.md)."""
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+CheckKind = Literal["preset_opened", "param_changed", "run_finished", "prediction_saved"]
+
+
+class StepCheck(BaseModel):
+    """What the app watches for to tick a step itself."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: CheckKind
+    preset: str | None = Field(None, description="preset_opened: the preset key")
+    path: str | None = Field(None, description="param_changed / run_finished: a dotted scenario path")
+    value: Any = Field(None, description="the value the path must have (omitted: any change)")
+    prediction: str | None = Field(None, description="prediction_saved: the prediction id")
+
+
+class LabStep(BaseModel):
+    """One checklist item."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str = Field(pattern=r"^[a-z0-9-]{1,40}$")
+    text: str = Field(min_length=1, max_length=300)
+    check: StepCheck | None = None
+
+
+class LabPrediction(BaseModel):
+    """A predict-before-you-run question; the answer is compared with a result metric."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str = Field(pattern=r"^[a-z0-9-]{1,40}$")
+    question: str = Field(min_length=1, max_length=500)
+    unit: str = ""
+    metric: str | None = Field(None, description="dotted path in the run summary, e.g. throughput_gbps")
+
+
+class LabMeta(BaseModel):
+    """Front matter of a lab file."""
+
+    model_config = ConfigDict(extra="forbid")
+    title: str = Field(min_length=1, max_length=200)
+    preset: str
+    time: str = ""
+    steps: list[LabStep] = Field(min_length=1)
+    predictions: list[LabPrediction] = []
+    questions: list[str] = []
+
+
+class LabSummary(BaseModel):
+    """A lab in the list."""
+
+    slug: str
+    title: str
+    preset: str
+    time: str
+
+
+class LabsPublic(BaseModel):
+    """GET /labs."""
+
+    data: list[LabSummary]
+    count: int
+
+
+class LabPublic(LabMeta):
+    """GET /labs/{slug}: front matter, the student text and the instructor notes (markdown)."""
+
+    model_config = ConfigDict(extra="forbid")
+    slug: str
+    body: str
+    instructor: str

@@ -1,0 +1,197 @@
+// The editor's defects of issue 12, each checked as a user meets it, against the real backend.
+import { type APIRequestContext, type Page, expect, test } from "@playwright/test";
+import { shot, waitForRunEnd } from "./helpers";
+import { fitView } from "../src/lib/topology/draw";
+import { tieredLayout } from "../src/lib/topology/layout";
+
+const API = "/api/v1";
+
+async function presetScenario(request: APIRequestContext, key: string) {
+  return ((await (await request.get(`${API}/presets/${key}`)).json()) as { scenario_id: string }).scenario_id;
+}
+
+async function openPreset(page: Page, request: APIRequestContext, key: string) {
+  await page.goto(`/editor?preset=${key}&from=${await presetScenario(request, key)}`);
+  await expect(page.getByRole("img", { name: /Fabric editor canvas/ })).toBeVisible();
+}
+
+/** Screen point of the middle of a link of a generated leaf-spine, from the same layout code the page uses. */
+async function linkMidpoint(page: Page, nodes: Parameters<typeof tieredLayout>[0], a: string, b: string) {
+  const canvas = page.getByRole("img", { name: /Fabric editor canvas/ });
+  const box = (await canvas.boundingBox())!;
+  const g = tieredLayout(nodes, []);
+  const v = fitView(g, box.width, box.height);
+  const pa = g.nodes.find((n) => n.id === a)!;
+  const pb = g.nodes.find((n) => n.id === b)!;
+  return { x: box.x + v.x + v.k * (pa.x + pb.x) / 2, y: box.y + v.y + v.k * (pa.y + pb.y) / 2 };
+}
+
+test("1. DCI: the two sites apart, long-haul link labelled", async ({ page, request }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openPreset(page, request, "dci-100km-perftest");
+  await expect(page.getByTestId("fabric-stats")).toContainText("2 hosts");
+  await shot(page, "editor-dci");
+});
+
+test("2. three-tier preset: its tor_pairs are listed and editable", async ({ page, request }) => {
+  await openPreset(page, request, "three-tier-podsets");
+  const list = page.getByRole("list", { name: "ToR pairs" });
+  await expect(list.getByRole("listitem")).toHaveCount(4);
+  await expect(list).toContainText("tor0_0 → tor1_0");
+  const gen = page.locator("fieldset.generator").first();
+  await gen.getByLabel("Pair source").selectOption("tor0_1");
+  await gen.getByLabel("Pair destination").selectOption("tor0_1");
+  await gen.getByRole("button", { name: "Add pair" }).click();
+  await expect(gen.getByRole("status")).toHaveText("A pair needs two different ends: tor0_1 cannot send to itself.");
+  await expect(list.getByRole("listitem")).toHaveCount(4);
+});
+
+test("3. validation: Run disabled, messages in words, Kmin error stays, no layout shift", async ({ page }) => {
+  await page.goto("/editor");
+  const canvas = page.getByRole("img", { name: "Fabric editor canvas: 8 nodes, 8 links" });
+  await expect(canvas).toBeVisible();
+  const run = page.getByRole("button", { name: "Run", exact: true });
+  await expect(run).toBeEnabled();
+  await page.getByLabel("Duration (us)").fill("-5");
+  const duration = page.locator(".field", { has: page.getByLabel("Duration (us)") });
+  await expect(duration.locator(".field-error")).toHaveText("Duration must be more than 0 us (allowed: more than 0, up to 1,000,000 us)");
+  await expect(run).toBeDisabled();
+  // Kmin above Kmax while the duration is still wrong: the Kmin error shows and stays
+  await page.getByLabel("ECN Kmin (bytes)").fill("90000");
+  await page.getByLabel("ECN Kmax (bytes)").fill("80000");
+  const kmin = page.locator(".field", { has: page.getByLabel("ECN Kmin (bytes)") });
+  await expect(kmin.locator(".field-error")).toHaveText("ECN Kmin must not exceed ECN Kmax (80,000 bytes)");
+  await expect(duration.locator(".field-error")).toBeVisible();
+  await expect(page.getByText("Fix 2 fields to run")).toBeVisible();
+  await page.getByLabel("Duration (us)").fill("500");
+  await expect(duration.locator(".field-error")).toHaveCount(0);
+  await expect(kmin.locator(".field-error")).toBeVisible();
+  await expect(run).toBeDisabled();
+  await page.getByLabel("ECN Kmax (bytes)").fill("200000");
+  await expect(kmin.locator(".field-error")).toHaveCount(0);
+  await expect(run).toBeEnabled();
+
+  // a bad link rate: the message lies over the canvas, which does not move
+  const before = (await canvas.boundingBox())!;
+  const topology = { kind: "leaf_spine", leaves: 2, spines: 2, hosts_per_leaf: 2, host_rate_gbps: 100, fabric_rate_gbps: 100, link_delay_us: 1 };
+  const nodes = (await (await page.request.post(`${API}/topologies/expand`, { data: { topology } })).json()).nodes;
+  const mid = await linkMidpoint(page, nodes, "leaf0", "spine0");
+  await page.mouse.click(mid.x, mid.y);
+  await expect(page.getByRole("heading", { name: /Link leaf0 ↔ spine0|Link spine0 ↔ leaf0/ })).toBeVisible();
+  await page.getByLabel("Link rate (Gbit/s)").fill("5000");
+  const overlay = page.locator(".canvas-messages .canvas-error");
+  await expect(overlay).toContainText("Link rate must be at most 1,600 Gbit/s");
+  await expect(overlay).not.toContainText("topology.links");
+  const after = (await canvas.boundingBox())!;
+  expect(after.y).toBe(before.y);
+  await expect(run).toBeDisabled();
+  await shot(page, "editor-validation");
+});
+
+test("4. a too-large fabric is refused before it replaces the canvas; undo history kept", async ({ page }) => {
+  await page.goto("/editor");
+  await expect(page.getByRole("img", { name: "Fabric editor canvas: 8 nodes, 8 links" })).toBeVisible();
+  await page.getByLabel("Scenario name").fill("before the big one");
+  const form = page.getByRole("form", { name: "Topology generator" });
+  await form.getByLabel("Leaves", { exact: true }).fill("512");
+  await form.getByLabel("Spines", { exact: true }).fill("64");
+  await form.getByLabel("Hosts per leaf", { exact: true }).fill("64");
+  await expect(form.getByTestId("generator-size")).toHaveText("33,344 nodes (at most 20,000)");
+  await form.getByRole("button", { name: "Generate" }).click();
+  await expect(form.getByTestId("generator-error")).toContainText("The fabric would have 33,344 nodes (at most 20,000)");
+  await expect(page.getByText(/33,344 nodes \(at most/)).toHaveCount(2); // the size hint and the one error
+  await expect(page.getByRole("alert").filter({ hasText: "33,344" })).toHaveCount(1);
+  await expect(page.getByRole("img", { name: "Fabric editor canvas: 8 nodes, 8 links" })).toBeVisible();
+  await expect(page.getByRole("toolbar", { name: "Editor tools" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Undo" })).toBeEnabled();
+  await page.getByRole("img", { name: /Fabric editor canvas/ }).focus();
+  await page.keyboard.press("Control+z");
+  await expect(page.getByLabel("Scenario name")).toHaveValue("New fabric") // the name edit, undone: the history survived the refusal;
+});
+
+test("5. placing a switch: a gentle hint, stats kept, selection not red", async ({ page }) => {
+  await page.goto("/editor");
+  const canvas = page.getByRole("img", { name: "Fabric editor canvas: 8 nodes, 8 links" });
+  await expect(canvas).toBeVisible();
+  const box = (await canvas.boundingBox())!;
+  await page.getByRole("button", { name: "Add switch" }).click();
+  await page.mouse.click(box.x + 40, box.y + 40);
+  await expect(page.getByRole("img", { name: "Fabric editor canvas: 9 nodes, 8 links" })).toBeVisible();
+  await expect(page.locator(".canvas-hint")).toContainText("sw0 has no links");
+  await expect(page.getByRole("alert").filter({ hasText: /connected/ })).toHaveCount(0);
+  await expect(page.getByTestId("fabric-stats")).toHaveText("4 hosts · 5 switches · 8 links");
+  await expect(page.getByRole("button", { name: "Run", exact: true })).toBeEnabled();
+  await page.getByRole("button", { name: "Select", exact: true }).click();
+  await page.mouse.click(box.x + 40, box.y + 40);
+  await expect(page.getByRole("heading", { name: "sw0" })).toBeVisible();
+  await shot(page, "editor-new-switch-selected");
+});
+
+test("6. leaving with unsaved work asks first", async ({ page }) => {
+  await page.goto("/editor");
+  await page.getByLabel("Scenario name").fill("unsaved work");
+  let asked = 0;
+  page.on("dialog", (d) => { asked += 1; void (asked === 1 ? d.dismiss() : d.accept()); });
+  await page.getByRole("link", { name: "Home" }).click();
+  await expect.poll(() => asked).toBe(1);
+  await expect(page).toHaveURL(/\/editor$/);
+  await expect(page.getByLabel("Scenario name")).toHaveValue("unsaved work");
+  await page.getByRole("link", { name: "Home" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  expect(asked).toBe(2);
+});
+
+test("7. share page: parameter table with the diff, Run a copy when nothing ran", async ({ page, request, browser, baseURL }) => {
+  const preset = await presetScenario(request, "incast-2to1");
+  const doc = (await (await request.get(`${API}/scenarios/${preset}`)).json()).scenario;
+  doc.name = "e2e share diff";
+  doc.duration_us = 2000;
+  doc.switch.ecn.kmax_bytes = 200000;
+  const fork = await (await request.post(`${API}/scenarios/${preset}/fork`, { data: { scenario: doc } })).json();
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`/s/${fork.id}`);
+  await expect(page.getByTestId("scenario-name")).toHaveText("e2e share diff");
+  const changed = page.locator(".param-table tr.changed");
+  await expect(changed).toHaveCount(2);
+  await expect(page.locator('.param-table tr[data-path="switch.ecn.kmax_bytes"]')).toContainText("200,000");
+  await expect(page.locator('.param-table tr[data-path="switch.ecn.kmax_bytes"]')).toContainText("5,500");
+  await expect(page.getByText("no finished run yet")).toBeVisible();
+  await shot(page, "share-page-diff");
+  await page.getByRole("button", { name: "Run a copy" }).click();
+  await expect(page).toHaveURL(/\/runs\//);
+  expect(await waitForRunEnd(page)).toBe("SUCCEEDED");
+
+  // 4. "my scenarios": the copy is listed in this browser, and in no other
+  await page.goto("/");
+  await expect(page.getByTestId("my-scenarios")).toContainText("e2e share diff");
+  const other = await browser.newContext({ baseURL });
+  const stranger = await other.newPage();
+  await stranger.goto("/");
+  await expect(stranger.getByText("No saved scenarios in this browser yet")).toBeVisible();
+  await other.close();
+});
+
+test("import: an HPCC topology file and a dropped scenario JSON; export the scenario", async ({ page }) => {
+  await page.goto("/editor");
+  await expect(page.getByRole("img", { name: "Fabric editor canvas: 8 nodes, 8 links" })).toBeVisible();
+  await page.getByText("Import / export").click();
+  await page.getByLabel("Import a scenario or topology file").setInputFiles({
+    name: "topology.txt", mimeType: "text/plain", buffer: Buffer.from("3 1 2\n2\n0 2 100Gbps 0.001ms 0\n1 2 100Gbps 0.001ms 0\n"),
+  });
+  await expect(page.getByRole("img", { name: "Fabric editor canvas: 3 nodes, 2 links" })).toBeVisible();
+  await expect(page.getByText("Explicit fabric (3 nodes)")).toBeVisible();
+  // the export is the document itself
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export scenario JSON" }).click()]);
+  const exported = JSON.parse(await (await download.createReadStream()).toArray().then((c) => Buffer.concat(c).toString()));
+  expect(exported.topology.nodes.map((n: { id: string }) => n.id)).toEqual(["h0", "h1", "sw2"]);
+  // drop a scenario file on the editor
+  exported.name = "dropped scenario";
+  await page.evaluate((text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], "dropped.json", { type: "application/json" }));
+    document.querySelector(".editor-page")!.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, JSON.stringify(exported));
+  await expect(page.getByLabel("Scenario name")).toHaveValue("dropped scenario");
+  await page.getByRole("button", { name: "Undo" }).click();
+  await expect(page.getByLabel("Scenario name")).toHaveValue("New fabric");
+});

@@ -1,0 +1,105 @@
+import { useEffect, useMemo, useRef, useSyncExternalStore } from "react";
+import { useLocation } from "react-router";
+import { useQuery } from "@tanstack/react-query";
+import { client, unwrap } from "../lib/api/client";
+import { scenarioDocument, useScenario } from "../lib/api/queries";
+import {
+  type LabSignal, activeLab, labProgress, labSignal, onLabSignal, recentSignals, setActiveLab, stepDone, subscribeLabs, updateProgress,
+} from "../lib/labs/progress";
+import type { Scenario } from "../lib/scenario/types";
+import { getPath } from "../lib/scenario/paths";
+import { useLab } from "../features/labs/api/labs";
+import { LabView } from "../features/labs/components/LabView";
+import { usePresets } from "../features/scenarios/api/scenarios";
+import { ErrorBox, Loading } from "../components/States";
+
+const FINAL = new Set(["SUCCEEDED", "FAILED", "CANCELLED"]);
+
+/** The active lab beside every page (editor canvas, run results); it ticks steps from page signals. */
+export function LabDock() {
+  const slug = useSyncExternalStore(subscribeLabs, activeLab, () => null);
+  if (!slug) return null;
+  return <ActiveLab slug={slug} />;
+}
+
+function ActiveLab({ slug }: { slug: string }) {
+  const lab = useLab(slug);
+  const progressJson = useSyncExternalStore(subscribeLabs, () => JSON.stringify(labProgress(slug)), () => "{}");
+  const progress = useMemo(() => JSON.parse(progressJson), [progressJson]);
+  const presets = usePresets();
+  const preset = presets.data?.find((p) => p.key === lab.data?.preset);
+  const presetDoc = scenarioDocument(useScenario(preset?.scenario_id).data);
+  useRunWatcher();
+
+  const labRef = useRef(lab.data);
+  labRef.current = lab.data;
+  const presetRef = useRef<Scenario | undefined>(presetDoc);
+  presetRef.current = presetDoc;
+  const handle = useRef<(s: LabSignal) => void>(() => {});
+  useEffect(() => onLabSignal((s) => handle.current(s)), []);
+  // signals sent before the lab finished loading (the preset opened at once) count too
+  useEffect(() => {
+    if (lab.data) for (const s of recentSignals()) handle.current(s);
+  }, [lab.data, presetDoc]);
+  handle.current = (s: LabSignal) => {
+    const l = labRef.current;
+    if (!l) return;
+    const ticks = l.steps.filter((st) => st.check && stepDone(st.check as never, s, presetRef.current)).map((st) => st.id);
+    const metrics = s.kind === "run_finished" && s.summary ? numericMetrics(l, s.summary) : null;
+    if (ticks.length === 0 && !metrics) return;
+    updateProgress(slug, (p) => ({
+      ...p,
+      done: { ...p.done, ...Object.fromEntries(ticks.map((id) => [id, true])) },
+      ...(metrics && s.kind === "run_finished" ? { lastRun: { id: s.runId, metrics } } : {}),
+    }));
+  };
+
+  return (
+    <aside className="lab-dock" aria-label="Lab">
+      {lab.isLoading && <Loading what="Loading the lab" />}
+      <ErrorBox error={lab.error} title="Could not load the lab" />
+      {lab.data && (
+        <LabView lab={lab.data} progress={progress}
+          presetHref={preset ? `/editor?preset=${encodeURIComponent(preset.key)}&from=${preset.scenario_id}` : null}
+          onToggleStep={(id, done) => updateProgress(slug, (p) => ({ ...p, done: { ...p.done, [id]: done } }))}
+          onPredict={(id, answer) => updateProgress(slug, (p) => {
+            const ticks = lab.data!.steps.filter((s) => s.check?.kind === "prediction_saved" && s.check.prediction === id).map((s) => s.id);
+            return { ...p, predictions: { ...p.predictions, [id]: answer }, done: { ...p.done, ...Object.fromEntries(ticks.map((t) => [t, true])) } };
+          })}
+          onClose={() => setActiveLab(null)} />
+      )}
+    </aside>
+  );
+}
+
+function numericMetrics(lab: { predictions?: { metric?: string | null }[] }, summary: Record<string, unknown>) {
+  const out: Record<string, number> = {};
+  for (const p of lab.predictions ?? []) {
+    const v = p.metric ? getPath(summary, p.metric) : undefined;
+    if (p.metric && typeof v === "number") out[p.metric] = v;
+  }
+  return out;
+}
+
+/** On a run page, signals "run finished" once the run succeeds, with its scenario and summary. */
+function useRunWatcher() {
+  const { pathname } = useLocation();
+  const runId = /^\/runs\/([A-Za-z0-9_-]+)$/.exec(pathname)?.[1];
+  const run = useQuery({
+    queryKey: ["lab-run", runId],
+    enabled: !!runId,
+    queryFn: () => unwrap(client.GET("/api/v1/runs/{id}", { params: { path: { id: runId! } } })),
+    refetchInterval: (q) => (q.state.data && FINAL.has(q.state.data.status) ? false : 1000),
+  });
+  const signalled = useRef<string | null>(null);
+  const succeeded = run.data?.status === "SUCCEEDED" ? run.data : null;
+  useEffect(() => {
+    if (!succeeded || signalled.current === succeeded.id) return;
+    signalled.current = succeeded.id;
+    void (async () => {
+      const scenario = await unwrap(client.GET("/api/v1/scenarios/{id}", { params: { path: { id: succeeded.scenario_id } } }));
+      const summary = await unwrap(client.GET("/api/v1/runs/{id}/summary", { params: { path: { id: succeeded.id } } }));
+      labSignal({ kind: "run_finished", runId: succeeded.id, doc: scenario.scenario as unknown as Scenario, summary: summary.summary as Record<string, unknown> });
+    })().catch(() => { signalled.current = null; });
+  }, [succeeded]);
+}

@@ -1,0 +1,95 @@
+import { useState } from "react";
+import { Link } from "react-router";
+import { Markdown } from "../../../lib/labs/markdown";
+import type { LabProgress } from "../../../lib/labs/progress";
+import type { Lab } from "../api/labs";
+
+export interface LabViewProps {
+  lab: Lab;
+  progress: LabProgress;
+  /** Editor link that opens the lab's preset (the page knows the preset's scenario id). */
+  presetHref: string | null;
+  onToggleStep: (id: string, done: boolean) => void;
+  onPredict: (id: string, answer: string) => void;
+  onClose: () => void;
+}
+
+const fmt = (v: number) => v.toLocaleString("en-US", { maximumFractionDigits: 2 });
+
+/** A lab beside the canvas or the results: checklist, predictions, text, questions, instructor notes. */
+export function LabView({ lab, progress, presetHref, onToggleStep, onPredict, onClose }: LabViewProps) {
+  const [instructor, setInstructor] = useState(false);
+  const doneCount = lab.steps.filter((s) => progress.done[s.id]).length;
+  return (
+    <div className="lab-view">
+      <div className="row lab-head">
+        <h2>{lab.title}</h2>
+        <button type="button" className="small" onClick={onClose} aria-label="Close the lab">Close</button>
+      </div>
+      <p className="hint">{lab.time}{presetHref && <> · <Link to={presetHref}>Open the preset {lab.preset}</Link></>}</p>
+      <section aria-label="Lab steps">
+        <h3>Steps <small data-testid="lab-progress">{doneCount} of {lab.steps.length} done</small></h3>
+        <ol className="lab-steps">
+          {lab.steps.map((s) => (
+            <li key={s.id} className={progress.done[s.id] ? "done" : undefined}>
+              <label>
+                <input type="checkbox" checked={!!progress.done[s.id]} onChange={(e) => onToggleStep(s.id, e.target.checked)}
+                  aria-label={s.text} />
+                {s.text}
+                {s.check && <small className="hint"> {s.check.kind === "prediction_saved" ? "(ticks when saved)" : "(ticks itself)"}</small>}
+              </label>
+            </li>
+          ))}
+        </ol>
+      </section>
+      {(lab.predictions ?? []).length > 0 && (
+        <section aria-label="Predict before you run" className="lab-predict">
+          <h3>Predict before you run</h3>
+          {(lab.predictions ?? []).map((p) => (
+            <PredictionBox key={p.id} id={p.id} question={p.question} unit={p.unit ?? ""} answer={progress.predictions[p.id] ?? ""}
+              result={p.metric && progress.lastRun ? progress.lastRun.metrics[p.metric] : undefined}
+              runId={progress.lastRun?.id} onSave={(a) => onPredict(p.id, a)} />
+          ))}
+        </section>
+      )}
+      <details className="lab-text" open>
+        <summary>Lab text</summary>
+        <Markdown source={lab.body.replace(/^# .*\n/, "")} headingOffset={1} />
+      </details>
+      {(lab.questions ?? []).length > 0 && (
+        <section aria-label="Questions">
+          <h3>Questions</h3>
+          <ol>{(lab.questions ?? []).map((q) => <li key={q}>{q}</li>)}</ol>
+        </section>
+      )}
+      {lab.instructor && (
+        <section aria-label="Instructor notes" className="lab-instructor">
+          <label className="hint"><input type="checkbox" checked={instructor} onChange={(e) => setInstructor(e.target.checked)} /> Show instructor notes</label>
+          {instructor && <Markdown source={lab.instructor} headingOffset={2} />}
+        </section>
+      )}
+    </div>
+  );
+}
+
+function PredictionBox({ id, question, unit, answer, result, runId, onSave }: {
+  id: string; question: string; unit: string; answer: string; result?: number; runId?: string; onSave: (a: string) => void;
+}) {
+  const [draft, setDraft] = useState(answer);
+  const saved = answer !== "" && draft === answer;
+  return (
+    <form className="prediction" onSubmit={(e) => { e.preventDefault(); if (draft.trim()) onSave(draft.trim()); }}>
+      <label htmlFor={`predict-${id}`}>{question}{unit && <span className="unit"> ({unit})</span>}</label>
+      <div className="row">
+        <input id={`predict-${id}`} value={draft} onChange={(e) => setDraft(e.target.value)} size={10} />
+        <button type="submit" className="small" disabled={!draft.trim() || saved}>{saved ? "Saved" : "Save"}</button>
+      </div>
+      {answer && (
+        <p className="prediction-vs" data-testid={`prediction-${id}`}>
+          You predicted <strong>{answer}{unit && ` ${unit}`}</strong>
+          {result !== undefined ? <>; the run {runId && <Link to={`/runs/${runId}`}>gave</Link>} <strong>{fmt(result)}{unit && ` ${unit}`}</strong>.</> : "; run the scenario to compare."}
+        </p>
+      )}
+    </form>
+  );
+}

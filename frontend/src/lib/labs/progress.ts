@@ -1,0 +1,96 @@
+// Lab progress kept in this browser: the active lab, ticked steps, predictions and the result each
+// prediction is compared with. Pages send signals (preset opened, document changed, run finished);
+// the lab dock turns them into ticks with `stepDone`.
+import { NIC_DEFAULTS, SWITCH_DEFAULTS } from "../scenario/fields";
+import { getPath } from "../scenario/paths";
+import type { Json, Scenario } from "../scenario/types";
+
+export interface StepCheck {
+  kind: "preset_opened" | "param_changed" | "run_finished" | "prediction_saved";
+  preset?: string | null;
+  path?: string | null;
+  value?: Json;
+  prediction?: string | null;
+}
+
+export type LabSignal =
+  | { kind: "preset_opened"; preset: string }
+  | { kind: "doc"; doc: Scenario }
+  | { kind: "run_finished"; runId: string; doc: Scenario; summary?: Record<string, unknown> };
+
+export interface LabProgress {
+  done: Record<string, boolean>;
+  predictions: Record<string, string>;
+  /** Latest finished run seen while the lab was open, with its summary metrics. */
+  lastRun?: { id: string; metrics: Record<string, number> };
+}
+
+const ACTIVE = "fabrictwin.lab.active";
+const key = (slug: string) => `fabrictwin.lab.${slug}`;
+const listeners = new Set<() => void>();
+const signalListeners = new Set<(s: LabSignal) => void>();
+
+function read<T>(k: string, fallback: T): T {
+  try {
+    const raw = window.localStorage.getItem(k);
+    return raw ? (JSON.parse(raw) as T) : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+function write(k: string, v: unknown) {
+  try {
+    if (v === null) window.localStorage.removeItem(k);
+    else window.localStorage.setItem(k, JSON.stringify(v));
+  } catch {
+    /* storage disabled: progress lives as long as the page */
+  }
+  for (const l of listeners) l();
+}
+
+export const subscribeLabs = (l: () => void) => { listeners.add(l); return () => { listeners.delete(l); }; };
+export const activeLab = (): string | null => read<string | null>(ACTIVE, null);
+export const setActiveLab = (slug: string | null) => write(ACTIVE, slug);
+export const labProgress = (slug: string): LabProgress => ({ done: {}, predictions: {}, ...read<Partial<LabProgress>>(key(slug), {}) });
+export function updateProgress(slug: string, change: (p: LabProgress) => LabProgress) {
+  write(key(slug), change(labProgress(slug)));
+}
+
+const recent = new Map<LabSignal["kind"], LabSignal>();
+
+/** Pages call this; the lab dock listens (and replays the latest of each kind once its lab loads). */
+export function labSignal(s: LabSignal) {
+  recent.set(s.kind, s);
+  for (const l of signalListeners) l(s);
+}
+export const recentSignals = (): LabSignal[] => [...recent.values()];
+export const onLabSignal = (l: (s: LabSignal) => void) => { signalListeners.add(l); return () => { signalListeners.delete(l); }; };
+
+/** The value at `path`, or the default the editor shows for unset switch and NIC fields. */
+export function effectiveValue(doc: Scenario, path: string): Json | undefined {
+  const v = getPath(doc, path);
+  if (v !== undefined) return v;
+  if (path.startsWith("switch.")) return SWITCH_DEFAULTS[path.slice(7)] as Json | undefined;
+  if (path.startsWith("nic.")) return NIC_DEFAULTS[path.slice(4)] as Json | undefined;
+  return undefined;
+}
+
+const same = (a: Json | undefined, b: Json | undefined) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Whether a signal completes a step's check; `presetDoc` is the lab preset's document. */
+export function stepDone(check: StepCheck, signal: LabSignal, presetDoc?: Scenario): boolean {
+  if (check.kind === "preset_opened") return signal.kind === "preset_opened" && signal.preset === check.preset;
+  if (check.kind === "param_changed") {
+    if (signal.kind !== "doc" || !check.path) return false;
+    const v = effectiveValue(signal.doc, check.path);
+    if (check.value !== undefined && check.value !== null) return same(v, check.value);
+    return presetDoc ? !same(v, effectiveValue(presetDoc, check.path)) : false;
+  }
+  if (check.kind === "run_finished") {
+    if (signal.kind !== "run_finished") return false;
+    if (!check.path) return true;
+    return same(effectiveValue(signal.doc, check.path), check.value);
+  }
+  return false;
+}

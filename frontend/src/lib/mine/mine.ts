@@ -1,0 +1,114 @@
+// "My scenarios": what this browser saved and ran, kept in local storage with each scenario's
+// owner token (returned once at creation, needed to delete it). There are no accounts: the list
+// is the only link between a person and their work, so it can be exported and imported.
+
+export interface MyScenario {
+  id: string;
+  name: string;
+  owner_token?: string;
+  parent_id?: string | null;
+  created_at: string;
+}
+
+export interface MyRun {
+  id: string;
+  scenario_id: string;
+  created_at: string;
+}
+
+export interface MineFile {
+  format: "fabrictwin-mine";
+  version: 1;
+  scenarios: MyScenario[];
+  runs: MyRun[];
+}
+
+const KEY = "fabrictwin.mine.v1";
+const LIMIT = 500;
+const listeners = new Set<() => void>();
+
+function empty(): MineFile {
+  return { format: "fabrictwin-mine", version: 1, scenarios: [], runs: [] };
+}
+
+export function loadMine(): MineFile {
+  try {
+    const raw = window.localStorage.getItem(KEY);
+    if (!raw) return empty();
+    return parseMine(raw);
+  } catch {
+    return empty();
+  }
+}
+
+function store(m: MineFile) {
+  try {
+    window.localStorage.setItem(KEY, JSON.stringify(m));
+  } catch {
+    /* storage full or disabled: the list just is not kept */
+  }
+  for (const l of listeners) l();
+}
+
+export function subscribeMine(l: () => void) {
+  listeners.add(l);
+  return () => listeners.delete(l);
+}
+
+export function rememberScenario(s: MyScenario) {
+  const m = loadMine();
+  m.scenarios = [s, ...m.scenarios.filter((x) => x.id !== s.id)].slice(0, LIMIT);
+  store(m);
+}
+
+export function rememberRun(id: string, scenarioId: string) {
+  const m = loadMine();
+  m.runs = [{ id, scenario_id: scenarioId, created_at: new Date().toISOString() }, ...m.runs.filter((r) => r.id !== id)].slice(0, LIMIT);
+  store(m);
+}
+
+export function forgetScenario(id: string) {
+  const m = loadMine();
+  m.scenarios = m.scenarios.filter((s) => s.id !== id);
+  m.runs = m.runs.filter((r) => r.scenario_id !== id);
+  store(m);
+}
+
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Reads an exported list; throws with a sentence when it is not one. */
+export function parseMine(text: string): MineFile {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new Error("not a JSON file");
+  }
+  const d = data as Partial<MineFile>;
+  if (!d || d.format !== "fabrictwin-mine" || !Array.isArray(d.scenarios) || !Array.isArray(d.runs)) {
+    throw new Error('not a FabricTwin "my scenarios" file (format "fabrictwin-mine" expected)');
+  }
+  const scenarios = d.scenarios.filter((s): s is MyScenario => !!s && typeof s.id === "string" && ID.test(s.id))
+    .map((s) => ({ id: s.id, name: String(s.name ?? ""), owner_token: typeof s.owner_token === "string" ? s.owner_token : undefined, parent_id: s.parent_id ?? null, created_at: String(s.created_at ?? "") }));
+  const runs = d.runs.filter((r): r is MyRun => !!r && typeof r.id === "string" && ID.test(r.id) && typeof r.scenario_id === "string")
+    .map((r) => ({ id: r.id, scenario_id: r.scenario_id, created_at: String(r.created_at ?? "") }));
+  return { format: "fabrictwin-mine", version: 1, scenarios, runs };
+}
+
+/** Adds an imported list to this browser's (entries already here are kept as they are). */
+export function importMine(text: string): { scenarios: number; runs: number } {
+  const incoming = parseMine(text);
+  const m = loadMine();
+  const haveS = new Set(m.scenarios.map((s) => s.id));
+  const haveR = new Set(m.runs.map((r) => r.id));
+  const newS = incoming.scenarios.filter((s) => !haveS.has(s.id));
+  const newR = incoming.runs.filter((r) => !haveR.has(r.id));
+  m.scenarios = [...m.scenarios, ...newS].sort((a, b) => b.created_at.localeCompare(a.created_at)).slice(0, LIMIT);
+  m.runs = [...m.runs, ...newR].sort((a, b) => b.created_at.localeCompare(a.created_at)).slice(0, LIMIT);
+  store(m);
+  return { scenarios: newS.length, runs: newR.length };
+}
+
+export function exportMine(): string {
+  return JSON.stringify(loadMine(), null, 2);
+}
