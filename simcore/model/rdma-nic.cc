@@ -71,7 +71,12 @@ RdmaNic::Configure(FabricContext* ctx, uint32_t node, const NicConfig& cfg)
         m_ccFactory.Set("ClampTargetAfterTimerIncrease",
                         BooleanValue(c.clampTargetAfterTimerIncrease));
         m_ccFactory.Set("MaxDecrease", DoubleValue(c.maxDecrease));
-        m_ccFactory.Set("AlphaTimerRestartsOnCnp", BooleanValue(c.alphaTimer == "restart_on_cnp"));
+        if (m_ccFactory.GetTypeId() == Dcqcn::GetTypeId())
+        {
+            // The sampled variant's alpha runs on its own periodic timer by definition.
+            m_ccFactory.Set("AlphaTimerRestartsOnCnp",
+                            BooleanValue(c.alphaTimer == "restart_on_cnp"));
+        }
     }
 }
 
@@ -430,6 +435,7 @@ RdmaNic::RetireFlow(uint32_t flow)
 {
     FlowState& f = m_ctx->flows[flow];
     f.senderDone = true;
+    f.senderDonePs = NowPs();
     if (f.cc)
     {
         f.cc->Stop();
