@@ -106,7 +106,9 @@ test("keyboard: New fabric, a preset card and Run work without a mouse", async (
   await page.locator('[data-preset="incast-2to1"]').getByRole("link").focus();
   await page.keyboard.press("Enter");
   await expect(page.getByLabel("Scenario name")).toHaveValue(/incast/i);
-  // the seeds field submits the run with Enter
+  // the seeds field submits the run with Enter, once the scenario has validated (Run is
+  // disabled while validation is pending)
+  await expect(page.getByRole("button", { name: "Run", exact: true })).toBeEnabled();
   await page.getByLabel("Seeds (e.g. 1, 2, 5-7)").focus();
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/runs\//);

@@ -181,8 +181,11 @@ DcqcnPreset(const std::string& name)
         c.clampTargetAfterTimerIncrease = false;
         c.maxDecrease = 1.0;
         c.alphaTimer = "restart_on_cnp"; // "if no CNP for K, alpha = (1 - g) alpha"
-        c.presetCnpMode = "window";      // "at most one CNP every N us ... if any packet
-                                         // that arrives within that time window was marked"
+        // The paper's wording reads as "window" ("at most one CNP every N us ... if any packet
+        // that arrives within that time window was marked"), offered as nic.cnp_mode; the
+        // default stays "holdoff" until window's lower incast goodput is explained
+        // (docs/model.md, notification point).
+        c.presetCnpMode = "holdoff";
         return c;
     }
     if (name == "nvidia-default")

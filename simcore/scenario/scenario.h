@@ -106,7 +106,7 @@ struct CcConfig
     bool clampTargetAfterTimerIncrease = false;    ///< else only after a timer-driven increase
     double maxDecrease = 1.0;                      ///< largest fraction one cut takes off
     std::string alphaTimer = "restart_on_cnp";     ///< or "periodic" (the paper preset: restart)
-    std::string presetCnpMode = "window";          ///< the preset's notification point mode
+    std::string presetCnpMode = "holdoff";          ///< the preset's notification point mode
 };
 
 struct NicConfig

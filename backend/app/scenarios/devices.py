@@ -198,8 +198,8 @@ class Nic(Strict):
         None,
         description="notification point: 'window' (DCQCN paper: a frame marked within the "
         "interval after a CNP earns one CNP at the interval's end) or 'holdoff' (marked frames "
-        "within the interval are ignored; NVIDIA min_time_between_cnps). Unset: from cc.preset "
-        "(dcqcn-paper: window, nvidia-default: holdoff)")
+        "within the interval are ignored; NVIDIA min_time_between_cnps). Unset: holdoff for both "
+        "presets (docs/model.md)")
     ack_interval_packets: int = Field(1, ge=1, le=1024)
     rto_us: float = Field(1000, ge=1, le=10_000_000)
     nack_enabled: bool = True

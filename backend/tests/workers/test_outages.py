@@ -115,6 +115,8 @@ def test_postgres_outage_mid_sweep_503_then_complete(outage_stack):
         sweep_id = start_sweep(api, "postgres outage")
         wait_until(lambda: point_states(url, sweep_id).get("SUCCEEDED", 0) >= 2, 120,
                    what="two points done")
+        states = point_states(url, sweep_id)
+        unfinished = sum(n for status, n in states.items() if status in ("PENDING", "RUNNING"))
         services("pg-stop")
         codes = []
         try:
