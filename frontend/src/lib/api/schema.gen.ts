@@ -1848,7 +1848,7 @@ export interface components {
             cnp_interval_us: number;
             /**
              * Cnp Mode
-             * @description notification point: 'window' (DCQCN paper: a frame marked within the interval after a CNP earns one CNP at the interval's end) or 'holdoff' (marked frames within the interval are ignored; NVIDIA min_time_between_cnps). Unset: from cc.preset (dcqcn-paper: window, nvidia-default: holdoff)
+             * @description notification point: 'window' (DCQCN paper: a frame marked within the interval after a CNP earns one CNP at the interval's end) or 'holdoff' (marked frames within the interval are ignored; NVIDIA min_time_between_cnps). Unset: holdoff for both presets (docs/model.md)
              */
             cnp_mode?: ("window" | "holdoff") | null;
             /**
