@@ -81,7 +81,8 @@ def test_all_presets_are_covered():
     assert set(PRESETS) == {"incast-2to1", "leaf-spine-permutation", "fat-tree-k4-websearch",
                             "three-tier-podsets", "dci-100km-perftest", "pfc-alpha-incast",
                             "msft-pfc-storm", "msft-pfc-storm-watchdogs", "msft-link-failure",
-                            "msft-deadlock", "msft-deadlock-cured", "msft-pingmesh"}
+                            "msft-deadlock", "msft-deadlock-cured", "msft-pingmesh",
+                            "ntt-dci-distance"}
 
 
 @pytest.mark.parametrize("path", PRESET_FILES, ids=lambda p: p.stem)

@@ -894,6 +894,7 @@ export interface components {
          * @description Two leaf-spine sites a and b joined by a long-haul link between a-dci and b-dci.
          */
         Dci: {
+            accelerator?: components["schemas"]["DciAccelerator"];
             /**
              * Dci Buffer Bytes
              * @default 67108864
@@ -916,6 +917,29 @@ export interface components {
              */
             length_km: number;
             site?: components["schemas"]["LeafSpineSite"];
+        };
+        /**
+         * DciAccelerator
+         * @description The RDMA WAN accelerator at both site edges (a-dci, b-dci; NTT, seeds/002): pseudo-ACKs
+         *     to the local sender, data held until the far end acknowledges it, resent over the long link.
+         */
+        DciAccelerator: {
+            /**
+             * Buffer Bytes
+             * @description data held per edge, all QPs together
+             * @default 268435456
+             */
+            buffer_bytes: number;
+            /**
+             * Enabled
+             * @default false
+             */
+            enabled: boolean;
+            /**
+             * Retransmit Timeout Us
+             * @description resend the held data when the far end acknowledged nothing for this long; default: 2 x the long-haul RTT + 100 us
+             */
+            retransmit_timeout_us?: number | null;
         };
         /**
          * Ecn
@@ -1887,9 +1911,10 @@ export interface components {
             preamble_ifg_bytes: number;
             /**
              * Qp Depth
+             * @description outstanding WQEs (messages) per QP, 1..65536, or "bdp": per flow, ceil(base RTT x bottleneck rate / message wire bytes) (NTT's QD = RTT x line rate / frame size), clamped to 65536
              * @default 16
              */
-            qp_depth: number;
+            qp_depth: number | "bdp";
             /**
              * Rto Us
              * @default 1000
@@ -1927,8 +1952,11 @@ export interface components {
             nack_enabled?: boolean | null;
             /** Preamble Ifg Bytes */
             preamble_ifg_bytes?: number | null;
-            /** Qp Depth */
-            qp_depth?: number | null;
+            /**
+             * Qp Depth
+             * @description outstanding WQEs (messages) per QP, 1..65536, or "bdp": per flow, ceil(base RTT x bottleneck rate / message wire bytes) (NTT's QD = RTT x line rate / frame size), clamped to 65536
+             */
+            qp_depth?: number | "bdp" | null;
             /** Rto Us */
             rto_us?: number | null;
             /** Transport */
