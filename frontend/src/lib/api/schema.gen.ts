@@ -2325,10 +2325,24 @@ export interface components {
             start_us: number;
         };
         /**
+         * PresetComparison
+         * @description A sweep shipped with a preset: the comparison its paper makes, run with POST /sweeps
+         *     (scenario_id = the preset's, parameters and linked as here).
+         */
+        PresetComparison: {
+            /** Linked */
+            linked?: components["schemas"]["LinkedParameter"][];
+            /** Parameters */
+            parameters: components["schemas"]["SweepParameter"][];
+            /** Title */
+            title: string;
+        };
+        /**
          * PresetDetail
-         * @description A preset with its scenario document.
+         * @description A preset with its scenario document and, when it has one, its comparison sweep.
          */
         PresetDetail: {
+            comparison?: components["schemas"]["PresetComparison"] | null;
             /** Description */
             description: string;
             /** Hosts */
@@ -2412,9 +2426,13 @@ export interface components {
         /**
          * RunDiagnostics
          * @description The result's optional objects: faults (events, drops, watchdogs, deadlocks), Pingmesh RTT
-         *     percentiles, port counters; null when the run has none.
+         *     percentiles, port counters, the DCI accelerators' counters; null when the run has none.
          */
         RunDiagnostics: {
+            /** Dci Accelerator */
+            dci_accelerator?: {
+                [key: string]: unknown;
+            } | null;
             /** Faults */
             faults: {
                 [key: string]: unknown;
