@@ -217,3 +217,62 @@ TEST(DciAccelerator, FullBufferPassesFramesThrough)
     EXPECT_EQ(r.Flow().retransmits, 0u);
     EXPECT_TRUE(r.results["summary"]["conservation"]["balanced"].get<bool>());
 }
+
+namespace
+{
+
+/** a-h0 -> b-h0 across 100 km with a window of 5 BDPs (1000 x 64 KB) meets b-h1 -> b-h0 inside
+ *  site b: b-h0's link is the bottleneck, and PFC backs up through b-leaf0, b-spine0 and b-dci
+ *  to a-dci (a window of one BDP would shrink its own rate as queues grow, and never get there). */
+json
+CrossSiteIncast(const json& bDciPfc)
+{
+    json doc = DciDoc(100, 1000, 65536, 4096, 5000, 0);
+    doc["topology"]["site"]["hosts_per_leaf"] = 2;
+    // 64 MB edges: the dynamic threshold (alpha x free pool) is a few MB, so b-dci reaches XOFF
+    // on its long-haul ingress within the run
+    doc["topology"]["dci_buffer_bytes"] = 64000000;
+    doc["traffic"].push_back(
+        {{"kind", "perftest"}, {"src", "b-h1"}, {"dst", "b-h0"}, {"message_bytes", 65536}});
+    if (!bDciPfc.is_null())
+    {
+        doc["switch_overrides"] = {{"b-dci", {{"pfc", bDciPfc}}}};
+    }
+    return doc;
+}
+
+uint64_t
+PausesSent(SimRun& r, const std::string& from, const std::string& to)
+{
+    const Scenario& s = r.runner->Impl().GetScenario();
+    FabricSwitch* sw = r.runner->Impl().Switch(s.topo.index.at(from));
+    const Port& port = sw->GetPort(sw->PortToward(s.topo.index.at(to)));
+    uint64_t n = 0;
+    for (uint32_t prio = 0; prio < kNumPriorities; ++prio)
+    {
+        n += port.pausesSent[prio];
+    }
+    return n;
+}
+
+} // namespace
+
+// PFC across the long link: the auto headroom of b-dci's long-haul port covers the 500 us cable
+// (2 x 100 Gbit/s x 500 us / 8 = 12.5 MB plus frames and response), so pausing a-dci loses
+// nothing; a headroom sized for a site cable (100 KB) overflows and the drops are reported.
+TEST(DciDistance, PfcAcrossTheLongLinkNeedsCableHeadroom)
+{
+    SimRun sized = Simulate(CrossSiteIncast(nullptr));
+    uint64_t pauses = PausesSent(sized, "b-dci", "a-dci");
+    json drops = sized.results["summary"]["drops"];
+    std::cout << "auto headroom: b-dci paused a-dci " << pauses << " times, drops " << drops.dump()
+              << std::endl;
+    EXPECT_GT(pauses, 0u) << "the congestion in site b must reach the long link";
+    EXPECT_EQ(drops["total"], 0);
+
+    SimRun small = Simulate(CrossSiteIncast({{"headroom_bytes", 100000}}));
+    uint64_t overflow = small.results["summary"]["drops"]["headroom_overflow"].get<uint64_t>();
+    std::cout << "100 KB headroom: " << overflow << " headroom overflow drops" << std::endl;
+    EXPECT_GT(PausesSent(small, "b-dci", "a-dci"), 0u);
+    EXPECT_GT(overflow, 0u) << "a pause takes a long-haul RTT to act: 12.5 MB keeps arriving";
+}
