@@ -26,6 +26,8 @@ export interface TopologyCanvasProps {
   onBoxSelect?: (ids: string[]) => void;
   /** Stretch the layout to the panel's shape (read-only views such as the results overlay). */
   fill?: boolean;
+  /** node id -> role tag drawn with a ring (the DCI WAN accelerator at the site edges). */
+  badges?: Map<string, string>;
 }
 
 type Gesture =
@@ -71,6 +73,7 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
         box: g?.kind === "box" ? g : null,
         labels: props.labels !== "never" && (labels || viewRef.current.k > 1.6),
         hovered,
+        badges: p.badges,
       });
     });
   }, [width, height, positions, labels, hovered, props.labels]);

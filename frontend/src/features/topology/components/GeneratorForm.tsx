@@ -80,11 +80,16 @@ export const GENERATORS: Record<GeneratorKind, { title: string; params: ParamSpe
   },
 };
 
+/** The DCI form's accelerator switch, kept among the numeric values as 1 (on) or 0 (off). */
+const ACCELERATOR_KEY = "accelerator.enabled";
+
 /** Form values (flat, "site.x" for nested) -> topology object. */
 export function toTopology(kind: GeneratorKind, values: Record<string, number>): GeneratorTopology {
   const topo: GeneratorTopology = { kind };
   for (const [k, v] of Object.entries(values)) {
-    if (k.startsWith("site.")) {
+    if (k === ACCELERATOR_KEY) {
+      if (kind === "dci" && v === 1) topo.accelerator = { enabled: true };
+    } else if (k.startsWith("site.")) {
       const site = (topo.site as Record<string, number>) ?? {};
       site[k.slice(5)] = v;
       topo.site = site;
@@ -98,6 +103,7 @@ function fromTopology(t: Topology): { kind: GeneratorKind; values: Record<string
   const values: Record<string, number> = { ...GENERATORS[t.kind].defaults };
   for (const [k, v] of Object.entries(t)) {
     if (k === "site" && v && typeof v === "object") for (const [sk, sv] of Object.entries(v)) values[`site.${sk}`] = sv as number;
+    else if (k === "accelerator" && v && typeof v === "object") values[ACCELERATOR_KEY] = (v as { enabled?: unknown }).enabled === true ? 1 : 0;
     else if (typeof v === "number") values[k] = v;
   }
   return { kind: t.kind, values };
@@ -155,6 +161,14 @@ export function GeneratorForm({ topology, onGenerate }: { topology: Topology; on
           </div>
         ))}
       </div>
+      {kind === "dci" && (
+        <label className="field checkbox-field">
+          <input type="checkbox" checked={values[ACCELERATOR_KEY] === 1} aria-label="RDMA WAN accelerator at the site edges"
+            onChange={(e) => setValues({ ...values, [ACCELERATOR_KEY]: e.target.checked ? 1 : 0 })} />
+          <span>RDMA WAN accelerator at a-dci and b-dci <span className="unit">(pseudo-ACKs; NTT)</span></span>
+          <GlossaryTip term="topology.accelerator.enabled" />
+        </label>
+      )}
       {kind === "dci" && (
         <label className="field">
           <span>Distance: {values.length_km} km <span className="unit">({(values.length_km * 5).toLocaleString()} us one way)</span></span>
