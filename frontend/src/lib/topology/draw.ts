@@ -96,7 +96,7 @@ export function drawTopology(
     }
   }
 
-  drawBadges(ctx, byId, view, switchH, style.badges);
+  drawBadges(ctx, byId, view, switchH, width, style.badges);
   if (style.labels || style.hovered) drawLabels(ctx, graph, view, byId, style, dpr);
 
   if (style.box) {
@@ -129,8 +129,9 @@ function drawSelectedLinks(ctx: CanvasRenderingContext2D, graph: LayoutGraph, by
   }
 }
 
-/** A ring around each badged node and its tag above it, in screen-sized text. */
-function drawBadges(ctx: CanvasRenderingContext2D, byId: Positions, view: View, half: number, badges?: Map<string, string>) {
+/** A ring around each badged node and its tag above it, in screen-sized text, kept inside the
+ *  canvas (a node at the edge of a stretched layout would otherwise lose half its tag). */
+function drawBadges(ctx: CanvasRenderingContext2D, byId: Positions, view: View, half: number, width: number, badges?: Map<string, string>) {
   if (!badges || badges.size === 0) return;
   ctx.font = `bold ${11 / view.k}px sans-serif`;
   ctx.textAlign = "center";
@@ -144,11 +145,14 @@ function drawBadges(ctx: CanvasRenderingContext2D, byId: Positions, view: View, 
     ctx.strokeStyle = BADGE_COLOR;
     ctx.stroke();
     const ty = p.y - r - 6 / view.k;
+    const halfText = (ctx.measureText(text).width * view.k) / 2 + 2; // screen px
+    const sx = Math.min(Math.max(view.x + view.k * p.x, halfText), Math.max(halfText, width - halfText));
+    const tx = (sx - view.x) / view.k;
     ctx.lineWidth = 4 / view.k;
     ctx.strokeStyle = "rgba(255,255,255,0.9)";
-    ctx.strokeText(text, p.x, ty);
+    ctx.strokeText(text, tx, ty);
     ctx.fillStyle = BADGE_COLOR;
-    ctx.fillText(text, p.x, ty);
+    ctx.fillText(text, tx, ty);
   }
 }
 

@@ -162,10 +162,10 @@ export function GeneratorForm({ topology, onGenerate }: { topology: Topology; on
         ))}
       </div>
       {kind === "dci" && (
-        <label className="field checkbox-field">
+        <label className="field check-field">
           <input type="checkbox" checked={values[ACCELERATOR_KEY] === 1} aria-label="RDMA WAN accelerator at the site edges"
             onChange={(e) => setValues({ ...values, [ACCELERATOR_KEY]: e.target.checked ? 1 : 0 })} />
-          <span>RDMA WAN accelerator at a-dci and b-dci <span className="unit">(pseudo-ACKs; NTT)</span></span>
+          <span>WAN accelerator at a-dci, b-dci <span className="unit">(pseudo-ACKs)</span></span>
           <GlossaryTip term="topology.accelerator.enabled" />
         </label>
       )}
