@@ -7,6 +7,12 @@ describe("DCI generator: the WAN accelerator switch", () => {
     expect(toTopology("dci", { length_km: 100, "accelerator.enabled": 0 })).not.toHaveProperty("accelerator");
   });
 
+  it("keeps the accelerator's buffer and timeout when regenerating", () => {
+    const previous = { kind: "dci" as const, accelerator: { enabled: false, buffer_bytes: 65536, retransmit_timeout_us: 5000 } };
+    expect(toTopology("dci", { "accelerator.enabled": 1 }, previous).accelerator).toEqual({ enabled: true, buffer_bytes: 65536, retransmit_timeout_us: 5000 });
+    expect(toTopology("dci", { "accelerator.enabled": 0 }, previous).accelerator).toEqual({ enabled: false, buffer_bytes: 65536, retransmit_timeout_us: 5000 });
+  });
+
   it("shows the stored state and generates with what the user ticked", async () => {
     const onGenerate = vi.fn();
     render(<GeneratorForm topology={{ kind: "dci", length_km: 100, accelerator: { enabled: true } }} onGenerate={onGenerate} />);
@@ -15,7 +21,7 @@ describe("DCI generator: the WAN accelerator switch", () => {
     fireEvent.click(box);
     fireEvent.click(screen.getByRole("button", { name: "Generate" }));
     await vi.waitFor(() => expect(onGenerate).toHaveBeenCalled());
-    expect(onGenerate.mock.calls[0][0]).not.toHaveProperty("accelerator");
+    expect(onGenerate.mock.calls[0][0].accelerator).toEqual({ enabled: false });
     fireEvent.click(box);
     fireEvent.click(screen.getByRole("button", { name: "Generate" }));
     await vi.waitFor(() => expect(onGenerate).toHaveBeenCalledTimes(2));

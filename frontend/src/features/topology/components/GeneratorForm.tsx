@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { GeneratorKind, GeneratorTopology, Topology } from "../../../lib/scenario/types";
+import type { GeneratorKind, GeneratorTopology, Json, Topology } from "../../../lib/scenario/types";
 import { GlossaryTip } from "../../../components/GlossaryTip";
 import { ApiError } from "../../../lib/api/errors";
 import { uniqueFieldErrors } from "../../../lib/api/fieldErrors";
@@ -83,12 +83,14 @@ export const GENERATORS: Record<GeneratorKind, { title: string; params: ParamSpe
 /** The DCI form's accelerator switch, kept among the numeric values as 1 (on) or 0 (off). */
 const ACCELERATOR_KEY = "accelerator.enabled";
 
-/** Form values (flat, "site.x" for nested) -> topology object. */
-export function toTopology(kind: GeneratorKind, values: Record<string, number>): GeneratorTopology {
+/** Form values (flat, "site.x" for nested) -> topology object; a DCI keeps the accelerator's
+ *  other settings (buffer, timeout) from `previous` and takes `enabled` from the form. */
+export function toTopology(kind: GeneratorKind, values: Record<string, number>, previous?: Topology): GeneratorTopology {
   const topo: GeneratorTopology = { kind };
+  const kept = previous?.kind === "dci" && previous.accelerator && typeof previous.accelerator === "object" ? previous.accelerator as Record<string, Json> : {};
   for (const [k, v] of Object.entries(values)) {
     if (k === ACCELERATOR_KEY) {
-      if (kind === "dci" && v === 1) topo.accelerator = { enabled: true };
+      if (kind === "dci" && (v === 1 || Object.keys(kept).length > 0)) topo.accelerator = { ...kept, enabled: v === 1 };
     } else if (k.startsWith("site.")) {
       const site = (topo.site as Record<string, number>) ?? {};
       site[k.slice(5)] = v;
@@ -127,7 +129,7 @@ export function GeneratorForm({ topology, onGenerate }: { topology: Topology; on
         setBusy(true);
         setRefused(null);
         try {
-          await onGenerate(toTopology(kind, values));
+          await onGenerate(toTopology(kind, values, topology));
         } catch (err) {
           setRefused(err); // the canvas, the tool bar and the undo history stay as they were
         } finally {
