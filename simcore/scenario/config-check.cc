@@ -369,6 +369,59 @@ CheckDcqcn(const Scenario& s, std::vector<Finding>& out)
     }
 }
 
+/** topology.accelerator: a buffer below the long link's bandwidth-delay product, or a resend
+ *  timer below its round trip (every held frame would be resent before its ACK can return). */
+void
+CheckDciAccelerator(const Scenario& s, std::vector<Finding>& out)
+{
+    const DciAcceleratorConfig& a = s.dciAccelerator;
+    const Topology& t = s.topo;
+    if (!a.enabled)
+    {
+        return;
+    }
+    const LinkSpec* longHaul = nullptr;
+    for (const LinkSpec& l : t.links)
+    {
+        if ((l.a == a.edges[0] && l.b == a.edges[1]) || (l.a == a.edges[1] && l.b == a.edges[0]))
+        {
+            longHaul = &l;
+        }
+    }
+    if (longHaul == nullptr)
+    {
+        return;
+    }
+    double rttUs = 2 * longHaul->delayUs;
+    double bdp = longHaul->rateGbps * 1e3 / 8 * rttUs; // bytes
+    std::string link = t.nodes[a.edges[0]].id + "->" + t.nodes[a.edges[1]].id;
+    if (double(a.bufferBytes) < bdp)
+    {
+        out.push_back(
+            {"warning", "dci_accelerator_buffer_below_bdp", {link},
+             {{"buffer_bytes", double(a.bufferBytes)}, {"bdp_bytes", Round(bdp, 0)},
+              {"long_haul_rtt_us", Round(rttUs, 3)}, {"link_gbps", longHaul->rateGbps}},
+             "the accelerator holds at most " + std::to_string(a.bufferBytes) +
+                 " B per edge, below the long link's " + std::to_string(uint64_t(bdp)) +
+                 " B bandwidth-delay product: beyond it frames pass unheld and their senders wait "
+                 "for the far end's ACKs",
+             "raise topology.accelerator.buffer_bytes to at least " +
+                 std::to_string(uint64_t(std::ceil(bdp)))});
+    }
+    if (a.retransmitTimeoutUs < rttUs)
+    {
+        out.push_back({"warning", "dci_accelerator_timeout_below_rtt", {link},
+                       {{"retransmit_timeout_us", a.retransmitTimeoutUs},
+                        {"long_haul_rtt_us", Round(rttUs, 3)}},
+                       "the accelerator resends held data after " +
+                           std::to_string(std::llround(a.retransmitTimeoutUs)) +
+                           " us, before the far end's ACK can return (" +
+                           std::to_string(std::llround(rttUs)) + " us round trip)",
+                       "raise topology.accelerator.retransmit_timeout_us above the long-haul RTT "
+                       "(or leave it unset: 2 x RTT + 100 us)"});
+    }
+}
+
 /** Applies a scenario's `set` faults to a copy: the configuration in force at the end. */
 Scenario
 AfterSets(const Scenario& s, ordered_json& effective)
@@ -444,6 +497,7 @@ CheckConfiguration(const Scenario& s)
     CheckSwitchBuffers(s, out);
     CheckPaths(s, out);
     CheckDcqcn(s, out);
+    CheckDciAccelerator(s, out);
     return out;
 }
 

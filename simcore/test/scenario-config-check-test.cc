@@ -187,3 +187,28 @@ TEST(ConfigCheck, TimedSetShowsIntendedAndEffective)
     }
     EXPECT_TRUE(found);
 }
+
+TEST(ConfigCheck, DciAcceleratorBufferAndTimer)
+{
+    // 100 km at 100 Gbit/s: long-haul RTT 1000 us, BDP 12.5 MB
+    json d = {{"schema_version", 1},
+              {"topology", {{"kind", "dci"}, {"length_km", 100},
+                            {"accelerator", {{"enabled", true}, {"buffer_bytes", 1000000},
+                                             {"retransmit_timeout_us", 500}}}}}};
+    auto all = Check(d);
+    const Finding* buffer = Find(all, "dci_accelerator_buffer_below_bdp");
+    ASSERT_NE(buffer, nullptr);
+    EXPECT_EQ(buffer->where, std::vector<std::string>{"a-dci->b-dci"});
+    EXPECT_NEAR(buffer->numbers.at("bdp_bytes"), 12500000, 1);
+    const Finding* timer = Find(all, "dci_accelerator_timeout_below_rtt");
+    ASSERT_NE(timer, nullptr);
+    EXPECT_NEAR(timer->numbers.at("long_haul_rtt_us"), 1000, 1e-9);
+
+    // the defaults (256 MiB, 2 x RTT + 100 us) pass; so does an accelerator that is off
+    d["topology"]["accelerator"] = {{"enabled", true}};
+    all = Check(d);
+    EXPECT_EQ(Find(all, "dci_accelerator_buffer_below_bdp"), nullptr);
+    EXPECT_EQ(Find(all, "dci_accelerator_timeout_below_rtt"), nullptr);
+    d["topology"]["accelerator"] = {{"enabled", false}, {"buffer_bytes", 65536}};
+    EXPECT_EQ(Find(Check(d), "dci_accelerator_buffer_below_bdp"), nullptr);
+}
