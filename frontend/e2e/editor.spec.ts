@@ -203,9 +203,13 @@ test("DCI accelerator: ticked in the generator, drawn at both site edges, report
   const toggle = form.getByRole("checkbox", { name: "RDMA WAN accelerator at the site edges" });
   await expect(toggle).not.toBeChecked();
   await toggle.check();
+  // its settings appear once it is on: 20 MB per edge (above the 12.7 MB BDP of 100 km), 3 ms
+  await form.getByRole("spinbutton", { name: /^Accelerator buffer/ }).fill("20000000");
+  await form.getByRole("spinbutton", { name: /^Resend timeout/ }).fill("3000");
   await form.getByRole("button", { name: "Generate" }).click();
   await expect(page.getByRole("img", { name: /Fabric editor canvas: 8 nodes, 7 links/ })).toBeVisible();
   await expect(toggle).toBeChecked();
+  await expect(form.getByRole("spinbutton", { name: /^Accelerator buffer/ })).toHaveValue("20000000");
   await shot(page, "editor-dci-accelerator");
   await page.getByRole("button", { name: "Run", exact: true }).click();
   await expect(page).toHaveURL(/\/runs\//);
@@ -213,6 +217,7 @@ test("DCI accelerator: ticked in the generator, drawn at both site edges, report
   const runId = page.url().split("/runs/")[1].split(/[/?#]/)[0];
   const diagnostics = await (await request.get(`${API}/runs/${runId}/diagnostics`)).json();
   expect(diagnostics.dci_accelerator.edges["a-dci"].pseudo_acks).toBeGreaterThan(0);
+  expect([diagnostics.dci_accelerator.buffer_bytes, diagnostics.dci_accelerator.retransmit_timeout_us]).toEqual([20_000_000, 3000]);
   await page.getByRole("region", { name: /Fabric overlay/ }).or(page.locator("#overlay")).first().scrollIntoViewIfNeeded();
   await shot(page, "results-dci-accelerator");
 });
