@@ -232,6 +232,30 @@ CheckSwitchBuffers(const Scenario& s, std::vector<Finding>& out)
     }
 }
 
+/** The hops a sender's window turns over on: the whole path, or, when a DCI accelerator
+ *  answers at the near edge (a hop into an edge followed by the hop across the long link), the
+ *  path up to that edge. */
+std::vector<Hop>
+WindowHops(const Scenario& s, const std::vector<Hop>& hops)
+{
+    const DciAcceleratorConfig& a = s.dciAccelerator;
+    if (!a.enabled)
+    {
+        return hops;
+    }
+    for (size_t i = 0; i + 1 < hops.size(); ++i)
+    {
+        const Hop& next = hops[i + 1];
+        bool crossesLongLink = (next.from == a.edges[0] && next.to == a.edges[1]) ||
+                               (next.from == a.edges[1] && next.to == a.edges[0]);
+        if (crossesLongLink)
+        {
+            return std::vector<Hop>(hops.begin(), hops.begin() + long(i) + 1);
+        }
+    }
+    return hops;
+}
+
 void
 CheckPaths(const Scenario& s, std::vector<Finding>& out)
 {
@@ -259,16 +283,19 @@ CheckPaths(const Scenario& s, std::vector<Finding>& out)
         {
             minRate = std::min(minRate, h.rateGbps);
         }
-        double bdp = minRate * 1e3 / 8 * rtt; // bytes
+        // The window is judged against the RTT it turns over in (to an accelerating edge);
+        // the RTO rule below keeps the whole path's RTT.
+        double windowRtt = BaseRttUs(WindowHops(s, hops), nic.mtuBytes);
+        double bdp = minRate * 1e3 / 8 * windowRtt; // bytes
         double window = double(f.window) * double(f.messageBytes);
         // A "bdp" window (kWindowBdp) is sized from this very path when the run starts.
         if (f.window != kWindowBdp && window < bdp && !f.probe && qpReported.insert(f.src).second)
         {
-            double cap = window * 8 / (rtt * 1e3); // Gbit/s
+            double cap = window * 8 / (windowRtt * 1e3); // Gbit/s
             out.push_back({"warning", "qp_depth_below_bdp",
                            {t.nodes[f.src].id + "->" + t.nodes[f.dst].id},
                            {{"window_bytes", window}, {"bdp_bytes", Round(bdp, 0)},
-                            {"base_rtt_us", Round(rtt, 3)}, {"throughput_cap_gbps", Round(cap, 3)},
+                            {"base_rtt_us", Round(windowRtt, 3)}, {"throughput_cap_gbps", Round(cap, 3)},
                             {"link_gbps", minRate}},
                            "a QP of " + t.nodes[f.src].id + " may have " +
                                std::to_string(uint64_t(window)) + " B outstanding, below the " +
