@@ -221,3 +221,25 @@ test("DCI accelerator: ticked in the generator, drawn at both site edges, report
   await page.getByRole("region", { name: /Fabric overlay/ }).or(page.locator("#overlay")).first().scrollIntoViewIfNeeded();
   await shot(page, "results-dci-accelerator");
 });
+
+test("NTT preset: the home page runs the paper's comparison as a sweep", async ({ page, request }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto("/");
+  const card = page.locator('[data-preset="ntt-dci-distance"]');
+  const button = card.getByRole("button", { name: /^Run the comparison of / });
+  // QD 92 or "bdp" x accelerator off or on x 3 distances x 9 message sizes
+  await expect(button).toHaveText("Run the paper's comparison (108 runs)");
+  await expect(page.locator('[data-preset="incast-2to1"]').getByRole("button")).toHaveCount(0);
+  await card.scrollIntoViewIfNeeded();
+  await shot(page, "home-ntt-comparison");
+  await button.click();
+  await expect(page).toHaveURL(/\/sweeps\/[^/]+$/);
+  const sweepId = page.url().split("/sweeps/")[1];
+  await expect(page.getByText(/of 108 points finished/)).toBeVisible();
+  const sweep = await (await request.get(`${API}/sweeps/${sweepId}`)).json();
+  expect(sweep.parameters.map((p: { path: string }) => p.path)).toEqual([
+    "nic.qp_depth", "topology.accelerator.enabled", "topology.length_km", "traffic.0.message_bytes"]);
+  await shot(page, "sweep-ntt-comparison");
+  // the other tests need the worker: 108 points are not run here
+  expect((await request.post(`${API}/sweeps/${sweepId}/cancel`)).ok()).toBe(true);
+});
