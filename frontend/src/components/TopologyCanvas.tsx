@@ -21,6 +21,7 @@ export interface TopologyCanvasProps {
   labels?: "auto" | "never";
   onNodeClick?: (id: string, e: { shiftKey: boolean }) => void;
   onLinkClick?: (index: number) => void;
+  onNodeDoubleClick?: (id: string) => void;
   onBackgroundClick?: (world: { x: number; y: number }) => void;
   onDragEnd?: (positions: Record<string, { x: number; y: number }>) => void;
   onBoxSelect?: (ids: string[]) => void;
@@ -52,8 +53,9 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
   const propsRef = useRef(props);
   propsRef.current = props;
 
-  // Labels by level of detail (placeLabels hides the ones that would overlap).
-  const labels = props.labels !== "never" && graph.nodes.length <= 400;
+  // Labels by level of detail: drawTopology labels only what is on screen, switches first, and
+  // placeLabels hides the ones that would overlap; zooming in brings them back.
+  const labels = props.labels !== "never";
   const draw = useCallback(() => {
     cancelAnimationFrame(frame.current);
     frame.current = requestAnimationFrame(() => {
@@ -69,7 +71,7 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
         selectedLinks: p.selectedLinks,
         positions,
         box: g?.kind === "box" ? g : null,
-        labels: props.labels !== "never" && (labels || viewRef.current.k > 1.6),
+        labels,
         hovered,
       });
     });
@@ -214,6 +216,11 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
         onPointerLeave={() => setHovered(null)}
         title={hovered ?? undefined}
         onClick={onClick}
+        onDoubleClick={(e) => {
+          const w = toWorld(e);
+          const node = hitNode(graph, w.x, w.y);
+          if (node) props.onNodeDoubleClick?.(node.id);
+        }}
         onKeyDown={(e) => {
           if (e.key === "+" || e.key === "=") zoomBy(1.25);
           else if (e.key === "-") zoomBy(0.8);

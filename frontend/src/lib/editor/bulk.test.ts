@@ -1,5 +1,5 @@
 import { globToRegExp, podOf, podsOf, selectNodes } from "./bulk";
-import { historyReducer } from "./reducer";
+import { type History, historyReducer } from "./reducer";
 import { NEW_SCENARIO, fromScenarioDocument, toScenarioDocument } from "./model";
 import type { LayoutNode } from "../topology/types";
 
@@ -42,12 +42,25 @@ describe("bulk selection", () => {
 
   it("writes one override per selected node, as one undoable edit", () => {
     const ids = selectNodes(nodes, { tier: 1, pod: "pod0" });
-    let h = { past: [], present: fromScenarioDocument(NEW_SCENARIO), future: [] };
+    let h: History = { past: [], present: fromScenarioDocument(NEW_SCENARIO), future: [] };
     h = historyReducer(h, { type: "setOverride", scope: "switch", ids, path: "ecn.kmin_bytes", value: 50000 });
     expect(toScenarioDocument(h.present).switch_overrides).toEqual({
       edge0_0: { ecn: { kmin_bytes: 50000 } }, edge0_1: { ecn: { kmin_bytes: 50000 } },
     });
     h = historyReducer(h, { type: "undo" });
     expect(toScenarioDocument(h.present).switch_overrides).toBeUndefined();
+  });
+});
+
+describe("pods of a generated fabric turned explicit (ids kept, groups lost)", () => {
+  it("reads the pod from the generator's switch names", () => {
+    const at = { x: 0, y: 0 };
+    const nodes: LayoutNode[] = [
+      { id: "tor2_5", kind: "switch", tier: 1, ...at }, { id: "leaf2_1", kind: "switch", tier: 2, ...at },
+      { id: "agg3_0", kind: "switch", tier: 2, ...at }, { id: "spine0", kind: "switch", tier: 3, ...at },
+      { id: "h9", kind: "host", tier: 0, group: "tor2_5", ...at },
+    ];
+    expect(podsOf(nodes)).toEqual(["pod3", "podset2"]);
+    expect(selectNodes(nodes, { pod: "podset2" })).toEqual(["tor2_5", "leaf2_1", "h9"]);
   });
 });

@@ -20,12 +20,22 @@ const POD = /^(pod|podset)\d+$/;
  * names one, a host's through the switch it hangs off. Core/spine planes and leaf-spine fabrics have none.
  */
 export function podOf(n: LayoutNode, byId: Map<string, LayoutNode>): string | null {
-  if (n.group && POD.test(n.group)) return n.group;
-  if (n.kind === "host" && n.group) {
-    const sw = byId.get(n.group);
-    if (sw?.group && POD.test(sw.group)) return sw.group;
+  if (n.kind === "host") {
+    const sw = n.group ? byId.get(n.group) : undefined;
+    return sw && sw.kind === "switch" ? switchPod(sw) : null;
   }
-  return null;
+  return switchPod(n);
+}
+
+/**
+ * A switch's pod: its generator group, or (a generated fabric turned explicit by an edit keeps
+ * the ids but not the groups) the generator's names: edge3_1 / agg3_0 -> pod3, tor2_5 / leaf2_1 -> podset2.
+ */
+function switchPod(n: { id: string; group?: string }): string | null {
+  if (n.group && POD.test(n.group)) return n.group;
+  const m = /^(edge|agg|tor|leaf)(\d+)_\d+$/.exec(n.id);
+  if (!m) return null;
+  return `${m[1] === "edge" || m[1] === "agg" ? "pod" : "podset"}${m[2]}`;
 }
 
 /** Pods present in the fabric, in natural order. */
