@@ -163,20 +163,21 @@ function drawGroupBoxes(ctx: CanvasRenderingContext2D, boxes: LayoutNode[], byId
     const { w, h } = n.half!;
     ctx.beginPath();
     ctx.rect(p.x - w, p.y - h, 2 * w, 2 * h);
-    ctx.fillStyle = "rgba(84,162,75,0.18)";
+    // nearly opaque: the links drawn under it end at its border instead of crossing it
+    ctx.fillStyle = "rgba(221,236,218,0.96)";
     ctx.fill();
     ctx.lineWidth = (style.selected.has(n.id) ? 3 : 1.5) / view.k;
     ctx.strokeStyle = style.selected.has(n.id) ? SELECTION_COLOR : "#3d7a35";
     ctx.stroke();
-    const text = `${n.id} · ${n.members?.length ?? 0} nodes`;
-    ctx.font = `600 ${12 / view.k}px sans-serif`;
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
-    // the name fits the box or is left out (a box narrower than its name is zoomed far out)
-    if (ctx.measureText(text).width < 2 * w) {
-      ctx.fillStyle = "#1d2330";
-      ctx.fillText(text, p.x, p.y);
-    }
+    ctx.fillStyle = "#1d2330";
+    // name and member count on two lines; each is left out when the box is narrower than it
+    const lines: [string, string][] = [[n.id, "600"], [`${n.members?.length ?? 0} nodes`, "400"]];
+    lines.forEach(([text, weight], i) => {
+      ctx.font = `${weight} ${12 / view.k}px sans-serif`;
+      if (ctx.measureText(text).width < 2 * w - 4 / view.k) ctx.fillText(text, p.x, p.y + (i - 0.5) * 15 / view.k);
+    });
     ctx.textBaseline = "alphabetic";
   }
 }

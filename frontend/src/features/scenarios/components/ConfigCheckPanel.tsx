@@ -31,6 +31,23 @@ function numbersText(numbers: Record<string, number>) {
 }
 
 /**
+ * Findings with the same rule, severity and fix (one per port when a fabric-wide value is wrong)
+ * as one item: the first one's message and numbers, every place in `where`.
+ */
+export function groupFindings(findings: CheckFinding[]): (CheckFinding & { count: number })[] {
+  const groups = new Map<string, CheckFinding & { count: number }>();
+  for (const f of findings) {
+    const key = `${f.severity}|${f.rule}|${f.fix}`;
+    const g = groups.get(key);
+    if (g) {
+      g.where = [...g.where, ...f.where.filter((w) => !g.where.includes(w))];
+      g.count += 1;
+    } else groups.set(key, { ...f, count: 1 });
+  }
+  return [...groups.values()];
+}
+
+/**
  * The configuration check before a run (POST /scenarios/check, the same module as `fabricsim
  * check`): each finding's severity, where, its numbers and the fix; clicking one shows it on the canvas.
  */
@@ -40,7 +57,7 @@ export function ConfigCheckPanel({ result, error, checking, onShow }: ConfigChec
     return <p className="hint" role="status">{invalid ? "Fix the highlighted fields first: the check runs on a valid scenario." : `The check is unavailable: ${(error as Error).message}`}</p>;
   }
   if (!result) return <p className="hint" role="status">Checking the configuration…</p>;
-  const findings = [...result.findings].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+  const findings = groupFindings(result.findings).sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
   return (
     <div className="config-check" aria-busy={checking}>
       <p className="hint" data-testid="config-check-summary">
@@ -55,7 +72,7 @@ export function ConfigCheckPanel({ result, error, checking, onShow }: ConfigChec
                 <span className={`severity ${f.severity}`}>{f.severity}</span> {RULE_TITLES[f.rule] ?? f.rule}
               </button>
               <div className="finding-where">{f.where.slice(0, 6).join(", ")}{f.where.length > 6 ? ` and ${f.where.length - 6} more` : ""}</div>
-              <p>{f.message}</p>
+              <p>{f.message}{f.count > 1 && <em> The same holds at {f.count - 1} more {f.count === 2 ? "place" : "places"} listed above.</em>}</p>
               {Object.keys(f.numbers).length > 0 && <p className="finding-numbers">{numbersText(f.numbers)}</p>}
               <p className="finding-fix"><strong>Fix:</strong> {f.fix}</p>
             </li>

@@ -51,11 +51,20 @@ describe("ConfigCheckPanel", () => {
     expect(items[0]).toHaveTextContent("Fix: set switch.pfc.headroom_bytes to at least 39728");
     expect(items[1]).toHaveTextContent("QP depth below the path's BDP");
     fireEvent.click(screen.getByRole("button", { name: /PFC headroom/ }));
-    expect(onShow).toHaveBeenCalledWith(result.findings[1]);
+    expect(onShow).toHaveBeenCalledWith(expect.objectContaining({ rule: "headroom_below_cable", where: ["h1->leaf0"], count: 1 }));
     expect(screen.getByRole("table", { name: "Effective configuration changes" })).toHaveTextContent("0.01563");
   });
   it("asks for valid fields when the check answers 422", () => {
     render(<ConfigCheckPanel result={undefined} error={new ApiError(422, "invalid")} checking={false} onShow={() => {}} />);
     expect(screen.getByRole("status")).toHaveTextContent("Fix the highlighted fields first");
+  });
+});
+
+describe("groupFindings", () => {
+  it("makes one item of the same rule and fix at many ports, keeping different fixes apart", async () => {
+    const { groupFindings } = await import("./ConfigCheckPanel");
+    const f = (where: string, fix: string) => ({ severity: "error" as const, rule: "headroom_below_cable", where: [where], numbers: {}, message: where, fix });
+    const g = groupFindings([f("h0->leaf0", "A"), f("h1->leaf0", "A"), f("spine0->leaf0", "B"), f("h1->leaf0", "A")]);
+    expect(g.map((x) => [x.where, x.count, x.message])).toEqual([[["h0->leaf0", "h1->leaf0"], 3, "h0->leaf0"], [["spine0->leaf0"], 1, "spine0->leaf0"]]);
   });
 });
