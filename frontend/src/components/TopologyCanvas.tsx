@@ -93,7 +93,7 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
         if (event.type === "wheel") return true;
         if (event.shiftKey || event.button) return false;
         const w = toWorld(event);
-        return !(propsRef.current.onDragEnd && hitNode(graphRef.current, w.x, w.y));
+        return !(propsRef.current.onDragEnd && hitNode(graphRef.current, w.x, w.y, undefined, viewRef.current.k));
       })
       .on("zoom", (event) => {
         viewRef.current = { x: event.transform.x, y: event.transform.y, k: event.transform.k };
@@ -126,7 +126,7 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
   const onPointerDown = (e: React.PointerEvent<HTMLCanvasElement>) => {
     if (!interactive || e.button !== 0) return;
     const w = toWorld(e);
-    const node = hitNode(graph, w.x, w.y, positions);
+    const node = hitNode(graph, w.x, w.y, positions, viewRef.current.k);
     if (node && props.onDragEnd) {
       const ids = selected?.has(node.id) ? [...selected] : [node.id];
       gestureRef.current = { kind: "drag", ids, startX: w.x, startY: w.y, moved: false, clicked: node.id, shift: e.shiftKey };
@@ -140,7 +140,7 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
   const onPointerMove = (e: React.PointerEvent<HTMLCanvasElement>) => {
     const g = gestureRef.current;
     if (!g) {
-      const n = hitNode(graph, toWorld(e).x, toWorld(e).y, positions);
+      const n = hitNode(graph, toWorld(e).x, toWorld(e).y, positions, viewRef.current.k);
       if ((n?.id ?? null) !== hovered) setHovered(n?.id ?? null);
       return;
     }
@@ -184,7 +184,7 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
   const onClick = (e: React.MouseEvent<HTMLCanvasElement>) => {
     if (!interactive || e.shiftKey) return;
     const w = toWorld(e);
-    const node = hitNode(graph, w.x, w.y);
+    const node = hitNode(graph, w.x, w.y, undefined, viewRef.current.k);
     if (node) {
       if (!props.onDragEnd) props.onNodeClick?.(node.id, { shiftKey: e.shiftKey });
       return;
@@ -218,7 +218,7 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
         onClick={onClick}
         onDoubleClick={(e) => {
           const w = toWorld(e);
-          const node = hitNode(graph, w.x, w.y);
+          const node = hitNode(graph, w.x, w.y, undefined, viewRef.current.k);
           if (node) props.onNodeDoubleClick?.(node.id);
         }}
         onKeyDown={(e) => {

@@ -1,4 +1,4 @@
-import { SELECTION_COLOR, drawTopology } from "./draw";
+import { SELECTION_COLOR, drawTopology, hitNode } from "./draw";
 import { tieredLayout } from "./layout";
 
 /** A 2D context that records strokes with their colour and what was drawn. */
@@ -85,5 +85,15 @@ describe("level of detail", () => {
     expect(calls.arc).toBe(0);
     expect(calls.rect).toBe(4040);
     expect(texts.some((t) => t.startsWith("h"))).toBe(false);
+  });
+});
+
+describe("hit test zoomed out", () => {
+  it("hits a switch where it is drawn at its minimum on-screen size", () => {
+    const g = tieredLayout([{ id: "s", kind: "switch", tier: 1 }, { id: "h", kind: "host", tier: 0, group: "s" }], []);
+    const s = g.nodes.find((n) => n.id === "s")!;
+    // at zoom 0.05 the switch is drawn 2.5 px = 50 world units from its centre
+    expect(hitNode(g, s.x + 45, s.y, undefined, 0.05)?.id).toBe("s");
+    expect(hitNode(g, s.x + 45, s.y, undefined, 1)).toBeNull();
   });
 });

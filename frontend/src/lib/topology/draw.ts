@@ -221,8 +221,13 @@ function drawLongHaulLabels(ctx: CanvasRenderingContext2D, graph: LayoutGraph, b
   }
 }
 
-/** The node under a world point, topmost first. */
-export function hitNode(graph: LayoutGraph, wx: number, wy: number, positions?: Map<string, { x: number; y: number }>) {
+/**
+ * The node under a world point, topmost first. `k` is the view's zoom: zoomed far out, nodes are
+ * drawn at a minimum on-screen size, and a click on what is drawn must hit it.
+ */
+export function hitNode(graph: LayoutGraph, wx: number, wy: number, positions?: Map<string, { x: number; y: number }>, k = 1) {
+  const hostR = Math.max(HOST_RADIUS, 1.5 / k) + 2 / k;
+  const switchR = Math.max(SWITCH_HALF, 2.5 / k) + 2 / k;
   for (let i = graph.nodes.length - 1; i >= 0; i -= 1) {
     const n = graph.nodes[i];
     const p = nodePosition(n, positions);
@@ -230,7 +235,7 @@ export function hitNode(graph: LayoutGraph, wx: number, wy: number, positions?: 
       if (Math.abs(p.x - wx) <= n.half.w && Math.abs(p.y - wy) <= n.half.h) return n;
       continue;
     }
-    const r = n.kind === "host" ? HOST_RADIUS + 2 : SWITCH_HALF + 2;
+    const r = n.kind === "host" ? hostR : switchR;
     if (Math.abs(p.x - wx) <= r && Math.abs(p.y - wy) <= r) return n;
   }
   return null;
