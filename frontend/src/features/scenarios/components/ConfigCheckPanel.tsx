@@ -72,7 +72,7 @@ export function ConfigCheckPanel({ result, error, checking, onShow }: ConfigChec
                 <span className={`severity ${f.severity}`}>{f.severity}</span> {RULE_TITLES[f.rule] ?? f.rule}
               </button>
               <div className="finding-where">{f.where.slice(0, 6).join(", ")}{f.where.length > 6 ? ` and ${f.where.length - 6} more` : ""}</div>
-              <p>{f.message}{f.count > 1 && <em> The same holds at {f.count - 1} more {f.count === 2 ? "place" : "places"} listed above.</em>}</p>
+              <p>{f.count > 1 ? f.message.replace(/\.?$/, ".") : f.message}{f.count > 1 && <em>{" "}The same holds at {f.count - 1} more {f.count === 2 ? "place" : "places"} listed above.</em>}</p>
               {Object.keys(f.numbers).length > 0 && <p className="finding-numbers">{numbersText(f.numbers)}</p>}
               <p className="finding-fix"><strong>Fix:</strong> {f.fix}</p>
             </li>
