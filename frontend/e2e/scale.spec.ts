@@ -44,6 +44,17 @@ test("grouping: collapse the pods into boxes, expand one by double-click, expand
   await expect(page.getByRole("img", { name: "Fabric editor canvas: 208 nodes, 384 links, 7 collapsed" })).toBeVisible();
   await page.getByRole("button", { name: "Expand all" }).click();
   await expect(page.getByRole("img", { name: "Fabric editor canvas: 208 nodes, 384 links" })).toBeVisible();
+
+  // after a structural edit the fabric is explicit (no generator groups): pods still collapse,
+  // with their hosts (a host's group is the switch it hangs off)
+  await page.getByRole("button", { name: "Add switch" }).click();
+  await page.mouse.click(box.x + 30, box.y + 30);
+  await expect(page.getByText(/^Explicit fabric \(209 nodes\)/)).toBeVisible();
+  await page.getByRole("button", { name: "Select", exact: true }).click();
+  await page.getByRole("button", { name: "Collapse 8 pods" }).click();
+  await expect(page.getByRole("img", { name: "Fabric editor canvas: 209 nodes, 384 links, 8 collapsed" })).toBeVisible();
+  await page.mouse.click(box.x + v.x + v.k * pod3.x, box.y + v.y + v.k * pod3.y);
+  await expect(side.getByRole("heading", { level: 4 })).toContainText("8 switches (16 hosts ignored");
 });
 
 test("bulk edit: the edge switches of pod2 get an ECN Kmin override, nothing else does", async ({ page }) => {
