@@ -44,12 +44,16 @@ export function visibleWorld(view: View, width: number, height: number, margin =
 const positionCache = new WeakMap<LayoutGraph, Map<string, { x: number; y: number }>>();
 
 /** Node positions by id; cached per graph while nothing is being dragged (5,000 nodes every frame). */
-function positionsOf(graph: LayoutGraph, positions?: Map<string, { x: number; y: number }>) {
-  if (positions && positions.size > 0) return new Map(graph.nodes.map((n) => [n.id, nodePosition(n, positions)]));
+function positionsOf(graph: LayoutGraph, positions?: Map<string, { x: number; y: number }>): Positions {
   let m = positionCache.get(graph);
   if (!m) {
     m = new Map(graph.nodes.map((n) => [n.id, n]));
     positionCache.set(graph, m);
+  }
+  // while dragging, the few dragged nodes are looked up first (no 5,000-entry map per frame)
+  if (positions && positions.size > 0) {
+    const base = m;
+    return { get: (id: string) => positions.get(id) ?? base.get(id) };
   }
   return m;
 }
@@ -182,7 +186,8 @@ function drawGroupBoxes(ctx: CanvasRenderingContext2D, boxes: LayoutNode[], byId
   }
 }
 
-type Positions = Map<string, { x: number; y: number }>;
+/** Where each node is drawn: only lookups by id are needed. */
+type Positions = { get(id: string): { x: number; y: number } | undefined };
 
 function drawSelectedLinks(ctx: CanvasRenderingContext2D, graph: LayoutGraph, byId: Positions, view: View, chosen?: Set<number>) {
   if (!chosen || chosen.size === 0) return;
@@ -361,7 +366,7 @@ function drawLabels(
   ctx: CanvasRenderingContext2D,
   graph: LayoutGraph,
   view: View,
-  byId: Map<string, { x: number; y: number }>,
+  byId: Positions,
   style: DrawStyle,
   dpr: number,
   vis: ReturnType<typeof visibleWorld>,
