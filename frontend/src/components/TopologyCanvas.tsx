@@ -27,6 +27,8 @@ export interface TopologyCanvasProps {
   onBoxSelect?: (ids: string[]) => void;
   /** Stretch the layout to the panel's shape (read-only views such as the results overlay). */
   fill?: boolean;
+  /** node id -> role tag drawn with a ring (the DCI WAN accelerator at the site edges). */
+  badges?: Map<string, string>;
 }
 
 type Gesture =
@@ -73,6 +75,7 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
         box: g?.kind === "box" ? g : null,
         labels,
         hovered,
+        badges: p.badges,
       });
     });
   }, [width, height, positions, labels, hovered, props.labels]);

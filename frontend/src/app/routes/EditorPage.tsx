@@ -31,6 +31,7 @@ import { fabricStats, unlinkedNodes } from "../../lib/topology/stats";
 import { useQueryClient } from "@tanstack/react-query";
 import { expandTopology } from "../../lib/api/queries";
 import type { GeneratorTopology } from "../../lib/scenario/types";
+import { acceleratorBadges } from "../../lib/topology/accelerator";
 
 export function EditorPage() {
   const [params] = useSearchParams();
@@ -183,6 +184,7 @@ export function EditorPage() {
               selected={selected}
               selectedLink={linkIndex}
               overlay={<CanvasMessages messages={canvasMessages} onSelectLink={selectLink} />}
+              badges={acceleratorBadges(doc.topology)}
               highlighted={highlighted}
               picking={picking && {
                 label: picking.label,

@@ -934,6 +934,7 @@ export interface components {
          * @description Two leaf-spine sites a and b joined by a long-haul link between a-dci and b-dci.
          */
         Dci: {
+            accelerator?: components["schemas"]["DciAccelerator"];
             /**
              * Dci Buffer Bytes
              * @default 67108864
@@ -956,6 +957,29 @@ export interface components {
              */
             length_km: number;
             site?: components["schemas"]["LeafSpineSite"];
+        };
+        /**
+         * DciAccelerator
+         * @description The RDMA WAN accelerator at both site edges (a-dci, b-dci; NTT, seeds/002): pseudo-ACKs
+         *     to the local sender, data held until the far end acknowledges it, resent over the long link.
+         */
+        DciAccelerator: {
+            /**
+             * Buffer Bytes
+             * @description data held per edge, all QPs together
+             * @default 268435456
+             */
+            buffer_bytes: number;
+            /**
+             * Enabled
+             * @default false
+             */
+            enabled: boolean;
+            /**
+             * Retransmit Timeout Us
+             * @description resend the held data when the far end acknowledged nothing for this long; default: 2 x the long-haul RTT + 100 us
+             */
+            retransmit_timeout_us?: number | null;
         };
         /**
          * Ecn
@@ -1927,9 +1951,10 @@ export interface components {
             preamble_ifg_bytes: number;
             /**
              * Qp Depth
+             * @description outstanding WQEs (messages) per QP, 1..65536, or "bdp": per flow, ceil(base RTT x bottleneck rate / message wire bytes) (NTT's QD = RTT x line rate / frame size), clamped to 65536
              * @default 16
              */
-            qp_depth: number;
+            qp_depth: number | "bdp";
             /**
              * Rto Us
              * @default 1000
@@ -1967,8 +1992,11 @@ export interface components {
             nack_enabled?: boolean | null;
             /** Preamble Ifg Bytes */
             preamble_ifg_bytes?: number | null;
-            /** Qp Depth */
-            qp_depth?: number | null;
+            /**
+             * Qp Depth
+             * @description outstanding WQEs (messages) per QP, 1..65536, or "bdp": per flow, ceil(base RTT x bottleneck rate / message wire bytes) (NTT's QD = RTT x line rate / frame size), clamped to 65536
+             */
+            qp_depth?: number | "bdp" | null;
             /** Rto Us */
             rto_us?: number | null;
             /** Transport */
@@ -2337,10 +2365,24 @@ export interface components {
             start_us: number;
         };
         /**
+         * PresetComparison
+         * @description A sweep shipped with a preset: the comparison its paper makes, run with POST /sweeps
+         *     (scenario_id = the preset's, parameters and linked as here).
+         */
+        PresetComparison: {
+            /** Linked */
+            linked?: components["schemas"]["LinkedParameter"][];
+            /** Parameters */
+            parameters: components["schemas"]["SweepParameter"][];
+            /** Title */
+            title: string;
+        };
+        /**
          * PresetDetail
-         * @description A preset with its scenario document.
+         * @description A preset with its scenario document and, when it has one, its comparison sweep.
          */
         PresetDetail: {
+            comparison?: components["schemas"]["PresetComparison"] | null;
             /** Description */
             description: string;
             /** Hosts */
@@ -2424,9 +2466,13 @@ export interface components {
         /**
          * RunDiagnostics
          * @description The result's optional objects: faults (events, drops, watchdogs, deadlocks), Pingmesh RTT
-         *     percentiles, port counters; null when the run has none.
+         *     percentiles, port counters, the DCI accelerators' counters; null when the run has none.
          */
         RunDiagnostics: {
+            /** Dci Accelerator */
+            dci_accelerator?: {
+                [key: string]: unknown;
+            } | null;
             /** Faults */
             faults: {
                 [key: string]: unknown;

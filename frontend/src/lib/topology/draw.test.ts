@@ -1,19 +1,20 @@
-import { SELECTION_COLOR, drawTopology, hitNode } from "./draw";
+import { BADGE_COLOR, SELECTION_COLOR, drawTopology, hitNode } from "./draw";
 import { tieredLayout } from "./layout";
 
 /** A 2D context that records strokes with their colour and what was drawn. */
 function recordingContext() {
   const strokes: { color: string; width: number }[] = [];
   const texts: string[] = [];
+  const placed: { text: string; x: number; color: string }[] = [];
   const ctx = {
     strokeStyle: "", fillStyle: "", lineWidth: 1, font: "", textAlign: "",
     setTransform() {}, clearRect() {}, beginPath() {}, moveTo() {}, lineTo() {}, arc() {}, rect() {}, fill() {},
     setLineDash() {}, strokeRect() {}, strokeText() {},
     measureText(t: string) { return { width: t.length * 6.5 }; },
-    fillText(t: string) { texts.push(t); },
+    fillText(t: string, x: number) { texts.push(t); placed.push({ text: t, x, color: String(ctx.fillStyle) }); },
     stroke() { strokes.push({ color: String(ctx.strokeStyle), width: ctx.lineWidth }); },
   };
-  return { ctx: ctx as unknown as CanvasRenderingContext2D, strokes, texts };
+  return { ctx: ctx as unknown as CanvasRenderingContext2D, strokes, texts, placed };
 }
 
 const graph = tieredLayout(
@@ -47,6 +48,18 @@ describe("selection drawing", () => {
     const { ctx, texts } = recordingContext();
     drawTopology(ctx, g, { x: 0, y: 0, k: 1 }, size, { ...style, selected: new Set() });
     expect(texts).toContain("100 km · 500 us one way · 100 Gbit/s");
+  });
+
+  it("rings a badged node and keeps its tag inside the canvas at the edge", () => {
+    const { ctx, strokes, placed } = recordingContext();
+    const edge = graph.nodes.find((n) => n.id === "spine0")!;
+    // the view puts spine0 on the canvas' left edge (screen x 0)
+    drawTopology(ctx, graph, { x: -edge.x, y: 0, k: 1 }, size, { ...style, selected: new Set(), badges: new Map([["spine0", "WAN accelerator"]]) });
+    expect(strokes.some((s) => s.color === BADGE_COLOR)).toBe(true);
+    const tag = placed.find((t) => t.text === "WAN accelerator")!;
+    const half = ("WAN accelerator".length * 6.5) / 2;
+    expect(tag.color).toBe(BADGE_COLOR);
+    expect(tag.x - edge.x - half).toBeGreaterThanOrEqual(0); // screen x of the tag's left end
   });
 });
 

@@ -19,7 +19,12 @@ export interface DrawStyle {
   labels: boolean;
   /** Node under the pointer: its label is always drawn, on top. */
   hovered?: string | null;
+  /** node id -> a role drawn as a ring and a tag beside the node (the DCI WAN accelerator). */
+  badges?: Map<string, string>;
 }
+
+/** Badge rings and tags: amber, apart from the selection blue and the error red. */
+export const BADGE_COLOR = "#b35c00";
 
 export const HOST_RADIUS = 5;
 export const SWITCH_HALF = 8;
@@ -148,6 +153,7 @@ export function drawTopology(
   }
   drawGroupBoxes(ctx, boxes, byId, view, style);
 
+  drawBadges(ctx, byId, view, switchH, width, style.badges);
   if (style.labels || style.hovered) drawLabels(ctx, graph, view, byId, style, dpr, vis);
 
   if (style.box) {
@@ -204,6 +210,33 @@ function drawSelectedLinks(ctx: CanvasRenderingContext2D, graph: LayoutGraph, by
     ctx.strokeStyle = color;
     ctx.lineWidth = width / view.k;
     ctx.stroke();
+  }
+}
+
+/** A ring around each badged node and its tag above it, in screen-sized text, kept inside the
+ *  canvas (a node at the edge of a stretched layout would otherwise lose half its tag). */
+function drawBadges(ctx: CanvasRenderingContext2D, byId: Positions, view: View, half: number, width: number, badges?: Map<string, string>) {
+  if (!badges || badges.size === 0) return;
+  ctx.font = `bold ${11 / view.k}px sans-serif`;
+  ctx.textAlign = "center";
+  for (const [id, text] of badges) {
+    const p = byId.get(id);
+    if (!p) continue;
+    const r = half + 5 / view.k;
+    ctx.beginPath();
+    ctx.arc(p.x, p.y, r, 0, 2 * Math.PI);
+    ctx.lineWidth = 2.5 / view.k;
+    ctx.strokeStyle = BADGE_COLOR;
+    ctx.stroke();
+    const ty = p.y - r - 6 / view.k;
+    const halfText = (ctx.measureText(text).width * view.k) / 2 + 2; // screen px
+    const sx = Math.min(Math.max(view.x + view.k * p.x, halfText), Math.max(halfText, width - halfText));
+    const tx = (sx - view.x) / view.k;
+    ctx.lineWidth = 4 / view.k;
+    ctx.strokeStyle = "rgba(255,255,255,0.9)";
+    ctx.strokeText(text, tx, ty);
+    ctx.fillStyle = BADGE_COLOR;
+    ctx.fillText(text, tx, ty);
   }
 }
 

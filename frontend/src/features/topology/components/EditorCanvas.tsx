@@ -22,6 +22,8 @@ export interface EditorCanvasProps {
   selectedLink?: number | null;
   /** Messages laid over the canvas (they never move it). */
   overlay?: React.ReactNode;
+  /** node id -> role tag (the DCI WAN accelerator). */
+  badges?: Map<string, string>;
   /** Hosts highlighted because a traffic generator uses them. */
   highlighted?: Set<string>;
   /** When set, clicks on hosts pick them for the traffic panel instead of selecting. */
@@ -179,6 +181,7 @@ export function EditorCanvas(p: EditorCanvasProps) {
         onDragEnd={tool === "select" && !p.picking ? onMove : undefined}
         onBoxSelect={(ids) => p.onSelect(expandIds(shown, ids), true)}
         selectedLinks={selectedLinks}
+        badges={p.badges}
       />
       {p.overlay}
       </div>
