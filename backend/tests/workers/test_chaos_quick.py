@@ -137,3 +137,31 @@ def test_cancel_mid_run_kills_fabricsim_and_worker_takes_new_work(chaos_stack):
         assert worker_proc.poll() is None
         assert api.get(f"/runs/{run['id']}/summary").status_code == 409  # nothing stored for it
     stack.stop_worker(worker_proc)
+
+
+def test_sweep_and_tuning_streams_resume_from_last_event_id(chaos_stack):
+    """Every event stream a page follows (run above, sweep, tuning) honours Last-Event-ID."""
+    stack = chaos_stack
+    worker = stack.start_worker()
+    with stack.client() as api:
+        base = create_scenario(api, two_hosts(name="streams resume"))
+        sweep = api.post("/sweeps", json={"scenario_id": base["id"], "seed": new_seed(),
+                                          "parameters": [{"path": "seed",
+                                                          "values": [new_seed(), new_seed()]}]})
+        tuning = api.post("/tunings", json={
+            "scenario_ids": [base["id"]], "seeds": [new_seed()],
+            "space": {"parameters": [{"name": "pmax", "path": "switch.ecn.pmax",
+                                      "values": [1, 90], "unit": "percent"}]},
+            "objectives": [{"kind": "metric", "metric": "throughput_gbps"}],
+            "strategies": [{"name": "grid"}]})
+        assert sweep.status_code == 201 and tuning.status_code == 201, (sweep.text, tuning.text)
+        for path in (f"/sweeps/{sweep.json()['id']}/events",
+                     f"/tunings/{tuning.json()['id']}/events"):
+            with api.stream("GET", path, timeout=300) as stream:
+                events = read_events(stream.iter_lines())
+            assert events[-1]["event"] == "done" and events[-1]["data"]["status"] == "SUCCEEDED"
+            ids = [e["id"] for e in events]
+            assert all(a != b for a, b in zip(ids, ids[1:-1])), ids  # no state sent twice
+            with api.stream("GET", path, headers={"Last-Event-ID": ids[-1]}, timeout=60) as again:
+                assert [e["event"] for e in read_events(again.iter_lines())] == ["done"], path
+    stack.stop_worker(worker)
