@@ -18,7 +18,9 @@ and a grid tuning (incast), waits until the sweep is under way and injects:
 After each phase it checks the invariants: every run final (FAILED/CANCELLED with a reason), no
 run PENDING or RUNNING, one stored result per SUCCEEDED run and none for the others, sweep and
 tuning counts equal to their points/evaluations. It prints one line per phase and the time from
-recovery (the fault's end) to completion. Exit status 1 when an invariant fails.
+recovery (the fault's end) to completion. Finally the database all phases wrote to is backed up
+with pg_dump -Fc and restored with pg_restore into a new database; row counts, a digest over every
+stored result and the Alembic version must be identical. Exit status 1 when an invariant fails.
 """
 
 import argparse
@@ -33,11 +35,13 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
 import psutil
 from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
 
 from tests.helpers import create_scenario
 from tests.scenarios_data import incast, long_running, two_hosts
@@ -273,6 +277,44 @@ def cancel(chaos: Chaos, work: Workload) -> tuple[float, dict]:
     return asked, {"fabricsim_found": len(sims), "fabricsim_gone_after_s": round(gone, 2)}
 
 
+def fingerprint(url: str) -> dict[str, Any]:
+    """Row counts and a digest over every stored result, to compare a restore with its source."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as c:
+            counts = {t: c.execute(text(f"SELECT count(*) FROM {t}")).scalar_one()
+                      for t in ("scenarios", "runs", "run_results", "sweeps", "tunings")}
+            digest = c.execute(text("SELECT md5(string_agg(run_id || sha256 || md5(result_json), "
+                                    "',' ORDER BY run_id)) FROM run_results")).scalar_one()
+            version = c.execute(text("SELECT version_num FROM alembic_version")).scalar_one()
+    finally:
+        engine.dispose()
+    return {**counts, "results_md5": digest, "alembic_version": version}
+
+
+def backup_restore(url: str) -> dict[str, Any]:
+    """pg_dump -Fc of the chaos database, pg_restore into a new one, fingerprints compared."""
+    libpq = make_url(url).set(drivername="postgresql")
+    source = libpq.render_as_string(hide_password=False)
+    copy = create_database(url)
+    target = make_url(copy).set(drivername="postgresql").render_as_string(hide_password=False)
+    with tempfile.TemporaryDirectory() as tmp:
+        dump = Path(tmp) / "fabrictwin.dump"
+        started = time.monotonic()
+        subprocess.run(["pg_dump", "-Fc", "-f", str(dump), "--dbname", source], check=True,
+                       timeout=600)
+        dumped = time.monotonic()
+        subprocess.run(["pg_restore", "--no-owner", "--dbname", target, str(dump)], check=True,
+                       timeout=600)
+        restored = time.monotonic()
+        size = dump.stat().st_size
+    before, after = fingerprint(url), fingerprint(copy)
+    drop_database(copy)
+    return {"dump_bytes": size, "dump_s": round(dumped - started, 2),
+            "restore_s": round(restored - dumped, 2), "source": before,
+            "identical": before == after}
+
+
 FAULTS = {"pool-kill": pool_kill, "main-kill": main_kill,
           "pg-stop": outage("pg-stop", "pg-start", "/sweeps"),
           "redis-stop": outage("redis-stop", "redis-start", "/sweeps"),
@@ -314,6 +356,10 @@ def main() -> int:
             failed |= bool(result["problems"])
             figures.append(result)
             print(json.dumps(result), flush=True)
+        backup = backup_restore(url)  # the database every phase wrote to, restored once
+        failed |= not backup["identical"]
+        figures.append({"backup_restore": backup})
+        print(json.dumps({"backup_restore": backup}), flush=True)
     finally:
         for proc in stack.workers:  # killed main processes may leave their pool children
             try:
