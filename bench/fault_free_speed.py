@@ -110,9 +110,13 @@ def main() -> int:
         print(f"{row['reference']:40} {row['today']['events']:>13} "
               f"{row['today']['events_per_s'] / 1e6:>16.2f} "
               + (f"{row['before']['events_per_s'] / 1e6:>17.2f} {row['ratio']:>6.3f} "
-                 f"{row['today']['events'] == row['before']['events']}" if "before" in row else ""))
-    print("(Reference rows: fabric-bench, events per wall second of the event loop; others: "
-          "fabricsim run, events per CPU second of the whole process, start-up included)")
+                 f"{row['today']['events'] == row['before']['events']}  (per CPU s: "
+                 f"{row['today']['events_per_cpu_s'] / 1e6:.2f} / "
+                 f"{row['before']['events_per_cpu_s'] / 1e6:.2f} = {row['ratio_cpu']:.3f})"
+                 if "before" in row else ""))
+    print("(Reference rows: fabric-bench, events per wall second of the event loop, and per CPU "
+          "second of the process in brackets; others: fabricsim run, events per CPU second of "
+          "the whole process, start-up included)")
     return 0
 
 
@@ -128,16 +132,25 @@ def compare_references(builds: dict[str, Path], reps: int, a_us: float) -> list[
         samples: dict[str, list[dict]] = {n: [] for n in benches}
         for rep in range(reps):
             for name in (list(benches) if rep % 2 == 0 else list(reversed(benches))):
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
                 out = subprocess.run([str(benches[name]), *argv], capture_output=True, text=True,
                                      timeout=1800, check=True).stdout
-                samples[name].append(json.loads(out.strip().splitlines()[-1]))
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                line = json.loads(out.strip().splitlines()[-1])
+                line["cpu_s"] = ((after.ru_utime - before.ru_utime)
+                                 + (after.ru_stime - before.ru_stime))
+                samples[name].append(line)
         row: dict = {"reference": reference}
         for name, runs in samples.items():
             row[name] = {"events": runs[0]["events"],
                          "events_per_s": statistics.median(r["events_per_s"] for r in runs),
-                         "packets_per_s": statistics.median(r["packets_per_s"] for r in runs)}
+                         "packets_per_s": statistics.median(r["packets_per_s"] for r in runs),
+                         "events_per_cpu_s": statistics.median(r["events"] / r["cpu_s"]
+                                                               for r in runs)}
         if "today" in row and "before" in row:
             row["ratio"] = row["today"]["events_per_s"] / row["before"]["events_per_s"]
+            row["ratio_cpu"] = (row["today"]["events_per_cpu_s"]
+                                / row["before"]["events_per_cpu_s"])
         print(json.dumps(row), flush=True)
         rows.append(row)
     return rows
