@@ -696,6 +696,7 @@ export interface paths {
         /**
          * Events
          * @description Server-Sent Events: `progress` (per strategy: evaluations, done, best so far), then `done`.
+         *     A reconnecting client's Last-Event-ID skips the state it has already seen.
          */
         get: operations["tunings-events"];
         put?: never;
@@ -4847,7 +4848,10 @@ export interface operations {
     "tunings-events": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description id of the last event received (sent by EventSource on reconnect) */
+                "Last-Event-ID"?: string | null;
+            };
             path: {
                 id: string;
             };
