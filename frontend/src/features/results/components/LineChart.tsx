@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef } from "react";
 import { scaleLinear } from "d3-scale";
-import { line, curveStepAfter } from "d3-shape";
+import { area, line, curveStepAfter } from "d3-shape";
 import { brushX } from "d3-brush";
 import { select } from "d3-selection";
 import { format } from "d3-format";
@@ -13,6 +13,8 @@ export interface NamedSeries {
   values: number[];
   /** Id the page uses for highlighting (a port name, a flow id); defaults to name. */
   key?: string;
+  /** A shaded interval around the line (the 95% band over seeds), sampled like values. */
+  band?: { lo: number[]; hi: number[] };
 }
 
 export interface LineChartProps {
@@ -64,6 +66,15 @@ export function LineChart({ t, series, xDomain, yLabel, height = 200, step, yFor
       return gen.y((i) => y(s.values[i]))(idx) ?? "";
     });
   }, [series, t, x, y, step, xDomain, innerW]);
+  const bands = useMemo(() => series.map((s) => {
+    if (!s.band) return null;
+    const { lo, hi } = s.band;
+    // the band's upper edge picks the samples, so its peaks survive the per-column thinning
+    const idx = visibleIndices(t, hi, xDomain[0], xDomain[1], Math.max(Math.floor(innerW), 1));
+    const gen = area<number>().x((i) => x(t[i])).y0((i) => y(lo[i])).y1((i) => y(hi[i]));
+    if (step) gen.curve(curveStepAfter);
+    return gen(idx) ?? "";
+  }), [series, t, x, y, step, xDomain, innerW]);
 
   useEffect(() => {
     const g = brushRef.current;
@@ -107,6 +118,9 @@ export function LineChart({ t, series, xDomain, yLabel, height = 200, step, yFor
                 <title>warm-up (not in the summary)</title>
               </rect>
             )}
+            {bands.map((d, i) => d && (
+              <path key={`band-${series[i].key ?? series[i].name}`} className="series-band" d={d} fill={categorical(i)} fillOpacity={0.18} stroke="none" data-series={series[i].name} />
+            ))}
             {paths.map((d, i) => {
               const k = series[i].key ?? series[i].name;
               const dim = highlight != null && highlight !== k;
@@ -147,6 +161,7 @@ export function visibleMax(t: number[], series: NamedSeries[], [x0, x1]: [number
     for (let i = lo; i < t.length && i < s.values.length; i += 1) {
       if (i > lo && t[i - 1] > x1) break;
       if (s.values[i] > m) m = s.values[i];
+      if (s.band && s.band.hi[i] > m) m = s.band.hi[i];
     }
   }
   return m || 1;
