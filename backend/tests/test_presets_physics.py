@@ -95,7 +95,10 @@ def test_preset_validates_and_runs(path, fabricsim, sim, tmp_path):
     assert (proc.returncode, proc.stdout.strip()) == (0, "ok"), proc.stderr
     result = sim(scenario)
     assert result["run_info"]["sim_time_ns"] == round(scenario["duration_us"] * 1000)
-    assert result["perf"]["wall_s"] < 10, "a preset must run in a few seconds"
+    # "A preset runs in a few seconds", bounded in simulated events (machine-independent; the
+    # largest, fat-tree-k4-websearch, takes 1.4 M; about 1 M events/s on the 2-core dev machine),
+    # not in wall time, which depends on the machine and its load (bench/ measures speed).
+    assert result["run_info"]["events"] <= 5_000_000, result["run_info"]["events"]
     assert result["summary"]["throughput_gbps"] > 0
 
 

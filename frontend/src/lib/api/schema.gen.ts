@@ -438,6 +438,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/scenarios/{id}/thumbnail.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Thumbnail Png
+         * @description The topology as a 1200 x 630 PNG with the scenario's name (the share link's og:image).
+         */
+        get: operations["scenarios-thumbnail_png"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/scenarios/{id}/thumbnail.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Thumbnail Svg
+         * @description The same topology drawing as SVG.
+         */
+        get: operations["scenarios-thumbnail_svg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sweeps": {
         parameters: {
             query?: never;
@@ -656,6 +696,7 @@ export interface paths {
         /**
          * Events
          * @description Server-Sent Events: `progress` (per strategy: evaluations, done, best so far), then `done`.
+         *     A reconnecting client's Last-Event-ID skips the state it has already seen.
          */
         get: operations["tunings-events"];
         put?: never;
@@ -4323,6 +4364,68 @@ export interface operations {
             };
         };
     };
+    "scenarios-thumbnail_png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 1200 x 630 PNG */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "scenarios-thumbnail_svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description SVG */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "sweeps-list": {
         parameters: {
             query?: {
@@ -4748,7 +4851,10 @@ export interface operations {
     "tunings-events": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description id of the last event received (sent by EventSource on reconnect) */
+                "Last-Event-ID"?: string | null;
+            };
             path: {
                 id: string;
             };
