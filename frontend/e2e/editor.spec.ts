@@ -203,13 +203,24 @@ test("DCI accelerator: ticked in the generator, drawn at both site edges, report
   const toggle = form.getByRole("checkbox", { name: "RDMA WAN accelerator at the site edges" });
   await expect(toggle).not.toBeChecked();
   await toggle.check();
-  // its settings appear once it is on: 20 MB per edge (above the 12.7 MB BDP of 100 km), 3 ms
-  await form.getByRole("spinbutton", { name: /^Accelerator buffer/ }).fill("20000000");
+  // its settings appear once it is on; 1 MB is below the long link's 12.5 MB BDP: the
+  // configuration check says so
+  const buffer = form.getByRole("spinbutton", { name: /^Accelerator buffer/ });
+  const check = page.getByTestId("config-check");
+  await buffer.fill("1000000");
+  await form.getByRole("button", { name: "Generate" }).click();
+  await expect(check).toContainText("WAN accelerator buffer below the long link's BDP");
+  await expect(check).toContainText("12500000");
+  // 20 MB per edge and a 3 ms timeout: no finding at all (nor a QP depth one: with the
+  // accelerator the window of 92 x 4 KB turns over in the 7 us RTT to a-dci)
+  await buffer.fill("20000000");
   await form.getByRole("spinbutton", { name: /^Resend timeout/ }).fill("3000");
   await form.getByRole("button", { name: "Generate" }).click();
+  await expect(form.getByRole("button", { name: "Generate" })).toBeEnabled();
+  await expect(check.locator("summary")).toHaveText("Configuration check (no findings)", { timeout: 60_000 });
   await expect(page.getByRole("img", { name: /Fabric editor canvas: 8 nodes, 7 links/ })).toBeVisible();
   await expect(toggle).toBeChecked();
-  await expect(form.getByRole("spinbutton", { name: /^Accelerator buffer/ })).toHaveValue("20000000");
+  await expect(buffer).toHaveValue("20000000");
   await shot(page, "editor-dci-accelerator");
   await page.getByRole("button", { name: "Run", exact: true }).click();
   await expect(page).toHaveURL(/\/runs\//);
