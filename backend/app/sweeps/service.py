@@ -109,12 +109,13 @@ def _status(sweep: Sweep, counts: dict[str, int], done: int, failed: int) -> str
 
 def to_public(session: Session, *, sweep: Sweep) -> SweepPublic:
     """The sweep with its aggregated points table."""
-    runs = {r.id: r for r in session.scalars(
-        select(Run).join(SweepPoint, SweepPoint.run_id == Run.id)
-        .where(SweepPoint.sweep_id == sweep.id)).all()}
+    # Points and their runs in one statement: the expander may commit new points between two
+    # statements (read committed), and a point whose run was not read made this a 500.
+    rows = session.execute(select(SweepPoint, Run).join(Run, SweepPoint.run_id == Run.id)
+                           .where(SweepPoint.sweep_id == sweep.id)
+                           .order_by(SweepPoint.index)).all()
     points = []
-    for point in _points(session, sweep.id):
-        run = runs[point.run_id]
+    for point, run in rows:
         metrics = (RunMetrics(**{m: getattr(run, m) for m in METRIC_NAMES})
                    if run.status == "SUCCEEDED" else None)
         points.append(SweepPointPublic(index=point.index, params=point.params,

@@ -3,14 +3,15 @@
 from datetime import timedelta
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, HTTPException, Query, Request
 from sse_starlette.sse import EventSourceResponse
 
 from app.api.deps import SessionDep, SettingsDep, TuningDep
 from app.api.errors import unprocessable
-from app.api.sse import LastEventId, poll_events
+from app.api.sse import LastEventId, limited_stream, poll_events
 from app.core.db import get_sessionmaker, utcnow
 from app.core.queue import kick_tuning
+from app.core.quotas import client_key
 from app.runs.models import FINAL_STATES
 from app.scenarios.models import ScenarioRow
 from app.scenarios.router import summary_of
@@ -114,11 +115,16 @@ def apply(session: SessionDep, tuning: TuningDep, body: ApplyPick) -> ScenarioCr
 
 
 @router.get("/{id}/events", response_class=EventSourceResponse,
-            responses={200: {"content": {"text/event-stream": {}}}})
-def events(tuning: TuningDep, last_event_id: LastEventId = None) -> EventSourceResponse:
+            responses={200: {"content": {"text/event-stream": {}}},
+                       429: {"description": "too many open event streams for this client"}})
+def events(session: SessionDep, settings: SettingsDep, request: Request, tuning: TuningDep,
+           last_event_id: LastEventId = None) -> EventSourceResponse:
     """Server-Sent Events: `progress` (per strategy: evaluations, done, best so far), then `done`.
-    A reconnecting client's Last-Event-ID skips the state it has already seen."""
+    A reconnecting client's Last-Event-ID skips the state it has already seen; the stream counts
+    against the client's MAX_SSE_PER_CLIENT like the run and sweep streams."""
     tuning_id = tuning.id
+    client = client_key(request, session, settings)
+    session.close()  # the stream polls with its own short sessions: hold no pooled connection
 
     def read() -> tuple[dict[str, Any], bool] | None:
         with get_sessionmaker()() as session:
@@ -129,4 +135,4 @@ def events(tuning: TuningDep, last_event_id: LastEventId = None) -> EventSourceR
             state = service.progress(session, tuning=row)
             return state.model_dump(mode="json"), state.status in FINAL_STATES
 
-    return EventSourceResponse(poll_events(read, last_event_id))
+    return EventSourceResponse(limited_stream(client, poll_events(read, last_event_id)))

@@ -149,3 +149,22 @@ def test_single_run_not_starved_by_a_queued_sweep(fair):
     # FIFO would start it seventh, after all six points queued before it; round robin between
     # the interactive and the batch queue starts it first or second.
     assert order.index(single["id"]) <= 1, order
+
+
+def test_tuning_streams_count_against_the_sse_limit(fair):
+    stack, _url = fair
+    with stack.client() as api:  # no owner token: the client is the address
+        base = create_scenario(api, long_running("tuning streams"))
+        response = api.post("/tunings", json={
+            "scenario_ids": [base["id"]],
+            "space": {"parameters": [{"name": "pmax", "path": "switch.ecn.pmax", "values": [1],
+                                      "unit": "percent"}]},
+            "objectives": [{"kind": "metric", "metric": "throughput_gbps"}],
+            "strategies": [{"name": "grid"}]})
+        assert response.status_code == 201, response.text
+        path = f"/tunings/{response.json()['id']}/events"
+        # The minutes-long run keeps the tuning open while the streams are held.
+        with api.stream("GET", path) as first, api.stream("GET", path) as second:
+            assert first.status_code == second.status_code == 200
+            assert_429(api.get(path), "SSE connections")
+        assert api.post(f"/tunings/{response.json()['id']}/cancel").status_code == 200

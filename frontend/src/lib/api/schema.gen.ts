@@ -656,7 +656,8 @@ export interface paths {
         /**
          * Events
          * @description Server-Sent Events: `progress` (per strategy: evaluations, done, best so far), then `done`.
-         *     A reconnecting client's Last-Event-ID skips the state it has already seen.
+         *     A reconnecting client's Last-Event-ID skips the state it has already seen; the stream counts
+         *     against the client's MAX_SSE_PER_CLIENT like the run and sweep streams.
          */
         get: operations["tunings-events"];
         put?: never;
@@ -4728,6 +4729,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
+            };
+            /** @description too many open event streams for this client */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
