@@ -11,7 +11,7 @@ from app.api.errors import unprocessable
 from app.api.sse import LastEventId, limited_stream, poll_events
 from app.core.db import get_sessionmaker, utcnow
 from app.core.queue import kick_tuning
-from app.core.quotas import client_key
+from app.core.quotas import check_submission, client_key
 from app.runs.models import FINAL_STATES
 from app.scenarios.models import ScenarioRow
 from app.scenarios.router import summary_of
@@ -27,9 +27,14 @@ STALE_CHAIN_S = 30.0  # a running tuning not stepped for this long gets its chai
 MAX_TUNING_POINTS = 1_000_000
 
 
-@router.post("", response_model=TuningPublic, status_code=201)
-def create(session: SessionDep, body: TuningCreate) -> Any:
-    """Validate the space on every scenario, store the tuning and start its strategies."""
+@router.post("", response_model=TuningPublic, status_code=201,
+             responses={429: {"description": "over a quota of this client (points per sweep or "
+                                             "tuning, queued runs, simulated events per day)"}})
+def create(session: SessionDep, settings: SettingsDep, request: Request, body: TuningCreate) -> Any:
+    """Validate the space on every scenario, store the tuning and start its strategies. The
+    client's quotas apply: the tuning's most runs (evaluations x scenarios x seeds) count
+    against the points per sweep or tuning."""
+    client = client_key(request, session, settings)
     bases = []
     for i, scenario_id in enumerate(body.scenario_ids):
         base = session.get(ScenarioRow, scenario_id)
@@ -37,8 +42,10 @@ def create(session: SessionDep, body: TuningCreate) -> Any:
             raise HTTPException(404, f"scenario '{scenario_id}' not found")
         bases.append(base)
     try:
-        tuning = service.create_tuning(session, body=body, bases=bases,
-                                       max_points=MAX_TUNING_POINTS)
+        tuning = service.create_tuning(
+            session, body=body, bases=bases, max_points=MAX_TUNING_POINTS,
+            admit=lambda runs: check_submission(session, settings, client=client, new_runs=0,
+                                                points=runs))
     except SpaceError as exc:
         return unprocessable([{"loc": ["body", "space", *exc.where], "msg": exc.message,
                                "type": "space"}])

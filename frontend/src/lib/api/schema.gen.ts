@@ -557,7 +557,9 @@ export interface paths {
         put?: never;
         /**
          * Create
-         * @description Validate the space on every scenario, store the tuning and start its strategies.
+         * @description Validate the space on every scenario, store the tuning and start its strategies. The
+         *     client's quotas apply: the tuning's most runs (evaluations x scenarios x seeds) count
+         *     against the points per sweep or tuning.
          */
         post: operations["tunings-create"];
         delete?: never;
@@ -4562,6 +4564,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
+            };
+            /** @description over a quota of this client (points per sweep or tuning, queued runs, simulated events per day) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
