@@ -30,7 +30,8 @@ MAX_TUNING_POINTS = 1_000_000
 @router.post("", response_model=TuningPublic, status_code=201,
              responses={429: {"description": "over a quota of this client (points per sweep or "
                                              "tuning, queued runs, simulated events per day)"}})
-def create(session: SessionDep, settings: SettingsDep, request: Request, body: TuningCreate) -> Any:
+def create(session: SessionDep, settings: SettingsDep, request: Request,
+           body: TuningCreate) -> Any:
     """Validate the space on every scenario, store the tuning and start its strategies. The
     client's quotas apply: the tuning's most runs (evaluations x scenarios x seeds) count
     against the points per sweep or tuning."""
