@@ -235,6 +235,7 @@ struct Scenario
     std::vector<FaultSpec> faults; ///< in scenario order
     WatchdogConfig watchdogs;
     bool portCounters = false; ///< telemetry.port_counters
+    bool flowPaths = false;    ///< telemetry.flow_paths
     std::string sha256; ///< of the scenario file bytes
     std::unordered_set<uint32_t> rtoOverridden; ///< hosts whose nic_overrides entry sets rto_us
 };
