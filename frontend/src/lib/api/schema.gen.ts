@@ -3305,6 +3305,12 @@ export interface components {
          */
         Telemetry: {
             /**
+             * Flow Paths
+             * @description each flow's path in the result: the nodes its first packet crossed (one path per flow with per-flow ECMP)
+             * @default false
+             */
+            flow_paths: boolean;
+            /**
              * Port Counters
              * @description per port and priority: frames and bytes sent, pauses, pause time; drops per port by reason
              * @default false
