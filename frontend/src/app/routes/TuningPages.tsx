@@ -83,6 +83,7 @@ export function TuningPage() {
           {points.length === 0 ? <Empty>No grid point has finished yet; the heatmap fills in as evaluations complete.</Empty> : (
             <HeatmapExplorer points={points} paths={r.space.parameters.map((p) => p.name)} marks={marks} pathParams={path}
               extraMetrics={{ objective: `Objective: ${objectiveLabel}`, queue_p99_bytes: "Queue p99 (bytes)" }} initialMetric="objective"
+              higherIsBetter={{ objective: r.goals[0] === "max" }} initialAggregate="best"
               onMarkClick={(m) => m.id != null && setSelected(m.id)}
               onOpenRun={(runId) => navigate(`/runs/${runId}`)} />
           )}
