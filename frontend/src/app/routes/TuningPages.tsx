@@ -9,7 +9,7 @@ import { BestSoFarChart } from "../../features/tuning/components/BestSoFarChart"
 import { ComparisonTable } from "../../features/tuning/components/ComparisonTable";
 import { ParetoScatter } from "../../features/tuning/components/ParetoScatter";
 import { TuningForm } from "../../features/tuning/components/TuningForm";
-import { STRATEGY_COLORS, bestSoFar, fmtEstimate, heatmapPoints } from "../../features/tuning/utils/tuning";
+import { STRATEGY_COLORS, bestSoFar, fmtEstimate, heatmapPoints, thinCurves } from "../../features/tuning/utils/tuning";
 
 export function NewTuningPage() {
   const [params] = useSearchParams();
@@ -38,7 +38,7 @@ export function TuningPage() {
   const navigate = useNavigate();
   const [selected, setSelected] = useState<number | null>(null);
   const r = results.data;
-  const curves = useMemo(() => (r ? bestSoFar(r) : {}), [r]);
+  const curves = useMemo(() => (r ? thinCurves(bestSoFar(r)) : {}), [r]);
   const points = useMemo(() => (r ? heatmapPoints(r.evaluations) : []), [r]);
   if (tuning.isLoading) return <Loading what="Loading the tuning" />;
   if (tuning.error || !tuning.data) return <ErrorBox error={tuning.error} title="Could not load the tuning" />;
