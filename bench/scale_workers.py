@@ -9,13 +9,14 @@ device machine). Two ways to run N workers:
 - `batch`: `fabricsim batch` with `--jobs N` (one process forking a pristine child per point);
 - `process`: N threads each starting `fabricsim run` per point (one process per point).
 Each run writes the results into a fresh folder; the figure is points / wall minute over the
-first N points of the manifest. The database and the broker are not part of this measurement
-(bench/batch_throughput.py measures them on the full stack).
+first N points of the manifest, with the simulator processes' CPU seconds beside it (the steadier
+figure on a shared machine). The database and the broker are not part of this measurement.
 """
 
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import tempfile
@@ -84,14 +85,21 @@ def main() -> None:
             if args.points_per_worker:
                 n = min(n, args.points_per_worker * workers)
             out = Path(tempfile.mkdtemp(prefix=f"scale-{mode}-{workers}-"))
+            cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
             started = time.monotonic()
             ok = MODES[mode](args.fabricsim, grid, entries[:n], workers, out)
             wall = time.monotonic() - started
+            cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            # CPU seconds of the simulator processes: on a shared machine the steadier figure
+            cpu = (cpu_after.ru_utime - cpu_before.ru_utime
+                   + cpu_after.ru_stime - cpu_before.ru_stime)
+            load = os.getloadavg()[0]
             shutil.rmtree(out, ignore_errors=True)
             rate = 60.0 * n / wall
             base.setdefault(mode, rate / workers)
             row = {"mode": mode, "workers": workers, "points": n, "ok": ok,
-                   "wall_s": round(wall, 3), "points_per_min": round(rate, 1),
+                   "wall_s": round(wall, 3), "cpu_s": round(cpu, 1),
+                   "load_avg_1min_at_end": round(load, 1), "points_per_min": round(rate, 1),
                    "speedup": round(rate / base[mode], 2),
                    "efficiency": round(rate / (base[mode] * workers), 3),
                    "full_grid_s_estimate": round(3300 * wall / n, 1)}

@@ -1,6 +1,6 @@
 """Alembic on an empty PostgreSQL: upgrade head, downgrade base, upgrade again."""
 
-from sqlalchemy import create_engine, inspect
+from sqlalchemy import create_engine, inspect, text
 
 from tests.support import create_database, drop_database, migrate, require_env, service_env
 
@@ -40,3 +40,33 @@ def test_upgrade_on_sqlite(tmp_path):
     assert _tables(url) == TABLES
     assert migrate(env, "downgrade", "base").returncode == 0
     assert _tables(url) == set()
+
+
+def test_0004_marks_existing_tuning_snapshots_internal(tmp_path):
+    """Snapshots a tuning stored before 0004 get its tuning_id; a user's fork does not."""
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    env = service_env(DATABASE_URL=url)
+    assert migrate(env, "upgrade", "0003").returncode == 0
+    engine = create_engine(url)
+    scenario = ("INSERT INTO scenarios (id, name, description, content_hash, document, parent_id,"
+                " created_at) VALUES (:id, :name, '', 'h', '{}', :parent, :at)")
+    try:
+        with engine.begin() as connection:
+            for row in ({"id": "base", "name": "incast", "parent": None, "at": "2026-11-23 10:00:00"},
+                        {"id": "point", "name": "incast [kmin=0, pmax=1]", "parent": "base",
+                         "at": "2026-11-23 10:05:00"},
+                        {"id": "later", "name": "incast [kmin=0, pmax=1]", "parent": "base",
+                         "at": "2026-11-23 12:00:00"},
+                        {"id": "fork", "name": "incast (annealing pick: kmin=0)",
+                         "parent": "base", "at": "2026-11-23 10:06:00"}):
+                connection.execute(text(scenario), row)
+            connection.execute(text(
+                "INSERT INTO tunings (id, name, scenario_ids, spec, status, cancelled, version,"
+                " created_at, finished_at) VALUES ('t1', 't', '[\"base\"]', '{}', 'SUCCEEDED', 0,"
+                " 0, '2026-11-23 10:01:00', '2026-11-23 10:10:00')"))
+        assert migrate(env).returncode == 0
+        with engine.connect() as connection:
+            marked = dict(connection.execute(text("SELECT id, tuning_id FROM scenarios")).all())
+        assert marked == {"base": None, "point": "t1", "later": None, "fork": None}
+    finally:
+        engine.dispose()

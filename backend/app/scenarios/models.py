@@ -26,4 +26,8 @@ class ScenarioRow(Base):
         ForeignKey("scenarios.id", ondelete="SET NULL"), index=True)
     preset_key: Mapped[str | None] = mapped_column(String(64), unique=True)
     owner_token_hash: Mapped[str | None] = mapped_column(String(64), index=True)
+    # Set on the snapshots a tuning stores for its evaluations: internal, so `kind=user` (the
+    # "My scenarios" list) leaves them out. No foreign key: a snapshot outlives its tuning's
+    # deletion and stays internal.
+    tuning_id: Mapped[str | None] = mapped_column(String(16), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)

@@ -20,7 +20,7 @@ def summary_of(row: ScenarioRow) -> dict:
     """Row -> ScenarioSummary fields."""
     return {"id": row.id, "name": row.name, "description": row.description,
             "content_hash": row.content_hash, "parent_id": row.parent_id,
-            "preset_key": row.preset_key, "created_at": row.created_at, "share_url": f"/s/{row.id}"}
+            "preset_key": row.preset_key, "tuning_id": row.tuning_id, "created_at": row.created_at, "share_url": f"/s/{row.id}"}
 
 
 def public_of(row: ScenarioRow) -> ScenarioPublic:
@@ -50,8 +50,9 @@ def list_(session: SessionDep, q: Annotated[str | None, Query(max_length=200)] =
           limit: Annotated[int, Query(ge=1, le=200)] = 20,
           offset: Annotated[int, Query(ge=0, le=1_000_000_000)] = 0,
           kind: Annotated[ScenarioKind, Query(
-              description="user (default): saved by people, without presets and sweep-point "
-                          "snapshots; preset; sweep_point; all")] = ScenarioKind.user,
+              description="user (default): saved by people, without presets and the "
+                          "snapshots of sweep points and tuning evaluations; preset; "
+                          "sweep_point; tuning_point; all")] = ScenarioKind.user,
           ) -> ScenariosPublic:
     """Newest first; `q` searches names; `kind` picks which snapshots (default: user)."""
     rows, count = service.list_scenarios(session, q=q, limit=limit, offset=offset, kind=kind)

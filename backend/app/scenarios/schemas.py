@@ -40,9 +40,10 @@ class ValidateResult(BaseModel):
 class ScenarioKind(StrEnum):
     """Which snapshots `GET /scenarios` lists (`kind=`)."""
 
-    user = "user"  # saved by people: neither a preset nor a sweep point's snapshot
+    user = "user"  # saved by people: not a preset, nor a sweep point's or tuning's snapshot
     preset = "preset"  # shipped presets
     sweep_point = "sweep_point"  # the snapshots a sweep stores for its grid points
+    tuning_point = "tuning_point"  # the snapshots a tuning stores for its evaluations
     all = "all"
 
 
@@ -56,6 +57,8 @@ class ScenarioSummary(BaseModel):
     content_hash: str
     parent_id: str | None
     preset_key: str | None
+    tuning_id: str | None = Field(
+        default=None, description="the tuning whose evaluation this internal snapshot is")
     created_at: datetime
     share_url: str
 

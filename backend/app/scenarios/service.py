@@ -51,16 +51,17 @@ def to_document(scenario: Scenario) -> dict[str, Any]:
 
 
 def create_scenario(session: Session, *, scenario: Scenario, parent_id: str | None = None,
-                    preset_key: str | None = None,
+                    preset_key: str | None = None, tuning_id: str | None = None,
                     commit: bool = True) -> tuple[ScenarioRow, str]:
-    """Store a new snapshot; returns the row and its owner token (not stored in clear)."""
+    """Store a new snapshot; returns the row and its owner token (not stored in clear).
+    `tuning_id` marks a tuning evaluation's internal snapshot."""
     document = to_document(scenario)
     token = secrets.token_urlsafe(24)
     row = ScenarioRow(
         id=new_id(), name=scenario.name, description=scenario.description,
         content_hash=content_hash(document), sim_hash=simulation_hash(scenario),
         document=document, parent_id=parent_id,
-        preset_key=preset_key, owner_token_hash=token_hash(token),
+        preset_key=preset_key, owner_token_hash=token_hash(token), tuning_id=tuning_id,
     )
     session.add(row)
     if commit:
@@ -76,7 +77,10 @@ def list_scenarios(session: Session, *, q: str | None, limit: int, offset: int,
         query = query.where(func.lower(ScenarioRow.name).contains(q.lower()))
     is_point = exists().where(SweepPoint.scenario_id == ScenarioRow.id)
     if kind is ScenarioKind.user:
-        query = query.where(ScenarioRow.preset_key.is_(None), ~is_point)
+        query = query.where(ScenarioRow.preset_key.is_(None), ScenarioRow.tuning_id.is_(None),
+                            ~is_point)
+    elif kind is ScenarioKind.tuning_point:
+        query = query.where(ScenarioRow.tuning_id.is_not(None))
     elif kind is ScenarioKind.preset:
         query = query.where(ScenarioRow.preset_key.is_not(None))
     elif kind is ScenarioKind.sweep_point:

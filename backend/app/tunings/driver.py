@@ -183,7 +183,7 @@ def _store_batch(session: Session, tuning: Tuning, space: Space, bases: list[Sce
                 scenario = scenario.model_copy(update={
                     "name": f"{base.name} [{label}]"[:200] if label else base.name})
                 snapshot, _ = create_scenario(session, scenario=scenario, parent_id=base.id,
-                                              commit=False)
+                                              tuning_id=tuning.id, commit=False)
                 session.flush()
                 for seed in spec.seeds:
                     run = reusable_run_by_content(session, sim_hash=snapshot.sim_hash, seed=seed)

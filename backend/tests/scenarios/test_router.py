@@ -72,11 +72,12 @@ def test_list_kind_filters_presets_and_sweep_points(api):
     assert ids(kind="sweep_point") == point_ids
     assert ids(kind="all") == point_ids | {base["id"]}
     pages = {kind: api.get("/scenarios", params={"kind": kind, "limit": 200}).json()
-             for kind in ("user", "preset", "sweep_point", "all")}
+             for kind in ("user", "preset", "sweep_point", "tuning_point", "all")}
     assert all(s["preset_key"] for s in pages["preset"]["data"])
     assert not any(s["preset_key"] for s in pages["user"]["data"] + pages["sweep_point"]["data"])
-    # The three kinds partition everything.
-    assert pages["all"]["count"] == sum(pages[k]["count"] for k in ("user", "preset", "sweep_point"))
+    # The four kinds partition everything.
+    assert pages["all"]["count"] == sum(pages[k]["count"]
+                                        for k in ("user", "preset", "sweep_point", "tuning_point"))
 
 
 def test_list_422_on_bad_kind(api):

@@ -75,6 +75,17 @@ def test_four_strategies_on_the_incast_preset(api, engine):
     fork = applied.json()
     assert fork["parent_id"] == tuning["scenario_ids"][0]
     assert fork["scenario"]["switch"]["ecn"]["kmin_bytes"] == pick["params"]["kmin"] * 208
+    # evaluation snapshots are internal: listed under tuning_point, not in "My scenarios"
+    with engine.connect() as connection:
+        snapshots = set(connection.execute(text(
+            "SELECT id FROM scenarios WHERE tuning_id = :t"), {"t": tuning["id"]}).scalars())
+    assert len(snapshots) == len(evaluations)  # one per evaluation and base scenario
+
+    def listed_ids(kind: str) -> set[str]:
+        page = api.get("/scenarios", params={"kind": kind, "limit": 200}).json()
+        return {s["id"] for s in page["data"]}
+    assert snapshots <= listed_ids("tuning_point") and not snapshots & listed_ids("user")
+    assert fork["id"] in listed_ids("user") and fork["id"] not in listed_ids("tuning_point")
     assert api.post(f"/tunings/{tuning['id']}/cancel").status_code == 409
     listed = api.get("/tunings", params={"scenario_id": tuning["scenario_ids"][0]}).json()
     assert any(t["id"] == tuning["id"] for t in listed["data"])

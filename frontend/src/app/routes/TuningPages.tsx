@@ -10,7 +10,7 @@ import { ComparisonTable } from "../../features/tuning/components/ComparisonTabl
 import { ComparePicker } from "../../features/results/compare/ComparePicker";
 import { ParetoScatter } from "../../features/tuning/components/ParetoScatter";
 import { TuningForm } from "../../features/tuning/components/TuningForm";
-import { STRATEGY_COLORS, bestSoFar, fmtEstimate, heatmapPoints } from "../../features/tuning/utils/tuning";
+import { STRATEGY_COLORS, bestSoFar, fmtEstimate, heatmapPoints, thinCurves } from "../../features/tuning/utils/tuning";
 
 export function NewTuningPage() {
   const [params] = useSearchParams();
@@ -39,7 +39,7 @@ export function TuningPage() {
   const navigate = useNavigate();
   const [selected, setSelected] = useState<number | null>(null);
   const r = results.data;
-  const curves = useMemo(() => (r ? bestSoFar(r) : {}), [r]);
+  const curves = useMemo(() => (r ? thinCurves(bestSoFar(r)) : {}), [r]);
   const points = useMemo(() => (r ? heatmapPoints(r.evaluations) : []), [r]);
   if (tuning.isLoading) return <Loading what="Loading the tuning" />;
   if (tuning.error || !tuning.data) return <ErrorBox error={tuning.error} title="Could not load the tuning" />;
@@ -87,6 +87,7 @@ export function TuningPage() {
           {points.length === 0 ? <Empty>No grid point has finished yet; the heatmap fills in as evaluations complete.</Empty> : (
             <HeatmapExplorer points={points} paths={r.space.parameters.map((p) => p.name)} marks={marks} pathParams={path}
               extraMetrics={{ objective: `Objective: ${objectiveLabel}`, queue_p99_bytes: "Queue p99 (bytes)" }} initialMetric="objective"
+              higherIsBetter={{ objective: r.goals[0] === "max" }} initialAggregate="best"
               onMarkClick={(m) => m.id != null && setSelected(m.id)}
               onOpenRun={(runId) => navigate(`/runs/${runId}`)} />
           )}

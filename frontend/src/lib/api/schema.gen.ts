@@ -2690,6 +2690,11 @@ export interface components {
             scenario: components["schemas"]["Scenario"];
             /** Share Url */
             share_url: string;
+            /**
+             * Tuning Id
+             * @description the tuning whose evaluation this internal snapshot is
+             */
+            tuning_id?: string | null;
         };
         /**
          * ScenarioFork
@@ -2703,7 +2708,7 @@ export interface components {
          * @description Which snapshots `GET /scenarios` lists (`kind=`).
          * @enum {string}
          */
-        ScenarioKind: "user" | "preset" | "sweep_point" | "all";
+        ScenarioKind: "user" | "preset" | "sweep_point" | "tuning_point" | "all";
         /**
          * ScenarioPublic
          * @description A scenario with its document.
@@ -2729,6 +2734,11 @@ export interface components {
             scenario: components["schemas"]["Scenario"];
             /** Share Url */
             share_url: string;
+            /**
+             * Tuning Id
+             * @description the tuning whose evaluation this internal snapshot is
+             */
+            tuning_id?: string | null;
         };
         /**
          * ScenarioSummary
@@ -2754,6 +2764,11 @@ export interface components {
             preset_key: string | null;
             /** Share Url */
             share_url: string;
+            /**
+             * Tuning Id
+             * @description the tuning whose evaluation this internal snapshot is
+             */
+            tuning_id?: string | null;
         };
         /**
          * ScenarioValidate
@@ -4141,7 +4156,7 @@ export interface operations {
                 q?: string | null;
                 limit?: number;
                 offset?: number;
-                /** @description user (default): saved by people, without presets and sweep-point snapshots; preset; sweep_point; all */
+                /** @description user (default): saved by people, without presets and the snapshots of sweep points and tuning evaluations; preset; sweep_point; tuning_point; all */
                 kind?: components["schemas"]["ScenarioKind"];
             };
             header?: never;

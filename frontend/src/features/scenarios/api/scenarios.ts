@@ -16,7 +16,7 @@ export function usePresets() {
   });
 }
 
-/** Scenarios people saved: `kind=user` leaves out presets and the snapshots a sweep stores per point. */
+/** Scenarios people saved: `kind=user` leaves out presets and the snapshots sweeps and tunings store per point. */
 export function useRecentScenarios(limit = 8) {
   return useQuery({
     queryKey: ["scenarios", "recent", limit],

@@ -28,7 +28,7 @@ const fmt = format(",.4~g");
 const shortPath = (p: string) => p.split(".").slice(-2).join(".");
 
 /** Axis, metric, slice/aggregate pickers over a sweep's points, with optional comparison. */
-export function HeatmapExplorer({ points, paths, comparePoints, onOpenRun, marks = [], pathParams = [], onMarkClick, extraMetrics = {}, initialMetric = "throughput_gbps" }: {
+export function HeatmapExplorer({ points, paths, comparePoints, onOpenRun, marks = [], pathParams = [], onMarkClick, extraMetrics = {}, initialMetric = "throughput_gbps", higherIsBetter = {}, initialAggregate = "slice" }: {
   points: SweepPoint[];
   paths: string[];
   /** Points of a second sweep over the same parameters: enables the difference view. */
@@ -41,21 +41,25 @@ export function HeatmapExplorer({ points, paths, comparePoints, onOpenRun, marks
   /** Extra metrics (e.g. a tuning's objective) and the initially shown one. */
   extraMetrics?: Record<string, string>;
   initialMetric?: string;
+  /** Direction of "best" for extra metrics (e.g. a maximised objective). */
+  higherIsBetter?: Record<string, boolean>;
+  /** "best" suits a tuning: its strategies leave most of a slice unvisited. */
+  initialAggregate?: Aggregate;
 }) {
   const [x, setX] = useState(paths[0]);
   const [y, setY] = useState(paths[1] ?? paths[0]);
   const [metric, setMetric] = useState(initialMetric);
   const labels: Record<string, string> = { ...extraMetrics, ...METRIC_LABELS };
   const [metric2, setMetric2] = useState<string>("");
-  const [aggregate, setAggregate] = useState<Aggregate>("slice");
+  const [aggregate, setAggregate] = useState<Aggregate>(initialAggregate);
   const [scheme, setScheme] = useState<SequentialScheme>("viridis");
   const others = paths.filter((p) => p !== x && p !== y);
   const [slice, setSlice] = useState<Record<string, ParamValue>>(() => Object.fromEntries(others.map((o) => [o, paramValues(points, o)[0]])));
   const sliceFull = { ...Object.fromEntries(others.map((o) => [o, paramValues(points, o)[0]])), ...slice };
 
-  const grid = useMemo(() => computeGrid(points, { x, y, metric, aggregate, slice: sliceFull, dims: paths }), [points, x, y, metric, aggregate, JSON.stringify(sliceFull)]);
-  const grid2 = useMemo(() => (metric2 ? computeGrid(points, { x, y, metric: metric2, aggregate, slice: sliceFull, dims: paths }) : null), [points, x, y, metric2, aggregate, JSON.stringify(sliceFull)]);
-  const gridB = useMemo(() => (comparePoints ? computeGrid(comparePoints, { x, y, metric, aggregate, slice: sliceFull, dims: paths }) : null), [comparePoints, x, y, metric, aggregate, JSON.stringify(sliceFull)]);
+  const grid = useMemo(() => computeGrid(points, { x, y, metric, aggregate, slice: sliceFull, dims: paths, higherIsBetter: higherIsBetter[metric] }), [points, x, y, metric, aggregate, JSON.stringify(sliceFull), higherIsBetter[metric]]);
+  const grid2 = useMemo(() => (metric2 ? computeGrid(points, { x, y, metric: metric2, aggregate, slice: sliceFull, dims: paths, higherIsBetter: higherIsBetter[metric2] }) : null), [points, x, y, metric2, aggregate, JSON.stringify(sliceFull), higherIsBetter[metric2]]);
+  const gridB = useMemo(() => (comparePoints ? computeGrid(comparePoints, { x, y, metric, aggregate, slice: sliceFull, dims: paths, higherIsBetter: higherIsBetter[metric] }) : null), [comparePoints, x, y, metric, aggregate, JSON.stringify(sliceFull), higherIsBetter[metric]]);
   const diff = useMemo(() => (gridB ? differenceGrid(grid, gridB) : null), [grid, gridB]);
 
   if (points.length === 0) return <Empty>No point to show yet.</Empty>;

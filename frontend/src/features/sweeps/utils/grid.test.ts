@@ -16,6 +16,11 @@ describe("computeGrid", () => {
     expect(g.cells[0].point.run_id).toBe("r1");
     expect(g.cells[0].count).toBe(2);
   });
+  it("takes the highest as best when told so (a maximised tuning objective)", () => {
+    const g = computeGrid(points, { x: "a", y: "b", metric: "fct_p99_us", aggregate: "best", slice: {}, higherIsBetter: true });
+    expect(g.cells.map((c) => c.value)).toEqual([10, 12]);
+    expect(g.cells[1].point.run_id).toBe("r3");
+  });
   it("averages", () => {
     const g = computeGrid(points, { x: "a", y: "b", metric: "fct_p99_us", aggregate: "mean", slice: {} });
     expect(g.cells.map((c) => c.value)).toEqual([7, 10]);

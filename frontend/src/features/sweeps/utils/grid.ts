@@ -21,6 +21,9 @@ export interface GridSpec {
   slice: Record<string, ParamValue>;
   /** The swept paths (linked paths follow them and are not dimensions); default: all params. */
   dims?: string[];
+  /** Whether "best" is the highest value (default: HIGHER_IS_BETTER has the metric); a tuning's
+   * objective is maximised or minimised by its goal. */
+  higherIsBetter?: boolean;
 }
 
 export interface GridCell {
@@ -89,7 +92,7 @@ export function computeGrid(points: SweepPoint[], spec: GridSpec): Grid {
     buckets.set(k, b);
   }
 
-  const higher = HIGHER_IS_BETTER.has(spec.metric);
+  const higher = spec.higherIsBetter ?? HIGHER_IS_BETTER.has(spec.metric);
   const cells: GridCell[] = [];
   for (const [k, bucket] of buckets) {
     const [xi, yi] = k.split(",").map(Number);

@@ -1,4 +1,4 @@
-import { bestSoFar, fmtEstimate, heatmapPoints } from "./tuning";
+import { bestSoFar, fmtEstimate, heatmapPoints, thinCurves } from "./tuning";
 import type { EvaluationPublic } from "../api/tunings";
 
 const ev = (id: number, strategy: string, seq: number, mean: number | null, extra: Partial<EvaluationPublic> = {}): EvaluationPublic => ({
@@ -17,6 +17,12 @@ describe("tuning helpers", () => {
     expect(curves.tpe).toEqual([{ n: 1.2, best: 3 }]);
     const minimised = bestSoFar({ goals: ["min"], evaluations: [ev(1, "grid", 0, 4), ev(2, "grid", 1, 6), ev(3, "grid", 2, 1)] });
     expect(minimised.grid.map((c) => c.best)).toEqual([4, 4, 1]);
+  });
+
+  it("thins flat runs of a curve to their ends, keeping every change", () => {
+    const c = [1, 2, 3, 4, 5, 6, 7].map((n, i) => ({ n, best: [2, 2, 2, 5, 5, 5, 5][i] }));
+    expect(thinCurves({ grid: c }).grid).toEqual([{ n: 1, best: 2 }, { n: 3, best: 2 }, { n: 4, best: 5 }, { n: 7, best: 5 }]);
+    expect(thinCurves({ vendor: [{ n: 1, best: 3 }] }).vendor).toEqual([{ n: 1, best: 3 }]);
   });
 
   it("keeps one heatmap point per grid point with the objective as a metric", () => {

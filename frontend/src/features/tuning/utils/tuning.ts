@@ -27,6 +27,14 @@ export function bestSoFar(results: Pick<TuningResults, "evaluations" | "goals">)
   return curves;
 }
 
+/** The same polylines with fewer vertices: inside a run of equal values only the run's first and
+ * last points are kept (the dropped ones lie on the straight segment between them), so a grid's
+ * 3,300-point curve that improves a handful of times draws as a few dozen vertices. */
+export function thinCurves(curves: Record<string, CurvePoint[]>): Record<string, CurvePoint[]> {
+  return Object.fromEntries(Object.entries(curves).map(([name, c]) => [name, c.filter((p, i) =>
+    i === 0 || i === c.length - 1 || c[i - 1].best !== p.best || c[i + 1].best !== p.best)]));
+}
+
 /** One heatmap point per evaluated grid point (full duration), with the objective as a metric. */
 export function heatmapPoints(evaluations: EvaluationPublic[]): SweepPoint[] {
   const seen = new Map<string, SweepPoint>();
