@@ -7,7 +7,7 @@ import type { ComparedRun } from "../api/compare";
 import { difference, linkDifference } from "../utils/compare";
 import { CompareView } from "../components/CompareView";
 import { ComparePicker } from "./ComparePicker";
-import { FabricDifference } from "./FabricDifference";
+import { FabricDifference, differenceReadout } from "./FabricDifference";
 
 const links = [
   { id: 0, a: "h0", b: "leaf0", rate_gbps: 100 },
@@ -44,6 +44,18 @@ describe("FabricDifference", () => {
     fireEvent.change(screen.getByLabelText("Difference metric"), { target: { value: "ecn" } });
     // ECN marks: 4 - 10 on leaf0->spine0
     expect(within(screen.getByRole("list", { name: "Largest differences" })).getByText("leaf0 – spine0: −6")).toBeInTheDocument();
+  });
+});
+
+describe("the hover readout of a link", () => {
+  const pct = (v: number) => `${Math.round(v * 100)} %`;
+  it("gives both runs' values and the signed difference", () => {
+    expect(differenceReadout({ a: "leaf0", b: "spine0" }, 0.2, 0.6, "B", pct)).toBe("leaf0 – spine0: A 20 %, B 60 %, B − A +40 %");
+    expect(differenceReadout({ a: "h0", b: "leaf0" }, 0.9, 0.5, "C", pct)).toBe("h0 – leaf0: A 90 %, C 50 %, C − A −40 %");
+  });
+  it("says which run did not record the link, and a dash when neither did", () => {
+    expect(differenceReadout({ a: "x", b: "y" }, null, 0.1, "B", pct)).toBe("x – y: A not recorded, B 10 %, B − A +10 %");
+    expect(differenceReadout({ a: "x", b: "y" }, null, null, "B", pct)).toBe("x – y: A not recorded, B not recorded, B − A —");
   });
 });
 
