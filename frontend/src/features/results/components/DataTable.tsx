@@ -15,7 +15,8 @@ const ROW_H = 26;
 
 /**
  * A sortable, filterable table that renders only the rows in view (fixed row height), so
- * 100,000 rows stay as fast as 100. A click or Enter on a row selects it; arrows move.
+ * 100,000 rows stay as fast as 100. A click on a row selects it; with the body focused, the arrows,
+ * PageUp/PageDown and Home/End move the selection (it scrolls into view).
  */
 export function DataTable<R>({ rows, columns, rowKey, selected, onSelect, filterText, height = 320, label, initialSort, extra }: {
   rows: R[];
@@ -49,7 +50,12 @@ export function DataTable<R>({ rows, columns, rowKey, selected, onSelect, filter
     if (i < 0) return;
     const top = i * ROW_H;
     const el = bodyRef.current;
-    if (top < el.scrollTop || top > el.scrollTop + height - ROW_H) el.scrollTop = Math.max(0, top - height / 2);
+    if (top < el.scrollTop || top > el.scrollTop + height - ROW_H) {
+      const next = Math.max(0, top - height / 2);
+      el.scrollTop = next;
+      // render the rows there now, not on the scroll event that follows
+      setScrollTop(next);
+    }
   }, [selected, shown, rowKey, height]);
 
   const first = Math.max(0, Math.floor(scrollTop / ROW_H) - 5);
@@ -85,8 +91,9 @@ export function DataTable<R>({ rows, columns, rowKey, selected, onSelect, filter
           ref={bodyRef} className="dt-body" style={{ height: Math.min(height, Math.max(ROW_H, shown.length * ROW_H)) }} tabIndex={0}
           onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
           onKeyDown={(e) => {
-            if (e.key === "ArrowDown") { e.preventDefault(); move(1); }
-            else if (e.key === "ArrowUp") { e.preventDefault(); move(-1); }
+            const page = Math.max(1, Math.floor(height / ROW_H) - 1);
+            const steps: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page, End: shown.length, Home: -shown.length };
+            if (e.key in steps) { e.preventDefault(); move(steps[e.key]); }
           }}
         >
           <div style={{ height: shown.length * ROW_H, position: "relative" }}>
