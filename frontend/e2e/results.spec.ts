@@ -203,6 +203,20 @@ test("compare two runs: deltas, scenario diff, overlaid charts, URL kept", async
   await expect(queues.locator("path.series-line")).toHaveCount(2);
   await expect(page.getByRole("region", { name: /CDF of each run/ })).toBeVisible();
   await shot(page, "compare-1440-incast-vs-kmax200k");
+  // the comparison as one self-contained HTML file: both runs' versions and hashes, tables, charts
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download report (HTML)" }).click()]);
+  expect(download.suggestedFilename()).toBe(`compare-${a}-${forkRun}-report.html`);
+  const html = readFileSync((await download.path())!, "utf8");
+  for (const id of [a, forkRun]) {
+    const info = (await (await request.get(`${API}/runs/${id}/summary`)).json()).run_info;
+    expect(html).toContain(info.scenario_sha256);
+    expect(html).toContain(`${info.simulator} ${info.version}`);
+  }
+  expect(html).toContain("<th>switch.ecn.kmax_bytes</th><td>5500</td><td>200000</td>");
+  expect(html).toContain("Max queue (whole run)");
+  expect((html.match(/<svg/g) ?? []).length).toBeGreaterThanOrEqual(2);
+  expect(html).toContain("data:image/png;base64,"); // the fabric difference
+  expect(html).not.toMatch(/<script|src="http|href="http/);
   // the queue chart as a difference: one line, B's deepest queue minus A's
   await queues.getByLabel("Show as difference from A").check();
   await expect(queues.locator("path.series-line")).toHaveCount(1);
