@@ -93,6 +93,10 @@ FabricRunnerImpl::Results() const
     {
         j["port_counters"] = PortCounters();
     }
+    if (m_scenario.dciAccelerator.enabled)
+    {
+        j["dci_accelerator"] = AcceleratorReport();
+    }
     return j;
 }
 

@@ -83,11 +83,12 @@ class RunSummary(BaseModel):
 
 class RunDiagnostics(BaseModel):
     """The result's optional objects: faults (events, drops, watchdogs, deadlocks), Pingmesh RTT
-    percentiles, port counters; null when the run has none."""
+    percentiles, port counters, the DCI accelerators' counters; null when the run has none."""
 
     faults: dict[str, Any] | None
     pingmesh: dict[str, Any] | None
     port_counters: dict[str, Any] | None
+    dci_accelerator: dict[str, Any] | None = None
 
 
 class FlowsPublic(BaseModel):

@@ -42,6 +42,7 @@ export function App() {
             <Route path="/tunings/new" element={<NewTuningPage />} />
             <Route path="/tunings/:id" element={<TuningPage />} />
             <Route path="/s/:id" element={<SharePage />} />
+            <Route path="/share/:id" element={<SharePage />} />
             <Route path="/labs" element={<LabsPage />} />
             <Route path="*" element={<Empty>Page not found. <NavLink to="/">Back to the presets</NavLink></Empty>} />
           </Routes>

@@ -61,6 +61,11 @@ export function SharePage() {
         <section aria-label="Fabric">
           {graph && <TopologyCanvas graph={graph} height={360} ariaLabel={`Fabric: ${graph.nodes.length} nodes`} />}
           {stats && <p className="hint">{stats.hosts} hosts · {stats.switches} switches · {stats.links} links</p>}
+          <details>
+            <summary>Link preview</summary>
+            <p className="hint">What chat tools show when this page's link is pasted (the server sends these Open Graph tags with the page).</p>
+            <img className="share-thumbnail" src={`/api/v1/scenarios/${id}/thumbnail.png`} alt={`Preview card of ${doc.name || "this fabric"}`} loading="lazy" />
+          </details>
           <h3>Traffic</h3>
           {(doc.traffic ?? []).length === 0 ? <Empty>No traffic.</Empty> : (
             <ul>{doc.traffic!.map((t, i) => <li key={i}><code>{t.kind}</code> {t.name ? `${t.name as string}: ` : ""}{describe(t)}</li>)}</ul>

@@ -1,9 +1,10 @@
 import { ErrorBox } from "../../../components/States";
+import { AcceleratorPanel } from "./AcceleratorPanel";
 import { DeadlockPanel } from "./DeadlockPanel";
 import { PingmeshMatrix } from "./PingmeshMatrix";
 import { useRunDiagnostics } from "./useDiagnostics";
 
-/** The panels for a run's faults/deadlocks and Pingmesh; nothing when the run has neither. */
+/** The panels for a run's faults/deadlocks, Pingmesh and DCI accelerator; nothing when it has none. */
 export function DiagnosticsPanels({ runId }: { runId: string }) {
   const d = useRunDiagnostics(runId);
   if (d.error) return <ErrorBox error={d.error} title="Could not load faults and Pingmesh" />;
@@ -12,6 +13,7 @@ export function DiagnosticsPanels({ runId }: { runId: string }) {
     <>
       {d.data.faults && <DeadlockPanel faults={d.data.faults} />}
       {d.data.pingmesh && <PingmeshMatrix pingmesh={d.data.pingmesh} />}
+      {d.data.dci_accelerator && <AcceleratorPanel report={d.data.dci_accelerator} />}
     </>
   );
 }

@@ -1,5 +1,6 @@
 import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { AcceleratorPanel } from "./AcceleratorPanel";
 import { DeadlockPanel } from "./DeadlockPanel";
 import { PingmeshMatrix } from "./PingmeshMatrix";
 import type { FaultReport, PingmeshReport, RttStats } from "./types";
@@ -59,5 +60,18 @@ describe("PingmeshMatrix", () => {
     const loaded = screen.getByText("under load").closest("tr")!;
     expect(idle.textContent).toContain("8.6");
     expect(loaded.textContent).toContain("394");
+  });
+});
+
+describe("AcceleratorPanel", () => {
+  it("lists each edge's pseudo-ACKs, resends and held bytes", () => {
+    const edge = { pseudo_acks: 15163, absorbed_acks: 12149, retransmitted_packets: 4117, retransmit_timeouts: 0,
+      passed_unheld_packets: 0, max_held_bytes: 12532212, held_bytes_at_end: 0 };
+    render(<AcceleratorPanel report={{ buffer_bytes: 268435456, retransmit_timeout_us: 2100,
+      edges: { "a-dci": edge, "b-dci": { ...edge, pseudo_acks: 0, retransmitted_packets: 0 } } }} />);
+    const row = screen.getAllByRole("row").find((r) => r.textContent?.startsWith("a-dci"))!;
+    const cells = [...row.querySelectorAll("td")].map((c) => c.textContent);
+    expect(cells).toEqual(["a-dci", "15,163", "12,149", "4,117", "0", "0", "12.53 MB", "0 MB"]);
+    expect(screen.getByText(/268.44 MB/)).toBeTruthy();
   });
 });

@@ -41,8 +41,26 @@ export interface FaultReport {
   deadlocks: DeadlockCycle[];
 }
 
+/** What one DCI edge accelerator did (docs/result-format.md, "dci_accelerator"). */
+export interface AcceleratorEdge {
+  pseudo_acks: number;
+  absorbed_acks: number;
+  retransmitted_packets: number;
+  retransmit_timeouts: number;
+  passed_unheld_packets: number;
+  max_held_bytes: number;
+  held_bytes_at_end: number;
+}
+
+export interface AcceleratorReport {
+  buffer_bytes: number;
+  retransmit_timeout_us: number;
+  edges: Record<string, AcceleratorEdge>;
+}
+
 export interface Diagnostics {
   faults: FaultReport | null;
   pingmesh: PingmeshReport | null;
   port_counters: Record<string, unknown> | null;
+  dci_accelerator?: AcceleratorReport | null;
 }
