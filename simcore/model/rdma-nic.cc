@@ -310,7 +310,9 @@ RdmaNic::OnData(const RocePacket& p)
         f.bytesDelivered += p.payload;
         if (now >= m_ctx->warmupPs && m_node < m_ctx->hostRxBytes.size())
         {
-            m_ctx->hostRxBytes[m_node] += PayloadInWindow(p, now);
+            uint64_t inWindow = PayloadInWindow(p, now);
+            m_ctx->hostRxBytes[m_node] += inWindow;
+            f.bytesDeliveredInWindow += inWindow;
         }
         bool last = f.expected == f.totalPkts;
         if (last && f.completePs < 0)
