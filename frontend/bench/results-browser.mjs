@@ -1,5 +1,7 @@
-// Real-browser benchmark of the results page pieces (100,000 flows, 16 x 10,000-point series): bundles results-page.html with Vite and
-// opens it in Debian's Chromium. Usage: node bench/results-browser.mjs
+// Real-browser benchmark of the results page (100,000 flows, 16 x 10,000-point series): bundles
+// results-page.html (the pieces: table mount/sort/filter, line chart, CDF) and results-view-page.html
+// (the whole page, ResultsView) with Vite and opens each in Debian's Chromium at 1440x900.
+// Usage: node bench/results-browser.mjs [pieces|page] (both when not given)
 import { build } from "vite";
 import { chromium } from "@playwright/test";
 import { mkdtempSync } from "node:fs";
@@ -9,17 +11,41 @@ import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = mkdtempSync(join(tmpdir(), "results-bench-"));
+const which = process.argv[2];
+const pages = ["results-page.html", "results-view-page.html"].filter((p) => !which || (which === "page") === p.includes("view"));
 await build({
   configFile: false, root: here, base: "./", logLevel: "error",
-  build: { outDir: out, rollupOptions: { input: join(here, "results-page.html") } },
+  build: { outDir: out, rollupOptions: { input: Object.fromEntries(pages.map((p) => [p.replace(".html", ""), join(here, p)])) } },
 });
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
   args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync", "--allow-file-access-from-files"],
 });
-const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-await page.goto(`file://${join(out, "results-page.html")}`);
-const result = await page.waitForFunction(() => window.__result, null, { timeout: 300_000 });
-console.log(JSON.stringify(await result.jsonValue()));
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+for (const p of pages) {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await page.goto(`file://${join(out, p)}`);
+  if (p.includes("view")) {
+    // whole page: 7 mounts, the first two JIT warm-up; wall time and the renderer main thread's CPU
+    // time (CDP Performance ThreadTime), which a loaded machine inflates far less than wall time
+    await page.waitForFunction(() => window.__once, null, { timeout: 120_000 });
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Performance.enable");
+    const cpu = async () => (await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "ThreadTime").value * 1000;
+    const runs = [];
+    for (let i = 0; i < 7; i += 1) {
+      const c0 = await cpu();
+      const r = await page.evaluate(() => window.__once());
+      runs.push({ ...r, cpu: (await cpu()) - c0 });
+    }
+    const warm = runs.slice(2);
+    const pick = (k) => ({ median: Math.round(median(warm.map((r) => r[k]))), worst: Math.round(Math.max(...warm.map((r) => r[k]))), first: Math.round(runs[0][k]) });
+    console.log(JSON.stringify({ page: p, ...(await page.evaluate(() => window.__meta)), runs: warm.length, wall_ms: pick("page"), first_commit_ms: pick("firstCommit"), main_thread_cpu_ms: pick("cpu") }));
+  } else {
+    const result = await page.waitForFunction(() => window.__result, null, { timeout: 300_000 });
+    console.log(JSON.stringify({ page: p, ...(await result.jsonValue()) }));
+  }
+  await page.close();
+}
 await browser.close();

@@ -14,6 +14,7 @@ const PRESETS = [
 ];
 const runs: Record<string, string> = {};
 const scenarios: Record<string, string> = {};
+let forkScenarioId = ""; // the Lab 1 step 3 fork (Kmax 200000) made by the comparison test
 
 async function presetScenario(request: APIRequestContext, key: string) {
   const r = await request.get(`${API}/presets/${key}`);
@@ -117,6 +118,50 @@ test("a card's link highlights its port in the chart and the ports table", async
   await expect(page.locator("#table-flows .dt-row.selected")).toHaveCount(1);
 });
 
+test("keyboard: a chart's cursor and a table's selection move with the keys", async ({ page, request }) => {
+  const id = runs["incast-2to1"];
+  const series = (await (await request.get(`${API}/runs/${id}/series`)).json()) as { t_us: number[] };
+  const times = new Set(series.t_us.map((t) => t.toFixed(4)));
+  await page.goto(`/runs/${id}`);
+  // the chart is in the tab order right after its frame's buttons
+  const frame = page.locator("#chart-queues");
+  await frame.getByRole("button", { name: "Save PNG" }).focus();
+  await page.keyboard.press("Tab");
+  const chart = frame.locator(".line-chart");
+  await expect(chart).toBeFocused();
+  const readout = frame.getByTestId("chart-readout");
+  const at = async () => Number(/^t = ([\d,.]+) us · /.exec((await readout.textContent()) ?? "")?.[1].replace(/,/g, "") ?? NaN);
+  await page.keyboard.press("Home");
+  await expect(readout).toHaveText(/^t = [\d,.]+ us · leaf0->h0: /);
+  await expect(frame.locator("line.chart-cursor")).toHaveCount(1);
+  const start = await at();
+  expect(times.has(start.toFixed(4)), `t = ${start} is a sample of the run`).toBe(true);
+  await page.keyboard.press("ArrowRight");
+  await expect.poll(at).toBeGreaterThan(start);
+  await page.keyboard.press("End");
+  await expect.poll(at).toBeGreaterThan(start);
+  const end = await at();
+  expect(times.has(end.toFixed(4))).toBe(true);
+  await page.keyboard.press("Escape");
+  await expect(frame.locator("line.chart-cursor")).toHaveCount(0);
+  // the flows table: arrows select rows, and the selected flow's line is drawn on top
+  await page.locator("#table-flows .dt-body").focus();
+  await page.keyboard.press("ArrowDown");
+  const selected = page.locator("#table-flows .dt-row.selected");
+  await expect(selected).toHaveCount(1);
+  const first = await selected.getAttribute("data-key");
+  await expect(page.locator("#chart-rates path.series-line.highlighted")).toHaveCount(1);
+  await page.keyboard.press("End");
+  await expect(selected).not.toHaveAttribute("data-key", first!);
+  await page.keyboard.press("Home");
+  await expect(selected).toHaveAttribute("data-key", first!);
+  await frame.scrollIntoViewIfNeeded();
+  await chart.focus();
+  await page.keyboard.press("Home");
+  await page.keyboard.press("Shift+ArrowRight");
+  await shot(page, "results-1440-keyboard-cursor");
+});
+
 test("Share on the run page gives a link to this run", async ({ page, context }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]).catch(() => {});
   await page.goto(`/runs/${runs["incast-2to1"]}`);
@@ -133,7 +178,9 @@ test("compare two runs: deltas, scenario diff, overlaid charts, URL kept", async
   doc.switch.ecn.kmax_bytes = 200000;
   const fork = await request.post(`${API}/scenarios/${preset.scenario_id}/fork`, { data: { scenario: doc } });
   expect(fork.status(), await fork.text()).toBe(201);
-  const forkRun = await startRun(request, (await fork.json()).id);
+  const forkId = (await fork.json()).id as string;
+  forkScenarioId = forkId;
+  const forkRun = await startRun(request, forkId);
   await waitSucceeded(request, forkRun);
   const a = runs["incast-2to1"];
   // the Lab 1 step 3 card: whole-run peak of the start-up overshoot, its port, and the after-warm-up figure
@@ -156,9 +203,78 @@ test("compare two runs: deltas, scenario diff, overlaid charts, URL kept", async
   await expect(queues.locator("path.series-line")).toHaveCount(2);
   await expect(page.getByRole("region", { name: /CDF of each run/ })).toBeVisible();
   await shot(page, "compare-1440-incast-vs-kmax200k");
+  // the comparison as one self-contained HTML file: both runs' versions and hashes, tables, charts
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download report (HTML)" }).click()]);
+  expect(download.suggestedFilename()).toBe(`compare-${a}-${forkRun}-report.html`);
+  const html = readFileSync((await download.path())!, "utf8");
+  for (const id of [a, forkRun]) {
+    const info = (await (await request.get(`${API}/runs/${id}/summary`)).json()).run_info;
+    expect(html).toContain(info.scenario_sha256);
+    expect(html).toContain(`${info.simulator} ${info.version}`);
+  }
+  expect(html).toContain("<th>switch.ecn.kmax_bytes</th><td>5500</td><td>200000</td>");
+  expect(html).toContain("Max queue (whole run)");
+  expect((html.match(/<svg/g) ?? []).length).toBeGreaterThanOrEqual(2);
+  expect(html).toContain("data:image/png;base64,"); // the fabric difference
+  expect(html).not.toMatch(/<script|src="http|href="http/);
+  // the queue chart as a difference: one line, B's deepest queue minus A's
+  await queues.getByLabel("Show as difference from A").check();
+  await expect(queues.locator("path.series-line")).toHaveCount(1);
+  await expect(queues.locator("path.series-line")).toHaveAttribute("data-series", "B − A");
   // removing a run keeps the URL the source of truth
   await page.getByRole("button", { name: "Remove run B" }).click();
   await expect(page).toHaveURL(new RegExp(`/compare\\?runs=${a}$`));
+});
+
+test("compare from a scenario's history: the fork against its parent, fabric as a difference", async ({ page }) => {
+  // the fork of the test above: its scenario page offers its run and its parent's, both ticked
+  expect(forkScenarioId, "the Kmax 200000 fork of the test above").not.toBe("");
+  await page.goto(`/s/${forkScenarioId}`);
+  const picker = page.getByRole("region", { name: "Runs of this scenario and its parent" });
+  await expect(picker.getByRole("checkbox", { checked: true })).toHaveCount(2);
+  await picker.getByTestId("compare-selected").click();
+  await expect(page).toHaveURL(new RegExp(`/compare\\?runs=\\w+,${runs["incast-2to1"]}$`));
+  await expect(page.getByTestId("scenario-diff")).toContainText("switch.ecn.kmax_bytes");
+  const fabric = page.getByTestId("fabric-difference");
+  await expect(fabric.getByRole("img", { name: /Legend: B − A/ })).toBeVisible();
+  const region = page.getByRole("region", { name: "Fabric overlay, difference from A" });
+  await region.scrollIntoViewIfNeeded();
+  // hovering a link reads both runs' values and the difference: sweep the pointer across the
+  // drawing between the tiers until it lands on a link
+  const canvas = fabric.getByRole("img", { name: /Fabric coloured by B − A/ });
+  const box = (await canvas.boundingBox())!;
+  const readout = fabric.getByTestId("difference-hover");
+  let found = false;
+  for (const fy of [0.5, 0.3, 0.7]) {
+    for (let x = box.x + 2; x < box.x + box.width - 2 && !found; x += 3) {
+      await page.mouse.move(x, box.y + box.height * fy);
+      found = /: A .*, B .*, B − A /.test((await readout.textContent()) ?? "");
+    }
+    if (found) break;
+  }
+  expect(found, "a link under the pointer somewhere on the drawing").toBe(true);
+  await shot(page, "compare-1440-fabric-difference");
+});
+
+test("several seeds as one result: mean ± 95% CI on every card, bands on the charts", async ({ page, request }) => {
+  test.setTimeout(300_000);
+  const scenario = scenarios["incast-2to1"];
+  const created = await (await request.post(`${API}/runs`, { data: { scenario_id: scenario, seeds: [2, 3] } })).json();
+  for (const r of created.data) await waitSucceeded(request, r.id);
+  await page.goto(`/runs/${runs["incast-2to1"]}`);
+  await page.getByRole("link", { name: /mean over 3 seeds/ }).click();
+  await expect(page).toHaveURL(/\/seeds\?runs=/);
+  const cards = page.getByTestId("group-cards");
+  await expect(cards.locator('[data-metric="throughput"] dd')).toContainText("Gbit/s");
+  await expect(cards.locator('[data-metric="throughput"] .card-window')).toHaveText("mean ± 95% CI over 3 seeds");
+  // the card's mean is the mean of the three runs' throughputs
+  const tps = await Promise.all([runs["incast-2to1"], ...created.data.map((r: { id: string }) => r.id)].map(async (id) => (await (await request.get(`${API}/runs/${id}/summary`)).json()).summary.throughput_gbps as number));
+  const mean = tps.reduce((x, y) => x + y, 0) / 3;
+  const shown = Number(((await cards.locator('[data-metric="throughput"] dd').textContent()) ?? "").split(" ")[0].replace(/,/g, ""));
+  expect(Math.abs(shown - mean)).toBeLessThanOrEqual(Math.max(1e-3, mean * 1e-3));
+  await expect(page.locator("#chart-queues path.series-band").first()).toBeVisible();
+  await expect(page.locator("#table-ports .dt-body .dt-row").first()).toContainText("±");
+  await shot(page, "seeds-1440-incast-3-seeds");
 });
 
 test("report: one self-contained HTML file with scenario, cards, charts, version and hash", async ({ page, request }) => {

@@ -21,6 +21,10 @@ export interface TopologyCanvasProps {
   labels?: "auto" | "never";
   onNodeClick?: (id: string, e: { shiftKey: boolean }) => void;
   onLinkClick?: (index: number) => void;
+  /** The link under the pointer (null when none), for views that show a link's values on hover. */
+  onLinkHover?: (index: number | null) => void;
+  /** The canvas's tooltip while a link is under the pointer. */
+  linkTitle?: (index: number) => string;
   onNodeDoubleClick?: (id: string) => void;
   onBackgroundClick?: (world: { x: number; y: number }) => void;
   onDragEnd?: (positions: Record<string, { x: number; y: number }>) => void;
@@ -46,6 +50,7 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
   const graphRef = useRef(graph);
   graphRef.current = graph;
   const [hovered, setHovered] = useState<string | null>(null);
+  const [hoveredLink, setHoveredLink] = useState<number | null>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const viewRef = useRef<View>({ x: 0, y: 0, k: 1 });
   const zoomRef = useRef<ZoomBehavior<HTMLCanvasElement, unknown> | null>(null);
@@ -143,8 +148,17 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
   const onPointerMove = (e: React.PointerEvent<HTMLCanvasElement>) => {
     const g = gestureRef.current;
     if (!g) {
-      const n = hitNode(graph, toWorld(e).x, toWorld(e).y, positions, viewRef.current.k);
+      const w = toWorld(e);
+      const n = hitNode(graph, w.x, w.y, positions, viewRef.current.k);
       if ((n?.id ?? null) !== hovered) setHovered(n?.id ?? null);
+      if (props.onLinkHover || props.linkTitle) {
+        const link = n ? -1 : hitLink(graph, w.x, w.y, 6 / viewRef.current.k);
+        const next = link >= 0 ? link : null;
+        if (next !== hoveredLink) {
+          setHoveredLink(next);
+          props.onLinkHover?.(next);
+        }
+      }
       return;
     }
     const w = toWorld(e);
@@ -216,8 +230,14 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}
         onPointerUp={onPointerUp}
-        onPointerLeave={() => setHovered(null)}
-        title={hovered ?? undefined}
+        onPointerLeave={() => {
+          setHovered(null);
+          if (hoveredLink != null) {
+            setHoveredLink(null);
+            props.onLinkHover?.(null);
+          }
+        }}
+        title={hovered ?? (hoveredLink != null && props.linkTitle ? props.linkTitle(hoveredLink) : undefined)}
         onClick={onClick}
         onDoubleClick={(e) => {
           const w = toWorld(e);

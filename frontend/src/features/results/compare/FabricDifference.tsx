@@ -11,6 +11,13 @@ import { linkDifference } from "../utils/compare";
 const METRICS: OverlayMetric[] = ["utilization", "ecn", "pauses"];
 const letter = (i: number) => String.fromCharCode(65 + i);
 
+/** The hover text of one link: both runs' values and the difference, as a user reads them. */
+export function differenceReadout(link: { a: string; b: string }, a: number | null, x: number | null, name: string, fmt: (v: number) => string) {
+  const plain = (v: number | null) => (v == null ? "not recorded" : fmt(v));
+  const d = a == null && x == null ? null : (x ?? 0) - (a ?? 0);
+  return `${link.a} – ${link.b}: A ${plain(a)}, ${name} ${plain(x)}, ${name} − A ${d == null ? "—" : formatSigned(d, fmt)}`;
+}
+
 /**
  * The fabric with each link coloured by run X minus run A (utilization, ECN marks, PFC pauses),
  * on a diverging scale centred on zero: orange where X has more, purple where it has less.
@@ -20,9 +27,11 @@ export function FabricDifference({ graph, summaries }: { graph: LayoutGraph; sum
   const [other, setOther] = useState(1);
   const spec = OVERLAY[metric];
   const b = Math.min(other, summaries.length - 1);
-  const values = useMemo(() => {
+  const [hovered, setHovered] = useState<number | null>(null);
+  const { base, other: otherValues, values } = useMemo(() => {
     const per = (s: ResultSummary) => linkValues(graph.links, directionalValues(metric, s, undefined, 0), spec.combine);
-    return linkDifference(per(summaries[0]), per(summaries[b]));
+    const [va, vb] = [per(summaries[0]), per(summaries[b])];
+    return { base: va, other: vb, values: linkDifference(va, vb) };
   }, [graph, summaries, metric, b, spec.combine]);
   const extent = values.reduce<[number, number]>((m, v) => (v == null ? m : [Math.min(m[0], v), Math.max(m[1], v)]), [0, 0]);
   const color = divergingScale(extent);
@@ -31,6 +40,7 @@ export function FabricDifference({ graph, summaries }: { graph: LayoutGraph; sum
   const biggest = graph.links.map((l, i) => ({ l, v: values[i] })).filter((x): x is { l: typeof x.l; v: number } => x.v != null && x.v !== 0)
     .sort((x, y) => Math.abs(y.v) - Math.abs(x.v)).slice(0, 5);
   const signed = (v: number) => formatSigned(v, spec.format);
+  const describe = (i: number) => differenceReadout(graph.links[i], base[i], otherValues[i], letter(b), spec.format);
   return (
     <div className="overlay fabric-difference" data-testid="fabric-difference">
       <div className="row">
@@ -48,7 +58,10 @@ export function FabricDifference({ graph, summaries }: { graph: LayoutGraph; sum
         )}
       </div>
       <TopologyCanvas graph={graph} height={graph.nodes.length > 24 ? 420 : 320} ariaLabel={`Fabric coloured by ${letter(b)} − A: ${spec.label}`}
-        linkStroke={stroke} linkWidth={width} fill />
+        linkStroke={stroke} linkWidth={width} fill onLinkHover={setHovered} linkTitle={describe} />
+      <p className="hint hover-readout" aria-live="polite" data-testid="difference-hover">
+        {hovered != null ? describe(hovered) : "Point at a link to read both runs' values and the difference."}
+      </p>
       <div className="row overlay-legend">
         <ColorLegend color={color} label={`${letter(b)} − A: ${spec.legend}`} tickFormat={signed} />
         <span className="swatch-note"><span className="swatch" style={{ background: UNRECORDED_LINK }} /> recorded in neither run</span>

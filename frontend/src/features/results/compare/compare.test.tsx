@@ -7,7 +7,8 @@ import type { ComparedRun } from "../api/compare";
 import { difference, linkDifference } from "../utils/compare";
 import { CompareView } from "../components/CompareView";
 import { ComparePicker } from "./ComparePicker";
-import { FabricDifference } from "./FabricDifference";
+import { FabricDifference, differenceReadout } from "./FabricDifference";
+import { buildCompareReportHtml, tableText } from "../utils/compareReport";
 
 const links = [
   { id: 0, a: "h0", b: "leaf0", rate_gbps: 100 },
@@ -47,6 +48,18 @@ describe("FabricDifference", () => {
   });
 });
 
+describe("the hover readout of a link", () => {
+  const pct = (v: number) => `${Math.round(v * 100)} %`;
+  it("gives both runs' values and the signed difference", () => {
+    expect(differenceReadout({ a: "leaf0", b: "spine0" }, 0.2, 0.6, "B", pct)).toBe("leaf0 – spine0: A 20 %, B 60 %, B − A +40 %");
+    expect(differenceReadout({ a: "h0", b: "leaf0" }, 0.9, 0.5, "C", pct)).toBe("h0 – leaf0: A 90 %, C 50 %, C − A −40 %");
+  });
+  it("says which run did not record the link, and a dash when neither did", () => {
+    expect(differenceReadout({ a: "x", b: "y" }, null, 0.1, "B", pct)).toBe("x – y: A not recorded, B 10 %, B − A +10 %");
+    expect(differenceReadout({ a: "x", b: "y" }, null, null, "B", pct)).toBe("x – y: A not recorded, B not recorded, B − A —");
+  });
+});
+
 describe("ComparePicker", () => {
   const runs = [
     { runId: "r1", label: "this scenario · seed 1", scenarioId: "s", seed: 1 },
@@ -82,5 +95,33 @@ describe("CompareView queue chart as a difference", () => {
     expect(lines[0].getAttribute("data-series")).toBe("B − A");
     expect(chart.querySelector("line.zero-line")).not.toBeNull(); // -60 at t = 10
     expect(container.querySelector('[data-testid="fabric-difference"]')).toBeNull(); // no fabric given
+  });
+});
+
+describe("the comparison report", () => {
+  it("holds each run's version and hash, the tables as text, escaped, and nothing external", () => {
+    const html = buildCompareReportHtml({
+      title: "Comparison of 2 runs: incast vs <fork>",
+      runs: [
+        { letter: "A", id: "r1", scenarioName: "incast", seed: 1, simulator: "fabricsim 1.2.3", scenarioSha256: "a".repeat(64) },
+        { letter: "B", id: "r2", scenarioName: "<fork>", seed: 1, simulator: "fabricsim 1.2.3", scenarioSha256: "b".repeat(64) },
+      ],
+      summary: [["metric", "A", "B"], ["Max queue (whole run)", "335.6 KB", "42.48 KB −293.1 KB (−87.34 %)"]],
+      differences: [["parameter", "A", "B"], ["switch.ecn.kmax_bytes", "200000", "5500"]],
+      charts: [{ title: "queues", svg: '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><path class="series-line" d="M0,0L1,1"/></svg>' }],
+      images: [], generatedAt: "2026-11-23T00:00:00Z",
+    });
+    expect(html).toContain("a".repeat(64));
+    expect(html).toContain("b".repeat(64));
+    expect(html).toContain("<th>switch.ecn.kmax_bytes</th><td>200000</td><td>5500</td>");
+    expect(html).toContain("<td>42.48 KB −293.1 KB (−87.34 %)</td>");
+    expect(html).toContain("&lt;fork&gt;");
+    expect(html).not.toContain("<fork>");
+    expect(html).not.toContain("<?xml");
+    expect(html).not.toMatch(/<script|src="http|href="http/);
+  });
+  it("reads a rendered table's text row by row", () => {
+    const { container } = render(<table><thead><tr><th>metric</th><th>A</th></tr></thead><tbody><tr><th>FCT  p99</th><td>1 <small>+2</small></td></tr></tbody></table>);
+    expect(tableText(container.querySelector("table"))).toEqual([["metric", "A"], ["FCT p99", "1 +2"]]);
   });
 });

@@ -1,4 +1,4 @@
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
 import { ChartFrame } from "../../../components/ChartFrame";
 import { Empty, ErrorBox, Loading } from "../../../components/States";
@@ -11,11 +11,41 @@ import { cdfAll, type CdfBucket } from "../utils/cdf";
 import { activeDomain } from "../utils/derive";
 import { CdfChart } from "./CdfChart";
 import { LineChart } from "./LineChart";
+import { composeExport, downloadBlob } from "../../../lib/charts/save";
+import { buildCompareReportHtml, tableText } from "../utils/compareReport";
 
 const letter = (i: number) => String.fromCharCode(65 + i);
 const fmt: Record<CompareMetric["unit"], (v: number) => string> = {
   gbps: formatGbps, us: formatDurationUs, x: (v) => `${formatNumber(v)}×`, bytes: formatBytes, count: formatCount, ratio: formatNumber,
 };
+
+/** The comparison as one HTML file: the page's tables as text, its charts as SVG, the fabric as PNG. */
+function downloadCompareReport(root: HTMLElement | null, runs: ComparedRun[]) {
+  if (!root) return;
+  const subtitle = `runs ${runs.map((r) => r.id).join(", ")}`;
+  const charts: { title: string; svg: string }[] = [];
+  const images: { title: string; dataUrl: string }[] = [];
+  root.querySelectorAll<HTMLElement>(".chart-frame").forEach((frame) => {
+    const title = frame.getAttribute("aria-label") ?? "";
+    const canvas = frame.querySelector("canvas");
+    if (canvas) images.push({ title, dataUrl: canvas.toDataURL("image/png") });
+    else if (frame.querySelector("svg.chart-svg")) {
+      const out = composeExport(frame, { title, subtitle });
+      if (out) charts.push({ title, svg: out.svg });
+    }
+  });
+  const html = buildCompareReportHtml({
+    title: `Comparison of ${runs.length} runs: ${[...new Set(runs.map((r) => r.scenario?.name ?? r.id))].join(" vs ")}`,
+    runs: runs.map((r, i) => ({
+      letter: letter(i), id: r.id, scenarioName: r.scenario?.name ?? "run", seed: r.run?.seed ?? "?",
+      simulator: `${r.runInfo?.simulator ?? "fabricsim"} ${r.runInfo?.version ?? "?"}`, scenarioSha256: String(r.runInfo?.scenario_sha256 ?? ""),
+    })),
+    summary: tableText(root.querySelector<HTMLTableElement>("[data-testid=compare-table]")),
+    differences: tableText(root.querySelector<HTMLTableElement>("[data-testid=scenario-diff]")),
+    charts, images, generatedAt: new Date().toISOString(),
+  });
+  downloadBlob(new Blob([html], { type: "text/html" }), `compare-${runs.map((r) => r.id).join("-")}-report.html`);
+}
 
 /** Two or more runs side by side: metrics with deltas against run A, parameters that differ, overlaid charts. */
 export function CompareView({ runs, candidates, onAdd, onRemove, graph }: {
@@ -29,6 +59,7 @@ export function CompareView({ runs, candidates, onAdd, onRemove, graph }: {
 }) {
   const [cdfMetric, setCdfMetric] = useState<"fct_us" | "slowdown">("fct_us");
   const [asDifference, setAsDifference] = useState(false);
+  const rootRef = useRef<HTMLDivElement>(null);
   const ready = runs.filter((r) => r.summary);
   const label = (r: ComparedRun, i: number) => `${letter(i)} · ${r.scenario?.name ?? "run"} · seed ${r.run?.seed ?? "?"}`;
   const diff = useMemo(() => scenarioDiff(runs.map((r) => r.scenario?.scenario)), [runs]);
@@ -62,9 +93,14 @@ export function CompareView({ runs, candidates, onAdd, onRemove, graph }: {
   );
 
   return (
-    <div className="compare">
+    <div className="compare" ref={rootRef}>
       <section className="chart-frame" aria-label="Compared runs">
-        <header><h3>Runs</h3></header>
+        <header>
+          <h3>Runs</h3>
+          {ready.length === runs.length && runs.length > 1 && (
+            <button type="button" className="small" onClick={() => downloadCompareReport(rootRef.current, runs)}>Download report (HTML)</button>
+          )}
+        </header>
         <ol className="compare-runs">
           {runs.map((r, i) => (
             <li key={r.id}>

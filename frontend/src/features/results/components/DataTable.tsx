@@ -15,7 +15,8 @@ const ROW_H = 26;
 
 /**
  * A sortable, filterable table that renders only the rows in view (fixed row height), so
- * 100,000 rows stay as fast as 100. A click or Enter on a row selects it; arrows move.
+ * 100,000 rows stay as fast as 100. A click on a row selects it; with the body focused, the arrows,
+ * PageUp/PageDown and Home/End move the selection (it scrolls into view).
  */
 export function DataTable<R>({ rows, columns, rowKey, selected, onSelect, filterText, height = 320, label, initialSort, extra }: {
   rows: R[];
@@ -49,7 +50,12 @@ export function DataTable<R>({ rows, columns, rowKey, selected, onSelect, filter
     if (i < 0) return;
     const top = i * ROW_H;
     const el = bodyRef.current;
-    if (top < el.scrollTop || top > el.scrollTop + height - ROW_H) el.scrollTop = Math.max(0, top - height / 2);
+    if (top < el.scrollTop || top > el.scrollTop + height - ROW_H) {
+      const next = Math.max(0, top - height / 2);
+      el.scrollTop = next;
+      // render the rows there now, not on the scroll event that follows
+      setScrollTop(next);
+    }
   }, [selected, shown, rowKey, height]);
 
   const first = Math.max(0, Math.floor(scrollTop / ROW_H) - 5);
@@ -85,8 +91,9 @@ export function DataTable<R>({ rows, columns, rowKey, selected, onSelect, filter
           ref={bodyRef} className="dt-body" style={{ height: Math.min(height, Math.max(ROW_H, shown.length * ROW_H)) }} tabIndex={0}
           onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
           onKeyDown={(e) => {
-            if (e.key === "ArrowDown") { e.preventDefault(); move(1); }
-            else if (e.key === "ArrowUp") { e.preventDefault(); move(-1); }
+            const page = Math.max(1, Math.floor(height / ROW_H) - 1);
+            const steps: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page, End: shown.length, Home: -shown.length };
+            if (e.key in steps) { e.preventDefault(); move(steps[e.key]); }
           }}
         >
           <div style={{ height: shown.length * ROW_H, position: "relative" }}>
@@ -125,6 +132,8 @@ export function sortRows<R>(rows: R[], value: (r: R) => number | string | null, 
   if (keys.every((k) => k == null || typeof k === "number")) {
     const num = new Float64Array(n);
     for (let i = 0; i < n; i += 1) num[i] = keys[i] == null ? NaN : (keys[i] as number);
+    const fast = sortedOrder(num, desc);
+    if (fast) return Array.from(fast, (i) => rows[i]);
     order.sort((a, b) => {
       const x = num[a];
       const y = num[b];
@@ -141,4 +150,41 @@ export function sortRows<R>(rows: R[], value: (r: R) => number | string | null, 
     });
   }
   return Array.from(order, (i) => rows[i]);
+}
+
+/**
+ * The stable order of numeric keys (NaN last) without a comparator, when there is a cheap one:
+ * keys already in order, or small integers (a column such as "charted") by counting sort.
+ * Null when neither applies and a comparison sort is needed.
+ */
+export function sortedOrder(num: Float64Array, desc: boolean): Uint32Array | null {
+  const n = num.length;
+  const sign = desc ? -1 : 1;
+  let inOrder = true;
+  let integers = true;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < n; i += 1) {
+    const v = num[i];
+    if (Number.isNaN(v)) continue;
+    if (!Number.isInteger(v)) integers = false;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  for (let i = 1; i < n && inOrder; i += 1) {
+    const [x, y] = [num[i - 1], num[i]];
+    if (Number.isNaN(y)) continue;
+    if (Number.isNaN(x) || (y - x) * sign < 0) inOrder = false;
+  }
+  if (inOrder) return Uint32Array.from({ length: n }, (_, i) => i);
+  if (!integers || hi - lo > 65_536) return null;
+  // counting sort: one bucket per integer value and one for NaN, indices ascending within each
+  const buckets = hi - lo + 2;
+  const start = new Uint32Array(buckets + 1);
+  const bucket = (v: number) => (Number.isNaN(v) ? buckets - 1 : desc ? hi - v : v - lo);
+  for (let i = 0; i < n; i += 1) start[bucket(num[i]) + 1] += 1;
+  for (let b = 1; b <= buckets; b += 1) start[b] += start[b - 1];
+  const out = new Uint32Array(n);
+  for (let i = 0; i < n; i += 1) out[start[bucket(num[i])]++] = i;
+  return out;
 }

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { scaleLinear } from "d3-scale";
 import { area, line, curveStepAfter } from "d3-shape";
 import { brushX } from "d3-brush";
@@ -7,6 +7,7 @@ import { format } from "d3-format";
 import { useParentSize } from "../../../lib/hooks/useParentSize";
 import { categorical, categoricalDash as dash } from "../../../lib/charts/palette";
 import { visibleIndices } from "../../../lib/charts/downsample";
+import { cursorAfterKey, nearestIndex, visibleRange } from "../../../lib/charts/cursor";
 
 export interface NamedSeries {
   name: string;
@@ -45,7 +46,10 @@ export interface LineChartProps {
 const MARGIN = { top: 8, right: 12, bottom: 30, left: 64 };
 const tickFmt = format("~s");
 
-/** Line chart over a shared time axis (us); D3 computes paths and ticks, React draws. */
+/**
+ * Line chart over a shared time axis (us); D3 computes paths and ticks, React draws.
+ * Focusable: the arrow keys (and the pointer) move a cursor whose values are read out below.
+ */
 export function LineChart({ t, series, xDomain, yLabel, height = 200, step, yFormat = tickFmt, onBrush, marker, warmupUs = 0, yFixedMax, yTicks, highlight, onPick, signed }: LineChartProps) {
   const { ref, width } = useParentSize<HTMLDivElement>();
   const brushRef = useRef<SVGGElement>(null);
@@ -96,10 +100,27 @@ export function LineChart({ t, series, xDomain, yLabel, height = 200, step, yFor
     };
   }, [innerW, innerH, x, onBrush]);
 
+  const [cursor, setCursor] = useState<number | null>(null);
+  const inView = useMemo(() => visibleRange(t, xDomain), [t, xDomain]);
+  const shownCursor = cursor != null && cursor >= inView[0] && cursor <= inView[1] ? cursor : null;
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    const next = cursorAfterKey(e.key, e.shiftKey, shownCursor, inView, Math.floor(innerW));
+    if (next === undefined) return;
+    e.preventDefault();
+    setCursor(next);
+  };
+  const onPointerMove = (e: React.PointerEvent<SVGSVGElement>) => {
+    const px = e.clientX - e.currentTarget.getBoundingClientRect().left - MARGIN.left;
+    if (px < 0 || px > innerW || inView[1] < inView[0]) return;
+    setCursor(Math.min(inView[1], Math.max(inView[0], nearestIndex(t, x.invert(px)))));
+  };
+
   const clipId = useMemo(() => `clip-${Math.random().toString(36).slice(2)}`, []);
   return (
-    <div ref={ref} className="line-chart">
-      <svg className="chart-svg" width={width} height={height} role="img" aria-label={`${yLabel} over time`}>
+    <div ref={ref} className="line-chart" tabIndex={0} onKeyDown={onKeyDown}
+      aria-label={`${yLabel} over time: arrow keys move a cursor, Home and End go to the ends, Escape hides it`}>
+      <svg className="chart-svg" width={width} height={height} role="img" aria-label={`${yLabel} over time`}
+        onPointerMove={onPointerMove} onPointerLeave={() => setCursor(null)}>
         <defs>
           <clipPath id={clipId}><rect width={innerW} height={innerH} /></clipPath>
         </defs>
@@ -133,11 +154,15 @@ export function LineChart({ t, series, xDomain, yLabel, height = 200, step, yFor
               );
             })}
             {signed && yMin < 0 && <line className="zero-line" x1={0} x2={innerW} y1={y(0)} y2={y(0)} stroke="#555" strokeWidth={1} />}
+            {shownCursor != null && <line className="chart-cursor" x1={x(t[shownCursor])} x2={x(t[shownCursor])} y2={innerH} stroke="#333" strokeWidth={1} />}
             {marker != null && <line className="marker" x1={x(marker)} x2={x(marker)} y2={innerH} stroke="#d62728" strokeDasharray="3 3" />}
           </g>
           {onBrush && <g ref={brushRef} className="brush" />}
         </g>
       </svg>
+      <p className="chart-readout" aria-live="polite" data-testid="chart-readout">
+        {shownCursor != null ? readout(t[shownCursor], series, shownCursor, yFormat) : "\u00a0"}
+      </p>
       {series.length > 0 && (
         <ul className="legend-list">
           {series.slice(0, 16).map((s, i) => (
@@ -152,6 +177,13 @@ export function LineChart({ t, series, xDomain, yLabel, height = 200, step, yFor
       )}
     </div>
   );
+}
+
+/** The values at the cursor, the first six series by name (the legend's order). */
+function readout(at: number, series: NamedSeries[], i: number, f: (v: number) => string) {
+  const parts = series.slice(0, 6).map((s) => `${s.name}: ${i < s.values.length ? f(s.values[i]) : "—"}`);
+  const more = series.length > 6 ? `, +${series.length - 6} more` : "";
+  return `t = ${format(",.4~f")(at)} us · ${parts.join(", ")}${more}`;
 }
 
 /** Largest sample inside [x0, x1] (1 when all are zero). */

@@ -46,9 +46,11 @@ export function FlowTable({ flows, selected, onSelect, charted, recorded, onTogg
 }) {
   const hasPath = flows.some((f) => f.path && f.path.length);
   const columns = useMemo<Column<FlowRecord>[]>(() => {
+    // numeric ids: the sort key of 100,000 rows without making 200,000 strings
+    const [chartedIds, recordedIds] = [new Set([...charted].map(Number)), new Set([...recorded].map(Number))];
     const c: Column<FlowRecord>[] = [
       {
-        key: "chart", label: "chart", width: "56px", value: (f) => (charted.has(String(f.id)) ? 0 : recorded.has(String(f.id)) ? 1 : 2),
+        key: "chart", label: "chart", width: "56px", value: (f) => (chartedIds.has(f.id) ? 0 : recordedIds.has(f.id) ? 1 : 2),
         format: (f) => recorded.has(String(f.id)) ? (
           <input type="checkbox" aria-label={`Chart flow ${f.id}`} checked={charted.has(String(f.id))} onClick={(e) => e.stopPropagation()} onChange={() => onToggleChart(String(f.id))} />
         ) : <span className="hint" title="no rate series recorded for this flow (monitor.flows)">·</span>,

@@ -1,4 +1,4 @@
-import { render, screen } from "@testing-library/react";
+import { fireEvent, render, screen } from "@testing-library/react";
 import { LineChart } from "./LineChart";
 import { CdfChart } from "./CdfChart";
 import { SummaryCards, summaryCards } from "./SummaryCards";
@@ -25,6 +25,43 @@ describe("LineChart", () => {
     expect(d.split("L")).toHaveLength(4); // M + 3 segments
     expect(screen.getByText("leaf0->h1")).toBeInTheDocument(); // legend
     expect(screen.getByRole("img", { name: "bytes over time" })).toBeInTheDocument();
+  });
+
+  it("moves a cursor with the keyboard and reads the values out", () => {
+    const { container } = render(
+      <LineChart t={t} xDomain={[0, 30]} yLabel="bytes" yFormat={(v) => `${v} B`} series={[
+        { name: "leaf0->h0", values: [0, 1000, 2000, 500] },
+        { name: "leaf0->h1", values: [0, 0, 10, 0] },
+      ]} />,
+    );
+    const chart = screen.getByLabelText(/bytes over time: arrow keys move a cursor/);
+    expect(chart.tabIndex).toBe(0);
+    const readout = screen.getByTestId("chart-readout");
+    expect(container.querySelector("line.chart-cursor")).toBeNull();
+    fireEvent.keyDown(chart, { key: "ArrowRight" });
+    expect(readout.textContent).toBe("t = 0 us · leaf0->h0: 0 B, leaf0->h1: 0 B");
+    fireEvent.keyDown(chart, { key: "ArrowRight" });
+    fireEvent.keyDown(chart, { key: "ArrowRight" });
+    expect(readout.textContent).toBe("t = 20 us · leaf0->h0: 2000 B, leaf0->h1: 10 B");
+    expect(container.querySelector("line.chart-cursor")).not.toBeNull();
+    fireEvent.keyDown(chart, { key: "End" });
+    expect(readout.textContent).toBe("t = 30 us · leaf0->h0: 500 B, leaf0->h1: 0 B");
+    fireEvent.keyDown(chart, { key: "Home" });
+    expect(readout.textContent).toMatch(/^t = 0 us/);
+    fireEvent.keyDown(chart, { key: "Escape" });
+    expect(container.querySelector("line.chart-cursor")).toBeNull();
+  });
+
+  it("keeps the cursor inside a zoomed range", () => {
+    render(<LineChart t={t} xDomain={[10, 20]} yLabel="bytes" yFormat={(v) => `${v}`} series={[{ name: "q", values: [0, 1000, 2000, 500] }]} />);
+    const chart = screen.getByLabelText(/bytes over time: arrow keys/);
+    fireEvent.keyDown(chart, { key: "ArrowLeft" });
+    expect(screen.getByTestId("chart-readout").textContent).toBe("t = 20 us · q: 2000");
+    fireEvent.keyDown(chart, { key: "End" });
+    fireEvent.keyDown(chart, { key: "ArrowRight" });
+    expect(screen.getByTestId("chart-readout").textContent).toBe("t = 20 us · q: 2000");
+    fireEvent.keyDown(chart, { key: "Home" });
+    expect(screen.getByTestId("chart-readout").textContent).toBe("t = 10 us · q: 1000");
   });
 
   it("uses steps for pause state", () => {

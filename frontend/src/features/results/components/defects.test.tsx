@@ -1,4 +1,5 @@
 // Issue 11: one test (at least) per defect found in the results page, plus tables, comparison, report.
+import { useState } from "react";
 import { fireEvent, render, screen, within } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
 import type { FlowRecord, ResultSeries, ResultSummary } from "../../../lib/api/resultTypes";
@@ -225,6 +226,36 @@ describe("tables: sortable, filterable, virtualised", () => {
     expect(screen.getByTestId("table-count")).toHaveTextContent("1 of 100,000 rows");
     fireEvent.click(body()[0]);
     expect(picked).toEqual(["99999"]);
+  });
+});
+
+describe("tables: keyboard", () => {
+  const rows = Array.from({ length: 50 }, (_, i) => ({ id: i }));
+  const columns = [{ key: "id", label: "id", numeric: true, value: (r: { id: number }) => r.id }];
+  function Controlled() {
+    const [sel, setSel] = useState<string | null>(null);
+    return <DataTable label="Keys" rows={rows} columns={columns} rowKey={(r) => String(r.id)} filterText={(r) => String(r.id)} selected={sel} onSelect={setSel} height={26 * 10} />;
+  }
+  it("arrows, PageDown/PageUp and Home/End move the selection from the focused body", () => {
+    const { container } = render(<Controlled />);
+    const body = container.querySelector(".dt-body") as HTMLElement;
+    expect(body.tabIndex).toBe(0);
+    const selected = () => container.querySelector("[role=row][aria-selected=true]")?.getAttribute("data-key");
+    fireEvent.keyDown(body, { key: "ArrowDown" });
+    expect(selected()).toBe("0");
+    fireEvent.keyDown(body, { key: "ArrowDown" });
+    fireEvent.keyDown(body, { key: "ArrowDown" });
+    fireEvent.keyDown(body, { key: "ArrowUp" });
+    expect(selected()).toBe("1");
+    fireEvent.keyDown(body, { key: "PageDown" }); // a page is the rows in view less one: 9
+    expect(selected()).toBe("10");
+    fireEvent.keyDown(body, { key: "PageUp" });
+    expect(selected()).toBe("1");
+    fireEvent.keyDown(body, { key: "End" });
+    expect(selected()).toBe("49");
+    expect(body.scrollTop).toBeGreaterThan(0); // scrolled to the selection
+    fireEvent.keyDown(body, { key: "Home" });
+    expect(selected()).toBe("0");
   });
 });
 

@@ -184,8 +184,54 @@ export function flowLabel(id: string | number, byId: Map<number, FlowRecord>): s
 
 /** The flow whose FCT is the given percentile (nearest rank), for a card that names it. */
 export function flowAtPercentile(flows: FlowRecord[] | undefined, key: "fct_us" | "slowdown", p: number): FlowRecord | null {
-  const done = (flows ?? []).filter((f) => f[key] != null && f.size_bytes > 0).sort((a, b) => (a[key] as number) - (b[key] as number));
-  if (!done.length) return null;
-  const rank = Math.min(done.length - 1, Math.max(0, Math.ceil(p * done.length) - 1));
-  return done[rank];
+  // The flow a stable sort by value would put at the rank, without sorting 100,000 objects:
+  // selection (O(n)) gives the value at the rank, a count how many smaller values precede it;
+  // ties keep their order in the list, as in a stable sort.
+  const list = flows ?? [];
+  const values = new Float64Array(list.length);
+  let n = 0;
+  for (const f of list) {
+    const v = f[key];
+    if (v != null && f.size_bytes > 0) values[n++] = v;
+  }
+  if (!n) return null;
+  const done = values.subarray(0, n);
+  const rank = Math.min(n - 1, Math.max(0, Math.ceil(p * n) - 1));
+  const target = nthSmallest(done, rank);
+  let smaller = 0;
+  for (let i = 0; i < n; i += 1) if (done[i] < target) smaller += 1;
+  let skip = rank - smaller;
+  for (const f of list) {
+    if (f[key] === target && f.size_bytes > 0 && skip-- === 0) return f;
+  }
+  return null;
+}
+
+/** The k-th smallest value (0-based) of `a`, which it reorders (Hoare's selection, median of three). */
+export function nthSmallest(a: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (hi > lo) {
+    const mid = (lo + hi) >> 1;
+    // median of three as the pivot, so sorted and reversed input stay linear
+    const [x, y, z] = [a[lo], a[mid], a[hi]];
+    const pivot = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i] < pivot) i += 1;
+      while (a[j] > pivot) j -= 1;
+      if (i <= j) {
+        const tmp = a[i];
+        a[i] = a[j];
+        a[j] = tmp;
+        i += 1;
+        j -= 1;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return a[k];
+  }
+  return a[k];
 }

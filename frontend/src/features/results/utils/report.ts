@@ -49,7 +49,7 @@ export function flattenParameters(value: unknown, prefix = "", out: [string, str
   return out;
 }
 
-const STYLE = `
+export const REPORT_STYLE = `
 body{font:14px/1.45 system-ui,sans-serif;color:#1b1f24;max-width:1100px;margin:24px auto;padding:0 16px}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:24px 0 8px;border-bottom:1px solid #dde2e8;padding-bottom:4px}
 .meta{color:#555;font-size:12px}.meta code{font-size:11px}
@@ -75,7 +75,7 @@ export function buildReportHtml(r: ReportInput): string {
   const rows = params.map(([k, v]) => `<tr><td class="p">${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`).join("\n");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(r.title)} — FabricTwin report</title>
-<meta name="generator" content="FabricTwin"><style>${STYLE}</style></head>
+<meta name="generator" content="FabricTwin"><style>${REPORT_STYLE}</style></head>
 <body>
 <h1>${escapeHtml(r.title)}</h1>
 <p class="meta">Run <code>${escapeHtml(r.runId)}</code> · seed ${escapeHtml(String(info.seed ?? "?"))} ·
