@@ -289,7 +289,7 @@ Run(const std::vector<std::string>& args)
     {
         result[key] = model.contains(key) ? model[key] : nlohmann::ordered_json(nullptr);
     }
-    for (const char* key : {"faults", "pingmesh", "port_counters"}) // present only when the run has them
+    for (const char* key : {"faults", "pingmesh", "port_counters", "transport"}) // present only when the run has them
     {
         if (model.contains(key))
         {

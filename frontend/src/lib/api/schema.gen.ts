@@ -1886,6 +1886,24 @@ export interface components {
              */
             preamble_ifg_bytes: number;
             /**
+             * Processes Per Host
+             * @description processes per host (p) in the result's QP accounting: RC needs (N-1) x p^2 QPs per NIC, XRC N x p; XRC's send contexts are shared per (process, destination host)
+             * @default 1
+             */
+            processes_per_host: number;
+            /**
+             * Qp Cache Entries
+             * @description QP contexts the NIC caches (least recently used evicted); 0 = unlimited
+             * @default 0
+             */
+            qp_cache_entries: number;
+            /**
+             * Qp Cache Miss Ns
+             * @description transmit stall while a QP context that missed the cache is fetched over PCIe
+             * @default 500
+             */
+            qp_cache_miss_ns: number;
+            /**
              * Qp Depth
              * @default 16
              */
@@ -1895,13 +1913,14 @@ export interface components {
              * @default 1000
              */
             rto_us: number;
+            sprayed?: components["schemas"]["Sprayed"];
             /**
              * Transport
-             * @description xrc and erd are reserved for later
+             * @description reliability layer: rc (go-back-N, a QP per process pair), xrc (RC on the wire, one send QP per process and destination host), sprayed (a source port per packet, reorder buffer, selective ACK and retransmission); erd is reserved for a later version
              * @default rc
-             * @constant
+             * @enum {string}
              */
-            transport: "rc";
+            transport: "rc" | "xrc" | "sprayed";
         };
         /**
          * NicPartial
@@ -1927,12 +1946,19 @@ export interface components {
             nack_enabled?: boolean | null;
             /** Preamble Ifg Bytes */
             preamble_ifg_bytes?: number | null;
+            /** Processes Per Host */
+            processes_per_host?: number | null;
+            /** Qp Cache Entries */
+            qp_cache_entries?: number | null;
+            /** Qp Cache Miss Ns */
+            qp_cache_miss_ns?: number | null;
             /** Qp Depth */
             qp_depth?: number | null;
             /** Rto Us */
             rto_us?: number | null;
+            sprayed?: components["schemas"]["SprayedPartial"] | null;
             /** Transport */
-            transport?: "rc" | null;
+            transport?: ("rc" | "xrc" | "sprayed") | null;
         };
         /**
          * NicWatchdog
@@ -2819,6 +2845,31 @@ export interface components {
             values: number[];
         };
         /**
+         * Sprayed
+         * @description nic.sprayed: the receiver's reorder buffer and ACK spacing of the sprayed transport.
+         */
+        Sprayed: {
+            /**
+             * Reorder Window Packets
+             * @description packets the receiver holds out of order; the sender keeps no more than this in flight
+             * @default 256
+             */
+            reorder_window_packets: number;
+            /**
+             * Sack Interval Packets
+             * @description an ACK (cumulative PSN and one selectively acknowledged PSN) per this many in-order arrivals; every out-of-order arrival is acknowledged
+             * @default 1
+             */
+            sack_interval_packets: number;
+        };
+        /** SprayedPartial */
+        SprayedPartial: {
+            /** Reorder Window Packets */
+            reorder_window_packets?: number | null;
+            /** Sack Interval Packets */
+            sack_interval_packets?: number | null;
+        };
+        /**
          * StepCheck
          * @description What the app watches for to tick a step itself.
          */
@@ -3130,6 +3181,13 @@ export interface components {
              * @enum {string}
              */
             ecn_mark_point: "enqueue" | "dequeue";
+            /**
+             * Load Balancing
+             * @description choice among equal-cost next hops: ecmp (5-tuple hash, one path per QP), per_packet (round robin, packet by packet), adaptive (the next hop whose egress queue holds the fewest bytes, packet by packet; ties follow the hash)
+             * @default ecmp
+             * @enum {string}
+             */
+            load_balancing: "ecmp" | "per_packet" | "adaptive";
             pfc?: components["schemas"]["Pfc"];
         };
         /**
@@ -3156,6 +3214,8 @@ export interface components {
             } | null;
             /** Ecn Mark Point */
             ecn_mark_point?: ("enqueue" | "dequeue") | null;
+            /** Load Balancing */
+            load_balancing?: ("ecmp" | "per_packet" | "adaptive") | null;
             pfc?: components["schemas"]["PfcPartial"] | null;
         };
         /**
