@@ -3,6 +3,7 @@
 #include "model/rdma-nic.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace fabric
 {
@@ -58,6 +59,7 @@ SprayedTransport::NextPsn(FlowState& f, int64_t now, bool& retransmit)
         if (psn >= f.sndUna && psn < f.sndNxt && s.status[psn - f.sndUna] == QUEUED)
         {
             s.status[psn - f.sndUna] = OUTSTANDING;
+            s.sentPs[psn - f.sndUna] = now;
             retransmit = true;
             return psn;
         }
@@ -66,6 +68,7 @@ SprayedTransport::NextPsn(FlowState& f, int64_t now, bool& retransmit)
     {
         uint64_t psn = f.sndNxt++;
         s.status.push_back(OUTSTANDING);
+        s.sentPs.push_back(now);
         retransmit = psn < f.maxSent;
         f.maxSent = std::max(f.maxSent, f.sndNxt);
         return psn;
@@ -132,9 +135,13 @@ SprayedTransport::OnAck(FlowState& f, const RocePacket& p, bool /* nack */, int6
 {
     Sender& s = m_senders[FlowIndex(f)];
     uint64_t cumulative = p.psn;
+    int64_t latestRttPs = -1; // RTT of the packet this ACK reports (its latest transmission)
     if (cumulative > f.sndUna && cumulative <= f.sndNxt)
     {
-        s.status.erase(s.status.begin(), s.status.begin() + (cumulative - f.sndUna));
+        latestRttPs = now - s.sentPs[cumulative - 1 - f.sndUna];
+        size_t n = static_cast<size_t>(cumulative - f.sndUna);
+        s.status.erase(s.status.begin(), s.status.begin() + n);
+        s.sentPs.erase(s.sentPs.begin(), s.sentPs.begin() + n);
         f.sndUna = cumulative;
         f.lastProgressPs = now;
     }
@@ -144,22 +151,47 @@ SprayedTransport::OnAck(FlowState& f, const RocePacket& p, bool /* nack */, int6
         if (sacked >= f.sndUna && sacked < f.sndNxt)
         {
             s.status[sacked - f.sndUna] = SACKED;
+            latestRttPs = now - s.sentPs[sacked - f.sndUna];
             f.lastProgressPs = now;
         }
         s.highestSacked = std::max(s.highestSacked, sacked + 1);
     }
-    s.lossScan = std::max(s.lossScan, f.sndUna);
-    while (s.lossScan + kReorderThresholdPackets < s.highestSacked && s.lossScan < f.sndNxt)
+    if (latestRttPs >= 0)
     {
-        uint8_t& st = s.status[s.lossScan - f.sndUna];
-        if (st == OUTSTANDING)
+        s.minRttPs = std::min(s.minRttPs, latestRttPs);
+        double sample = static_cast<double>(latestRttPs);
+        if (s.srttPs < 0)
         {
-            st = QUEUED;
-            s.retx.push_back(s.lossScan);
+            s.srttPs = sample;
+            s.rttVarPs = sample / 2;
         }
-        ++s.lossScan;
+        else
+        {
+            s.rttVarPs = 0.75 * s.rttVarPs + 0.25 * std::abs(s.srttPs - sample);
+            s.srttPs = 0.875 * s.srttPs + 0.125 * sample;
+        }
+        DetectLosses(f, s, latestRttPs, now);
     }
     return f.sndUna >= f.totalPkts;
+}
+
+void
+SprayedTransport::DetectLosses(FlowState& f, Sender& s, int64_t latestRttPs, int64_t now)
+{
+    // Only holes below a SACKed packet can be lost (nothing later has arrived past the others);
+    // the scan is bounded by the reorder window.
+    int64_t deadlinePs = std::max(latestRttPs + s.minRttPs / 4,
+                                  static_cast<int64_t>(s.srttPs + 4 * s.rttVarPs));
+    uint64_t end = std::min(s.highestSacked, f.sndNxt);
+    for (uint64_t psn = f.sndUna; psn < end; ++psn)
+    {
+        size_t i = static_cast<size_t>(psn - f.sndUna);
+        if (s.status[i] == OUTSTANDING && now - s.sentPs[i] > deadlinePs)
+        {
+            s.status[i] = QUEUED;
+            s.retx.push_back(psn);
+        }
+    }
 }
 
 void

@@ -4,8 +4,14 @@
  * own UDP source port, so ECMP hashes packets of one QP onto different paths; the receiver keeps
  * a reorder buffer of nic.sprayed.reorder_window_packets and delivers the in-order prefix; every
  * ACK carries the cumulative PSN and one selectively acknowledged PSN; the sender retransmits
- * only the packets it infers lost (a hole kReorderThresholdPackets below the highest SACKed PSN)
- * and, on a timeout, every packet not yet SACKed.
+ * only the packets it infers lost and, on a timeout, every packet not yet SACKed. Loss is
+ * inferred by time, not by a count of later arrivals (RACK, RFC 8985, simplified): spraying
+ * reorders packets by the queueing difference between paths, far more than the 3 packets of
+ * TCP's duplicate-ACK rule, so a count would resend much of a flow spuriously. A packet is
+ * taken for lost once it has been outstanding longer than the QP's smoothed RTT plus four
+ * times its RTT variation (RFC 6298's estimator, the bound a path's queueing spread sets) and
+ * than the RTT of the packet just acknowledged plus a quarter of the smallest RTT seen (RACK's
+ * reordering window).
  */
 #ifndef FABRIC_SPRAYED_TRANSPORT_H
 #define FABRIC_SPRAYED_TRANSPORT_H
@@ -22,9 +28,6 @@ class SprayedTransport : public Transport
 {
   public:
     static ns3::TypeId GetTypeId();
-
-    /** A hole this many packets below the highest SACKed PSN is taken for lost. */
-    static constexpr uint64_t kReorderThresholdPackets = 3;
 
     bool CanSend(const FlowState& f) const override;
     uint64_t NextPsn(FlowState& f, int64_t now, bool& retransmit) override;
@@ -48,10 +51,16 @@ class SprayedTransport : public Transport
     struct Sender
     {
         std::deque<uint8_t> status; ///< per PSN in [sndUna, sndNxt)
+        std::deque<int64_t> sentPs; ///< per PSN in [sndUna, sndNxt): its latest transmission
         std::deque<uint64_t> retx;  ///< PSNs to retransmit, oldest first
         uint64_t highestSacked = 0; ///< highest SACKed PSN + 1
-        uint64_t lossScan = 0;      ///< PSNs below this were examined for loss
+        int64_t minRttPs = INT64_MAX;
+        double srttPs = -1; ///< smoothed RTT (RFC 6298), -1 before the first sample
+        double rttVarPs = 0;
     };
+
+    /** Queues for retransmission the packets below highestSacked outstanding too long. */
+    void DetectLosses(FlowState& f, Sender& s, int64_t latestRttPs, int64_t now);
 
     struct Receiver
     {
