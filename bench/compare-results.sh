@@ -21,7 +21,8 @@ bin="$root/simcore/build/fabric-bench"
 if [[ ! -x "$bin" || "$root/simcore/examples/fabric-bench.cc" -nt "$bin" ||
       "$root/simcore/build/libfabricmodel.a" -nt "$bin" ]]; then
   g++ -std=c++17 -O2 -DNDEBUG -I"$root/simcore" "$root/simcore/examples/fabric-bench.cc" \
-    "$root/simcore/build/libfabricmodel.a" -lns3-core -lns3-network -o "$bin"
+    "$root/simcore/build/libfabricmodel.a" "$root/simcore/build/libfabricscenario.a" \
+    -lns3-core -lns3-network -o "$bin"
 fi
 
 out="$dir"

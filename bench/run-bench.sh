@@ -12,12 +12,13 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 which="${1:-all}"
 dur="${2:-10000}"
 cmake -S "$root/simcore" -B "$root/simcore/build" -G Ninja >/dev/null
-cmake --build "$root/simcore/build" -j2 --target fabricmodel >/dev/null
+cmake --build "$root/simcore/build" -j2 --target fabricmodel fabricscenario >/dev/null
 bin="$root/simcore/build/fabric-bench"
 if [[ ! -x "$bin" || "$root/simcore/examples/fabric-bench.cc" -nt "$bin" ||
       "$root/simcore/build/libfabricmodel.a" -nt "$bin" ]]; then
   g++ -std=c++17 -O2 -DNDEBUG -I"$root/simcore" "$root/simcore/examples/fabric-bench.cc" \
-    "$root/simcore/build/libfabricmodel.a" -lns3-core -lns3-network -o "$bin"
+    "$root/simcore/build/libfabricmodel.a" "$root/simcore/build/libfabricscenario.a" \
+    -lns3-core -lns3-network -o "$bin"
 fi
 run() { /usr/bin/time -f '{"maxrss_kb": %M}' "$bin" "$@"; }
 fabricsim_run() {

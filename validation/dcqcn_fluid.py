@@ -202,8 +202,13 @@ class Trajectory:
 
 
 def simulate(n_flows: int, prm: DcqcnParams, duration_s: float, dt_s: float = 0.5e-6,
-             sample_s: float = 10e-6, initial_rate_bps=None, initial_alpha: float = 1.0) -> Trajectory:
-    """Euler integration from RC = RT = initial rate (default line rate), alpha, q = 0."""
+             sample_s: float = 10e-6, initial_rate_bps=None, initial_alpha: float = 1.0,
+             queueing_delay_in_feedback: bool = False) -> Trajectory:
+    """Euler integration from RC = RT = initial rate (default line rate), alpha, q = 0.
+
+    queueing_delay_in_feedback: the delayed terms are read tau* + q(t) / C ago instead of tau*
+    ago (marking at enqueue: a marked frame meets the queue it was marked in; the published
+    model's tau* is constant, as marking at dequeue gives)."""
     if dt_s <= 0 or duration_s <= 0 or sample_s < dt_s:
         raise ValueError("need duration > 0, dt > 0, sample >= dt")
     line = prm.capacity_bps
@@ -215,8 +220,12 @@ def simulate(n_flows: int, prm: DcqcnParams, duration_s: float, dt_s: float = 0.
     q = 0.0
     stored = prm.stored_fraction
     delay_steps = max(1, int(round(prm.feedback_delay_s / dt_s)))
-    hist_p = np.zeros(delay_steps)            # p written delay_steps steps ago is read now
-    hist_rc = np.tile(rc, (delay_steps, 1))
+    drain_bytes_per_s = line / 8.0 * stored
+    ring = delay_steps
+    if queueing_delay_in_feedback:
+        ring = delay_steps + int(math.ceil(50e-3 / dt_s))  # holds up to 50 ms of queueing delay
+    hist_p = np.zeros(ring)            # p written delay_steps steps ago is read now
+    hist_rc = np.tile(rc, (ring, 1))
     steps = int(round(duration_s / dt_s))
     every = max(1, int(round(sample_s / dt_s)))
     n_samples = steps // every + 1
@@ -230,8 +239,14 @@ def simulate(n_flows: int, prm: DcqcnParams, duration_s: float, dt_s: float = 0.
         if step % every == 0 and k < n_samples:
             ts[k], qs[k], rcs[k], rts[k], als[k] = step * dt_s, q, rc, rt, alpha
             k += 1
-        slot = step % delay_steps
-        p_d, rc_d = hist_p[slot], hist_rc[slot].copy()
+        slot = step % ring
+        if queueing_delay_in_feedback:
+            lag = min(ring - 1, delay_steps + int(q / drain_bytes_per_s / dt_s))
+            read = (step - lag) % ring if step >= lag else None
+            p_d = hist_p[read] if read is not None else 0.0
+            rc_d = hist_rc[read].copy() if read is not None else hist_rc[0].copy()
+        else:
+            p_d, rc_d = hist_p[slot], hist_rc[slot].copy()
         hist_p[slot] = marking_probability(q, prm)
         hist_rc[slot] = rc
         d_rc, d_rt, d_alpha = derivatives(rc, rt, alpha, p_d, rc_d, prm)

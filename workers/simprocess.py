@@ -37,13 +37,16 @@ def command(binary: Path, workdir: Path, wall_s: int, memory_mb: int) -> list[st
 
 
 def run_simulator(argv: list[str], workdir: Path, *, hard_wall_s: float, tick_s: float,
-                  on_tick: Callable[[dict[str, Any] | None], bool]) -> Outcome:
-    """Run `argv`, calling `on_tick(last progress line)` every `tick_s`; False from it kills the run."""
+                  on_tick: Callable[[dict[str, Any] | None], bool],
+                  on_line: Callable[[dict[str, Any]], None] | None = None) -> Outcome:
+    """Run `argv`, calling `on_tick(last progress line)` every `tick_s`; False from it kills the run.
+    `on_line`, if given, sees every JSON line as it arrives (a batch's per-entry lines)."""
     stderr_path = workdir / "stderr.txt"
     with open(stderr_path, "wb") as stderr:
         proc = subprocess.Popen(argv, cwd=workdir, stdout=subprocess.PIPE, stderr=stderr,
                                 stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
-        reason = _pump(proc, hard_wall_s=hard_wall_s, tick_s=tick_s, on_tick=on_tick)
+        reason = _pump(proc, hard_wall_s=hard_wall_s, tick_s=tick_s, on_tick=on_tick,
+                       on_line=on_line)
     error = _first_line(stderr_path)
     if reason:
         return Outcome(None, reason, reason)
@@ -51,7 +54,8 @@ def run_simulator(argv: list[str], workdir: Path, *, hard_wall_s: float, tick_s:
 
 
 def _pump(proc: subprocess.Popen, *, hard_wall_s: float, tick_s: float,
-          on_tick: Callable[[dict[str, Any] | None], bool]) -> str:
+          on_tick: Callable[[dict[str, Any] | None], bool],
+          on_line: Callable[[dict[str, Any]], None] | None = None) -> str:
     """Read progress lines until exit; returns a kill reason or ""."""
     selector = selectors.DefaultSelector()
     selector.register(proc.stdout, selectors.EVENT_READ)
@@ -67,6 +71,9 @@ def _pump(proc: subprocess.Popen, *, hard_wall_s: float, tick_s: float,
                 return ""
             buffer += chunk
             *lines, buffer = buffer.split(b"\n")
+            if on_line is not None:
+                for value in _json_lines(lines):
+                    on_line(value)
             last_line = _last_json(lines) or last_line
         now = time.monotonic()
         if now - started > hard_wall_s:
@@ -77,6 +84,19 @@ def _pump(proc: subprocess.Popen, *, hard_wall_s: float, tick_s: float,
             if not on_tick(last_line):
                 _kill(proc)
                 return "cancelled"
+
+
+def _json_lines(lines: list[bytes]) -> list[dict[str, Any]]:
+    """The parsable JSON objects among `lines`, in order."""
+    out = []
+    for raw in lines:
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            out.append(value)
+    return out
 
 
 def _last_json(lines: list[bytes]) -> dict[str, Any] | None:

@@ -17,6 +17,7 @@ from app.core.docs import mount_docs
 from app.core.frontend import mount_frontend
 from app.core.middleware import BodyLimitMiddleware
 from app.core.security import SecurityHeadersMiddleware
+from app.share.router import mount_share_pages
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +68,7 @@ def create_app() -> FastAPI:
     errors.install(app)
     app.include_router(api_router, prefix=settings.API_V1_STR)
     mount_docs(app, openapi_url=f"{settings.API_V1_STR}/openapi.json", title=settings.PROJECT_NAME)
+    mount_share_pages(app, settings.FRONTEND_DIST, settings.API_V1_STR)
     mount_frontend(app, settings.FRONTEND_DIST)
     return app
 

@@ -195,3 +195,47 @@ test("import: an HPCC topology file and a dropped scenario JSON; export the scen
   await page.getByRole("button", { name: "Undo" }).click();
   await expect(page.getByLabel("Scenario name")).toHaveValue("New fabric");
 });
+
+test("DCI accelerator: ticked in the generator, drawn at both site edges, reported by the run", async ({ page, request }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openPreset(page, request, "ntt-dci-distance");
+  const form = page.getByRole("form", { name: "Topology generator" });
+  const toggle = form.getByRole("checkbox", { name: "RDMA WAN accelerator at the site edges" });
+  await expect(toggle).not.toBeChecked();
+  await toggle.check();
+  await form.getByRole("button", { name: "Generate" }).click();
+  await expect(page.getByRole("img", { name: /Fabric editor canvas: 8 nodes, 7 links/ })).toBeVisible();
+  await expect(toggle).toBeChecked();
+  await shot(page, "editor-dci-accelerator");
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(page).toHaveURL(/\/runs\//);
+  expect(await waitForRunEnd(page)).toBe("SUCCEEDED");
+  const runId = page.url().split("/runs/")[1].split(/[/?#]/)[0];
+  const diagnostics = await (await request.get(`${API}/runs/${runId}/diagnostics`)).json();
+  expect(diagnostics.dci_accelerator.edges["a-dci"].pseudo_acks).toBeGreaterThan(0);
+  await page.getByRole("region", { name: /Fabric overlay/ }).or(page.locator("#overlay")).first().scrollIntoViewIfNeeded();
+  await shot(page, "results-dci-accelerator");
+});
+
+test("transports: sprayed + per_packet chosen in the panels, the run reports QPs per NIC", async ({ page, request }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openPreset(page, request, "leaf-spine-permutation");
+  const panel = page.locator(".params-panel");
+  await panel.getByLabel("Load balancing", { exact: true }).selectOption("per_packet");
+  await panel.getByText("NIC defaults (DCQCN)").click();
+  await panel.getByLabel("Transport", { exact: true }).selectOption("sprayed");
+  await panel.getByLabel("Processes per host", { exact: true }).fill("4");
+  await shot(page, "editor-transport");
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(page).toHaveURL(/\/runs\//);
+  expect(await waitForRunEnd(page)).toBe("SUCCEEDED");
+  const runId = page.url().split("/runs/")[1].split(/[/?#]/)[0];
+  const diagnostics = await (await request.get(`${API}/runs/${runId}/diagnostics`)).json();
+  // 16 hosts, 4 processes: (16 - 1) x 4^2 = 240 QPs per NIC
+  expect(diagnostics.transport.max_qps_per_nic).toBe(240);
+  const section = page.getByRole("region", { name: "Transport and QP accounting" });
+  await expect(section).toContainText("needs up to 240 QPs");
+  await expect(section).toContainText("sprayed");
+  await section.scrollIntoViewIfNeeded();
+  await shot(page, "results-transport");
+});

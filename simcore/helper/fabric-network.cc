@@ -1,4 +1,6 @@
 #include "helper/fabric-network.h"
+#include "helper/qp-depth.h"
+#include "model/dci-accelerator.h"
 
 #include "model/fast-heap-scheduler.h"
 
@@ -119,6 +121,7 @@ FabricRunnerImpl::FabricRunnerImpl(const Scenario& scenario)
     m_ctx.hostRxBytes.assign(m_scenario.topo.nodes.size(), 0);
     BuildDevices();
     BuildRoutes();
+    AttachAccelerators();
     BuildFlows();
     FaultTargets targets;
     targets.ctx = &m_ctx;
@@ -171,7 +174,9 @@ FabricRunnerImpl::BuildDevices()
         }
         else
         {
-            auto sw = ns3::CreateObject<FabricSwitch>();
+            ns3::Ptr<FabricSwitch> sw = IsAcceleratorEdge(static_cast<uint32_t>(i))
+                                            ? ns3::Ptr<FabricSwitch>(ns3::CreateObject<DciAccelerator>())
+                                            : ns3::CreateObject<FabricSwitch>();
             m_switches[i] = ns3::PeekPointer(sw);
             m_devices[i] = sw;
         }
@@ -423,10 +428,14 @@ FabricRunnerImpl::BuildFlows()
             f.totalPkts = (s.sizeBytes + f.mtu - 1) / f.mtu;
             f.lastPayload = static_cast<uint32_t>(s.sizeBytes - (f.totalPkts - 1) * f.mtu);
         }
-        uint64_t windowBytes = std::max<uint64_t>(1, uint64_t(std::max<uint32_t>(1, s.window)) *
+        auto hops = PathOf(s);
+        uint32_t overhead = nc.headerBytes + nc.preambleIfgBytes;
+        f.qpDepth = s.window != kWindowBdp
+                        ? s.window
+                        : BdpQpDepth(hops, f.mtu, s.messageBytes, overhead, overhead + kAethBytes);
+        uint64_t windowBytes = std::max<uint64_t>(1, uint64_t(std::max<uint32_t>(1, f.qpDepth)) *
                                                          std::max<uint64_t>(1, s.messageBytes));
         f.windowPkts = std::max<uint64_t>(1, (windowBytes + f.mtu - 1) / f.mtu);
-        auto hops = PathOf(s);
         f.valid = !hops.empty();
         if (f.valid && s.sizeBytes > 0)
         {

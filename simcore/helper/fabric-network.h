@@ -66,6 +66,11 @@ class FabricRunnerImpl
     void BuildDevices();
     void BuildRoutes();
     void BuildFlows();
+    /** topology.accelerator (helper/fabric-dci.cc): whether node is an accelerated DCI edge. */
+    bool IsAcceleratorEdge(uint32_t node) const;
+    /** Hands each accelerated edge its long-haul port, buffer and timer (after the routes). */
+    void AttachAccelerators();
+    nlohmann::ordered_json AcceleratorReport() const; ///< results.dci_accelerator
     void StartDueFlows();
     void Sample();
     /** Automatic monitor (helper/fabric-auto-watch.cc): candidates, per-sample record, choice. */

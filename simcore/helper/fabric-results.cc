@@ -97,6 +97,10 @@ FabricRunnerImpl::Results() const
     {
         j["port_counters"] = PortCounters();
     }
+    if (m_scenario.dciAccelerator.enabled)
+    {
+        j["dci_accelerator"] = AcceleratorReport();
+    }
     return j;
 }
 

@@ -8,12 +8,15 @@
  *                 [--max-events N] [--max-memory-mb M]
  *   fabricsim check SCENARIO.json   (configuration check: findings as JSON)
  *   fabricsim schema
+ *   fabricsim batch MANIFEST.json [--jobs N] [--max-wall-s S] [--max-events N]
+ *                   [--max-memory-mb M]   (many runs, one child process each: main/batch.h)
  *
  * Exit codes: 0 ok, 2 invalid input, 3 a limit stopped the run (partial result written),
  * 1 internal error. Errors are one line on stderr.
  */
 
 #include "helper/fabric-runner.h"
+#include "main/batch.h"
 #include "scenario/config-check.h"
 #include "scenario/result-writer.h"
 #include "scenario/scenario-checks.h"
@@ -26,6 +29,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <new>
 #include <string>
@@ -43,7 +47,8 @@ constexpr int kExitLimit = 3;
 
 const char* kUsage = "usage: fabricsim --version | validate FILE | expand FILE | check FILE | schema | run FILE "
                      "--out RESULT [--progress] [--max-wall-s S] [--max-events N] "
-                     "[--max-memory-mb M]";
+                     "[--max-memory-mb M] | batch MANIFEST [--jobs N] [--max-wall-s S] "
+                     "[--max-events N] [--max-memory-mb M]";
 
 /** A bad command line: reported like invalid input (exit 2). */
 struct UsageError
@@ -289,7 +294,8 @@ Run(const std::vector<std::string>& args)
     {
         result[key] = model.contains(key) ? model[key] : nlohmann::ordered_json(nullptr);
     }
-    for (const char* key : {"faults", "pingmesh", "port_counters", "transport"}) // present only when the run has them
+    // present only when the run has them
+    for (const char* key : {"faults", "pingmesh", "port_counters", "dci_accelerator", "transport"})
     {
         if (model.contains(key))
         {
@@ -313,6 +319,55 @@ FileArgument(const std::vector<std::string>& args)
         throw UsageError{args[0] + ": needs exactly one SCENARIO.json"};
     }
     return args[1];
+}
+
+/** Collapses a message to one line. */
+std::string
+OneLine(std::string text)
+{
+    for (char& c : text)
+    {
+        if (c == '\n' || c == '\r')
+        {
+            c = ' ';
+        }
+    }
+    return text;
+}
+
+/** Runs `body`, turning every exception into one line on stderr and the contract's exit code. */
+int
+Guarded(const std::function<int()>& body)
+{
+    try
+    {
+        return body();
+    }
+    catch (const UsageError& e)
+    {
+        std::cerr << OneLine(e.message) << " (" << kUsage << ")" << std::endl;
+        return kExitInvalid;
+    }
+    catch (const fabric::ScenarioError& e)
+    {
+        std::cerr << OneLine(e.what()) << std::endl;
+        return kExitInvalid;
+    }
+    catch (const std::bad_alloc&)
+    {
+        std::cerr << "internal error: out of memory" << std::endl;
+        return kExitInternal;
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "internal error: " << OneLine(e.what()) << std::endl;
+        return kExitInternal;
+    }
+    catch (...)
+    {
+        std::cerr << "internal error: unknown exception" << std::endl;
+        return kExitInternal;
+    }
 }
 
 int
@@ -360,21 +415,19 @@ Dispatch(const std::vector<std::string>& args)
     {
         return Run(args);
     }
-    throw UsageError{"unknown command \"" + cmd + "\""};
-}
-
-/** Collapses a message to one line. */
-std::string
-OneLine(std::string text)
-{
-    for (char& c : text)
+    if (cmd == "batch")
     {
-        if (c == '\n' || c == '\r')
+        try
         {
-            c = ' ';
+            return fabricsim::RunBatch(args, [](const std::vector<std::string>& a)
+                                       { return Guarded([&a]() { return Run(a); }); });
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw UsageError{e.what()};
         }
     }
-    return text;
+    throw UsageError{"unknown command \"" + cmd + "\""};
 }
 
 } // namespace
@@ -384,33 +437,5 @@ main(int argc, char** argv)
 {
     InstallCrashHandlers();
     std::vector<std::string> args(argv + 1, argv + argc);
-    try
-    {
-        return Dispatch(args);
-    }
-    catch (const UsageError& e)
-    {
-        std::cerr << OneLine(e.message) << " (" << kUsage << ")" << std::endl;
-        return kExitInvalid;
-    }
-    catch (const fabric::ScenarioError& e)
-    {
-        std::cerr << OneLine(e.what()) << std::endl;
-        return kExitInvalid;
-    }
-    catch (const std::bad_alloc&)
-    {
-        std::cerr << "internal error: out of memory" << std::endl;
-        return kExitInternal;
-    }
-    catch (const std::exception& e)
-    {
-        std::cerr << "internal error: " << OneLine(e.what()) << std::endl;
-        return kExitInternal;
-    }
-    catch (...)
-    {
-        std::cerr << "internal error: unknown exception" << std::endl;
-        return kExitInternal;
-    }
+    return Guarded([&args]() { return Dispatch(args); });
 }

@@ -42,6 +42,7 @@ struct FlowState
     uint32_t mtu = 1000;
     uint32_t lastPayload = 1000; ///< payload of the last packet of a finite flow
     uint64_t windowPkts = 1;
+    uint32_t qpDepth = 1; ///< the WQE window (spec window, or resolved from "bdp")
     bool valid = false; ///< false: unroutable or degenerate flow, never started
     double lineRateBps = 0;
 

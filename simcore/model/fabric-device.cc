@@ -275,6 +275,12 @@ FabricDevice::TryTransmit(uint32_t port)
             lost = true;
             ++m_ctx->counters.drops[DROP_LINK_LOSS];
             ++p.fault->drops[DROP_LINK_LOSS];
+            if (pkt.kind == PacketKind::DATA && pkt.flow < m_ctx->flows.size())
+            {
+                // Conservation: a lost DATA frame's payload is dropped, like any other drop.
+                m_ctx->counters.dropDataBytes[DROP_LINK_LOSS] += pkt.payload;
+                m_ctx->flows[pkt.flow].bytesDropped += pkt.payload;
+            }
         }
     }
     if (!lost)

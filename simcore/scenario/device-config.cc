@@ -325,7 +325,21 @@ ReadNicConfig(const json& value, const std::string& path, ordered_json* out)
     n.transport = r.Enum("transport", n.transport, {"rc", "xrc", "sprayed"});
     n.mtuBytes =
         static_cast<uint32_t>(r.Int("mtu_bytes", n.mtuBytes, Range::Closed(256, 9000, "bytes")));
-    n.qpDepth = static_cast<uint32_t>(r.Int("qp_depth", n.qpDepth, Range::Closed(1, 65536)));
+    const json* qpDepth = r.Raw("qp_depth");
+    if (qpDepth && qpDepth->is_string())
+    {
+        if (qpDepth->get<std::string>() != "bdp")
+        {
+            throw ScenarioError(r.FieldPath("qp_depth"),
+                                "must be an integer 1 .. 65536 or \"bdp\"");
+        }
+        n.qpDepthBdp = true;
+        r.Record("qp_depth", "bdp");
+    }
+    else
+    {
+        n.qpDepth = static_cast<uint32_t>(r.Int("qp_depth", n.qpDepth, Range::Closed(1, 65536)));
+    }
     n.messageBytes =
         static_cast<uint64_t>(r.Int("message_bytes", static_cast<int64_t>(n.messageBytes),
                                     Range::Closed(1, 2147483648.0, "bytes")));

@@ -115,7 +115,7 @@ GenerateFlowList(ObjectReader& r,
         f.startNs = static_cast<uint64_t>(std::llround((offsetUs + startUs) * 1000.0));
         const NicConfig& nic = (*ctx.nicCfg)[f.src];
         f.messageBytes = nic.messageBytes;
-        f.window = nic.qpDepth;
+        f.window = QpWindow(nic);
         f.udpSrcPort = static_cast<uint16_t>(
             item.Int("udp_src_port", kFirstUdpPort + (flows.size() % kUdpPortSpan),
                      Range::Closed(1, 65535)));

@@ -132,6 +132,7 @@ Resolve(const json& doc, const std::string& bytes, ordered_json* out)
     }
     TopologyBuild build = BuildTopology(*topology, out ? &(*out)["topology"] : nullptr);
     s.topo = std::move(build.topo);
+    s.dciAccelerator = build.dciAccelerator;
 
     ResolveDeviceConfigs(s.topo, r.Raw("switch"), r.Raw("switch_overrides"), r.Raw("nic"),
                          r.Raw("nic_overrides"), build.bufferBytes, s.switchCfg, s.nicCfg, out);

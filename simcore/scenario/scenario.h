@@ -123,6 +123,7 @@ struct NicConfig
     std::string transport = "rc";
     uint32_t mtuBytes = 1000; ///< RDMA payload bytes per packet
     uint32_t qpDepth = 16;    ///< outstanding WQEs (messages) per QP
+    bool qpDepthBdp = false;  ///< qp_depth "bdp": sized per flow from its path (kWindowBdp)
     uint64_t messageBytes = 65536;
     CcConfig cc;
     double cnpIntervalUs = 50;
@@ -142,6 +143,17 @@ struct NicConfig
     uint32_t sackIntervalPackets = 1;    ///< sprayed: an ACK (with its SACK) per n arrivals
 };
 
+/** FlowSpec::window of a QP whose depth is "bdp": base RTT x bottleneck rate / message wire
+ *  bytes, resolved per flow when the network is built (helper/fabric-network.cc). */
+constexpr uint32_t kWindowBdp = 0;
+
+/** The window a QP of this NIC gets: its qp_depth, or kWindowBdp. */
+inline uint32_t
+QpWindow(const NicConfig& nic)
+{
+    return nic.qpDepthBdp ? kWindowBdp : nic.qpDepth;
+}
+
 /** One RDMA connection (one QP) the model must simulate. */
 struct FlowSpec
 {
@@ -154,6 +166,7 @@ struct FlowSpec
     uint64_t startNs = 0;
     uint64_t messageBytes = 65536; ///< WQE size: the flow is posted as messages of this size
     uint32_t window = 16;          ///< outstanding messages allowed (QP depth / tx depth)
+                                   ///< or kWindowBdp
     uint16_t udpSrcPort = 49152;   ///< distinct per QP, feeds the ECMP hash
     bool probe = false;            ///< pingmesh probe (RTT statistics)
 };
@@ -234,6 +247,15 @@ struct WatchdogConfig
     uint64_t deadlockReportNs = 1000000;
 };
 
+/** topology.dci.accelerator: the RDMA WAN accelerator at both DCI site edges (NTT, seeds/002). */
+struct DciAcceleratorConfig
+{
+    bool enabled = false;
+    uint64_t bufferBytes = 268435456;   ///< data held per edge, all QPs together
+    double retransmitTimeoutUs = 0;     ///< resolved: given, or 2 x long-haul RTT + 100 us
+    std::array<uint32_t, 2> edges{};    ///< node indices of a-dci and b-dci
+};
+
 struct Scenario
 {
     int schemaVersion = 1;
@@ -248,6 +270,7 @@ struct Scenario
     MonitorConfig monitor;
     std::vector<FaultSpec> faults; ///< in scenario order
     WatchdogConfig watchdogs;
+    DciAcceleratorConfig dciAccelerator; ///< enabled only on a dci topology that asks for it
     bool portCounters = false; ///< telemetry.port_counters
     std::string sha256; ///< of the scenario file bytes
     std::unordered_set<uint32_t> rtoOverridden; ///< hosts whose nic_overrides entry sets rto_us

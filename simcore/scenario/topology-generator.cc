@@ -216,6 +216,35 @@ BuildThreeTier(ObjectReader& r)
     return {GenerateThreeTier(p), {}};
 }
 
+/** topology.accelerator of a dci (the default timeout: 2 x the long-haul RTT + 100 us). */
+DciAcceleratorConfig
+ReadDciAccelerator(ObjectReader& parent, double longHaulDelayUs)
+{
+    DciAcceleratorConfig a;
+    const json* raw = parent.Raw("accelerator");
+    ordered_json* out = parent.Out();
+    ordered_json accOut;
+    static const json kAbsent = json::object();
+    ObjectReader r(raw ? *raw : kAbsent, parent.FieldPath("accelerator"), out ? &accOut : nullptr);
+    a.enabled = r.Bool("enabled", a.enabled);
+    a.bufferBytes = static_cast<uint64_t>(r.Int("buffer_bytes", static_cast<int64_t>(a.bufferBytes),
+                                                Range::Closed(65536, 4294967296.0, "bytes")));
+    const json* rto = r.Raw("retransmit_timeout_us");
+    if (rto && !rto->is_null())
+    {
+        a.retransmitTimeoutUs =
+            r.Number("retransmit_timeout_us", 0, Range::Closed(1, 10000000, "us"));
+    }
+    else
+    {
+        a.retransmitTimeoutUs = 4 * longHaulDelayUs + 100;
+        r.Record("retransmit_timeout_us", nullptr);
+    }
+    r.Finish();
+    parent.Record("accelerator", accOut);
+    return a;
+}
+
 TopologyBuild
 BuildDci(ObjectReader& r)
 {
@@ -240,6 +269,7 @@ BuildDci(ObjectReader& r)
     p.dciBufferBytes =
         static_cast<uint64_t>(r.Int("dci_buffer_bytes", static_cast<int64_t>(p.dciBufferBytes),
                                     Range::Closed(65536, 1e9, "bytes")));
+    p.accelerator = ReadDciAccelerator(r, p.lengthKm * kFibreUsPerKm);
     r.Finish();
     CheckCounts(2 * LeafSpineNodes(p.site) + 2,
                 2 * LeafSpineLinks(p.site) + 2 * static_cast<double>(p.site.spines) + 1);
@@ -589,6 +619,8 @@ GenerateDci(const DciParams& p)
     }
     double delayUs = p.lengthKm * kFibreUsPerKm;
     b.AddLink(edges[0], edges[1], p.dciRateGbps, delayUs);
+    build.dciAccelerator = p.accelerator;
+    build.dciAccelerator.edges = {edges[0], edges[1]};
     b.CountStats();
     b.Topo().stats["oversubscription"] = LeafSpineOversubscription(p.site);
     b.Topo().stats["length_km"] = p.lengthKm;

@@ -53,6 +53,7 @@ struct DciParams
     double lengthKm = 100;
     double dciRateGbps = 100;
     uint64_t dciBufferBytes = 64000000;
+    DciAcceleratorConfig accelerator; ///< edges filled in by GenerateDci
 };
 
 /** A generated topology plus the per-node switch buffers the generator itself sets. */
@@ -60,6 +61,7 @@ struct TopologyBuild
 {
     Topology topo;
     std::vector<std::pair<uint32_t, uint64_t>> bufferBytes; ///< (node index, buffer) for DCI edges
+    DciAcceleratorConfig dciAccelerator; ///< dci only (disabled elsewhere)
 };
 
 Topology GenerateLeafSpine(const LeafSpineParams& p);

@@ -128,7 +128,7 @@ class GeneratorContext
     /** A connection with the sender NIC's message size and QP depth. */
     void Connect(uint32_t src, uint32_t dst, uint64_t sizeBytes)
     {
-        Connect(src, dst, sizeBytes, StartNs(), Nic(src).messageBytes, Nic(src).qpDepth);
+        Connect(src, dst, sizeBytes, StartNs(), Nic(src).messageBytes, QpWindow(Nic(src)));
     }
 
     uint64_t SizeBytes(const std::string& key, uint64_t def = 0)
@@ -474,8 +474,11 @@ GeneratePerftest(GeneratorContext& g)
     uint64_t message =
         static_cast<uint64_t>(r.Int("message_bytes", static_cast<int64_t>(nic.messageBytes),
                                     Range::Closed(1, 2147483648.0, "bytes")));
-    uint32_t txDepth =
-        static_cast<uint32_t>(r.Int("tx_depth", nic.qpDepth, Range::Closed(1, 65536)));
+    // An absent tx_depth follows the NIC's qp_depth, "bdp" included.
+    uint32_t txDepth = r.Has("tx_depth") || !nic.qpDepthBdp
+                           ? static_cast<uint32_t>(
+                                 r.Int("tx_depth", nic.qpDepth, Range::Closed(1, 65536)))
+                           : kWindowBdp;
     uint64_t iterations = static_cast<uint64_t>(r.Int("iterations", 0, Range::Closed(0, 1e9)));
     r.Finish();
     double size = static_cast<double>(message) * static_cast<double>(iterations);
@@ -609,7 +612,7 @@ GenerateWorkload(GeneratorContext& g)
             uint32_t dst = hosts[k >= i ? k + 1 : k];
             uint64_t size = cdf.Sample(sizeRng->GetValue(0, 1));
             g.Connect(src, dst, size, static_cast<uint64_t>(std::llround(t)),
-                      g.Nic(src).messageBytes, g.Nic(src).qpDepth);
+                      g.Nic(src).messageBytes, QpWindow(g.Nic(src)));
             t += gap->GetValue(meanGapNs, 0);
         }
     }

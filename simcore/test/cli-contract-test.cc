@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <dirent.h>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -291,6 +292,93 @@ TEST_F(CliTest, BadCommandLinesAndGarbageNeverCrash)
     EXPECT_EQ(o.code, 2);
     EXPECT_EQ(Lines(o.err), 1u);
     EXPECT_EQ(o.err.rfind("(root): ", 0), 0u) << o.err;
+}
+
+TEST_F(CliTest, BatchResultsEqualStandaloneRunsAndEachEntryReportsItsExit)
+{
+    // Three valid scenarios (one with another seed), one invalid: the batch reports every entry
+    // once with the exit `run` gives, and each result equals a standalone run byte for byte
+    // (perf aside), whatever the number of parallel jobs.
+    std::string a = kExamples + "/valid/workload-custom-cdf.json";
+    std::string b = kExamples + "/valid/leaf-spine-incast.json";
+    json seeded = json::parse(ReadFile(a));
+    seeded["seed"] = 6;
+    WriteFile(Path("seed6.json"), seeded.dump());
+    std::string bad = kExamples + "/invalid/kmin-above-kmax.json";
+    std::vector<std::string> scenarios{a, b, Path("seed6.json"), bad};
+    for (const char* jobs : {"1", "3"})
+    {
+        json manifest = {{"runs", json::array()}};
+        for (std::size_t i = 0; i < scenarios.size(); ++i)
+        {
+            manifest["runs"].push_back(
+                {{"scenario", scenarios[i]},
+                 {"out", Path(std::string("batch") + jobs + "-" + std::to_string(i) + ".json")}});
+        }
+        WriteFile(Path("manifest.json"), manifest.dump());
+        Outcome o = Fabricsim("batch " + Quote(Path("manifest.json")) + " --jobs " + jobs);
+        ASSERT_EQ(o.code, 0) << o.err;
+        std::map<int, json> byIndex;
+        std::istringstream lines(o.out);
+        std::string line;
+        while (std::getline(lines, line))
+        {
+            json l = json::parse(line);
+            EXPECT_EQ(byIndex.count(l["index"].get<int>()), 0u) << "entry reported twice";
+            byIndex[l["index"].get<int>()] = l;
+        }
+        ASSERT_EQ(byIndex.size(), scenarios.size()) << o.out;
+        for (std::size_t i = 0; i < scenarios.size(); ++i)
+        {
+            std::string single = Path("single-" + std::to_string(i) + ".json");
+            Outcome s = Fabricsim("run " + Quote(scenarios[i]) + " --out " + Quote(single));
+            EXPECT_EQ(byIndex[static_cast<int>(i)]["exit"], s.code) << scenarios[i];
+            std::string batchOut =
+                Path(std::string("batch") + jobs + "-" + std::to_string(i) + ".json");
+            EXPECT_EQ(access((batchOut + ".stderr").c_str(), F_OK), -1) << "stderr file left";
+            if (s.code != 0)
+            {
+                // the same one-line reason as the standalone run, and no result file
+                EXPECT_EQ(byIndex[static_cast<int>(i)]["error"].get<std::string>() + "\n", s.err);
+                EXPECT_EQ(access(batchOut.c_str(), F_OK), -1);
+                continue;
+            }
+            EXPECT_EQ(byIndex[static_cast<int>(i)]["error"], "");
+            EXPECT_EQ(WithoutPerf(ReadFile(batchOut)), WithoutPerf(ReadFile(single))) << scenarios[i];
+        }
+    }
+}
+
+TEST_F(CliTest, BatchRefusesBadManifestsAndOptionsBeforeRunningAnything)
+{
+    WriteFile(Path("list.json"), "[]");
+    WriteFile(Path("nopath.json"), R"({"runs": [{"scenario": "a.json"}]})");
+    WriteFile(Path("ok.json"), "{\"runs\": [{\"scenario\": " +
+                                   json(kExamples + "/valid/pingmesh.json").dump() +
+                                   ", \"out\": " + json(Path("never.json")).dump() + "}]}");
+    struct Case
+    {
+        std::string args;
+        std::string message;
+    };
+    std::vector<Case> cases{
+        {"batch", "batch: missing MANIFEST.json"},
+        {"batch " + Quote(Path("missing.json")), "batch: cannot read manifest"},
+        {"batch " + Quote(Path("list.json")), "batch: manifest must be a JSON object"},
+        {"batch " + Quote(Path("nopath.json")), "runs[0].out: must be a non-empty path"},
+        {"batch " + Quote(Path("ok.json")) + " --jobs 0", "--jobs: must be an integer from 1"},
+        {"batch " + Quote(Path("ok.json")) + " --max-wall-s -1", "--max-wall-s: must be a number > 0"},
+        {"batch " + Quote(Path("ok.json")) + " --frob", "unknown option --frob"},
+    };
+    for (const Case& c : cases)
+    {
+        Outcome o = Fabricsim(c.args);
+        EXPECT_EQ(o.code, 2) << c.args;
+        EXPECT_EQ(Lines(o.err), 1u) << c.args;
+        EXPECT_EQ(o.err.rfind(c.message, 0), 0u) << c.args << ": " << o.err;
+        EXPECT_EQ(o.out, "") << c.args;
+    }
+    EXPECT_EQ(access(Path("never.json").c_str(), F_OK), -1);
 }
 
 class HostileInputTest : public CliTest

@@ -14,7 +14,7 @@ from pathlib import Path
 from app.core.config import get_settings
 from app.core.db import DB_UNAVAILABLE, get_sessionmaker
 from app.runs import execution
-from workers.celery_app import celery_app
+from workers.celery_app import BATCH_QUEUE, celery_app
 from workers.dbretry import backoff_s, with_db_retry
 from workers.simprocess import command, run_simulator
 
@@ -111,6 +111,23 @@ def _finish(sessions, claim: execution.Claim, workdir: Path, outcome) -> str:
         reason = outcome.error or outcome.killed_reason or "no message"
         execution.finish_failure(session, claim=claim, error=f"{kind}: {reason}")
         return "failed"
+
+
+@celery_app.task(name="runs.execute_batch", bind=True, acks_late=True,
+                 reject_on_worker_lost=True, max_retries=None)
+def execute_batch(self, run_ids: list[str]) -> int:
+    """Several runs (sweep points) in one task and one `fabricsim batch` process."""
+    from workers.batchrun import execute_runs
+
+    try:
+        outcome = execute_runs(run_ids, task_id=self.request.id or "local",
+                               worker=f"{self.request.hostname} pid={os.getpid()}")
+    except DB_UNAVAILABLE as exc:
+        raise self.retry(exc=exc, countdown=backoff_s(self.request.retries))
+    if outcome.deferred:  # the client's concurrency quota is full: these wait their turn
+        execute_batch.apply_async((outcome.deferred,), queue=BATCH_QUEUE,
+                                  countdown=get_settings().QUOTA_DEFER_S)
+    return len(outcome.done)
 
 
 @celery_app.task(name="runs.reap")

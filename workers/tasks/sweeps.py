@@ -1,4 +1,5 @@
-"""Sweep tasks: expand a sweep into snapshots and runs, then fan the runs out on the batch queue."""
+"""Sweep tasks: expand a sweep into snapshots and runs, then fan the runs out on the batch queue
+in chunks (workers/batchrun.py)."""
 
 import logging
 
@@ -9,7 +10,8 @@ from app.sweeps.models import Sweep
 from app.sweeps.service import expand_sweep
 from workers.celery_app import BATCH_QUEUE, celery_app
 from workers.dbretry import backoff_s
-from workers.tasks.runs import execute
+from workers.batchrun import chunks
+from workers.tasks.runs import execute_batch
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +30,6 @@ def expand(self, sweep_id: str) -> int:
         log.warning("sweep %s: database unavailable (%s); retry in %.1f s", sweep_id,
                     type(exc).__name__, delay)
         raise self.retry(exc=exc, countdown=delay)
-    if run_ids:
-        group(execute.s(run_id).set(queue=BATCH_QUEUE) for run_id in run_ids).apply_async()
+    if run_ids:  # chunks of points, each one task and one `fabricsim batch` process
+        group(execute_batch.s(part).set(queue=BATCH_QUEUE) for part in chunks(run_ids)).apply_async()
     return len(run_ids)

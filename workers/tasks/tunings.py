@@ -1,33 +1,27 @@
 """Tuning tasks: a chain of `step` tasks drives each tuning (ask -> store -> dispatch -> tell);
-`evaluate` executes a chunk of runs in one task (fewer broker round trips than one task per
-run) and wakes the tuning up; `kick` (re)starts a chain, on creation and on worker start, so a
+`evaluate` executes a chunk of runs in one task and one `fabricsim batch` process (fewer broker
+round trips, commits and process starts than one task per run) and wakes the tuning up; `kick` (re)starts a chain, on creation and on worker start, so a
 tuning resumes after a restart from what the database holds."""
 
 import logging
-import math
 import os
 import uuid
 
 from celery.signals import worker_ready
 from sqlalchemy import select, update
 
-from app.core.db import get_sessionmaker
+from app.core.config import get_settings
+from app.core.db import DB_UNAVAILABLE, get_sessionmaker
 from app.runs.models import FINAL_STATES, Run
 from app.runs.service import fail_run
 from app.tunings import driver
 from app.tunings.models import Tuning
+from workers.batchrun import chunks, execute_runs
 from workers.celery_app import BATCH_QUEUE, celery_app
-from workers.tasks.runs import execute_run
+from workers.dbretry import backoff_s
 
 log = logging.getLogger(__name__)
 STEP_POLL_S = 1.0          # the chain's cadence; finished chunks wake the tuning at once
-MAX_RUNS_PER_TASK = 16
-
-
-def chunks(run_ids: list[str], workers_hint: int = 4) -> list[list[str]]:
-    """Split a batch so that several workers share it, at most MAX_RUNS_PER_TASK per task."""
-    size = max(1, min(MAX_RUNS_PER_TASK, math.ceil(len(run_ids) / workers_hint)))
-    return [run_ids[i:i + size] for i in range(0, len(run_ids), size)]
 
 
 @celery_app.task(name="tunings.kick")
@@ -67,21 +61,28 @@ def step(tuning_id: str, token: str | None = None, redispatch: bool = False) -> 
 @celery_app.task(name="tunings.evaluate", bind=True, acks_late=True, reject_on_worker_lost=True,
                  max_retries=None)
 def evaluate(self, tuning_id: str, run_ids: list[str]) -> int:
-    """Execute runs one after another in this process, then wake the tuning (one-shot step)."""
+    """Execute a chunk of runs in one `fabricsim batch` process (workers/batchrun.py), then
+    wake the tuning (one-shot step). Runs of a cancelled tuning are failed, not simulated."""
     sessions = get_sessionmaker()
-    worker = f"{self.request.hostname} pid={os.getpid()}"
-    done = 0
-    for run_id in run_ids:
-        with sessions() as session:
-            tuning = session.get(Tuning, tuning_id)
-            if tuning is not None and tuning.cancelled:
+    with sessions() as session:
+        tuning = session.get(Tuning, tuning_id)
+        cancelled = tuning is not None and tuning.cancelled
+        if cancelled:
+            for run_id in run_ids:
                 fail_run(session, run_id=run_id, error="tuning cancelled before this run started")
-                continue
-        execute_run(run_id, task_id=f"{self.request.id or 'local'}:{run_id}"[:64], worker=worker,
-                    retry=self.retry, retries=self.request.retries)
-        done += 1
+    if cancelled:
+        step.apply_async((tuning_id,), queue="celery")
+        return 0
+    try:
+        outcome = execute_runs(run_ids, task_id=self.request.id or "local",
+                               worker=f"{self.request.hostname} pid={os.getpid()}")
+    except DB_UNAVAILABLE as exc:
+        raise self.retry(exc=exc, countdown=backoff_s(self.request.retries))
+    if outcome.deferred:  # the client's concurrency quota is full: these wait their turn
+        evaluate.apply_async((tuning_id, outcome.deferred), queue=BATCH_QUEUE,
+                             countdown=get_settings().QUOTA_DEFER_S)
     step.apply_async((tuning_id,), queue="celery")
-    return done
+    return len(outcome.done)
 
 
 @worker_ready.connect

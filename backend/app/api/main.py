@@ -9,6 +9,7 @@ from app.labs import router as labs
 from app.presets import router as presets
 from app.runs import router as runs
 from app.scenarios import router as scenarios
+from app.share import router as share
 from app.sweeps import router as sweeps
 from app.topologies import router as topologies
 from app.tunings import router as tunings
@@ -17,6 +18,7 @@ api_router = APIRouter()
 api_router.include_router(health.router)
 api_router.include_router(configcheck.router)
 api_router.include_router(scenarios.router)
+api_router.include_router(share.router)
 api_router.include_router(presets.router)
 api_router.include_router(runs.router)
 api_router.include_router(sweeps.router)

@@ -38,17 +38,28 @@ def kick_tuning(tuning_id: str) -> str:
     return celery_app.send_task("tunings.kick", args=[tuning_id], queue=CONTROL_QUEUE).id
 
 
-def _first_arg(raw: bytes | str) -> tuple[str, str] | None:
-    """(task name, first argument) of one serialized Kombu message, or None."""
+# Tasks that carry a list of run ids, and where that list is among their arguments: each run in
+# such a message counts as held by a `runs.execute`, so the reconciler does not send it again.
+_RUN_LISTS = {"runs.execute_batch": 0, "tunings.evaluate": 1}
+
+
+def _held_items(raw: bytes | str) -> list[tuple[str, str]]:
+    """(task name, first argument) of one serialized Kombu message, plus ("runs.execute", id)
+    for every run of a chunk message; [] when unreadable."""
     try:
         message = json.loads(raw)
         if isinstance(message, list):  # unacked entries are [message, exchange, routing_key]
             message = message[0]
         task = message["headers"]["task"]
         args = json.loads(base64.b64decode(message["body"]))[0]
-        return (task, str(args[0])) if args else None
+        if not args:
+            return []
+        items = [(task, str(args[0]))]
+        if task in _RUN_LISTS and len(args) > _RUN_LISTS[task]:
+            items += [("runs.execute", str(rid)) for rid in args[_RUN_LISTS[task]]]
+        return items
     except (ValueError, KeyError, IndexError, TypeError):
-        return None
+        return []
 
 
 def held_messages(queues: Iterable[str] = (SIM_QUEUE, BATCH_QUEUE, CONTROL_QUEUE)) -> set[tuple[str, str]]:
@@ -65,13 +76,9 @@ def held_messages(queues: Iterable[str] = (SIM_QUEUE, BATCH_QUEUE, CONTROL_QUEUE
         keys = [q if p == 0 else f"{q}{_PRIORITY_SEP}{p}" for q in queues for p in _PRIORITY_STEPS]
         for key in keys:
             for raw in client.lrange(key, 0, -1):
-                item = _first_arg(raw)
-                if item:
-                    held.add(item)
+                held.update(_held_items(raw))
         for raw in client.hvals(_UNACKED_KEY):
-            item = _first_arg(raw)
-            if item:
-                held.add(item)
+            held.update(_held_items(raw))
         return held
     finally:
         client.close()

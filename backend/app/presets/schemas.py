@@ -1,8 +1,19 @@
 """API shapes of the presets resource."""
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.scenarios.schema import Scenario
+from app.sweeps.schemas import LinkedParameter, SweepParameter
+
+
+class PresetComparison(BaseModel):
+    """A sweep shipped with a preset: the comparison its paper makes, run with POST /sweeps
+    (scenario_id = the preset's, parameters and linked as here)."""
+
+    model_config = ConfigDict(extra="forbid")
+    title: str = Field(min_length=1, max_length=200)
+    parameters: list[SweepParameter] = Field(min_length=1, max_length=8)
+    linked: list[LinkedParameter] = Field(default_factory=list, max_length=8)
 
 
 class PresetFile(BaseModel):
@@ -13,6 +24,7 @@ class PresetFile(BaseModel):
     title: str
     description: str
     source: str = ""
+    comparison: PresetComparison | None = None
     scenario: Scenario
 
 
@@ -30,8 +42,9 @@ class PresetPublic(BaseModel):
 
 
 class PresetDetail(PresetPublic):
-    """A preset with its scenario document."""
+    """A preset with its scenario document and, when it has one, its comparison sweep."""
 
+    comparison: PresetComparison | None = None
     scenario: Scenario
 
 

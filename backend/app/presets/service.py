@@ -69,4 +69,5 @@ def get_preset(session: Session, *, key: str) -> PresetDetail | None:
     if preset is None:
         return None
     row = _row(session, key)
-    return PresetDetail(**_public(preset, row), scenario=row.document)
+    extra = {"comparison": preset.comparison} if preset.comparison is not None else {}
+    return PresetDetail(**_public(preset, row), **extra, scenario=row.document)

@@ -123,15 +123,21 @@ def metrics_of(summary: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def finish_success(session: Session, *, claim: Claim, result_text: str) -> bool:
-    """Store the result (upsert by run id) and mark SUCCEEDED in one transaction."""
+def _success_values(result_text: str) -> dict[str, Any]:
+    """Column values of a SUCCEEDED run from its result."""
     result = json.loads(result_text)
     info = result.get("run_info", {})
-    updated = session.execute(update(Run).where(*_guard(claim)).values(
+    return dict(
         status="SUCCEEDED", finished_at=utcnow(), heartbeat_at=utcnow(), progress=1.0,
         sim_time_ns=int(info.get("sim_time_ns", 0)), duration_ns=int(info.get("duration_ns", 0)),
         events=int(info.get("events", 0)), wall_s=float(result.get("perf", {}).get("wall_s", 0)),
-        summary=result.get("summary"), **metrics_of(result.get("summary", {}))))
+        summary=result.get("summary"), **metrics_of(result.get("summary", {})))
+
+
+def finish_success(session: Session, *, claim: Claim, result_text: str) -> bool:
+    """Store the result (upsert by run id) and mark SUCCEEDED in one transaction."""
+    updated = session.execute(update(Run).where(*_guard(claim)).values(
+        **_success_values(result_text)))
     if updated.rowcount != 1:
         session.rollback()
         return False
@@ -147,3 +153,34 @@ def finish_failure(session: Session, *, claim: Claim, error: str) -> bool:
         status="FAILED", finished_at=utcnow(), error=error[:2000]))
     session.commit()
     return updated.rowcount == 1
+
+
+def heartbeat_many(session: Session, *, claims: list[Claim]) -> set[str]:
+    """Heartbeat of several runs executing in one batch; returns the ids still held."""
+    held: set[str] = set()
+    now = utcnow()
+    for claim in claims:
+        if session.execute(update(Run).where(*_guard(claim)).values(heartbeat_at=now)).rowcount == 1:
+            held.add(claim.run_id)
+    session.commit()
+    return held
+
+
+def finish_many(session: Session, *, outcomes: list[tuple[Claim, str | None, str]]) -> int:
+    """Store a batch's outcomes in one transaction: (claim, result text or None, error).
+    A run whose claim is gone (cancelled, superseded) is left as it is; returns how many were
+    stored. One commit instead of one per run is most of what batching saves on the database."""
+    stored = 0
+    for claim, result_text, error in outcomes:
+        if result_text is None:
+            stored += session.execute(update(Run).where(*_guard(claim)).values(
+                status="FAILED", finished_at=utcnow(), error=error[:2000])).rowcount
+            continue
+        updated = session.execute(update(Run).where(*_guard(claim)).values(
+            **_success_values(result_text)))
+        if updated.rowcount == 1:
+            session.merge(RunResult(run_id=claim.run_id, result_json=result_text,
+                                    sha256=hashlib.sha256(result_text.encode()).hexdigest()))
+            stored += 1
+    session.commit()
+    return stored

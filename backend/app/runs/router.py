@@ -130,7 +130,9 @@ def diagnostics(session: SessionDep, run: RunDep) -> RunDiagnostics:
     run has none; docs/result-format.md, "Optional objects")."""
     result = succeeded_result(session, run)
     return RunDiagnostics(faults=result.get("faults"), pingmesh=result.get("pingmesh"),
-                          port_counters=result.get("port_counters"))
+                          port_counters=result.get("port_counters"),
+                          dci_accelerator=result.get("dci_accelerator"),
+                          transport=result.get("transport"))
 
 
 @router.get("/{id}/result", response_class=Response,

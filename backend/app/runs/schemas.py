@@ -83,11 +83,15 @@ class RunSummary(BaseModel):
 
 class RunDiagnostics(BaseModel):
     """The result's optional objects: faults (events, drops, watchdogs, deadlocks), Pingmesh RTT
-    percentiles, port counters; null when the run has none."""
+    percentiles, port counters, the DCI accelerators' counters; null when the run has none."""
 
     faults: dict[str, Any] | None
     pingmesh: dict[str, Any] | None
     port_counters: dict[str, Any] | None
+    dci_accelerator: dict[str, Any] | None = None
+    transport: dict[str, Any] | None = Field(
+        None, description="QP accounting per NIC (QPs needed, contexts used, QP-cache misses); "
+        "null when every NIC is RC with one process and an unlimited QP cache")
 
 
 class FlowsPublic(BaseModel):

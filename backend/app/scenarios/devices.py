@@ -216,12 +216,18 @@ class SprayedPartial(Strict):
     sack_interval_packets: int | None = Field(None, ge=1, le=64)
 
 
+QpDepth = Annotated[int, Field(ge=1, le=65536)] | Literal["bdp"]
+QP_DEPTH_DOC = ("outstanding WQEs (messages) per QP, 1..65536, or \"bdp\": per flow, "
+                "ceil(base RTT x bottleneck rate / message wire bytes) (NTT's QD = RTT x line "
+                "rate / frame size), clamped to 65536")
+
+
 class Nic(Strict):
     """NIC defaults (every host unless overridden)."""
 
     transport: Transport = Field("rc", description=TRANSPORT_DESCRIPTION)
     mtu_bytes: int = Field(1000, ge=256, le=9000)
-    qp_depth: int = Field(16, ge=1, le=65536)
+    qp_depth: QpDepth = Field(16, description=QP_DEPTH_DOC)
     message_bytes: int = Field(65536, ge=1, le=2**31)
     cc: Cc = Field(default_factory=Cc)
     cnp_interval_us: float = Field(50, ge=0, le=L.MAX_TIMER_US)
@@ -259,7 +265,7 @@ class NicPartial(Strict):
 
     transport: Transport | None = None
     mtu_bytes: int | None = Field(None, ge=256, le=9000)
-    qp_depth: int | None = Field(None, ge=1, le=65536)
+    qp_depth: QpDepth | None = Field(None, description=QP_DEPTH_DOC)
     message_bytes: int | None = Field(None, ge=1, le=2**31)
     cc: CcPartial | None = None
     cnp_interval_us: float | None = Field(None, ge=0, le=L.MAX_TIMER_US)

@@ -3,7 +3,7 @@
 from collections import defaultdict, deque
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
 
 from app.core.validation import error_at, raise_errors
 from app.scenarios import limits as L
@@ -72,6 +72,19 @@ class ThreeTier(Strict):
         return self
 
 
+class DciAccelerator(Strict):
+    """The RDMA WAN accelerator at both site edges (a-dci, b-dci; NTT, seeds/002): pseudo-ACKs
+    to the local sender, data held until the far end acknowledges it, resent over the long link."""
+
+    enabled: StrictBool = False
+    buffer_bytes: int = Field(256 * L.MIB, ge=64 * L.KIB, le=4 * L.GIB,
+                              description="data held per edge, all QPs together")
+    retransmit_timeout_us: float | None = Field(
+        None, ge=1, le=10_000_000,
+        description="resend the held data when the far end acknowledged nothing for this long; "
+        "default: 2 x the long-haul RTT + 100 us")
+
+
 class Dci(Strict):
     """Two leaf-spine sites a and b joined by a long-haul link between a-dci and b-dci."""
 
@@ -80,6 +93,7 @@ class Dci(Strict):
     length_km: float = Field(100, ge=1, le=20_000)
     dci_rate_gbps: Rate = 100
     dci_buffer_bytes: int = Field(64 * L.MIB, ge=64 * L.KIB, le=L.GIB)
+    accelerator: DciAccelerator = Field(default_factory=DciAccelerator)
 
 
 class ExplicitNode(Strict):

@@ -8,7 +8,7 @@ from sse_starlette.sse import EventSourceResponse
 
 from app.api.deps import SessionDep, SettingsDep, TuningDep
 from app.api.errors import unprocessable
-from app.api.sse import poll_events
+from app.api.sse import LastEventId, poll_events
 from app.core.db import get_sessionmaker, utcnow
 from app.core.queue import kick_tuning
 from app.runs.models import FINAL_STATES
@@ -115,8 +115,9 @@ def apply(session: SessionDep, tuning: TuningDep, body: ApplyPick) -> ScenarioCr
 
 @router.get("/{id}/events", response_class=EventSourceResponse,
             responses={200: {"content": {"text/event-stream": {}}}})
-def events(tuning: TuningDep) -> EventSourceResponse:
-    """Server-Sent Events: `progress` (per strategy: evaluations, done, best so far), then `done`."""
+def events(tuning: TuningDep, last_event_id: LastEventId = None) -> EventSourceResponse:
+    """Server-Sent Events: `progress` (per strategy: evaluations, done, best so far), then `done`.
+    A reconnecting client's Last-Event-ID skips the state it has already seen."""
     tuning_id = tuning.id
 
     def read() -> tuple[dict[str, Any], bool] | None:
@@ -128,4 +129,4 @@ def events(tuning: TuningDep) -> EventSourceResponse:
             state = service.progress(session, tuning=row)
             return state.model_dump(mode="json"), state.status in FINAL_STATES
 
-    return EventSourceResponse(poll_events(read))
+    return EventSourceResponse(poll_events(read, last_event_id))

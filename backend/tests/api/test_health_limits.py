@@ -42,6 +42,10 @@ def test_openapi_operation_ids(api, stack):
 
 def test_spa_fallback_and_api_404(stack):
     root = stack.base_url.removesuffix("/api/v1")
-    response = httpx.get(f"{root}/s/abc123")
+    response = httpx.get(f"{root}/runs/abc123")
     assert response.status_code == 200 and "html" in response.headers["content-type"]
+    # a share link is rendered by the server (its preview card): an unknown one is the app's
+    # page with status 404 (tests/share/test_share_card.py)
+    response = httpx.get(f"{root}/s/abc123")
+    assert response.status_code == 404 and "html" in response.headers["content-type"]
     assert httpx.get(f"{root}/api/v1/nothing-here").status_code == 404

@@ -3,7 +3,7 @@
 PRESET_KEYS = {"incast-2to1", "leaf-spine-permutation", "fat-tree-k4-websearch",
                "three-tier-podsets", "dci-100km-perftest", "pfc-alpha-incast",
                "msft-pfc-storm", "msft-pfc-storm-watchdogs", "msft-link-failure", "msft-deadlock",
-               "msft-deadlock-cured", "msft-pingmesh"}
+               "msft-deadlock-cured", "msft-pingmesh", "ntt-dci-distance"}
 
 
 def test_list_presets(api):
@@ -26,6 +26,22 @@ def test_presets_pass_the_simulator(api):
         response = api.post("/scenarios/validate", json={"scenario": document})
         assert response.status_code == 200, (key, response.text)
         assert response.json()["simulator_checked"] is True
+
+
+def test_preset_comparison_runs_as_a_sweep(api):
+    preset = api.get("/presets/ntt-dci-distance").json()
+    comparison = preset["comparison"]
+    assert [p["path"] for p in comparison["parameters"]] == [
+        "nic.qp_depth", "topology.accelerator.enabled", "topology.length_km",
+        "traffic.0.message_bytes"]
+    assert "comparison" not in api.get("/presets/incast-2to1").json()
+    body = {"scenario_id": preset["scenario_id"], "parameters": comparison["parameters"],
+            "linked": comparison["linked"], "seed": 1}
+    response = api.post("/sweeps", json=body)
+    assert response.status_code in (200, 201, 202), response.text
+    sweep = response.json()
+    assert sweep["total"] == 2 * 2 * 3 * 9
+    api.post(f"/sweeps/{sweep['id']}/cancel")
 
 
 def test_preset_404_and_422(api):

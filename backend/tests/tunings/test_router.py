@@ -155,7 +155,12 @@ def test_a_worker_killed_mid_tuning_loses_no_evaluation(api, engine):
 
     from tests.support import wait_until
 
-    base = create_scenario(api, incast(name="tuning kill", duration_us=1_000_000,
+    # The kill must land while a run makes progress (progress is written every 0.5 s). The 25G
+    # tiny incast for 1 s took 2.1 s of CPU here, so on a machine 3x faster it could end before a
+    # poll saw it; with 100G hosts it sends 4x the packets (~8 s of CPU here): a window of
+    # seconds on a 3x faster machine, and still well inside _finish's 600 s on a 3x slower one.
+    topology = {**incast()["topology"], "host_rate_gbps": 100}
+    base = create_scenario(api, incast(name="tuning kill", duration_us=1_000_000, topology=topology,
                                        monitor={"sample_interval_us": 1000}))
     space = {"parameters": [{"name": "pmax", "path": "switch.ecn.pmax", "values": [1, 90],
                              "unit": "percent"}]}

@@ -102,3 +102,18 @@ def test_single_flow_below_line_rate_climbs_without_queue():
     hand_target = 10e9 + prm.rai_bps * 0.005 / prm.timer_s
     assert tr.targets_bps[-1, 0] == pytest.approx(hand_target, rel=1e-3)
     assert math.isclose(tr.rates_bps[-1, 0], hand_target, rel_tol=0.01)
+
+
+def test_queueing_delay_in_feedback_is_tau_star_without_a_queue():
+    """One flow never queues: reading the delayed terms tau* + q/C ago is reading them tau* ago."""
+    a = simulate(1, PAPER, 1e-3, dt_s=0.5e-6, sample_s=10e-6)
+    b = simulate(1, PAPER, 1e-3, dt_s=0.5e-6, sample_s=10e-6, queueing_delay_in_feedback=True)
+    assert np.array_equal(a.rates_bps, b.rates_bps) and a.queue_bytes.max() == 0.0
+
+
+def test_queueing_delay_in_feedback_delays_the_first_cut():
+    """4 flows from line rate: the queue grows at 3 C; with the queue's delay in the loop the
+    cuts come later, so the start-up queue peaks higher."""
+    a = simulate(4, PAPER, 1e-3, dt_s=0.5e-6, sample_s=1e-6)
+    b = simulate(4, PAPER, 1e-3, dt_s=0.5e-6, sample_s=1e-6, queueing_delay_in_feedback=True)
+    assert b.queue_bytes.max() > 1.1 * a.queue_bytes.max()

@@ -5,6 +5,7 @@ import { EditorPage } from "./routes/EditorPage";
 import { RunPage } from "./routes/RunPage";
 import { SharePage } from "./routes/SharePage";
 import { ComparePage } from "./routes/ComparePage";
+import { SeedsPage } from "./routes/SeedsPage";
 import { NewSweepPage, SweepPage } from "./routes/SweepPages";
 import { NewTuningPage, TuningPage } from "./routes/TuningPages";
 import { Empty } from "../components/States";
@@ -35,11 +36,13 @@ export function App() {
             <Route path="/editor" element={<EditorRoute />} />
             <Route path="/runs/:id" element={<RunPage />} />
             <Route path="/compare" element={<ComparePage />} />
+            <Route path="/seeds" element={<SeedsPage />} />
             <Route path="/sweeps/new" element={<NewSweepPage />} />
             <Route path="/sweeps/:id" element={<SweepPage />} />
             <Route path="/tunings/new" element={<NewTuningPage />} />
             <Route path="/tunings/:id" element={<TuningPage />} />
             <Route path="/s/:id" element={<SharePage />} />
+            <Route path="/share/:id" element={<SharePage />} />
             <Route path="/labs" element={<LabsPage />} />
             <Route path="*" element={<Empty>Page not found. <NavLink to="/">Back to the presets</NavLink></Empty>} />
           </Routes>

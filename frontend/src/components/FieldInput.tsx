@@ -48,7 +48,7 @@ export function FieldInput({ spec, value, placeholder, onChange, error, cellByte
         onChange={(e) => {
           const raw = e.target.value.trim();
           if (raw === "") return onChange(undefined);
-          if (spec.type === "auto-number" && raw === "auto") return onChange("auto");
+          if (spec.type === "auto-number" && raw === (spec.keyword ?? "auto")) return onChange(raw);
           const n = Number(raw);
           onChange(Number.isFinite(n) ? n : raw);
         }}

@@ -21,11 +21,14 @@ export interface TopologyCanvasProps {
   labels?: "auto" | "never";
   onNodeClick?: (id: string, e: { shiftKey: boolean }) => void;
   onLinkClick?: (index: number) => void;
+  onNodeDoubleClick?: (id: string) => void;
   onBackgroundClick?: (world: { x: number; y: number }) => void;
   onDragEnd?: (positions: Record<string, { x: number; y: number }>) => void;
   onBoxSelect?: (ids: string[]) => void;
   /** Stretch the layout to the panel's shape (read-only views such as the results overlay). */
   fill?: boolean;
+  /** node id -> role tag drawn with a ring (the DCI WAN accelerator at the site edges). */
+  badges?: Map<string, string>;
 }
 
 type Gesture =
@@ -52,8 +55,9 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
   const propsRef = useRef(props);
   propsRef.current = props;
 
-  // Labels by level of detail (placeLabels hides the ones that would overlap).
-  const labels = props.labels !== "never" && graph.nodes.length <= 400;
+  // Labels by level of detail: drawTopology labels only what is on screen, switches first, and
+  // placeLabels hides the ones that would overlap; zooming in brings them back.
+  const labels = props.labels !== "never";
   const draw = useCallback(() => {
     cancelAnimationFrame(frame.current);
     frame.current = requestAnimationFrame(() => {
@@ -69,8 +73,9 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
         selectedLinks: p.selectedLinks,
         positions,
         box: g?.kind === "box" ? g : null,
-        labels: props.labels !== "never" && (labels || viewRef.current.k > 1.6),
+        labels,
         hovered,
+        badges: p.badges,
       });
     });
   }, [width, height, positions, labels, hovered, props.labels]);
@@ -91,7 +96,7 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
         if (event.type === "wheel") return true;
         if (event.shiftKey || event.button) return false;
         const w = toWorld(event);
-        return !(propsRef.current.onDragEnd && hitNode(graphRef.current, w.x, w.y));
+        return !(propsRef.current.onDragEnd && hitNode(graphRef.current, w.x, w.y, undefined, viewRef.current.k));
       })
       .on("zoom", (event) => {
         viewRef.current = { x: event.transform.x, y: event.transform.y, k: event.transform.k };
@@ -124,7 +129,7 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
   const onPointerDown = (e: React.PointerEvent<HTMLCanvasElement>) => {
     if (!interactive || e.button !== 0) return;
     const w = toWorld(e);
-    const node = hitNode(graph, w.x, w.y, positions);
+    const node = hitNode(graph, w.x, w.y, positions, viewRef.current.k);
     if (node && props.onDragEnd) {
       const ids = selected?.has(node.id) ? [...selected] : [node.id];
       gestureRef.current = { kind: "drag", ids, startX: w.x, startY: w.y, moved: false, clicked: node.id, shift: e.shiftKey };
@@ -138,7 +143,7 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
   const onPointerMove = (e: React.PointerEvent<HTMLCanvasElement>) => {
     const g = gestureRef.current;
     if (!g) {
-      const n = hitNode(graph, toWorld(e).x, toWorld(e).y, positions);
+      const n = hitNode(graph, toWorld(e).x, toWorld(e).y, positions, viewRef.current.k);
       if ((n?.id ?? null) !== hovered) setHovered(n?.id ?? null);
       return;
     }
@@ -182,7 +187,7 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
   const onClick = (e: React.MouseEvent<HTMLCanvasElement>) => {
     if (!interactive || e.shiftKey) return;
     const w = toWorld(e);
-    const node = hitNode(graph, w.x, w.y);
+    const node = hitNode(graph, w.x, w.y, undefined, viewRef.current.k);
     if (node) {
       if (!props.onDragEnd) props.onNodeClick?.(node.id, { shiftKey: e.shiftKey });
       return;
@@ -214,6 +219,11 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
         onPointerLeave={() => setHovered(null)}
         title={hovered ?? undefined}
         onClick={onClick}
+        onDoubleClick={(e) => {
+          const w = toWorld(e);
+          const node = hitNode(graph, w.x, w.y, undefined, viewRef.current.k);
+          if (node) props.onNodeDoubleClick?.(node.id);
+        }}
         onKeyDown={(e) => {
           if (e.key === "+" || e.key === "=") zoomBy(1.25);
           else if (e.key === "-") zoomBy(0.8);

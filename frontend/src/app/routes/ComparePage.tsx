@@ -3,6 +3,7 @@ import { Empty } from "../../components/States";
 import { useComparedRuns } from "../../features/results/api/compare";
 import { CompareView } from "../../features/results/components/CompareView";
 import { useRunsOfScenario } from "../../features/runs/api/runs";
+import { scenarioDocument, useFabricGraph } from "../../lib/api/queries";
 
 /** /compare?runs=a,b,c — the run ids live in the URL, so a comparison can be bookmarked and shared. */
 export function ComparePage() {
@@ -10,6 +11,7 @@ export function ComparePage() {
   const ids = (params.get("runs") ?? "").split(",").map((s) => s.trim()).filter(Boolean).filter((id, i, all) => all.indexOf(id) === i);
   const runs = useComparedRuns(ids);
   const history = useRunsOfScenario(runs[0]?.run?.scenario_id);
+  const { graph } = useFabricGraph(scenarioDocument(runs[0]?.scenario as Parameters<typeof scenarioDocument>[0])?.topology);
   const setIds = (next: string[]) => setParams({ runs: next.join(",") });
   if (!ids.length) return <Empty>Nothing to compare: open a run and press Compare, or give /compare?runs=ID1,ID2.</Empty>;
   const candidates = (history.data?.data ?? [])
@@ -18,7 +20,7 @@ export function ComparePage() {
   return (
     <div className="compare-page">
       <div className="page-bar row"><h1>Compare {ids.length} run{ids.length === 1 ? "" : "s"}</h1></div>
-      <CompareView runs={runs} candidates={candidates} onAdd={(id) => setIds([...ids, id])} onRemove={(id) => setIds(ids.filter((x) => x !== id))} />
+      <CompareView runs={runs} candidates={candidates} onAdd={(id) => setIds([...ids, id])} onRemove={(id) => setIds(ids.filter((x) => x !== id))} graph={graph} />
     </div>
   );
 }

@@ -9,12 +9,16 @@ import type { ExplicitLink } from "../../lib/scenario/types";
 import { EditorCanvas } from "../../features/topology/components/EditorCanvas";
 import { GeneratorForm } from "../../features/topology/components/GeneratorForm";
 import { ImportExport, readImport } from "../../features/topology/components/ImportExport";
+import { BulkSelect } from "../../features/topology/components/BulkSelect";
 import { SelectionPanel } from "../../features/topology/components/SelectionPanel";
 import { ParamsPanel } from "../../features/scenarios/components/ParamsPanel";
 import { TrafficPanel } from "../../features/scenarios/components/TrafficPanel";
 import { ShareButton } from "../../features/scenarios/components/ShareButton";
 import type { PickRequest } from "../../features/scenarios/components/HostListField";
-import { useSaveScenario, useValidateScenario } from "../../features/scenarios/api/scenarios";
+import { useConfigCheck, useSaveScenario, useValidateScenario } from "../../features/scenarios/api/scenarios";
+import { ConfigCheckPanel } from "../../features/scenarios/components/ConfigCheckPanel";
+import { countsText, findingTarget } from "../../lib/configcheck/targets";
+import { useDebounced } from "../../lib/hooks/useDebounced";
 import { RunLauncher } from "../../features/runs/components/RunLauncher";
 import { useCreateRuns } from "../../features/runs/api/runs";
 import { trafficHosts } from "../../lib/scenario/trafficHosts";
@@ -27,6 +31,7 @@ import { fabricStats, unlinkedNodes } from "../../lib/topology/stats";
 import { useQueryClient } from "@tanstack/react-query";
 import { expandTopology } from "../../lib/api/queries";
 import type { GeneratorTopology } from "../../lib/scenario/types";
+import { acceleratorBadges } from "../../lib/topology/accelerator";
 
 export function EditorPage() {
   const [params] = useSearchParams();
@@ -66,6 +71,9 @@ export function EditorPage() {
     return () => clearTimeout(t);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [docJson]);
+  // the configuration check follows the edits too (one simulator call per pause in typing)
+  const checkJson = useDebounced(docJson, 600);
+  const check = useConfigCheck(checkJson);
   const crossField = useMemo(() => crossFieldErrors(doc), [doc]);
   const errors = useMemo(
     () => ({ ...fieldErrorMap(validate.error), ...fieldErrorMap(save.error), ...crossField }),
@@ -176,6 +184,7 @@ export function EditorPage() {
               selected={selected}
               selectedLink={linkIndex}
               overlay={<CanvasMessages messages={canvasMessages} onSelectLink={selectLink} />}
+              badges={acceleratorBadges(doc.topology)}
               highlighted={highlighted}
               picking={picking && {
                 label: picking.label,
@@ -214,6 +223,20 @@ export function EditorPage() {
           )}
         </main>
         <aside className="panel right" aria-label="Selection and traffic">
+          <details open data-testid="config-check">
+            <summary>Configuration check{check.data ? ` (${countsText(check.data.counts)})` : ""}</summary>
+            <ConfigCheckPanel result={check.data} error={check.error} checking={check.isFetching || checkJson !== docJson}
+              onShow={(f) => {
+                if (!g) return;
+                const t = findingTarget(f.where, g.nodes, explicitLinks);
+                setSelected(new Set(t.nodes));
+                setLinkIndex(t.link);
+              }} />
+          </details>
+          <details>
+            <summary>Bulk select</summary>
+            {g && <BulkSelect graph={g} onSelect={(ids) => { setLinkIndex(null); setSelected(new Set(ids)); }} />}
+          </details>
           <details open>
             <summary>Selection</summary>
             {g && (

@@ -18,6 +18,8 @@ export function RunPage() {
   const r = run.data!;
   const others = (siblings.data?.data ?? []).filter((x) => x.id !== r.id);
   const done = others.filter((o) => o.status === "SUCCEEDED");
+  // one succeeded run per seed, this run's seed taken by this run: the seeds of one result
+  const seedRuns = r.status === "SUCCEEDED" ? [r, ...done.filter((o, i) => o.seed !== r.seed && done.findIndex((x) => x.seed === o.seed) === i)] : [];
   return (
     <div className="run-page">
       <div className="page-bar row">
@@ -35,6 +37,7 @@ export function RunPage() {
         <nav className="row hint" aria-label="Other runs of this scenario">
           Other runs of this scenario: {others.map((o) => <Link key={o.id} to={`/runs/${o.id}`}>seed {o.seed} ({o.status.toLowerCase()})</Link>)}
           {done.length > 0 && <Link to={`/compare?runs=${[r.id, ...done.map((o) => o.id)].join(",")}`}>compare all</Link>}
+          {seedRuns.length > 1 && <Link to={`/seeds?runs=${seedRuns.map((o) => o.id).join(",")}`}>mean over {seedRuns.length} seeds</Link>}
         </nav>
       )}
       {r.status === "SUCCEEDED" && <ResultsView runId={r.id} graph={graph} scenario={doc} scenarioName={scenario.data?.name} />}

@@ -7,6 +7,7 @@ import { ResultsView } from "../../features/results/components/ResultsView";
 import { ParamTable } from "../../features/scenarios/components/ParamTable";
 import { useSaveScenario } from "../../features/scenarios/api/scenarios";
 import { rememberRun } from "../../lib/mine/mine";
+import { ComparePicker, type PickableRun } from "../../features/results/compare/ComparePicker";
 
 /** A saved snapshot, read-only: fabric, parameters against its parent, latest run, Run and Fork. */
 export function SharePage() {
@@ -18,6 +19,7 @@ export function SharePage() {
   const parentDoc = scenarioDocument(parent.data);
   const { graph, stats } = useFabricGraph(doc?.topology);
   const runs = useRunsOfScenario(id);
+  const parentRuns = useRunsOfScenario(scenario.data?.parent_id ?? undefined);
   const save = useSaveScenario();
   const create = useCreateRuns();
   if (scenario.isLoading) return <Loading what="Loading the shared scenario" />;
@@ -32,6 +34,11 @@ export function SharePage() {
     rememberRun(res.data[0].id, fork.id);
     navigate(`/runs/${res.data[0].id}`);
   };
+  // the scenario's history: its own runs and its parent's, to compare what an edit changed
+  const succeeded = (list: typeof all, who: string): PickableRun[] => list.filter((r) => r.status === "SUCCEEDED").map((r) => ({
+    runId: r.id, scenarioId: r.scenario_id, seed: r.seed, label: `${who} · seed ${r.seed} · ${new Date(r.created_at).toLocaleString()}`,
+  }));
+  const history = [...succeeded(all, "this scenario"), ...succeeded(parentRuns.data?.data ?? [], `parent${parentDoc?.name ? ` (${parentDoc.name})` : ""}`)];
   const baseLabel = parentDoc ? `parent (${parentDoc.name || scenario.data?.parent_id})` : "defaults";
   return (
     <div className="share-page">
@@ -54,6 +61,11 @@ export function SharePage() {
         <section aria-label="Fabric">
           {graph && <TopologyCanvas graph={graph} height={360} ariaLabel={`Fabric: ${graph.nodes.length} nodes`} />}
           {stats && <p className="hint">{stats.hosts} hosts · {stats.switches} switches · {stats.links} links</p>}
+          <details>
+            <summary>Link preview</summary>
+            <p className="hint">What chat tools show when this page's link is pasted (the server sends these Open Graph tags with the page).</p>
+            <img className="share-thumbnail" src={`/api/v1/scenarios/${id}/thumbnail.png`} alt={`Preview card of ${doc.name || "this fabric"}`} loading="lazy" />
+          </details>
           <h3>Traffic</h3>
           {(doc.traffic ?? []).length === 0 ? <Empty>No traffic.</Empty> : (
             <ul>{doc.traffic!.map((t, i) => <li key={i}><code>{t.kind}</code> {t.name ? `${t.name as string}: ` : ""}{describe(t)}</li>)}</ul>
@@ -74,6 +86,10 @@ export function SharePage() {
       {latest ? (
         <>
           <p className="hint">Latest run: <Link to={`/runs/${latest.id}`}>seed {latest.seed}</Link></p>
+          {history.length > 1 && (
+            <ComparePicker title="Runs of this scenario and its parent" runs={history}
+              initial={[latest.id, ...history.filter((h) => h.scenarioId !== id).slice(0, 1).map((h) => h.runId)]} />
+          )}
           <ResultsView runId={latest.id} graph={graph} />
         </>
       ) : !runs.isLoading && (

@@ -6,6 +6,7 @@ import { useScenario } from "../../lib/api/queries";
 import { useCreateSweep, useSweep, useSweepOptional } from "../../features/sweeps/api/sweeps";
 import { SweepForm } from "../../features/sweeps/components/SweepForm";
 import { HeatmapExplorer } from "../../features/sweeps/components/HeatmapExplorer";
+import { ComparePicker } from "../../features/results/compare/ComparePicker";
 import type { SweepPoint } from "../../features/sweeps/utils/grid";
 
 export function NewSweepPage() {
@@ -76,6 +77,9 @@ export function SweepPage() {
           onOpenRun={(runId) => navigate(`/runs/${runId}`)}
         />
       )}
+      <ComparePicker title="Compare sweep points" runs={done.filter((p) => p.run_id).map((p) => ({
+        runId: p.run_id!, label: `point ${p.index}: ${Object.entries(p.params).map(([k, v]) => `${k.split(".").slice(-1)[0]}=${String(v)}`).join(", ")}`,
+      }))} />
     </div>
   );
 }

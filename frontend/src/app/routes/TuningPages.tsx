@@ -7,6 +7,7 @@ import { HeatmapExplorer, type ExplorerMark } from "../../features/sweeps/compon
 import { useApplyPick, useCancelTuning, useCreateTuning, useTuning, useTuningResults } from "../../features/tuning/api/tunings";
 import { BestSoFarChart } from "../../features/tuning/components/BestSoFarChart";
 import { ComparisonTable } from "../../features/tuning/components/ComparisonTable";
+import { ComparePicker } from "../../features/results/compare/ComparePicker";
 import { ParetoScatter } from "../../features/tuning/components/ParetoScatter";
 import { TuningForm } from "../../features/tuning/components/TuningForm";
 import { STRATEGY_COLORS, bestSoFar, fmtEstimate, heatmapPoints } from "../../features/tuning/utils/tuning";
@@ -74,6 +75,9 @@ export function TuningPage() {
           </ChartFrame>
           <h2>Comparison of the picks</h2>
           <ComparisonTable results={r} selected={selected} onPick={setSelected} />
+          <ComparePicker title="Compare the picks' runs" runs={(r.picks ?? []).flatMap((p) => (byId.get(p.evaluation_id)?.run_ids ?? []).map((runId, k) => ({
+            runId, label: `${p.strategy}'s pick · run ${k + 1}`, scenarioId: undefined,
+          })))} initial={(r.picks ?? []).map((p) => byId.get(p.evaluation_id)?.run_ids?.[0]).filter((x): x is string => !!x)} />
           {r.objectives.length > 1 && (
             <ChartFrame title="Pareto front" filename="pareto">
               <ParetoScatter results={r} onPick={setSelected} />

@@ -41,7 +41,12 @@ export function useFabricGraph(topology: Topology | undefined) {
   const graph: LayoutGraph | null = useMemo(() => {
     if (topology?.kind === "explicit") {
       const links = topology.links.map((l, i) => ({ id: i, ...l }));
-      const nodes = topology.nodes.map((n) => ({ ...n, tier: n.tier ?? 0 }));
+      // a host's group is the switch it hangs off, as `fabricsim expand` sets it (pods, grouping)
+      const peer = new Map<string, string>();
+      for (const l of links) { peer.set(l.a, l.b); peer.set(l.b, l.a); }
+      const nodes = topology.nodes.map((n) => ({
+        ...n, tier: n.tier ?? 0, ...(n.kind === "host" && peer.has(n.id) ? { group: peer.get(n.id) } : {}),
+      }));
       return tieredLayout(nodes, links);
     }
     return expand.data ? tieredLayout(expand.data.nodes, expand.data.links) : null;

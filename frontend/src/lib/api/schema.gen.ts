@@ -438,6 +438,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/scenarios/{id}/thumbnail.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Thumbnail Png
+         * @description The topology as a 1200 x 630 PNG with the scenario's name (the share link's og:image).
+         */
+        get: operations["scenarios-thumbnail_png"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/scenarios/{id}/thumbnail.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Thumbnail Svg
+         * @description The same topology drawing as SVG.
+         */
+        get: operations["scenarios-thumbnail_svg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sweeps": {
         parameters: {
             query?: never;
@@ -656,6 +696,7 @@ export interface paths {
         /**
          * Events
          * @description Server-Sent Events: `progress` (per strategy: evaluations, done, best so far), then `done`.
+         *     A reconnecting client's Last-Event-ID skips the state it has already seen.
          */
         get: operations["tunings-events"];
         put?: never;
@@ -894,6 +935,7 @@ export interface components {
          * @description Two leaf-spine sites a and b joined by a long-haul link between a-dci and b-dci.
          */
         Dci: {
+            accelerator?: components["schemas"]["DciAccelerator"];
             /**
              * Dci Buffer Bytes
              * @default 67108864
@@ -916,6 +958,29 @@ export interface components {
              */
             length_km: number;
             site?: components["schemas"]["LeafSpineSite"];
+        };
+        /**
+         * DciAccelerator
+         * @description The RDMA WAN accelerator at both site edges (a-dci, b-dci; NTT, seeds/002): pseudo-ACKs
+         *     to the local sender, data held until the far end acknowledges it, resent over the long link.
+         */
+        DciAccelerator: {
+            /**
+             * Buffer Bytes
+             * @description data held per edge, all QPs together
+             * @default 268435456
+             */
+            buffer_bytes: number;
+            /**
+             * Enabled
+             * @default false
+             */
+            enabled: boolean;
+            /**
+             * Retransmit Timeout Us
+             * @description resend the held data when the far end acknowledged nothing for this long; default: 2 x the long-haul RTT + 100 us
+             */
+            retransmit_timeout_us?: number | null;
         };
         /**
          * Ecn
@@ -1905,9 +1970,10 @@ export interface components {
             qp_cache_miss_ns: number;
             /**
              * Qp Depth
+             * @description outstanding WQEs (messages) per QP, 1..65536, or "bdp": per flow, ceil(base RTT x bottleneck rate / message wire bytes) (NTT's QD = RTT x line rate / frame size), clamped to 65536
              * @default 16
              */
-            qp_depth: number;
+            qp_depth: number | "bdp";
             /**
              * Rto Us
              * @default 1000
@@ -1952,8 +2018,11 @@ export interface components {
             qp_cache_entries?: number | null;
             /** Qp Cache Miss Ns */
             qp_cache_miss_ns?: number | null;
-            /** Qp Depth */
-            qp_depth?: number | null;
+            /**
+             * Qp Depth
+             * @description outstanding WQEs (messages) per QP, 1..65536, or "bdp": per flow, ceil(base RTT x bottleneck rate / message wire bytes) (NTT's QD = RTT x line rate / frame size), clamped to 65536
+             */
+            qp_depth?: number | "bdp" | null;
             /** Rto Us */
             rto_us?: number | null;
             sprayed?: components["schemas"]["SprayedPartial"] | null;
@@ -2323,10 +2392,24 @@ export interface components {
             start_us: number;
         };
         /**
+         * PresetComparison
+         * @description A sweep shipped with a preset: the comparison its paper makes, run with POST /sweeps
+         *     (scenario_id = the preset's, parameters and linked as here).
+         */
+        PresetComparison: {
+            /** Linked */
+            linked?: components["schemas"]["LinkedParameter"][];
+            /** Parameters */
+            parameters: components["schemas"]["SweepParameter"][];
+            /** Title */
+            title: string;
+        };
+        /**
          * PresetDetail
-         * @description A preset with its scenario document.
+         * @description A preset with its scenario document and, when it has one, its comparison sweep.
          */
         PresetDetail: {
+            comparison?: components["schemas"]["PresetComparison"] | null;
             /** Description */
             description: string;
             /** Hosts */
@@ -2410,9 +2493,13 @@ export interface components {
         /**
          * RunDiagnostics
          * @description The result's optional objects: faults (events, drops, watchdogs, deadlocks), Pingmesh RTT
-         *     percentiles, port counters; null when the run has none.
+         *     percentiles, port counters, the DCI accelerators' counters; null when the run has none.
          */
         RunDiagnostics: {
+            /** Dci Accelerator */
+            dci_accelerator?: {
+                [key: string]: unknown;
+            } | null;
             /** Faults */
             faults: {
                 [key: string]: unknown;
@@ -2423,6 +2510,13 @@ export interface components {
             } | null;
             /** Port Counters */
             port_counters: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Transport
+             * @description QP accounting per NIC (QPs needed, contexts used, QP-cache misses); null when every NIC is RC with one process and an unlimited QP cache
+             */
+            transport?: {
                 [key: string]: unknown;
             } | null;
         };
@@ -4334,6 +4428,68 @@ export interface operations {
             };
         };
     };
+    "scenarios-thumbnail_png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 1200 x 630 PNG */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "scenarios-thumbnail_svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description SVG */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "sweeps-list": {
         parameters: {
             query?: {
@@ -4759,7 +4915,10 @@ export interface operations {
     "tunings-events": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description id of the last event received (sent by EventSource on reconnect) */
+                "Last-Event-ID"?: string | null;
+            };
             path: {
                 id: string;
             };

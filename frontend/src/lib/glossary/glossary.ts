@@ -58,7 +58,7 @@ export const GLOSSARY: Record<string, GlossaryEntry> = {
 
   // NIC
   "nic.mtu_bytes": { label: "MTU", unit: "bytes", meaning: "Payload per RoCEv2 DATA frame (82 bytes of headers, preamble and gap come on top).", typical: "1000 (DCQCN paper), 1024, 4096", source: DCQCN, schema: "Nic.mtu_bytes", min: 256, max: 9000 },
-  "nic.qp_depth": { label: "QP depth", unit: "WQEs", meaning: "Work requests a queue pair may have outstanding; over distance it caps throughput at depth x message / RTT.", typical: "16-128; NTT: 92 (perftest), 2,991 fills 100 km at 100G", source: NTT, schema: "Nic.qp_depth", min: 1, max: 65_536 },
+  "nic.qp_depth": { label: "QP depth", unit: "WQEs", meaning: "Work requests a queue pair may have outstanding; over distance it caps throughput at depth x message / RTT. \"bdp\" sizes it per flow to RTT x rate / message wire bytes (NTT's QD).", typical: "16-128; NTT: 92 (perftest), 2,991 fills 100 km at 100G", source: NTT, schema: "Nic.qp_depth", min: 1, max: 65_536 },
   "nic.message_bytes": { label: "Message size", unit: "bytes", meaning: "Size of one RDMA WRITE (one WQE).", typical: "4 KB-1 MB; 64 KB default", source: NTT, schema: "Nic.message_bytes", min: 1, max: 2_147_483_648 },
   "nic.cc.algorithm": { label: "Congestion control", meaning: "dcqcn: rate control driven by CNPs; none: line rate, only PFC limits the senders.", typical: "dcqcn", source: DCQCN },
   "nic.cc.preset": { label: "DCQCN preset", meaning: "Named parameter set: dcqcn-paper (the SIGCOMM 2015 values) or nvidia-default (ConnectX defaults).", typical: "dcqcn-paper", source: DCQCN },
@@ -98,6 +98,7 @@ export const GLOSSARY: Record<string, GlossaryEntry> = {
   "topology.leaf_uplink_gbps": rate("Leaf uplink", "ThreeTier.leaf_uplink_gbps"),
   "topology.dci_rate_gbps": rate("Long-haul rate", "Dci.dci_rate_gbps"),
   "topology.length_km": { label: "Distance", unit: "km", meaning: "Length of the long-haul fibre between the sites (5 us per km one way).", typical: "10, 100, 1,000 km (NTT)", source: NTT, schema: "Dci.length_km", min: 1, max: 20_000 },
+  "topology.accelerator.enabled": { label: "RDMA WAN accelerator", meaning: "NTT's accelerator at a-dci and b-dci: it answers each frame leaving the site with a pseudo-ACK, holds a copy until the far end acknowledges it, and resends lost frames over the long link itself.", typical: "on: small messages over 100 km gain about RTT(long) / RTT(site); NTT measured ~35x at 512 B", source: NTT, schema: "DciAccelerator.enabled" },
   "topology.site.leaves": { label: "Leaves per site", meaning: "Leaf switches in each site.", typical: "1-8", source: FORMAT, schema: "LeafSpineSite.leaves", min: 1, max: 512 },
   "topology.site.spines": { label: "Spines per site", meaning: "Spine switches in each site.", typical: "1-4", source: FORMAT, schema: "LeafSpineSite.spines", min: 1, max: 256 },
   "topology.site.hosts_per_leaf": { label: "Hosts per leaf", meaning: "Servers under each leaf of a site.", typical: "1-16", source: FORMAT, schema: "LeafSpineSite.hosts_per_leaf", min: 1, max: 512 },

@@ -9,6 +9,8 @@ export interface FieldSpec {
   unit?: string;
   type: FieldType;
   options?: string[];
+  /** "auto-number": the word accepted besides a number ("auto" unless set; qp_depth: "bdp"). */
+  keyword?: string;
   step?: number;
   /** Extra hint shown next to the field, e.g. the value in cells. */
   hint?: (value: unknown, context: { cellBytes: number }) => string | undefined;
@@ -40,7 +42,7 @@ export const SWITCH_FIELDS: FieldSpec[] = [
 
 export const NIC_FIELDS: FieldSpec[] = [
   { path: "mtu_bytes", label: "MTU", unit: "bytes", type: "number" },
-  { path: "qp_depth", label: "QP depth", unit: "WQEs", type: "number" },
+  { path: "qp_depth", label: "QP depth", unit: "WQEs or bdp", type: "auto-number", keyword: "bdp" },
   { path: "message_bytes", label: "Message size", unit: "bytes", type: "number" },
   { path: "cc.algorithm", label: "Congestion control", type: "select", options: ["dcqcn", "dcqcn_sampled", "none"] },
   { path: "cc.preset", label: "DCQCN preset", type: "select", options: ["dcqcn-paper", "nvidia-default", "hpcc-dcqcn"] },

@@ -1,19 +1,20 @@
-import { SELECTION_COLOR, drawTopology } from "./draw";
+import { BADGE_COLOR, SELECTION_COLOR, drawTopology, hitNode } from "./draw";
 import { tieredLayout } from "./layout";
 
 /** A 2D context that records strokes with their colour and what was drawn. */
 function recordingContext() {
   const strokes: { color: string; width: number }[] = [];
   const texts: string[] = [];
+  const placed: { text: string; x: number; color: string }[] = [];
   const ctx = {
     strokeStyle: "", fillStyle: "", lineWidth: 1, font: "", textAlign: "",
     setTransform() {}, clearRect() {}, beginPath() {}, moveTo() {}, lineTo() {}, arc() {}, rect() {}, fill() {},
     setLineDash() {}, strokeRect() {}, strokeText() {},
     measureText(t: string) { return { width: t.length * 6.5 }; },
-    fillText(t: string) { texts.push(t); },
+    fillText(t: string, x: number) { texts.push(t); placed.push({ text: t, x, color: String(ctx.fillStyle) }); },
     stroke() { strokes.push({ color: String(ctx.strokeStyle), width: ctx.lineWidth }); },
   };
-  return { ctx: ctx as unknown as CanvasRenderingContext2D, strokes, texts };
+  return { ctx: ctx as unknown as CanvasRenderingContext2D, strokes, texts, placed };
 }
 
 const graph = tieredLayout(
@@ -47,5 +48,65 @@ describe("selection drawing", () => {
     const { ctx, texts } = recordingContext();
     drawTopology(ctx, g, { x: 0, y: 0, k: 1 }, size, { ...style, selected: new Set() });
     expect(texts).toContain("100 km · 500 us one way · 100 Gbit/s");
+  });
+
+  it("rings a badged node and keeps its tag inside the canvas at the edge", () => {
+    const { ctx, strokes, placed } = recordingContext();
+    const edge = graph.nodes.find((n) => n.id === "spine0")!;
+    // the view puts spine0 on the canvas' left edge (screen x 0)
+    drawTopology(ctx, graph, { x: -edge.x, y: 0, k: 1 }, size, { ...style, selected: new Set(), badges: new Map([["spine0", "WAN accelerator"]]) });
+    expect(strokes.some((s) => s.color === BADGE_COLOR)).toBe(true);
+    const tag = placed.find((t) => t.text === "WAN accelerator")!;
+    const half = ("WAN accelerator".length * 6.5) / 2;
+    expect(tag.color).toBe(BADGE_COLOR);
+    expect(tag.x - edge.x - half).toBeGreaterThanOrEqual(0); // screen x of the tag's left end
+  });
+});
+
+describe("level of detail", () => {
+  /** 4,000 hosts in a row under 40 switches: the shape of a large fabric's bottom rows. */
+  const big = tieredLayout(
+    [
+      ...Array.from({ length: 4000 }, (_, i) => ({ id: `h${i}`, kind: "host" as const, tier: 0, group: `tor${Math.floor(i / 100)}` })),
+      ...Array.from({ length: 40 }, (_, i) => ({ id: `tor${i}`, kind: "switch" as const, tier: 1 })),
+    ],
+    [],
+  );
+  function counting() {
+    const rec = recordingContext();
+    const calls = { arc: 0, rect: 0 };
+    const c = rec.ctx as unknown as Record<string, unknown>;
+    c.arc = () => { calls.arc += 1; };
+    c.rect = () => { calls.rect += 1; };
+    return { ...rec, calls };
+  }
+
+  it("draws only what is on screen and labels only on-screen nodes", () => {
+    const { ctx, calls, texts } = counting();
+    // zoomed in on the left end: a 400 px wide window shows about 400 / (16 x 2) hosts
+    drawTopology(ctx, big, { x: 0, y: -big.height * 2 + 150, k: 2 }, size, { ...style, selected: new Set() });
+    expect(calls.arc + calls.rect).toBeLessThan(60);
+    expect(calls.arc + calls.rect).toBeGreaterThan(5);
+    expect(texts.length).toBeGreaterThan(0);
+    expect(texts.every((t) => Number(t.replace(/\D/g, "")) < 40)).toBe(true);
+  });
+
+  it("zoomed out, hosts become squares and host labels are skipped", () => {
+    const { ctx, calls, texts } = counting();
+    const k = 400 / big.width;
+    drawTopology(ctx, big, { x: 0, y: 10, k }, size, { ...style, selected: new Set() });
+    expect(calls.arc).toBe(0);
+    expect(calls.rect).toBe(4040);
+    expect(texts.some((t) => t.startsWith("h"))).toBe(false);
+  });
+});
+
+describe("hit test zoomed out", () => {
+  it("hits a switch where it is drawn at its minimum on-screen size", () => {
+    const g = tieredLayout([{ id: "s", kind: "switch", tier: 1 }, { id: "h", kind: "host", tier: 0, group: "s" }], []);
+    const s = g.nodes.find((n) => n.id === "s")!;
+    // at zoom 0.05 the switch is drawn 2.5 px = 50 world units from its centre
+    expect(hitNode(g, s.x + 45, s.y, undefined, 0.05)?.id).toBe("s");
+    expect(hitNode(g, s.x + 45, s.y, undefined, 1)).toBeNull();
   });
 });

@@ -27,6 +27,9 @@ export interface ExpandResult {
 export interface LayoutNode extends ExpandNode {
   x: number;
   y: number;
+  /** A collapsed pod or podset drawn as one box: its member ids and the box's half size. */
+  members?: string[];
+  half?: { w: number; h: number };
 }
 
 export interface LayoutGraph {

@@ -4,7 +4,9 @@ import { ChartFrame } from "../../../components/ChartFrame";
 import { Empty, ErrorBox, Loading } from "../../../components/States";
 import { formatBytes, formatCount, formatDurationUs, formatGbps, formatNumber, formatSigned } from "../../../lib/format";
 import type { ComparedRun } from "../api/compare";
-import { COMPARE_METRICS, type CompareMetric, delta, resample, scenarioDiff } from "../utils/compare";
+import { COMPARE_METRICS, type CompareMetric, delta, difference, resample, scenarioDiff } from "../utils/compare";
+import type { LayoutGraph } from "../../../lib/topology/types";
+import { FabricDifference } from "../compare/FabricDifference";
 import { cdfAll, type CdfBucket } from "../utils/cdf";
 import { activeDomain } from "../utils/derive";
 import { CdfChart } from "./CdfChart";
@@ -16,14 +18,17 @@ const fmt: Record<CompareMetric["unit"], (v: number) => string> = {
 };
 
 /** Two or more runs side by side: metrics with deltas against run A, parameters that differ, overlaid charts. */
-export function CompareView({ runs, candidates, onAdd, onRemove }: {
+export function CompareView({ runs, candidates, onAdd, onRemove, graph }: {
   runs: ComparedRun[];
+  /** Run A's fabric, for the overlay of differences (shown when every run has the same topology). */
+  graph?: LayoutGraph | null;
   /** Other runs that can be added (a scenario's history). */
   candidates: { id: string; label: string }[];
   onAdd: (id: string) => void;
   onRemove: (id: string) => void;
 }) {
   const [cdfMetric, setCdfMetric] = useState<"fct_us" | "slowdown">("fct_us");
+  const [asDifference, setAsDifference] = useState(false);
   const ready = runs.filter((r) => r.summary);
   const label = (r: ComparedRun, i: number) => `${letter(i)} · ${r.scenario?.name ?? "run"} · seed ${r.run?.seed ?? "?"}`;
   const diff = useMemo(() => scenarioDiff(runs.map((r) => r.scenario?.scenario)), [runs]);
@@ -43,6 +48,13 @@ export function CompareView({ runs, candidates, onAdd, onRemove }: {
     });
     return { t: longest, series };
   }, [ready, runs]);
+  // The overlay as a difference: each run's deepest queue minus A's, on A's clock.
+  const queueShown = useMemo(() => {
+    if (!queues || !asDifference || queues.series.length < 2 || queues.series[0].key !== runs[0]?.id) return queues?.series ?? [];
+    const base = queues.series[0].values;
+    return queues.series.slice(1).map((s) => ({ ...s, name: `${s.name.split(":")[0]} − A`, values: difference(base, s.values) }));
+  }, [queues, asDifference, runs]);
+  const sameFabric = !diff.some((d) => d.path.startsWith("topology"));
   const queueDomain = useMemo(() => (queues ? activeDomain(queues.t, [Object.fromEntries(queues.series.map((s) => [s.name, s.values]))]) : null), [queues]);
   const cdfs = useMemo(
     () => ready.map((r) => cdfAll(r.flows ?? [], cdfMetric, letter(runs.indexOf(r)))).filter((b): b is CdfBucket => !!b),
@@ -130,9 +142,19 @@ export function CompareView({ runs, candidates, onAdd, onRemove }: {
         {diff.length === 0 && <p className="hint">The scenarios are identical{runs.some((r) => r.run?.seed !== runs[0].run?.seed) ? "; only the seed differs" : ""}.</p>}
       </section>
 
+      {graph && ready.length > 1 && ready.length === runs.length && sameFabric && (
+        <section className="chart-frame" aria-label="Fabric overlay, difference from A">
+          <header><h3>Fabric overlay: difference from A</h3></header>
+          <FabricDifference graph={graph} summaries={runs.map((r) => r.summary!)} />
+        </section>
+      )}
       {queues && queueDomain && (
-        <ChartFrame title="Deepest watched queue of each run (bytes)" filename="compare-queues" subtitle={`runs ${runs.map((r) => r.id).join(", ")}`}>
-          {queues.series.length ? <LineChart t={queues.t} series={queues.series} xDomain={queueDomain} yLabel="bytes" /> : <Empty>No run recorded a queue.</Empty>}
+        <ChartFrame title="Deepest watched queue of each run (bytes)" filename="compare-queues" subtitle={`runs ${runs.map((r) => r.id).join(", ")}`}
+          actions={ready.length > 1 ? (
+            <label className="hint"><input type="checkbox" checked={asDifference} onChange={(e) => setAsDifference(e.target.checked)} aria-label="Show as difference from A" /> difference (X − A)</label>
+          ) : undefined}
+          note={asDifference ? "Each run's deepest queue minus run A's, sample by sample: above zero the run queues more than A." : undefined}>
+          {queueShown.length ? <LineChart t={queues.t} series={queueShown} xDomain={queueDomain} yLabel={asDifference ? "bytes (X − A)" : "bytes"} signed={asDifference} /> : <Empty>No run recorded a queue.</Empty>}
         </ChartFrame>
       )}
       {ready.length > 0 && (

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef } from "react";
 import { scaleLinear } from "d3-scale";
-import { line, curveStepAfter } from "d3-shape";
+import { area, line, curveStepAfter } from "d3-shape";
 import { brushX } from "d3-brush";
 import { select } from "d3-selection";
 import { format } from "d3-format";
@@ -13,6 +13,8 @@ export interface NamedSeries {
   values: number[];
   /** Id the page uses for highlighting (a port name, a flow id); defaults to name. */
   key?: string;
+  /** A shaded interval around the line (the 95% band over seeds), sampled like values. */
+  band?: { lo: number[]; hi: number[] };
 }
 
 export interface LineChartProps {
@@ -36,13 +38,15 @@ export interface LineChartProps {
   highlight?: string | null;
   /** Legend click. */
   onPick?: (key: string) => void;
+  /** Values can be negative (differences): the y axis reaches below zero, with a zero line. */
+  signed?: boolean;
 }
 
 const MARGIN = { top: 8, right: 12, bottom: 30, left: 64 };
 const tickFmt = format("~s");
 
 /** Line chart over a shared time axis (us); D3 computes paths and ticks, React draws. */
-export function LineChart({ t, series, xDomain, yLabel, height = 200, step, yFormat = tickFmt, onBrush, marker, warmupUs = 0, yFixedMax, yTicks, highlight, onPick }: LineChartProps) {
+export function LineChart({ t, series, xDomain, yLabel, height = 200, step, yFormat = tickFmt, onBrush, marker, warmupUs = 0, yFixedMax, yTicks, highlight, onPick, signed }: LineChartProps) {
   const { ref, width } = useParentSize<HTMLDivElement>();
   const brushRef = useRef<SVGGElement>(null);
   const innerW = Math.max(width - MARGIN.left - MARGIN.right, 10);
@@ -51,9 +55,10 @@ export function LineChart({ t, series, xDomain, yLabel, height = 200, step, yFor
   const x = useMemo(() => scaleLinear().domain(xDomain).range([0, innerW]), [xDomain, innerW]);
   // The y axis fits the samples inside the visible time range, so a zoom rescales it too.
   const yMax = useMemo(() => visibleMax(t, series, xDomain), [t, series, xDomain]);
+  const yMin = useMemo(() => (signed ? visibleMin(t, series, xDomain) : 0), [signed, t, series, xDomain]);
   const y = useMemo(
-    () => (yFixedMax != null ? scaleLinear().domain([0, yFixedMax]) : scaleLinear().domain([0, yMax]).nice()).range([innerH, 0]),
-    [yMax, yFixedMax, innerH],
+    () => (yFixedMax != null ? scaleLinear().domain([0, yFixedMax]) : scaleLinear().domain([yMin, yMax]).nice()).range([innerH, 0]),
+    [yMin, yMax, yFixedMax, innerH],
   );
   const paths = useMemo(() => {
     const gen = line<number>()
@@ -64,6 +69,15 @@ export function LineChart({ t, series, xDomain, yLabel, height = 200, step, yFor
       return gen.y((i) => y(s.values[i]))(idx) ?? "";
     });
   }, [series, t, x, y, step, xDomain, innerW]);
+  const bands = useMemo(() => series.map((s) => {
+    if (!s.band) return null;
+    const { lo, hi } = s.band;
+    // the band's upper edge picks the samples, so its peaks survive the per-column thinning
+    const idx = visibleIndices(t, hi, xDomain[0], xDomain[1], Math.max(Math.floor(innerW), 1));
+    const gen = area<number>().x((i) => x(t[i])).y0((i) => y(lo[i])).y1((i) => y(hi[i]));
+    if (step) gen.curve(curveStepAfter);
+    return gen(idx) ?? "";
+  }), [series, t, x, y, step, xDomain, innerW]);
 
   useEffect(() => {
     const g = brushRef.current;
@@ -107,6 +121,9 @@ export function LineChart({ t, series, xDomain, yLabel, height = 200, step, yFor
                 <title>warm-up (not in the summary)</title>
               </rect>
             )}
+            {bands.map((d, i) => d && (
+              <path key={`band-${series[i].key ?? series[i].name}`} className="series-band" d={d} fill={categorical(i)} fillOpacity={0.18} stroke="none" data-series={series[i].name} />
+            ))}
             {paths.map((d, i) => {
               const k = series[i].key ?? series[i].name;
               const dim = highlight != null && highlight !== k;
@@ -115,6 +132,7 @@ export function LineChart({ t, series, xDomain, yLabel, height = 200, step, yFor
                   strokeWidth={highlight === k ? 3 : 1.5} strokeOpacity={dim ? 0.25 : 1} data-series={series[i].name} />
               );
             })}
+            {signed && yMin < 0 && <line className="zero-line" x1={0} x2={innerW} y1={y(0)} y2={y(0)} stroke="#555" strokeWidth={1} />}
             {marker != null && <line className="marker" x1={x(marker)} x2={x(marker)} y2={innerH} stroke="#d62728" strokeDasharray="3 3" />}
           </g>
           {onBrush && <g ref={brushRef} className="brush" />}
@@ -147,7 +165,21 @@ export function visibleMax(t: number[], series: NamedSeries[], [x0, x1]: [number
     for (let i = lo; i < t.length && i < s.values.length; i += 1) {
       if (i > lo && t[i - 1] > x1) break;
       if (s.values[i] > m) m = s.values[i];
+      if (s.band && s.band.hi[i] > m) m = s.band.hi[i];
     }
   }
   return m || 1;
+}
+
+/** Smallest sample inside [x0, x1], at most 0 (the axis of a difference always shows zero). */
+export function visibleMin(t: number[], series: NamedSeries[], [x0, x1]: [number, number]): number {
+  let m = 0;
+  for (const s of series) {
+    for (let i = 0; i < t.length && i < s.values.length; i += 1) {
+      if (t[i] < x0 && !(i + 1 < t.length && t[i + 1] >= x0)) continue;
+      if (i > 0 && t[i - 1] > x1) break;
+      if (s.values[i] < m) m = s.values[i];
+    }
+  }
+  return m;
 }

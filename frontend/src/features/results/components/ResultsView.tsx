@@ -15,6 +15,7 @@ import { buildReportHtml } from "../utils/report";
 import { composeExport, downloadBlob } from "../../../lib/charts/save";
 import type { RunInfo } from "../../../lib/api/resultTypes";
 import type { Card } from "./SummaryCards";
+import { acceleratorBadges } from "../../../lib/topology/accelerator";
 
 /** Collects the charts on the page (as standalone SVG) and the fabric picture into the report. */
 function downloadReport(root: HTMLElement | null, r: { title: string; runId: string; runInfo: RunInfo; scenario?: unknown; cards: Card[]; subtitle: string; notes: string[] }) {
@@ -131,6 +132,7 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
             graph={graph} summary={summary.data.summary} series={s} onTime={setMarker} windows={windows}
             focusPort={focus?.kind === "port" ? focus.id : null} focusNodes={focusFlow ? [focusFlow.src, focusFlow.dst] : undefined}
             onPickPort={(p) => setFocus({ kind: "port", id: p })}
+            badges={acceleratorBadges((scenario as { topology?: unknown } | undefined)?.topology)}
           />
         </ChartFrame>
       )}

@@ -8,7 +8,7 @@ import { type Windows, peakQueueIndex } from "../utils/derive";
 import { formatDurationUs } from "../../../lib/format";
 
 /** The fabric with links coloured by a run metric, and a time scrubber over the series. */
-export function TopologyOverlay({ graph, summary, series, onTime, windows, focusPort, focusNodes, onPickPort }: {
+export function TopologyOverlay({ graph, summary, series, onTime, windows, focusPort, focusNodes, onPickPort, badges }: {
   graph: LayoutGraph;
   summary: ResultSummary;
   series?: ResultSeries;
@@ -19,6 +19,8 @@ export function TopologyOverlay({ graph, summary, series, onTime, windows, focus
   /** Nodes to outline (a flow's hosts). */
   focusNodes?: string[];
   onPickPort?: (port: string) => void;
+  /** node id -> role tag (the DCI WAN accelerator at the site edges). */
+  badges?: Map<string, string>;
 }) {
   const active = windows?.active;
   const activeScale = active && windows ? (windows.endUs - windows.warmupUs) / (active.endUs - active.startUs) : null;
@@ -91,7 +93,7 @@ export function TopologyOverlay({ graph, summary, series, onTime, windows, focus
             onPickPort(ab >= ba ? `${l.a}->${l.b}` : `${l.b}->${l.a}`);
           }
         }}
-        selected={selectedNodes} fill
+        selected={selectedNodes} fill badges={badges}
       />
       <div className="row overlay-legend">
         <ColorLegend color={o.color} label={spec.legend} tickFormat={spec.format} />

@@ -41,8 +41,44 @@ export interface FaultReport {
   deadlocks: DeadlockCycle[];
 }
 
+/** What one DCI edge accelerator did (docs/result-format.md, "dci_accelerator"). */
+export interface AcceleratorEdge {
+  pseudo_acks: number;
+  absorbed_acks: number;
+  retransmitted_packets: number;
+  retransmit_timeouts: number;
+  passed_unheld_packets: number;
+  max_held_bytes: number;
+  held_bytes_at_end: number;
+}
+
+export interface AcceleratorReport {
+  buffer_bytes: number;
+  retransmit_timeout_us: number;
+  edges: Record<string, AcceleratorEdge>;
+}
+
+export interface TransportNic {
+  host: string;
+  transport: string;
+  processes: number;
+  qps_per_nic: number;
+  qp_contexts_used: number;
+  qp_cache_entries: number;
+  qp_cache_misses: number;
+}
+
+export interface TransportReport {
+  hosts: number;
+  max_qps_per_nic: number;
+  qp_cache_misses: number;
+  nics: TransportNic[];
+}
+
 export interface Diagnostics {
   faults: FaultReport | null;
   pingmesh: PingmeshReport | null;
   port_counters: Record<string, unknown> | null;
+  dci_accelerator?: AcceleratorReport | null;
+  transport?: TransportReport | null;
 }

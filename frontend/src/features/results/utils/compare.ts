@@ -60,3 +60,19 @@ export function resample(t: number[], srcT: number[], values: number[]): number[
     return i >= 0 && i < values.length ? values[i] : 0;
   });
 }
+
+/** Pointwise difference value - base (same clock, same length; a missing sample counts as 0). */
+export function difference(base: number[], values: number[]): number[] {
+  const n = Math.max(base.length, values.length);
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i += 1) out[i] = (values[i] ?? 0) - (base[i] ?? 0);
+  return out;
+}
+
+/**
+ * Per-link B - A of a per-port metric, each run's two directions combined first (larger, or sum
+ * for counts). null where neither run recorded the link; a link one run did not list counts as 0.
+ */
+export function linkDifference(a: (number | null)[], b: (number | null)[]): (number | null)[] {
+  return a.map((x, i) => (x == null && b[i] == null ? null : (b[i] ?? 0) - (x ?? 0)));
+}

@@ -44,3 +44,20 @@ export function useValidateScenario() {
     mutationFn: (doc: Scenario) => unwrap(client.POST("/api/v1/scenarios/validate", { body: { scenario: asBody(doc) } })),
   });
 }
+
+export type CheckResult = components["schemas"]["CheckResult"];
+export type CheckFinding = components["schemas"]["Finding"];
+
+/** POST /scenarios/check for a (debounced) document: findings of the configuration check. */
+export function useConfigCheck(docJson: string | null) {
+  return useQuery({
+    queryKey: ["config-check", docJson],
+    enabled: docJson !== null,
+    retry: false,
+    staleTime: Infinity,
+    // keep the last findings on screen while the next check runs
+    placeholderData: (prev: CheckResult | undefined) => prev,
+    queryFn: () =>
+      unwrap(client.POST("/api/v1/scenarios/check", { body: { scenario: JSON.parse(docJson!) as ScenarioBody } })),
+  });
+}

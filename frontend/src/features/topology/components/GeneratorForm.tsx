@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { GeneratorKind, GeneratorTopology, Topology } from "../../../lib/scenario/types";
+import type { GeneratorKind, GeneratorTopology, Json, Topology } from "../../../lib/scenario/types";
 import { GlossaryTip } from "../../../components/GlossaryTip";
 import { ApiError } from "../../../lib/api/errors";
 import { uniqueFieldErrors } from "../../../lib/api/fieldErrors";
@@ -80,11 +80,18 @@ export const GENERATORS: Record<GeneratorKind, { title: string; params: ParamSpe
   },
 };
 
-/** Form values (flat, "site.x" for nested) -> topology object. */
-export function toTopology(kind: GeneratorKind, values: Record<string, number>): GeneratorTopology {
+/** The DCI form's accelerator switch, kept among the numeric values as 1 (on) or 0 (off). */
+const ACCELERATOR_KEY = "accelerator.enabled";
+
+/** Form values (flat, "site.x" for nested) -> topology object; a DCI keeps the accelerator's
+ *  other settings (buffer, timeout) from `previous` and takes `enabled` from the form. */
+export function toTopology(kind: GeneratorKind, values: Record<string, number>, previous?: Topology): GeneratorTopology {
   const topo: GeneratorTopology = { kind };
+  const kept = previous?.kind === "dci" && previous.accelerator && typeof previous.accelerator === "object" ? previous.accelerator as Record<string, Json> : {};
   for (const [k, v] of Object.entries(values)) {
-    if (k.startsWith("site.")) {
+    if (k === ACCELERATOR_KEY) {
+      if (kind === "dci" && (v === 1 || Object.keys(kept).length > 0)) topo.accelerator = { ...kept, enabled: v === 1 };
+    } else if (k.startsWith("site.")) {
       const site = (topo.site as Record<string, number>) ?? {};
       site[k.slice(5)] = v;
       topo.site = site;
@@ -98,6 +105,7 @@ function fromTopology(t: Topology): { kind: GeneratorKind; values: Record<string
   const values: Record<string, number> = { ...GENERATORS[t.kind].defaults };
   for (const [k, v] of Object.entries(t)) {
     if (k === "site" && v && typeof v === "object") for (const [sk, sv] of Object.entries(v)) values[`site.${sk}`] = sv as number;
+    else if (k === "accelerator" && v && typeof v === "object") values[ACCELERATOR_KEY] = (v as { enabled?: unknown }).enabled === true ? 1 : 0;
     else if (typeof v === "number") values[k] = v;
   }
   return { kind: t.kind, values };
@@ -121,7 +129,7 @@ export function GeneratorForm({ topology, onGenerate }: { topology: Topology; on
         setBusy(true);
         setRefused(null);
         try {
-          await onGenerate(toTopology(kind, values));
+          await onGenerate(toTopology(kind, values, topology));
         } catch (err) {
           setRefused(err); // the canvas, the tool bar and the undo history stay as they were
         } finally {
@@ -155,6 +163,14 @@ export function GeneratorForm({ topology, onGenerate }: { topology: Topology; on
           </div>
         ))}
       </div>
+      {kind === "dci" && (
+        <label className="field check-field">
+          <input type="checkbox" checked={values[ACCELERATOR_KEY] === 1} aria-label="RDMA WAN accelerator at the site edges"
+            onChange={(e) => setValues({ ...values, [ACCELERATOR_KEY]: e.target.checked ? 1 : 0 })} />
+          <span>WAN accelerator at a-dci, b-dci <span className="unit">(pseudo-ACKs)</span></span>
+          <GlossaryTip term="topology.accelerator.enabled" />
+        </label>
+      )}
       {kind === "dci" && (
         <label className="field">
           <span>Distance: {values.length_km} km <span className="unit">({(values.length_km * 5).toLocaleString()} us one way)</span></span>

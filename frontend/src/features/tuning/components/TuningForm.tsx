@@ -8,7 +8,7 @@ import type { TuningCreate } from "../api/tunings";
 /** Numeric scenario fields a tuning can search, from the editor's field list (no typed paths). */
 export const TUNABLE = [
   ...SWITCH_FIELDS.filter((f) => f.type !== "bool" && f.type !== "select").map((f) => ({ path: `switch.${f.path}`, label: `Switch: ${f.label}`, unit: f.unit })),
-  ...NIC_FIELDS.filter((f) => f.type === "number").map((f) => ({ path: `nic.${f.path}`, label: `NIC: ${f.label}`, unit: f.unit })),
+  ...NIC_FIELDS.filter((f) => f.type === "number" || f.type === "auto-number").map((f) => ({ path: `nic.${f.path}`, label: `NIC: ${f.label}`, unit: f.unit })),
 ];
 const UNITS = ["model", "cells", "bytes", "percent", "alpha_direct", "alpha_broadcom_index", "alpha_sai_exponent"] as const;
 const STRATEGIES = ["vendor", "experience", "grid", "random", "annealing", "tpe", "nsga2"] as const;

@@ -1,0 +1,70 @@
+import { fireEvent, render, screen } from "@testing-library/react";
+import { ConfigCheckPanel } from "./ConfigCheckPanel";
+import { countsText, findingTarget } from "../../../lib/configcheck/targets";
+import { ApiError } from "../../../lib/api/errors";
+import type { CheckResult } from "../api/scenarios";
+
+const nodes = [
+  { id: "h0", kind: "host" }, { id: "h1", kind: "host" },
+  { id: "leaf0", kind: "switch" }, { id: "spine0", kind: "switch" },
+];
+const links = [{ a: "h0", b: "leaf0" }, { a: "h1", b: "leaf0" }, { a: "leaf0", b: "spine0" }];
+
+describe("findingTarget", () => {
+  it("selects the link of a single port", () => {
+    expect(findingTarget(["h1->leaf0"], nodes, links)).toEqual({ nodes: [], link: 1 });
+    // the direction does not matter for which cable it is
+    expect(findingTarget(["spine0->leaf0"], nodes, links)).toEqual({ nodes: [], link: 2 });
+  });
+  it("selects the switches of several ports and bare node ids", () => {
+    expect(findingTarget(["h0->leaf0", "leaf0->spine0"], nodes, links)).toEqual({ nodes: ["leaf0", "spine0"], link: null });
+    expect(findingTarget(["h0", "spine0", "nowhere"], nodes, links)).toEqual({ nodes: ["h0", "spine0"], link: null });
+  });
+});
+
+describe("countsText", () => {
+  it("names each severity with its count", () => {
+    expect(countsText({ error: 1, warning: 2, info: 0 })).toBe("1 error, 2 warnings");
+    expect(countsText({ error: 0, warning: 0, info: 0 })).toBe("no findings");
+  });
+});
+
+const result: CheckResult = {
+  counts: { error: 1, warning: 1, info: 0 },
+  effective: [{ node: "leaf0", param: "pfc.alpha", intended: 0.0625, effective: 0.015625, from_us: 1000, until_us: null }],
+  findings: [
+    { severity: "warning", rule: "qp_depth_below_bdp", where: ["h0"], numbers: { window_bytes: 4096 }, message: "window below BDP", fix: "raise nic.qp_depth" },
+    { severity: "error", rule: "headroom_below_cable", where: ["h1->leaf0"], numbers: { headroom_bytes: 20000, required_bytes: 39728 },
+      message: "headroom 20000 B < 39728 B", fix: "set switch.pfc.headroom_bytes to at least 39728 (or \"auto\")" },
+  ],
+};
+
+describe("ConfigCheckPanel", () => {
+  it("lists errors first with their numbers and fix, and shows a finding on request", () => {
+    const onShow = vi.fn();
+    render(<ConfigCheckPanel result={result} error={null} checking={false} onShow={onShow} />);
+    expect(screen.getByTestId("config-check-summary")).toHaveTextContent("1 error, 1 warning");
+    const items = screen.getAllByRole("listitem");
+    expect(items[0]).toHaveTextContent("PFC headroom below what the cable needs");
+    expect(items[0]).toHaveTextContent("h1->leaf0");
+    expect(items[0]).toHaveTextContent("required bytes 39,728");
+    expect(items[0]).toHaveTextContent("Fix: set switch.pfc.headroom_bytes to at least 39728");
+    expect(items[1]).toHaveTextContent("QP depth below the path's BDP");
+    fireEvent.click(screen.getByRole("button", { name: /PFC headroom/ }));
+    expect(onShow).toHaveBeenCalledWith(expect.objectContaining({ rule: "headroom_below_cable", where: ["h1->leaf0"], count: 1 }));
+    expect(screen.getByRole("table", { name: "Effective configuration changes" })).toHaveTextContent("0.01563");
+  });
+  it("asks for valid fields when the check answers 422", () => {
+    render(<ConfigCheckPanel result={undefined} error={new ApiError(422, "invalid")} checking={false} onShow={() => {}} />);
+    expect(screen.getByRole("status")).toHaveTextContent("Fix the highlighted fields first");
+  });
+});
+
+describe("groupFindings", () => {
+  it("makes one item of the same rule and fix at many ports, keeping different fixes apart", async () => {
+    const { groupFindings } = await import("./ConfigCheckPanel");
+    const f = (where: string, fix: string) => ({ severity: "error" as const, rule: "headroom_below_cable", where: [where], numbers: {}, message: where, fix });
+    const g = groupFindings([f("h0->leaf0", "A"), f("h1->leaf0", "A"), f("spine0->leaf0", "B"), f("h1->leaf0", "A")]);
+    expect(g.map((x) => [x.where, x.count, x.message])).toEqual([[["h0->leaf0", "h1->leaf0"], 3, "h0->leaf0"], [["spine0->leaf0"], 1, "spine0->leaf0"]]);
+  });
+});

@@ -1,0 +1,34 @@
+/*
+ * qp_depth "bdp" (NTT, seeds/002): QD = RTT x line rate / frame size, resolved per flow from
+ * its path when the network is built.
+ */
+#ifndef FABRIC_QP_DEPTH_H
+#define FABRIC_QP_DEPTH_H
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace fabric
+{
+
+/**
+ * Base (empty-fabric) RTT in ps over hops of (rate bit/s, one-way delay ps): propagation both
+ * ways, plus store-and-forward of one DATA frame of dataWireBytes out and one ACK of
+ * ackWireBytes back (the same hops; docs/model.md).
+ */
+double BaseRttPs(const std::vector<std::pair<double, int64_t>>& hops, uint32_t dataWireBytes,
+                 uint32_t ackWireBytes);
+
+/**
+ * The QP depth (messages) that fills the path: ceil(base RTT x bottleneck rate / message wire
+ * bytes), where a message of messageBytes travels as ceil(messageBytes / mtu) frames of
+ * overheadBytes each beyond the payload (4096 B at MTU 4096: one 4178-byte frame, NTT's
+ * frame). Clamped to the qp_depth range 1 .. 65536; 1 for an empty path.
+ */
+uint32_t BdpQpDepth(const std::vector<std::pair<double, int64_t>>& hops, uint32_t mtu,
+                    uint64_t messageBytes, uint32_t overheadBytes, uint32_t ackWireBytes);
+
+} // namespace fabric
+
+#endif

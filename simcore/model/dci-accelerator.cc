@@ -1,0 +1,216 @@
+#include "model/dci-accelerator.h"
+
+#include <algorithm>
+
+namespace fabric
+{
+
+NS_OBJECT_ENSURE_REGISTERED(DciAccelerator);
+
+ns3::TypeId
+DciAccelerator::GetTypeId()
+{
+    static ns3::TypeId tid = ns3::TypeId("fabric::DciAccelerator")
+                                 .SetParent<FabricSwitch>()
+                                 .SetGroupName("Fabric")
+                                 .AddConstructor<DciAccelerator>();
+    return tid;
+}
+
+DciAccelerator::DciAccelerator() = default;
+
+void
+DciAccelerator::Attach(uint32_t longPort, uint64_t bufferBytes, int64_t retransmitTimeoutPs)
+{
+    m_longPort = longPort;
+    m_bufferBytes = bufferBytes;
+    m_rtoPs = std::max<int64_t>(1, retransmitTimeoutPs);
+}
+
+const DciAcceleratorStats&
+DciAccelerator::Stats() const
+{
+    return m_stats;
+}
+
+uint64_t
+DciAccelerator::HeldBytes() const
+{
+    return m_heldBytes;
+}
+
+void
+DciAccelerator::Receive(uint32_t port, RocePacket p)
+{
+    if (p.kind == PacketKind::DATA && port != m_longPort && p.flow < m_ctx->flows.size() &&
+        SelectEgress(p) == m_longPort)
+    {
+        OnLocalData(port, p);
+        return;
+    }
+    if ((p.kind == PacketKind::ACK || p.kind == PacketKind::NACK) && port == m_longPort &&
+        OnFarAck(p))
+    {
+        return;
+    }
+    FabricSwitch::Receive(port, p);
+}
+
+void
+DciAccelerator::OnLocalData(uint32_t inPort, const RocePacket& p)
+{
+    Proxy& x = m_proxies[p.flow];
+    uint32_t bytes = FrameBytes(p);
+    if (p.psn == x.pseudoAcked && m_heldBytes + bytes <= m_bufferBytes)
+    {
+        RocePacket copy = p;
+        copy.inPort = static_cast<uint16_t>(inPort);
+        if (x.held.empty())
+        {
+            x.lastProgressPs = NowPs(); // the resend clock starts with the first held frame
+        }
+        x.held.push_back(copy);
+        m_heldBytes += bytes;
+        m_stats.maxHeldBytes = std::max(m_stats.maxHeldBytes, m_heldBytes);
+        ++x.pseudoAcked;
+        ArmTimer(p.flow, x);
+        SendPseudoAck(p, x.pseudoAcked);
+    }
+    else
+    {
+        ++m_stats.passedUnheld;
+    }
+    FabricSwitch::Receive(inPort, p);
+}
+
+bool
+DciAccelerator::OnFarAck(const RocePacket& p)
+{
+    auto it = m_proxies.find(p.flow);
+    if (it == m_proxies.end())
+    {
+        return false; // a QP this edge never saw leave: not ours
+    }
+    Proxy& x = it->second;
+    uint64_t psn = p.psn;
+    ReleaseUpTo(x, psn);
+    if (p.kind == PacketKind::NACK)
+    {
+        if (psn < x.pseudoAcked)
+        {
+            ++m_stats.absorbedAcks;
+            ResendHeld(p.flow, x); // the sender believes it delivered: go back N from here
+            return true;
+        }
+        x.pseudoAcked = psn; // unheld data the sender itself must resend
+        return false;
+    }
+    if (psn > x.pseudoAcked)
+    {
+        x.pseudoAcked = psn; // covers frames passed unheld: the sender needs this ACK
+        return false;
+    }
+    if (p.ece)
+    {
+        return false; // carries a congestion flag: the sender ignores its stale PSN
+    }
+    ++m_stats.absorbedAcks;
+    return true;
+}
+
+void
+DciAccelerator::ReleaseUpTo(Proxy& x, uint64_t psn)
+{
+    bool progress = false;
+    while (!x.held.empty() && x.acked < psn)
+    {
+        m_heldBytes -= FrameBytes(x.held.front());
+        x.held.pop_front();
+        ++x.acked;
+        progress = true;
+    }
+    if (psn > x.acked)
+    {
+        x.acked = psn;
+    }
+    if (progress)
+    {
+        x.lastProgressPs = NowPs();
+    }
+}
+
+void
+DciAccelerator::ResendHeld(uint32_t flow, Proxy& x)
+{
+    FlowState& f = m_ctx->flows[flow];
+    // Copied first: forwarding may run a NIC's receive path, which never touches this proxy,
+    // but the held frames must not be iterated while anything else could change them.
+    std::vector<RocePacket> frames(x.held.begin(), x.held.end());
+    for (const RocePacket& copy : frames)
+    {
+        f.bytesSent += copy.payload;
+        f.bytesRetransmitted += copy.payload;
+        ++m_stats.retransmitted;
+        FabricSwitch::Receive(copy.inPort, copy);
+    }
+    x.lastProgressPs = NowPs();
+}
+
+void
+DciAccelerator::SendPseudoAck(const RocePacket& data, uint64_t psn)
+{
+    const FlowState& f = m_ctx->flows[data.flow];
+    RocePacket ack;
+    ack.kind = PacketKind::ACK;
+    ack.flow = data.flow;
+    ack.src = data.dst;
+    ack.dst = data.src;
+    ack.psn = static_cast<uint32_t>(psn);
+    ack.udpSrc = data.udpSrc;
+    ack.priority = kControlPriority;
+    uint32_t header = kDataOverheadBytes - kPreambleIfgBytes;
+    uint32_t gap = kPreambleIfgBytes;
+    if (m_ctx->scenario != nullptr && f.spec != nullptr &&
+        f.spec->dst < m_ctx->scenario->nicCfg.size())
+    {
+        // Framed as the receiving NIC frames its own ACKs.
+        const NicConfig& rx = m_ctx->scenario->nicCfg[f.spec->dst];
+        header = rx.headerBytes;
+        gap = rx.preambleIfgBytes;
+    }
+    ack.wire = header + gap + kAethBytes;
+    ack.gap = static_cast<uint8_t>(gap);
+    ++m_stats.pseudoAcks;
+    FabricSwitch::Receive(m_longPort, ack); // control priority: straight to the egress queue
+}
+
+void
+DciAccelerator::ArmTimer(uint32_t flow, Proxy& x)
+{
+    if (x.timerArmed || x.held.empty())
+    {
+        return;
+    }
+    x.timerArmed = true;
+    int64_t delay = std::max<int64_t>(1, x.lastProgressPs + m_rtoPs - NowPs());
+    ns3::Simulator::Schedule(ns3::PicoSeconds(delay), &DciAccelerator::CheckTimer, this, flow);
+}
+
+void
+DciAccelerator::CheckTimer(uint32_t flow)
+{
+    Proxy& x = m_proxies[flow];
+    x.timerArmed = false;
+    if (x.held.empty())
+    {
+        return;
+    }
+    if (NowPs() - x.lastProgressPs >= m_rtoPs)
+    {
+        ++m_stats.retransmitTimeouts;
+        ResendHeld(flow, x);
+    }
+    ArmTimer(flow, x);
+}
+
+} // namespace fabric
