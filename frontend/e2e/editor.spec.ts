@@ -203,9 +203,24 @@ test("DCI accelerator: ticked in the generator, drawn at both site edges, report
   const toggle = form.getByRole("checkbox", { name: "RDMA WAN accelerator at the site edges" });
   await expect(toggle).not.toBeChecked();
   await toggle.check();
+  // its settings appear once it is on; 1 MB is below the long link's 12.5 MB BDP: the
+  // configuration check says so
+  const buffer = form.getByRole("spinbutton", { name: /^Accelerator buffer/ });
+  const check = page.getByTestId("config-check");
+  await buffer.fill("1000000");
   await form.getByRole("button", { name: "Generate" }).click();
+  await expect(check).toContainText("WAN accelerator buffer below the long link's BDP");
+  await expect(check).toContainText("12500000");
+  // 20 MB per edge and a 3 ms timeout: no finding at all (nor a QP depth one: with the
+  // accelerator the window of 92 x 4 KB turns over in the 7 us RTT to a-dci)
+  await buffer.fill("20000000");
+  await form.getByRole("spinbutton", { name: /^Resend timeout/ }).fill("3000");
+  await form.getByRole("button", { name: "Generate" }).click();
+  await expect(form.getByRole("button", { name: "Generate" })).toBeEnabled();
+  await expect(check.locator("summary")).toHaveText("Configuration check (no findings)", { timeout: 60_000 });
   await expect(page.getByRole("img", { name: /Fabric editor canvas: 8 nodes, 7 links/ })).toBeVisible();
   await expect(toggle).toBeChecked();
+  await expect(buffer).toHaveValue("20000000");
   await shot(page, "editor-dci-accelerator");
   await page.getByRole("button", { name: "Run", exact: true }).click();
   await expect(page).toHaveURL(/\/runs\//);
@@ -213,6 +228,7 @@ test("DCI accelerator: ticked in the generator, drawn at both site edges, report
   const runId = page.url().split("/runs/")[1].split(/[/?#]/)[0];
   const diagnostics = await (await request.get(`${API}/runs/${runId}/diagnostics`)).json();
   expect(diagnostics.dci_accelerator.edges["a-dci"].pseudo_acks).toBeGreaterThan(0);
+  expect([diagnostics.dci_accelerator.buffer_bytes, diagnostics.dci_accelerator.retransmit_timeout_us]).toEqual([20_000_000, 3000]);
   await page.getByRole("region", { name: /Fabric overlay/ }).or(page.locator("#overlay")).first().scrollIntoViewIfNeeded();
   await shot(page, "results-dci-accelerator");
 });
@@ -238,4 +254,26 @@ test("transports: sprayed + per_packet chosen in the panels, the run reports QPs
   await expect(section).toContainText("sprayed");
   await section.scrollIntoViewIfNeeded();
   await shot(page, "results-transport");
+});
+
+test("NTT preset: the home page runs the paper's comparison as a sweep", async ({ page, request }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto("/");
+  const card = page.locator('[data-preset="ntt-dci-distance"]');
+  const button = card.getByRole("button", { name: /^Run the comparison of / });
+  // QD 92 or "bdp" x accelerator off or on x 3 distances x 9 message sizes
+  await expect(button).toHaveText("Run the paper's comparison (108 runs)");
+  await expect(page.locator('[data-preset="incast-2to1"]').getByRole("button")).toHaveCount(0);
+  await card.scrollIntoViewIfNeeded();
+  await shot(page, "home-ntt-comparison");
+  await button.click();
+  await expect(page).toHaveURL(/\/sweeps\/[^/]+$/);
+  const sweepId = page.url().split("/sweeps/")[1];
+  await expect(page.getByText(/of 108 points finished/)).toBeVisible();
+  const sweep = await (await request.get(`${API}/sweeps/${sweepId}`)).json();
+  expect(sweep.parameters.map((p: { path: string }) => p.path)).toEqual([
+    "nic.qp_depth", "topology.accelerator.enabled", "topology.length_km", "traffic.0.message_bytes"]);
+  await shot(page, "sweep-ntt-comparison");
+  // the other tests need the worker: 108 points are not run here
+  expect((await request.post(`${API}/sweeps/${sweepId}/cancel`)).ok()).toBe(true);
 });

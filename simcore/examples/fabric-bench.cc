@@ -107,6 +107,12 @@ Configure(Scenario& s, uint32_t seed)
     s.seed = seed;
     s.switchCfg.assign(s.topo.nodes.size(), SwitchConfig());
     s.nicCfg.assign(s.topo.nodes.size(), NicConfig());
+    for (NicConfig& n : s.nicCfg)
+    {
+        // As the scenario reader does: an unset nic.cnp_mode takes the CC preset's mode, so that
+        // bench/reference-a.json (read by fabricsim) runs exactly what this driver runs.
+        n.cnpMode = n.cc.presetCnpMode;
+    }
     for (size_t i = 0; i < s.switchCfg.size(); ++i)
     {
         s.switchCfg[i].ecmpSeed = static_cast<uint32_t>(i * 2654435761u + seed);

@@ -61,26 +61,43 @@ DciAccelerator::OnLocalData(uint32_t inPort, const RocePacket& p)
 {
     Proxy& x = m_proxies[p.flow];
     uint32_t bytes = FrameBytes(p);
-    if (p.psn == x.pseudoAcked && m_heldBytes + bytes <= m_bufferBytes)
+    if (p.psn >= x.pseudoAcked && m_heldBytes + bytes <= m_bufferBytes &&
+        x.held.find(p.psn) == x.held.end())
     {
         RocePacket copy = p;
         copy.inPort = static_cast<uint16_t>(inPort);
-        if (x.held.empty())
+        if (!x.HoldsPseudoAcked())
         {
-            x.lastProgressPs = NowPs(); // the resend clock starts with the first held frame
+            x.lastProgressPs = NowPs(); // the resend clock starts with the first answered frame
         }
-        x.held.push_back(copy);
+        x.held.emplace(p.psn, copy);
         m_heldBytes += bytes;
         m_stats.maxHeldBytes = std::max(m_stats.maxHeldBytes, m_heldBytes);
-        ++x.pseudoAcked;
-        ArmTimer(p.flow, x);
-        SendPseudoAck(p, x.pseudoAcked);
+        AnswerHeld(x, p);
     }
     else
     {
         ++m_stats.passedUnheld;
     }
     FabricSwitch::Receive(inPort, p);
+}
+
+bool
+DciAccelerator::AnswerHeld(Proxy& x, const RocePacket& any)
+{
+    uint64_t from = x.pseudoAcked;
+    for (auto it = x.held.find(x.pseudoAcked); it != x.held.end() && it->first == x.pseudoAcked;
+         ++it)
+    {
+        ++x.pseudoAcked;
+    }
+    if (x.pseudoAcked == from)
+    {
+        return false;
+    }
+    ArmTimer(any.flow, x);
+    SendPseudoAck(any, x.pseudoAcked);
+    return true;
 }
 
 bool
@@ -102,13 +119,20 @@ DciAccelerator::OnFarAck(const RocePacket& p)
             ResendHeld(p.flow, x); // the sender believes it delivered: go back N from here
             return true;
         }
-        x.pseudoAcked = psn; // unheld data the sender itself must resend
+        // Unheld data was lost: the sender goes back N from psn and resends what is held
+        // beyond it too, so those copies are dropped.
+        x.pseudoAcked = psn;
+        DropFrom(x, psn);
         return false;
     }
     if (psn > x.pseudoAcked)
     {
-        x.pseudoAcked = psn; // covers frames passed unheld: the sender needs this ACK
-        return false;
+        // Covers frames passed unheld: the sender needs this ACK. Held frames that follow are
+        // answered right after it (ACKs to the sender stay in PSN order).
+        x.pseudoAcked = psn;
+        FabricSwitch::Receive(m_longPort, p);
+        AnswerHeld(x, p);
+        return true;
     }
     if (p.ece)
     {
@@ -122,11 +146,10 @@ void
 DciAccelerator::ReleaseUpTo(Proxy& x, uint64_t psn)
 {
     bool progress = false;
-    while (!x.held.empty() && x.acked < psn)
+    while (!x.held.empty() && x.held.begin()->first < psn)
     {
-        m_heldBytes -= FrameBytes(x.held.front());
-        x.held.pop_front();
-        ++x.acked;
+        m_heldBytes -= FrameBytes(x.held.begin()->second);
+        x.held.erase(x.held.begin());
         progress = true;
     }
     if (psn > x.acked)
@@ -140,12 +163,27 @@ DciAccelerator::ReleaseUpTo(Proxy& x, uint64_t psn)
 }
 
 void
+DciAccelerator::DropFrom(Proxy& x, uint64_t psn)
+{
+    for (auto it = x.held.lower_bound(psn); it != x.held.end();)
+    {
+        m_heldBytes -= FrameBytes(it->second);
+        it = x.held.erase(it);
+    }
+}
+
+void
 DciAccelerator::ResendHeld(uint32_t flow, Proxy& x)
 {
     FlowState& f = m_ctx->flows[flow];
+    // Only the pseudo-ACKed frames are the accelerator's to resend; the rest are the sender's.
     // Copied first: forwarding may run a NIC's receive path, which never touches this proxy,
     // but the held frames must not be iterated while anything else could change them.
-    std::vector<RocePacket> frames(x.held.begin(), x.held.end());
+    std::vector<RocePacket> frames;
+    for (auto it = x.held.begin(); it != x.held.end() && it->first < x.pseudoAcked; ++it)
+    {
+        frames.push_back(it->second);
+    }
     for (const RocePacket& copy : frames)
     {
         f.bytesSent += copy.payload;
@@ -187,7 +225,7 @@ DciAccelerator::SendPseudoAck(const RocePacket& data, uint64_t psn)
 void
 DciAccelerator::ArmTimer(uint32_t flow, Proxy& x)
 {
-    if (x.timerArmed || x.held.empty())
+    if (x.timerArmed || !x.HoldsPseudoAcked())
     {
         return;
     }
@@ -201,9 +239,9 @@ DciAccelerator::CheckTimer(uint32_t flow)
 {
     Proxy& x = m_proxies[flow];
     x.timerArmed = false;
-    if (x.held.empty())
+    if (!x.HoldsPseudoAcked())
     {
-        return;
+        return; // nothing the accelerator answers for; CoverHeldRun re-arms
     }
     if (NowPs() - x.lastProgressPs >= m_rtoPs)
     {

@@ -6,8 +6,12 @@
  *    receiver would acknowledge, the same QP: the flow index stands for the destination QPN;
  *    the model's ACK carries no MSN, so none is forged),
  *  - holds a copy until the far end's real ACK covers it (at most BufferBytes, all QPs
- *    together; a frame that does not fit, or arrives out of order, passes through unheld and
- *    is acknowledged end to end as without the accelerator),
+ *    together; a frame that does not fit passes through unheld and is acknowledged end to end
+ *    as without the accelerator). Frames after such a gap are held but not pseudo-ACKed (an
+ *    ACK is cumulative: it would vouch for the unheld ones); when the far end's ACK closes the
+ *    gap, one pseudo-ACK covers the held frames that follow it, so a buffer below the long
+ *    link's BDP costs throughput in proportion (about (buffer + window) / RTT) instead of
+ *    switching the QP back to end-to-end ACKs for good,
  *  - absorbs the real ACKs the pseudo-ACKs already answered, and resends held data itself over
  *    the long link: go-back-N from a NACK's PSN, or all held data after RetransmitTimeout
  *    without progress. The receiving NIC keeps its go-back-N receiver, so a loss costs the
@@ -21,7 +25,7 @@
 
 #include "model/fabric-switch.h"
 
-#include <deque>
+#include <map>
 #include <unordered_map>
 
 namespace fabric
@@ -56,14 +60,22 @@ class DciAccelerator : public FabricSwitch
     uint64_t HeldBytes() const;
 
   private:
-    /** One QP seen leaving the site: its held frames are PSNs [acked, pseudoAcked). */
+    /**
+     * One QP seen leaving the site. The sender believes PSNs below pseudoAcked delivered; every
+     * PSN in [acked, pseudoAcked) is held, so the accelerator can resend it. Held frames at or
+     * above pseudoAcked follow a frame that passed unheld and wait for the far end's ACK.
+     */
     struct Proxy
     {
         uint64_t acked = 0;       ///< the far end's cumulative ACK
-        uint64_t pseudoAcked = 0; ///< next PSN to hold and pseudo-ACK
-        std::deque<RocePacket> held;
+        uint64_t pseudoAcked = 0; ///< next PSN the accelerator may answer for
+        std::map<uint64_t, RocePacket> held; ///< by PSN
         int64_t lastProgressPs = 0;
         bool timerArmed = false;
+        bool HoldsPseudoAcked() const
+        {
+            return !held.empty() && held.begin()->first < pseudoAcked;
+        }
     };
 
     void OnLocalData(uint32_t inPort, const RocePacket& p);
@@ -71,6 +83,10 @@ class DciAccelerator : public FabricSwitch
     bool OnFarAck(const RocePacket& p);
     void SendPseudoAck(const RocePacket& data, uint64_t psn);
     void ReleaseUpTo(Proxy& x, uint64_t psn);
+    /** Drops the held frames from PSN psn on (not pseudo-ACKed: the sender resends them). */
+    void DropFrom(Proxy& x, uint64_t psn);
+    /** Moves pseudoAcked over the held frames that adjoin it and pseudo-ACKs; true if it did. */
+    bool AnswerHeld(Proxy& x, const RocePacket& any);
     void ResendHeld(uint32_t flow, Proxy& x);
     void ArmTimer(uint32_t flow, Proxy& x);
     void CheckTimer(uint32_t flow);

@@ -232,6 +232,30 @@ CheckSwitchBuffers(const Scenario& s, std::vector<Finding>& out)
     }
 }
 
+/** The hops a sender's window turns over on: the whole path, or, when a DCI accelerator
+ *  answers at the near edge (a hop into an edge followed by the hop across the long link), the
+ *  path up to that edge. */
+std::vector<Hop>
+WindowHops(const Scenario& s, const std::vector<Hop>& hops)
+{
+    const DciAcceleratorConfig& a = s.dciAccelerator;
+    if (!a.enabled)
+    {
+        return hops;
+    }
+    for (size_t i = 0; i + 1 < hops.size(); ++i)
+    {
+        const Hop& next = hops[i + 1];
+        bool crossesLongLink = (next.from == a.edges[0] && next.to == a.edges[1]) ||
+                               (next.from == a.edges[1] && next.to == a.edges[0]);
+        if (crossesLongLink)
+        {
+            return std::vector<Hop>(hops.begin(), hops.begin() + long(i) + 1);
+        }
+    }
+    return hops;
+}
+
 void
 CheckPaths(const Scenario& s, std::vector<Finding>& out)
 {
@@ -259,16 +283,19 @@ CheckPaths(const Scenario& s, std::vector<Finding>& out)
         {
             minRate = std::min(minRate, h.rateGbps);
         }
-        double bdp = minRate * 1e3 / 8 * rtt; // bytes
+        // The window is judged against the RTT it turns over in (to an accelerating edge);
+        // the RTO rule below keeps the whole path's RTT.
+        double windowRtt = BaseRttUs(WindowHops(s, hops), nic.mtuBytes);
+        double bdp = minRate * 1e3 / 8 * windowRtt; // bytes
         double window = double(f.window) * double(f.messageBytes);
         // A "bdp" window (kWindowBdp) is sized from this very path when the run starts.
         if (f.window != kWindowBdp && window < bdp && !f.probe && qpReported.insert(f.src).second)
         {
-            double cap = window * 8 / (rtt * 1e3); // Gbit/s
+            double cap = window * 8 / (windowRtt * 1e3); // Gbit/s
             out.push_back({"warning", "qp_depth_below_bdp",
                            {t.nodes[f.src].id + "->" + t.nodes[f.dst].id},
                            {{"window_bytes", window}, {"bdp_bytes", Round(bdp, 0)},
-                            {"base_rtt_us", Round(rtt, 3)}, {"throughput_cap_gbps", Round(cap, 3)},
+                            {"base_rtt_us", Round(windowRtt, 3)}, {"throughput_cap_gbps", Round(cap, 3)},
                             {"link_gbps", minRate}},
                            "a QP of " + t.nodes[f.src].id + " may have " +
                                std::to_string(uint64_t(window)) + " B outstanding, below the " +
@@ -369,6 +396,59 @@ CheckDcqcn(const Scenario& s, std::vector<Finding>& out)
     }
 }
 
+/** topology.accelerator: a buffer below the long link's bandwidth-delay product, or a resend
+ *  timer below its round trip (every held frame would be resent before its ACK can return). */
+void
+CheckDciAccelerator(const Scenario& s, std::vector<Finding>& out)
+{
+    const DciAcceleratorConfig& a = s.dciAccelerator;
+    const Topology& t = s.topo;
+    if (!a.enabled)
+    {
+        return;
+    }
+    const LinkSpec* longHaul = nullptr;
+    for (const LinkSpec& l : t.links)
+    {
+        if ((l.a == a.edges[0] && l.b == a.edges[1]) || (l.a == a.edges[1] && l.b == a.edges[0]))
+        {
+            longHaul = &l;
+        }
+    }
+    if (longHaul == nullptr)
+    {
+        return;
+    }
+    double rttUs = 2 * longHaul->delayUs;
+    double bdp = longHaul->rateGbps * 1e3 / 8 * rttUs; // bytes
+    std::string link = t.nodes[a.edges[0]].id + "->" + t.nodes[a.edges[1]].id;
+    if (double(a.bufferBytes) < bdp)
+    {
+        out.push_back(
+            {"warning", "dci_accelerator_buffer_below_bdp", {link},
+             {{"buffer_bytes", double(a.bufferBytes)}, {"bdp_bytes", Round(bdp, 0)},
+              {"long_haul_rtt_us", Round(rttUs, 3)}, {"link_gbps", longHaul->rateGbps}},
+             "the accelerator holds at most " + std::to_string(a.bufferBytes) +
+                 " B per edge, below the long link's " + std::to_string(uint64_t(bdp)) +
+                 " B bandwidth-delay product: beyond it frames pass unheld and their senders wait "
+                 "for the far end's ACKs",
+             "raise topology.accelerator.buffer_bytes to at least " +
+                 std::to_string(uint64_t(std::ceil(bdp)))});
+    }
+    if (a.retransmitTimeoutUs < rttUs)
+    {
+        out.push_back({"warning", "dci_accelerator_timeout_below_rtt", {link},
+                       {{"retransmit_timeout_us", a.retransmitTimeoutUs},
+                        {"long_haul_rtt_us", Round(rttUs, 3)}},
+                       "the accelerator resends held data after " +
+                           std::to_string(std::llround(a.retransmitTimeoutUs)) +
+                           " us, before the far end's ACK can return (" +
+                           std::to_string(std::llround(rttUs)) + " us round trip)",
+                       "raise topology.accelerator.retransmit_timeout_us above the long-haul RTT "
+                       "(or leave it unset: 2 x RTT + 100 us)"});
+    }
+}
+
 /** Applies a scenario's `set` faults to a copy: the configuration in force at the end. */
 Scenario
 AfterSets(const Scenario& s, ordered_json& effective)
@@ -444,6 +524,7 @@ CheckConfiguration(const Scenario& s)
     CheckSwitchBuffers(s, out);
     CheckPaths(s, out);
     CheckDcqcn(s, out);
+    CheckDciAccelerator(s, out);
     return out;
 }
 

@@ -187,3 +187,55 @@ TEST(ConfigCheck, TimedSetShowsIntendedAndEffective)
     }
     EXPECT_TRUE(found);
 }
+
+TEST(ConfigCheck, DciAcceleratorBufferAndTimer)
+{
+    // 100 km at 100 Gbit/s: long-haul RTT 1000 us, BDP 12.5 MB
+    json d = {{"schema_version", 1},
+              {"topology", {{"kind", "dci"}, {"length_km", 100},
+                            {"accelerator", {{"enabled", true}, {"buffer_bytes", 1000000},
+                                             {"retransmit_timeout_us", 500}}}}}};
+    auto all = Check(d);
+    const Finding* buffer = Find(all, "dci_accelerator_buffer_below_bdp");
+    ASSERT_NE(buffer, nullptr);
+    EXPECT_EQ(buffer->where, std::vector<std::string>{"a-dci->b-dci"});
+    EXPECT_NEAR(buffer->numbers.at("bdp_bytes"), 12500000, 1);
+    const Finding* timer = Find(all, "dci_accelerator_timeout_below_rtt");
+    ASSERT_NE(timer, nullptr);
+    EXPECT_NEAR(timer->numbers.at("long_haul_rtt_us"), 1000, 1e-9);
+
+    // the defaults (256 MiB, 2 x RTT + 100 us) pass; so does an accelerator that is off
+    d["topology"]["accelerator"] = {{"enabled", true}};
+    all = Check(d);
+    EXPECT_EQ(Find(all, "dci_accelerator_buffer_below_bdp"), nullptr);
+    EXPECT_EQ(Find(all, "dci_accelerator_timeout_below_rtt"), nullptr);
+    d["topology"]["accelerator"] = {{"enabled", false}, {"buffer_bytes", 65536}};
+    EXPECT_EQ(Find(Check(d), "dci_accelerator_buffer_below_bdp"), nullptr);
+}
+
+TEST(ConfigCheck, QpDepthAgainstTheAcceleratorsRtt)
+{
+    // One host per site, 1 us site links, 100 km, MTU 4096, QD 4 x 4096 B = 16384 B. The whole
+    // path's RTT is 2 x 506 us + 7 x (4178 + 86) x 8 / 100e3 us = 1014.388 us; with the
+    // accelerator the window turns over at a-dci: 2 x 3 us + 3 x 4264 x 8 / 100e3 = 7.023 us,
+    // BDP 87.8 KB, cap 16384 x 8 / 7.0234 us = 18.662 Gbit/s.
+    json d = {{"schema_version", 1},
+              {"topology", {{"kind", "dci"}, {"length_km", 100},
+                            {"site", {{"leaves", 1}, {"spines", 1}, {"hosts_per_leaf", 1},
+                                      {"link_delay_us", 1}}}}},
+              {"nic", {{"mtu_bytes", 4096}, {"qp_depth", 4}, {"rto_us", 100000}}},
+              {"traffic", {{{"kind", "perftest"}, {"src", "a-h0"}, {"dst", "b-h0"},
+                            {"message_bytes", 4096}}}}};
+    const Finding* without = Find(Check(d), "qp_depth_below_bdp");
+    ASSERT_NE(without, nullptr);
+    EXPECT_NEAR(without->numbers.at("base_rtt_us"), 1014.388, 0.001);
+    d["topology"]["accelerator"] = {{"enabled", true}};
+    auto all = Check(d);
+    const Finding* with = Find(all, "qp_depth_below_bdp");
+    ASSERT_NE(with, nullptr);
+    EXPECT_NEAR(with->numbers.at("base_rtt_us"), 7.023, 0.001);
+    EXPECT_NEAR(with->numbers.at("throughput_cap_gbps"), 18.662, 0.001);
+    // 92 x 4096 B (the NTT preset's QD) covers the site's BDP: no warning with the accelerator
+    d["nic"]["qp_depth"] = 92;
+    EXPECT_EQ(Find(Check(d), "qp_depth_below_bdp"), nullptr);
+}

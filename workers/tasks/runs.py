@@ -123,7 +123,10 @@ def execute_batch(self, run_ids: list[str]) -> int:
         outcome = execute_runs(run_ids, task_id=self.request.id or "local",
                                worker=f"{self.request.hostname} pid={os.getpid()}")
     except DB_UNAVAILABLE as exc:
-        raise self.retry(exc=exc, countdown=backoff_s(self.request.retries))
+        delay = backoff_s(self.request.retries)
+        log.warning("batch of %d runs: database unavailable at claim (%s); retry in %.1f s",
+                    len(run_ids), type(exc).__name__, delay)
+        raise self.retry(exc=exc, countdown=delay)
     if outcome.deferred:  # the client's concurrency quota is full: these wait their turn
         execute_batch.apply_async((outcome.deferred,), queue=BATCH_QUEUE,
                                   countdown=get_settings().QUOTA_DEFER_S)

@@ -10,7 +10,7 @@ from app.presets.schemas import PresetDetail, PresetsPublic
 router = APIRouter(prefix="/presets", tags=["presets"], route_class=StrictJsonRoute)
 
 
-@router.get("", response_model=PresetsPublic)
+@router.get("", response_model=PresetsPublic, response_model_exclude_unset=True)
 def list_(session: SessionDep) -> PresetsPublic:
     """Every preset with its scenario id and size."""
     data = service.list_presets(session)

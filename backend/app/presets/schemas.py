@@ -39,12 +39,13 @@ class PresetPublic(BaseModel):
     topology_kind: str
     hosts: int
     switches: int
+    comparison: PresetComparison | None = Field(
+        None, description="the paper's comparison, run with POST /sweeps; absent when none")
 
 
 class PresetDetail(PresetPublic):
     """A preset with its scenario document and, when it has one, its comparison sweep."""
 
-    comparison: PresetComparison | None = None
     scenario: Scenario
 
 

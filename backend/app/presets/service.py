@@ -46,7 +46,8 @@ def _public(preset: PresetFile, row: ScenarioRow) -> dict:
     return {"key": preset.key, "title": preset.title, "description": preset.description,
             "source": preset.source, "scenario_id": row.id,
             "topology_kind": preset.scenario.topology.kind, "hosts": len(hosts),
-            "switches": len(switches)}
+            "switches": len(switches),
+            **({"comparison": preset.comparison} if preset.comparison is not None else {})}
 
 
 def _row(session: Session, key: str) -> ScenarioRow | None:
@@ -69,5 +70,4 @@ def get_preset(session: Session, *, key: str) -> PresetDetail | None:
     if preset is None:
         return None
     row = _row(session, key)
-    extra = {"comparison": preset.comparison} if preset.comparison is not None else {}
-    return PresetDetail(**_public(preset, row), **extra, scenario=row.document)
+    return PresetDetail(**_public(preset, row), scenario=row.document)

@@ -11,6 +11,10 @@ def test_list_presets(api):
     assert {p["key"] for p in body["data"]} == PRESET_KEYS and body["count"] == len(PRESET_KEYS)
     incast = next(p for p in body["data"] if p["key"] == "incast-2to1")
     assert incast["hosts"] == 4 and incast["switches"] == 3 and incast["topology_kind"] == "leaf_spine"
+    # the list says which presets carry a comparison, so the gallery can offer to run it
+    assert [p["key"] for p in body["data"] if "comparison" in p] == ["ntt-dci-distance"]
+    ntt = next(p for p in body["data"] if p["key"] == "ntt-dci-distance")
+    assert ntt["comparison"]["title"].startswith("NTT")
 
 
 def test_get_preset_is_a_stored_scenario(api):

@@ -2409,6 +2409,7 @@ export interface components {
          * @description A preset with its scenario document and, when it has one, its comparison sweep.
          */
         PresetDetail: {
+            /** @description the paper's comparison, run with POST /sweeps; absent when none */
             comparison?: components["schemas"]["PresetComparison"] | null;
             /** Description */
             description: string;
@@ -2433,6 +2434,8 @@ export interface components {
          * @description A preset in the list.
          */
         PresetPublic: {
+            /** @description the paper's comparison, run with POST /sweeps; absent when none */
+            comparison?: components["schemas"]["PresetComparison"] | null;
             /** Description */
             description: string;
             /** Hosts */

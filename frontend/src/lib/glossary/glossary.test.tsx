@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { render } from "@testing-library/react";
 import { GLOSSARY, glossaryEntry, glossaryKey } from "./glossary";
 import { NIC_FIELDS, RUN_FIELDS, SWITCH_FIELDS } from "../scenario/fields";
-import { GENERATORS } from "../../features/topology/components/GeneratorForm";
+import { ACCELERATOR_PARAMS, GENERATORS } from "../../features/topology/components/GeneratorForm";
 import { NUM_FIELDS } from "../../features/scenarios/components/GeneratorEditor";
 import { ParamsPanel } from "../../features/scenarios/components/ParamsPanel";
 import { NEW_SCENARIO } from "../editor/model";
@@ -19,6 +19,7 @@ function panelTerms(): string[] {
     ...NIC_FIELDS.map((f) => `nic.${f.path}`),
     ...Object.values(GENERATORS).flatMap((g) => g.params.map((p) => `topology.${p.key}`)),
     "topology.length_km",
+    ...ACCELERATOR_PARAMS.map((p) => `topology.${p.key}`), "topology.accelerator.enabled",
     ...Object.keys(NUM_FIELDS).map((k) => `traffic.${k}`),
     "traffic.senders", "traffic.receiver", "traffic.src", "traffic.dst", "traffic.hosts", "traffic.tor_pairs", "traffic.distribution",
     "topology.links.rate_gbps", "topology.links.delay_us", "topology.links.length_km",

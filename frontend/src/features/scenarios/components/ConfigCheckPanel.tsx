@@ -19,6 +19,8 @@ const RULE_TITLES: Record<string, string> = {
   rto_below_rtt: "RTO below the base RTT",
   pfc_mixed_on_path: "PFC on at some switches of a path, off at others",
   dcqcn_vs_link_rate: "DCQCN parameters inconsistent with the link rate",
+  dci_accelerator_buffer_below_bdp: "WAN accelerator buffer below the long link's BDP",
+  dci_accelerator_timeout_below_rtt: "WAN accelerator resend timeout below the long-haul RTT",
 };
 
 /** Whole numbers exactly (byte counts are compared with the fix), fractions to 4 significant digits. */

@@ -1,6 +1,32 @@
-import { Link } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { Empty, ErrorBox, Loading } from "../../../components/States";
-import { usePresets } from "../api/scenarios";
+import { useCreateSweep } from "../../sweeps/api/sweeps";
+import { usePresets, type Preset } from "../api/scenarios";
+
+/** Points of a comparison: the product of its parameters' value counts. */
+export function comparisonPoints(comparison: NonNullable<Preset["comparison"]>): number {
+  return comparison.parameters.reduce((n, p) => n * (p.values?.length ?? 0), 1);
+}
+
+/** Starts the preset's comparison as a sweep of its stored scenario and opens the sweep page. */
+function RunComparison({ preset }: { preset: Preset & { comparison: NonNullable<Preset["comparison"]> } }) {
+  const create = useCreateSweep();
+  const navigate = useNavigate();
+  const { comparison } = preset;
+  return (
+    <div className="preset-comparison">
+      <button type="button" disabled={create.isPending} title={comparison.title}
+        aria-label={`Run the comparison of ${preset.title}`}
+        onClick={async () => {
+          const sweep = await create.mutateAsync({ scenario_id: preset.scenario_id, seed: 1, parameters: comparison.parameters, linked: comparison.linked ?? [] });
+          navigate(`/sweeps/${sweep.id}`);
+        }}>
+        {create.isPending ? "Starting…" : `Run the paper's comparison (${comparisonPoints(comparison)} runs)`}
+      </button>
+      {create.error && <ErrorBox error={create.error} title="Could not start the comparison" />}
+    </div>
+  );
+}
 
 /** One card per preset; `thumbnail` draws the preset's fabric (given by the page). */
 export function PresetGallery({ thumbnail }: { thumbnail: (scenarioId: string) => React.ReactNode }) {
@@ -18,6 +44,7 @@ export function PresetGallery({ thumbnail }: { thumbnail: (scenarioId: string) =
           </Link>
           <p title={p.description}>{p.description}</p>
           <small>{p.topology_kind} · {p.hosts} hosts · {p.switches} switches</small>
+          {p.comparison && <RunComparison preset={{ ...p, comparison: p.comparison }} />}
         </li>
       ))}
     </ul>

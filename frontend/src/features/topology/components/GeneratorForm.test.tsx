@@ -7,10 +7,28 @@ describe("DCI generator: the WAN accelerator switch", () => {
     expect(toTopology("dci", { length_km: 100, "accelerator.enabled": 0 })).not.toHaveProperty("accelerator");
   });
 
-  it("keeps the accelerator's buffer and timeout when regenerating", () => {
+  it("writes the buffer and timeout from the form; an emptied timeout takes the default", () => {
     const previous = { kind: "dci" as const, accelerator: { enabled: false, buffer_bytes: 65536, retransmit_timeout_us: 5000 } };
-    expect(toTopology("dci", { "accelerator.enabled": 1 }, previous).accelerator).toEqual({ enabled: true, buffer_bytes: 65536, retransmit_timeout_us: 5000 });
-    expect(toTopology("dci", { "accelerator.enabled": 0 }, previous).accelerator).toEqual({ enabled: false, buffer_bytes: 65536, retransmit_timeout_us: 5000 });
+    const form = { "accelerator.enabled": 1, "accelerator.buffer_bytes": 1_048_576, "accelerator.retransmit_timeout_us": 2500 };
+    expect(toTopology("dci", form, previous).accelerator).toEqual({ enabled: true, buffer_bytes: 1_048_576, retransmit_timeout_us: 2500 });
+    // the user emptied the timeout field: the key is gone from the form values and from the document
+    expect(toTopology("dci", { "accelerator.enabled": 0, "accelerator.buffer_bytes": 65536 }, previous).accelerator).toEqual({ enabled: false, buffer_bytes: 65536 });
+  });
+
+  it("loads the stored settings into fields shown only while the accelerator is on", async () => {
+    const onGenerate = vi.fn();
+    render(<GeneratorForm topology={{ kind: "dci", length_km: 100, accelerator: { enabled: false, buffer_bytes: 65536, retransmit_timeout_us: 5000 } }} onGenerate={onGenerate} />);
+    expect(screen.queryByRole("spinbutton", { name: /^Accelerator buffer/ })).toBeNull();
+    fireEvent.click(screen.getByRole("checkbox", { name: "RDMA WAN accelerator at the site edges" }));
+    const buffer = screen.getByRole("spinbutton", { name: /^Accelerator buffer/ }) as HTMLInputElement;
+    const timeout = screen.getByRole("spinbutton", { name: /^Resend timeout/ }) as HTMLInputElement;
+    expect([buffer.value, timeout.value]).toEqual(["65536", "5000"]);
+    fireEvent.change(buffer, { target: { value: "20000000" } });
+    fireEvent.change(timeout, { target: { value: "" } });
+    expect(timeout.placeholder).toBe("2 x long-haul RTT + 100");
+    fireEvent.click(screen.getByRole("button", { name: "Generate" }));
+    await vi.waitFor(() => expect(onGenerate).toHaveBeenCalled());
+    expect(onGenerate.mock.calls[0][0].accelerator).toEqual({ enabled: true, buffer_bytes: 20_000_000 });
   });
 
   it("shows the stored state and generates with what the user ticked", async () => {

@@ -30,6 +30,8 @@ interface ParamSpec {
   min: number;
   max: number;
   step?: number;
+  /** shown in an empty field: what an omitted (optional) setting defaults to */
+  placeholder?: string;
 }
 
 const RATES: ParamSpec[] = [
@@ -83,20 +85,33 @@ export const GENERATORS: Record<GeneratorKind, { title: string; params: ParamSpe
 /** The DCI form's accelerator switch, kept among the numeric values as 1 (on) or 0 (off). */
 const ACCELERATOR_KEY = "accelerator.enabled";
 
-/** Form values (flat, "site.x" for nested) -> topology object; a DCI keeps the accelerator's
- *  other settings (buffer, timeout) from `previous` and takes `enabled` from the form. */
+/** The accelerator's settings shown while it is on (backend/app/scenarios/topology.py
+ *  DciAccelerator); the timeout may be left empty for its default, 2 x long-haul RTT + 100 us. */
+export const ACCELERATOR_PARAMS: ParamSpec[] = [
+  { key: "accelerator.buffer_bytes", label: "Accelerator buffer", unit: "bytes per edge", min: 65_536, max: 4_294_967_296, placeholder: "268435456 (256 MiB)" },
+  { key: "accelerator.retransmit_timeout_us", label: "Resend timeout", unit: "us", min: 1, max: 10_000_000, step: 0.1, placeholder: "2 x long-haul RTT + 100" },
+];
+
+/** Form values (flat, "site.x" and "accelerator.x" for nested) -> topology object. A DCI's
+ *  accelerator takes `enabled` and ACCELERATOR_PARAMS from the form (an emptied field is left
+ *  out, so the default applies); keys the form does not show are kept from `previous`. */
 export function toTopology(kind: GeneratorKind, values: Record<string, number>, previous?: Topology): GeneratorTopology {
   const topo: GeneratorTopology = { kind };
   const kept = previous?.kind === "dci" && previous.accelerator && typeof previous.accelerator === "object" ? previous.accelerator as Record<string, Json> : {};
+  const shown = new Set(ACCELERATOR_PARAMS.map((p) => p.key.slice(12)));
+  const accelerator: Record<string, Json> = Object.fromEntries(Object.entries(kept).filter(([k]) => !shown.has(k)));
   for (const [k, v] of Object.entries(values)) {
-    if (k === ACCELERATOR_KEY) {
-      if (kind === "dci" && (v === 1 || Object.keys(kept).length > 0)) topo.accelerator = { ...kept, enabled: v === 1 };
+    if (k === ACCELERATOR_KEY) accelerator.enabled = v === 1;
+    else if (k.startsWith("accelerator.")) {
+      if (Number.isFinite(v)) accelerator[k.slice(12)] = v;
     } else if (k.startsWith("site.")) {
       const site = (topo.site as Record<string, number>) ?? {};
       site[k.slice(5)] = v;
       topo.site = site;
     } else topo[k] = v;
   }
+  // an accelerator never switched on and never configured stays out of the document
+  if (kind === "dci" && (accelerator.enabled === true || Object.keys(kept).length > 0)) topo.accelerator = accelerator;
   return topo;
 }
 
@@ -105,10 +120,30 @@ function fromTopology(t: Topology): { kind: GeneratorKind; values: Record<string
   const values: Record<string, number> = { ...GENERATORS[t.kind].defaults };
   for (const [k, v] of Object.entries(t)) {
     if (k === "site" && v && typeof v === "object") for (const [sk, sv] of Object.entries(v)) values[`site.${sk}`] = sv as number;
-    else if (k === "accelerator" && v && typeof v === "object") values[ACCELERATOR_KEY] = (v as { enabled?: unknown }).enabled === true ? 1 : 0;
-    else if (typeof v === "number") values[k] = v;
+    else if (k === "accelerator" && v && typeof v === "object") {
+      const a = v as Record<string, unknown>;
+      values[ACCELERATOR_KEY] = a.enabled === true ? 1 : 0;
+      for (const p of ACCELERATOR_PARAMS) {
+        const own = a[p.key.slice(12)];
+        if (typeof own === "number") values[p.key] = own;
+      }
+    } else if (typeof v === "number") values[k] = v;
   }
   return { kind: t.kind, values };
+}
+
+/** One numeric generator parameter with its glossary tip; an emptied field reports undefined. */
+function ParamField({ p, value, onChange }: { p: ParamSpec; value: number | undefined; onChange: (v: number | undefined) => void }) {
+  return (
+    <div className="field">
+      <span className="field-head">
+        <label htmlFor={`generator-${p.key}`}>{p.label}{p.unit && <span className="unit"> ({p.unit})</span>}</label>
+        <GlossaryTip term={`topology.${p.key}`} />
+      </span>
+      <input id={`generator-${p.key}`} type="number" min={p.min} max={p.max} step={p.step ?? 1} value={value ?? ""} placeholder={p.placeholder}
+        onChange={(e) => onChange(e.target.value === "" ? undefined : Number(e.target.value))} />
+    </div>
+  );
 }
 
 /** Generator parameters; "Generate" replaces the canvas with the laid-out fabric. */
@@ -120,6 +155,12 @@ export function GeneratorForm({ topology, onGenerate }: { topology: Topology; on
   const [busy, setBusy] = useState(false);
   const [refused, setRefused] = useState<unknown>(null);
   const nodes = estimateNodes(kind, values);
+  const setValue = (key: string, v: number | undefined) => {
+    const next = { ...values };
+    if (v === undefined) delete next[key];
+    else next[key] = v;
+    setValues(next);
+  };
   return (
     <form
       className="generator-form"
@@ -152,16 +193,7 @@ export function GeneratorForm({ topology, onGenerate }: { topology: Topology; on
         </select>
       </label>
       <div className="grid-2">
-        {spec.params.map((p) => (
-          <div key={p.key} className="field">
-            <span className="field-head">
-              <label htmlFor={`generator-${p.key}`}>{p.label}{p.unit && <span className="unit"> ({p.unit})</span>}</label>
-              <GlossaryTip term={`topology.${p.key}`} />
-            </span>
-            <input id={`generator-${p.key}`} type="number" min={p.min} max={p.max} step={p.step ?? 1} value={values[p.key] ?? ""}
-              onChange={(e) => setValues({ ...values, [p.key]: Number(e.target.value) })} />
-          </div>
-        ))}
+        {spec.params.map((p) => <ParamField key={p.key} p={p} value={values[p.key]} onChange={(v) => setValue(p.key, v ?? 0)} />)}
       </div>
       {kind === "dci" && (
         <label className="field check-field">
@@ -170,6 +202,11 @@ export function GeneratorForm({ topology, onGenerate }: { topology: Topology; on
           <span>WAN accelerator at a-dci, b-dci <span className="unit">(pseudo-ACKs)</span></span>
           <GlossaryTip term="topology.accelerator.enabled" />
         </label>
+      )}
+      {kind === "dci" && values[ACCELERATOR_KEY] === 1 && (
+        <div className="grid-2" data-testid="accelerator-settings">
+          {ACCELERATOR_PARAMS.map((p) => <ParamField key={p.key} p={p} value={values[p.key]} onChange={(v) => setValue(p.key, v)} />)}
+        </div>
       )}
       {kind === "dci" && (
         <label className="field">
