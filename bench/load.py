@@ -2,12 +2,15 @@
 
     eval "$(scripts/services.sh start)"
     PYTHONPATH=backend:. .venv/bin/python bench/load.py [--users 50] [--seconds 60] [--out DIR]
+                                                      [--profile]
 
 Starts its own API server (one uvicorn process, as in compose) and two Celery workers on a new
 database, stores 20 scenarios and 10 finished runs, starts a sweep long enough to outlast the
 load, then runs Locust headless (bench/load/locustfile.py) against the API and prints the latency
 percentiles per request kind and the errors. Exit status 1 when a request failed, the aggregated
-p99 is 100 ms or more, or the sweep was not running throughout.
+p99 is 100 ms or more, or the sweep was not running throughout. With --profile, py-spy samples
+the API process during the load (DIR/api-profile.txt, collapsed stacks) and the functions of the
+app, SQLAlchemy, Pydantic and the database driver that took most of its CPU are printed.
 """
 
 import argparse
@@ -18,7 +21,10 @@ import secrets
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
+
+import psutil
 
 from tests.helpers import create_scenario, wait_final
 from tests.scenarios_data import incast, two_hosts
@@ -27,6 +33,8 @@ from tests.support import (ROOT, VENV_BIN, Stack, create_database, drop_database
 
 LOAD_REDIS_DB = 12
 P99_TARGET_MS = 100
+PROFILE_RATE = 50  # py-spy samples per second
+PROFILED = ("app/", "sqlalchemy/", "pydantic", "psycopg/", "starlette/", "fastapi/", "json/")
 
 
 def prepare(stack: Stack, sweep_points: int) -> dict:
@@ -49,6 +57,66 @@ def prepare(stack: Stack, sweep_points: int) -> dict:
     return {"runs": [r["id"] for r in runs], "sweep": sweep.json()["id"]}
 
 
+def start_profiler(pid: int, seconds: int, out: Path) -> subprocess.Popen:
+    """py-spy sampling the stack of the API server's thread that holds the GIL (collapsed, one
+    line per distinct stack): where the Python work of all its threads goes."""
+    return subprocess.Popen([str(VENV_BIN / "py-spy"), "record", "--pid", str(pid), "--format",
+                             "raw", "--rate", str(PROFILE_RATE), "--gil", "--nonblocking",
+                             "--duration", str(seconds), "--output", str(out)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _frame_name(frame: str) -> str:
+    """'to_public (app/sweeps/service.py:120)' -> 'to_public (app/sweeps/service.py)'."""
+    function, _, where = frame.partition(" (")
+    return f"{function} ({where.split(':')[0].rstrip(')')})"
+
+
+def print_profile(path: Path, seconds: int, top: int = 20) -> None:
+    """Share of the samples per endpoint (the first router or dependency frame of a stack) and
+    per function (inclusive, each counted once per stack) for the app and the libraries it leans
+    on: the top of the lists is where the API's time under the GIL went."""
+    endpoints: Counter[str] = Counter()
+    functions: Counter[str] = Counter()
+    total = 0
+    for line in path.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        samples = int(count)
+        total += samples
+        frames = [f for f in stack.split(";") if " (" in f]
+        endpoint = next((f for f in frames if "router.py" in f or "api/deps.py" in f), None)
+        endpoints[_frame_name(endpoint) if endpoint else "(outside endpoints)"] += samples
+        for name in {_frame_name(f) for f in frames if any(w in f for w in PROFILED)}:
+            functions[name] += samples
+    print(f"\nAPI process: GIL held in {total} of {PROFILE_RATE * seconds} samples "
+          f"({100 * total / (PROFILE_RATE * seconds):.0f}%; py-spy). Share per endpoint:")
+    for name, samples in endpoints.most_common(top):
+        print(f"{100 * samples / max(total, 1):5.1f}%  {name}")
+    print("Inclusive share per function:")
+    for name, samples in functions.most_common(top):
+        print(f"{100 * samples / max(total, 1):5.1f}%  {name}")
+
+
+def cpu_per_request(stack: Stack, targets: dict, repeats: int) -> dict[str, float]:
+    """The API process's CPU time (user + system, all threads) per request, one kind at a time
+    with one client after the load: what each endpoint costs, whatever the machine's load."""
+    server = psutil.Process(stack.server.pid)
+    run, sweep = targets["runs"][0], targets["sweep"]
+    paths = {"GET /scenarios": "/scenarios?limit=20", "GET /runs": "/runs?limit=20",
+             "GET /runs/{id}": f"/runs/{run}", "GET /runs/{id}/summary": f"/runs/{run}/summary",
+             "GET /runs/{id}/flows": f"/runs/{run}/flows?limit=50",
+             "GET /runs/{id}/series": f"/runs/{run}/series", "GET /sweeps/{id}": f"/sweeps/{sweep}"}
+    costs = {}
+    with stack.client() as api:
+        for name, path in paths.items():
+            assert api.get(path).status_code == 200, path  # warm: first-call imports and caches
+            before = sum(server.cpu_times()[:2])
+            for _ in range(repeats):
+                api.get(path)
+            costs[name] = 1000 * (sum(server.cpu_times()[:2]) - before) / repeats
+    return costs
+
+
 def read_stats(prefix: Path) -> list[dict]:
     with open(f"{prefix}_stats.csv") as handle:
         return list(csv.DictReader(handle))
@@ -63,6 +131,10 @@ def main() -> int:
     parser.add_argument("--nice-workers", type=int, default=0,
                         help="run the workers (and their simulators) at this niceness, as "
                              "`nice -n N celery ...` would on a host shared with the API")
+    parser.add_argument("--cost-repeats", type=int, default=100,
+                        help="requests per kind for the CPU cost per request after the load")
+    parser.add_argument("--profile", action="store_true",
+                        help="sample the API process with py-spy during the load")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -83,6 +155,8 @@ def main() -> int:
                 os.setpriority(os.PRIO_PGRP, worker.pid, args.nice_workers)
         targets = prepare(stack, args.sweep_points)
         prefix = out / "locust"
+        profiler = (start_profiler(stack.server.pid, args.seconds, out / "api-profile.txt")
+                    if args.profile else None)
         locust = subprocess.run(
             [str(VENV_BIN / "locust"), "-f", str(ROOT / "bench" / "load" / "locustfile.py"),
              "--headless", "-u", str(args.users), "-r", "10", "-t", f"{args.seconds}s",
@@ -90,8 +164,11 @@ def main() -> int:
              "--only-summary", "--loglevel", "WARNING"],
             env={**env, "LOAD_TARGETS": json.dumps(targets)}, cwd=ROOT, timeout=args.seconds + 120,
             capture_output=True, text=True, check=False)
+        if profiler:
+            profiler.wait(timeout=60)
         with stack.client() as api:
             sweep = api.get(f"/sweeps/{targets['sweep']}").json()
+        costs = cpu_per_request(stack, targets, args.cost_repeats)
     finally:
         stack.stop()
         drop_database(url)
@@ -109,6 +186,10 @@ def main() -> int:
     print(f"\nAPI requests {requests}, failures {failures}, aggregated p99 {total['99%']} ms, "
           f"worst endpoint p99 {p99:.0f} ms; sweep during the load: {sweep['done']}/"
           f"{sweep['total']} points done, status {sweep['status']}")
+    print(f"\nAPI CPU per request, one client after the load ({args.cost_repeats} each): "
+          + ", ".join(f"{name} {ms:.1f} ms" for name, ms in costs.items()))
+    if args.profile:
+        print_profile(out / "api-profile.txt", args.seconds)
     if locust.returncode not in (0, 1):
         print(locust.stdout[-2000:], locust.stderr[-2000:])
     ok = failures == 0 and float(total["99%"]) < P99_TARGET_MS and sweep["status"] == "RUNNING"

@@ -157,7 +157,12 @@ def simulate(prm: DcqcnParams, spec: StochasticSpec) -> StochasticResult:
     ring = 1 << 14  # steps of feedback delay the rings can hold (16 ms at 1 us)
     marks_at_np = np.zeros((ring, n), dtype=np.int64)   # marked frames reaching the receiver
     cnps_at_rp = np.zeros((ring, n), dtype=bool)
-    rate_hist = np.zeros((ring, n))                       # rates sent, for dequeue marking
+    # For marking at dequeue: the frames leaving now entered when the cumulative arrivals
+    # reached the cumulative departures, so their mix is the senders' rates at that step (not
+    # qdelay steps ago: at a line-rate start the queue grows faster than time passes).
+    rates_sent = np.zeros((steps, n)) if spec.mark_at_dequeue else None
+    arrived_total = np.zeros(steps) if spec.mark_at_dequeue else None
+    departed = 0.0
     last_cnp = np.full(n, -(10 ** 12), dtype=np.int64)
     cnp_owed = np.full(n, -1, dtype=np.int64)
     interval = rp.decrease_interval  # NP interval = RP decrease interval = tau (50 us) here
@@ -170,7 +175,6 @@ def simulate(prm: DcqcnParams, spec: StochasticSpec) -> StochasticResult:
     frames_after = marks_after = 0
     for s in range(steps):
         slot = s % ring
-        rate_hist[slot] = rp.rc
         credit += rp.rc * dt / (8.0 * wire)
         frames = np.floor(credit)
         credit -= frames
@@ -178,8 +182,12 @@ def simulate(prm: DcqcnParams, spec: StochasticSpec) -> StochasticResult:
         p = marking_probability(q, prm)
         qdelay = int(q / (prm.capacity_bps / 8.0 * (stored_per_frame / wire)) / dt)
         if spec.mark_at_dequeue:
-            share = rate_hist[(s - min(qdelay, ring - 1)) % ring]
+            rates_sent[s] = rp.rc
+            arrived_total[s] = (arrived_total[s - 1] if s else 0.0) + frames.sum()
             leaving = min(drain_frames, backlog_frames + frames.sum())
+            departed += leaving
+            entered = min(int(np.searchsorted(arrived_total[: s + 1], departed)), s)
+            share = rates_sent[entered]
             depart = share / max(share.sum(), 1e-300) * leaving
             marks = rng.binomial(np.floor(depart + rng.random(n)).astype(np.int64), p) if p > 0 else 0
             delay = fwd

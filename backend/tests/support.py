@@ -139,13 +139,15 @@ class Stack:
         except httpx.HTTPError:
             return False
 
-    def start_worker(self, queues: str = "sim,sim-batch,celery") -> subprocess.Popen:
-        """One Celery worker (prefork, concurrency 1) on `queues` (default: all)."""
+    def start_worker(self, queues: str = "sim,sim-batch,celery",
+                     node: str | None = None) -> subprocess.Popen:
+        """One Celery worker (prefork, concurrency 1) on `queues` (default: all), named `node`
+        (default: unique to this stack)."""
         index = len(self.workers)
         log = LOGS / f"{self.name}-worker{index}.log"
         proc = self._spawn([str(VENV_BIN / "celery"), "-A", "workers.celery_app", "worker",
                             "-Q", queues, "-c", "1", "--pool", "prefork",
-                            "-n", f"{self.name}{index}-{secrets.token_hex(3)}@%h",
+                            "-n", node or f"{self.name}{index}-{secrets.token_hex(3)}@%h",
                             "--loglevel", "INFO", "--without-gossip", "--without-mingle",
                             "--without-heartbeat"], f"worker{index}")
         self.workers.append(proc)

@@ -63,6 +63,7 @@ COERCIONS = [  # (path, value of the wrong JSON type): neither side converts typ
     ("switch.pfc.enabled", 1),
     ("nic.qp_depth", 16.5),
     ("switch.ecn.kmin_bytes", "5000"),
+    ("telemetry.flow_paths", "yes"),
 ]
 
 

@@ -7,6 +7,10 @@
  */
 #include "helper/fabric-network.h"
 
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
 namespace fabric
 {
 
@@ -95,6 +99,100 @@ FabricRunnerImpl::Conservation(const InNetwork& in) const
     // Both sides counted independently: the flows' drop counters must agree with the reasons.
     j["balanced"] = sent == received + droppedTotal + onWire + queued && droppedByFlows == droppedTotal;
     return j;
+}
+
+nlohmann::ordered_json
+FabricRunnerImpl::CounterBlock(bool afterWarmup) const
+{
+    // The whole-run counters less, after the warm-up, their value when it ended
+    // (FabricRunnerImpl::TakeWarmupSnapshot; zero without a warm-up).
+    static const char* kReasons[] = {"headroom_overflow", "buffer_overflow", "tail_drop", "corrupt",
+                                     "link_loss", "link_down", "pfc_watchdog", "nic_rx_overflow"};
+    static_assert(sizeof(kReasons) / sizeof(kReasons[0]) == DROP_REASONS, "one name per reason");
+    const FabricCounters& c = m_ctx.counters;
+    static const FabricCounters kZero;
+    const FabricCounters& b = afterWarmup ? m_ctx.countersAtWarmup : kZero;
+    int64_t endPs = m_finished ? m_endPs : NowPs();
+    int64_t pausePs = 0;
+    for (const auto& d : m_devices)
+    {
+        for (uint32_t p = 0; d && p < d->GetNPorts(); ++p)
+        {
+            const Port& port = d->GetPort(p);
+            for (uint8_t prio = 0; prio < kNumPriorities; ++prio)
+            {
+                pausePs += port.PausedPsUntil(prio, endPs) -
+                           (afterWarmup ? port.pausePsAtWarmup[prio] : 0);
+            }
+        }
+    }
+    nlohmann::ordered_json j;
+    j["ecn_marked_packets"] = c.ecnMarked - b.ecnMarked;
+    j["cnps_sent"] = c.cnpsSent - b.cnpsSent;
+    j["pfc_pauses_sent"] = c.pausesSent - b.pausesSent;
+    j["pfc_pauses_received"] = c.pausesReceived - b.pausesReceived;
+    j["pfc_pause_duration_us"] = std::round(pausePs / 1e3) / 1e3;
+    j["retransmitted_packets"] = c.retransmitted - b.retransmitted;
+    nlohmann::ordered_json drops;
+    uint64_t total = 0;
+    for (int r = 0; r < DROP_REASONS; ++r)
+    {
+        total += c.drops[r] - b.drops[r];
+    }
+    drops["total"] = total;
+    for (int r = 0; r < DROP_REASONS; ++r)
+    {
+        drops[kReasons[r]] = c.drops[r] - b.drops[r];
+    }
+    j["drops"] = drops;
+    return j;
+}
+
+nlohmann::ordered_json
+FabricRunnerImpl::IngressReport() const
+{
+    // Per (ingress link, priority) that ever held a byte or paused: the MMU's charge (whole
+    // cells, shared plus headroom), sorted by link name then priority.
+    int64_t endPs = m_finished ? m_endPs : NowPs();
+    double windowPs = static_cast<double>(std::max<int64_t>(0, endPs - m_ctx.warmupPs));
+    std::vector<std::tuple<std::string, int, nlohmann::ordered_json>> rows;
+    for (uint32_t d = 0; d < m_switches.size(); ++d)
+    {
+        const FabricSwitch* sw = m_switches[d];
+        for (uint32_t p = 0; sw && p < sw->GetNPorts(); ++p)
+        {
+            for (uint8_t prio = 0; prio < kControlPriority; ++prio)
+            {
+                const IngressStats& s = sw->Ingress(p, prio);
+                if (s.maxBytesRun == 0 && s.xoffs == 0)
+                {
+                    continue;
+                }
+                nlohmann::ordered_json e;
+                std::string link = PortName(sw->GetPort(p).neighbor, d);
+                e["ingress"] = link;
+                e["priority"] = prio;
+                e["max_bytes"] = s.maxBytes;
+                e["max_bytes_whole_run"] = s.maxBytesRun;
+                double mean = windowPs > 0 ? s.byteTimePs / windowPs : 0.0;
+                e["mean_bytes"] = std::round(mean * 10) / 10;
+                e["xoff_count"] = s.xoffsAfterWarmup;
+                e["xoff_count_whole_run"] = s.xoffs;
+                rows.emplace_back(link, prio, std::move(e));
+            }
+        }
+    }
+    std::sort(rows.begin(), rows.end(),
+              [](const auto& a, const auto& b) {
+                  return std::tie(std::get<0>(a), std::get<1>(a)) <
+                         std::tie(std::get<0>(b), std::get<1>(b));
+              });
+    nlohmann::ordered_json arr = nlohmann::ordered_json::array();
+    for (auto& row : rows)
+    {
+        arr.push_back(std::get<2>(row));
+    }
+    return arr;
 }
 
 } // namespace fabric

@@ -407,6 +407,14 @@ FabricRunnerImpl::BuildFlows()
 {
     const auto& specs = m_scenario.flows;
     m_ctx.flows.assign(specs.size(), FlowState());
+    m_ctx.flowPaths.assign(m_scenario.flowPaths ? specs.size() : 0, {});
+    for (FabricSwitch* sw : m_switches)
+    {
+        if (sw)
+        {
+            sw->SetRecordPaths(m_scenario.flowPaths);
+        }
+    }
     for (size_t i = 0; i < specs.size(); ++i)
     {
         const FlowSpec& s = specs[i];
@@ -630,6 +638,10 @@ FabricRunnerImpl::Run(const RunLimits& limits, const std::function<void(const Pr
     Simulator::Schedule(Seconds(0), &FabricRunnerImpl::StartDueFlows, this);
     Simulator::Schedule(Seconds(0), &FabricRunnerImpl::Sample, this);
     Simulator::Schedule(MicroSeconds(5), &FabricRunnerImpl::CheckLimits, this);
+    if (m_ctx.warmupPs > 0)
+    {
+        Simulator::Schedule(PicoSeconds(m_ctx.warmupPs), &FabricRunnerImpl::SnapshotWarmup, this);
+    }
     m_faults->Start();
     Simulator::Stop(PicoSeconds(static_cast<int64_t>(m_scenario.durationNs) * 1000));
     Simulator::Run();
@@ -648,11 +660,46 @@ FabricRunnerImpl::Run(const RunLimits& limits, const std::function<void(const Pr
 }
 
 void
+FabricRunnerImpl::SnapshotWarmup()
+{
+    m_warmupSnapshotTaken = true;
+    TakeWarmupSnapshot();
+}
+
+void
+FabricRunnerImpl::TakeWarmupSnapshot()
+{
+    int64_t now = NowPs();
+    // Zero baselines without a warm-up (everything is after it). A run that ended inside the
+    // warm-up takes its final counters as the baseline: nothing happened after the warm-up.
+    bool zero = m_ctx.warmupPs == 0;
+    m_ctx.countersAtWarmup = zero ? FabricCounters() : m_ctx.counters;
+    for (auto& d : m_devices)
+    {
+        for (uint32_t p = 0; d && p < d->GetNPorts(); ++p)
+        {
+            Port& port = d->GetPortMutable(p);
+            for (uint8_t prio = 0; prio < kNumPriorities; ++prio)
+            {
+                port.pausesSentAtWarmup[prio] = zero ? 0 : port.pausesSent[prio];
+                port.pausesReceivedAtWarmup[prio] = zero ? 0 : port.pausesReceived[prio];
+                port.pausePsAtWarmup[prio] = zero ? 0 : port.PausedPsUntil(prio, now);
+            }
+        }
+    }
+}
+
+void
 FabricRunnerImpl::Finish()
 {
     m_finished = true;
     m_endPs = NowPs();
-    m_events = ns3::Simulator::GetEventCount();
+    // The warm-up snapshot is bookkeeping, not model: the event count stays what it was.
+    m_events = ns3::Simulator::GetEventCount() - (m_warmupSnapshotTaken ? 1 : 0);
+    if (!m_warmupSnapshotTaken)
+    {
+        TakeWarmupSnapshot();
+    }
     m_faults->Finish();
     for (auto& d : m_devices)
     {

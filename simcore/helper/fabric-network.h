@@ -81,6 +81,11 @@ class FabricRunnerImpl
     void AutoFlowSeries(nlohmann::ordered_json& flows, nlohmann::ordered_json& selection) const;
     void CheckLimits();
     void Finish();
+    /** Copies the whole-run counters when the warm-up ends (the "after warm-up" baseline). */
+    void SnapshotWarmup();
+    void TakeWarmupSnapshot();
+    nlohmann::ordered_json CounterBlock(bool afterWarmup) const; ///< helper/fabric-accounting.cc
+    nlohmann::ordered_json IngressReport() const;                ///< helper/fabric-accounting.cc
     nlohmann::ordered_json Summary() const;
     nlohmann::ordered_json FlowRecords() const;
     /** DATA payload still in the network at the end, per flow (helper/fabric-accounting.cc). */
@@ -146,6 +151,7 @@ class FabricRunnerImpl
     bool m_finished = false;
     int64_t m_endPs = 0;
     uint64_t m_events = 0;
+    bool m_warmupSnapshotTaken = false;
 };
 
 /** Peak resident set size of this process in MB (VmHWM), 0 if unknown. */

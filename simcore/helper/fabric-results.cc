@@ -138,7 +138,8 @@ FabricRunnerImpl::Summary() const
     // Per directed link: utilization, ECN marks made at its egress, pauses its egress received.
     std::vector<std::tuple<std::string, double, uint64_t, uint64_t>> util;
     std::vector<std::tuple<std::string, int, uint64_t, double, double, uint64_t>> queues;
-    std::vector<std::tuple<std::string, int, uint32_t, uint32_t, double>> pfc;
+    std::vector<std::tuple<std::string, int, uint32_t, uint32_t, double, uint32_t, uint32_t, double>>
+        pfc;
     uint64_t maxQueue = 0;
     uint64_t maxQueueRun = 0;
     for (size_t d = 0; d < m_devices.size(); ++d)
@@ -167,7 +168,11 @@ FabricRunnerImpl::Summary() const
                 if (port.pausesSent[prio] > 0 || port.pausesReceived[prio] > 0 || port.pausePs[prio] > 0)
                 {
                     pfc.emplace_back(name, prio, port.pausesSent[prio], port.pausesReceived[prio],
-                                     port.pausePs[prio] / 1e6);
+                                     port.pausePs[prio] / 1e6,
+                                     port.pausesSent[prio] - port.pausesSentAtWarmup[prio],
+                                     port.pausesReceived[prio] - port.pausesReceivedAtWarmup[prio],
+                                     (port.PausedPsUntil(static_cast<uint8_t>(prio), endPs) -
+                                      port.pausePsAtWarmup[prio]) / 1e6);
                 }
             }
             const FabricSwitch* sw = m_switches[d];
@@ -253,7 +258,7 @@ FabricRunnerImpl::Summary() const
     s["pfc_pauses_sent"] = c.pausesSent;
     s["pfc_pauses_received"] = c.pausesReceived;
     json pj = json::array();
-    for (auto& [name, prio, sent, recv, us] : pfc)
+    for (auto& [name, prio, sent, recv, us, sentWarm, recvWarm, usWarm] : pfc)
     {
         json e;
         e["port"] = name;
@@ -261,6 +266,9 @@ FabricRunnerImpl::Summary() const
         e["pauses_sent"] = sent;
         e["pauses_received"] = recv;
         e["pause_duration_us"] = R(us, 3);
+        e["pauses_sent_after_warmup"] = sentWarm;
+        e["pauses_received_after_warmup"] = recvWarm;
+        e["pause_duration_us_after_warmup"] = R(usWarm, 3);
         pj.push_back(e);
     }
     s["pfc"] = pj;
@@ -280,6 +288,8 @@ FabricRunnerImpl::Summary() const
     s["flows_total"] = m_ctx.flows.size();
     s["flows_completed"] = completed;
     s["conservation"] = Conservation(DataInNetwork());
+    s["counters"] = {{"whole_run", CounterBlock(false)}, {"after_warmup", CounterBlock(true)}};
+    s["ingress"] = IngressReport();
     return s;
 }
 
@@ -359,6 +369,31 @@ FabricRunnerImpl::FlowRecords() const
         r["bytes_received"] = f.bytesReceived;
         r["bytes_dropped"] = f.bytesDropped;
         r["bytes_in_network"] = inNet.onWire[i] + inNet.queued[i];
+        // Goodput inside the measurement window: bytes delivered after the warm-up over the
+        // part of the window the flow was active (from its start or the warm-up, whichever is
+        // later, to its completion or the end of the run).
+        double goodputWarm = 0;
+        if (f.started)
+        {
+            int64_t from = std::max<int64_t>(f.startPs, m_ctx.warmupPs);
+            int64_t until = done ? f.completePs : endPs;
+            if (until > from)
+            {
+                goodputWarm = f.bytesDeliveredInWindow * 8.0 / ((until - from) / 1e12) / 1e9;
+            }
+        }
+        r["goodput_after_warmup_gbps"] = R(goodputWarm, 4);
+        if (m_scenario.flowPaths)
+        {
+            json path = json::array();
+            const std::vector<uint32_t>& hops = m_ctx.flowPaths[i];
+            for (uint32_t n : hops)
+            {
+                path.push_back(name(n));
+            }
+            // Null until a copy of the first packet left the last switch toward the receiver.
+            r["path"] = hops.empty() || hops.back() != s.dst ? json(nullptr) : path;
+        }
         arr.push_back(r);
     }
     return arr;

@@ -15,6 +15,7 @@
 #include "ns3/simulator.h"
 #include "ns3/traced-callback.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -88,6 +89,19 @@ struct Port
     std::array<uint32_t, kNumPriorities> pausesSent{};
     std::array<uint32_t, kNumPriorities> pausesReceived{};
     std::array<int64_t, kNumPriorities> pausePs{}; ///< accumulated paused time
+    // The same three when the warm-up ended (FabricRunnerImpl::SnapshotWarmup).
+    std::array<uint32_t, kNumPriorities> pausesSentAtWarmup{};
+    std::array<uint32_t, kNumPriorities> pausesReceivedAtWarmup{};
+    std::array<int64_t, kNumPriorities> pausePsAtWarmup{};
+
+    /** Paused time of prio until now, a pause still in force included. */
+    int64_t PausedPsUntil(uint8_t prio, int64_t now) const
+    {
+        int64_t open = pauseStart[prio] >= 0
+                           ? std::max<int64_t>(0, std::min(now, pausedUntil[prio]) - pauseStart[prio])
+                           : 0;
+        return pausePs[prio] + open;
+    }
 
     int64_t SerializationPs(uint32_t wireBytes) const
     {

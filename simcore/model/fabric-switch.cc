@@ -66,6 +66,7 @@ FabricSwitch::Configure(FabricContext* ctx, uint32_t node, const SwitchConfig& c
     m_mmu.Configure(n, cfg.bufferBytes, cfg.cellBytes, cfg.pfc, headroomPerPort);
     m_queues.assign(static_cast<size_t>(n) * kNumPriorities, Queue());
     m_stats.assign(static_cast<size_t>(n) * kNumPriorities, QueueStats());
+    m_ingressStats.assign(static_cast<size_t>(n) * kNumPriorities, IngressStats());
     m_nonEmpty.assign(n, 0);
     m_pfcState.assign(static_cast<size_t>(n) * kNumPriorities, PfcState());
     m_portEcn.resize(static_cast<size_t>(n) * kNumPriorities);
@@ -228,6 +229,10 @@ FabricSwitch::Receive(uint32_t inPort, RocePacket p)
         return;
     }
     p.inPort = static_cast<uint16_t>(inPort);
+    if (m_recordPaths && p.kind == PacketKind::DATA && p.psn == 0)
+    {
+        RecordHop(inPort, out, p);
+    }
     if (!m_markOnDequeue)
     {
         MaybeMark(out, prio, QueueBytes(out, prio), p);
@@ -288,6 +293,51 @@ FabricSwitch::UpdateStats(uint32_t idx, uint64_t newBytes)
         s.maxBytes = newBytes;
     }
     s.everUsed = true;
+}
+
+void
+FabricSwitch::UpdateIngressStats(uint32_t port, uint8_t prio)
+{
+    IngressStats& s = m_ingressStats[port * kNumPriorities + prio];
+    int64_t now = NowPs();
+    int64_t from = std::max(s.lastChangePs, m_ctx->warmupPs);
+    if (now > from)
+    {
+        s.byteTimePs += static_cast<double>(s.bytes) * static_cast<double>(now - from);
+    }
+    s.lastChangePs = now;
+    s.bytes = m_mmu.IngressShared(port, prio) + m_mmu.IngressHeadroom(port, prio);
+    s.maxBytesRun = std::max(s.maxBytesRun, s.bytes);
+    if (now >= m_ctx->warmupPs)
+    {
+        s.maxBytes = std::max(s.maxBytes, s.bytes);
+    }
+}
+
+void
+FabricSwitch::RecordHop(uint32_t inPort, uint32_t outPort, const RocePacket& p)
+{
+    // The hops of PSN 0, the flow's first packet: with per-flow ECMP every packet of the flow
+    // takes them while the routes stay. A copy entering the fabric again (a retransmission of
+    // PSN 0) starts the path over; once a copy left the last switch the path stays.
+    if (p.flow >= m_ctx->flowPaths.size())
+    {
+        return;
+    }
+    std::vector<uint32_t>& path = m_ctx->flowPaths[p.flow];
+    if (!path.empty() && path.back() == p.dst)
+    {
+        return;
+    }
+    if (m_ports[inPort].neighbor == p.src)
+    {
+        path.assign(1, p.src);
+    }
+    path.push_back(m_node);
+    if (m_ports[outPort].neighbor == p.dst)
+    {
+        path.push_back(p.dst);
+    }
 }
 
 void
@@ -356,12 +406,19 @@ FabricSwitch::Dequeue(uint32_t port, RocePacket& out)
 void
 FabricSwitch::CheckXoff(uint32_t port, uint8_t prio)
 {
+    UpdateIngressStats(port, prio); // called after every admission
     PfcState& st = m_pfcState[port * kNumPriorities + prio];
     if (st.xoff || !m_mmu.ShouldPause(port, prio))
     {
         return;
     }
     st.xoff = true;
+    IngressStats& is = m_ingressStats[port * kNumPriorities + prio];
+    ++is.xoffs;
+    if (NowPs() >= m_ctx->warmupPs)
+    {
+        ++is.xoffsAfterWarmup;
+    }
     ++st.generation;
     m_xoffTrace(port, m_mmu.IngressShared(port, prio) + m_mmu.IngressHeadroom(port, prio));
     SendPause(port, prio, false);
@@ -381,6 +438,7 @@ FabricSwitch::CheckXon(uint32_t port, uint8_t prio)
     {
         return;
     }
+    UpdateIngressStats(port, prio); // called after every release
     PfcState& st = m_pfcState[port * kNumPriorities + prio];
     if (!st.xoff || !m_mmu.ShouldResume(port, prio))
     {
@@ -572,6 +630,12 @@ FabricSwitch::Stats(uint32_t port, uint8_t prio) const
     return m_stats.at(static_cast<size_t>(port) * kNumPriorities + (prio & 7));
 }
 
+const IngressStats&
+FabricSwitch::Ingress(uint32_t port, uint8_t prio) const
+{
+    return m_ingressStats.at(static_cast<size_t>(port) * kNumPriorities + (prio & 7));
+}
+
 void
 FabricSwitch::SampleQueues()
 {
@@ -601,6 +665,15 @@ FabricSwitch::FinishStats(int64_t endPs)
         if (endPs > from)
         {
             s.byteTimePs += static_cast<double>(m_queues[i].bytes) * static_cast<double>(endPs - from);
+        }
+        s.lastChangePs = endPs;
+    }
+    for (IngressStats& s : m_ingressStats)
+    {
+        int64_t from = std::max(s.lastChangePs, m_ctx->warmupPs);
+        if (endPs > from)
+        {
+            s.byteTimePs += static_cast<double>(s.bytes) * static_cast<double>(endPs - from);
         }
         s.lastChangePs = endPs;
     }

@@ -30,6 +30,21 @@ struct QueueStats
     std::vector<uint32_t> samples;  ///< periodic depth samples (bytes) once used
 };
 
+/**
+ * Ingress occupancy of one (port, priority): the bytes the MMU charges to it (shared pool plus
+ * headroom, in whole cells), and how often this switch asserted XOFF for it.
+ */
+struct IngressStats
+{
+    uint64_t maxBytes = 0;    ///< after warm-up
+    uint64_t maxBytesRun = 0; ///< whole run
+    double byteTimePs = 0;    ///< integral of occupancy over time after warm-up (bytes x ps)
+    uint64_t bytes = 0;       ///< occupancy since lastChangePs
+    int64_t lastChangePs = 0;
+    uint32_t xoffs = 0;       ///< XOFF assertions (not quanta refreshes), whole run
+    uint32_t xoffsAfterWarmup = 0;
+};
+
 /** Forwarding state shared by all switches: where each host hangs and next hops per "attach". */
 struct RouteTable
 {
@@ -93,6 +108,7 @@ class FabricSwitch : public FabricDevice
     uint64_t QueueBytes(uint32_t port, uint8_t prio) const;
     uint64_t DataQueueBytes(uint32_t port) const;
     const QueueStats& Stats(uint32_t port, uint8_t prio) const;
+    const IngressStats& Ingress(uint32_t port, uint8_t prio) const;
     /** Whether this switch is asserting XOFF toward the neighbor on port, any priority. */
     bool IsPausing(uint32_t port) const;
     /** Whether this switch is asserting XOFF toward the neighbor on port at prio. */
@@ -109,6 +125,11 @@ class FabricSwitch : public FabricDevice
 
     /** Samples every data queue's depth for the p99 statistic. */
     void SampleQueues();
+    /** Records the hops of each flow's first packet (telemetry.flow_paths). */
+    void SetRecordPaths(bool on)
+    {
+        m_recordPaths = on;
+    }
     /** Flushes the time integral of every queue to endPs. */
     void FinishStats(int64_t endPs);
 
@@ -150,14 +171,19 @@ class FabricSwitch : public FabricDevice
     void CheckXon(uint32_t port, uint8_t prio);
     void RefreshPause(uint32_t port, uint8_t prio, uint32_t generation);
     void UpdateStats(uint32_t idx, uint64_t newBytes);
+    /** The MMU's charge to (port, prio) changed: occupancy statistics. */
+    void UpdateIngressStats(uint32_t port, uint8_t prio);
+    void RecordHop(uint32_t inPort, uint32_t outPort, const RocePacket& p);
 
     SwitchConfig m_cfg;
     bool m_markOnDequeue = false; ///< Attribute EcnMarkOnDequeue
+    bool m_recordPaths = false;
     SwitchMmu m_mmu;
     RedMarker m_red;
     std::vector<EcnConfig> m_portEcn;  ///< port x 8: ecn resolved for the port's rate
     std::vector<Queue> m_queues;       ///< port x 8
     std::vector<QueueStats> m_stats;   ///< port x 8
+    std::vector<IngressStats> m_ingressStats; ///< port x 8
     std::vector<uint8_t> m_nonEmpty;   ///< per port: bit prio set when that egress queue holds frames
     std::vector<PfcState> m_pfcState;  ///< port x 8 (ingress side)
     RouteTable m_routes;

@@ -59,7 +59,9 @@ Transport::Deliver(FlowState& f, const RocePacket& p, uint32_t payload, int64_t 
         // The frame that completes delivery is the one whose tail may straddle the warm-up.
         RocePacket part = p;
         part.payload = payload;
-        m_ctx->hostRxBytes[node] += m_nic->PayloadInWindow(part, now);
+        uint64_t inWindow = m_nic->PayloadInWindow(part, now);
+        m_ctx->hostRxBytes[node] += inWindow;
+        f.bytesDeliveredInWindow += inWindow;
     }
     if (f.expected == f.totalPkts && f.completePs < 0)
     {

@@ -368,14 +368,16 @@ ResolveWatchdogs(const json* watchdogs, ordered_json* out)
     return w;
 }
 
-bool
+TelemetryConfig
 ResolveTelemetry(const json* telemetry, ordered_json* out)
 {
     static const json kEmpty = json::object();
     ObjectReader r(telemetry ? *telemetry : kEmpty, "telemetry", out);
-    bool portCounters = r.Bool("port_counters", false);
+    TelemetryConfig t;
+    t.portCounters = r.Bool("port_counters", false);
+    t.flowPaths = r.Bool("flow_paths", false);
     r.Finish();
-    return portCounters;
+    return t;
 }
 
 } // namespace fabric

@@ -29,7 +29,13 @@ WatchdogConfig ResolveWatchdogs(const nlohmann::json* watchdogs,
                                 nlohmann::ordered_json* out = nullptr);
 
 /** Reads scenario.telemetry (null when absent): whether per-port counters are reported. */
-bool ResolveTelemetry(const nlohmann::json* telemetry, nlohmann::ordered_json* out = nullptr);
+struct TelemetryConfig
+{
+    bool portCounters = false;
+    bool flowPaths = false;
+};
+
+TelemetryConfig ResolveTelemetry(const nlohmann::json* telemetry, nlohmann::ordered_json* out = nullptr);
 
 } // namespace fabric
 

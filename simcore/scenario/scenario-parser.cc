@@ -155,7 +155,10 @@ Resolve(const json& doc, const std::string& bytes, ordered_json* out)
     s.faults = ResolveFaults(r.Raw("faults"), s.topo, ctx.dataPriority, durationUs,
                              out ? &(*out)["faults"] : nullptr);
     s.watchdogs = ResolveWatchdogs(r.Raw("watchdogs"), out ? &(*out)["watchdogs"] : nullptr);
-    s.portCounters = ResolveTelemetry(r.Raw("telemetry"), out ? &(*out)["telemetry"] : nullptr);
+    TelemetryConfig telemetry =
+        ResolveTelemetry(r.Raw("telemetry"), out ? &(*out)["telemetry"] : nullptr);
+    s.portCounters = telemetry.portCounters;
+    s.flowPaths = telemetry.flowPaths;
     r.Finish();
     s.sha256 = Sha256Hex(bytes);
     return s;

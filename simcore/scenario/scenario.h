@@ -272,6 +272,7 @@ struct Scenario
     WatchdogConfig watchdogs;
     DciAcceleratorConfig dciAccelerator; ///< enabled only on a dci topology that asks for it
     bool portCounters = false; ///< telemetry.port_counters
+    bool flowPaths = false;    ///< telemetry.flow_paths
     std::string sha256; ///< of the scenario file bytes
     std::unordered_set<uint32_t> rtoOverridden; ///< hosts whose nic_overrides entry sets rto_us
 };

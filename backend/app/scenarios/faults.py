@@ -150,6 +150,9 @@ class Telemetry(Strict):
 
     port_counters: bool = Field(False, description="per port and priority: frames and bytes sent, "
                                                    "pauses, pause time; drops per port by reason")
+    flow_paths: bool = Field(False, description="each flow's path in the result: the nodes its "
+                                                "first packet crossed (one path per flow with "
+                                                "per-flow ECMP)")
 
 
 def fault_errors(faults: list, duration_us: float, hosts: set[str], switches: set[str]) -> list:

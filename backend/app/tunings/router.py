@@ -3,14 +3,15 @@
 from datetime import timedelta
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, HTTPException, Query, Request
 from sse_starlette.sse import EventSourceResponse
 
 from app.api.deps import SessionDep, SettingsDep, TuningDep
 from app.api.errors import unprocessable
-from app.api.sse import LastEventId, poll_events
+from app.api.sse import LastEventId, limited_stream, poll_events
 from app.core.db import get_sessionmaker, utcnow
 from app.core.queue import kick_tuning
+from app.core.quotas import check_submission, client_key
 from app.runs.models import FINAL_STATES
 from app.scenarios.models import ScenarioRow
 from app.scenarios.router import summary_of
@@ -26,9 +27,15 @@ STALE_CHAIN_S = 30.0  # a running tuning not stepped for this long gets its chai
 MAX_TUNING_POINTS = 1_000_000
 
 
-@router.post("", response_model=TuningPublic, status_code=201)
-def create(session: SessionDep, body: TuningCreate) -> Any:
-    """Validate the space on every scenario, store the tuning and start its strategies."""
+@router.post("", response_model=TuningPublic, status_code=201,
+             responses={429: {"description": "over a quota of this client (points per sweep or "
+                                             "tuning, queued runs, simulated events per day)"}})
+def create(session: SessionDep, settings: SettingsDep, request: Request,
+           body: TuningCreate) -> Any:
+    """Validate the space on every scenario, store the tuning and start its strategies. The
+    client's quotas apply: the tuning's most runs (evaluations x scenarios x seeds) count
+    against the points per sweep or tuning."""
+    client = client_key(request, session, settings)
     bases = []
     for i, scenario_id in enumerate(body.scenario_ids):
         base = session.get(ScenarioRow, scenario_id)
@@ -36,8 +43,10 @@ def create(session: SessionDep, body: TuningCreate) -> Any:
             raise HTTPException(404, f"scenario '{scenario_id}' not found")
         bases.append(base)
     try:
-        tuning = service.create_tuning(session, body=body, bases=bases,
-                                       max_points=MAX_TUNING_POINTS)
+        tuning = service.create_tuning(
+            session, body=body, bases=bases, max_points=MAX_TUNING_POINTS,
+            admit=lambda runs: check_submission(session, settings, client=client, new_runs=0,
+                                                points=runs))
     except SpaceError as exc:
         return unprocessable([{"loc": ["body", "space", *exc.where], "msg": exc.message,
                                "type": "space"}])
@@ -114,11 +123,16 @@ def apply(session: SessionDep, tuning: TuningDep, body: ApplyPick) -> ScenarioCr
 
 
 @router.get("/{id}/events", response_class=EventSourceResponse,
-            responses={200: {"content": {"text/event-stream": {}}}})
-def events(tuning: TuningDep, last_event_id: LastEventId = None) -> EventSourceResponse:
+            responses={200: {"content": {"text/event-stream": {}}},
+                       429: {"description": "too many open event streams for this client"}})
+def events(session: SessionDep, settings: SettingsDep, request: Request, tuning: TuningDep,
+           last_event_id: LastEventId = None) -> EventSourceResponse:
     """Server-Sent Events: `progress` (per strategy: evaluations, done, best so far), then `done`.
-    A reconnecting client's Last-Event-ID skips the state it has already seen."""
+    A reconnecting client's Last-Event-ID skips the state it has already seen; the stream counts
+    against the client's MAX_SSE_PER_CLIENT like the run and sweep streams."""
     tuning_id = tuning.id
+    client = client_key(request, session, settings)
+    session.close()  # the stream polls with its own short sessions: hold no pooled connection
 
     def read() -> tuple[dict[str, Any], bool] | None:
         with get_sessionmaker()() as session:
@@ -129,4 +143,4 @@ def events(tuning: TuningDep, last_event_id: LastEventId = None) -> EventSourceR
             state = service.progress(session, tuning=row)
             return state.model_dump(mode="json"), state.status in FINAL_STATES
 
-    return EventSourceResponse(poll_events(read, last_event_id))
+    return EventSourceResponse(limited_stream(client, poll_events(read, last_event_id)))

@@ -2,6 +2,7 @@
 table), cancel, and apply a pick (fork the scenario with its settings)."""
 
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import func, select, update
@@ -20,15 +21,16 @@ from app.tunings.schemas import (EvaluationPublic, Estimate, LinkedOut, Pick, Sp
 from app.tunings.space import Space
 from app.tunings.spec import (build_space, check_points, document_for, objectives_of,
                               request_from_json)
-from app.tunings.strategies import Request
+from app.tunings.strategies import FIXED, Request
 
 TABLE_METRICS = ("throughput_gbps", "fct_p99_us", "queue_p99_bytes", "max_queue_bytes",
                  "ecn_marked_packets")
 
 
 def create_tuning(session: Session, *, body: TuningCreate, bases: list[ScenarioRow],
-                  max_points: int) -> Tuning:
-    """Validate the space on every base scenario (SpaceError / 422) and store. Commits."""
+                  max_points: int, admit: Callable[[int], None] = lambda runs: None) -> Tuning:
+    """Validate the space on every base scenario (SpaceError / 422), then `admit` the most runs
+    the tuning can start (the caller's quota check raises to refuse), and store. Commits."""
     space = build_space(body.space)
     if space.size > max_points:
         from app.tunings.space import SpaceError
@@ -36,12 +38,23 @@ def create_tuning(session: Session, *, body: TuningCreate, bases: list[ScenarioR
         raise SpaceError(("parameters",), f"the space has {space.size} points (at most "
                                           f"{max_points})")
     check_points(body, space, [b.document for b in bases])
+    admit(simulations_at_most(body, space.size))
     tuning = Tuning(id=new_id(), name=body.name or f"tuning of {bases[0].name}"[:200],
                     scenario_ids=list(body.scenario_ids),
                     spec=body.model_dump(mode="json", by_alias=True), status="PENDING")
     session.add(tuning)
     session.commit()
     return tuning
+
+
+def simulations_at_most(body: TuningCreate, size: int) -> int:
+    """The most runs a tuning over a space of `size` points can start, for the points quota: per
+    strategy its evaluations (grid: the whole space; vendor and experience: one point; the
+    others: their budget in full-duration evaluations, at most the space), each on every scenario
+    and seed."""
+    evaluations = sum(size if s.name == "grid" else 1 if s.name in FIXED else min(s.budget, size)
+                      for s in body.strategies)
+    return evaluations * len(body.scenario_ids) * len(body.seeds)
 
 
 def space_out(space: Space) -> SpaceOut:

@@ -81,3 +81,21 @@ def test_start_up_overshoot_reaches_past_kmax_before_the_first_cut():
     q ~ 150 KB)."""
     res = simulate(PAPER, StochasticSpec(2, duration_s=0.5e-3, warmup_s=0.0))
     assert res.queue_bytes.max() > PAPER.kmax_bytes
+
+
+def test_marking_at_dequeue_marks_the_frames_leaving_at_a_line_rate_start():
+    """4 flows start at 40G into 40G: the queue grows by 3 x 40G (14.7 KB of stored frames per
+    us) and passes Kmax (200 KB, p = 1) about 13.6 us in; the frames leaving then are marked,
+    reach the receivers 2 us later, whose first CNPs cut every sender at once 2 us after that
+    (by 18 us): 4 x 20G, the queue grows by 1 x 40G (4.9 KB per us) until the next cut, at most
+    two 50 us intervals later, which brings the sum to 40G. So the queue peaks below
+    18 x 14.7 + 100 x 4.9 = 755 KB and then drains. A frame leaving at step s entered when the
+    arrivals reached the departures; looking back by the current queueing delay instead (which
+    grows 3 us per us here) found steps before the start: no marks at all, and a queue growing
+    without bound (14.7 MB at 1 ms)."""
+    res = simulate(PAPER, StochasticSpec(4, duration_s=2e-3, warmup_s=0.0, mark_at_dequeue=True))
+    stored = (PAPER.wire_bytes - 20) / PAPER.wire_bytes
+    per_us_at_line = 40e9 / 8 * 1e-6 * stored
+    assert res.queue_bytes.max() <= 18 * 3 * per_us_at_line + 100 * per_us_at_line
+    assert res.queue_bytes[-1] < res.queue_bytes.max() / 2  # it drains once the rates fall
+    assert res.marked_fraction > 0

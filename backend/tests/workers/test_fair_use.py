@@ -149,3 +149,48 @@ def test_single_run_not_starved_by_a_queued_sweep(fair):
     # FIFO would start it seventh, after all six points queued before it; round robin between
     # the interactive and the batch queue starts it first or second.
     assert order.index(single["id"]) <= 1, order
+
+
+def test_tuning_streams_count_against_the_sse_limit(fair):
+    stack, _url = fair
+    with stack.client() as api:  # no owner token: the client is the address
+        base = create_scenario(api, long_running("tuning streams"))
+        response = api.post("/tunings", json={
+            "scenario_ids": [base["id"]],
+            "space": {"parameters": [{"name": "pmax", "path": "switch.ecn.pmax", "values": [1],
+                                      "unit": "percent"}]},
+            "objectives": [{"kind": "metric", "metric": "throughput_gbps"}],
+            "strategies": [{"name": "grid"}]})
+        assert response.status_code == 201, response.text
+        path = f"/tunings/{response.json()['id']}/events"
+        # The minutes-long run keeps the tuning open while the streams are held.
+        with api.stream("GET", path) as first, api.stream("GET", path) as second:
+            assert first.status_code == second.status_code == 200
+            assert_429(api.get(path), "SSE connections")
+        assert api.post(f"/tunings/{response.json()['id']}/cancel").status_code == 200
+
+
+def test_points_per_tuning(fair):
+    stack, _url = fair
+    e = Client(stack, two_hosts(name="client E"))
+    space = {"parameters": [{"name": "pmax", "path": "switch.ecn.pmax", "values": [1, 5, 10],
+                             "unit": "percent"},
+                            {"name": "kmin", "path": "switch.ecn.kmin_bytes",
+                             "values": [5000, 10000, 20000], "unit": "bytes"}]}
+
+    def tuning(strategies: list[dict], seeds: list[int]) -> httpx.Response:
+        return e.http.post("/tunings", json={
+            "scenario_ids": [e.scenario], "seeds": seeds, "space": space,
+            "objectives": [{"kind": "metric", "metric": "throughput_gbps"}],
+            "strategies": strategies})
+
+    # The quota is 8 points: a grid over the 9-point space is refused before anything is stored,
+    assert_429(tuning([{"name": "grid"}], [1]), "points per sweep")
+    # so are 4 random evaluations and the vendor point on 2 seeds (10 runs),
+    assert_429(tuning([{"name": "random", "budget": 4}, {"name": "vendor"}], [1, 2]),
+               "points per sweep")
+    assert e.http.get("/tunings", params={"scenario_id": e.scenario}).json()["count"] == 0
+    # while 4 random evaluations and the vendor point on one seed (5 runs) are admitted.
+    admitted = tuning([{"name": "random", "budget": 4}, {"name": "vendor"}], [1])
+    assert admitted.status_code == 201, admitted.text
+    assert e.http.post(f"/tunings/{admitted.json()['id']}/cancel").status_code == 200

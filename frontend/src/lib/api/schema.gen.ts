@@ -597,7 +597,9 @@ export interface paths {
         put?: never;
         /**
          * Create
-         * @description Validate the space on every scenario, store the tuning and start its strategies.
+         * @description Validate the space on every scenario, store the tuning and start its strategies. The
+         *     client's quotas apply: the tuning's most runs (evaluations x scenarios x seeds) count
+         *     against the points per sweep or tuning.
          */
         post: operations["tunings-create"];
         delete?: never;
@@ -696,7 +698,8 @@ export interface paths {
         /**
          * Events
          * @description Server-Sent Events: `progress` (per strategy: evaluations, done, best so far), then `done`.
-         *     A reconnecting client's Last-Event-ID skips the state it has already seen.
+         *     A reconnecting client's Last-Event-ID skips the state it has already seen; the stream counts
+         *     against the client's MAX_SSE_PER_CLIENT like the run and sweep streams.
          */
         get: operations["tunings-events"];
         put?: never;
@@ -3369,6 +3372,12 @@ export interface components {
          */
         Telemetry: {
             /**
+             * Flow Paths
+             * @description each flow's path in the result: the nodes its first packet crossed (one path per flow with per-flow ECMP)
+             * @default false
+             */
+            flow_paths: boolean;
+            /**
              * Port Counters
              * @description per port and priority: frames and bytes sent, pauses, pause time; drops per port by reason
              * @default false
@@ -4780,6 +4789,13 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description over a quota of this client (points per sweep or tuning, queued runs, simulated events per day) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     "tunings-spaces": {
@@ -4946,6 +4962,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
+            };
+            /** @description too many open event streams for this client */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

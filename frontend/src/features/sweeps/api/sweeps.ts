@@ -1,10 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { client, unwrap } from "../../../lib/api/client";
 import type { components } from "../../../lib/api/schema.gen";
+import { throttle } from "../utils/throttle";
 
 export type SweepCreate = components["schemas"]["SweepCreate"];
 export type SweepPublic = components["schemas"]["SweepPublic"];
+/** The stream's payload: the counts of SweepPublic without the table. */
+type SweepProgress = Pick<SweepPublic, "id" | "status" | "total" | "done" | "failed">;
 const FINAL = new Set(["SUCCEEDED", "FAILED", "CANCELLED"]);
 
 export function useCreateSweep() {
@@ -13,27 +16,55 @@ export function useCreateSweep() {
   });
 }
 
-/** A sweep, refreshed on its SSE progress events (and by polling while it runs). */
+/** Fewest milliseconds between two reads of the whole points table while progress streams in. */
+const TABLE_REFRESH_MS = 3000;
+
+/**
+ * A sweep kept current by its SSE stream: each progress event updates the counts at once and the
+ * points table at most every TABLE_REFRESH_MS (the table of a large sweep is the API's costliest
+ * read, and its points finish several a second); `done` reads it at once. When the stream fails
+ * the query polls every 2 s instead.
+ */
 export function useSweep(id: string | undefined) {
   const qc = useQueryClient();
+  const [streamOk, setStreamOk] = useState(typeof EventSource !== "undefined");
   const query = useQuery({
     queryKey: ["sweep", id],
     enabled: !!id,
     queryFn: () => unwrap(client.GET("/api/v1/sweeps/{id}", { params: { path: { id: id! } } })),
-    refetchInterval: (q) => (q.state.data && FINAL.has(q.state.data.status) ? false : 2000),
+    refetchInterval: (q) => (q.state.data && FINAL.has(q.state.data.status) ? false : streamOk ? 15000 : 2000),
   });
   const final = query.data ? FINAL.has(query.data.status) : false;
   useEffect(() => {
     if (!id || final || typeof EventSource === "undefined") return;
     const es = new EventSource(`/api/v1/sweeps/${id}/events`);
-    const refresh = () => void qc.invalidateQueries({ queryKey: ["sweep", id] });
-    es.addEventListener("progress", refresh);
-    es.addEventListener("done", () => {
-      refresh();
-      es.close();
+    const refreshTable = throttle(() => void qc.invalidateQueries({ queryKey: ["sweep", id] }), TABLE_REFRESH_MS);
+    es.addEventListener("progress", (e) => {
+      try {
+        const counts = JSON.parse((e as MessageEvent).data) as SweepProgress;
+        if (FINAL.has(counts.status)) return readNow(); // the table's last state, at once
+        qc.setQueryData<SweepPublic>(["sweep", id], (old) => (old ? { ...old, ...counts } : old));
+      } catch {
+        /* a malformed frame: the table refresh corrects it */
+      }
+      refreshTable();
     });
-    es.onerror = () => es.close();
-    return () => es.close();
+    const readNow = () => {
+      refreshTable.cancel();
+      void qc.invalidateQueries({ queryKey: ["sweep", id] });
+    };
+    es.addEventListener("done", () => {
+      es.close();
+      readNow();
+    });
+    es.onerror = () => {
+      es.close();
+      setStreamOk(false);
+    };
+    return () => {
+      refreshTable.cancel();
+      es.close();
+    };
   }, [id, final, qc]);
   return query;
 }
