@@ -233,6 +233,29 @@ test("DCI accelerator: ticked in the generator, drawn at both site edges, report
   await shot(page, "results-dci-accelerator");
 });
 
+test("transports: sprayed + per_packet chosen in the panels, the run reports QPs per NIC", async ({ page, request }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openPreset(page, request, "leaf-spine-permutation");
+  const panel = page.locator(".params-panel");
+  await panel.getByLabel("Load balancing", { exact: true }).selectOption("per_packet");
+  await panel.getByText("NIC defaults (DCQCN)").click();
+  await panel.getByLabel("Transport", { exact: true }).selectOption("sprayed");
+  await panel.getByLabel("Processes per host", { exact: true }).fill("4");
+  await shot(page, "editor-transport");
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(page).toHaveURL(/\/runs\//);
+  expect(await waitForRunEnd(page)).toBe("SUCCEEDED");
+  const runId = page.url().split("/runs/")[1].split(/[/?#]/)[0];
+  const diagnostics = await (await request.get(`${API}/runs/${runId}/diagnostics`)).json();
+  // 16 hosts, 4 processes: (16 - 1) x 4^2 = 240 QPs per NIC
+  expect(diagnostics.transport.max_qps_per_nic).toBe(240);
+  const section = page.getByRole("region", { name: "Transport and QP accounting" });
+  await expect(section).toContainText("needs up to 240 QPs");
+  await expect(section).toContainText("sprayed");
+  await section.scrollIntoViewIfNeeded();
+  await shot(page, "results-transport");
+});
+
 test("NTT preset: the home page runs the paper's comparison as a sweep", async ({ page, request }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto("/");

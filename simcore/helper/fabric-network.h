@@ -102,6 +102,9 @@ class FabricRunnerImpl
     nlohmann::ordered_json PingmeshReport() const; ///< helper/fault-results.cc
     bool HasProbes() const;
     nlohmann::ordered_json PortCounters() const; ///< helper/fault-results.cc
+    /** Whether any NIC departs from RC, one process, unlimited QP cache (transport-results.cc). */
+    bool HasTransportReport() const;
+    nlohmann::ordered_json TransportReport() const; ///< helper/transport-results.cc
 
     Scenario m_scenario;
     FabricContext m_ctx;

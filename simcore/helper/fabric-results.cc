@@ -89,6 +89,10 @@ FabricRunnerImpl::Results() const
     {
         j["pingmesh"] = PingmeshReport();
     }
+    if (HasTransportReport())
+    {
+        j["transport"] = TransportReport();
+    }
     if (m_scenario.portCounters)
     {
         j["port_counters"] = PortCounters();

@@ -294,7 +294,8 @@ Run(const std::vector<std::string>& args)
     {
         result[key] = model.contains(key) ? model[key] : nlohmann::ordered_json(nullptr);
     }
-    for (const char* key : {"faults", "pingmesh", "port_counters", "dci_accelerator"}) // present only when the run has them
+    // present only when the run has them
+    for (const char* key : {"faults", "pingmesh", "port_counters", "dci_accelerator", "transport"})
     {
         if (model.contains(key))
         {

@@ -1,6 +1,7 @@
 #include "model/fabric-switch.h"
 
 #include "ns3/boolean.h"
+#include "ns3/object-factory.h"
 
 #include <algorithm>
 #include <array>
@@ -86,6 +87,14 @@ FabricSwitch::Configure(FabricContext* ctx, uint32_t node, const SwitchConfig& c
             }
         }
     }
+    if (cfg.loadBalancing != LoadBalancing::ECMP)
+    {
+        PerPacketBalancer::GetTypeId(); // registered even when the static library drops objects
+        AdaptiveBalancer::GetTypeId();
+        ns3::ObjectFactory factory(LoadBalancer::TypeIdNameFor(
+            cfg.loadBalancing == LoadBalancing::ADAPTIVE ? "adaptive" : "per_packet"));
+        m_balancer = factory.Create<LoadBalancer>();
+    }
     auto rng = ns3::CreateObject<ns3::UniformRandomVariable>();
     rng->SetStream(rngStream);
     m_red.SetStream(rng);
@@ -97,6 +106,10 @@ FabricSwitch::SetRoutes(RouteTable table, const std::vector<uint32_t>* hostAttac
                         const std::vector<uint32_t>* hostPort)
 {
     m_routes = std::move(table);
+    if (m_balancer)
+    {
+        m_balancer->Init(static_cast<uint32_t>(m_routes.count.size()));
+    }
     m_hostAttach = hostAttach;
     m_hostAttachNode = hostAttachNode;
     m_hostPort = hostPort;
@@ -154,6 +167,32 @@ FabricSwitch::SelectEgress(const RocePacket& p) const
     return m_routes.ports[off + kEcmpMod[n].Mod(h)]; // = h % n
 }
 
+uint32_t
+FabricSwitch::BalancedEgress(const RocePacket& p)
+{
+    if (!m_hostAttach || p.dst >= m_hostAttach->size())
+    {
+        return UINT32_MAX;
+    }
+    if ((*m_hostAttachNode)[p.dst] == m_node)
+    {
+        return (*m_hostPort)[p.dst];
+    }
+    uint32_t a = (*m_hostAttach)[p.dst];
+    if (a >= m_routes.count.size() || m_routes.count[a] == 0)
+    {
+        return UINT32_MAX;
+    }
+    uint32_t n = m_routes.count[a];
+    const uint16_t* ports = &m_routes.ports[m_routes.offset[a]];
+    if (n == 1)
+    {
+        return ports[0];
+    }
+    uint32_t h = EcmpHash(m_cfg.ecmpSeed, p.src, p.dst, p.udpSrc);
+    return m_balancer->Choose(*this, p, ports, n, a, kEcmpMod[n].Mod(h));
+}
+
 void
 FabricSwitch::Receive(uint32_t inPort, RocePacket p)
 {
@@ -162,7 +201,7 @@ FabricSwitch::Receive(uint32_t inPort, RocePacket p)
         HandlePause(inPort, p);
         return;
     }
-    uint32_t out = SelectEgress(p);
+    uint32_t out = ForwardEgress(p);
     if (out >= m_ports.size())
     {
         // Unroutable (the scenario layer rejects disconnected topologies): counted, not lost.
@@ -521,7 +560,7 @@ FabricSwitch::RerouteQueued(uint32_t port)
         m_nonEmpty[port] &= static_cast<uint8_t>(~(1u << prio));
         for (const RocePacket& f : held)
         {
-            uint32_t out = f.kind == PacketKind::PAUSE ? UINT32_MAX : SelectEgress(f);
+            uint32_t out = f.kind == PacketKind::PAUSE ? UINT32_MAX : ForwardEgress(f);
             if (out < m_ports.size() && out != port)
             {
                 Enqueue(out, f); // keeps its buffer charge on the same ingress

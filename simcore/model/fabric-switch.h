@@ -6,6 +6,7 @@
 #define FABRIC_FABRIC_SWITCH_H
 
 #include "model/fabric-device.h"
+#include "model/load-balancer.h"
 #include "model/packet-queue.h"
 #include "model/red-marker.h"
 #include "model/switch-mmu.h"
@@ -92,6 +93,11 @@ class FabricSwitch : public FabricDevice
 
     /** ECMP choice of the egress port for p; UINT32_MAX when unroutable. */
     uint32_t SelectEgress(const RocePacket& p) const;
+    /** The egress p is forwarded to: SelectEgress under "ecmp", else the balancer's choice. */
+    uint32_t ForwardEgress(const RocePacket& p)
+    {
+        return m_balancer ? BalancedEgress(p) : SelectEgress(p);
+    }
     /** The 5-tuple hash with this switch's seed. */
     static uint32_t EcmpHash(uint32_t seed, uint32_t src, uint32_t dst, uint16_t udpSrc);
 
@@ -156,6 +162,7 @@ class FabricSwitch : public FabricDevice
     };
 
     void Enqueue(uint32_t port, const RocePacket& p);
+    uint32_t BalancedEgress(const RocePacket& p);
     /** RED/ECN on a DATA frame leaving (or joining) egress port's queue of queueBytes. */
     void MaybeMark(uint32_t port, uint8_t prio, uint64_t queueBytes, RocePacket& p);
     void Drop(uint32_t port, const RocePacket& p, DropReason reason);
@@ -180,6 +187,7 @@ class FabricSwitch : public FabricDevice
     std::vector<uint8_t> m_nonEmpty;   ///< per port: bit prio set when that egress queue holds frames
     std::vector<PfcState> m_pfcState;  ///< port x 8 (ingress side)
     RouteTable m_routes;
+    ns3::Ptr<LoadBalancer> m_balancer; ///< null under "ecmp"
     const std::vector<uint32_t>* m_hostAttach = nullptr;
     const std::vector<uint32_t>* m_hostAttachNode = nullptr;
     const std::vector<uint32_t>* m_hostPort = nullptr;

@@ -3,6 +3,8 @@
 #include "model/dcqcn-sampled.h"
 #include "model/dcqcn.h"
 #include "model/nic-faults.h"
+#include "model/rc-transport.h"
+#include "model/sprayed-transport.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -52,6 +54,16 @@ RdmaNic::Configure(FabricContext* ctx, uint32_t node, const NicConfig& cfg)
     Dcqcn::GetTypeId();
     DcqcnSampled::GetTypeId();
     NoCongestionControl::GetTypeId();
+    RcTransport::GetTypeId();
+    XrcTransport::GetTypeId();
+    SprayedTransport::GetTypeId();
+    ns3::ObjectFactory transportFactory(Transport::TypeIdNameFor(cfg.transport));
+    m_transport = transportFactory.Create<Transport>();
+    m_transport->Attach(this, ctx);
+    m_goBackN = m_transport->GetInstanceTypeId() == RcTransport::GetTypeId() ||
+                m_transport->GetInstanceTypeId() == XrcTransport::GetTypeId();
+    m_qpCache.SetCapacity(cfg.qpCacheEntries);
+    m_qpMissPs = static_cast<int64_t>(cfg.qpCacheMissNs * 1e3 + 0.5);
     m_ccFactory.SetTypeId(CongestionOps::TypeIdNameFor(cfg.cc.algorithm));
     if (cfg.cc.algorithm != "none")
     {
@@ -92,6 +104,18 @@ RdmaNic::ActiveQps() const
     return static_cast<uint32_t>(m_active.size());
 }
 
+const Transport&
+RdmaNic::GetTransport() const
+{
+    return *m_transport;
+}
+
+uint64_t
+RdmaNic::QpCacheMisses() const
+{
+    return m_qpCache.Misses();
+}
+
 void
 RdmaNic::StartFlow(uint32_t flow)
 {
@@ -126,7 +150,8 @@ bool
 RdmaNic::BuildData(uint32_t flow, RocePacket& out, int64_t now)
 {
     FlowState& f = m_ctx->flows[flow];
-    uint64_t psn = f.sndNxt;
+    bool retransmit = false;
+    uint64_t psn = m_transport->NextPsn(f, now, retransmit);
     out = RocePacket();
     out.kind = PacketKind::DATA;
     out.flow = flow;
@@ -136,21 +161,15 @@ RdmaNic::BuildData(uint32_t flow, RocePacket& out, int64_t now)
     out.payload = f.Payload(psn);
     out.wire = out.payload + m_cfg.headerBytes + m_cfg.preambleIfgBytes;
     out.gap = static_cast<uint8_t>(m_cfg.preambleIfgBytes);
-    out.udpSrc = f.spec->udpSrcPort;
+    out.udpSrc = m_goBackN ? f.spec->udpSrcPort : m_transport->SourcePort(f, psn);
     out.priority = f.spec->priority & 7;
     f.bytesSent += out.payload;
-    if (psn < f.maxSent)
+    if (retransmit)
     {
         ++f.retransmits;
         ++m_ctx->counters.retransmitted;
         f.bytesRetransmitted += out.payload;
     }
-    if (f.sndUna == f.sndNxt)
-    {
-        f.lastProgressPs = now; // the RTO clock starts with the first outstanding packet
-    }
-    ++f.sndNxt;
-    f.maxSent = std::max(f.maxSent, f.sndNxt);
     double rate = f.cc->GetRateBps();
     if (rate < f.lineRateBps && rate > 0)
     {
@@ -178,13 +197,18 @@ RdmaNic::Dequeue(uint32_t port, RocePacket& out)
         return false;
     }
     int64_t now = NowPs();
+    if (m_stallUntilPs > now)
+    {
+        ScheduleWake(m_stallUntilPs); // fetching a QP context: nothing leaves meanwhile
+        return false;
+    }
     int64_t earliest = kForeverPs;
     for (size_t i = 0; i < n; ++i)
     {
         size_t slot = (m_rr + i) % n;
         uint32_t flow = m_active[slot];
         FlowState& f = m_ctx->flows[flow];
-        if (f.sndNxt >= f.totalPkts || f.sndNxt - f.sndUna >= f.windowPkts)
+        if (m_goBackN ? !RcTransport::CanSendRc(f) : !m_transport->CanSend(f))
         {
             continue;
         }
@@ -196,6 +220,14 @@ RdmaNic::Dequeue(uint32_t port, RocePacket& out)
         {
             earliest = std::min(earliest, f.nextSendPs);
             continue;
+        }
+        if (m_qpCache.Limited() &&
+            !m_qpCache.Touch(m_transport->ContextKey(*f.spec, m_cfg.processesPerHost)))
+        {
+            // A miss: the context is fetched (now cached) and this QP sends when it arrives.
+            m_stallUntilPs = now + m_qpMissPs;
+            ScheduleWake(m_stallUntilPs);
+            return false;
         }
         m_rr = (slot + 1) % n;
         return BuildData(flow, out, now);
@@ -258,7 +290,7 @@ RdmaNic::Receive(uint32_t port, RocePacket p)
 }
 
 void
-RdmaNic::SendControl(const FlowState& f, PacketKind kind, uint32_t psn)
+RdmaNic::SendControl(const FlowState& f, PacketKind kind, uint32_t psn, uint32_t sack)
 {
     RocePacket c;
     c.kind = kind;
@@ -266,6 +298,7 @@ RdmaNic::SendControl(const FlowState& f, PacketKind kind, uint32_t psn)
     c.src = f.spec->dst;
     c.dst = f.spec->src;
     c.psn = psn;
+    c.payload = sack; // selective transports: the PSN acknowledged selectively + 1
     c.udpSrc = f.spec->udpSrcPort;
     c.priority = kControlPriority;
     c.wire = m_cfg.headerBytes + m_cfg.preambleIfgBytes +
@@ -303,42 +336,7 @@ RdmaNic::OnData(const RocePacket& p)
     {
         OnMarked(p.flow, now);
     }
-    if (p.psn == f.expected)
-    {
-        ++f.expected;
-        f.nackSent = false;
-        f.bytesDelivered += p.payload;
-        if (now >= m_ctx->warmupPs && m_node < m_ctx->hostRxBytes.size())
-        {
-            uint64_t inWindow = PayloadInWindow(p, now);
-            m_ctx->hostRxBytes[m_node] += inWindow;
-            f.bytesDeliveredInWindow += inWindow;
-        }
-        bool last = f.expected == f.totalPkts;
-        if (last && f.completePs < 0)
-        {
-            f.completePs = now;
-            m_completeTrace(f.spec->id);
-        }
-        if (++f.ackCounter >= m_cfg.ackIntervalPackets || last)
-        {
-            f.ackCounter = 0;
-            SendControl(f, PacketKind::ACK, static_cast<uint32_t>(f.expected));
-        }
-    }
-    else if (p.psn > f.expected)
-    {
-        if (m_cfg.nackEnabled && !f.nackSent)
-        {
-            f.nackSent = true;
-            SendControl(f, PacketKind::NACK, static_cast<uint32_t>(f.expected));
-        }
-    }
-    else
-    {
-        // A duplicate (after a timeout): re-acknowledge so the sender moves on.
-        SendControl(f, PacketKind::ACK, static_cast<uint32_t>(f.expected));
-    }
+    m_transport->OnData(f, p, now);
 }
 
 void
@@ -389,27 +387,13 @@ RdmaNic::OnAck(const RocePacket& p, bool nack)
     {
         return;
     }
-    uint64_t acked = p.psn;
-    if (acked > f.sndUna && acked <= f.maxSent)
-    {
-        f.sndUna = acked;
-        f.lastProgressPs = NowPs();
-        if (f.sndNxt < f.sndUna)
-        {
-            f.sndNxt = f.sndUna;
-        }
-    }
-    if (nack && acked < f.sndNxt && acked >= f.sndUna)
-    {
-        f.sndNxt = acked; // go back N
-        f.lastProgressPs = NowPs();
-    }
+    bool allAcked = m_transport->OnAck(f, p, nack, NowPs());
     if (p.ece && f.cc)
     {
         m_cnpRxTrace(f.spec->id);
         f.cc->OnCnp();
     }
-    if (f.sndUna >= f.totalPkts)
+    if (allAcked)
     {
         RetireFlow(p.flow); // sets senderDonePs: the sender FCT ends here
     }
@@ -444,6 +428,7 @@ RdmaNic::RetireFlow(uint32_t flow)
         f.cc->Dispose();
         f.cc = nullptr;
     }
+    m_transport->OnRetire(flow);
     auto it = std::find(m_active.begin(), m_active.end(), flow);
     if (it != m_active.end())
     {
@@ -471,8 +456,7 @@ RdmaNic::CheckRto(uint32_t flow)
     int64_t now = NowPs();
     if (f.sndNxt > f.sndUna && now - f.lastProgressPs >= m_rtoPs)
     {
-        ++f.timeouts;
-        f.sndNxt = f.sndUna;
+        m_transport->OnTimeout(f, now);
         f.lastProgressPs = now;
         TryTransmit(0);
     }
@@ -621,6 +605,11 @@ RdmaNic::DoDispose()
         }
     }
     m_active.clear();
+    if (m_transport)
+    {
+        m_transport->Dispose();
+        m_transport = nullptr;
+    }
     FabricDevice::DoDispose();
 }
 

@@ -1,14 +1,17 @@
 /*
- * An RDMA NIC with RC queue pairs: PSN, ACK coalescing, NACK and go-back-N, retransmission
- * timeout, a window of outstanding bytes, per-QP rate pacing by a CongestionOps reaction point,
- * the DCQCN notification point (CNP generation) and PFC pause of its egress per priority.
- * One port per NIC; several QPs share it round-robin.
+ * An RDMA NIC: queue pairs whose reliability (PSN order, ACKs, retransmission) is a Transport
+ * chosen by TypeId (RC go-back-N, XRC, sprayed), a retransmission timeout, a window of
+ * outstanding bytes, per-QP rate pacing by a CongestionOps reaction point, the DCQCN
+ * notification point (CNP generation), a QP-context cache and PFC pause of its egress per
+ * priority. One port per NIC; several QPs share it round-robin.
  */
 #ifndef FABRIC_RDMA_NIC_H
 #define FABRIC_RDMA_NIC_H
 
 #include "model/fabric-device.h"
 #include "model/packet-queue.h"
+#include "model/qp-context-cache.h"
+#include "model/transport.h"
 
 #include "ns3/object-factory.h"
 #include "ns3/traced-callback.h"
@@ -33,6 +36,9 @@ class RdmaNic : public FabricDevice
 
     const NicConfig& Config() const;
     uint32_t ActiveQps() const;
+    const Transport& GetTransport() const;
+    /** Sends that found their QP context out of the cache (nic.qp_cache_entries). */
+    uint64_t QpCacheMisses() const;
 
     // Fault hooks (model/fault-schedule.cc, model/nic-faults.cc).
     /**
@@ -57,13 +63,15 @@ class RdmaNic : public FabricDevice
     void DoDispose() override;
 
   private:
+    friend class Transport; // the reliability layer acknowledges and delivers through the NIC
+
     void OnData(const RocePacket& p);
     void OnAck(const RocePacket& p, bool nack);
     void OnCnp(const RocePacket& p);
     void OnMarked(uint32_t flow, int64_t now);
     void SendCnp(uint32_t flow);
     void SendPendingCnp(uint32_t flow);
-    void SendControl(const FlowState& f, PacketKind kind, uint32_t psn);
+    void SendControl(const FlowState& f, PacketKind kind, uint32_t psn, uint32_t sack = 0);
     bool BuildData(uint32_t flow, RocePacket& out, int64_t now);
     void RetireFlow(uint32_t flow);
     void ScheduleWake(int64_t atPs);
@@ -76,6 +84,11 @@ class RdmaNic : public FabricDevice
 
     NicConfig m_cfg;
     ns3::ObjectFactory m_ccFactory;
+    ns3::Ptr<Transport> m_transport;
+    bool m_goBackN = true; ///< RC or XRC: the window test is inlined (no virtual call per QP)
+    QpContextCache m_qpCache;
+    int64_t m_qpMissPs = 0;
+    int64_t m_stallUntilPs = 0; ///< transmit pipeline waits for a QP context until then
     PacketQueue m_ctrl;
     std::vector<uint32_t> m_active; ///< sending QPs (flow indices), in round-robin order
     size_t m_rr = 0;

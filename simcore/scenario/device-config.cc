@@ -290,8 +290,24 @@ ReadSwitchConfig(const json& value, const std::string& path, ordered_json* out)
     s.ecmpSeed = static_cast<uint32_t>(r.Int("ecmp_seed", 0, Range::Closed(0, 4294967295.0)));
     s.dataPriority =
         static_cast<uint8_t>(r.Int("data_priority", s.dataPriority, Range::Closed(0, 6)));
+    std::string lb = r.Enum("load_balancing", "ecmp", {"ecmp", "per_packet", "adaptive"});
+    s.loadBalancing = lb == "per_packet" ? LoadBalancing::PER_PACKET
+                      : lb == "adaptive" ? LoadBalancing::ADAPTIVE
+                                         : LoadBalancing::ECMP;
     r.Finish();
     return s;
+}
+
+/** nic.sprayed: the reorder buffer and ACK spacing of the sprayed transport. */
+static void
+ReadSprayed(const json& value, const std::string& path, ordered_json* out, NicConfig& n)
+{
+    ObjectReader r(value, path, out);
+    n.reorderWindowPackets = static_cast<uint32_t>(
+        r.Int("reorder_window_packets", n.reorderWindowPackets, Range::Closed(1, 65536)));
+    n.sackIntervalPackets = static_cast<uint32_t>(
+        r.Int("sack_interval_packets", n.sackIntervalPackets, Range::Closed(1, 64)));
+    r.Finish();
 }
 
 NicConfig
@@ -300,16 +316,13 @@ ReadNicConfig(const json& value, const std::string& path, ordered_json* out)
     ObjectReader r(value, path, out);
     NicConfig n;
     const json* transport = r.Raw("transport");
-    if (transport && !(transport->is_string() && transport->get<std::string>() == "rc"))
+    if (transport && transport->is_string() && transport->get<std::string>() == "erd")
     {
-        bool reserved = transport->is_string() && (transport->get<std::string>() == "xrc" ||
-                                                   transport->get<std::string>() == "erd");
-        throw ScenarioError(
-            r.FieldPath("transport"),
-            std::string("must be \"rc\"") +
-                (reserved ? " (\"xrc\" and \"erd\" are reserved for later versions)" : ""));
+        throw ScenarioError(r.FieldPath("transport"),
+                            "must be one of \"rc\", \"xrc\", \"sprayed\" (\"erd\" is reserved "
+                            "for a later version)");
     }
-    r.Record("transport", n.transport);
+    n.transport = r.Enum("transport", n.transport, {"rc", "xrc", "sprayed"});
     n.mtuBytes =
         static_cast<uint32_t>(r.Int("mtu_bytes", n.mtuBytes, Range::Closed(256, 9000, "bytes")));
     const json* qpDepth = r.Raw("qp_depth");
@@ -343,6 +356,12 @@ ReadNicConfig(const json& value, const std::string& path, ordered_json* out)
         r.Int("header_bytes", n.headerBytes, Range::Closed(20, 256, "bytes")));
     n.preambleIfgBytes = static_cast<uint32_t>(
         r.Int("preamble_ifg_bytes", n.preambleIfgBytes, Range::Closed(0, 64, "bytes")));
+    n.processesPerHost = static_cast<uint32_t>(
+        r.Int("processes_per_host", n.processesPerHost, Range::Closed(1, 1024)));
+    n.qpCacheEntries = static_cast<uint32_t>(
+        r.Int("qp_cache_entries", n.qpCacheEntries, Range::Closed(0, 1048576)));
+    n.qpCacheMissNs = r.Number("qp_cache_miss_ns", n.qpCacheMissNs, Range::Closed(0, 100000, "ns"));
+    ReadSprayed(OrEmpty(r.Raw("sprayed")), r.FieldPath("sprayed"), Child(out, "sprayed"), n);
     r.Finish();
     return n;
 }

@@ -77,6 +77,13 @@ struct PfcConfig
     std::vector<std::pair<double, double>> alphaByRate; ///< (ingress port Gbit/s, alpha)
 };
 
+enum class LoadBalancing : uint8_t
+{
+    ECMP,       ///< hash of the 5-tuple: one path per QP
+    PER_PACKET, ///< round robin over the next hops, packet by packet
+    ADAPTIVE    ///< the next hop whose egress queue holds the fewest bytes, packet by packet
+};
+
 struct SwitchConfig
 {
     uint64_t bufferBytes = 12000000;
@@ -88,6 +95,8 @@ struct SwitchConfig
     uint32_t ecmpSeed = 0;        ///< effective seed for this switch (already mixed with its index)
     uint8_t dataPriority = 3;
     bool ecnMarkOnDequeue = false; ///< ecn_mark_point: false = "enqueue", true = "dequeue"
+    /** load_balancing: how an egress is chosen among equal-cost next hops. */
+    LoadBalancing loadBalancing = LoadBalancing::ECMP;
 };
 
 struct CcConfig
@@ -127,6 +136,11 @@ struct NicConfig
     bool ackFlagFeedback = false; ///< ecn_feedback "ack_flag": flag the ACK, send no CNP
     uint32_t headerBytes = 62;      ///< per data frame: Ethernet, IPv4, UDP, BTH, ICRC
     uint32_t preambleIfgBytes = 20; ///< per frame on the wire, not stored in switch buffers
+    uint32_t processesPerHost = 1;  ///< p in the QP accounting (docs/model.md, "Transports")
+    uint32_t qpCacheEntries = 0;    ///< QP contexts cached on the NIC; 0 = unlimited
+    double qpCacheMissNs = 500;     ///< transmit stall to fetch a context that missed
+    uint32_t reorderWindowPackets = 256; ///< sprayed: receiver reorder buffer (packets)
+    uint32_t sackIntervalPackets = 1;    ///< sprayed: an ACK (with its SACK) per n arrivals
 };
 
 /** FlowSpec::window of a QP whose depth is "bdp": base RTT x bottleneck rate / message wire

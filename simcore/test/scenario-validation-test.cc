@@ -89,7 +89,8 @@ TEST(Validation, MessagesNamePathAndAllowedValues)
     d["nic"] = {{"transport", "erd"}};
     EXPECT_EQ(
         ErrorOfDoc(d),
-        "nic.transport: must be \"rc\" (\"xrc\" and \"erd\" are reserved for later versions)");
+        "nic.transport: must be one of \"rc\", \"xrc\", \"sprayed\" (\"erd\" is reserved for a "
+        "later version)");
     d = Minimal();
     d["nic"] = {{"cc", {{"preset", "fast"}}}};
     EXPECT_EQ(ErrorOfDoc(d), "nic.cc.preset: must be one of \"dcqcn-paper\", \"nvidia-default\", "

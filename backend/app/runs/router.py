@@ -131,7 +131,8 @@ def diagnostics(session: SessionDep, run: RunDep) -> RunDiagnostics:
     result = succeeded_result(session, run)
     return RunDiagnostics(faults=result.get("faults"), pingmesh=result.get("pingmesh"),
                           port_counters=result.get("port_counters"),
-                          dci_accelerator=result.get("dci_accelerator"))
+                          dci_accelerator=result.get("dci_accelerator"),
+                          transport=result.get("transport"))
 
 
 @router.get("/{id}/result", response_class=Response,

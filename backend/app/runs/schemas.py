@@ -89,6 +89,9 @@ class RunDiagnostics(BaseModel):
     pingmesh: dict[str, Any] | None
     port_counters: dict[str, Any] | None
     dci_accelerator: dict[str, Any] | None = None
+    transport: dict[str, Any] | None = Field(
+        None, description="QP accounting per NIC (QPs needed, contexts used, QP-cache misses); "
+        "null when every NIC is RC with one process and an unlimited QP cache")
 
 
 class FlowsPublic(BaseModel):

@@ -82,6 +82,9 @@ class PfcPartial(Strict):
     alpha_by_rate: dict[RateKey, PfcAlpha] | None = None
 
 
+LoadBalancing = Literal["ecmp", "per_packet", "adaptive"]
+
+
 class Switch(Strict):
     """Switch defaults (every switch unless overridden)."""
 
@@ -100,6 +103,10 @@ class Switch(Strict):
         "enqueue",
         description="where the ECN marker looks at the egress queue: on arrival of the frame "
         "(enqueue) or on its departure (dequeue); per switch, all priorities")
+    load_balancing: LoadBalancing = Field(
+        "ecmp", description="choice among equal-cost next hops: ecmp (5-tuple hash, one path "
+        "per QP), per_packet (round robin, packet by packet), adaptive (the next hop whose "
+        "egress queue holds the fewest bytes, packet by packet; ties follow the hash)")
 
     @model_validator(mode="after")
     def _priority_ecn(self) -> "Switch":
@@ -137,6 +144,7 @@ class SwitchPartial(Strict):
     ecmp_seed: int | None = Field(None, ge=0, le=2**32 - 1)
     data_priority: int | None = Field(None, ge=0, le=6)
     ecn_mark_point: Literal["enqueue", "dequeue"] | None = None
+    load_balancing: LoadBalancing | None = None
 
 
 class Cc(Strict):
@@ -185,6 +193,29 @@ class CcPartial(Cc):
     preset: CcPreset | None = None
 
 
+Transport = Literal["rc", "xrc", "sprayed"]
+TRANSPORT_DESCRIPTION = (
+    "reliability layer: rc (go-back-N, a QP per process pair), xrc (RC on the wire, one send "
+    "QP per process and destination host), sprayed (a source port per packet, reorder buffer, "
+    "selective ACK and retransmission); erd is reserved for a later version")
+
+
+class Sprayed(Strict):
+    """nic.sprayed: the receiver's reorder buffer and ACK spacing of the sprayed transport."""
+
+    reorder_window_packets: int = Field(
+        256, ge=1, le=65536, description="packets the receiver holds out of order; the sender "
+        "keeps no more than this in flight")
+    sack_interval_packets: int = Field(
+        1, ge=1, le=64, description="an ACK (cumulative PSN and one selectively acknowledged "
+        "PSN) per this many in-order arrivals; every out-of-order arrival is acknowledged")
+
+
+class SprayedPartial(Strict):
+    reorder_window_packets: int | None = Field(None, ge=1, le=65536)
+    sack_interval_packets: int | None = Field(None, ge=1, le=64)
+
+
 QpDepth = Annotated[int, Field(ge=1, le=65536)] | Literal["bdp"]
 QP_DEPTH_DOC = ("outstanding WQEs (messages) per QP, 1..65536, or \"bdp\": per flow, "
                 "ceil(base RTT x bottleneck rate / message wire bytes) (NTT's QD = RTT x line "
@@ -194,7 +225,7 @@ QP_DEPTH_DOC = ("outstanding WQEs (messages) per QP, 1..65536, or \"bdp\": per f
 class Nic(Strict):
     """NIC defaults (every host unless overridden)."""
 
-    transport: Literal["rc"] = Field("rc", description="xrc and erd are reserved for later")
+    transport: Transport = Field("rc", description=TRANSPORT_DESCRIPTION)
     mtu_bytes: int = Field(1000, ge=256, le=9000)
     qp_depth: QpDepth = Field(16, description=QP_DEPTH_DOC)
     message_bytes: int = Field(65536, ge=1, le=2**31)
@@ -216,12 +247,23 @@ class Nic(Strict):
                               "(Ethernet 18 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 = 62)")
     preamble_ifg_bytes: int = Field(20, ge=0, le=64, description="preamble, SFD and inter-frame "
                                     "gap per frame (20 on Ethernet; 0 on a point-to-point model)")
+    processes_per_host: int = Field(
+        1, ge=1, le=1024, description="processes per host (p) in the result's QP accounting: "
+        "RC needs (N-1) x p^2 QPs per NIC, XRC N x p; XRC's send contexts are shared per "
+        "(process, destination host)")
+    qp_cache_entries: int = Field(
+        0, ge=0, le=1_048_576, description="QP contexts the NIC caches (least recently used "
+        "evicted); 0 = unlimited")
+    qp_cache_miss_ns: float = Field(
+        500, ge=0, le=100_000, description="transmit stall while a QP context that missed the "
+        "cache is fetched over PCIe")
+    sprayed: Sprayed = Field(default_factory=Sprayed)
 
 
 class NicPartial(Strict):
     """A per-host override: any subset of `nic`, deep-merged over it."""
 
-    transport: Literal["rc"] | None = None
+    transport: Transport | None = None
     mtu_bytes: int | None = Field(None, ge=256, le=9000)
     qp_depth: QpDepth | None = Field(None, description=QP_DEPTH_DOC)
     message_bytes: int | None = Field(None, ge=1, le=2**31)
@@ -234,3 +276,7 @@ class NicPartial(Strict):
     ecn_feedback: Literal["cnp", "ack_flag"] | None = None
     header_bytes: int | None = Field(None, ge=20, le=256)
     preamble_ifg_bytes: int | None = Field(None, ge=0, le=64)
+    processes_per_host: int | None = Field(None, ge=1, le=1024)
+    qp_cache_entries: int | None = Field(None, ge=0, le=1_048_576)
+    qp_cache_miss_ns: float | None = Field(None, ge=0, le=100_000)
+    sprayed: SprayedPartial | None = None

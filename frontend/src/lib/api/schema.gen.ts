@@ -1954,6 +1954,24 @@ export interface components {
              */
             preamble_ifg_bytes: number;
             /**
+             * Processes Per Host
+             * @description processes per host (p) in the result's QP accounting: RC needs (N-1) x p^2 QPs per NIC, XRC N x p; XRC's send contexts are shared per (process, destination host)
+             * @default 1
+             */
+            processes_per_host: number;
+            /**
+             * Qp Cache Entries
+             * @description QP contexts the NIC caches (least recently used evicted); 0 = unlimited
+             * @default 0
+             */
+            qp_cache_entries: number;
+            /**
+             * Qp Cache Miss Ns
+             * @description transmit stall while a QP context that missed the cache is fetched over PCIe
+             * @default 500
+             */
+            qp_cache_miss_ns: number;
+            /**
              * Qp Depth
              * @description outstanding WQEs (messages) per QP, 1..65536, or "bdp": per flow, ceil(base RTT x bottleneck rate / message wire bytes) (NTT's QD = RTT x line rate / frame size), clamped to 65536
              * @default 16
@@ -1964,13 +1982,14 @@ export interface components {
              * @default 1000
              */
             rto_us: number;
+            sprayed?: components["schemas"]["Sprayed"];
             /**
              * Transport
-             * @description xrc and erd are reserved for later
+             * @description reliability layer: rc (go-back-N, a QP per process pair), xrc (RC on the wire, one send QP per process and destination host), sprayed (a source port per packet, reorder buffer, selective ACK and retransmission); erd is reserved for a later version
              * @default rc
-             * @constant
+             * @enum {string}
              */
-            transport: "rc";
+            transport: "rc" | "xrc" | "sprayed";
         };
         /**
          * NicPartial
@@ -1996,6 +2015,12 @@ export interface components {
             nack_enabled?: boolean | null;
             /** Preamble Ifg Bytes */
             preamble_ifg_bytes?: number | null;
+            /** Processes Per Host */
+            processes_per_host?: number | null;
+            /** Qp Cache Entries */
+            qp_cache_entries?: number | null;
+            /** Qp Cache Miss Ns */
+            qp_cache_miss_ns?: number | null;
             /**
              * Qp Depth
              * @description outstanding WQEs (messages) per QP, 1..65536, or "bdp": per flow, ceil(base RTT x bottleneck rate / message wire bytes) (NTT's QD = RTT x line rate / frame size), clamped to 65536
@@ -2003,8 +2028,9 @@ export interface components {
             qp_depth?: number | "bdp" | null;
             /** Rto Us */
             rto_us?: number | null;
+            sprayed?: components["schemas"]["SprayedPartial"] | null;
             /** Transport */
-            transport?: "rc" | null;
+            transport?: ("rc" | "xrc" | "sprayed") | null;
         };
         /**
          * NicWatchdog
@@ -2492,6 +2518,13 @@ export interface components {
             port_counters: {
                 [key: string]: unknown;
             } | null;
+            /**
+             * Transport
+             * @description QP accounting per NIC (QPs needed, contexts used, QP-cache misses); null when every NIC is RC with one process and an unlimited QP cache
+             */
+            transport?: {
+                [key: string]: unknown;
+            } | null;
         };
         /**
          * RunMetrics
@@ -2927,6 +2960,31 @@ export interface components {
             values: number[];
         };
         /**
+         * Sprayed
+         * @description nic.sprayed: the receiver's reorder buffer and ACK spacing of the sprayed transport.
+         */
+        Sprayed: {
+            /**
+             * Reorder Window Packets
+             * @description packets the receiver holds out of order; the sender keeps no more than this in flight
+             * @default 256
+             */
+            reorder_window_packets: number;
+            /**
+             * Sack Interval Packets
+             * @description an ACK (cumulative PSN and one selectively acknowledged PSN) per this many in-order arrivals; every out-of-order arrival is acknowledged
+             * @default 1
+             */
+            sack_interval_packets: number;
+        };
+        /** SprayedPartial */
+        SprayedPartial: {
+            /** Reorder Window Packets */
+            reorder_window_packets?: number | null;
+            /** Sack Interval Packets */
+            sack_interval_packets?: number | null;
+        };
+        /**
          * StepCheck
          * @description What the app watches for to tick a step itself.
          */
@@ -3238,6 +3296,13 @@ export interface components {
              * @enum {string}
              */
             ecn_mark_point: "enqueue" | "dequeue";
+            /**
+             * Load Balancing
+             * @description choice among equal-cost next hops: ecmp (5-tuple hash, one path per QP), per_packet (round robin, packet by packet), adaptive (the next hop whose egress queue holds the fewest bytes, packet by packet; ties follow the hash)
+             * @default ecmp
+             * @enum {string}
+             */
+            load_balancing: "ecmp" | "per_packet" | "adaptive";
             pfc?: components["schemas"]["Pfc"];
         };
         /**
@@ -3264,6 +3329,8 @@ export interface components {
             } | null;
             /** Ecn Mark Point */
             ecn_mark_point?: ("enqueue" | "dequeue") | null;
+            /** Load Balancing */
+            load_balancing?: ("ecmp" | "per_packet" | "adaptive") | null;
             pfc?: components["schemas"]["PfcPartial"] | null;
         };
         /**

@@ -21,6 +21,7 @@ const DCQCN = "Zhu et al., Congestion Control for Large-Scale RDMA Deployments (
 const BYTETUNING = "ByteTuning slides (seed 000): ECN/PFC watermark search space";
 const MSFT = "Guo et al., RDMA over Commodity Ethernet at Scale, SIGCOMM 2016 (seed 001)";
 const NTT = "NTT, Long-distance RDMA-acceleration Frameworks, 2024 (seed 002)";
+const ERD = "Wang et al., An Optimized RDMA QP Communication Mechanism for Hyperscale AI Infrastructure (ERD, seed 004)";
 const FORMAT = "docs/scenario-format.md";
 const MODEL = "docs/model.md";
 const PFC_STD = "IEEE 802.1Qbb (PFC); dynamic threshold: Choudhury & Hahne, 1998";
@@ -53,6 +54,7 @@ export const GLOSSARY: Record<string, GlossaryEntry> = {
   "switch.ecn_mark_point": { label: "ECN mark point", meaning: "Whether the marker looks at the queue when a frame arrives (enqueue) or leaves (dequeue, reacts one queue-drain earlier).", typical: "enqueue", source: FORMAT },
   "switch.ecmp_seed": { label: "ECMP hash seed", meaning: "Seed of the per-switch ECMP hash: changes which flows collide on an uplink.", typical: "0", source: FORMAT, schema: "Switch.ecmp_seed", min: 0, max: 4_294_967_295 },
   "switch.data_priority": { label: "Data priority", unit: "0..6", meaning: "802.1p priority of RDMA data (the lossless class); CNPs and ACKs use their own.", typical: "3", source: MSFT, schema: "Switch.data_priority", min: 0, max: 6 },
+  "switch.load_balancing": { label: "Load balancing", meaning: "How a switch picks among equal-cost next hops: ecmp hashes the 5-tuple (one path per QP); per_packet sends consecutive packets to the next hops in turn; adaptive takes the next hop whose egress queue holds the fewest bytes (Spectrum-X-style adaptive routing). Spraying reorders packets: pair it with the sprayed transport.", typical: "ecmp; adaptive or per_packet for AI fabrics", source: MODEL },
 
   // NIC
   "nic.mtu_bytes": { label: "MTU", unit: "bytes", meaning: "Payload per RoCEv2 DATA frame (82 bytes of headers, preamble and gap come on top).", typical: "1000 (DCQCN paper), 1024, 4096", source: DCQCN, schema: "Nic.mtu_bytes", min: 256, max: 9000 },
@@ -68,6 +70,12 @@ export const GLOSSARY: Record<string, GlossaryEntry> = {
   "nic.ack_interval_packets": { label: "ACK interval", unit: "packets", meaning: "The receiver acknowledges every Nth packet.", typical: "1", source: MODEL, schema: "Nic.ack_interval_packets", min: 1, max: 1024 },
   "nic.rto_us": { label: "Retransmission timeout", unit: "us", meaning: "Go-back-N restarts from the last acknowledged packet when nothing is acknowledged for this long; must exceed the RTT.", typical: "1,000 us in a data centre; 100,000 us at 100 km", source: NTT, schema: "Nic.rto_us", min: 1, max: 10_000_000 },
   "nic.nack_enabled": { label: "NACK / go-back-N", meaning: "The receiver reports a gap at once (NACK) instead of waiting for the timeout.", typical: "on", source: MSFT },
+  "nic.transport": { label: "Transport", meaning: "Reliability layer: rc (go-back-N, one QP per pair of processes), xrc (RC on the wire, send QPs shared per process and destination host: N x p instead of (N-1) x p^2), sprayed (a source port per packet, reorder buffer, selective ACK and retransmission). erd is reserved.", typical: "rc", source: `${ERD}; ${MODEL}` },
+  "nic.processes_per_host": { label: "Processes per host", meaning: "p in the QP accounting of the result: RC needs (N-1) x p^2 QPs per NIC, XRC N x p.", typical: "1; 8 (one per GPU)", source: ERD, schema: "Nic.processes_per_host", min: 1, max: 1024 },
+  "nic.qp_cache_entries": { label: "QP-context cache", unit: "entries", meaning: "QP contexts the NIC keeps on chip (least recently used evicted); a send on a QP that missed stalls transmission for the miss cost. 0 = unlimited.", typical: "0; a few hundred to a few thousand on real NICs", source: ERD, schema: "Nic.qp_cache_entries", min: 0, max: 1_048_576 },
+  "nic.qp_cache_miss_ns": { label: "QP-context miss cost", unit: "ns", meaning: "Transmit stall while a QP context that missed the cache is fetched over PCIe.", typical: "500 ns (about one PCIe round trip)", source: ERD, schema: "Nic.qp_cache_miss_ns", min: 0, max: 100_000 },
+  "nic.sprayed.reorder_window_packets": { label: "Reorder window (sprayed)", unit: "packets", meaning: "Packets the receiver buffers out of order; the sender keeps no more than this in flight.", typical: "256; above the bandwidth-delay product", source: MODEL, schema: "Sprayed.reorder_window_packets", min: 1, max: 65_536 },
+  "nic.sprayed.sack_interval_packets": { label: "SACK interval (sprayed)", unit: "packets", meaning: "An ACK (cumulative PSN plus one selectively acknowledged PSN) per this many in-order arrivals; out-of-order arrivals are acknowledged at once.", typical: "1", source: MODEL, schema: "Sprayed.sack_interval_packets", min: 1, max: 64 },
 
   // explicit links (selection panel)
   "topology.links.rate_gbps": rate("Link rate", "ExplicitLink.rate_gbps"),

@@ -37,6 +37,7 @@ export const SWITCH_FIELDS: FieldSpec[] = [
   { path: "ecn_mark_point", label: "ECN mark point", type: "select", options: ["enqueue", "dequeue"] },
   { path: "ecmp_seed", label: "ECMP hash seed", type: "number" },
   { path: "data_priority", label: "Data priority", unit: "0..6", type: "number" },
+  { path: "load_balancing", label: "Load balancing", type: "select", options: ["ecmp", "per_packet", "adaptive"] },
 ];
 
 export const NIC_FIELDS: FieldSpec[] = [
@@ -53,6 +54,12 @@ export const NIC_FIELDS: FieldSpec[] = [
   { path: "ack_interval_packets", label: "ACK interval", unit: "packets", type: "number" },
   { path: "rto_us", label: "Retransmission timeout", unit: "us", type: "number" },
   { path: "nack_enabled", label: "NACK / go-back-N", type: "bool" },
+  { path: "transport", label: "Transport", type: "select", options: ["rc", "xrc", "sprayed"] },
+  { path: "processes_per_host", label: "Processes per host", type: "number" },
+  { path: "qp_cache_entries", label: "QP-context cache", unit: "entries, 0 = unlimited", type: "number" },
+  { path: "qp_cache_miss_ns", label: "QP-context miss cost", unit: "ns", type: "number" },
+  { path: "sprayed.reorder_window_packets", label: "Reorder window (sprayed)", unit: "packets", type: "number" },
+  { path: "sprayed.sack_interval_packets", label: "SACK interval (sprayed)", unit: "packets", type: "number" },
 ];
 
 export const SWITCH_DEFAULTS: Record<string, unknown> = {
@@ -71,6 +78,7 @@ export const SWITCH_DEFAULTS: Record<string, unknown> = {
   ecn_mark_point: "enqueue",
   ecmp_seed: 0,
   data_priority: 3,
+  load_balancing: "ecmp",
 };
 
 export const NIC_DEFAULTS: Record<string, unknown> = {
@@ -83,6 +91,12 @@ export const NIC_DEFAULTS: Record<string, unknown> = {
   ack_interval_packets: 1,
   rto_us: 1000,
   nack_enabled: true,
+  transport: "rc",
+  processes_per_host: 1,
+  qp_cache_entries: 0,
+  qp_cache_miss_ns: 500,
+  "sprayed.reorder_window_packets": 256,
+  "sprayed.sack_interval_packets": 1,
 };
 
 /** Run-wide fields of the parameter panel (paths from the document root). */

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { AcceleratorPanel } from "./AcceleratorPanel";
 import { DeadlockPanel } from "./DeadlockPanel";
 import { PingmeshMatrix } from "./PingmeshMatrix";
+import { TransportPanel } from "./TransportPanel";
 import type { FaultReport, PingmeshReport, RttStats } from "./types";
 
 const stats = (p99: number | null, count = 10): RttStats => ({ count, p50_us: p99 === null ? null : p99 / 2, p99_us: p99, p999_us: p99, max_us: p99 });
@@ -73,5 +74,22 @@ describe("AcceleratorPanel", () => {
     const cells = [...row.querySelectorAll("td")].map((c) => c.textContent);
     expect(cells).toEqual(["a-dci", "15,163", "12,149", "4,117", "0", "0", "12.53 MB", "0 MB"]);
     expect(screen.getByText(/268.44 MB/)).toBeTruthy();
+  });
+});
+
+describe("TransportPanel", () => {
+  const nic = (host: string, misses: number) => ({
+    host, transport: "xrc", processes: 8, qps_per_nic: 128, qp_contexts_used: 1, qp_cache_entries: 64, qp_cache_misses: misses,
+  });
+
+  it("states the QPs a NIC needs and groups hosts with equal figures", () => {
+    const nics = [nic("h0", 1), ...Array.from({ length: 14 }, (_, i) => nic(`h${i + 1}`, 2)), nic("h15", 1)];
+    render(<TransportPanel report={{ hosts: 16, max_qps_per_nic: 128, qp_cache_misses: 30, nics }} />);
+    expect(screen.getByText(/other 15 hosts a NIC needs up to 128 QPs/)).toBeTruthy();
+    expect(screen.getByText(/30 misses in all/)).toBeTruthy();
+    const first = screen.getByTestId("qp-h0");
+    expect(first.textContent).toContain("h0, h15");
+    expect(screen.getByTestId("qp-h1").textContent).toContain("h1, h2, h3 … h14 (14)");
+    expect(screen.getAllByRole("row")).toHaveLength(3); // header + two groups
   });
 });

@@ -58,9 +58,27 @@ export interface AcceleratorReport {
   edges: Record<string, AcceleratorEdge>;
 }
 
+export interface TransportNic {
+  host: string;
+  transport: string;
+  processes: number;
+  qps_per_nic: number;
+  qp_contexts_used: number;
+  qp_cache_entries: number;
+  qp_cache_misses: number;
+}
+
+export interface TransportReport {
+  hosts: number;
+  max_qps_per_nic: number;
+  qp_cache_misses: number;
+  nics: TransportNic[];
+}
+
 export interface Diagnostics {
   faults: FaultReport | null;
   pingmesh: PingmeshReport | null;
   port_counters: Record<string, unknown> | null;
   dci_accelerator?: AcceleratorReport | null;
+  transport?: TransportReport | null;
 }
