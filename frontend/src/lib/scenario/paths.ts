@@ -39,3 +39,17 @@ export function pruneEmpty(obj: JsonObject): JsonObject {
   }
   return out;
 }
+
+/**
+ * A scenario path short enough for an axis or a select label: the last two names, with a list
+ * index kept beside its list ("traffic.0.message_bytes" -> "traffic[0].message_bytes",
+ * "switch.ecn.kmin_bytes" -> "ecn.kmin_bytes"), so an index never stands alone as a name.
+ */
+export function shortParamPath(path: string): string {
+  const names: string[] = [];
+  for (const part of path.split(".")) {
+    if (/^\d+$/.test(part) && names.length) names[names.length - 1] += `[${part}]`;
+    else names.push(part);
+  }
+  return names.slice(-2).join(".");
+}

@@ -1,3 +1,4 @@
+import { shortParamPath } from "../../../lib/scenario/paths";
 import { useMemo, useState } from "react";
 import { format } from "d3-format";
 import { ChartFrame } from "../../../components/ChartFrame";
@@ -25,7 +26,7 @@ function union(a: [number, number] | null, b: [number, number] | null): [number,
 }
 
 const fmt = format(",.4~g");
-const shortPath = (p: string) => p.split(".").slice(-2).join(".");
+const shortPath = shortParamPath;
 
 /** Axis, metric, slice/aggregate pickers over a sweep's points, with optional comparison. */
 export function HeatmapExplorer({ points, paths, comparePoints, onOpenRun, marks = [], pathParams = [], onMarkClick, extraMetrics = {}, initialMetric = "throughput_gbps", higherIsBetter = {}, initialAggregate = "slice" }: {

@@ -1,3 +1,4 @@
+import { shortParamPath } from "../../../lib/scenario/paths";
 import type { TuningResults } from "../api/tunings";
 import { fmtEstimate, STRATEGY_COLORS } from "../utils/tuning";
 
@@ -29,7 +30,7 @@ export function ComparisonTable({ results, onPick, selected }: {
               <td>{fmtEstimate(row.queue_p99_bytes)}</td>
               <td>{fmtEstimate(row.max_queue_bytes)}</td>
               <td>{fmtEstimate(row.ecn_marked_packets)}</td>
-              <td className="settings">{pick ? Object.entries(pick.overrides && Object.keys(pick.overrides).length ? pick.overrides : pick.params).map(([k, v]) => `${k.split(".").slice(-2).join(".")}=${v}`).join(", ") : "—"}</td>
+              <td className="settings">{pick ? Object.entries(pick.overrides && Object.keys(pick.overrides).length ? pick.overrides : pick.params).map(([k, v]) => `${shortParamPath(k)}=${v}`).join(", ") : "—"}</td>
               <td>{row.evaluation_id != null && <button type="button" className="small" onClick={() => onPick(row.evaluation_id!)}>Select</button>}</td>
             </tr>
           );
