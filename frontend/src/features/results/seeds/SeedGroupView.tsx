@@ -71,7 +71,7 @@ export function SeedGroupView({ runs }: { runs: ComparedRun[] }) {
         <p className="hint">
           Every number is the mean over the seeds ± the half-width of its 95% confidence interval (Student t, n − 1 degrees of freedom),
           computed in the browser from each run's result. Seeds:{" "}
-          {runs.map((r, i) => <span key={r.id}>{i > 0 && ", "}<Link to={`/runs/${r.id}`}>{r.run?.seed ?? r.id}</Link></span>)}.{" "}
+          {[...runs].sort((a, b) => (a.run?.seed ?? 0) - (b.run?.seed ?? 0)).map((r, i) => <span key={r.id}>{i > 0 && ", "}<Link to={`/runs/${r.id}`}>{r.run?.seed ?? r.id}</Link></span>)}.{" "}
           <Link to={`/compare?runs=${ids.join(",")}`}>Compare these runs side by side</Link>
         </p>
         {loading && <Loading what="Loading the runs" />}
