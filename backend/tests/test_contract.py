@@ -67,8 +67,8 @@ COERCIONS = [  # (path, value of the wrong JSON type): neither side converts typ
 ]
 
 
-@pytest.mark.parametrize(("dotted", "value"), COERCIONS, ids=lambda v: str(v))
-def test_wrong_json_type_refused_by_both(api, tmp_path, dotted, value):
+def scenario_with(tmp_path, dotted, value):
+    """The leaf-spine incast example with `value` set at a dotted path, written to a file."""
     document = json.loads((EXAMPLES / "valid" / "leaf-spine-incast.json").read_text())
     *parents, leaf = dotted.split(".")
     node = document
@@ -77,6 +77,12 @@ def test_wrong_json_type_refused_by_both(api, tmp_path, dotted, value):
     node[leaf] = value
     path = tmp_path / "scenario.json"
     path.write_text(json.dumps(document))
+    return path
+
+
+@pytest.mark.parametrize(("dotted", "value"), COERCIONS, ids=lambda v: str(v))
+def test_wrong_json_type_refused_by_both(api, tmp_path, dotted, value):
+    path = scenario_with(tmp_path, dotted, value)
     code, stderr = fabricsim(path)
     assert code == 2 and stderr.startswith(f"{dotted}:"), stderr
     response = post_raw(api, path.read_bytes())

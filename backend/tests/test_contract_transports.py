@@ -1,12 +1,10 @@
 """Contract for the transport and load-balancing fields (issue 10): the API (Pydantic) and
 `fabricsim validate` accept the same bounds and refuse one step beyond them at the same path."""
 
-import json
-
 import pytest
 
 from app.core.validation import parse_dotted
-from tests.test_contract import EXAMPLES, fabricsim, post_raw
+from tests.test_contract import EXAMPLES, fabricsim, post_raw, scenario_with
 
 # (dotted path, lowest accepted, highest accepted, a value just outside on each side)
 BOUNDS = [
@@ -22,18 +20,6 @@ ENUMS = [
     ("switch_overrides.leaf0.load_balancing", ["per_packet"], ["spray"]),
     ("nic_overrides.h1.transport", ["sprayed"], ["erd"]),
 ]
-
-
-def scenario_with(tmp_path, dotted, value):
-    document = json.loads((EXAMPLES / "valid" / "leaf-spine-incast.json").read_text())
-    *parents, leaf = dotted.split(".")
-    node = document
-    for key in parents:
-        node = node.setdefault(key, {})
-    node[leaf] = value
-    path = tmp_path / "scenario.json"
-    path.write_text(json.dumps(document))
-    return path
 
 
 def assert_both(api, path, dotted, accepted):
