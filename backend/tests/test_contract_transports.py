@@ -4,7 +4,7 @@
 import pytest
 
 from app.core.validation import parse_dotted
-from tests.test_contract import EXAMPLES, fabricsim, post_raw, scenario_with
+from tests.test_contract import fabricsim, post_raw, scenario_with
 
 # (dotted path, lowest accepted, highest accepted, a value just outside on each side)
 BOUNDS = [
