@@ -141,56 +141,51 @@ FabricSwitch::EcmpHash(uint32_t seed, uint32_t src, uint32_t dst, uint16_t udpSr
     return h;
 }
 
-uint32_t
-FabricSwitch::SelectEgress(const RocePacket& p) const
+FabricSwitch::Route
+FabricSwitch::RouteTo(const RocePacket& p) const
 {
+    Route r;
     if (!m_hostAttach || p.dst >= m_hostAttach->size())
     {
-        return UINT32_MAX;
+        return r;
     }
     if ((*m_hostAttachNode)[p.dst] == m_node)
     {
-        return (*m_hostPort)[p.dst];
+        r.port = (*m_hostPort)[p.dst];
+        return r;
     }
-    uint32_t a = (*m_hostAttach)[p.dst];
-    if (a >= m_routes.count.size() || m_routes.count[a] == 0)
+    r.attach = (*m_hostAttach)[p.dst];
+    if (r.attach >= m_routes.count.size())
     {
-        return UINT32_MAX;
+        return r;
     }
-    uint32_t n = m_routes.count[a];
-    uint32_t off = m_routes.offset[a];
-    if (n == 1)
+    r.n = m_routes.count[r.attach];
+    r.ports = r.n ? &m_routes.ports[m_routes.offset[r.attach]] : nullptr;
+    return r;
+}
+
+uint32_t
+FabricSwitch::SelectEgress(const RocePacket& p) const
+{
+    Route r = RouteTo(p);
+    if (r.n <= 1)
     {
-        return m_routes.ports[off];
+        return r.n == 1 ? r.ports[0] : r.port;
     }
     uint32_t h = EcmpHash(m_cfg.ecmpSeed, p.src, p.dst, p.udpSrc);
-    return m_routes.ports[off + kEcmpMod[n].Mod(h)]; // = h % n
+    return r.ports[kEcmpMod[r.n].Mod(h)]; // = h % n
 }
 
 uint32_t
 FabricSwitch::BalancedEgress(const RocePacket& p)
 {
-    if (!m_hostAttach || p.dst >= m_hostAttach->size())
+    Route r = RouteTo(p);
+    if (r.n <= 1)
     {
-        return UINT32_MAX;
-    }
-    if ((*m_hostAttachNode)[p.dst] == m_node)
-    {
-        return (*m_hostPort)[p.dst];
-    }
-    uint32_t a = (*m_hostAttach)[p.dst];
-    if (a >= m_routes.count.size() || m_routes.count[a] == 0)
-    {
-        return UINT32_MAX;
-    }
-    uint32_t n = m_routes.count[a];
-    const uint16_t* ports = &m_routes.ports[m_routes.offset[a]];
-    if (n == 1)
-    {
-        return ports[0];
+        return r.n == 1 ? r.ports[0] : r.port;
     }
     uint32_t h = EcmpHash(m_cfg.ecmpSeed, p.src, p.dst, p.udpSrc);
-    return m_balancer->Choose(*this, p, ports, n, a, kEcmpMod[n].Mod(h));
+    return m_balancer->Choose(*this, p, r.ports, r.n, r.attach, kEcmpMod[r.n].Mod(h));
 }
 
 void

@@ -161,6 +161,17 @@ class FabricSwitch : public FabricDevice
         uint32_t generation = 0;
     };
 
+    /** The equal-cost egress ports toward p's destination: n = 0 with `port` set when the
+     *  destination hangs off this switch (or UINT32_MAX when unroutable). */
+    struct Route
+    {
+        uint32_t port = UINT32_MAX;
+        const uint16_t* ports = nullptr;
+        uint32_t n = 0;
+        uint32_t attach = 0;
+    };
+    Route RouteTo(const RocePacket& p) const;
+
     void Enqueue(uint32_t port, const RocePacket& p);
     uint32_t BalancedEgress(const RocePacket& p);
     /** RED/ECN on a DATA frame leaving (or joining) egress port's queue of queueBytes. */
