@@ -44,8 +44,9 @@ class Replay:
 
     strategy: Strategy
     batch: int = 0                      # index of the next batch to tell
-    pending: list[Request] | None = None
-    finished: bool = False
+    asked: list[list[Request]] = field(default_factory=list)  # batches asked, not yet told
+    exhausted: bool = False             # the strategy asked its last batch
+    finished: bool = False              # ... and every batch has been told
 
 
 @dataclass
@@ -141,27 +142,9 @@ def _advance(session: Session, tuning: Tuning, spec: TuningCreate, space: Space)
             replay = Replay(strategy_of(spec, sspec, space))
         stored_batches = (_stored_batches(session, tuning.id, sspec.name, replay.batch)
                           if not replay.finished else {})
-        while not replay.finished:
-            batch = replay.pending if replay.pending is not None else replay.strategy.ask()
-            replay.pending = batch
-            if not batch:
-                replay.finished = True
-                break
-            stored = stored_batches.get(replay.batch)
-            if stored is None:
-                outcome.dispatch += _store_batch(session, tuning, space, bases, sspec.name,
-                                                 replay.batch, next_seq.get(sspec.name, 0), batch)
-                all_done = False
-                break
-            if [request_from_json(r.request).key for r in stored] != [r.key for r in batch]:
-                raise ReplayDiverged(f"strategy {sspec.name} diverged from its stored evaluations "
-                                     f"at batch {replay.batch}")
-            if any(r.status == "PENDING" for r in stored):
-                all_done = False
-                break
-            for request, row in zip(batch, stored):
-                replay.strategy.tell(request, tuple(row.losses))
-            replay.pending, replay.batch = None, replay.batch + 1
+        stored_new = _replay(session, tuning, space, bases, sspec.name, replay, stored_batches,
+                             next_seq.get(sspec.name, 0), outcome)
+        all_done = all_done and replay.finished and not stored_new
         _REPLAYS[(tuning.id, sspec.name)] = replay
     if tuning.status == "PENDING":
         tuning.status = "RUNNING"
@@ -169,6 +152,48 @@ def _advance(session: Session, tuning: Tuning, spec: TuningCreate, space: Space)
         tuning.status, tuning.finished_at = "SUCCEEDED", utcnow()
         outcome.final = True
     return outcome
+
+
+def _replay(session: Session, tuning: Tuning, space: Space, bases: list[ScenarioRow],
+            name: str, replay: Replay, stored_batches: dict[int, list[TuningEvaluation]],
+            seq: int, outcome: StepOutcome) -> bool:
+    """Tell the strategy every stored batch that has ended, in order, and ask (storing what is
+    new) until it waits for results; returns whether a new batch was stored.
+
+    A strategy whose batches do not depend on results (`lookahead` > 0: grid, random) is asked
+    up to `lookahead` batches beyond the oldest untold one, so the workers never wait for the
+    last chunk of a batch (or for the step) before the next batch is there to run."""
+    stored_new = False
+    while not replay.finished:
+        if replay.asked:
+            stored = stored_batches.get(replay.batch)
+            if stored is not None and not any(r.status == "PENDING" for r in stored):
+                for request, row in zip(replay.asked.pop(0), stored):
+                    replay.strategy.tell(request, tuple(row.losses))
+                replay.batch += 1
+                continue
+        if replay.exhausted:
+            replay.finished = not replay.asked
+            break
+        if len(replay.asked) > replay.strategy.lookahead:
+            break  # waiting for results
+        index = replay.batch + len(replay.asked)
+        batch = replay.strategy.ask()
+        if not batch:
+            replay.exhausted = True
+            continue
+        replay.asked.append(batch)
+        stored = stored_batches.get(index)
+        if stored is None:
+            outcome.dispatch += _store_batch(session, tuning, space, bases, name, index,
+                                             seq, batch)
+            seq += len(batch)
+            stored_new = True
+            continue
+        if [request_from_json(r.request).key for r in stored] != [r.key for r in batch]:
+            raise ReplayDiverged(f"strategy {name} diverged from its stored evaluations "
+                                 f"at batch {index}")
+    return stored_new
 
 
 def _unclaimed(session: Session, rows: list[TuningEvaluation]) -> list[str]:

@@ -9,7 +9,7 @@ tuning can be rebuilt after a restart by replaying its stored evaluations.
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from app.tunings.space import Point, Space
 
@@ -49,6 +49,9 @@ class Strategy(ABC):
     name: str = "strategy"
     cost: float = 0.0            # evaluations asked so far, each weighted by its fidelity
     known: dict[tuple, tuple[float, ...]] = field(default_factory=dict)
+    # Batches that may be asked before the oldest untold one has results: 0 for a strategy that
+    # learns from results; more for one whose batches never depend on them (grid, random).
+    lookahead: ClassVar[int] = 0
 
     @abstractmethod
     def ask(self) -> list[Request]:

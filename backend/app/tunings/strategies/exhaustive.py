@@ -2,10 +2,12 @@
 
 import random
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from app.tunings.strategies.base import Request, Strategy
 
 DEFAULT_BATCH = 64  # points handed to the workers at once; large batches amortise dispatch
+LOOKAHEAD = 2       # batches stored ahead of results: the workers never wait for a step
 
 
 @dataclass
@@ -13,6 +15,7 @@ class GridStrategy(Strategy):
     """Every point once, in row-major order (the budget does not cut it short)."""
 
     next_rank: int = 0
+    lookahead: ClassVar[int] = LOOKAHEAD
 
     def ask(self) -> list[Request]:
         batch = int(self.options.get("batch", DEFAULT_BATCH))
@@ -31,6 +34,7 @@ class RandomStrategy(Strategy):
 
     order: list[int] = field(default_factory=list)
     next_index: int = 0
+    lookahead: ClassVar[int] = LOOKAHEAD
 
     def __post_init__(self) -> None:
         # sample() over a range draws distinct ranks without building the whole grid
