@@ -40,6 +40,31 @@ def test_annealing_finds_the_global_optimum_within_5_percent_of_the_grid():
     assert found >= 9, found
 
 
+def test_annealing_learns_to_leave_flat_axes_alone():
+    """An objective that ignores alpha and headroom (as 10 ms of an incast without PFC pauses
+    does): moves along those axes tie, and the walk should spend its budget on the two axes that
+    matter. A blind walk visited a median of 30 distinct (Kmin, Pmax) cells in 165 evaluations;
+    learning the flat axes gives about 64 (of 110)."""
+    import statistics
+
+    def flat(point):
+        return loss(point[:2] + OPTIMUM[2:])
+
+    best = min(flat(p) for p in SPACE.points())
+    cells, found = [], 0
+    for seed in range(10):
+        strategy = make("annealing", space=SPACE, budget=165, seed=seed)
+        outcome = drive([strategy], lambda requests: [(flat(r.point),) for r in requests])
+        points = [r.request.point for r in outcome.records]
+        assert len(set(points)) == len(points) <= 165  # never the same point twice
+        cells.append(len({p[:2] for p in points}))
+        found += strategy.best_loss == best
+        assert strategy.ties[2] + strategy.ties[3] > 0  # it did try the flat axes...
+        assert strategy.changes[2] + strategy.changes[3] == 0  # ...and saw only ties there
+    assert statistics.median(cells) >= 50, cells
+    assert found >= 9, found
+
+
 def test_optuna_samplers_stay_inside_the_space():
     tpe = make("tpe", space=SPACE, budget=60, seed=3)
     outcome = drive([tpe], evaluate)
