@@ -51,6 +51,13 @@ def test_four_strategies_on_the_incast_preset(api, engine):
     for name in ("random", "annealing"):
         assert table[name]["objective"]["mean"] <= best_grid + 1e-12
     assert table["grid"]["objective"]["mean"] == best_grid
+    # progress (computed in the database) agrees with the evaluations and the picks
+    progress = {s["strategy"]: s for s in api.get(f"/tunings/{tuning['id']}").json()["strategies"]}
+    for name, row in table.items():
+        mine = [e for e in evaluations if e["strategy"] == name]
+        assert progress[name]["evaluations"] == progress[name]["done"] == len(mine)
+        assert progress[name]["cost"] == sum(e["fidelity"] for e in mine)
+        assert progress[name]["best"] == row["objective"]
     # every evaluation is a run; the same simulation is run once across strategies
     grid_runs = {e["point"].__repr__(): e["run_ids"][0] for e in grid}
     for e in evaluations:
