@@ -8,6 +8,7 @@ A step commits only if the tuning row's `version` is unchanged (optimistic lock)
 running at once cannot both store the same batch.
 """
 
+import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,8 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.core.db import utcnow
-from app.runs.models import FINAL_STATES, Run
-from app.runs.service import load_result, reusable_run_by_content
+from app.runs.models import FINAL_STATES, Run, RunResult
 from app.scenarios.models import ScenarioRow
 from app.scenarios.schema import Scenario
 from app.scenarios.service import create_scenario, new_id
@@ -208,67 +208,107 @@ def _unclaimed(session: Session, rows: list[TuningEvaluation]) -> list[str]:
 def _store_batch(session: Session, tuning: Tuning, space: Space, bases: list[ScenarioRow],
                  strategy: str, batch_index: int, seq: int, batch: list[Request]) -> list[str]:
     """Evaluation rows for a new batch, each with one run per scenario and seed (reused by
-    content when the same simulation exists); returns the run ids that need executing."""
+    content when the same simulation exists); returns the run ids that need executing.
+
+    The whole batch shares its round trips (one flush of the snapshots, one query for reusable
+    runs, one flush of the new runs and rows): per point they were most of a step's time."""
     spec = TuningCreate.model_validate(tuning.spec)
-    dispatch: list[str] = []
+    rows: list[TuningEvaluation] = []
+    snapshots: dict[int, list[ScenarioRow]] = {}
     for offset, request in enumerate(batch):
         row = TuningEvaluation(tuning_id=tuning.id, strategy=strategy, seq=seq + offset,
                                batch=batch_index, request=request_to_json(request),
                                params=params_of(space, request), run_ids=[], status="PENDING")
+        rows.append(row)
         try:
-            for base in bases:
-                scenario = Scenario.model_validate(document_for(base.document, space, request))
-                label = ", ".join(f"{k}={v}" for k, v in row.params.items())
-                scenario = scenario.model_copy(update={
-                    "name": f"{base.name} [{label}]"[:200] if label else base.name})
-                snapshot, _ = create_scenario(session, scenario=scenario, parent_id=base.id,
-                                              tuning_id=tuning.id, commit=False)
-                session.flush()
-                for seed in spec.seeds:
-                    run = reusable_run_by_content(session, sim_hash=snapshot.sim_hash, seed=seed)
-                    if run is None:
-                        run = Run(id=new_id(), scenario_id=snapshot.id, seed=seed,
-                                  status="PENDING")
-                        session.add(run)
-                        session.flush()
-                        dispatch.append(run.id)
-                    row.run_ids = [*row.run_ids, run.id]
+            snapshots[offset] = [_snapshot(session, tuning, space, base, request, row.params)
+                                 for base in bases]
         except (ValidationError, SpaceError, KeyError, TypeError) as exc:
             row.status, row.error = "FAILED", f"invalid point: {str(exc)[:1500]}"
             row.losses, row.feasible = [PENALTY] * len(spec.objectives), False
-        session.add(row)
+    session.flush()
+    runs = _reusable_runs(session, {s.sim_hash for group in snapshots.values() for s in group},
+                          spec.seeds)
+    dispatch: list[str] = []
+    for offset, group in snapshots.items():
+        run_ids = []
+        for snapshot in group:
+            for seed in spec.seeds:
+                run = runs.get((snapshot.sim_hash, seed))
+                if run is None:
+                    run = Run(id=new_id(), scenario_id=snapshot.id, seed=seed, status="PENDING")
+                    session.add(run)
+                    runs[(snapshot.sim_hash, seed)] = run  # the same simulation twice: one run
+                    dispatch.append(run.id)
+                run_ids.append(run.id)
+        rows[offset].run_ids = run_ids
+    session.add_all(rows)
     session.flush()
     return dispatch
 
 
+def _snapshot(session: Session, tuning: Tuning, space: Space, base: ScenarioRow,
+              request: Request, params: dict[str, Any]) -> ScenarioRow:
+    """The scenario one request simulates on one base scenario (added, not yet flushed)."""
+    scenario = Scenario.model_validate(document_for(base.document, space, request))
+    label = ", ".join(f"{k}={v}" for k, v in params.items())
+    scenario = scenario.model_copy(update={
+        "name": f"{base.name} [{label}]"[:200] if label else base.name})
+    snapshot, _ = create_scenario(session, scenario=scenario, parent_id=base.id,
+                                  tuning_id=tuning.id, commit=False)
+    return snapshot
+
+
+def _reusable_runs(session: Session, sim_hashes: set[str],
+                   seeds: list[int]) -> dict[tuple[str, int], Run]:
+    """Per (sim_hash, seed), the run to reuse: the newest that succeeded, else the newest in
+    flight (reusable_run_by_content's choice, for a whole batch in one query)."""
+    if not sim_hashes:
+        return {}
+    found = session.execute(
+        select(Run, ScenarioRow.sim_hash).join(ScenarioRow, ScenarioRow.id == Run.scenario_id)
+        .where(ScenarioRow.sim_hash.in_(sim_hashes), Run.seed.in_(set(seeds)),
+               Run.status.in_(("SUCCEEDED", "PENDING", "RUNNING")))
+        .order_by(Run.created_at.desc())).all()
+    out: dict[tuple[str, int], Run] = {}
+    for run, sim_hash in found:
+        key = (sim_hash, run.seed)
+        if key not in out or (run.status == "SUCCEEDED" and out[key].status != "SUCCEEDED"):
+            out[key] = run
+    return out
+
+
 def _finish_evaluations(session: Session, spec: TuningCreate, rows: list[TuningEvaluation]) -> None:
-    """Score every PENDING evaluation whose runs have all ended."""
+    """Score every PENDING evaluation whose runs have all ended (the runs, their scenarios and
+    their results read in one query each)."""
     pending = [r for r in rows if r.status == "PENDING"]
     run_ids = {rid for r in pending for rid in r.run_ids}
     if not run_ids:
         return
     runs = {run.id: run for run in session.scalars(select(Run).where(Run.id.in_(run_ids))).all()}
+    ready = [r for r in pending if all(
+        runs.get(rid) is not None and runs[rid].status in FINAL_STATES for rid in r.run_ids)]
+    ended = [runs[rid] for r in ready for rid in r.run_ids]
+    documents = dict(session.execute(select(ScenarioRow.id, ScenarioRow.document).where(
+        ScenarioRow.id.in_({run.scenario_id for run in ended}))).all())
+    results = dict(session.execute(select(RunResult.run_id, RunResult.result_json).where(
+        RunResult.run_id.in_({run.id for run in ended if run.status == "SUCCEEDED"}))).all())
     objectives, constraints = objectives_of(spec), constraints_of(spec)
-    for row in pending:
-        mine = [runs.get(rid) for rid in row.run_ids]
-        if any(run is None or run.status not in FINAL_STATES for run in mine):
-            continue
-        _score(session, spec, objectives, constraints, row, mine)
+    for row in ready:
+        mine = [runs[rid] for rid in row.run_ids]
+        metrics = [O.derive_metrics(json.loads(results[run.id]) if run.id in results else {},
+                                    documents[run.scenario_id]) for run in mine]
+        _score(spec, objectives, constraints, row, mine, metrics)
 
 
-def _score(session: Session, spec: TuningCreate, objectives: list[O.Objective],
-           constraints: list[O.Constraint], row: TuningEvaluation, runs: list[Run]) -> None:
-    """Metrics of each run, the objectives over scenarios and seeds, feasibility, losses."""
+def _score(spec: TuningCreate, objectives: list[O.Objective], constraints: list[O.Constraint],
+           row: TuningEvaluation, runs: list[Run], per_run: list[dict[str, Any]]) -> None:
+    """The objectives over scenarios and seeds from each run's metrics, feasibility, losses."""
     bad = next((run for run in runs if run.status != "SUCCEEDED"), None)
     if bad is not None:
         row.status, row.error, row.feasible = "FAILED", f"run {bad.id} {bad.status}: {bad.error}", False
         row.losses = [PENALTY] * len(objectives)
         return
-    per_run = []
-    for run in runs:
-        document = session.get(ScenarioRow, run.scenario_id).document
-        metrics = O.derive_metrics(load_result(session, run=run) or {}, document)
-        per_run.append(metrics)
     seeds = len(spec.seeds)
     grid = [per_run[i:i + seeds] for i in range(0, len(per_run), seeds)]
     estimates = [O.aggregate(o, grid, spec.aggregate) for o in objectives]
