@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import func, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, defer
 
 from app.core.db import utcnow
 from app.runs.models import FINAL_STATES
@@ -66,9 +66,13 @@ def space_out(space: Space) -> SpaceOut:
         size=space.size)
 
 
-def _rows(session: Session, tuning_id: str) -> list[TuningEvaluation]:
-    return list(session.scalars(select(TuningEvaluation).where(
-        TuningEvaluation.tuning_id == tuning_id).order_by(TuningEvaluation.id)).all())
+def _rows(session: Session, tuning_id: str, with_metrics: bool = True) -> list[TuningEvaluation]:
+    """The tuning's evaluations in order; without metrics their blobs stay in the database until
+    a row's are read (the picks' only)."""
+    query = select(TuningEvaluation).where(TuningEvaluation.tuning_id == tuning_id)
+    if not with_metrics:
+        query = query.options(defer(TuningEvaluation.metrics), defer(TuningEvaluation.run_metrics))
+    return list(session.scalars(query.order_by(TuningEvaluation.id)).all())
 
 
 def progress(session: Session, *, tuning: Tuning) -> TuningProgress:
@@ -143,7 +147,7 @@ def list_tunings(session: Session, *, scenario_id: str | None, limit: int,
     return rows[offset:offset + limit], len(rows)
 
 
-def evaluation_public(row: TuningEvaluation) -> EvaluationPublic:
+def evaluation_public(row: TuningEvaluation, with_metrics: bool = True) -> EvaluationPublic:
     request = request_from_json(row.request)
     return EvaluationPublic(
         id=row.id, strategy=row.strategy, seq=row.seq, batch=row.batch,
@@ -151,17 +155,19 @@ def evaluation_public(row: TuningEvaluation) -> EvaluationPublic:
         fidelity=request.fidelity, params=row.params, overrides=dict(request.overrides),
         status=row.status, feasible=row.feasible,
         objectives=[Estimate(**e) for e in row.objectives] if row.objectives else None,
-        metrics=row.metrics, run_ids=row.run_ids, error=row.error)
+        metrics=row.metrics if with_metrics else None, run_ids=row.run_ids, error=row.error)
 
 
-def results(session: Session, *, tuning: Tuning) -> TuningResults:
-    """Every evaluation, each strategy's pick, the Pareto front and the comparison table."""
+def results(session: Session, *, tuning: Tuning, with_metrics: bool = True) -> TuningResults:
+    """Every evaluation, each strategy's pick, the Pareto front and the comparison table.
+    `with_metrics` False leaves out the evaluations' metrics, except the picks'."""
     spec = TuningCreate.model_validate(tuning.spec)
     objectives = objectives_of(spec)
     goals = tuple(o.goal for o in objectives)
-    rows = _rows(session, tuning.id)
+    rows = _rows(session, tuning.id, with_metrics)
     picks = {s.name: _best([r for r in rows if r.strategy == s.name], goals[0])
              for s in spec.strategies}
+    picked = {row.id for row in picks.values() if row is not None}
     pick_list = []
     for name, row in picks.items():
         if row is None:
@@ -175,7 +181,8 @@ def results(session: Session, *, tuning: Tuning) -> TuningResults:
     return TuningResults(
         id=tuning.id, status=tuning.status, objectives=[o.label for o in objectives],
         goals=list(goals), space=space_out(build_space(spec.space)),
-        evaluations=[evaluation_public(r) for r in rows], picks=pick_list,
+        evaluations=[evaluation_public(r, with_metrics or r.id in picked) for r in rows],
+        picks=pick_list,
         pareto=_pareto(rows, goals), table=_table(spec, rows, picks),
         paths=_paths(session, tuning, rows))
 

@@ -51,6 +51,15 @@ def test_four_strategies_on_the_incast_preset(api, engine):
     for name in ("random", "annealing"):
         assert table[name]["objective"]["mean"] <= best_grid + 1e-12
     assert table["grid"]["objective"]["mean"] == best_grid
+    # the light results: the same, without the evaluations' metrics except the picks'
+    light = api.get(f"/tunings/{tuning['id']}/results", params={"metrics": "false"}).json()
+    picked = {p["evaluation_id"] for p in results["picks"]}
+    assert [e["id"] for e in light["evaluations"]] == [e["id"] for e in evaluations]
+    for full_e, light_e in zip(evaluations, light["evaluations"]):
+        assert light_e["metrics"] == (full_e["metrics"] if full_e["id"] in picked else None)
+        assert {**light_e, "metrics": None} == {**full_e, "metrics": None}
+    assert full_e["metrics"] and {k: v for k, v in light.items() if k != "evaluations"} == {
+        k: v for k, v in results.items() if k != "evaluations"}
     # progress (computed in the database) agrees with the evaluations and the picks
     progress = {s["strategy"]: s for s in api.get(f"/tunings/{tuning['id']}").json()["strategies"]}
     for name, row in table.items():

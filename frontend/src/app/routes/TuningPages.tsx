@@ -1,4 +1,4 @@
-import { useMemo, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { ChartFrame } from "../../components/ChartFrame";
 import { Empty, ErrorBox, Loading } from "../../components/States";
@@ -33,7 +33,15 @@ export function TuningPage() {
   const { id } = useParams();
   const tuning = useTuning(id);
   const running = !!tuning.data && !["SUCCEEDED", "FAILED", "CANCELLED"].includes(tuning.data.status);
-  const results = useTuningResults(id, running);
+  // The light results draw the page; the evaluations' metrics are fetched once a heatmap shows
+  // a metric other than the objective (2 MB for a 3,300-point grid, most of the page's cost).
+  const [needMetrics, setNeedMetrics] = useState(false);
+  const light = useTuningResults(id, running);
+  const full = useTuningResults(id, running, true, needMetrics);
+  const results = full.data ? full : light;
+  const onMetricsShown = useCallback((shown: string[]) => {
+    if (shown.some((m) => m !== "objective")) setNeedMetrics(true);
+  }, []);
   const apply = useApplyPick(id ?? "");
   const cancel = useCancelTuning(id ?? "");
   const navigate = useNavigate();
@@ -88,7 +96,7 @@ export function TuningPage() {
             <HeatmapExplorer points={points} paths={r.space.parameters.map((p) => p.name)} marks={marks} pathParams={path}
               extraMetrics={{ objective: `Objective: ${objectiveLabel}`, queue_p99_bytes: "Queue p99 (bytes)" }} initialMetric="objective"
               higherIsBetter={{ objective: r.goals[0] === "max" }} initialAggregate="best"
-              onMarkClick={(m) => m.id != null && setSelected(m.id)}
+              onMarkClick={(m) => m.id != null && setSelected(m.id)} onMetricsShown={onMetricsShown}
               onOpenRun={(runId) => navigate(`/runs/${runId}`)} />
           )}
           <p className="hint">Dots mark each strategy's pick{path.length > 1 ? "; the dashed line is annealing's path of accepted moves" : ""}. Click a dot or a table row to select a pick.</p>

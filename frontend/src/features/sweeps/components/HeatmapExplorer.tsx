@@ -1,5 +1,5 @@
 import { shortParamPath } from "../../../lib/scenario/paths";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { format } from "d3-format";
 import { ChartFrame } from "../../../components/ChartFrame";
 import { Empty } from "../../../components/States";
@@ -29,7 +29,7 @@ const fmt = format(",.4~g");
 const shortPath = shortParamPath;
 
 /** Axis, metric, slice/aggregate pickers over a sweep's points, with optional comparison. */
-export function HeatmapExplorer({ points, paths, comparePoints, onOpenRun, marks = [], pathParams = [], onMarkClick, extraMetrics = {}, initialMetric = "throughput_gbps", higherIsBetter = {}, initialAggregate = "slice" }: {
+export function HeatmapExplorer({ points, paths, comparePoints, onOpenRun, marks = [], pathParams = [], onMarkClick, extraMetrics = {}, initialMetric = "throughput_gbps", higherIsBetter = {}, initialAggregate = "slice", onMetricsShown }: {
   points: SweepPoint[];
   paths: string[];
   /** Points of a second sweep over the same parameters: enables the difference view. */
@@ -46,12 +46,16 @@ export function HeatmapExplorer({ points, paths, comparePoints, onOpenRun, marks
   higherIsBetter?: Record<string, boolean>;
   /** "best" suits a tuning: its strategies leave most of a slice unvisited. */
   initialAggregate?: Aggregate;
+  /** Told the metrics on show (a tuning page fetches the evaluations' metrics only when a
+   * heatmap shows one besides the objective). */
+  onMetricsShown?: (metrics: string[]) => void;
 }) {
   const [x, setX] = useState(paths[0]);
   const [y, setY] = useState(paths[1] ?? paths[0]);
   const [metric, setMetric] = useState(initialMetric);
   const labels: Record<string, string> = { ...extraMetrics, ...METRIC_LABELS };
   const [metric2, setMetric2] = useState<string>("");
+  useEffect(() => onMetricsShown?.([metric, metric2].filter(Boolean)), [metric, metric2, onMetricsShown]);
   const [aggregate, setAggregate] = useState<Aggregate>(initialAggregate);
   const [scheme, setScheme] = useState<SequentialScheme>("viridis");
   const others = paths.filter((p) => p !== x && p !== y);
