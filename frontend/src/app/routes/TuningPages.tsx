@@ -49,10 +49,10 @@ export function TuningPage() {
   const r = results.data;
   const curves = useMemo(() => (r ? thinCurves(bestSoFar(r)) : {}), [r]);
   const points = useMemo(() => (r ? heatmapPoints(r.evaluations) : []), [r]);
+  const byId = useMemo(() => new Map((r?.evaluations ?? []).map((e) => [e.id, e])), [r]);
   if (tuning.isLoading) return <Loading what="Loading the tuning" />;
   if (tuning.error || !tuning.data) return <ErrorBox error={tuning.error} title="Could not load the tuning" />;
   const t = tuning.data;
-  const byId = new Map((r?.evaluations ?? []).map((e) => [e.id, e]));
   const marks: ExplorerMark[] = (r?.picks ?? []).filter((p) => byId.get(p.evaluation_id)?.point).map((p) => ({
     params: p.params as ExplorerMark["params"], label: p.strategy, color: STRATEGY_COLORS[p.strategy] ?? "#333", id: p.evaluation_id,
   }));

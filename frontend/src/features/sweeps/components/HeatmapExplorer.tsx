@@ -59,8 +59,12 @@ export function HeatmapExplorer({ points, paths, comparePoints, onOpenRun, marks
   const [aggregate, setAggregate] = useState<Aggregate>(initialAggregate);
   const [scheme, setScheme] = useState<SequentialScheme>("viridis");
   const others = paths.filter((p) => p !== x && p !== y);
-  const [slice, setSlice] = useState<Record<string, ParamValue>>(() => Object.fromEntries(others.map((o) => [o, paramValues(points, o)[0]])));
-  const sliceFull = { ...Object.fromEntries(others.map((o) => [o, paramValues(points, o)[0]])), ...slice };
+  // Each parameter's values, once per set of points (not per render: a tuning has 3,300+ points).
+  const pathsKey = paths.join("\u0000");
+  const valuesOf = useMemo(() => Object.fromEntries(paths.map((p) => [p, paramValues(points, p)])) as Record<string, ParamValue[]>,
+    [points, pathsKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  const [slice, setSlice] = useState<Record<string, ParamValue>>(() => Object.fromEntries(others.map((o) => [o, valuesOf[o]?.[0] ?? null])));
+  const sliceFull = { ...Object.fromEntries(others.map((o) => [o, valuesOf[o]?.[0] ?? null])), ...slice };
 
   const grid = useMemo(() => computeGrid(points, { x, y, metric, aggregate, slice: sliceFull, dims: paths, higherIsBetter: higherIsBetter[metric] }), [points, x, y, metric, aggregate, JSON.stringify(sliceFull), higherIsBetter[metric]]);
   const grid2 = useMemo(() => (metric2 ? computeGrid(points, { x, y, metric: metric2, aggregate, slice: sliceFull, dims: paths, higherIsBetter: higherIsBetter[metric2] }) : null), [points, x, y, metric2, aggregate, JSON.stringify(sliceFull), higherIsBetter[metric2]]);
@@ -123,7 +127,7 @@ export function HeatmapExplorer({ points, paths, comparePoints, onOpenRun, marks
         )}
         {aggregate === "slice" && others.map((o) => (
           <label key={o}>{shortPath(o)} = <select value={JSON.stringify(sliceFull[o])} onChange={(e) => setSlice({ ...slice, [o]: JSON.parse(e.target.value) })}>
-            {paramValues(points, o).map((v) => <option key={JSON.stringify(v)} value={JSON.stringify(v)}>{String(v)}</option>)}
+            {(valuesOf[o] ?? []).map((v) => <option key={JSON.stringify(v)} value={JSON.stringify(v)}>{String(v)}</option>)}
           </select></label>
         ))}
       </div>
