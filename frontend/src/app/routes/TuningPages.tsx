@@ -48,7 +48,7 @@ export function TuningPage() {
   const [selected, setSelected] = useState<number | null>(null);
   const r = results.data;
   const curves = useMemo(() => (r ? thinCurves(bestSoFar(r)) : {}), [r]);
-  const points = useMemo(() => (r ? heatmapPoints(r.evaluations) : []), [r]);
+  const points = useMemo(() => (r ? heatmapPoints(r.evaluations, r === full.data) : []), [r, full.data]);
   const byId = useMemo(() => new Map((r?.evaluations ?? []).map((e) => [e.id, e])), [r]);
   if (tuning.isLoading) return <Loading what="Loading the tuning" />;
   if (tuning.error || !tuning.data) return <ErrorBox error={tuning.error} title="Could not load the tuning" />;
@@ -97,6 +97,7 @@ export function TuningPage() {
               extraMetrics={{ objective: `Objective: ${objectiveLabel}`, queue_p99_bytes: "Queue p99 (bytes)" }} initialMetric="objective"
               higherIsBetter={{ objective: r.goals[0] === "max" }} initialAggregate="best"
               onMarkClick={(m) => m.id != null && setSelected(m.id)} onMetricsShown={onMetricsShown}
+              loadingMetrics={needMetrics && !full.data}
               onOpenRun={(runId) => navigate(`/runs/${runId}`)} />
           )}
           <p className="hint">Dots mark each strategy's pick{path.length > 1 ? "; the dashed line is annealing's path of accepted moves" : ""}. Click a dot or a table row to select a pick.</p>

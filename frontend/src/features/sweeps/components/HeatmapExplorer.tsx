@@ -2,7 +2,7 @@ import { shortParamPath } from "../../../lib/scenario/paths";
 import { useEffect, useMemo, useState } from "react";
 import { format } from "d3-format";
 import { ChartFrame } from "../../../components/ChartFrame";
-import { Empty } from "../../../components/States";
+import { Empty, Loading } from "../../../components/States";
 import { type SequentialScheme, divergingScale, sequentialScale } from "../../../lib/charts/color";
 import { type Aggregate, type GridCell, type ParamValue, type SweepPoint, METRIC_LABELS, computeGrid, differenceGrid, paramValues, valueExtent } from "../utils/grid";
 import { Heatmap, type HeatmapMark } from "./Heatmap";
@@ -29,7 +29,7 @@ const fmt = format(",.4~g");
 const shortPath = shortParamPath;
 
 /** Axis, metric, slice/aggregate pickers over a sweep's points, with optional comparison. */
-export function HeatmapExplorer({ points, paths, comparePoints, onOpenRun, marks = [], pathParams = [], onMarkClick, extraMetrics = {}, initialMetric = "throughput_gbps", higherIsBetter = {}, initialAggregate = "slice", onMetricsShown }: {
+export function HeatmapExplorer({ points, paths, comparePoints, onOpenRun, marks = [], pathParams = [], onMarkClick, extraMetrics = {}, initialMetric = "throughput_gbps", higherIsBetter = {}, initialAggregate = "slice", onMetricsShown, loadingMetrics = false }: {
   points: SweepPoint[];
   paths: string[];
   /** Points of a second sweep over the same parameters: enables the difference view. */
@@ -49,6 +49,8 @@ export function HeatmapExplorer({ points, paths, comparePoints, onOpenRun, marks
   /** Told the metrics on show (a tuning page fetches the evaluations' metrics only when a
    * heatmap shows one besides the objective). */
   onMetricsShown?: (metrics: string[]) => void;
+  /** The points' metrics are on their way: a metric without values says so, not "no value". */
+  loadingMetrics?: boolean;
 }) {
   const [x, setX] = useState(paths[0]);
   const [y, setY] = useState(paths[1] ?? paths[0]);
@@ -90,7 +92,7 @@ export function HeatmapExplorer({ points, paths, comparePoints, onOpenRun, marks
     if (m) onMarkClick?.(m);
   };
   const extentA = valueExtent(grid);
-  const noData = (name: string) => (
+  const noData = (name: string) => loadingMetrics ? <Loading what={`Loading ${labels[name] ?? name} for every point`} /> : (
     <Empty>No point has a value for {labels[name] ?? name} here{name.startsWith("fct") || name.startsWith("slowdown") ? " (FCT and slowdown need flows that complete: long-lived flows have none)" : ""}.</Empty>
   );
   const tooltip = (c: GridCell) => (

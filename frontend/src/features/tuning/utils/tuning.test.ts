@@ -29,6 +29,10 @@ describe("tuning helpers", () => {
     const points = heatmapPoints([ev(1, "grid", 0, 2), ev(2, "random", 0, 2), ev(3, "vendor", 0, 1, { point: null })]);
     expect(points).toHaveLength(1);
     expect(points[0].metrics?.objective).toBe(2);
+    expect(points[0].metrics?.throughput_gbps).toBe(1);
+    // light results: only the picks carry metrics, so none is shown until all are fetched
+    const light = heatmapPoints([ev(1, "grid", 0, 2), ev(2, "grid", 1, 3, { metrics: null })], false);
+    expect(light.map((p) => p.metrics)).toEqual([{ objective: 2 }, { objective: 3 }]);
   });
 
   it("formats estimates with their interval", () => {

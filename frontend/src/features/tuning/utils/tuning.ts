@@ -37,8 +37,10 @@ export function thinCurves(curves: Record<string, CurvePoint[]>): Record<string,
     i === 0 || i === c.length - 1 || c[i - 1].best !== p.best || c[i + 1].best !== p.best)]));
 }
 
-/** One heatmap point per evaluated grid point (full duration), with the objective as a metric. */
-export function heatmapPoints(evaluations: EvaluationPublic[]): SweepPoint[] {
+/** One heatmap point per evaluated grid point (full duration), with the objective as a metric.
+ * `withMetrics` false (light results, where only the picks carry metrics): the objective only,
+ * so a heatmap never colours a few picks' cells as if they were the whole grid. */
+export function heatmapPoints(evaluations: EvaluationPublic[], withMetrics = true): SweepPoint[] {
   const seen = new Map<string, SweepPoint>();
   for (const e of evaluations) {
     if (!e.point || e.fidelity < 1 || e.status !== "DONE") continue;
@@ -49,7 +51,7 @@ export function heatmapPoints(evaluations: EvaluationPublic[]): SweepPoint[] {
       params: e.params as Record<string, number>,
       run_id: e.run_ids[0] ?? null,
       status: "SUCCEEDED",
-      metrics: { ...(e.metrics ?? {}), objective: e.feasible && e.objectives ? e.objectives[0].mean : null },
+      metrics: { ...(withMetrics ? e.metrics ?? {} : {}), objective: e.feasible && e.objectives ? e.objectives[0].mean : null },
     });
   }
   return [...seen.values()];
