@@ -1,13 +1,15 @@
 """The ByteTuning grid of a preset as scenario files, and the loss table of their results.
 
   PYTHONPATH=backend:. .venv/bin/python bench/tuning_grid.py write DIR [--preset incast-2to1]
-      [--duration-us 10000] [--fidelity 1.0] [--seed 1] [--points N]
+      [--duration-us 10000] [--fidelity 1.0] [--seed 1] [--points N] [--params kmin,pmax,...]
   PYTHONPATH=backend:. .venv/bin/python bench/tuning_grid.py table DIR OUT.json [--beta 0.5]
 
 `write` puts one scenario file per grid point (3,300 for the whole ByteTuning space) plus the
 vendor and experience points into DIR, each exactly the document a tuning would simulate
 (app.tunings.spec.document_for, stored form), and DIR/manifest.json for `fabricsim batch`
 with paths relative to DIR (run it from DIR; the folder can be copied to another machine).
+`--params` keeps only those axes of the ByteTuning space (the others stay at the scenario's own
+values; kmax follows kmin when kmin is kept): a smaller space for a heavier scenario.
 `table` reads DIR/*.result.json and writes [{"point", "loss", "metrics"}] scored with the
 throughput-sensitive objective (beta): the TABLE that bench/tuning_strategies.py replays.
 """
@@ -22,11 +24,25 @@ from app.scenarios.schema import Scenario
 from app.scenarios.service import to_document
 from app.tunings import objectives as O
 from app.tunings.spec import document_for
-from app.tunings.space import bytetuning_space
+from app.tunings.space import Space, bytetuning_space
 from app.tunings.strategies.base import Request
 from app.tunings.strategies.fixed import EXPERIENCE_SETTINGS, VENDOR_SETTINGS
 
 FIXED = {"vendor": VENDOR_SETTINGS, "experience": EXPERIENCE_SETTINGS}
+
+
+def bench_space(params: str | None = None) -> Space:
+    """The ByteTuning space, or only the named axes of it (comma-separated)."""
+    full = bytetuning_space()
+    if not params:
+        return full
+    keep = params.split(",")
+    unknown = set(keep) - {p.name for p in full.parameters}
+    if unknown:
+        raise SystemExit(f"--params: unknown {sorted(unknown)}; the axes are "
+                         f"{[p.name for p in full.parameters]}")
+    return Space(parameters=tuple(p for p in full.parameters if p.name in keep),
+                 linked=tuple(link for link in full.linked if link.source in keep))
 
 
 def base_document(preset: str, duration_us: float, seed: int) -> dict:
@@ -38,7 +54,7 @@ def base_document(preset: str, duration_us: float, seed: int) -> dict:
 def write(args: argparse.Namespace) -> None:
     out = Path(args.dir)
     out.mkdir(parents=True, exist_ok=True)
-    space = bytetuning_space()
+    space = bench_space(args.params)
     base = base_document(args.preset, args.duration_us, args.seed)
     requests = [(f"p{space.index_of(p):04d}", Request(p, args.fidelity))
                 for p in list(space.points())[:args.points]]
@@ -87,6 +103,7 @@ def main() -> None:
     w.add_argument("--fidelity", type=float, default=1.0)
     w.add_argument("--seed", type=int, default=1)
     w.add_argument("--points", type=int, default=None)
+    w.add_argument("--params", default=None, help="keep only these axes, e.g. kmin,pmax,alpha")
     t = sub.add_parser("table")
     t.add_argument("dir")
     t.add_argument("out")

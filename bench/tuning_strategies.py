@@ -24,12 +24,18 @@ from pathlib import Path
 
 from app.tunings.engine import drive
 from app.tunings.space import bytetuning_space
+from bench.tuning_grid import bench_space
 from app.tunings.strategies import make
 
 SEEDS = range(10)
-GRID_SIZE = 3300
-BUDGETS = {"grid": GRID_SIZE, "random": 330, "annealing": 165, "tpe": 99, "nsga2": 165}
+# Budgets as shares of the grid (3,300 points: 330, 165, 99, 165), the issue's targets.
+SHARES = {"grid": 1.0, "random": 0.10, "annealing": 0.05, "tpe": 0.03, "nsga2": 0.05}
 MARKS = [10, 25, 50, 100, 165, 330, 1000, 3300]
+SPACE = bytetuning_space()  # --params narrows it (bench/tuning_grid.py write --params)
+
+
+def budgets(size: int) -> dict[str, int]:
+    return {name: max(1, int(share * size + 0.5)) for name, share in SHARES.items()}
 
 
 def load_rows(path: str) -> dict[tuple, dict]:
@@ -62,9 +68,10 @@ def to_target(curve: list[tuple[float, float]], target: float) -> float | None:
 
 
 def curve_of(name: str, seed: int, losses) -> list[tuple[float, float]]:
-    space = bytetuning_space()
+    space = SPACE
     n_objectives = 2 if name == "nsga2" else 1
-    strategy = make(name, space=space, budget=BUDGETS[name], seed=seed, n_objectives=n_objectives)
+    strategy = make(name, space=space, budget=budgets(space.size)[name], seed=seed,
+                    n_objectives=n_objectives)
 
     def evaluate(requests):
         return [losses(r.point, r.fidelity)[:n_objectives] for r in requests]
@@ -93,13 +100,16 @@ def main() -> None:
     parser.add_argument("--table-short")
     parser.add_argument("--json")
     parser.add_argument("--svg")
+    parser.add_argument("--params", help="the axes the table was written with (tuning_grid.py)")
     args = parser.parse_args()
+    global SPACE
+    SPACE = bench_space(args.params)
     if args.table:
         full = load_rows(args.table)
         losses, fixed = simulated(full, load_rows(args.table_short) if args.table_short else None)
     else:
         losses, fixed = synthetic()
-    space = bytetuning_space()
+    space = SPACE
     best = min(losses(p, 1.0)[0] for p in space.points())
     target = best + 0.02 * abs(best)
     print(f"grid best loss {best:.6g}; target within 2%: <= {target:.6g}; grid size {space.size}")
@@ -107,7 +117,7 @@ def main() -> None:
         gap = 100 * (loss - best) / abs(best)
         print(f"{name:10s} fixed point: loss {loss:.6g} ({gap:+.1f} % from the grid's best)")
     report = {"grid_best": best, "target": target, "fixed": fixed, "strategies": {}}
-    for name, budget in BUDGETS.items():
+    for name, budget in budgets(space.size).items():
         seeds = [0] if name == "grid" else SEEDS  # the grid's order does not depend on a seed
         curves = [curve_of(name, seed, losses) for seed in seeds]
         costs = [to_target(c, target) for c in curves]
@@ -137,7 +147,7 @@ def main() -> None:
 
 def _dense_median(curves: list[list[tuple[float, float]]], budget: int) -> list[list[float]]:
     """Median best-so-far at 1, 2, 3, ... evaluations (for the chart)."""
-    steps = min(budget, GRID_SIZE)
+    steps = min(budget, SPACE.size)
     out = []
     for m in range(1, steps + 1):
         values = [at(c, m) for c in curves]
