@@ -5,8 +5,9 @@ Constants (options, with defaults; docs/tuning.md explains the choice):
 - `t0` = 0.05, `t_end` = 0.001: temperatures in units of relative loss change. A move that is
   5 % worse is taken with probability e^-1 at the start and practically never at the end.
 - `restarts` = 3: the budget (less the polish share) is split evenly; restart 0 starts from a
-  seeded random point, later ones from a random unvisited point (diversification).
-- `polish` = 0.2: share of the budget kept for steepest descent from the best point found.
+  seeded random point, later ones from a new region (below).
+- `polish` = 0.2: share of the budget kept for steepest descent from the best point found; what
+  it leaves (the best point is already a local optimum) anneals once more, then polishes again.
 - `parallel` = 2: neighbours proposed per batch; the Metropolis test then takes them in order,
   so two workers can evaluate at once without changing the walk's logic.
 Revisiting a point costs nothing (its loss is known): such moves are taken inside `ask`, and no
@@ -16,7 +17,8 @@ Plateaus. A simulated objective is often flat along some axes (in 10 ms of an in
 is sent, so alpha and headroom change nothing): a move along such an axis returns exactly the
 current loss, and a blind walk spends half its budget on such ties. The walk therefore counts,
 per axis, the moves that tied (relative change below `TIE_REL`) and those that changed the
-loss, and draws the axis of its next neighbour with weight (changes + 1) / (changes + ties + 1):
+loss, and draws the axis of its next neighbour with weight ((changes + 1) / (changes + ties + 1))^2
+(squared: after 15 ties an axis's two neighbours together weigh 1/128 of a live axis's, not 1/8):
 an axis that only ever tied is tried less and less, never never (it may matter elsewhere), and
 on an objective without ties every axis keeps weight 1. Ties are still accepted as moves.
 A restart goes to the unvisited point farthest from every visited one among `RESTART_CANDIDATES`
@@ -100,7 +102,8 @@ class AnnealingStrategy(Strategy):
         self.steps = self.steps_per_restart  # the next ask restarts
 
     def _start(self) -> list[Request]:
-        """A (re)start from a random unvisited point with the temperature reset."""
+        """A (re)start with the temperature reset: from a random point at first, later from the
+        unvisited point farthest from the visited ones among RESTART_CANDIDATES draws."""
         if self.current is not None:
             self.restart += 1
         self.steps, self.temperature, self.current = 0, self.t0, None
