@@ -12,27 +12,16 @@ import { DiagnosticsPanels } from "../diagnostics/DiagnosticsPanels";
 import { TimeCharts } from "./TimeCharts";
 import { FlowTable, PortTable } from "./ResultTables";
 import { buildReportHtml } from "../utils/report";
-import { composeExport, downloadBlob } from "../../../lib/charts/save";
+import { downloadBlob } from "../../../lib/charts/save";
+import { collectFigures } from "../../../lib/report/collect";
 import type { RunInfo } from "../../../lib/api/resultTypes";
 import type { Card } from "./SummaryCards";
 import { acceleratorBadges } from "../../../lib/topology/accelerator";
 
-/** Collects the charts on the page (as standalone SVG) and the fabric picture into the report. */
-function downloadReport(root: HTMLElement | null, r: { title: string; runId: string; runInfo: RunInfo; scenario?: unknown; cards: Card[]; subtitle: string; notes: string[] }) {
+/** Collects the charts on the page (as standalone SVG) and the fabric picture with its legend into the report. */
+async function downloadReport(root: HTMLElement | null, r: { title: string; runId: string; runInfo: RunInfo; scenario?: unknown; cards: Card[]; subtitle: string; notes: string[] }) {
   if (!root) return;
-  const charts: { title: string; svg: string }[] = [];
-  const images: { title: string; dataUrl: string }[] = [];
-  root.querySelectorAll<HTMLElement>(".chart-frame").forEach((frame) => {
-    const title = frame.getAttribute("aria-label") ?? "";
-    const canvas = frame.querySelector("canvas");
-    if (canvas) {
-      images.push({ title, dataUrl: canvas.toDataURL("image/png") });
-      return;
-    }
-    if (!frame.querySelector("svg.chart-svg")) return;
-    const out = composeExport(frame, { title, subtitle: r.subtitle });
-    if (out) charts.push({ title, svg: out.svg });
-  });
+  const { charts, images } = await collectFigures(root, r.subtitle);
   const html = buildReportHtml({ ...r, charts, images, generatedAt: new Date().toISOString() });
   downloadBlob(new Blob([html], { type: "text/html" }), `run-${r.runId}-report.html`);
 }
@@ -87,7 +76,7 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
       <div className="row downloads">
         <h2>Results</h2>
         {actions}
-        <button type="button" onClick={() => downloadReport(rootRef.current, {
+        <button type="button" onClick={() => void downloadReport(rootRef.current, {
           title: scenarioName ?? "Run report", runId, runInfo: info, scenario, cards, subtitle: exportSubtitle,
           notes: Object.entries(s?.selection ?? {}).map(([k, v]) => `Watched ${k}: ${v}`),
         })}>Download report (HTML)</button>
