@@ -216,6 +216,9 @@ test("compare two runs: deltas, scenario diff, overlaid charts, URL kept", async
   expect(html).toContain("Max queue (whole run)");
   expect((html.match(/<svg/g) ?? []).length).toBeGreaterThanOrEqual(2);
   expect(html).toContain("data:image/png;base64,"); // the fabric difference
+  // with its diverging colour legend and the metric it shows
+  expect(html).toMatch(/<img alt="Fabric overlay, difference from A" src="data:image\/png;base64,[^"]+"><div class="legends"><svg[^>]*aria-label="Legend: B − A: /);
+  expect(html).toContain('<p class="fig-note">Links coloured by: Utilization');
   expect(html).not.toMatch(/<script|src="http|href="http/);
   // the queue chart as a difference: one line, B's deepest queue minus A's
   await queues.getByLabel("Show as difference from A").check();
@@ -291,12 +294,20 @@ test("report: one self-contained HTML file with scenario, cards, charts, version
   expect(html).toContain("Max queue");
   expect((html.match(/<svg/g) ?? []).length).toBeGreaterThanOrEqual(3);
   expect(html).toContain('class="series-line');
+  // the fabric picture comes with its colour legend and says what the colours are
+  expect(html).toMatch(/<img alt="Fabric overlay" src="data:image\/png;base64,[^"]+"><div class="legends"><svg[^>]*aria-label="Legend: /);
+  expect(html).toContain('<p class="fig-note">Colour links by: ');
   expect(html).not.toMatch(/<script|src="http|href="http/);
-  // it opens and prints on its own
-  const report = await page.context().newPage();
-  await report.setContent(html);
+  // it opens and prints on its own, with the network cut off
+  const offline = await page.context().browser()!.newContext({ offline: true });
+  const requests: string[] = [];
+  offline.on("request", (r) => { if (!r.url().startsWith("data:")) requests.push(r.url()); });
+  const report = await offline.newPage();
+  await report.setContent(html, { waitUntil: "load" });
   await expect(report.locator("h1")).toContainText("incast");
+  expect(await report.locator('img[alt="Fabric overlay"]').evaluate((i: HTMLImageElement) => i.naturalWidth)).toBeGreaterThan(100);
+  expect(requests).toEqual([]);
   await report.emulateMedia({ media: "print" });
   await report.screenshot({ path: "test-results/screenshots/report-incast.png", fullPage: true });
-  await report.close();
+  await offline.close();
 });

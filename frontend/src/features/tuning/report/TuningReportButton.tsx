@@ -66,10 +66,8 @@ export function TuningReportButton({ root, tuning, results }: {
         objectives: results.objectives.map((o, i) => `${GOAL[results.goals[i]] ?? results.goals[i]} ${o}`),
         constraints: (spec.constraints ?? []).map((c) => `${c.metric} ${c.op} ${c.value}`),
         aggregate: spec.aggregate ?? "mean", seeds: spec.seeds ?? [1],
-        strategies: [["strategy", "budget", "evaluations done", "cost (full-duration equivalents)", "best objective"], ...tuning.strategies.map((s) => {
-          const given = spec.strategies.find((x) => x.name === s.strategy);
-          return [s.strategy, String(given?.budget ?? s.evaluations), `${s.done} of ${s.evaluations}`, String(s.cost), fmtEstimate(s.best)];
-        })],
+        strategies: [["strategy", "evaluations done", "cost (full-duration equivalents)", "best objective"],
+          ...tuning.strategies.map((s) => [s.strategy, `${s.done} of ${s.evaluations}`, String(s.cost), fmtEstimate(s.best)])],
         comparison: tableText(el.querySelector<HTMLTableElement>("table.comparison-table")),
         picks, charts, images, generatedAt: new Date().toISOString(),
       });
