@@ -2,8 +2,17 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { select } from "d3-selection";
 import { type ZoomBehavior, zoom, zoomIdentity } from "d3-zoom";
 import { useParentSize } from "../lib/hooks/useParentSize";
-import { type View, defaultNodeFill, drawTopology, fitView, hitLink, hitNode, stretchToAspect } from "../lib/topology/draw";
+import { type ScreenRect, type View, defaultNodeFill, drawTopology, fitView, hitLink, hitNode, stretchToAspect } from "../lib/topology/draw";
 import type { LayoutGraph, LayoutNode } from "../lib/topology/types";
+
+/** Where the zoom buttons sit over the canvas (CSS px from its top left), for the drawing to keep clear. */
+function zoomButtonsRect(buttons: HTMLElement | null, box: HTMLElement | null): ScreenRect | null {
+  if (!buttons || !box) return null;
+  const b = buttons.getBoundingClientRect();
+  const o = box.getBoundingClientRect();
+  if (b.width === 0 && b.height === 0) return null;
+  return { x: b.left - o.left, y: b.top - o.top, w: b.width, h: b.height };
+}
 
 export interface TopologyCanvasProps {
   graph: LayoutGraph;
@@ -52,6 +61,7 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
   const [hovered, setHovered] = useState<string | null>(null);
   const [hoveredLink, setHoveredLink] = useState<number | null>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
+  const buttonsRef = useRef<HTMLDivElement>(null);
   const viewRef = useRef<View>({ x: 0, y: 0, k: 1 });
   const zoomRef = useRef<ZoomBehavior<HTMLCanvasElement, unknown> | null>(null);
   const gestureRef = useRef<Gesture | null>(null);
@@ -81,6 +91,7 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
         labels,
         hovered,
         badges: p.badges,
+        keepClear: zoomButtonsRect(buttonsRef.current, boxRef.current),
       });
     });
   }, [width, height, positions, labels, hovered, props.labels]);
@@ -253,7 +264,7 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
         data-links={graph.links.length}
       />
       {interactive && (
-        <div className="canvas-zoom-buttons">
+        <div className="canvas-zoom-buttons" ref={buttonsRef}>
           <button type="button" onClick={() => zoomBy(1.25)} aria-label="Zoom in">+</button>
           <button type="button" onClick={() => zoomBy(0.8)} aria-label="Zoom out">−</button>
           <button type="button" onClick={() => setView(fitView(graph, width, height))} aria-label="Fit to view">⤢</button>
