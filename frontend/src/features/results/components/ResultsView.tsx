@@ -11,6 +11,7 @@ import { TopologyOverlay } from "./TopologyOverlay";
 import { DiagnosticsPanels } from "../diagnostics/DiagnosticsPanels";
 import { TimeCharts } from "./TimeCharts";
 import { FlowTable, PortTable } from "./ResultTables";
+import { splitProbes } from "../utils/probes";
 import { buildReportHtml } from "../utils/report";
 import { downloadBlob } from "../../../lib/charts/save";
 import { collectFigures } from "../../../lib/report/collect";
@@ -50,6 +51,9 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
   const opening = useMemo(() => (s ? activeDomain(s.t_us, [s.queues, s.flow_rates_gbps, s.pause]) : full), [s, full]);
   const xDomain = domain ?? opening;
   const flowList = flows.data?.flows;
+  // the flows the FCT statistics cover: pingmesh probes left out, as in the simulator's summary
+  const split = useMemo(() => splitProbes(flowList, scenario), [flowList, scenario]);
+  const dataFlows = split?.data;
   const flowsById = useMemo(() => new Map((flowList ?? []).map((f) => [f.id, f])), [flowList]);
   const recorded = useMemo(() => new Set(Object.keys(s?.flow_rates_gbps ?? {})), [s]);
   const charted = picked ?? [...recorded];
@@ -60,9 +64,9 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
       return cur.includes(id) ? cur.filter((x) => x !== id) : [...cur, id];
     });
   }, [recorded]);
-  const windows = useMemo(() => runWindows(summary.data?.runInfo, flowList), [summary.data, flowList]);
+  const windows = useMemo(() => runWindows(summary.data?.runInfo, dataFlows), [summary.data, dataFlows]);
   const rows = useMemo(() => (summary.data ? portRows(summary.data.summary, windows) : []), [summary.data, windows]);
-  const cards = useMemo(() => (summary.data ? summaryCards(summary.data.summary, windows, flowList, s) : []), [summary.data, windows, flowList, s]);
+  const cards = useMemo(() => (summary.data ? summaryCards(summary.data.summary, windows, dataFlows, s, { total: split?.probes ?? 0, delivered: split?.probesDelivered ?? 0 }) : []), [summary.data, windows, dataFlows, s, split]);
 
   if (summary.isLoading) return <Loading what="Loading results" />;
   if (summary.error) return <ErrorBox error={summary.error} title="Could not load the results" />;
@@ -102,6 +106,7 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
       )}
       <ChartFrame
         id="chart-cdf" title={`${cdfMetric === "fct_us" ? "FCT" : "Slowdown"} CDF by flow size`} filename={`run-${runId}-cdf`} subtitle={exportSubtitle}
+        note={split?.probes ? `Pingmesh probes (${split.probes}) are left out, as in the FCT cards and the simulator's summary.` : undefined}
         actions={
           <select aria-label="CDF metric" value={cdfMetric} onChange={(e) => setCdfMetric(e.target.value as "fct_us" | "slowdown")}>
             <option value="fct_us">FCT</option>
@@ -109,10 +114,10 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
           </select>
         }
       >
-        {flowList && flowList.some((f) => f.fct_us !== null) ? (
-          <CdfChart flows={flowList} metric={cdfMetric} />
+        {dataFlows && dataFlows.some((f) => f.fct_us !== null) ? (
+          <CdfChart flows={dataFlows} metric={cdfMetric} />
         ) : (
-          <Empty>No finite flow completed (long-lived flows have no FCT).</Empty>
+          <Empty>No finite flow completed (long-lived flows have no FCT{split?.probes ? "; pingmesh probes are left out, their RTTs are in the Pingmesh panel" : ""}).</Empty>
         )}
       </ChartFrame>
       {graph && (
