@@ -8,6 +8,7 @@ import { COMPARE_METRICS, type CompareMetric, delta, difference, resample, scena
 import type { LayoutGraph } from "../../../lib/topology/types";
 import { FabricDifference } from "../compare/FabricDifference";
 import { cdfAll, type CdfBucket } from "../utils/cdf";
+import { splitProbes } from "../utils/probes";
 import { activeDomain } from "../utils/derive";
 import { CdfChart } from "./CdfChart";
 import { LineChart } from "./LineChart";
@@ -79,7 +80,8 @@ export function CompareView({ runs, candidates, onAdd, onRemove, graph }: {
   const sameFabric = !diff.some((d) => d.path.startsWith("topology"));
   const queueDomain = useMemo(() => (queues ? activeDomain(queues.t, [Object.fromEntries(queues.series.map((s) => [s.name, s.values]))]) : null), [queues]);
   const cdfs = useMemo(
-    () => ready.map((r) => cdfAll(r.flows ?? [], cdfMetric, letter(runs.indexOf(r)))).filter((b): b is CdfBucket => !!b),
+    // pingmesh probes left out, as in each run's FCT statistics
+    () => ready.map((r) => cdfAll(splitProbes(r.flows, r.scenario?.scenario)?.data ?? [], cdfMetric, letter(runs.indexOf(r)))).filter((b): b is CdfBucket => !!b),
     [ready, runs, cdfMetric],
   );
 
