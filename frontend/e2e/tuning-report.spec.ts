@@ -86,4 +86,12 @@ test("tuning report: one self-contained HTML file that opens with no network", a
   await report.screenshot({ path: "test-results/screenshots/report-tuning.png", fullPage: true });
   await offline.close();
   await shot(page, "tuning-page-report");
+
+  // the picks' runs compared (issue 11: a comparison is reachable from a tuning): two ticked at first
+  const picker = page.getByRole("region", { name: "Compare the picks' runs" });
+  await expect(picker.getByRole("checkbox", { checked: true })).toHaveCount(2);
+  await picker.getByTestId("compare-selected").click();
+  await expect(page).toHaveURL(/\/compare\?runs=[^,]+,[^,]+$/);
+  await expect(page.getByTestId("compare-table").locator('tr[data-metric="max_queue"] td')).toHaveCount(2);
+  await expect(page.getByTestId("scenario-diff")).toContainText("switch.ecn");
 });
