@@ -329,4 +329,13 @@ test("report: one self-contained HTML file with scenario, cards, charts, version
   await report.emulateMedia({ media: "print" });
   await report.screenshot({ path: "test-results/screenshots/report-incast.png", fullPage: true });
   await offline.close();
+
+  // a run with findings: the deadlock preset's report says what the page's panel says
+  const ring = runs["msft-deadlock"];
+  await page.goto(`/runs/${ring}`);
+  await expect(page.getByRole("region", { name: "Faults and deadlocks" }).getByRole("alert")).toContainText("PFC deadlock");
+  const [ringDownload] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download report (HTML)" }).click()]);
+  const ringHtml = readFileSync((await ringDownload.path())!, "utf8");
+  expect(ringHtml).toContain("<h2>Findings</h2>");
+  expect(ringHtml).toMatch(/PFC deadlock on priority 3: s0-&gt;s1 → s1-&gt;s2 → s2-&gt;s3 → s3-&gt;s4 → s4-&gt;s0 → s0 \(formed at [\d.]+ us/);
 });

@@ -4,7 +4,7 @@
 // `svg.legend`) and the picker settings that say what the colours mean travel with each figure,
 // so a picture in the report is never without its key.
 import { composeExport, renderFigureCanvas, svgToString } from "../charts/save";
-import type { ReportChart, ReportImage } from "./html";
+import { type ReportChart, type ReportImage, tableText } from "./html";
 
 /** The plot of a frame: a chart's SVG, else the first SVG that is not a legend or a swatch. */
 function plotSvg(frame: HTMLElement): SVGSVGElement | null {
@@ -58,4 +58,30 @@ export async function collectFigures(root: HTMLElement, subtitle: string): Promi
     }
   }
   return { charts, images };
+}
+
+/** A diagnostics panel as text: its title, its sentences and its tables. */
+export interface ReportFinding {
+  title: string;
+  lines: string[];
+  tables: { label: string; rows: string[][] }[];
+}
+
+/**
+ * The page's findings (the `section.diagnostics` panels: deadlocks and the fault log, Pingmesh,
+ * the DCI accelerator, QP accounting) as text, so a report says what the run found in the words
+ * the page uses.
+ */
+export function collectFindings(root: HTMLElement): ReportFinding[] {
+  return [...root.querySelectorAll<HTMLElement>("section.diagnostics")].map((panel) => {
+    const heading = panel.querySelector("h2, h3, h4");
+    const title = (heading?.textContent ?? panel.getAttribute("aria-label") ?? "").trim();
+    const lines = [...panel.querySelectorAll<HTMLElement>("p")]
+      .filter((p) => !p.closest("table"))
+      .map((p) => (p.textContent ?? "").replace(/\s+/g, " ").trim())
+      .filter(Boolean);
+    const tables = [...panel.querySelectorAll<HTMLTableElement>("table")]
+      .map((t) => ({ label: t.getAttribute("aria-label") ?? "", rows: tableText(t) }));
+    return { title, lines, tables };
+  });
 }

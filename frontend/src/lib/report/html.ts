@@ -101,3 +101,10 @@ export function tableText(el: HTMLTableElement | null): string[][] {
   const keep = Array.from({ length: width }, (_, j) => j).filter((j) => !controlOnly(j));
   return rows.map((r) => keep.filter((j) => r[j]).map((j) => (r[j].textContent ?? "").replace(/\s+/g, " ").trim()));
 }
+
+/** Findings (diagnostics panels as text) as HTML: a heading, its sentences, its tables. */
+export function findingsHtml(findings: { title: string; lines: string[]; tables: { label: string; rows: string[][] }[] }[]): string {
+  return findings.map((f) => `<section class="finding" aria-label="${escapeHtml(f.title)}"><h3>${escapeHtml(f.title)}</h3>
+${f.lines.map((l) => `<p>${escapeHtml(l)}</p>`).join("\n")}
+${f.tables.map((t) => htmlTable(t.rows, t.label || undefined)).join("\n")}</section>`).join("\n");
+}

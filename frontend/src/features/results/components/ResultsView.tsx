@@ -14,7 +14,7 @@ import { FlowTable, PortTable } from "./ResultTables";
 import { splitProbes } from "../utils/probes";
 import { buildReportHtml } from "../utils/report";
 import { downloadBlob } from "../../../lib/charts/save";
-import { collectFigures } from "../../../lib/report/collect";
+import { collectFigures, collectFindings } from "../../../lib/report/collect";
 import type { RunInfo } from "../../../lib/api/resultTypes";
 import type { Card } from "./SummaryCards";
 import { acceleratorBadges } from "../../../lib/topology/accelerator";
@@ -23,7 +23,7 @@ import { acceleratorBadges } from "../../../lib/topology/accelerator";
 async function downloadReport(root: HTMLElement | null, r: { title: string; runId: string; runInfo: RunInfo; scenario?: unknown; cards: Card[]; subtitle: string; notes: string[] }) {
   if (!root) return;
   const { charts, images } = await collectFigures(root, r.subtitle);
-  const html = buildReportHtml({ ...r, charts, images, generatedAt: new Date().toISOString() });
+  const html = buildReportHtml({ ...r, charts, images, findings: collectFindings(root), generatedAt: new Date().toISOString() });
   downloadBlob(new Blob([html], { type: "text/html" }), `run-${r.runId}-report.html`);
 }
 

@@ -1,7 +1,8 @@
 // A run's report: one HTML file with everything inline (styles, SVG charts, images as data URLs),
 // readable without the app and printable to PDF from the browser.
 import type { RunInfo } from "../../../lib/api/resultTypes";
-import { type ReportChart, type ReportImage, escapeHtml, figuresHtml, flattenParameters, reportHead } from "../../../lib/report/html";
+import { type ReportChart, type ReportImage, escapeHtml, figuresHtml, findingsHtml, flattenParameters, reportHead } from "../../../lib/report/html";
+import type { ReportFinding } from "../../../lib/report/collect";
 
 export { escapeHtml, flattenParameters } from "../../../lib/report/html";
 
@@ -24,6 +25,8 @@ export interface ReportInput {
   /** Canvas pictures (the fabric) as data: URLs, with their colour legends. */
   images: ReportImage[];
   notes: string[];
+  /** The page's diagnostics panels as text (deadlocks, fault log, Pingmesh, ...). */
+  findings?: ReportFinding[];
   generatedAt: string;
 }
 
@@ -46,6 +49,7 @@ report made ${escapeHtml(r.generatedAt)}</p>
 <h2>Summary</h2>
 <div class="cards">${cards}</div>
 ${r.notes.length ? `<ul>${r.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join("")}</ul>` : ""}
+${r.findings?.length ? `<h2>Findings</h2>\n${findingsHtml(r.findings)}` : ""}
 <h2>Charts</h2>
 ${figuresHtml(r.charts, r.images)}
 <h2>Scenario parameters</h2>
