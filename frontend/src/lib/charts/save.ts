@@ -78,6 +78,10 @@ export function composeExport(figure: HTMLElement, labels: ExportLabels): { svg:
   root.appendChild(el("text", { x: 10, y: 18, "font-size": 14, "font-weight": 600, fill: "#111", class: "export-title" }, labels.title));
   if (labels.subtitle) root.appendChild(el("text", { x: 10, y: 35, "font-size": 11, fill: "#555", class: "export-subtitle" }, labels.subtitle));
   const inner = plot.cloneNode(true) as SVGSVGElement;
+  // A canvas layered in through <foreignObject> (a large heatmap) serialises empty, and an SVG
+  // image holding a foreignObject taints the canvas it is drawn on (no PNG, no data URL): leave
+  // it out; renderFigureCanvas paints the canvases themselves at their place.
+  inner.querySelectorAll("foreignObject").forEach((f) => f.remove());
   inner.setAttribute("x", "0");
   inner.setAttribute("y", String(HEADER));
   root.appendChild(inner);

@@ -36,6 +36,15 @@ export function frameNotes(frame: HTMLElement): string[] {
   return notes;
 }
 
+/** A canvas as a PNG data URL, or null when the browser refuses (a tainted canvas). */
+function dataUrlOf(canvas: HTMLCanvasElement): string | null {
+  try {
+    return canvas.toDataURL("image/png");
+  } catch {
+    return null;
+  }
+}
+
 /** Every figure under `root` (frames without a picture, such as tables, are left out). */
 export async function collectFigures(root: HTMLElement, subtitle: string): Promise<{ charts: ReportChart[]; images: ReportImage[] }> {
   const charts: ReportChart[] = [];
@@ -51,7 +60,15 @@ export async function collectFigures(root: HTMLElement, subtitle: string): Promi
     } else if (canvas && plot) {
       // a chart with a painted layer (a large heatmap): SVG and canvas composed into one PNG
       const painted = await renderFigureCanvas(frame, { title, subtitle }).catch(() => null);
-      if (painted) images.push({ title, dataUrl: painted.toDataURL("image/png"), legends, notes: [] });
+      const dataUrl = painted ? dataUrlOf(painted) : null;
+      if (dataUrl) images.push({ title, dataUrl, legends, notes: [] });
+      else {
+        // could not be painted together: the SVG (axes, marks) and the painted layer apart
+        const out = composeExport(frame, { title, subtitle });
+        if (out) charts.push({ title, svg: out.svg, legends });
+        const layer = dataUrlOf(canvas);
+        if (layer) images.push({ title: `${title}: painted cells`, dataUrl: layer, notes: [] });
+      }
     } else if (plot) {
       const out = composeExport(frame, { title, subtitle });
       if (out) charts.push({ title, svg: out.svg, legends });

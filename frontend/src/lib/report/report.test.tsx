@@ -70,3 +70,17 @@ describe("report figures", () => {
     expect(tableText(container.querySelector("table"))).toEqual([["strategy", "objective"], ["grid", "1.5 ± 0.2"]]);
   });
 });
+
+describe("a chart with a painted layer", () => {
+  it("leaves the foreignObject out of the composed SVG, so drawing it does not taint the PNG", async () => {
+    const { composeExport } = await import("../charts/save");
+    const { container } = render(
+      <section className="chart-frame" aria-label="Objective">
+        <svg width={200} height={100}><g><foreignObject width={100} height={50}><canvas /></foreignObject><g className="heatmap-mark" /></g></svg>
+      </section>,
+    );
+    const out = composeExport(container.firstChild as HTMLElement, { title: "Objective" })!;
+    expect(out.svg).not.toMatch(/foreignObject/i);
+    expect(out.svg).toContain('class="heatmap-mark"');
+  });
+});
