@@ -45,3 +45,15 @@ describe("pingmesh probes are not data flows", () => {
     expect(summaryCards(summary, runWindows(undefined, flows), flows).find((c) => c.label === "FCT p99")!.where).toMatch(/^flow \d+/);
   });
 });
+
+describe("the active period leaves probes out", () => {
+  it("ends at the last data flow, not at the last (or an unanswered) probe", () => {
+    const data = [flow(0, 0, 1000, 250), flow(1, 0, 1000, 290)]; // start 0/1 us, done by 291 us
+    const probes = Array.from({ length: 20 }, (_, i) => ({ ...flow(2 + i, 1, 512, i === 19 ? null : 8), start_us: i * 50 }));
+    const info = { sim_time_ns: 1_000_000, warmup_ns: 0 };
+    const all = [...data, ...probes];
+    expect(runWindows(info, all).active).toBeNull(); // an unanswered probe keeps the period open
+    const split = splitProbes(all, { traffic: [{ kind: "pairs" }, { kind: "pingmesh" }] })!;
+    expect(runWindows(info, split.data).active).toEqual({ startUs: 0, endUs: 291 });
+  });
+});
