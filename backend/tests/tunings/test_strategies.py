@@ -82,6 +82,29 @@ def test_optuna_samplers_stay_inside_the_space():
     assert len(outcome.records) == 48 and all(SPACE.contains(r.request.point) for r in outcome.records)
 
 
+def test_tpe_stops_looking_briefly_when_the_looks_do_not_rank_points():
+    """Pruning on a short look that says nothing about the full result stops points at random;
+    once the looks are seen not to rank points as the full runs do, new points run in full."""
+    import random
+
+    noise = random.Random(7)
+    scrambled = {p: noise.random() for p in SPACE.points()}  # a look unrelated to the loss
+
+    def looks_lie(requests):
+        return [(loss(r.point) if r.fidelity >= 1.0 else scrambled[r.point],) for r in requests]
+
+    tpe = make("tpe", space=SPACE, budget=99, seed=3)
+    outcome = drive([tpe], looks_lie)
+    assert tpe.fidelities == [1.0]
+    fidelities = [r.request.fidelity for r in outcome.records]
+    assert fidelities[-10:] == [1.0] * 10 and 0.2 in fidelities  # it looked, then stopped
+    assert tpe.cost <= 99
+
+    honest = make("tpe", space=SPACE, budget=99, seed=3)
+    drive([honest], evaluate)  # the look equals the full loss: keep pruning
+    assert honest.fidelities == [0.2, 1.0]
+
+
 def test_an_evaluated_point_costs_no_simulation():
     calls: list[Request] = []
 
