@@ -8,6 +8,10 @@ points at the same step. A pruned point costs 0.2 of an evaluation; a survivor r
 (a separate, cached evaluation) and its full-duration loss completes the trial.
 Points the sampler proposes again are told their known loss without a new evaluation.
 
+A look that does not rank points as the full runs do is worse than none (the pruner then stops
+points at random): after LOOK_PAIRS points seen both ways, a rank correlation below
+MIN_LOOK_CORRELATION stops the looks and new points run in full (`_check_looks`).
+
 Start-up: TPE models the results only after STARTUP_TRIALS trials; those are a Latin hypercube
 over the grid (each axis's range covered evenly), enqueued before the first ask, rather than
 Optuna's uniform random start-up. On 20 held-out seeds (10-29, not used to choose) this took
