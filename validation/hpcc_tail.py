@@ -5,7 +5,8 @@
 The tail: the flows the reference completed with a slowdown above its own p95. For each, the
 size class, where the two hosts sit (same ToR, same pod, across pods), and how busy its hosts
 were while it ran in the reference: the mean number of other flows of the same sender (and of
-the same receiver) active over its lifetime (overlap / own FCT, summed). Beside the reference's
+the same receiver) active over its lifetime (overlap / own FCT, summed), and of flows into its
+sender (their data queues where its ACKs come back). Beside the reference's
 slowdown: ours for exactly those flows, and the median ln(ours/theirs) per class. A class whose
 median ratio is clearly below 0 is where our tail is short.
 """
@@ -36,21 +37,25 @@ def size_class(size: int) -> str:
     return "< 100 KB" if size < 100_000 else ("100 KB - 1 MB" if size < 1_000_000 else ">= 1 MB")
 
 
-def mean_competitors(rows: list[dict], key: str) -> list[float]:
-    """Per row: sum over the other flows of the same `key` host of their overlap with this
-    flow's lifetime in the reference, divided by that lifetime (the mean number of rivals)."""
+def mean_competitors(rows: list[dict], key: str, their_key: str | None = None) -> list[float]:
+    """Per listed row: the other listed flows whose `their_key` host is this row's `key` host
+    (default the same key: the same sender or receiver), their overlap with this flow's lifetime
+    in the reference summed and divided by that lifetime (the mean number of rivals)."""
+    their_key = their_key or key
     life = [(r["start_ns"], r["start_ns"] + r["theirs"] if r["theirs"] is not None else END_NS)
             for r in rows]
     by_host = defaultdict(list)
     for i, r in enumerate(rows):
         if r["listed"]:
-            by_host[r[key]].append(i)
+            by_host[r[their_key]].append(i)
     out = [0.0] * len(rows)
-    for members in by_host.values():
-        for i in members:
-            a, b = life[i]
-            overlap = sum(max(0, min(b, life[j][1]) - max(a, life[j][0])) for j in members if j != i)
-            out[i] = overlap / max(1, b - a)
+    for i, r in enumerate(rows):
+        if not r["listed"]:
+            continue
+        a, b = life[i]
+        overlap = sum(max(0, min(b, life[j][1]) - max(a, life[j][0]))
+                      for j in by_host.get(r[key], ()) if j != i)
+        out[i] = overlap / max(1, b - a)
     return out
 
 
@@ -62,8 +67,9 @@ def analyse(result: dict, data: Path) -> dict:
     rows, _ = flow_rows(result, data)
     send_rivals = mean_competitors(rows, "src")
     recv_rivals = mean_competitors(rows, "dst")
-    for r, s, d in zip(rows, send_rivals, recv_rivals):
-        r["send_rivals"], r["recv_rivals"] = s, d
+    into_sender = mean_competitors(rows, "src", "dst")
+    for r, s, d, a in zip(rows, send_rivals, recv_rivals, into_sender):
+        r["send_rivals"], r["recv_rivals"], r["into_sender"] = s, d, a
     ref_done = [r for r in rows if r["theirs"] is not None]
     ours_done = [r for r in rows if r["ours"] is not None]
     ref_p95 = stats([r["theirs"] / r["alone"] for r in ref_done])["p95"]
@@ -75,7 +81,8 @@ def analyse(result: dict, data: Path) -> dict:
     for name, fn in (("size", lambda r: size_class(r["size"])),
                      ("placement", lambda r: placement(r["src"], r["dst"])),
                      ("sender rivals", lambda r: rivals_class(r["send_rivals"])),
-                     ("receiver rivals", lambda r: rivals_class(r["recv_rivals"]))):
+                     ("receiver rivals", lambda r: rivals_class(r["recv_rivals"])),
+                     ("flows into the sender", lambda r: rivals_class(r["into_sender"]))):
         table = defaultdict(list)
         for r in tail:
             table[fn(r)].append(r)

@@ -34,5 +34,9 @@ def test_rivals_and_placement_by_hand():
             {"src": 1, "dst": 4, "start_ns": 100, "theirs": 200, "listed": True},
             {"src": 5, "dst": 2, "start_ns": 0, "theirs": 100, "listed": False}]
     assert mean_competitors(rows, "src") == [0.5, 1.0, 0.25, 0.0]
+    # flows into each flow's sender (host 1 receives none; the unlisted flow is ignored)
+    assert mean_competitors(rows, "src", "dst") == [0.0, 0.0, 0.0, 0.0]
+    rows.append({"src": 2, "dst": 1, "start_ns": 0, "theirs": 400, "listed": True})
+    assert mean_competitors(rows, "src", "dst")[:3] == [1.0, 1.0, 1.0]
     assert placement(0, 15) == "same ToR" and placement(0, 63) == "same pod"
     assert placement(0, 64) == "across pods"
