@@ -44,8 +44,12 @@ int64_t
 ErdTransport::NackIntervalPs(const FlowState& f) const
 {
     double us = m_nic->Config().erdNackIntervalUs;
+    // auto: 2.5 RTTs of the path as measured (queueing included, the paper's RTT Detector),
+    // never less than the idle path's: a fixed multiple of the base RTT would take packets
+    // queued behind an incast for lost.
+    double rttPs = std::max(static_cast<double>(f.baseRttPs), f.smoothedRttPs);
     int64_t ps = us > 0 ? static_cast<int64_t>(us * 1e6 + 0.5)
-                        : static_cast<int64_t>(kAutoNackIntervalRtts * f.baseRttPs);
+                        : static_cast<int64_t>(kAutoNackIntervalRtts * rttPs);
     return std::max(ps, kMinNackIntervalPs);
 }
 
@@ -82,7 +86,7 @@ ErdTransport::NextPsn(FlowState& f, int64_t now, bool& retransmit)
         uint64_t psn = s.retry.front();
         s.retry.pop_front();
         size_t i = static_cast<size_t>(psn - f.sndUna);
-        s.queued[i] = 0;
+        s.queued[i] = RESENT;
         s.sentPs[i] = now;
         retransmit = true;
         m_lastWasRetry = true;
@@ -150,7 +154,10 @@ ErdTransport::OnData(FlowState& f, const RocePacket& p, int64_t now)
     }
     if (DeliverCompleteMessages(f, r, p, now))
     {
-        SendAck(f, PacketKind::ACK, f.expected);
+        // The ACK names the packet whose arrival completed the delivery (PSN + 1): the sender
+        // takes its RTT from that packet, which arrived just now, not from a packet that may
+        // have waited behind a hole.
+        SendAck(f, PacketKind::ACK, f.expected, static_cast<uint32_t>(psn + 1));
     }
     if (f.expected >= f.totalPkts)
     {
@@ -253,9 +260,9 @@ void
 ErdTransport::QueueRetry(Sender& s, const FlowState& f, uint64_t psn)
 {
     size_t i = static_cast<size_t>(psn - f.sndUna);
-    if (!s.queued[i])
+    if (!(s.queued[i] & QUEUED))
     {
-        s.queued[i] = 1;
+        s.queued[i] |= QUEUED;
         s.retry.push_back(psn);
     }
 }
@@ -270,6 +277,16 @@ ErdTransport::OnAck(FlowState& f, const RocePacket& p, bool nack, int64_t now)
         if (cumulative > f.sndUna && cumulative <= f.sndNxt)
         {
             size_t n = static_cast<size_t>(cumulative - f.sndUna);
+            uint64_t trigger = p.payload > 0 ? p.payload - 1 : UINT64_MAX;
+            if (trigger >= f.sndUna && trigger < cumulative &&
+                !(s.queued[trigger - f.sndUna] & RESENT))
+            {
+                // An RTT sample from the packet whose arrival completed the delivery (Karn:
+                // never from a resent one), smoothed as RFC 6298's SRTT.
+                double sample = static_cast<double>(now - s.sentPs[trigger - f.sndUna]);
+                f.smoothedRttPs = f.smoothedRttPs > 0 ? 0.875 * f.smoothedRttPs + 0.125 * sample
+                                                      : sample;
+            }
             s.sentPs.erase(s.sentPs.begin(), s.sentPs.begin() + static_cast<std::ptrdiff_t>(n));
             s.queued.erase(s.queued.begin(), s.queued.begin() + static_cast<std::ptrdiff_t>(n));
             f.sndUna = cumulative;

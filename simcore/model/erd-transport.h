@@ -10,7 +10,8 @@
  * the concatenated messages); a message is delivered once complete and only after every
  * earlier message (order of Msg_ID), and one ACK per delivered batch tells the sender (the
  * paper's "receiver notifies the sender", stage 5). No per-packet ACK. Every T
- * (nic.erd.nack_interval_us, "auto" = 2.5 x the flow's base RTT, the paper's 2-3 RTT) a scan
+ * (nic.erd.nack_interval_us; "auto" = 2.5 x the flow's RTT as measured from its ACKs, at least
+ * its base RTT: the paper's 2-3 RTT from its RTT Detector) a scan
  * NACKs each run of missing packets that were already overtaken at the previous scan (so
  * missing for at least T: late, not merely reordered), and, when nothing arrived for a whole
  * T, the tail after the highest packet seen. NACKs and ACKs travel as control frames on the
@@ -64,10 +65,16 @@ class ErdTransport : public Transport
     static uint16_t PathPort(uint16_t base, uint32_t k);
 
   private:
+    enum : uint8_t
+    {
+        QUEUED = 1, ///< waits in the retry queue
+        RESENT = 2  ///< sent more than once (no RTT sample from its ACK)
+    };
+
     struct Sender
     {
         std::deque<int64_t> sentPs; ///< per PSN in [sndUna, sndNxt): its latest transmission
-        std::deque<uint8_t> queued; ///< per PSN in [sndUna, sndNxt): waits in the retry queue
+        std::deque<uint8_t> queued; ///< per PSN in [sndUna, sndNxt): QUEUED | RESENT
         std::deque<uint64_t> retry; ///< the RetryQ: NACKed PSNs, oldest first
     };
 

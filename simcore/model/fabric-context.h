@@ -91,6 +91,7 @@ struct FlowState
     int64_t senderDonePs = -1; ///< sender got the ACK of the last byte (a probe's RTT ends here)
     double idealPs = 0;
     int64_t baseRttPs = 0; ///< an MTU frame and its ACK over the idle path, both ways
+    double smoothedRttPs = 0; ///< ERD: RTT measured from ACKs (EWMA 1/8), 0 before a sample
     ErdCounters erd;
 
     uint32_t Payload(uint64_t psn) const

@@ -220,7 +220,8 @@ class SprayedPartial(Strict):
 
 NackInterval = Annotated[float, Field(ge=0.1, le=L.MAX_TIMER_US)] | Literal["auto"]
 NACK_INTERVAL_DOC = ("the receiver's bitmap scan period T in us (0.1..1000000), or \"auto\": "
-                     "2.5 x each flow's base RTT (the ERD paper's 2-3 RTT)")
+                     "2.5 x each flow's RTT as measured from its ACKs, at least the idle "
+                     "path's (the ERD paper's 2-3 RTT)")
 
 
 class Erd(Strict):

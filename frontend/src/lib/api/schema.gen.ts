@@ -1050,7 +1050,7 @@ export interface components {
         Erd: {
             /**
              * Nack Interval Us
-             * @description the receiver's bitmap scan period T in us (0.1..1000000), or "auto": 2.5 x each flow's base RTT (the ERD paper's 2-3 RTT)
+             * @description the receiver's bitmap scan period T in us (0.1..1000000), or "auto": 2.5 x each flow's RTT as measured from its ACKs, at least the idle path's (the ERD paper's 2-3 RTT)
              * @default auto
              */
             nack_interval_us: number | "auto";
@@ -1065,7 +1065,7 @@ export interface components {
         ErdPartial: {
             /**
              * Nack Interval Us
-             * @description the receiver's bitmap scan period T in us (0.1..1000000), or "auto": 2.5 x each flow's base RTT (the ERD paper's 2-3 RTT)
+             * @description the receiver's bitmap scan period T in us (0.1..1000000), or "auto": 2.5 x each flow's RTT as measured from its ACKs, at least the idle path's (the ERD paper's 2-3 RTT)
              */
             nack_interval_us?: number | "auto" | null;
             /** Paths */
