@@ -282,6 +282,22 @@ test("ERD preset: erd and its fields in the NIC panel, the run reports 4 QPs per
   await shot(page, "results-erd-flows");
 });
 
+test("ERD preset: the home page offers the paper's comparison (24 runs)", async ({ page, request }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto("/");
+  const card = page.locator('[data-preset="erd-vs-rc"]');
+  const button = card.getByRole("button", { name: /^Run the comparison of / });
+  // 4 transports x 3 path counts x k = 4 and 6
+  await expect(button).toHaveText("Run the paper's comparison (24 runs)");
+  await button.click();
+  await expect(page).toHaveURL(/\/sweeps\/[^/]+$/);
+  const sweepId = page.url().split("/sweeps/")[1];
+  const sweep = await (await request.get(`${API}/sweeps/${sweepId}`)).json();
+  expect(sweep.parameters.map((p: { path: string }) => p.path)).toEqual(["nic.transport", "nic.erd.paths", "topology.k"]);
+  // the other tests need the worker: the 24 points are not run here
+  expect((await request.post(`${API}/sweeps/${sweepId}/cancel`)).ok()).toBe(true);
+});
+
 test("NTT preset: the home page runs the paper's comparison as a sweep", async ({ page, request }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto("/");
