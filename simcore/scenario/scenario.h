@@ -144,6 +144,8 @@ struct NicConfig
     double qpCacheMissNs = 500;     ///< transmit stall to fetch a context that missed
     uint32_t reorderWindowPackets = 256; ///< sprayed: receiver reorder buffer (packets)
     uint32_t sackIntervalPackets = 1;    ///< sprayed: an ACK (with its SACK) per n arrivals
+    uint32_t erdPaths = 4;               ///< erd: source ports a QP's packets take in turn
+    double erdNackIntervalUs = 0;        ///< erd: receiver's NACK scan period; 0 = "auto"
 };
 
 /** FlowSpec::window of a QP whose depth is "bdp": base RTT x bottleneck rate / message wire

@@ -193,11 +193,13 @@ class CcPartial(Cc):
     preset: CcPreset | None = None
 
 
-Transport = Literal["rc", "xrc", "sprayed"]
+Transport = Literal["rc", "xrc", "sprayed", "erd"]
 TRANSPORT_DESCRIPTION = (
     "reliability layer: rc (go-back-N, a QP per process pair), xrc (RC on the wire, one send "
     "QP per process and destination host), sprayed (a source port per packet, reorder buffer, "
-    "selective ACK and retransmission); erd is reserved for a later version")
+    "selective ACK and retransmission), erd (ERD: one reliable-datagram QP per process, each "
+    "message sprayed over nic.erd.paths source ports, in-order delivery of complete messages, "
+    "NACKs from a periodic bitmap scan, a retry queue served before new data)")
 
 
 class Sprayed(Strict):
@@ -214,6 +216,26 @@ class Sprayed(Strict):
 class SprayedPartial(Strict):
     reorder_window_packets: int | None = Field(None, ge=1, le=65536)
     sack_interval_packets: int | None = Field(None, ge=1, le=64)
+
+
+NackInterval = Annotated[float, Field(ge=0.1, le=L.MAX_TIMER_US)] | Literal["auto"]
+NACK_INTERVAL_DOC = ("the receiver's bitmap scan period T in us (0.1..1000000), or \"auto\": "
+                     "2.5 x each flow's RTT as measured from its ACKs, at least the idle "
+                     "path's (the ERD paper's 2-3 RTT)")
+
+
+class Erd(Strict):
+    """nic.erd: the ERD transport's paths per QP and its receiver's NACK scan period."""
+
+    paths: int = Field(
+        4, ge=1, le=16, description="distinct UDP source ports a QP's packets take in turn, so "
+        "ECMP spreads each message over up to this many paths")
+    nack_interval_us: NackInterval = Field("auto", description=NACK_INTERVAL_DOC)
+
+
+class ErdPartial(Strict):
+    paths: int | None = Field(None, ge=1, le=16)
+    nack_interval_us: NackInterval | None = Field(None, description=NACK_INTERVAL_DOC)
 
 
 QpDepth = Annotated[int, Field(ge=1, le=65536)] | Literal["bdp"]
@@ -258,8 +280,8 @@ class Nic(Strict):
                                     "gap per frame (20 on Ethernet; 0 on a point-to-point model)")
     processes_per_host: int = Field(
         1, ge=1, le=1024, description="processes per host (p) in the result's QP accounting: "
-        "RC needs (N-1) x p^2 QPs per NIC, XRC N x p; XRC's send contexts are shared per "
-        "(process, destination host)")
+        "RC needs (N-1) x p^2 QPs per NIC, XRC N x p, ERD p; XRC's send contexts are shared "
+        "per (process, destination host), ERD's per process")
     qp_cache_entries: int = Field(
         0, ge=0, le=1_048_576, description="QP contexts the NIC caches (least recently used "
         "evicted); 0 = unlimited")
@@ -267,6 +289,7 @@ class Nic(Strict):
         500, ge=0, le=100_000, description="transmit stall while a QP context that missed the "
         "cache is fetched over PCIe")
     sprayed: Sprayed = Field(default_factory=Sprayed)
+    erd: Erd = Field(default_factory=Erd)
 
 
 class NicPartial(Strict):
@@ -290,3 +313,4 @@ class NicPartial(Strict):
     qp_cache_entries: int | None = Field(None, ge=0, le=1_048_576)
     qp_cache_miss_ns: float | None = Field(None, ge=0, le=100_000)
     sprayed: SprayedPartial | None = None
+    erd: ErdPartial | None = None

@@ -1044,6 +1044,34 @@ export interface components {
             until_us: number | null;
         };
         /**
+         * Erd
+         * @description nic.erd: the ERD transport's paths per QP and its receiver's NACK scan period.
+         */
+        Erd: {
+            /**
+             * Nack Interval Us
+             * @description the receiver's bitmap scan period T in us (0.1..1000000), or "auto": 2.5 x each flow's RTT as measured from its ACKs, at least the idle path's (the ERD paper's 2-3 RTT)
+             * @default auto
+             */
+            nack_interval_us: number | "auto";
+            /**
+             * Paths
+             * @description distinct UDP source ports a QP's packets take in turn, so ECMP spreads each message over up to this many paths
+             * @default 4
+             */
+            paths: number;
+        };
+        /** ErdPartial */
+        ErdPartial: {
+            /**
+             * Nack Interval Us
+             * @description the receiver's bitmap scan period T in us (0.1..1000000), or "auto": 2.5 x each flow's RTT as measured from its ACKs, at least the idle path's (the ERD paper's 2-3 RTT)
+             */
+            nack_interval_us?: number | "auto" | null;
+            /** Paths */
+            paths?: number | null;
+        };
+        /**
          * Estimate
          * @description Mean over seeds and the half-width of its 95% confidence interval.
          */
@@ -1933,6 +1961,7 @@ export interface components {
              * @enum {string}
              */
             ecn_feedback: "cnp" | "ack_flag";
+            erd?: components["schemas"]["Erd"];
             /**
              * Header Bytes
              * @description bytes of headers per data frame (Ethernet 18 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 = 62)
@@ -1962,7 +1991,7 @@ export interface components {
             preamble_ifg_bytes: number;
             /**
              * Processes Per Host
-             * @description processes per host (p) in the result's QP accounting: RC needs (N-1) x p^2 QPs per NIC, XRC N x p; XRC's send contexts are shared per (process, destination host)
+             * @description processes per host (p) in the result's QP accounting: RC needs (N-1) x p^2 QPs per NIC, XRC N x p, ERD p; XRC's send contexts are shared per (process, destination host), ERD's per process
              * @default 1
              */
             processes_per_host: number;
@@ -1992,11 +2021,11 @@ export interface components {
             sprayed?: components["schemas"]["Sprayed"];
             /**
              * Transport
-             * @description reliability layer: rc (go-back-N, a QP per process pair), xrc (RC on the wire, one send QP per process and destination host), sprayed (a source port per packet, reorder buffer, selective ACK and retransmission); erd is reserved for a later version
+             * @description reliability layer: rc (go-back-N, a QP per process pair), xrc (RC on the wire, one send QP per process and destination host), sprayed (a source port per packet, reorder buffer, selective ACK and retransmission), erd (ERD: one reliable-datagram QP per process, each message sprayed over nic.erd.paths source ports, in-order delivery of complete messages, NACKs from a periodic bitmap scan, a retry queue served before new data)
              * @default rc
              * @enum {string}
              */
-            transport: "rc" | "xrc" | "sprayed";
+            transport: "rc" | "xrc" | "sprayed" | "erd";
         };
         /**
          * NicPartial
@@ -2017,6 +2046,7 @@ export interface components {
             cnp_mode?: ("window" | "holdoff") | null;
             /** Ecn Feedback */
             ecn_feedback?: ("cnp" | "ack_flag") | null;
+            erd?: components["schemas"]["ErdPartial"] | null;
             /** Header Bytes */
             header_bytes?: number | null;
             /** Message Bytes */
@@ -2042,7 +2072,7 @@ export interface components {
             rto_us?: number | null;
             sprayed?: components["schemas"]["SprayedPartial"] | null;
             /** Transport */
-            transport?: ("rc" | "xrc" | "sprayed") | null;
+            transport?: ("rc" | "xrc" | "sprayed" | "erd") | null;
         };
         /**
          * NicWatchdog
