@@ -511,7 +511,8 @@ export interface paths {
         };
         /**
          * Get
-         * @description Progress over all points and the aggregated table (params -> metrics).
+         * @description Progress over all points and one page of the aggregated table (params -> metrics), in
+         *     point index order: follow `next_offset` until it is null to read the whole table.
          */
         get: operations["sweeps-get"];
         put?: never;
@@ -3200,10 +3201,28 @@ export interface components {
             id: string;
             /** Linked */
             linked: components["schemas"]["LinkedParameter"][];
+            /**
+             * Next Offset
+             * @description `offset` of the next page, null when this page holds the last point
+             */
+            next_offset: number | null;
+            /**
+             * Offset
+             * @description Index of this page's first point
+             */
+            offset: number;
             /** Parameters */
             parameters: components["schemas"]["SweepParameter"][];
-            /** Points */
+            /**
+             * Points
+             * @description One page of the points table in index order: `limit` points from `offset`
+             */
             points: components["schemas"]["SweepPointPublic"][];
+            /**
+             * Points Count
+             * @description Points stored so far (`total` once expanded)
+             */
+            points_count: number;
             /** Scenario Id */
             scenario_id: string;
             /** Seed */
@@ -4592,7 +4611,12 @@ export interface operations {
     };
     "sweeps-get": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description points in this page */
+                limit?: number;
+                /** @description index of the page's first point */
+                offset?: number;
+            };
             header?: never;
             path: {
                 id: string;
