@@ -4024,6 +4024,13 @@ export interface operations {
                     "application/json": components["schemas"]["RunDiagnostics"];
                 };
             };
+            /** @description not modified: the If-None-Match tag is the result's */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -4098,6 +4105,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["FlowsPublic"];
                 };
+            };
+            /** @description not modified: the If-None-Match tag is the result's */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {
@@ -4194,6 +4208,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description not modified: the If-None-Match tag is the result's */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -4224,6 +4245,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RunSummary"];
                 };
+            };
+            /** @description not modified: the If-None-Match tag is the result's */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {
