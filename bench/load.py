@@ -2,7 +2,7 @@
 
     eval "$(scripts/services.sh start)"
     PYTHONPATH=backend:. .venv/bin/python bench/load.py [--users 50] [--seconds 60] [--out DIR]
-        [--profile] [--api-workers N] [--api-nice N] [--sim-nice N]
+        [--profile] [--api-workers N] [--api-nice N] [--sim-nice N] [--browser-cache]
 
 Starts its own API server (one uvicorn process, as in compose; --api-workers for more) and two
 Celery workers on a new database (their simulators at niceness SIM_NICE, --sim-nice), stores 20 scenarios and 10 finished runs, starts a sweep long enough to outlast the
@@ -174,6 +174,8 @@ def main() -> int:
                         help="uvicorn worker processes (`uvicorn --workers N`)")
     parser.add_argument("--api-nice", type=int, default=0,
                         help="niceness of the API, PostgreSQL and Locust (negative: root only)")
+    parser.add_argument("--browser-cache", action="store_true",
+                        help="users revalidate result views they have read (If-None-Match)")
     parser.add_argument("--sim-nice", type=int, default=10,
                         help="SIM_NICE of the workers: niceness of every fabricsim process")
     args = parser.parse_args()
@@ -211,7 +213,8 @@ def main() -> int:
              "--headless", "-u", str(args.users), "-r", "10", "-t", f"{args.seconds}s",
              "--host", f"http://127.0.0.1:{stack.port}", "--csv", str(prefix),
              "--only-summary", "--loglevel", "WARNING"],
-            env={**env, "LOAD_TARGETS": json.dumps(targets)}, cwd=ROOT, timeout=args.seconds + 120,
+            env={**env, "LOAD_TARGETS": json.dumps(targets),
+                 "LOAD_BROWSER_CACHE": "1" if args.browser_cache else "0"}, cwd=ROOT, timeout=args.seconds + 120,
             capture_output=True, text=True, check=False,
             preexec_fn=(lambda: os.nice(args.api_nice)) if args.api_nice else None)
         load_after = os.getloadavg()[0]
@@ -240,7 +243,7 @@ def main() -> int:
     print(f"\nStarted {started}; load average (1 min) {load_before:.1f} at the start, "
           f"{load_after:.1f} at the end; {os.cpu_count()} cores; API workers {args.api_workers}, "
           f"API/PostgreSQL/Locust niceness {args.api_nice}, SIM_NICE {args.sim_nice}, "
-          f"worker niceness {args.nice_workers}")
+          f"worker niceness {args.nice_workers}, browser cache {args.browser_cache}")
     print(f"\nAPI CPU per request, one client after the load ({args.cost_repeats} each): "
           + ", ".join(f"{name} {ms:.1f} ms" for name, ms in costs.items()))
     if args.profile:
