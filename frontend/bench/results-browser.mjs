@@ -33,15 +33,30 @@ for (const p of pages) {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send("Performance.enable");
     const cpu = async () => (await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "ThreadTime").value * 1000;
+    // The machine's share of a core for this renderer, read with a fixed busy loop between the
+    // mounts: CPU time / wall time of the loop. On a quiet machine it is about 1; wall time of the
+    // page divided by it is what the page would take there (docs/benchmarks.md).
+    const busyShare = async () => {
+      const c0 = await cpu();
+      const wall = await page.evaluate(() => { const t0 = performance.now(); let x = 0; for (let i = 0; i < 5e7; i += 1) x += i % 7; return x >= 0 ? performance.now() - t0 : 0; });
+      return ((await cpu()) - c0) / wall;
+    };
     const runs = [];
+    const shares = [];
     for (let i = 0; i < 7; i += 1) {
+      shares.push(await busyShare());
       const c0 = await cpu();
       const r = await page.evaluate(() => window.__once());
       runs.push({ ...r, cpu: (await cpu()) - c0 });
     }
     const warm = runs.slice(2);
     const pick = (k) => ({ median: Math.round(median(warm.map((r) => r[k]))), worst: Math.round(Math.max(...warm.map((r) => r[k]))), first: Math.round(runs[0][k]) });
-    console.log(JSON.stringify({ page: p, ...(await page.evaluate(() => window.__meta)), runs: warm.length, wall_ms: pick("page"), first_commit_ms: pick("firstCommit"), main_thread_cpu_ms: pick("cpu") }));
+    const share = median(shares.slice(2));
+    console.log(JSON.stringify({
+      page: p, ...(await page.evaluate(() => window.__meta)), runs: warm.length, wall_ms: pick("page"), first_commit_ms: pick("firstCommit"),
+      main_thread_cpu_ms: pick("cpu"), core_share: Number(share.toFixed(2)), wall_ms_at_full_core: Math.round(median(warm.map((r) => r.page)) * share),
+      load_average: (await import("node:os")).loadavg().map((x) => Number(x.toFixed(1))),
+    }));
   } else {
     const result = await page.waitForFunction(() => window.__result, null, { timeout: 300_000 });
     console.log(JSON.stringify({ page: p, ...(await result.jsonValue()) }));

@@ -97,6 +97,16 @@ test("sweep: 4 points give a 2x2 heatmap", async ({ page }) => {
   await cells.first().hover();
   await expect(page.getByRole("tooltip")).toContainText("switch.ecn.kmin_bytes");
   await shot(page, "07-sweep-heatmap");
+  // two sweep points compared (issue 11: a comparison is reachable from a sweep point)
+  const picker = page.getByRole("region", { name: "Compare sweep points" });
+  const boxes = picker.getByRole("checkbox");
+  await expect(boxes).toHaveCount(4);
+  await boxes.nth(0).check();
+  await boxes.nth(3).check();
+  await picker.getByTestId("compare-selected").click();
+  await expect(page).toHaveURL(/\/compare\?runs=[^,]+,[^,]+$/);
+  await expect(page.getByTestId("compare-table").locator('tr[data-metric="max_queue"] td')).toHaveCount(2);
+  await expect(page.getByTestId("scenario-diff")).toContainText("switch.ecn");
 });
 
 test("share: the link opens the same scenario and results in a fresh context", async ({ page, browser, baseURL }) => {

@@ -230,6 +230,24 @@ test("DCI accelerator: ticked in the generator, drawn at both site edges, report
   expect(diagnostics.dci_accelerator.edges["a-dci"].pseudo_acks).toBeGreaterThan(0);
   expect([diagnostics.dci_accelerator.buffer_bytes, diagnostics.dci_accelerator.retransmit_timeout_us]).toEqual([20_000_000, 3000]);
   await page.getByRole("region", { name: /Fabric overlay/ }).or(page.locator("#overlay")).first().scrollIntoViewIfNeeded();
+  // nothing of the drawing (the b-dci node, its label, its "WAN accelerator" tag) lies under the
+  // zoom buttons: the canvas pixels behind them are blank while the rest of the canvas is drawn
+  const canvas = page.getByRole("img", { name: /Topology coloured by/ });
+  await expect.poll(() => canvas.evaluate((c: HTMLCanvasElement) => {
+    const inked = (x: number, y: number, w: number, h: number) => {
+      const d = c.getContext("2d")!.getImageData(x, y, Math.max(w, 1), Math.max(h, 1)).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 0 && Math.min(d[i], d[i + 1], d[i + 2]) < 235) n++;
+      return n;
+    };
+    const r = c.getBoundingClientRect();
+    const b = c.parentElement!.querySelector(".canvas-zoom-buttons")!.getBoundingClientRect();
+    const dpr = c.width / r.width;
+    return {
+      drawn: inked(0, 0, c.width, c.height) > 1000,
+      underButtons: inked(Math.floor((b.left - r.left) * dpr), Math.floor((b.top - r.top) * dpr), Math.ceil(b.width * dpr), Math.ceil(b.height * dpr)),
+    };
+  })).toEqual({ drawn: true, underButtons: 0 });
   await shot(page, "results-dci-accelerator");
 });
 

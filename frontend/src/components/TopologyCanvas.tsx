@@ -2,8 +2,20 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { select } from "d3-selection";
 import { type ZoomBehavior, zoom, zoomIdentity } from "d3-zoom";
 import { useParentSize } from "../lib/hooks/useParentSize";
-import { type View, defaultNodeFill, drawTopology, fitView, hitLink, hitNode, stretchToAspect } from "../lib/topology/draw";
+import { type ScreenRect, type View, defaultNodeFill, drawTopology, fitView, hitLink, hitNode, stretchToAspect } from "../lib/topology/draw";
 import type { LayoutGraph, LayoutNode } from "../lib/topology/types";
+
+/** The zoom buttons' column at the right (right: 6px + 30px wide in styles.css) and a little air. */
+const ZOOM_GUTTER = 40;
+
+/** Where the zoom buttons sit over the canvas (CSS px from its top left), for the drawing to keep clear. */
+function zoomButtonsRect(buttons: HTMLElement | null, box: HTMLElement | null): ScreenRect | null {
+  if (!buttons || !box) return null;
+  const b = buttons.getBoundingClientRect();
+  const o = box.getBoundingClientRect();
+  if (b.width === 0 && b.height === 0) return null;
+  return { x: b.left - o.left, y: b.top - o.top, w: b.width, h: b.height };
+}
 
 export interface TopologyCanvasProps {
   graph: LayoutGraph;
@@ -46,12 +58,16 @@ const thinLink = () => 1;
 export function TopologyCanvas(props: TopologyCanvasProps) {
   const { height = 480, interactive = true, selected } = props;
   const { ref: boxRef, width } = useParentSize<HTMLDivElement>();
-  const graph = useMemo(() => (props.fill ? stretchToAspect(props.graph, width, height) : props.graph), [props.fill, props.graph, width, height]);
+  // A filled drawing (the results overlays) is fitted left of the zoom buttons' column, so no node,
+  // label or tag sits under them; the editor keeps the whole width (its buttons float over it).
+  const fitWidth = props.fill && interactive ? Math.max(width - ZOOM_GUTTER, 1) : width;
+  const graph = useMemo(() => (props.fill ? stretchToAspect(props.graph, fitWidth, height) : props.graph), [props.fill, props.graph, fitWidth, height]);
   const graphRef = useRef(graph);
   graphRef.current = graph;
   const [hovered, setHovered] = useState<string | null>(null);
   const [hoveredLink, setHoveredLink] = useState<number | null>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
+  const buttonsRef = useRef<HTMLDivElement>(null);
   const viewRef = useRef<View>({ x: 0, y: 0, k: 1 });
   const zoomRef = useRef<ZoomBehavior<HTMLCanvasElement, unknown> | null>(null);
   const gestureRef = useRef<Gesture | null>(null);
@@ -81,6 +97,7 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
         labels,
         hovered,
         badges: p.badges,
+        keepClear: zoomButtonsRect(buttonsRef.current, boxRef.current),
       });
     });
   }, [width, height, positions, labels, hovered, props.labels]);
@@ -125,7 +142,7 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
 
   const fitKey = props.fitKey ?? `${graph.nodes.length}${props.fill ? `:${graph.width}` : ""}`;
   useEffect(() => {
-    setView(fitView(graph, width, height));
+    setView(fitView(graph, fitWidth, height));
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [fitKey, width, height]);
 
@@ -247,16 +264,16 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
         onKeyDown={(e) => {
           if (e.key === "+" || e.key === "=") zoomBy(1.25);
           else if (e.key === "-") zoomBy(0.8);
-          else if (e.key === "0") setView(fitView(graph, width, height));
+          else if (e.key === "0") setView(fitView(graph, fitWidth, height));
         }}
         data-nodes={graph.nodes.length}
         data-links={graph.links.length}
       />
       {interactive && (
-        <div className="canvas-zoom-buttons">
+        <div className="canvas-zoom-buttons" ref={buttonsRef}>
           <button type="button" onClick={() => zoomBy(1.25)} aria-label="Zoom in">+</button>
           <button type="button" onClick={() => zoomBy(0.8)} aria-label="Zoom out">−</button>
-          <button type="button" onClick={() => setView(fitView(graph, width, height))} aria-label="Fit to view">⤢</button>
+          <button type="button" onClick={() => setView(fitView(graph, fitWidth, height))} aria-label="Fit to view">⤢</button>
         </div>
       )}
     </div>

@@ -1,4 +1,4 @@
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { ChartFrame } from "../../components/ChartFrame";
 import { Empty, ErrorBox, Loading } from "../../components/States";
@@ -10,6 +10,7 @@ import { ComparisonTable } from "../../features/tuning/components/ComparisonTabl
 import { ComparePicker } from "../../features/results/compare/ComparePicker";
 import { ParetoScatter } from "../../features/tuning/components/ParetoScatter";
 import { TuningForm } from "../../features/tuning/components/TuningForm";
+import { TuningReportButton } from "../../features/tuning/report/TuningReportButton";
 import { STRATEGY_COLORS, bestSoFar, fmtEstimate, heatmapPoints, thinCurves } from "../../features/tuning/utils/tuning";
 
 export function NewTuningPage() {
@@ -38,6 +39,7 @@ export function TuningPage() {
   const cancel = useCancelTuning(id ?? "");
   const navigate = useNavigate();
   const [selected, setSelected] = useState<number | null>(null);
+  const pageRef = useRef<HTMLDivElement>(null);
   const r = results.data;
   const curves = useMemo(() => (r ? thinCurves(bestSoFar(r)) : {}), [r]);
   const points = useMemo(() => (r ? heatmapPoints(r.evaluations) : []), [r]);
@@ -52,12 +54,13 @@ export function TuningPage() {
   const chosen = selected != null ? byId.get(selected) : undefined;
   const objectiveLabel = r?.objectives[0] ?? "objective";
   return (
-    <div className="tuning-page">
+    <div className="tuning-page" ref={pageRef}>
       <div className="page-bar row">
         <h1>{t.name} <small className="muted-id">{t.id}</small></h1>
         <span className={`status status-${t.status.toLowerCase()}`} data-testid="tuning-status">{t.status}</span>
         <span className="grow" />
         {running && <button type="button" onClick={() => cancel.mutate()}>Cancel</button>}
+        {r && <TuningReportButton root={pageRef} tuning={t} results={r} />}
         <Link className="button" to={`/s/${t.scenario_ids[0]}`}>Base scenario</Link>
       </div>
       {t.error && <ErrorBox error={new Error(t.error)} title="The tuning failed" />}

@@ -78,6 +78,10 @@ export function composeExport(figure: HTMLElement, labels: ExportLabels): { svg:
   root.appendChild(el("text", { x: 10, y: 18, "font-size": 14, "font-weight": 600, fill: "#111", class: "export-title" }, labels.title));
   if (labels.subtitle) root.appendChild(el("text", { x: 10, y: 35, "font-size": 11, fill: "#555", class: "export-subtitle" }, labels.subtitle));
   const inner = plot.cloneNode(true) as SVGSVGElement;
+  // A canvas layered in through <foreignObject> (a large heatmap) serialises empty, and an SVG
+  // image holding a foreignObject taints the canvas it is drawn on (no PNG, no data URL): leave
+  // it out; renderFigureCanvas paints the canvases themselves at their place.
+  inner.querySelectorAll("foreignObject").forEach((f) => f.remove());
   inner.setAttribute("x", "0");
   inner.setAttribute("y", String(HEADER));
   root.appendChild(inner);
@@ -104,17 +108,16 @@ export function saveSvg(figure: HTMLElement, filename: string, labels: ExportLab
   if (out) downloadBlob(new Blob([out.svg], { type: "image/svg+xml" }), `${filename}.svg`);
 }
 
-/** Renders the composed SVG (and any canvas layered inside the figure) into a PNG at 2x. */
-export async function savePng(figure: HTMLElement, filename: string, labels: ExportLabels) {
+/** The composed SVG (and any canvas layered inside the figure) painted on a canvas at `scale`. */
+export async function renderFigureCanvas(figure: HTMLElement, labels: ExportLabels, scale = 2): Promise<HTMLCanvasElement | null> {
   const out = composeExport(figure, labels);
-  if (!out) return;
+  if (!out) return null;
   const plot = figure.querySelector<SVGSVGElement>("svg.chart-svg") ?? figure.querySelector<SVGSVGElement>("svg:not(.line-swatch)")!;
-  const scale = 2;
   const canvas = document.createElement("canvas");
   canvas.width = out.width * scale;
   canvas.height = out.height * scale;
   const ctx = canvas.getContext("2d");
-  if (!ctx) return;
+  if (!ctx) return null;
   ctx.scale(scale, scale);
   const img = new Image();
   const url = URL.createObjectURL(new Blob([out.svg], { type: "image/svg+xml" }));
@@ -131,6 +134,13 @@ export async function savePng(figure: HTMLElement, filename: string, labels: Exp
     const r = c.getBoundingClientRect();
     ctx.drawImage(c, r.left - origin.left, r.top - origin.top + out.plotTop, r.width, r.height);
   });
+  return canvas;
+}
+
+/** Renders the composed SVG (and any canvas layered inside the figure) into a PNG at 2x. */
+export async function savePng(figure: HTMLElement, filename: string, labels: ExportLabels) {
+  const canvas = await renderFigureCanvas(figure, labels);
+  if (!canvas) return;
   const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, "image/png"));
   if (blob) downloadBlob(blob, `${filename}.png`);
 }

@@ -63,6 +63,30 @@ describe("selection drawing", () => {
   });
 });
 
+describe("badge tags and the zoom buttons", () => {
+  // spine0 on the canvas' right edge; the zoom buttons cover x 364..394, y 6..96 (CSS px)
+  const buttons = { x: 364, y: 6, w: 30, h: 90 };
+  const half = ("WAN accelerator".length * 6.5) / 2;
+  const edge = graph.nodes.find((n) => n.id === "spine0")!;
+  const tagRight = (screenY: number, keepClear: typeof buttons | null) => {
+    const { ctx, placed } = recordingContext();
+    drawTopology(ctx, graph, { x: size.width - edge.x, y: screenY - edge.y, k: 1 }, size,
+      { ...style, labels: false, selected: new Set(), badges: new Map([["spine0", "WAN accelerator"]]), keepClear });
+    const tag = placed.find((t) => t.text === "WAN accelerator")!;
+    return tag.x + (size.width - edge.x) + half; // screen x of the tag's right end
+  };
+
+  it("moves a tag that would run under the buttons to their left", () => {
+    expect(tagRight(40, null)).toBeGreaterThan(buttons.x); // without the rectangle it reaches under them
+    expect(tagRight(40, buttons)).toBeLessThanOrEqual(buttons.x);
+  });
+
+  it("leaves a tag below the buttons where it is", () => {
+    expect(tagRight(200, buttons)).toBe(tagRight(200, null));
+    expect(tagRight(200, buttons)).toBeGreaterThan(buttons.x);
+  });
+});
+
 describe("level of detail", () => {
   /** 4,000 hosts in a row under 40 switches: the shape of a large fabric's bottom rows. */
   const big = tieredLayout(

@@ -21,6 +21,15 @@ export interface DrawStyle {
   hovered?: string | null;
   /** node id -> a role drawn as a ring and a tag beside the node (the DCI WAN accelerator). */
   badges?: Map<string, string>;
+  /** A screen rectangle (CSS px) drawn over the canvas, such as the zoom buttons: tags keep out of it. */
+  keepClear?: ScreenRect | null;
+}
+
+export interface ScreenRect {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
 }
 
 /** Badge rings and tags: amber, apart from the selection blue and the error red. */
@@ -153,7 +162,7 @@ export function drawTopology(
   }
   drawGroupBoxes(ctx, boxes, byId, view, style);
 
-  drawBadges(ctx, byId, view, switchH, width, style.badges);
+  drawBadges(ctx, byId, view, switchH, width, style.badges, style.keepClear);
   if (style.labels || style.hovered) drawLabels(ctx, graph, view, byId, style, dpr, vis);
 
   if (style.box) {
@@ -214,8 +223,11 @@ function drawSelectedLinks(ctx: CanvasRenderingContext2D, graph: LayoutGraph, by
 }
 
 /** A ring around each badged node and its tag above it, in screen-sized text, kept inside the
- *  canvas (a node at the edge of a stretched layout would otherwise lose half its tag). */
-function drawBadges(ctx: CanvasRenderingContext2D, byId: Positions, view: View, half: number, width: number, badges?: Map<string, string>) {
+ *  canvas (a node at the edge of a stretched layout would otherwise lose half its tag) and out of
+ *  `keepClear` (the zoom buttons over the canvas' top right corner): a tag that would run under
+ *  them moves left of them. */
+function drawBadges(ctx: CanvasRenderingContext2D, byId: Positions, view: View, half: number, width: number,
+  badges?: Map<string, string>, keepClear?: ScreenRect | null) {
   if (!badges || badges.size === 0) return;
   ctx.font = `bold ${11 / view.k}px sans-serif`;
   ctx.textAlign = "center";
@@ -230,7 +242,12 @@ function drawBadges(ctx: CanvasRenderingContext2D, byId: Positions, view: View, 
     ctx.stroke();
     const ty = p.y - r - 6 / view.k;
     const halfText = (ctx.measureText(text).width * view.k) / 2 + 2; // screen px
-    const sx = Math.min(Math.max(view.x + view.k * p.x, halfText), Math.max(halfText, width - halfText));
+    let sx = Math.min(Math.max(view.x + view.k * p.x, halfText), Math.max(halfText, width - halfText));
+    const sy = view.y + view.k * ty; // the text's baseline; it rises about 11 px above it
+    if (keepClear && sy + 3 > keepClear.y && sy - 12 < keepClear.y + keepClear.h
+      && sx + halfText > keepClear.x && sx - halfText < keepClear.x + keepClear.w) {
+      sx = Math.max(halfText, keepClear.x - halfText - 2);
+    }
     const tx = (sx - view.x) / view.k;
     ctx.lineWidth = 4 / view.k;
     ctx.strokeStyle = "rgba(255,255,255,0.9)";

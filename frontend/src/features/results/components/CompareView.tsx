@@ -8,10 +8,12 @@ import { COMPARE_METRICS, type CompareMetric, delta, difference, resample, scena
 import type { LayoutGraph } from "../../../lib/topology/types";
 import { FabricDifference } from "../compare/FabricDifference";
 import { cdfAll, type CdfBucket } from "../utils/cdf";
+import { splitProbes } from "../utils/probes";
 import { activeDomain } from "../utils/derive";
 import { CdfChart } from "./CdfChart";
 import { LineChart } from "./LineChart";
-import { composeExport, downloadBlob } from "../../../lib/charts/save";
+import { downloadBlob } from "../../../lib/charts/save";
+import { collectFigures } from "../../../lib/report/collect";
 import { buildCompareReportHtml, tableText } from "../utils/compareReport";
 
 const letter = (i: number) => String.fromCharCode(65 + i);
@@ -19,21 +21,11 @@ const fmt: Record<CompareMetric["unit"], (v: number) => string> = {
   gbps: formatGbps, us: formatDurationUs, x: (v) => `${formatNumber(v)}×`, bytes: formatBytes, count: formatCount, ratio: formatNumber,
 };
 
-/** The comparison as one HTML file: the page's tables as text, its charts as SVG, the fabric as PNG. */
-function downloadCompareReport(root: HTMLElement | null, runs: ComparedRun[]) {
+/** The comparison as one HTML file: the page's tables as text, its charts as SVG, the fabric as PNG with its legend. */
+async function downloadCompareReport(root: HTMLElement | null, runs: ComparedRun[]) {
   if (!root) return;
   const subtitle = `runs ${runs.map((r) => r.id).join(", ")}`;
-  const charts: { title: string; svg: string }[] = [];
-  const images: { title: string; dataUrl: string }[] = [];
-  root.querySelectorAll<HTMLElement>(".chart-frame").forEach((frame) => {
-    const title = frame.getAttribute("aria-label") ?? "";
-    const canvas = frame.querySelector("canvas");
-    if (canvas) images.push({ title, dataUrl: canvas.toDataURL("image/png") });
-    else if (frame.querySelector("svg.chart-svg")) {
-      const out = composeExport(frame, { title, subtitle });
-      if (out) charts.push({ title, svg: out.svg });
-    }
-  });
+  const { charts, images } = await collectFigures(root, subtitle);
   const html = buildCompareReportHtml({
     title: `Comparison of ${runs.length} runs: ${[...new Set(runs.map((r) => r.scenario?.name ?? r.id))].join(" vs ")}`,
     runs: runs.map((r, i) => ({
@@ -88,7 +80,8 @@ export function CompareView({ runs, candidates, onAdd, onRemove, graph }: {
   const sameFabric = !diff.some((d) => d.path.startsWith("topology"));
   const queueDomain = useMemo(() => (queues ? activeDomain(queues.t, [Object.fromEntries(queues.series.map((s) => [s.name, s.values]))]) : null), [queues]);
   const cdfs = useMemo(
-    () => ready.map((r) => cdfAll(r.flows ?? [], cdfMetric, letter(runs.indexOf(r)))).filter((b): b is CdfBucket => !!b),
+    // pingmesh probes left out, as in each run's FCT statistics
+    () => ready.map((r) => cdfAll(splitProbes(r.flows, r.scenario?.scenario)?.data ?? [], cdfMetric, letter(runs.indexOf(r)))).filter((b): b is CdfBucket => !!b),
     [ready, runs, cdfMetric],
   );
 
@@ -98,7 +91,7 @@ export function CompareView({ runs, candidates, onAdd, onRemove, graph }: {
         <header>
           <h3>Runs</h3>
           {ready.length === runs.length && runs.length > 1 && (
-            <button type="button" className="small" onClick={() => downloadCompareReport(rootRef.current, runs)}>Download report (HTML)</button>
+            <button type="button" className="small" onClick={() => void downloadCompareReport(rootRef.current, runs)}>Download report (HTML)</button>
           )}
         </header>
         <ol className="compare-runs">

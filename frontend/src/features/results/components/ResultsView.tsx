@@ -11,29 +11,19 @@ import { TopologyOverlay } from "./TopologyOverlay";
 import { DiagnosticsPanels } from "../diagnostics/DiagnosticsPanels";
 import { TimeCharts } from "./TimeCharts";
 import { FlowTable, PortTable } from "./ResultTables";
+import { splitProbes } from "../utils/probes";
 import { buildReportHtml } from "../utils/report";
-import { composeExport, downloadBlob } from "../../../lib/charts/save";
+import { downloadBlob } from "../../../lib/charts/save";
+import { collectFigures, collectFindings } from "../../../lib/report/collect";
 import type { RunInfo } from "../../../lib/api/resultTypes";
 import type { Card } from "./SummaryCards";
 import { acceleratorBadges } from "../../../lib/topology/accelerator";
 
-/** Collects the charts on the page (as standalone SVG) and the fabric picture into the report. */
-function downloadReport(root: HTMLElement | null, r: { title: string; runId: string; runInfo: RunInfo; scenario?: unknown; cards: Card[]; subtitle: string; notes: string[] }) {
+/** Collects the charts on the page (as standalone SVG) and the fabric picture with its legend into the report. */
+async function downloadReport(root: HTMLElement | null, r: { title: string; runId: string; runInfo: RunInfo; scenario?: unknown; cards: Card[]; subtitle: string; notes: string[] }) {
   if (!root) return;
-  const charts: { title: string; svg: string }[] = [];
-  const images: { title: string; dataUrl: string }[] = [];
-  root.querySelectorAll<HTMLElement>(".chart-frame").forEach((frame) => {
-    const title = frame.getAttribute("aria-label") ?? "";
-    const canvas = frame.querySelector("canvas");
-    if (canvas) {
-      images.push({ title, dataUrl: canvas.toDataURL("image/png") });
-      return;
-    }
-    if (!frame.querySelector("svg.chart-svg")) return;
-    const out = composeExport(frame, { title, subtitle: r.subtitle });
-    if (out) charts.push({ title, svg: out.svg });
-  });
-  const html = buildReportHtml({ ...r, charts, images, generatedAt: new Date().toISOString() });
+  const { charts, images } = await collectFigures(root, r.subtitle);
+  const html = buildReportHtml({ ...r, charts, images, findings: collectFindings(root), generatedAt: new Date().toISOString() });
   downloadBlob(new Blob([html], { type: "text/html" }), `run-${r.runId}-report.html`);
 }
 
@@ -61,6 +51,9 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
   const opening = useMemo(() => (s ? activeDomain(s.t_us, [s.queues, s.flow_rates_gbps, s.pause]) : full), [s, full]);
   const xDomain = domain ?? opening;
   const flowList = flows.data?.flows;
+  // the flows the FCT statistics cover: pingmesh probes left out, as in the simulator's summary
+  const split = useMemo(() => splitProbes(flowList, scenario), [flowList, scenario]);
+  const dataFlows = split?.data;
   const flowsById = useMemo(() => new Map((flowList ?? []).map((f) => [f.id, f])), [flowList]);
   const recorded = useMemo(() => new Set(Object.keys(s?.flow_rates_gbps ?? {})), [s]);
   const charted = picked ?? [...recorded];
@@ -71,9 +64,9 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
       return cur.includes(id) ? cur.filter((x) => x !== id) : [...cur, id];
     });
   }, [recorded]);
-  const windows = useMemo(() => runWindows(summary.data?.runInfo, flowList), [summary.data, flowList]);
+  const windows = useMemo(() => runWindows(summary.data?.runInfo, dataFlows), [summary.data, dataFlows]);
   const rows = useMemo(() => (summary.data ? portRows(summary.data.summary, windows) : []), [summary.data, windows]);
-  const cards = useMemo(() => (summary.data ? summaryCards(summary.data.summary, windows, flowList, s) : []), [summary.data, windows, flowList, s]);
+  const cards = useMemo(() => (summary.data ? summaryCards(summary.data.summary, windows, dataFlows, s, { total: split?.probes ?? 0, delivered: split?.probesDelivered ?? 0 }) : []), [summary.data, windows, dataFlows, s, split]);
 
   if (summary.isLoading) return <Loading what="Loading results" />;
   if (summary.error) return <ErrorBox error={summary.error} title="Could not load the results" />;
@@ -87,7 +80,7 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
       <div className="row downloads">
         <h2>Results</h2>
         {actions}
-        <button type="button" onClick={() => downloadReport(rootRef.current, {
+        <button type="button" onClick={() => void downloadReport(rootRef.current, {
           title: scenarioName ?? "Run report", runId, runInfo: info, scenario, cards, subtitle: exportSubtitle,
           notes: Object.entries(s?.selection ?? {}).map(([k, v]) => `Watched ${k}: ${v}`),
         })}>Download report (HTML)</button>
@@ -113,6 +106,7 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
       )}
       <ChartFrame
         id="chart-cdf" title={`${cdfMetric === "fct_us" ? "FCT" : "Slowdown"} CDF by flow size`} filename={`run-${runId}-cdf`} subtitle={exportSubtitle}
+        note={split?.probes ? `Pingmesh probes (${split.probes}) are left out, as in the FCT cards and the simulator's summary.` : undefined}
         actions={
           <select aria-label="CDF metric" value={cdfMetric} onChange={(e) => setCdfMetric(e.target.value as "fct_us" | "slowdown")}>
             <option value="fct_us">FCT</option>
@@ -120,10 +114,10 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
           </select>
         }
       >
-        {flowList && flowList.some((f) => f.fct_us !== null) ? (
-          <CdfChart flows={flowList} metric={cdfMetric} />
+        {dataFlows && dataFlows.some((f) => f.fct_us !== null) ? (
+          <CdfChart flows={dataFlows} metric={cdfMetric} />
         ) : (
-          <Empty>No finite flow completed (long-lived flows have no FCT).</Empty>
+          <Empty>No finite flow completed (long-lived flows have no FCT{split?.probes ? "; pingmesh probes are left out, their RTTs are in the Pingmesh panel" : ""}).</Empty>
         )}
       </ChartFrame>
       {graph && (

@@ -24,8 +24,10 @@ export interface Card {
 
 const orDash = (v: number | null | undefined, f: (x: number) => string) => (v == null ? "—" : f(v));
 
-/** The cards' content, computed apart from the markup so tests can read it. */
-export function summaryCards(summary: ResultSummary, w: Windows, flows?: FlowRecord[], series?: ResultSeries): Card[] {
+/** The cards' content, computed apart from the markup so tests can read it. `flows` are the flows
+ * the FCT statistics cover (pingmesh probes left out, as the simulator does); `probes` counts those. */
+export function summaryCards(summary: ResultSummary, w: Windows, flows?: FlowRecord[], series?: ResultSeries,
+  probes: { total: number; delivered: number } = { total: 0, delivered: 0 }): Card[] {
   const warm = w.warmupUs > 0 ? `after the ${formatDurationUs(w.warmupUs)} warm-up` : "whole run (no warm-up)";
   const whole = "whole run";
   const fct = summary.fct_us;
@@ -45,13 +47,15 @@ export function summaryCards(summary: ResultSummary, w: Windows, flows?: FlowRec
   const dropReasons = Object.entries(drops).filter(([k, v]) => k !== "total" && v > 0).map(([k, v]) => `${formatCount(v)} ${k.replace(/_/g, " ")}`);
   const total = summary.flows_total;
   const longLived = flows ? flows.filter((f) => f.size_bytes === 0).length : null;
-  const finite = flows && total != null ? total - (longLived ?? 0) : null;
+  const finite = flows && total != null ? total - (longLived ?? 0) - probes.total : null;
+  const probeNote = probes.total > 0 ? `${formatCount(probes.delivered)} of ${formatCount(probes.total)} pingmesh probes delivered (left out: see the Pingmesh panel)` : null;
 
   const cards: Card[] = [
     { label: "Throughput", value: `${formatNumber(summary.throughput_gbps)} Gbit/s`, window: warm, note: "payload delivered to all hosts", href: "#table-flows", linkText: "flows table" },
     {
       label: "FCT p50", value: orDash(fct?.p50, formatDurationUs), window: whole,
-      note: fct?.count ? `${formatCount(fct.count)} finite flows completed` : "no finite flow completed", href: "#chart-cdf", linkText: "FCT CDF",
+      note: [fct?.count ? `${formatCount(fct.count)} finite flows completed` : "no finite flow completed", probes.total ? "pingmesh probes left out" : null].filter(Boolean).join(" · "),
+      href: "#chart-cdf", linkText: "FCT CDF",
     },
     {
       label: "FCT p99", value: orDash(fct?.p99, formatDurationUs), window: whole,
@@ -94,9 +98,10 @@ export function summaryCards(summary: ResultSummary, w: Windows, flows?: FlowRec
   if (total != null) {
     let note: string;
     if (total === 0) note = "this scenario has no traffic";
-    else if (longLived != null && longLived > 0) note = `${formatCount(longLived)} long-lived flows run to the end (never complete)${finite ? ` · ${formatCount(summary.flows_completed ?? 0)} of ${formatCount(finite)} finite flows completed` : ""}`;
+    else if (longLived != null && longLived > 0) note = `${formatCount(longLived)} long-lived flows run to the end (never complete)${finite ? ` · ${formatCount((summary.flows_completed ?? 0) - probes.delivered)} of ${formatCount(finite)} finite flows completed` : ""}`;
     else if ((summary.flows_completed ?? 0) === total) note = "all flows completed";
     else note = `${formatCount(total - (summary.flows_completed ?? 0))} still running at the end`;
+    if (probeNote) note = `${note} · ${probeNote}`;
     cards.push({ label: "Flows completed", value: `${formatCount(summary.flows_completed ?? 0)} / ${formatCount(total)}`, window: whole, note, href: "#table-flows", linkText: "flows table" });
   }
   return cards;

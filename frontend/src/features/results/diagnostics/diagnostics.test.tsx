@@ -93,3 +93,25 @@ describe("TransportPanel", () => {
     expect(screen.getAllByRole("row")).toHaveLength(3); // header + two groups
   });
 });
+
+describe("findings in the run report", () => {
+  it("carries a deadlock panel's words and fault log into the report as text", async () => {
+    const { collectFindings } = await import("../../../lib/report/collect");
+    const { buildReportHtml } = await import("../utils/report");
+    const { container } = render(<DeadlockPanel faults={{
+      events: [{ t_us: 450, event: "switch_watchdog", target: "s0->s1", priority: 3 }], drops: { pfc_watchdog: 15735 },
+      switch_watchdog_triggers: 15, nic_watchdog_triggers: 0,
+      deadlocks: [{ ports: ["s0->s1", "s1->s2", "s2->s0"], priority: 3, formed_us: 206.4, detected_us: 3000 }],
+    }} />);
+    const findings = collectFindings(container);
+    expect(findings).toHaveLength(1);
+    expect(findings[0].title).toBe("Faults, watchdogs and deadlocks");
+    expect(findings[0].lines[0]).toContain("PFC deadlock on priority 3: s0->s1 → s1->s2 → s2->s0 → s0 (formed at 206.4 us");
+    expect(findings[0].lines[1]).toBe("Switch watchdog triggers: 15 · NIC watchdog triggers: 0 · Fault drops: pfc_watchdog 15735");
+    expect(findings[0].tables[0].rows).toEqual([["time", "event", "where", "priority"], ["450 us", "switch_watchdog", "s0->s1", "3"]]);
+    const html = buildReportHtml({ title: "ring", runId: "r1", runInfo: {}, cards: [], charts: [], images: [], notes: [], findings, generatedAt: "now" });
+    expect(html).toContain("<h2>Findings</h2>");
+    expect(html).toContain("s0-&gt;s1 → s1-&gt;s2");
+    expect(html).toContain("<th>450 us</th><td>switch_watchdog</td><td>s0-&gt;s1</td><td>3</td>");
+  });
+});

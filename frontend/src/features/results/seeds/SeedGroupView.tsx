@@ -9,6 +9,7 @@ import { type Column, DataTable } from "../components/DataTable";
 import { LineChart } from "../components/LineChart";
 import { type GroupFlowRow, type GroupPortRow, type SeedRun, groupBands, groupCards, groupFlowRows, groupPortRows, groupProblem } from "./group";
 import { type Estimate, formatEstimate } from "./stats";
+import { splitProbes } from "../utils/probes";
 
 const fmt: Record<CompareMetric["unit"], (v: number) => string> = {
   gbps: formatGbps, us: formatDurationUs, x: (v) => `${formatNumber(v)}×`, bytes: formatBytes, count: formatNumber, ratio: formatNumber,
@@ -51,6 +52,7 @@ export function SeedGroupView({ runs }: { runs: ComparedRun[] }) {
   const failed = runs.filter((r) => r.error);
   const seedRuns: SeedRun[] = useMemo(() => runs.filter((r) => r.summary && r.runInfo && r.run).map((r) => ({
     id: r.id, seed: r.run!.seed, runInfo: r.runInfo!, summary: r.summary!, series: r.series, flows: r.flows,
+    dataFlows: splitProbes(r.flows, r.scenario?.scenario)?.data,
   })), [runs]);
   const problem = loading ? null : groupProblem(runs.map((r) => ({ scenarioId: r.run?.scenario_id, seed: r.run?.seed })));
   const ok = !loading && !failed.length && !problem && seedRuns.length === runs.length;

@@ -14,6 +14,8 @@ export interface SeedRun {
   summary: ResultSummary;
   series?: ResultSeries;
   flows?: FlowRecord[];
+  /** The flows that set the active period: pingmesh probes left out (utils/probes.ts). */
+  dataFlows?: FlowRecord[];
 }
 
 export interface GroupCard {
@@ -50,7 +52,7 @@ export interface GroupPortRow {
  * utilization over the active period is left out of seeds that have no active period.
  */
 export function groupPortRows(runs: SeedRun[]): GroupPortRow[] {
-  const perRun = runs.map((r) => new Map(portRows(r.summary, runWindows(r.runInfo, r.flows)).map((p) => [p.port, p])));
+  const perRun = runs.map((r) => new Map(portRows(r.summary, runWindows(r.runInfo, r.dataFlows ?? r.flows)).map((p) => [p.port, p])));
   const ports = new Set<string>();
   for (const m of perRun) for (const p of m.keys()) ports.add(p);
   return [...ports].sort().map((port) => {
