@@ -300,7 +300,11 @@ RdmaNic::SendControl(const FlowState& f, PacketKind kind, uint32_t psn, uint32_t
     c.psn = psn;
     c.payload = sack; // selective transports: the PSN acknowledged selectively + 1
     c.udpSrc = f.spec->udpSrcPort;
-    c.priority = kControlPriority;
+    // CNPs always ride the control priority; ACKs/NACKs too unless nic.ack_priority is "data"
+    // (then the switches queue them behind the flow's data, as RoCE NICs send them).
+    c.priority = kind != PacketKind::CNP && m_cfg.ackDataPriority
+                     ? static_cast<uint8_t>(f.spec->priority & 7)
+                     : kControlPriority;
     c.wire = m_cfg.headerBytes + m_cfg.preambleIfgBytes +
              (kind == PacketKind::CNP ? kCnpPadBytes : kAethBytes);
     c.gap = static_cast<uint8_t>(m_cfg.preambleIfgBytes);

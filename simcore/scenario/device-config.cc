@@ -352,6 +352,7 @@ ReadNicConfig(const json& value, const std::string& path, ordered_json* out)
     n.rtoUs = r.Number("rto_us", n.rtoUs, Range::Closed(1, 10000000, "us"));
     n.nackEnabled = r.Bool("nack_enabled", n.nackEnabled);
     n.ackFlagFeedback = r.Enum("ecn_feedback", "cnp", {"cnp", "ack_flag"}) == "ack_flag";
+    n.ackDataPriority = r.Enum("ack_priority", "control", {"control", "data"}) == "data";
     n.headerBytes = static_cast<uint32_t>(
         r.Int("header_bytes", n.headerBytes, Range::Closed(20, 256, "bytes")));
     n.preambleIfgBytes = static_cast<uint32_t>(

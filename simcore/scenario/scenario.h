@@ -134,6 +134,9 @@ struct NicConfig
     double rtoUs = 1000;
     bool nackEnabled = true;
     bool ackFlagFeedback = false; ///< ecn_feedback "ack_flag": flag the ACK, send no CNP
+    /** ack_priority "data": ACKs and NACKs carry their flow's priority (queued with the data in
+     *  switches, charged to the buffer); "control" (default): strict priority 7, uncharged. */
+    bool ackDataPriority = false;
     uint32_t headerBytes = 62;      ///< per data frame: Ethernet, IPv4, UDP, BTH, ICRC
     uint32_t preambleIfgBytes = 20; ///< per frame on the wire, not stored in switch buffers
     uint32_t processesPerHost = 1;  ///< p in the QP accounting (docs/model.md, "Transports")

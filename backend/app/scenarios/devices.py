@@ -222,6 +222,13 @@ QP_DEPTH_DOC = ("outstanding WQEs (messages) per QP, 1..65536, or \"bdp\": per f
                 "rate / frame size), clamped to 65536")
 
 
+ACK_PRIORITY_DOC = (
+    "priority of ACK and NACK frames in the switches: 'control' (strict priority 7, outside the "
+    "buffer accounting) or 'data' (the flow's own priority: queued behind its data and charged to "
+    "the buffer, as RoCE NICs send ACKs with the QP's traffic class and as the HPCC simulator's "
+    "switches queue them). CNPs always use the control priority")
+
+
 class Nic(Strict):
     """NIC defaults (every host unless overridden)."""
 
@@ -243,6 +250,8 @@ class Nic(Strict):
     ecn_feedback: Literal["cnp", "ack_flag"] = Field(
         "cnp", description="cnp: a CNP packet per marked packet, at most one per cnp_interval_us; "
         "ack_flag: a congestion flag on the ACK of every marked packet, no pacing")
+    ack_priority: Literal["control", "data"] = Field(
+        "control", description=ACK_PRIORITY_DOC)
     header_bytes: int = Field(62, ge=20, le=256, description="bytes of headers per data frame "
                               "(Ethernet 18 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 = 62)")
     preamble_ifg_bytes: int = Field(20, ge=0, le=64, description="preamble, SFD and inter-frame "
@@ -274,6 +283,7 @@ class NicPartial(Strict):
     rto_us: float | None = Field(None, ge=1, le=10_000_000)
     nack_enabled: bool | None = None
     ecn_feedback: Literal["cnp", "ack_flag"] | None = None
+    ack_priority: Literal["control", "data"] | None = Field(None, description=ACK_PRIORITY_DOC)
     header_bytes: int | None = Field(None, ge=20, le=256)
     preamble_ifg_bytes: int | None = Field(None, ge=0, le=64)
     processes_per_host: int | None = Field(None, ge=1, le=1024)

@@ -1909,6 +1909,13 @@ export interface components {
              * @default 1
              */
             ack_interval_packets: number;
+            /**
+             * Ack Priority
+             * @description priority of ACK and NACK frames in the switches: 'control' (strict priority 7, outside the buffer accounting) or 'data' (the flow's own priority: queued behind its data and charged to the buffer, as RoCE NICs send ACKs with the QP's traffic class and as the HPCC simulator's switches queue them). CNPs always use the control priority
+             * @default control
+             * @enum {string}
+             */
+            ack_priority: "control" | "data";
             cc?: components["schemas"]["Cc"];
             /**
              * Cnp Interval Us
@@ -1999,6 +2006,11 @@ export interface components {
         NicPartial: {
             /** Ack Interval Packets */
             ack_interval_packets?: number | null;
+            /**
+             * Ack Priority
+             * @description priority of ACK and NACK frames in the switches: 'control' (strict priority 7, outside the buffer accounting) or 'data' (the flow's own priority: queued behind its data and charged to the buffer, as RoCE NICs send ACKs with the QP's traffic class and as the HPCC simulator's switches queue them). CNPs always use the control priority
+             */
+            ack_priority?: ("control" | "data") | null;
             cc?: components["schemas"]["CcPartial"] | null;
             /** Cnp Interval Us */
             cnp_interval_us?: number | null;
