@@ -203,7 +203,7 @@ def _store_batch(session: Session, tuning: Tuning, space: Space, bases: list[Sce
                     run = reusable_run_by_content(session, sim_hash=snapshot.sim_hash, seed=seed)
                     if run is None:
                         run = Run(id=new_id(), scenario_id=snapshot.id, seed=seed,
-                                  status="PENDING")
+                                  status="PENDING", client=tuning.client)
                         session.add(run)
                         session.flush()
                         dispatch.append(run.id)

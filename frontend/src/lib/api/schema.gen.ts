@@ -511,7 +511,8 @@ export interface paths {
         };
         /**
          * Get
-         * @description Progress over all points and the aggregated table (params -> metrics).
+         * @description Progress over all points and one page of the aggregated table (params -> metrics), in
+         *     point index order: follow `next_offset` until it is null to read the whole table.
          */
         get: operations["sweeps-get"];
         put?: never;
@@ -3242,10 +3243,28 @@ export interface components {
             id: string;
             /** Linked */
             linked: components["schemas"]["LinkedParameter"][];
+            /**
+             * Next Offset
+             * @description `offset` of the next page, null when this page holds the last point
+             */
+            next_offset: number | null;
+            /**
+             * Offset
+             * @description Index of this page's first point
+             */
+            offset: number;
             /** Parameters */
             parameters: components["schemas"]["SweepParameter"][];
-            /** Points */
+            /**
+             * Points
+             * @description One page of the points table in index order: `limit` points from `offset`
+             */
             points: components["schemas"]["SweepPointPublic"][];
+            /**
+             * Points Count
+             * @description Points stored so far (`total` once expanded)
+             */
+            points_count: number;
             /** Scenario Id */
             scenario_id: string;
             /** Seed */
@@ -4047,6 +4066,13 @@ export interface operations {
                     "application/json": components["schemas"]["RunDiagnostics"];
                 };
             };
+            /** @description not modified: the If-None-Match tag is the result's */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -4121,6 +4147,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["FlowsPublic"];
                 };
+            };
+            /** @description not modified: the If-None-Match tag is the result's */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {
@@ -4217,6 +4250,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description not modified: the If-None-Match tag is the result's */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -4247,6 +4287,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RunSummary"];
                 };
+            };
+            /** @description not modified: the If-None-Match tag is the result's */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {
@@ -4634,7 +4681,12 @@ export interface operations {
     };
     "sweeps-get": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description points in this page */
+                limit?: number;
+                /** @description index of the page's first point */
+                offset?: number;
+            };
             header?: never;
             path: {
                 id: string;
