@@ -2,21 +2,25 @@
 
     eval "$(scripts/services.sh start)"
     PYTHONPATH=backend:. .venv/bin/python bench/load.py [--users 50] [--seconds 60] [--out DIR]
-                                                      [--profile]
+        [--profile] [--api-workers N] [--api-nice N] [--sim-nice N] [--browser-cache]
 
-Starts its own API server (one uvicorn process, as in compose) and two Celery workers on a new
-database, stores 20 scenarios and 10 finished runs, starts a sweep long enough to outlast the
+Starts its own API server (one uvicorn process, as in compose; --api-workers for more) and two
+Celery workers on a new database (their simulators at niceness SIM_NICE, --sim-nice), stores 20 scenarios and 10 finished runs, starts a sweep long enough to outlast the
 load, then runs Locust headless (bench/load/locustfile.py) against the API and prints the latency
 percentiles per request kind and the errors. Exit status 1 when a request failed, the aggregated
 p99 is 100 ms or more, or the sweep was not running throughout. With --profile, py-spy samples
 the API process during the load (DIR/api-profile.txt, collapsed stacks) and the functions of the
 app, SQLAlchemy, Pydantic and the database driver that took most of its CPU are printed.
+--api-nice N (negative: root only) runs the API, the PostgreSQL server and Locust at niceness N:
+on a development machine shared with other people's builds it stands in for a host where the
+API's side has the cores it needs; the figures say which setting they were measured with.
 """
 
 import argparse
 import csv
 import json
 import os
+import time
 import secrets
 import subprocess
 import sys
@@ -100,7 +104,11 @@ def print_profile(path: Path, seconds: int, top: int = 20) -> None:
 def cpu_per_request(stack: Stack, targets: dict, repeats: int) -> dict[str, float]:
     """The API process's CPU time (user + system, all threads) per request, one kind at a time
     with one client after the load: what each endpoint costs, whatever the machine's load."""
-    server = psutil.Process(stack.server.pid)
+    processes = api_processes(stack)
+
+    def cpu_s() -> float:
+        return sum(sum(p.cpu_times()[:2]) for p in processes)
+
     run, sweep = targets["runs"][0], targets["sweep"]
     paths = {"GET /scenarios": "/scenarios?limit=20", "GET /runs": "/runs?limit=20",
              "GET /runs/{id}": f"/runs/{run}", "GET /runs/{id}/summary": f"/runs/{run}/summary",
@@ -110,11 +118,38 @@ def cpu_per_request(stack: Stack, targets: dict, repeats: int) -> dict[str, floa
     with stack.client() as api:
         for name, path in paths.items():
             assert api.get(path).status_code == 200, path  # warm: first-call imports and caches
-            before = sum(server.cpu_times()[:2])
+            before = cpu_s()
             for _ in range(repeats):
                 api.get(path)
-            costs[name] = 1000 * (sum(server.cpu_times()[:2]) - before) / repeats
+            costs[name] = 1000 * (cpu_s() - before) / repeats
     return costs
+
+
+def renice_tree(pid: int, nice: int) -> int:
+    """Set the niceness of a process and its descendants (children forked later inherit it);
+    returns how many processes were changed."""
+    root = psutil.Process(pid)
+    processes = [root, *root.children(recursive=True)]
+    for process in processes:
+        process.nice(nice)
+    return len(processes)
+
+
+def postgres_server(port: int) -> int:
+    """The pid of the PostgreSQL server listening on `port` (the postmaster: its connections'
+    processes are its children)."""
+    for process in psutil.process_iter(["name", "cmdline", "ppid"]):
+        cmdline = process.info["cmdline"] or []
+        if process.info["name"] in ("postgres", "postmaster") and str(port) in cmdline \
+                and psutil.Process(process.info["ppid"]).name() not in ("postgres", "postmaster"):
+            return process.pid
+    raise SystemExit(f"no PostgreSQL server found on port {port} (needed for --api-nice)")
+
+
+def api_processes(stack: Stack) -> list[psutil.Process]:
+    """The uvicorn process and its worker processes (--api-workers)."""
+    server = psutil.Process(stack.server.pid)
+    return [server, *server.children(recursive=True)]
 
 
 def read_stats(prefix: Path) -> list[dict]:
@@ -135,6 +170,14 @@ def main() -> int:
                         help="requests per kind for the CPU cost per request after the load")
     parser.add_argument("--profile", action="store_true",
                         help="sample the API process with py-spy during the load")
+    parser.add_argument("--api-workers", type=int, default=1,
+                        help="uvicorn worker processes (`uvicorn --workers N`)")
+    parser.add_argument("--api-nice", type=int, default=0,
+                        help="niceness of the API, PostgreSQL and Locust (negative: root only)")
+    parser.add_argument("--browser-cache", action="store_true",
+                        help="users revalidate result views they have read (If-None-Match)")
+    parser.add_argument("--sim-nice", type=int, default=10,
+                        help="SIM_NICE of the workers: niceness of every fabricsim process")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -145,25 +188,36 @@ def main() -> int:
     # client room for every user's streams (a real class has one address per student or a token).
     env = service_env(DATABASE_URL=url, CELERY_BROKER_URL=broker,
                       RUNS_DIR=tempfile.mkdtemp(prefix="ft-load-runs-"),
-                      MAX_SSE_PER_CLIENT=str(2 * args.users), QUOTA_CONCURRENT_RUNS="0")
+                      MAX_SSE_PER_CLIENT=str(2 * args.users), QUOTA_CONCURRENT_RUNS="0",
+                      SIM_NICE=str(args.sim_nice))
     stack = Stack("load-bench", env)
     try:
-        stack.start_server()
+        stack.start_server(*(["--workers", str(args.api_workers)] if args.api_workers > 1 else []))
+        if args.api_nice:
+            renice_tree(stack.server.pid, args.api_nice)
+            renice_tree(postgres_server(int(require_env("DATABASE_URL").rsplit(":", 1)[1]
+                                            .split("/")[0])), args.api_nice)
         for _ in range(2):
             worker = stack.start_worker()
             if args.nice_workers:  # the worker's group: main, pool and every fabricsim it starts
                 os.setpriority(os.PRIO_PGRP, worker.pid, args.nice_workers)
         targets = prepare(stack, args.sweep_points)
         prefix = out / "locust"
-        profiler = (start_profiler(stack.server.pid, args.seconds, out / "api-profile.txt")
+        profiled = api_processes(stack)[-1].pid  # the (last) process that serves requests
+        profiler = (start_profiler(profiled, args.seconds, out / "api-profile.txt")
                     if args.profile else None)
+        load_before, started = os.getloadavg()[0], time.strftime("%Y-%m-%d %H:%M:%S UTC",
+                                                                 time.gmtime())
         locust = subprocess.run(
             [str(VENV_BIN / "locust"), "-f", str(ROOT / "bench" / "load" / "locustfile.py"),
              "--headless", "-u", str(args.users), "-r", "10", "-t", f"{args.seconds}s",
              "--host", f"http://127.0.0.1:{stack.port}", "--csv", str(prefix),
              "--only-summary", "--loglevel", "WARNING"],
-            env={**env, "LOAD_TARGETS": json.dumps(targets)}, cwd=ROOT, timeout=args.seconds + 120,
-            capture_output=True, text=True, check=False)
+            env={**env, "LOAD_TARGETS": json.dumps(targets),
+                 "LOAD_BROWSER_CACHE": "1" if args.browser_cache else "0"}, cwd=ROOT, timeout=args.seconds + 120,
+            capture_output=True, text=True, check=False,
+            preexec_fn=(lambda: os.nice(args.api_nice)) if args.api_nice else None)
+        load_after = os.getloadavg()[0]
         if profiler:
             profiler.wait(timeout=60)
         with stack.client() as api:
@@ -186,6 +240,10 @@ def main() -> int:
     print(f"\nAPI requests {requests}, failures {failures}, aggregated p99 {total['99%']} ms, "
           f"worst endpoint p99 {p99:.0f} ms; sweep during the load: {sweep['done']}/"
           f"{sweep['total']} points done, status {sweep['status']}")
+    print(f"\nStarted {started}; load average (1 min) {load_before:.1f} at the start, "
+          f"{load_after:.1f} at the end; {os.cpu_count()} cores; API workers {args.api_workers}, "
+          f"API/PostgreSQL/Locust niceness {args.api_nice}, SIM_NICE {args.sim_nice}, "
+          f"worker niceness {args.nice_workers}, browser cache {args.browser_cache}")
     print(f"\nAPI CPU per request, one client after the load ({args.cost_repeats} each): "
           + ", ".join(f"{name} {ms:.1f} ms" for name, ms in costs.items()))
     if args.profile:

@@ -98,7 +98,10 @@ def stats(values) -> dict:
     return {f"p{p}": float(np.percentile(arr, p)) for p in PERCENTILES} | {"count": int(arr.size)}
 
 
-def compare(result: dict, data: Path) -> dict:
+def flow_rows(result: dict, data: Path) -> tuple[list[dict], int]:
+    """One row per flow of the flow file: size, hosts, start (ns after the origin), standalone
+    FCT, ours and the reference's FCT (ns, None if not completed), our path if recorded; and
+    how many standalone FCTs differ from the reference's column."""
     nodes, switches, adj = read_topology(data / "topology-fat.txt")
     pairs = pair_metrics(nodes, switches, adj)
     ref_flows, ref_fct = read_reference(data)
@@ -125,7 +128,14 @@ def compare(result: dict, data: Path) -> dict:
             formula_mismatch += 1
         mine_ns = mine["sender_fct_us"] * 1000 if mine and mine.get("sender_fct_us") is not None else None
         rows.append({"size": f["size"], "alone": alone, "ours": mine_ns, "theirs": theirs[0] if theirs else None,
-                     "listed": mine is not None, "own_slowdown": mine.get("slowdown") if mine else None})
+                     "listed": mine is not None, "own_slowdown": mine.get("slowdown") if mine else None,
+                     "src": f["src"], "dst": f["dst"], "start_ns": int((f["start"] - origin) * 1_000_000_000),
+                     "path": mine.get("path") if mine else None})
+    return rows, formula_mismatch
+
+
+def compare(result: dict, data: Path) -> dict:
+    rows, formula_mismatch = flow_rows(result, data)
     listed = [r for r in rows if r["listed"]]
     ours_done = [r for r in listed if r["ours"] is not None]
     ref_done = [r for r in rows if r["theirs"] is not None]

@@ -13,6 +13,7 @@ data="$root/validation/data/hpcc"
 py="${PYTHON:-$root/.venv/bin/python}"
 bin="${FABRICSIM_BIN:-$root/simcore/build/fabricsim}"
 mkdir -p "$out"
+out="$(cd "$out" && pwd)" # the import runs from backend/: a relative OUT_DIR must not move
 (cd "$root/backend" && "$py" -m app.scenarios.importers.hpcc --topology "$data/topology-fat.txt" \
   --flows "$data/flows-websearch30.txt" --config "$data/config-dcqcn.txt" \
   --name "HPCC DCQCN benchmark (WebSearch 30%)" -o "$out/scenario.json")

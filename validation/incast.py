@@ -31,6 +31,7 @@ class IncastSpec:
     mark_point: str = "enqueue"
     cnp_mode: str = "window"
     cc: tuple = ()  # extra nic.cc fields as (key, value) pairs
+    pfc: tuple = ()  # extra switch.pfc fields as (key, value) pairs
     rate_gbps: float = 40.0
     mtu_bytes: int = 1000
 
@@ -46,7 +47,7 @@ class IncastSpec:
                          "hosts_per_leaf": self.n + 1, "host_rate_gbps": self.rate_gbps,
                          "fabric_rate_gbps": 100, "link_delay_us": 1},
             "switch": {"ecn": {"kmin_bytes": 5000, "kmax_bytes": 200000, "pmax": 0.01},
-                       "ecn_mark_point": self.mark_point},
+                       "ecn_mark_point": self.mark_point, **({"pfc": dict(self.pfc)} if self.pfc else {})},
             "nic": {"mtu_bytes": self.mtu_bytes, "cc": cc, "cnp_interval_us": 50,
                     "cnp_mode": self.cnp_mode},
             "traffic": [{"kind": "incast", "senders": [f"h{i}" for i in range(1, self.n + 1)],
@@ -66,6 +67,8 @@ class IncastResult:
     worst_ms_goodput: float  # fraction of the payload line rate, every ms after the first
     worst_ms_at: float       # end of that ms (ms)
     per_ms_goodput: tuple
+    max_queue_whole_run: float = 0.0
+    pauses: int = 0
 
 
 def jain_index(values) -> float:
@@ -89,7 +92,8 @@ def analyze(result: dict, spec: IncastSpec) -> IncastResult:
     after = [i for i, t in enumerate(t_us) if t > spec.warmup_ms * 1000]
     means = [sum(rates[k][i] for i in after) / len(after) for k in rates]
     return IncastResult(spec.n, queue["mean_bytes"], queue["max_bytes"], util, jain_index(means),
-                        per_ms[worst], 2.0 + worst, tuple(per_ms))
+                        per_ms[worst], 2.0 + worst, tuple(per_ms), queue["max_bytes_whole_run"],
+                        summary["pfc_pauses_sent"])
 
 
 def run_incast(spec: IncastSpec) -> IncastResult:

@@ -125,7 +125,7 @@ def execute_runs(run_ids: list[str], *, task_id: str, worker: str) -> BatchOutco
     try:
         sim = run_simulator(argv, manifest.parent, hard_wall_s=per_run_wall * len(claims) + 30,
                             tick_s=settings.PROGRESS_WRITE_INTERVAL_S, on_tick=tick,
-                            on_line=on_line)
+                            on_line=on_line, nice=settings.SIM_NICE)
         batch_error = sim.killed_reason or sim.error
     except OSError as exc:
         batch_error = f"cannot start fabricsim: {exc}"

@@ -20,6 +20,18 @@ def _die_with_parent() -> None:
     ctypes.CDLL("libc.so.6", use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
+def _child_setup(nice: int) -> Callable[[], None]:
+    """The child's set-up before exec: die with the worker, and run at niceness `nice` (never
+    raised above the worker's own priority: an unprivileged worker could not undo it)."""
+
+    def setup() -> None:
+        _die_with_parent()
+        if nice > os.getpriority(os.PRIO_PROCESS, 0):
+            os.setpriority(os.PRIO_PROCESS, 0, min(nice, 19))
+
+    return setup
+
+
 @dataclass
 class Outcome:
     """How the simulator ended."""
@@ -38,13 +50,16 @@ def command(binary: Path, workdir: Path, wall_s: int, memory_mb: int) -> list[st
 
 def run_simulator(argv: list[str], workdir: Path, *, hard_wall_s: float, tick_s: float,
                   on_tick: Callable[[dict[str, Any] | None], bool],
-                  on_line: Callable[[dict[str, Any]], None] | None = None) -> Outcome:
+                  on_line: Callable[[dict[str, Any]], None] | None = None,
+                  nice: int = 0) -> Outcome:
     """Run `argv`, calling `on_tick(last progress line)` every `tick_s`; False from it kills the run.
-    `on_line`, if given, sees every JSON line as it arrives (a batch's per-entry lines)."""
+    `on_line`, if given, sees every JSON line as it arrives (a batch's per-entry lines).
+    `nice`: the simulator's CPU niceness (SIM_NICE), so that on a host it shares with the API
+    the simulations yield the cores to requests (bench/load.py)."""
     stderr_path = workdir / "stderr.txt"
     with open(stderr_path, "wb") as stderr:
         proc = subprocess.Popen(argv, cwd=workdir, stdout=subprocess.PIPE, stderr=stderr,
-                                stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+                                stdin=subprocess.DEVNULL, preexec_fn=_child_setup(nice))
         reason = _pump(proc, hard_wall_s=hard_wall_s, tick_s=tick_s, on_tick=on_tick,
                        on_line=on_line)
     error = _first_line(stderr_path)

@@ -2,7 +2,8 @@
 
     PYTHONPATH=backend:. .venv/bin/python backend/scripts/run_preset_comparison.py ntt-dci-distance
 
-One row per grid point: the swept values and the measured throughput (Gbit/s). The figures in
+One row per grid point: the swept values and the measured throughput (Gbit/s), FCT mean and
+p99 of the finite flows, drops, resends and QPs per NIC (when the result reports them). The figures in
 docs/presets.md were produced this way; the API runs the same grid with POST /sweeps.
 """
 
@@ -39,14 +40,28 @@ def main(key: str) -> None:
                        linked=preset.comparison.linked)
     base = json.loads(preset.scenario.model_dump_json(exclude_unset=True))
     paths = [p.path for p in body.parameters]
-    print("| " + " | ".join(paths) + " | throughput (Gbit/s) |")
-    print("|" + "---|" * (len(paths) + 1))
+    print("| " + " | ".join(paths) + " | " + " | ".join(COLUMNS) + " |")
+    print("|" + "---|" * (len(paths) + len(COLUMNS)))
     with tempfile.TemporaryDirectory() as tmp:
         for params in grid(body):
             document, _ = point_document(base, body, params)
-            gbps = run(document, Path(tmp))["summary"]["throughput_gbps"]
-            print("| " + " | ".join(json.dumps(params[p]) for p in paths) + f" | {gbps:.3f} |",
-                  flush=True)
+            cells = figures(run(document, Path(tmp)))
+            print("| " + " | ".join(json.dumps(params[p]) for p in paths) + " | "
+                  + " | ".join(cells) + " |", flush=True)
+
+
+COLUMNS = ["throughput (Gbit/s)", "FCT mean / p99 (us)", "drops", "resends", "QPs per NIC"]
+
+
+def figures(result: dict) -> list[str]:
+    """The cells of one row: throughput, FCT (finite flows), drops, resends, QPs per NIC."""
+    summary = result["summary"]
+    fct = summary.get("fct_us") or {}
+    fct_cell = f"{fct['mean']:.1f} / {fct['p99']:.1f}" if fct.get("count") else "-"
+    resends = sum(f.get("retransmits", 0) for f in result["flows"])
+    qps = result.get("transport", {}).get("max_qps_per_nic", "-")
+    return [f"{summary['throughput_gbps']:.3f}", fct_cell, str(summary["drops"]["total"]),
+            str(resends), str(qps)]
 
 
 if __name__ == "__main__":

@@ -124,10 +124,10 @@ class Stack:
         return subprocess.Popen(argv, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
                                 start_new_session=True)
 
-    def start_server(self) -> None:
-        """uvicorn app.main:app on a free port; waits for /health."""
+    def start_server(self, *uvicorn_args: str) -> None:
+        """uvicorn app.main:app on a free port (with `uvicorn_args`); waits for /health."""
         self.server = self._spawn([str(VENV_BIN / "uvicorn"), "app.main:app", "--host",
-                                   "127.0.0.1", "--port", str(self.port)], "api")
+                                   "127.0.0.1", "--port", str(self.port), *uvicorn_args], "api")
         wait_until(self._healthy, 30, what=f"{self.name} API on port {self.port}")
 
     def _healthy(self) -> bool:

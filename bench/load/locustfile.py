@@ -15,11 +15,26 @@ import time
 from locust import HttpUser, between, events, task
 
 TARGETS = json.loads(os.environ["LOAD_TARGETS"])  # written by bench/load.py
+# With LOAD_BROWSER_CACHE=1 each user keeps the ETag of every result view it has read and sends
+# If-None-Match on the next read, as a browser does when it revalidates a page (a browser within
+# the view's max-age would not ask at all, so this still overstates the requests).
+BROWSER_CACHE = os.environ.get("LOAD_BROWSER_CACHE") == "1"
 PREFIX = "/api/v1"
 
 
 class Browser(HttpUser):
     wait_time = between(0.5, 2.0)  # a person reading a page between clicks
+
+    def on_start(self) -> None:
+        self.etags: dict[str, str] = {}
+
+    def _result_view(self, path: str, name: str) -> None:
+        """GET of a finished run's result view, revalidated when the browser cache is on."""
+        held = self.etags.get(path) if BROWSER_CACHE else None
+        response = self.client.get(path, name=name,
+                                   headers={"If-None-Match": held} if held else None)
+        if BROWSER_CACHE and "etag" in response.headers:
+            self.etags[path] = response.headers["etag"]
 
     @task(4)
     def list_scenarios(self) -> None:
@@ -29,9 +44,9 @@ class Browser(HttpUser):
     def open_results(self) -> None:
         run = random.choice(TARGETS["runs"])
         self.client.get(f"{PREFIX}/runs/{run}", name="GET /runs/{id}")
-        self.client.get(f"{PREFIX}/runs/{run}/summary", name="GET /runs/{id}/summary")
-        self.client.get(f"{PREFIX}/runs/{run}/flows?limit=50", name="GET /runs/{id}/flows")
-        self.client.get(f"{PREFIX}/runs/{run}/series", name="GET /runs/{id}/series")
+        self._result_view(f"{PREFIX}/runs/{run}/summary", "GET /runs/{id}/summary")
+        self._result_view(f"{PREFIX}/runs/{run}/flows?limit=50", "GET /runs/{id}/flows")
+        self._result_view(f"{PREFIX}/runs/{run}/series", "GET /runs/{id}/series")
 
     @task(2)
     def list_runs_and_sweep(self) -> None:

@@ -274,6 +274,48 @@ test("transports: sprayed + per_packet chosen in the panels, the run reports QPs
   await shot(page, "results-transport");
 });
 
+test("ERD preset: erd and its fields in the NIC panel, the run reports 4 QPs per NIC and ERD counters", async ({ page, request }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openPreset(page, request, "erd-vs-rc");
+  const panel = page.locator(".params-panel");
+  await panel.getByText("NIC defaults (DCQCN)").click();
+  await expect(panel.getByLabel("Transport", { exact: true })).toHaveValue("erd");
+  await expect(panel.getByLabel("Paths per QP (erd) (source ports)", { exact: true })).toHaveValue("4");
+  await panel.getByLabel("Paths per QP (erd) (source ports)", { exact: true }).scrollIntoViewIfNeeded();
+  await shot(page, "editor-erd");
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(page).toHaveURL(/\/runs\//);
+  expect(await waitForRunEnd(page)).toBe("SUCCEEDED");
+  const runId = page.url().split("/runs/")[1].split(/[/?#]/)[0];
+  const diagnostics = await (await request.get(`${API}/runs/${runId}/diagnostics`)).json();
+  // ERD: one QP per process, p = 4, whatever the number of hosts
+  expect(diagnostics.transport.max_qps_per_nic).toBe(4);
+  const section = page.getByRole("region", { name: "Transport and QP accounting" });
+  await expect(section).toContainText("needs up to 4 QPs");
+  await section.scrollIntoViewIfNeeded();
+  await shot(page, "results-erd-transport");
+  const flows = page.getByRole("region", { name: "Flows" }).or(page.locator("#table-flows")).first();
+  await expect(flows).toContainText("NACKs (erd)");
+  await flows.scrollIntoViewIfNeeded();
+  await shot(page, "results-erd-flows");
+});
+
+test("ERD preset: the home page offers the paper's comparison (24 runs)", async ({ page, request }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto("/");
+  const card = page.locator('[data-preset="erd-vs-rc"]');
+  const button = card.getByRole("button", { name: /^Run the comparison of / });
+  // 4 transports x 3 path counts x k = 4 and 6
+  await expect(button).toHaveText("Run the paper's comparison (24 runs)");
+  await button.click();
+  await expect(page).toHaveURL(/\/sweeps\/[^/]+$/);
+  const sweepId = page.url().split("/sweeps/")[1];
+  const sweep = await (await request.get(`${API}/sweeps/${sweepId}`)).json();
+  expect(sweep.parameters.map((p: { path: string }) => p.path)).toEqual(["nic.transport", "nic.erd.paths", "topology.k"]);
+  // the other tests need the worker: the 24 points are not run here
+  expect((await request.post(`${API}/sweeps/${sweepId}/cancel`)).ok()).toBe(true);
+});
+
 test("NTT preset: the home page runs the paper's comparison as a sweep", async ({ page, request }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto("/");

@@ -445,6 +445,7 @@ FabricRunnerImpl::BuildFlows()
                                                          std::max<uint64_t>(1, s.messageBytes));
         f.windowPkts = std::max<uint64_t>(1, (windowBytes + f.mtu - 1) / f.mtu);
         f.valid = !hops.empty();
+        f.baseRttPs = static_cast<int64_t>(BaseRttPs(hops, f.mtu + overhead, overhead + kAethBytes));
         if (f.valid && s.sizeBytes > 0)
         {
             f.idealPs = IdealFctPs(s.sizeBytes, f.mtu, hops, nc.headerBytes + nc.preambleIfgBytes);

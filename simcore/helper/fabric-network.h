@@ -105,6 +105,8 @@ class FabricRunnerImpl
     /** Whether any NIC departs from RC, one process, unlimited QP cache (transport-results.cc). */
     bool HasTransportReport() const;
     nlohmann::ordered_json TransportReport() const; ///< helper/transport-results.cc
+    bool IsErdFlow(const FlowSpec& s) const;
+    nlohmann::ordered_json ErdFlowCounters(const FlowState& f) const;
 
     Scenario m_scenario;
     FabricContext m_ctx;

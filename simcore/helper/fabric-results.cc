@@ -383,6 +383,10 @@ FabricRunnerImpl::FlowRecords() const
             }
         }
         r["goodput_after_warmup_gbps"] = R(goodputWarm, 4);
+        if (IsErdFlow(s))
+        {
+            r["erd"] = ErdFlowCounters(f);
+        }
         if (m_scenario.flowPaths)
         {
             json path = json::array();

@@ -1,7 +1,7 @@
 /*
  * The result's "transport" block: QP accounting per NIC (docs/result-format.md). Present only
  * when a NIC departs from the defaults (RC, one process per host, unlimited QP-context cache),
- * so earlier results stay byte-identical.
+ * so earlier results stay byte-identical. Also the per-flow ERD counters (flows[].erd).
  */
 #include "helper/fabric-network.h"
 #include "model/rdma-nic.h"
@@ -76,6 +76,24 @@ FabricRunnerImpl::TransportReport() const
     t["qp_cache_misses"] = misses;
     t["nics"] = per;
     return t;
+}
+
+bool
+FabricRunnerImpl::IsErdFlow(const FlowSpec& s) const
+{
+    return s.src < m_nics.size() && m_nics[s.src] && m_nics[s.src]->Config().transport == "erd";
+}
+
+nlohmann::ordered_json
+FabricRunnerImpl::ErdFlowCounters(const FlowState& f) const
+{
+    nlohmann::ordered_json e;
+    e["nacks_sent"] = f.erd.nacksSent;
+    e["packets_nacked"] = f.erd.packetsNacked;
+    e["out_of_order_arrivals"] = f.erd.outOfOrder;
+    e["duplicate_arrivals"] = f.erd.duplicates;
+    e["max_reorder_packets"] = f.erd.maxReorderPackets;
+    return e;
 }
 
 } // namespace fabric

@@ -34,6 +34,16 @@ enum DropReason : uint8_t
 
 constexpr uint64_t kUnboundedPackets = uint64_t(1) << 60;
 
+/** ERD's per-flow counters (nic.transport "erd"; the result's flows[].erd). */
+struct ErdCounters
+{
+    uint64_t nacksSent = 0;         ///< NACK frames (one per run of missing packets per scan)
+    uint64_t packetsNacked = 0;     ///< packets those NACKs named
+    uint64_t outOfOrder = 0;        ///< arrivals below the highest PSN already seen
+    uint64_t duplicates = 0;        ///< arrivals of a packet already held or delivered
+    uint64_t maxReorderPackets = 0; ///< most packets held undelivered at once
+};
+
 /** Sender and receiver state of one RC queue pair (one FlowSpec). */
 struct FlowState
 {
@@ -80,6 +90,9 @@ struct FlowState
     int64_t completePs = -1;  ///< receiver got the last byte
     int64_t senderDonePs = -1; ///< sender got the ACK of the last byte (a probe's RTT ends here)
     double idealPs = 0;
+    int64_t baseRttPs = 0; ///< an MTU frame and its ACK over the idle path, both ways
+    double smoothedRttPs = 0; ///< ERD: RTT measured from ACKs (EWMA 1/8), 0 before a sample
+    ErdCounters erd;
 
     uint32_t Payload(uint64_t psn) const
     {

@@ -2,6 +2,7 @@
 
 #include "model/dcqcn-sampled.h"
 #include "model/dcqcn.h"
+#include "model/erd-transport.h"
 #include "model/nic-faults.h"
 #include "model/rc-transport.h"
 #include "model/sprayed-transport.h"
@@ -57,9 +58,11 @@ RdmaNic::Configure(FabricContext* ctx, uint32_t node, const NicConfig& cfg)
     RcTransport::GetTypeId();
     XrcTransport::GetTypeId();
     SprayedTransport::GetTypeId();
+    ErdTransport::GetTypeId();
     ns3::ObjectFactory transportFactory(Transport::TypeIdNameFor(cfg.transport));
     m_transport = transportFactory.Create<Transport>();
     m_transport->Attach(this, ctx);
+    m_dataOverheadBytes = cfg.headerBytes + m_transport->ExtraHeaderBytes() + cfg.preambleIfgBytes;
     m_goBackN = m_transport->GetInstanceTypeId() == RcTransport::GetTypeId() ||
                 m_transport->GetInstanceTypeId() == XrcTransport::GetTypeId();
     m_qpCache.SetCapacity(cfg.qpCacheEntries);
@@ -159,7 +162,7 @@ RdmaNic::BuildData(uint32_t flow, RocePacket& out, int64_t now)
     out.dst = f.spec->dst;
     out.psn = static_cast<uint32_t>(psn);
     out.payload = f.Payload(psn);
-    out.wire = out.payload + m_cfg.headerBytes + m_cfg.preambleIfgBytes;
+    out.wire = out.payload + m_dataOverheadBytes;
     out.gap = static_cast<uint8_t>(m_cfg.preambleIfgBytes);
     out.udpSrc = m_goBackN ? f.spec->udpSrcPort : m_transport->SourcePort(f, psn);
     out.priority = f.spec->priority & 7;
@@ -300,7 +303,11 @@ RdmaNic::SendControl(const FlowState& f, PacketKind kind, uint32_t psn, uint32_t
     c.psn = psn;
     c.payload = sack; // selective transports: the PSN acknowledged selectively + 1
     c.udpSrc = f.spec->udpSrcPort;
-    c.priority = kControlPriority;
+    // CNPs always ride the control priority; ACKs/NACKs too unless nic.ack_priority is "data"
+    // (then the switches queue them behind the flow's data, as RoCE NICs send them).
+    c.priority = kind != PacketKind::CNP && m_cfg.ackDataPriority
+                     ? static_cast<uint8_t>(f.spec->priority & 7)
+                     : kControlPriority;
     c.wire = m_cfg.headerBytes + m_cfg.preambleIfgBytes +
              (kind == PacketKind::CNP ? kCnpPadBytes : kAethBytes);
     c.gap = static_cast<uint8_t>(m_cfg.preambleIfgBytes);

@@ -1,6 +1,6 @@
 /*
  * An RDMA NIC: queue pairs whose reliability (PSN order, ACKs, retransmission) is a Transport
- * chosen by TypeId (RC go-back-N, XRC, sprayed), a retransmission timeout, a window of
+ * chosen by TypeId (RC go-back-N, XRC, sprayed, ERD), a retransmission timeout, a window of
  * outstanding bytes, per-QP rate pacing by a CongestionOps reaction point, the DCQCN
  * notification point (CNP generation), a QP-context cache and PFC pause of its egress per
  * priority. One port per NIC; several QPs share it round-robin.
@@ -86,6 +86,7 @@ class RdmaNic : public FabricDevice
     ns3::ObjectFactory m_ccFactory;
     ns3::Ptr<Transport> m_transport;
     bool m_goBackN = true; ///< RC or XRC: the window test is inlined (no virtual call per QP)
+    uint32_t m_dataOverheadBytes = 0; ///< wire bytes of a DATA frame besides its payload
     QpContextCache m_qpCache;
     int64_t m_qpMissPs = 0;
     int64_t m_stallUntilPs = 0; ///< transmit pipeline waits for a QP context until then

@@ -26,6 +26,10 @@ Transport::TypeIdNameFor(const std::string& transport)
     {
         return "fabric::SprayedTransport";
     }
+    if (transport == "erd")
+    {
+        return "fabric::ErdTransport";
+    }
     return "fabric::RcTransport";
 }
 
@@ -39,6 +43,12 @@ Transport::Attach(RdmaNic* nic, FabricContext* ctx)
 void
 Transport::OnRetire(uint32_t /* flow */)
 {
+}
+
+uint32_t
+Transport::ExtraHeaderBytes() const
+{
+    return 0;
 }
 
 void

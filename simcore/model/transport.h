@@ -26,7 +26,7 @@ class Transport : public ns3::Object
   public:
     static ns3::TypeId GetTypeId();
 
-    /** Maps the scenario's nic.transport ("rc", "xrc", "sprayed") to a TypeId name. */
+    /** Maps the scenario's nic.transport ("rc", "xrc", "sprayed", "erd") to a TypeId name. */
     static std::string TypeIdNameFor(const std::string& transport);
 
     void Attach(RdmaNic* nic, FabricContext* ctx);
@@ -48,6 +48,8 @@ class Transport : public ns3::Object
     virtual void OnTimeout(FlowState& f, int64_t now) = 0;
     /** Sender: the QP finished or the NIC is disposed (free per-QP state). */
     virtual void OnRetire(uint32_t flow);
+    /** Header bytes a DATA frame carries beyond nic.header_bytes (ERD's RD headers and EETH). */
+    virtual uint32_t ExtraHeaderBytes() const;
 
     /**
      * QP contexts a NIC needs to reach every process of every other host: hosts N, processes

@@ -310,19 +310,37 @@ ReadSprayed(const json& value, const std::string& path, ordered_json* out, NicCo
     r.Finish();
 }
 
+/** nic.erd: the ERD transport's paths per QP and its receiver's NACK scan period. */
+static void
+ReadErd(const json& value, const std::string& path, ordered_json* out, NicConfig& n)
+{
+    ObjectReader r(value, path, out);
+    n.erdPaths = static_cast<uint32_t>(r.Int("paths", n.erdPaths, Range::Closed(1, 16)));
+    const json* interval = r.Raw("nack_interval_us");
+    if (!interval || interval->is_string())
+    {
+        if (interval && interval->get<std::string>() != "auto")
+        {
+            throw ScenarioError(r.FieldPath("nack_interval_us"),
+                                "must be a number 0.1 .. 1000000 us or \"auto\"");
+        }
+        n.erdNackIntervalUs = 0; // auto: 2.5 x each flow's base RTT
+        r.Record("nack_interval_us", "auto");
+    }
+    else
+    {
+        n.erdNackIntervalUs =
+            r.Number("nack_interval_us", 0, Range::Closed(0.1, kMaxTimerUs, "us"));
+    }
+    r.Finish();
+}
+
 NicConfig
 ReadNicConfig(const json& value, const std::string& path, ordered_json* out)
 {
     ObjectReader r(value, path, out);
     NicConfig n;
-    const json* transport = r.Raw("transport");
-    if (transport && transport->is_string() && transport->get<std::string>() == "erd")
-    {
-        throw ScenarioError(r.FieldPath("transport"),
-                            "must be one of \"rc\", \"xrc\", \"sprayed\" (\"erd\" is reserved "
-                            "for a later version)");
-    }
-    n.transport = r.Enum("transport", n.transport, {"rc", "xrc", "sprayed"});
+    n.transport = r.Enum("transport", n.transport, {"rc", "xrc", "sprayed", "erd"});
     n.mtuBytes =
         static_cast<uint32_t>(r.Int("mtu_bytes", n.mtuBytes, Range::Closed(256, 9000, "bytes")));
     const json* qpDepth = r.Raw("qp_depth");
@@ -352,6 +370,7 @@ ReadNicConfig(const json& value, const std::string& path, ordered_json* out)
     n.rtoUs = r.Number("rto_us", n.rtoUs, Range::Closed(1, 10000000, "us"));
     n.nackEnabled = r.Bool("nack_enabled", n.nackEnabled);
     n.ackFlagFeedback = r.Enum("ecn_feedback", "cnp", {"cnp", "ack_flag"}) == "ack_flag";
+    n.ackDataPriority = r.Enum("ack_priority", "control", {"control", "data"}) == "data";
     n.headerBytes = static_cast<uint32_t>(
         r.Int("header_bytes", n.headerBytes, Range::Closed(20, 256, "bytes")));
     n.preambleIfgBytes = static_cast<uint32_t>(
@@ -362,6 +381,7 @@ ReadNicConfig(const json& value, const std::string& path, ordered_json* out)
         r.Int("qp_cache_entries", n.qpCacheEntries, Range::Closed(0, 1048576)));
     n.qpCacheMissNs = r.Number("qp_cache_miss_ns", n.qpCacheMissNs, Range::Closed(0, 100000, "ns"));
     ReadSprayed(OrEmpty(r.Raw("sprayed")), r.FieldPath("sprayed"), Child(out, "sprayed"), n);
+    ReadErd(OrEmpty(r.Raw("erd")), r.FieldPath("erd"), Child(out, "erd"), n);
     r.Finish();
     return n;
 }

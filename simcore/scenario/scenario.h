@@ -134,6 +134,9 @@ struct NicConfig
     double rtoUs = 1000;
     bool nackEnabled = true;
     bool ackFlagFeedback = false; ///< ecn_feedback "ack_flag": flag the ACK, send no CNP
+    /** ack_priority "data": ACKs and NACKs carry their flow's priority (queued with the data in
+     *  switches, charged to the buffer); "control" (default): strict priority 7, uncharged. */
+    bool ackDataPriority = false;
     uint32_t headerBytes = 62;      ///< per data frame: Ethernet, IPv4, UDP, BTH, ICRC
     uint32_t preambleIfgBytes = 20; ///< per frame on the wire, not stored in switch buffers
     uint32_t processesPerHost = 1;  ///< p in the QP accounting (docs/model.md, "Transports")
@@ -141,6 +144,8 @@ struct NicConfig
     double qpCacheMissNs = 500;     ///< transmit stall to fetch a context that missed
     uint32_t reorderWindowPackets = 256; ///< sprayed: receiver reorder buffer (packets)
     uint32_t sackIntervalPackets = 1;    ///< sprayed: an ACK (with its SACK) per n arrivals
+    uint32_t erdPaths = 4;               ///< erd: source ports a QP's packets take in turn
+    double erdNackIntervalUs = 0;        ///< erd: receiver's NACK scan period; 0 = "auto"
 };
 
 /** FlowSpec::window of a QP whose depth is "bdp": base RTT x bottleneck rate / message wire

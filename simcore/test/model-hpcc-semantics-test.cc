@@ -99,3 +99,37 @@ TEST(ModelHpccSemantics, EcnAndPfcAlphaPerPortByLinkRate)
     EXPECT_EQ(leaf->Mmu().Threshold(toHost), static_cast<uint64_t>(0.125 * pool));
     EXPECT_EQ(leaf->Mmu().Threshold(toSpine), static_cast<uint64_t>(0.5 * pool));
 }
+
+TEST(ModelHpccSemantics, AckPriorityDataQueuesTheAckBehindTheData)
+{
+    // h1 and h2 each send 1 MB to h0 from t = 0 at 100G: the leaf's port to h0 gains one
+    // 1048-byte frame per 83.84 ns, 12.5 KB per us from the first arrival at 1.084 us. At 50 us
+    // h0 sends one 1000-byte frame to h1; it reaches h1 at about 52.17 us, h1 answers after the
+    // data frame it is sending (< 0.084 us), and the ACK reaches the leaf at about 53.26 us.
+    // With ack_priority "data" it waits behind the queue there, (53.26 - 1.084) x 12.5 KB/us =
+    // 652 KB, i.e. 52.18 us at 100G; with "control" it passes it (at most one frame).
+    json d = OneLeaf(3, 150);
+    d["nic"] = {{"header_bytes", 48}, {"preamble_ifg_bytes", 0}, {"cc", {{"algorithm", "none"}}}};
+    d["switch"] = {{"ecn", {{"enabled", false}}}};
+    d["traffic"] = json::array(
+        {{{"kind", "flows"},
+          {"flows", json::array({{{"src", "h1"}, {"dst", "h0"}, {"size_bytes", 1000000}, {"start_us", 0}},
+                                 {{"src", "h2"}, {"dst", "h0"}, {"size_bytes", 1000000}, {"start_us", 0}},
+                                 {{"src", "h0"}, {"dst", "h1"}, {"size_bytes", 1000}, {"start_us", 50}}})}}});
+    json control = RunJson(d);
+    d["nic"]["ack_priority"] = "data";
+    json data = RunJson(d);
+    double waitControl = control["flows"][2]["sender_fct_us"].get<double>() -
+                         control["flows"][2]["fct_us"].get<double>();
+    double waitData =
+        data["flows"][2]["sender_fct_us"].get<double>() - data["flows"][2]["fct_us"].get<double>();
+    EXPECT_NEAR(waitData - waitControl, 52.18, 0.15);
+    // Control: 2 us of cable and 2 x 4.16 ns for the ACK, plus at most one data frame (83.84 ns)
+    // finishing at h1 and one at the leaf: 2.008 .. 2.176 us.
+    EXPECT_GE(waitControl, 2.008);
+    EXPECT_LE(waitControl, 2.176);
+    EXPECT_EQ(data["summary"]["pfc_pauses_sent"].get<uint64_t>(), 0u);
+    // The data frame itself is not delayed by the choice (h0 -> h1 carries only ACKs).
+    EXPECT_NEAR(data["flows"][2]["fct_us"].get<double>(), control["flows"][2]["fct_us"].get<double>(),
+                0.01);
+}

@@ -86,11 +86,18 @@ TEST(Validation, MessagesNamePathAndAllowedValues)
     EXPECT_EQ(ErrorOfDoc(d).rfind("traffic[0].kind: must be one of \"incast\"", 0), 0u);
 
     d = Minimal();
-    d["nic"] = {{"transport", "erd"}};
-    EXPECT_EQ(
-        ErrorOfDoc(d),
-        "nic.transport: must be one of \"rc\", \"xrc\", \"sprayed\" (\"erd\" is reserved for a "
-        "later version)");
+    d["nic"] = {{"transport", "erd"}, {"erd", {{"paths", 17}}}};
+    EXPECT_EQ(ErrorOfDoc(d), "nic.erd.paths: must be an integer >= 1 and <= 16");
+    d["nic"]["erd"] = {{"nack_interval_us", "often"}};
+    EXPECT_EQ(ErrorOfDoc(d), "nic.erd.nack_interval_us: must be a number 0.1 .. 1000000 us or "
+                             "\"auto\"");
+    d["nic"]["erd"] = {{"nack_interval_us", 0.05}};
+    EXPECT_EQ(ErrorOfDoc(d), "nic.erd.nack_interval_us: must be >= 0.1 and <= 1000000 us");
+    d["nic"]["erd"] = {{"window", 3}};
+    EXPECT_EQ(ErrorOfDoc(d).rfind("nic.erd.window: unknown field", 0), 0u) << ErrorOfDoc(d);
+    d["nic"] = {{"transport", "rd"}};
+    EXPECT_EQ(ErrorOfDoc(d),
+              "nic.transport: must be one of \"rc\", \"xrc\", \"sprayed\", \"erd\"");
     d = Minimal();
     d["nic"] = {{"cc", {{"preset", "fast"}}}};
     EXPECT_EQ(ErrorOfDoc(d), "nic.cc.preset: must be one of \"dcqcn-paper\", \"nvidia-default\", "

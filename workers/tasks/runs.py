@@ -83,7 +83,8 @@ def execute_run(run_id: str, *, task_id: str, worker: str, retry=None, retries: 
 
     try:
         outcome = run_simulator(argv, workdir, hard_wall_s=settings.RUN_MAX_WALL_S + 30,
-                                tick_s=settings.PROGRESS_WRITE_INTERVAL_S, on_tick=tick)
+                                tick_s=settings.PROGRESS_WRITE_INTERVAL_S, on_tick=tick,
+                                nice=settings.SIM_NICE)
     except OSError as exc:
         with_db_retry(lambda: _fail(sessions, claim, f"cannot start fabricsim: {exc}"),
                       what=f"run {run_id}")

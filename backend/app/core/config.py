@@ -2,8 +2,9 @@
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
+from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
@@ -25,6 +26,9 @@ class Settings(BaseSettings):
     MAX_JSON_DEPTH: int = 32
     RUN_MAX_WALL_S: int = 600
     RUN_MAX_MEMORY_MB: int = 4096
+    # CPU niceness of every fabricsim process (0-19; 0: the worker's own). Where simulators share
+    # cores with the API, requests then get a core at once (docs/benchmarks.md, API under load).
+    SIM_NICE: Annotated[int, Field(ge=0, le=19)] = 10
     MAX_SWEEP_POINTS: int = 5000
     MAX_SEEDS_PER_REQUEST: int = 64
     VALIDATE_TIMEOUT_S: float = 20.0

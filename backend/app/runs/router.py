@@ -37,12 +37,42 @@ def start(session: Session, run: Run) -> None:
                     run.id, type(exc).__name__)
 
 
-def succeeded_result(session: Session, run: Run) -> dict[str, Any]:
-    """The parsed result, or 409 while the run has none."""
-    result = service.load_result(session, run=run) if run.status == "SUCCEEDED" else None
-    if result is None:
+# A stored result never changes, so its views are cacheable: browsers keep them for an hour and
+# revalidate with If-None-Match (304, without reading the result). Bump the version when a view's
+# output changes for the same stored result (a new field, another format).
+RESULT_VIEWS_VERSION = "1"
+RESULT_CACHE_CONTROL = "private, max-age=3600"
+NOT_MODIFIED = {304: {"description": "not modified: the If-None-Match tag is the result's"}}
+
+
+def _etag_matches(if_none_match: str | None, etag: str) -> bool:
+    """RFC 9110 If-None-Match (weak comparison): `*` or a list of tags."""
+    if not if_none_match:
+        return False
+    tags = [tag.strip().removeprefix("W/") for tag in if_none_match.split(",")]
+    return "*" in tags or etag in tags
+
+
+def succeeded_result(session: Session, run: Run, request: Request | None = None,
+                     response: Response | None = None) -> dict[str, Any]:
+    """The parsed result, or 409 while the run has none. With `request`: 304 when the client
+    already holds this result's view (If-None-Match), else the caching headers on `response`."""
+    sha256 = service.result_sha256(session, run=run) if run.status == "SUCCEEDED" else None
+    if sha256 is None:
         raise HTTPException(409, f"run '{run.id}' is {run.status}: no result")
-    return result
+    if request is not None:
+        headers = result_cache_headers(sha256)
+        if _etag_matches(request.headers.get("if-none-match"), headers["ETag"]):
+            raise HTTPException(304, headers=headers)
+        if response is not None:
+            response.headers.update(headers)
+    return service.parsed_result(run.id, sha256)
+
+
+def result_cache_headers(sha256: str) -> dict[str, str]:
+    """ETag and Cache-Control of the views of the result whose hash is `sha256`."""
+    return {"ETag": f'"{RESULT_VIEWS_VERSION}-{sha256[:40]}"',
+            "Cache-Control": RESULT_CACHE_CONTROL}
 
 
 @router.post("", response_model=RunsPublic, status_code=201,
@@ -89,19 +119,20 @@ def cancel(session: SessionDep, run: RunDep) -> RunPublic:
     return service.to_public(run)
 
 
-@router.get("/{id}/summary", response_model=RunSummary)
-def summary(session: SessionDep, run: RunDep) -> RunSummary:
+@router.get("/{id}/summary", response_model=RunSummary, responses=NOT_MODIFIED)
+def summary(session: SessionDep, run: RunDep, request: Request, response: Response) -> RunSummary:
     """run_info and summary of the result; 409 unless SUCCEEDED."""
-    result = succeeded_result(session, run)
+    result = succeeded_result(session, run, request, response)
     return RunSummary(run_info=result["run_info"], summary=result["summary"],
                       warnings=result.get("warnings", []))
 
 
-@router.get("/{id}/flows", response_model=FlowsPublic)
-def flows(session: SessionDep, run: RunDep, limit: Annotated[int, Query(ge=1, le=10000)] = 100,
+@router.get("/{id}/flows", response_model=FlowsPublic, responses=NOT_MODIFIED)
+def flows(session: SessionDep, run: RunDep, request: Request, response: Response,
+          limit: Annotated[int, Query(ge=1, le=10000)] = 100,
           offset: Annotated[int, Query(ge=0, le=1_000_000_000)] = 0) -> FlowsPublic:
     """A page of per-flow records."""
-    records = succeeded_result(session, run).get("flows", [])
+    records = succeeded_result(session, run, request, response).get("flows", [])
     return FlowsPublic(data=records[offset:offset + limit], count=len(records))
 
 
@@ -118,17 +149,19 @@ def flows_csv(session: SessionDep, run: RunDep) -> Response:
     return Response(buffer.getvalue(), media_type="text/csv", headers=headers)
 
 
-@router.get("/{id}/series", response_model=dict[str, Any])
-def series(session: SessionDep, run: RunDep) -> dict[str, Any]:
+@router.get("/{id}/series", response_model=dict[str, Any], responses=NOT_MODIFIED)
+def series(session: SessionDep, run: RunDep, request: Request,
+           response: Response) -> dict[str, Any]:
     """The sampled time series (queues, flow rates, pause state)."""
-    return succeeded_result(session, run).get("series", {})
+    return succeeded_result(session, run, request, response).get("series", {})
 
 
-@router.get("/{id}/diagnostics", response_model=RunDiagnostics)
-def diagnostics(session: SessionDep, run: RunDep) -> RunDiagnostics:
+@router.get("/{id}/diagnostics", response_model=RunDiagnostics, responses=NOT_MODIFIED)
+def diagnostics(session: SessionDep, run: RunDep, request: Request,
+                response: Response) -> RunDiagnostics:
     """Faults, watchdogs and PFC deadlocks, Pingmesh RTTs, port counters (each null when the
     run has none; docs/result-format.md, "Optional objects")."""
-    result = succeeded_result(session, run)
+    result = succeeded_result(session, run, request, response)
     return RunDiagnostics(faults=result.get("faults"), pingmesh=result.get("pingmesh"),
                           port_counters=result.get("port_counters"),
                           dci_accelerator=result.get("dci_accelerator"),

@@ -108,10 +108,21 @@ def _parsed(run_id: str, sha256: str) -> dict[str, Any]:
         return json.loads(session.get(RunResult, run_id).result_json)
 
 
+def result_sha256(session: Session, *, run: Run) -> str | None:
+    """The hash of the run's stored result, or None; reads only the hash, not the result."""
+    return session.scalar(select(RunResult.sha256).where(RunResult.run_id == run.id))
+
+
+def parsed_result(run_id: str, sha256: str) -> dict[str, Any]:
+    """The parsed result of `run_id` whose stored hash is `sha256` (cached)."""
+    return _parsed(run_id, sha256)
+
+
 def load_result(session: Session, *, run: Run) -> dict[str, Any] | None:
     """The stored result of a run, or None."""
-    row = session.get(RunResult, run.id)
-    return None if row is None else _parsed(row.run_id, row.sha256)
+    # The hash alone first: a cached result is then never read from the database again.
+    sha256 = result_sha256(session, run=run)
+    return None if sha256 is None else _parsed(run.id, sha256)
 
 
 def raw_result(session: Session, *, run: Run) -> str | None:

@@ -193,11 +193,13 @@ class CcPartial(Cc):
     preset: CcPreset | None = None
 
 
-Transport = Literal["rc", "xrc", "sprayed"]
+Transport = Literal["rc", "xrc", "sprayed", "erd"]
 TRANSPORT_DESCRIPTION = (
     "reliability layer: rc (go-back-N, a QP per process pair), xrc (RC on the wire, one send "
     "QP per process and destination host), sprayed (a source port per packet, reorder buffer, "
-    "selective ACK and retransmission); erd is reserved for a later version")
+    "selective ACK and retransmission), erd (ERD: one reliable-datagram QP per process, each "
+    "message sprayed over nic.erd.paths source ports, in-order delivery of complete messages, "
+    "NACKs from a periodic bitmap scan, a retry queue served before new data)")
 
 
 class Sprayed(Strict):
@@ -216,10 +218,37 @@ class SprayedPartial(Strict):
     sack_interval_packets: int | None = Field(None, ge=1, le=64)
 
 
+NackInterval = Annotated[float, Field(ge=0.1, le=L.MAX_TIMER_US)] | Literal["auto"]
+NACK_INTERVAL_DOC = ("the receiver's bitmap scan period T in us (0.1..1000000), or \"auto\": "
+                     "2.5 x each flow's RTT as measured from its ACKs, at least the idle "
+                     "path's (the ERD paper's 2-3 RTT)")
+
+
+class Erd(Strict):
+    """nic.erd: the ERD transport's paths per QP and its receiver's NACK scan period."""
+
+    paths: int = Field(
+        4, ge=1, le=16, description="distinct UDP source ports a QP's packets take in turn, so "
+        "ECMP spreads each message over up to this many paths")
+    nack_interval_us: NackInterval = Field("auto", description=NACK_INTERVAL_DOC)
+
+
+class ErdPartial(Strict):
+    paths: int | None = Field(None, ge=1, le=16)
+    nack_interval_us: NackInterval | None = Field(None, description=NACK_INTERVAL_DOC)
+
+
 QpDepth = Annotated[int, Field(ge=1, le=65536)] | Literal["bdp"]
 QP_DEPTH_DOC = ("outstanding WQEs (messages) per QP, 1..65536, or \"bdp\": per flow, "
                 "ceil(base RTT x bottleneck rate / message wire bytes) (NTT's QD = RTT x line "
                 "rate / frame size), clamped to 65536")
+
+
+ACK_PRIORITY_DOC = (
+    "priority of ACK and NACK frames in the switches: 'control' (strict priority 7, outside the "
+    "buffer accounting) or 'data' (the flow's own priority: queued behind its data and charged to "
+    "the buffer, as RoCE NICs send ACKs with the QP's traffic class and as the HPCC simulator's "
+    "switches queue them). CNPs always use the control priority")
 
 
 class Nic(Strict):
@@ -243,14 +272,16 @@ class Nic(Strict):
     ecn_feedback: Literal["cnp", "ack_flag"] = Field(
         "cnp", description="cnp: a CNP packet per marked packet, at most one per cnp_interval_us; "
         "ack_flag: a congestion flag on the ACK of every marked packet, no pacing")
+    ack_priority: Literal["control", "data"] = Field(
+        "control", description=ACK_PRIORITY_DOC)
     header_bytes: int = Field(62, ge=20, le=256, description="bytes of headers per data frame "
                               "(Ethernet 18 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 = 62)")
     preamble_ifg_bytes: int = Field(20, ge=0, le=64, description="preamble, SFD and inter-frame "
                                     "gap per frame (20 on Ethernet; 0 on a point-to-point model)")
     processes_per_host: int = Field(
         1, ge=1, le=1024, description="processes per host (p) in the result's QP accounting: "
-        "RC needs (N-1) x p^2 QPs per NIC, XRC N x p; XRC's send contexts are shared per "
-        "(process, destination host)")
+        "RC needs (N-1) x p^2 QPs per NIC, XRC N x p, ERD p; XRC's send contexts are shared "
+        "per (process, destination host), ERD's per process")
     qp_cache_entries: int = Field(
         0, ge=0, le=1_048_576, description="QP contexts the NIC caches (least recently used "
         "evicted); 0 = unlimited")
@@ -258,6 +289,7 @@ class Nic(Strict):
         500, ge=0, le=100_000, description="transmit stall while a QP context that missed the "
         "cache is fetched over PCIe")
     sprayed: Sprayed = Field(default_factory=Sprayed)
+    erd: Erd = Field(default_factory=Erd)
 
 
 class NicPartial(Strict):
@@ -274,9 +306,11 @@ class NicPartial(Strict):
     rto_us: float | None = Field(None, ge=1, le=10_000_000)
     nack_enabled: bool | None = None
     ecn_feedback: Literal["cnp", "ack_flag"] | None = None
+    ack_priority: Literal["control", "data"] | None = Field(None, description=ACK_PRIORITY_DOC)
     header_bytes: int | None = Field(None, ge=20, le=256)
     preamble_ifg_bytes: int | None = Field(None, ge=0, le=64)
     processes_per_host: int | None = Field(None, ge=1, le=1024)
     qp_cache_entries: int | None = Field(None, ge=0, le=1_048_576)
     qp_cache_miss_ns: float | None = Field(None, ge=0, le=100_000)
     sprayed: SprayedPartial | None = None
+    erd: ErdPartial | None = None

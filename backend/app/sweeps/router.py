@@ -56,9 +56,15 @@ def list_(session: SessionDep, scenario_id: str | None = None,
 
 
 @router.get("/{id}", response_model=SweepPublic)
-def get(session: SessionDep, sweep: SweepDep) -> SweepPublic:
-    """Progress over all points and the aggregated table (params -> metrics)."""
-    return service.to_public(session, sweep=sweep)
+def get(session: SessionDep, sweep: SweepDep,
+        limit: Annotated[int, Query(ge=1, le=service.POINTS_PAGE_MAX,
+                                    description="points in this page")] = service.POINTS_PAGE_MAX,
+        offset: Annotated[int, Query(ge=0, le=1_000_000_000,
+                                     description="index of the page's first point")] = 0,
+        ) -> SweepPublic:
+    """Progress over all points and one page of the aggregated table (params -> metrics), in
+    point index order: follow `next_offset` until it is null to read the whole table."""
+    return service.to_public(session, sweep=sweep, offset=offset, limit=limit)
 
 
 @router.post("/{id}/cancel", response_model=SweepPublic, responses={409: {"description": "final"}})

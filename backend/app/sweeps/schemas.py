@@ -89,7 +89,12 @@ class SweepPublic(SweepProgress):
     created_at: datetime
     parameters: list[SweepParameter]
     linked: list[LinkedParameter]
-    points: list[SweepPointPublic]
+    points: list[SweepPointPublic] = Field(
+        description="One page of the points table in index order: `limit` points from `offset`")
+    points_count: int = Field(description="Points stored so far (`total` once expanded)")
+    offset: int = Field(description="Index of this page's first point")
+    next_offset: int | None = Field(
+        description="`offset` of the next page, null when this page holds the last point")
 
 
 class SweepSummary(SweepProgress):

@@ -83,12 +83,16 @@ def _points(session: Session, sweep_id: str) -> list[SweepPoint]:
                                 .order_by(SweepPoint.index)).all())
 
 
+def _status_counts(session: Session, sweep_id: str) -> dict[str, int]:
+    """Number of the sweep's stored points per run status."""
+    return dict(session.execute(
+        select(Run.status, func.count()).join(SweepPoint, SweepPoint.run_id == Run.id)
+        .where(SweepPoint.sweep_id == sweep_id).group_by(Run.status)).all())
+
+
 def progress(session: Session, *, sweep: Sweep) -> SweepProgress:
     """Counts and the status derived from the points' runs."""
-    counts = dict(session.execute(
-        select(Run.status, func.count()).join(SweepPoint, SweepPoint.run_id == Run.id)
-        .where(SweepPoint.sweep_id == sweep.id).group_by(Run.status)).all())
-    return _progress_of(sweep, counts)
+    return _progress_of(sweep, _status_counts(session, sweep.id))
 
 
 def _progress_of(sweep: Sweep, counts: dict[str, int]) -> SweepProgress:
@@ -116,26 +120,30 @@ def _status(sweep: Sweep, counts: dict[str, int], done: int, failed: int) -> str
 # and runs took two thirds of the API's time on GET /sweeps/{id} under load (bench/load.py).
 _TABLE_COLUMNS = (SweepPoint.index, SweepPoint.params, SweepPoint.scenario_id, Run.id, Run.status,
                   *(getattr(Run, m) for m in METRIC_NAMES))
+POINTS_PAGE_MAX = 1000  # points per GET /sweeps/{id} page (the default page size too)
 
 
-def to_public(session: Session, *, sweep: Sweep) -> SweepPublic:
-    """The sweep with its aggregated points table."""
-    # Points, their runs and the progress counts from one statement: the expander may commit new
-    # points between two statements (read committed), and a point whose run was not read made
-    # this a 500, or the counts disagreed with the table.
+def to_public(session: Session, *, sweep: Sweep, offset: int = 0,
+              limit: int = POINTS_PAGE_MAX) -> SweepPublic:
+    """The sweep's progress over all points with one page of its points table."""
+    # Counts first, then the page: both are joins of points and runs, so a point the expander
+    # commits in between can only make the page newer than the counts, never unreadable.
+    counts = _status_counts(session, sweep.id)
     rows = session.execute(select(*_TABLE_COLUMNS).join(Run, SweepPoint.run_id == Run.id)
                            .where(SweepPoint.sweep_id == sweep.id)
-                           .order_by(SweepPoint.index)).all()
-    points, counts = [], {}
+                           .order_by(SweepPoint.index).offset(offset).limit(limit)).all()
+    points = []
     for index, params, scenario_id, run_id, status, *values in rows:
-        counts[status] = counts.get(status, 0) + 1
         metrics = (RunMetrics(**dict(zip(METRIC_NAMES, values, strict=True)))
                    if status == "SUCCEEDED" else None)
         points.append(SweepPointPublic(index=index, params=params, scenario_id=scenario_id,
                                        run_id=run_id, status=status, metrics=metrics))
+    stored = sum(counts.values())
+    after = offset + len(points)
     return SweepPublic(**_progress_of(sweep, counts).model_dump(), scenario_id=sweep.scenario_id,
                        seed=sweep.seed, created_at=sweep.created_at, parameters=sweep.parameters,
-                       linked=sweep.linked, points=points)
+                       linked=sweep.linked, points=points, points_count=stored, offset=offset,
+                       next_offset=after if points and after < stored else None)
 
 
 def summary(session: Session, *, sweep: Sweep) -> SweepSummary:

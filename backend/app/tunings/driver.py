@@ -236,7 +236,8 @@ def _store_batch(session: Session, tuning: Tuning, space: Space, bases: list[Sce
             for seed in spec.seeds:
                 run = runs.get((snapshot.sim_hash, seed))
                 if run is None:
-                    run = Run(id=new_id(), scenario_id=snapshot.id, seed=seed, status="PENDING")
+                    run = Run(id=new_id(), scenario_id=snapshot.id, seed=seed, status="PENDING",
+                              client=tuning.client)
                     session.add(run)
                     runs[(snapshot.sim_hash, seed)] = run  # the same simulation twice: one run
                     dispatch.append(run.id)

@@ -25,6 +25,8 @@ class Tuning(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)  # optimistic lock of the step task
     stepped_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     chain_token: Mapped[str | None] = mapped_column(String(32))  # the live chain of step tasks
+    # Who created it (app/core/quotas.client_key); its runs carry it like sweep points do.
+    client: Mapped[str | None] = mapped_column(String(80), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 

@@ -46,7 +46,7 @@ def create(session: SessionDep, settings: SettingsDep, request: Request,
         tuning = service.create_tuning(
             session, body=body, bases=bases, max_points=MAX_TUNING_POINTS,
             admit=lambda runs: check_submission(session, settings, client=client, new_runs=0,
-                                                points=runs))
+                                                points=runs), client=client)
     except SpaceError as exc:
         return unprocessable([{"loc": ["body", "space", *exc.where], "msg": exc.message,
                                "type": "space"}])

@@ -28,9 +28,11 @@ TABLE_METRICS = ("throughput_gbps", "fct_p99_us", "queue_p99_bytes", "max_queue_
 
 
 def create_tuning(session: Session, *, body: TuningCreate, bases: list[ScenarioRow],
-                  max_points: int, admit: Callable[[int], None] = lambda runs: None) -> Tuning:
+                  max_points: int, admit: Callable[[int], None] = lambda runs: None,
+                  client: str | None = None) -> Tuning:
     """Validate the space on every base scenario (SpaceError / 422), then `admit` the most runs
-    the tuning can start (the caller's quota check raises to refuse), and store. Commits."""
+    the tuning can start (the caller's quota check raises to refuse), and store. Commits.
+    `client` owns the tuning's runs for the quotas and fair queueing."""
     space = build_space(body.space)
     if space.size > max_points:
         from app.tunings.space import SpaceError
@@ -41,7 +43,8 @@ def create_tuning(session: Session, *, body: TuningCreate, bases: list[ScenarioR
     admit(simulations_at_most(body, space.size))
     tuning = Tuning(id=new_id(), name=body.name or f"tuning of {bases[0].name}"[:200],
                     scenario_ids=list(body.scenario_ids),
-                    spec=body.model_dump(mode="json", by_alias=True), status="PENDING")
+                    spec=body.model_dump(mode="json", by_alias=True), status="PENDING",
+                    client=client)
     session.add(tuning)
     session.commit()
     return tuning

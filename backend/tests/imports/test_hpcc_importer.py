@@ -87,6 +87,7 @@ def test_benchmark_import_maps_the_configuration():
     assert sw["pfc"]["alpha"] == 0.125 and sw["pfc"]["alpha_by_rate"] == {"400": 0.5}
     assert (nic["mtu_bytes"], nic["header_bytes"], nic["preamble_ifg_bytes"]) == (1000, 48, 0)
     assert nic["ecn_feedback"] == "ack_flag" and nic["ack_interval_packets"] == 1
+    assert nic["ack_priority"] == "data"  # its switches queue ACKs with the data
     cc = nic["cc"]
     assert (cc["algorithm"], cc["alpha_update_us"], cc["rate_decrease_interval_us"],
             cc["rate_increase_timer_us"], cc["byte_counter_bytes"], cc["fast_recovery_steps"],

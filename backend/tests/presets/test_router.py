@@ -3,7 +3,7 @@
 PRESET_KEYS = {"incast-2to1", "leaf-spine-permutation", "fat-tree-k4-websearch",
                "three-tier-podsets", "dci-100km-perftest", "pfc-alpha-incast",
                "msft-pfc-storm", "msft-pfc-storm-watchdogs", "msft-link-failure", "msft-deadlock",
-               "msft-deadlock-cured", "msft-pingmesh", "ntt-dci-distance"}
+               "msft-deadlock-cured", "msft-pingmesh", "ntt-dci-distance", "erd-vs-rc"}
 
 
 def test_list_presets(api):
@@ -12,7 +12,8 @@ def test_list_presets(api):
     incast = next(p for p in body["data"] if p["key"] == "incast-2to1")
     assert incast["hosts"] == 4 and incast["switches"] == 3 and incast["topology_kind"] == "leaf_spine"
     # the list says which presets carry a comparison, so the gallery can offer to run it
-    assert [p["key"] for p in body["data"] if "comparison" in p] == ["ntt-dci-distance"]
+    assert [p["key"] for p in body["data"] if "comparison" in p] == ["ntt-dci-distance",
+                                                                     "erd-vs-rc"]
     ntt = next(p for p in body["data"] if p["key"] == "ntt-dci-distance")
     assert ntt["comparison"]["title"].startswith("NTT")
 

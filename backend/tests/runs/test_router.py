@@ -1,6 +1,7 @@
 """Runs: every endpoint's happy path (end to end with the real simulator), 404, 409 and 422."""
 
 import pytest
+from sqlalchemy import text
 
 from tests.helpers import FINAL, create_scenario, error_locs, start_run, wait_final
 from tests.runs.e2e import run_two_hosts_end_to_end
@@ -24,6 +25,40 @@ def test_several_seeds_and_list(api):
     listed = api.get("/runs", params={"scenario_id": scenario["id"], "status": "SUCCEEDED"}).json()
     assert listed["count"] == 2
     assert api.get("/runs", params={"scenario_id": scenario["id"], "limit": 1}).json()["count"] == 2
+
+
+def test_result_views_are_cacheable_and_revalidated(api, engine):
+    """A stored result never changes: its views carry an ETag and Cache-Control, and a client
+    holding the view gets 304 with no body, whatever the view."""
+    scenario = create_scenario(api, incast(name="cached views"))
+    runs = start_run(api, scenario["id"], seeds=[1, 2])
+    for run in runs:
+        assert wait_final(api, run["id"])["status"] == "SUCCEEDED"
+    with engine.connect() as connection:
+        sha = connection.execute(text("SELECT sha256 FROM run_results WHERE run_id = :r"),
+                                 {"r": runs[0]["id"]}).scalar_one()
+    tags = set()
+    for view in ("/summary", "/flows?limit=5", "/series", "/diagnostics"):
+        path = f"/runs/{runs[0]['id']}{view}"
+        first = api.get(path)
+        assert first.status_code == 200, first.text
+        etag = first.headers["etag"]
+        assert etag == f'"1-{sha[:40]}"' and first.headers["cache-control"] == "private, max-age=3600"
+        for held in (etag, f"W/{etag}", f'"other", {etag}', "*"):
+            again = api.get(path, headers={"If-None-Match": held})
+            assert again.status_code == 304 and again.content == b"", (view, held)
+            assert again.headers["etag"] == etag
+        stale = api.get(path, headers={"If-None-Match": '"1-0000"'})
+        assert stale.status_code == 200 and stale.json() == first.json()
+        tags.add(etag)
+    assert len(tags) == 1  # one result, one tag; the URL tells the views apart
+    other = api.get(f"/runs/{runs[1]['id']}/summary", headers={"If-None-Match": tags.pop()})
+    assert other.status_code == 200 and other.headers["etag"] != first.headers["etag"]
+    # Nothing cacheable before the result exists
+    pending = start_run(api, create_scenario(api, long_running("not yet cached"))["id"])[0]
+    refused = api.get(f"/runs/{pending['id']}/summary", headers={"If-None-Match": "*"})
+    assert refused.status_code == 409 and "etag" not in refused.headers
+    assert api.post(f"/runs/{pending['id']}/cancel").status_code == 200
 
 
 @pytest.mark.parametrize("suffix", RUN_PATHS)

@@ -32,9 +32,28 @@ def test_four_point_sweep_on_two_workers(api, engine):
         child = api.get(f"/scenarios/{point['scenario_id']}").json()
         assert child["parent_id"] == base["id"]
         assert child["scenario"]["switch"]["ecn"]["kmax_bytes"] == point["params"]["switch.ecn.kmax_bytes"]
+    assert (body["points_count"], body["offset"], body["next_offset"]) == (4, 0, None)
+    _check_pages(api, sweep["id"], body)
     listed = api.get("/sweeps", params={"scenario_id": base["id"]}).json()
     assert listed["count"] == 1 and listed["data"][0]["status"] == "SUCCEEDED"
     assert api.post(f"/sweeps/{sweep['id']}/cancel").status_code == 409
+
+
+def _check_pages(api, sweep_id: str, whole: dict) -> None:
+    """Pages of the points table: index order, counts over the whole sweep, next_offset chain."""
+    first = api.get(f"/sweeps/{sweep_id}", params={"limit": 3}).json()
+    assert [p["index"] for p in first["points"]] == [0, 1, 2]
+    assert (first["offset"], first["next_offset"], first["points_count"]) == (0, 3, 4)
+    assert (first["done"], first["total"], first["status"]) == (4, 4, "SUCCEEDED")
+    last = api.get(f"/sweeps/{sweep_id}", params={"limit": 3, "offset": 3}).json()
+    assert [p["index"] for p in last["points"]] == [3] and last["next_offset"] is None
+    assert first["points"] + last["points"] == whole["points"]
+    beyond = api.get(f"/sweeps/{sweep_id}", params={"offset": 10}).json()
+    assert beyond["points"] == [] and beyond["next_offset"] is None and beyond["done"] == 4
+    for bad in ({"limit": 0}, {"limit": 1001}, {"offset": -1}, {"limit": "x"}):
+        response = api.get(f"/sweeps/{sweep_id}", params=bad)
+        assert response.status_code == 422, (bad, response.text)
+        assert response.json()["detail"][0]["loc"] == ["query", next(iter(bad))]
 
 
 def test_sweep_points_run_at_once_on_two_workers(api, engine):

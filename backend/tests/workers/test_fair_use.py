@@ -194,3 +194,73 @@ def test_points_per_tuning(fair):
     admitted = tuning([{"name": "random", "budget": 4}, {"name": "vendor"}], [1])
     assert admitted.status_code == 201, admitted.text
     assert e.http.post(f"/tunings/{admitted.json()['id']}/cancel").status_code == 200
+
+
+def _tuning_runs(url: str, tuning_id: str) -> list[tuple[str, str, str | None]]:
+    """(run id, status, client) of every run a tuning created."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            return [tuple(row) for row in connection.execute(text(
+                "SELECT r.id, r.status, r.client FROM runs r JOIN scenarios s "
+                "ON s.id = r.scenario_id WHERE s.tuning_id = :t"), {"t": tuning_id}).all()]
+    finally:
+        engine.dispose()
+
+
+def _serve_all_queues_with(stack: Stack, count: int) -> None:
+    """Start workers on every queue until `count` of them are alive."""
+    while sum(proc.poll() is None for proc in stack.workers) < count:
+        stack.start_worker()
+
+
+def _grid_tuning(client: Client, values: list[int]) -> str:
+    response = client.http.post("/tunings", json={
+        "scenario_ids": [client.scenario],
+        "space": {"parameters": [{"name": "pmax", "path": "switch.ecn.pmax", "values": values,
+                                  "unit": "percent"}]},
+        "objectives": [{"kind": "metric", "metric": "throughput_gbps"}],
+        "strategies": [{"name": "grid"}]})
+    assert response.status_code == 201, response.text
+    return response.json()["id"]
+
+
+def test_tuning_runs_count_against_their_creator(fair):
+    """A tuning's runs are its creator's: one at a time under a concurrency quota of 1 (the
+    second worker stays free for another client), and their PENDING runs fill the queue quota."""
+    stack, url = fair
+    _serve_all_queues_with(stack, 2)  # an earlier test may have left one worker
+    f = Client(stack, long_running("client F tuning"))
+    tuning_id = _grid_tuning(f, [2, 3, 4])  # three minutes-long runs
+
+    def one_running_rest_held() -> list | None:
+        runs = _tuning_runs(url, tuning_id)
+        states = [status for _id, status, _client in runs]
+        return runs if states.count("RUNNING") == 1 and states.count("PENDING") >= 1 else None
+
+    # Two free workers, but F may run one run at a time: the others are held back.
+    runs = wait_until(one_running_rest_held, 120, what="F's tuning: one run RUNNING, rest held")
+    clients = {client for _id, _status, client in runs}
+    assert len(clients) == 1 and next(iter(clients)).startswith("owner:"), clients
+    # The same client as F's own runs: F's queued tuning runs count against F's queue quota.
+    pending = sum(status == "PENDING" for _id, status, _client in runs)
+    assert_429(f.runs(list(range(1, 8 - pending))), "queued runs")
+    # Another client's single run takes the second worker at once.
+    g = Client(stack, long_running("client G single"))
+    assert g.runs([1]).status_code == 201
+    wait_until(lambda: statuses(url, g.scenario) == {"RUNNING": 1}, 120, what="G running")
+    assert sum(status == "RUNNING" for _id, status, _c in _tuning_runs(url, tuning_id)) == 1
+    assert f.http.post(f"/tunings/{tuning_id}/cancel").status_code == 200
+    for run in g.http.get("/runs", params={"scenario_id": g.scenario}).json()["data"]:
+        g.http.post(f"/runs/{run['id']}/cancel")
+
+
+def test_tuning_runs_spend_their_creators_daily_events(fair):
+    stack, url = fair
+    h = Client(stack, two_hosts(name="client H tuning"))
+    tuning_id = _grid_tuning(h, [7])  # one run of over 50,000 events: the day's quota
+    wait_until(lambda: h.http.get(f"/tunings/{tuning_id}").json()["status"] == "SUCCEEDED", 180,
+               what="H's tuning to finish")
+    [(_id, status, client)] = _tuning_runs(url, tuning_id)
+    assert status == "SUCCEEDED" and client is not None and client.startswith("owner:")
+    assert_429(h.runs([2]), "simulated events per day")

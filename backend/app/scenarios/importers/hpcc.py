@@ -129,7 +129,8 @@ def _settings(cfg: Config, rates: set[float], host_rate: float) -> tuple[dict, d
     if cfg.number("HAS_WIN", "0", 0, 1) == 1:
         notes.append("HAS_WIN 1: the simulator's BDP window is not modelled; the QP has no window")
     if cfg.number("ACK_HIGH_PRIO", "1", 0, 1) == 0:
-        notes.append("ACK_HIGH_PRIO 0: ACKs still travel at the control priority (7) here")
+        notes.append("ACK_HIGH_PRIO 0: the hosts' ACK queue is not paused by PFC here (the "
+                     "simulator pauses it with the data priority)")
     kmin, kmax = cfg.rate_map("KMIN_MAP"), cfg.rate_map("KMAX_MAP")
     pmax = cfg.rate_map("PMAX_MAP")
     for rate in sorted(rates):
@@ -187,6 +188,9 @@ def _settings(cfg: Config, rates: set[float], host_rate: float) -> tuple[dict, d
         "qp_depth": 1,
         "ack_interval_packets": ack_interval,
         "ecn_feedback": "ack_flag",
+        # Its switches queue ACKs with the data (SwitchNode's AckHighPrio is never set; the
+        # ACK_HIGH_PRIO key only keeps the hosts' own ACK queue out of PFC pauses).
+        "ack_priority": "data",
         "rto_us": 10000,
         "cc": cc,
     }

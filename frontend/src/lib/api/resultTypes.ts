@@ -73,4 +73,14 @@ export interface FlowRecord {
   generator?: number;
   /** Nodes the flow's packets cross, when the result records it. */
   path?: string[];
+  /** ERD's repair counters (flows sent by a NIC with transport "erd"). */
+  erd?: ErdFlowCounters;
+}
+
+export interface ErdFlowCounters {
+  nacks_sent: number;
+  packets_nacked: number;
+  out_of_order_arrivals: number;
+  duplicate_arrivals: number;
+  max_reorder_packets: number;
 }

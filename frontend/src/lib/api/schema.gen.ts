@@ -511,7 +511,8 @@ export interface paths {
         };
         /**
          * Get
-         * @description Progress over all points and the aggregated table (params -> metrics).
+         * @description Progress over all points and one page of the aggregated table (params -> metrics), in
+         *     point index order: follow `next_offset` until it is null to read the whole table.
          */
         get: operations["sweeps-get"];
         put?: never;
@@ -1042,6 +1043,34 @@ export interface components {
             param: string;
             /** Until Us */
             until_us: number | null;
+        };
+        /**
+         * Erd
+         * @description nic.erd: the ERD transport's paths per QP and its receiver's NACK scan period.
+         */
+        Erd: {
+            /**
+             * Nack Interval Us
+             * @description the receiver's bitmap scan period T in us (0.1..1000000), or "auto": 2.5 x each flow's RTT as measured from its ACKs, at least the idle path's (the ERD paper's 2-3 RTT)
+             * @default auto
+             */
+            nack_interval_us: number | "auto";
+            /**
+             * Paths
+             * @description distinct UDP source ports a QP's packets take in turn, so ECMP spreads each message over up to this many paths
+             * @default 4
+             */
+            paths: number;
+        };
+        /** ErdPartial */
+        ErdPartial: {
+            /**
+             * Nack Interval Us
+             * @description the receiver's bitmap scan period T in us (0.1..1000000), or "auto": 2.5 x each flow's RTT as measured from its ACKs, at least the idle path's (the ERD paper's 2-3 RTT)
+             */
+            nack_interval_us?: number | "auto" | null;
+            /** Paths */
+            paths?: number | null;
         };
         /**
          * Estimate
@@ -1908,6 +1937,13 @@ export interface components {
              * @default 1
              */
             ack_interval_packets: number;
+            /**
+             * Ack Priority
+             * @description priority of ACK and NACK frames in the switches: 'control' (strict priority 7, outside the buffer accounting) or 'data' (the flow's own priority: queued behind its data and charged to the buffer, as RoCE NICs send ACKs with the QP's traffic class and as the HPCC simulator's switches queue them). CNPs always use the control priority
+             * @default control
+             * @enum {string}
+             */
+            ack_priority: "control" | "data";
             cc?: components["schemas"]["Cc"];
             /**
              * Cnp Interval Us
@@ -1926,6 +1962,7 @@ export interface components {
              * @enum {string}
              */
             ecn_feedback: "cnp" | "ack_flag";
+            erd?: components["schemas"]["Erd"];
             /**
              * Header Bytes
              * @description bytes of headers per data frame (Ethernet 18 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 = 62)
@@ -1955,7 +1992,7 @@ export interface components {
             preamble_ifg_bytes: number;
             /**
              * Processes Per Host
-             * @description processes per host (p) in the result's QP accounting: RC needs (N-1) x p^2 QPs per NIC, XRC N x p; XRC's send contexts are shared per (process, destination host)
+             * @description processes per host (p) in the result's QP accounting: RC needs (N-1) x p^2 QPs per NIC, XRC N x p, ERD p; XRC's send contexts are shared per (process, destination host), ERD's per process
              * @default 1
              */
             processes_per_host: number;
@@ -1985,11 +2022,11 @@ export interface components {
             sprayed?: components["schemas"]["Sprayed"];
             /**
              * Transport
-             * @description reliability layer: rc (go-back-N, a QP per process pair), xrc (RC on the wire, one send QP per process and destination host), sprayed (a source port per packet, reorder buffer, selective ACK and retransmission); erd is reserved for a later version
+             * @description reliability layer: rc (go-back-N, a QP per process pair), xrc (RC on the wire, one send QP per process and destination host), sprayed (a source port per packet, reorder buffer, selective ACK and retransmission), erd (ERD: one reliable-datagram QP per process, each message sprayed over nic.erd.paths source ports, in-order delivery of complete messages, NACKs from a periodic bitmap scan, a retry queue served before new data)
              * @default rc
              * @enum {string}
              */
-            transport: "rc" | "xrc" | "sprayed";
+            transport: "rc" | "xrc" | "sprayed" | "erd";
         };
         /**
          * NicPartial
@@ -1998,6 +2035,11 @@ export interface components {
         NicPartial: {
             /** Ack Interval Packets */
             ack_interval_packets?: number | null;
+            /**
+             * Ack Priority
+             * @description priority of ACK and NACK frames in the switches: 'control' (strict priority 7, outside the buffer accounting) or 'data' (the flow's own priority: queued behind its data and charged to the buffer, as RoCE NICs send ACKs with the QP's traffic class and as the HPCC simulator's switches queue them). CNPs always use the control priority
+             */
+            ack_priority?: ("control" | "data") | null;
             cc?: components["schemas"]["CcPartial"] | null;
             /** Cnp Interval Us */
             cnp_interval_us?: number | null;
@@ -2005,6 +2047,7 @@ export interface components {
             cnp_mode?: ("window" | "holdoff") | null;
             /** Ecn Feedback */
             ecn_feedback?: ("cnp" | "ack_flag") | null;
+            erd?: components["schemas"]["ErdPartial"] | null;
             /** Header Bytes */
             header_bytes?: number | null;
             /** Message Bytes */
@@ -2030,7 +2073,7 @@ export interface components {
             rto_us?: number | null;
             sprayed?: components["schemas"]["SprayedPartial"] | null;
             /** Transport */
-            transport?: ("rc" | "xrc" | "sprayed") | null;
+            transport?: ("rc" | "xrc" | "sprayed" | "erd") | null;
         };
         /**
          * NicWatchdog
@@ -3200,10 +3243,28 @@ export interface components {
             id: string;
             /** Linked */
             linked: components["schemas"]["LinkedParameter"][];
+            /**
+             * Next Offset
+             * @description `offset` of the next page, null when this page holds the last point
+             */
+            next_offset: number | null;
+            /**
+             * Offset
+             * @description Index of this page's first point
+             */
+            offset: number;
             /** Parameters */
             parameters: components["schemas"]["SweepParameter"][];
-            /** Points */
+            /**
+             * Points
+             * @description One page of the points table in index order: `limit` points from `offset`
+             */
             points: components["schemas"]["SweepPointPublic"][];
+            /**
+             * Points Count
+             * @description Points stored so far (`total` once expanded)
+             */
+            points_count: number;
             /** Scenario Id */
             scenario_id: string;
             /** Seed */
@@ -4005,6 +4066,13 @@ export interface operations {
                     "application/json": components["schemas"]["RunDiagnostics"];
                 };
             };
+            /** @description not modified: the If-None-Match tag is the result's */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -4079,6 +4147,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["FlowsPublic"];
                 };
+            };
+            /** @description not modified: the If-None-Match tag is the result's */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {
@@ -4175,6 +4250,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description not modified: the If-None-Match tag is the result's */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -4205,6 +4287,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RunSummary"];
                 };
+            };
+            /** @description not modified: the If-None-Match tag is the result's */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {
@@ -4592,7 +4681,12 @@ export interface operations {
     };
     "sweeps-get": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description points in this page */
+                limit?: number;
+                /** @description index of the page's first point */
+                offset?: number;
+            };
             header?: never;
             path: {
                 id: string;

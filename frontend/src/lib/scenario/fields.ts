@@ -54,12 +54,14 @@ export const NIC_FIELDS: FieldSpec[] = [
   { path: "ack_interval_packets", label: "ACK interval", unit: "packets", type: "number" },
   { path: "rto_us", label: "Retransmission timeout", unit: "us", type: "number" },
   { path: "nack_enabled", label: "NACK / go-back-N", type: "bool" },
-  { path: "transport", label: "Transport", type: "select", options: ["rc", "xrc", "sprayed"] },
+  { path: "transport", label: "Transport", type: "select", options: ["rc", "xrc", "sprayed", "erd"] },
   { path: "processes_per_host", label: "Processes per host", type: "number" },
   { path: "qp_cache_entries", label: "QP-context cache", unit: "entries, 0 = unlimited", type: "number" },
   { path: "qp_cache_miss_ns", label: "QP-context miss cost", unit: "ns", type: "number" },
   { path: "sprayed.reorder_window_packets", label: "Reorder window (sprayed)", unit: "packets", type: "number" },
   { path: "sprayed.sack_interval_packets", label: "SACK interval (sprayed)", unit: "packets", type: "number" },
+  { path: "erd.paths", label: "Paths per QP (erd)", unit: "source ports", type: "number" },
+  { path: "erd.nack_interval_us", label: "NACK scan interval (erd)", unit: "us or auto", type: "auto-number" },
 ];
 
 export const SWITCH_DEFAULTS: Record<string, unknown> = {
@@ -97,6 +99,8 @@ export const NIC_DEFAULTS: Record<string, unknown> = {
   qp_cache_miss_ns: 500,
   "sprayed.reorder_window_packets": 256,
   "sprayed.sack_interval_packets": 1,
+  "erd.paths": 4,
+  "erd.nack_interval_us": "auto",
 };
 
 /** Run-wide fields of the parameter panel (paths from the document root). */

@@ -45,6 +45,7 @@ export function FlowTable({ flows, selected, onSelect, charted, recorded, onTogg
   onToggleChart: (id: string) => void;
 }) {
   const hasPath = flows.some((f) => f.path && f.path.length);
+  const hasErd = flows.some((f) => f.erd);
   const columns = useMemo<Column<FlowRecord>[]>(() => {
     // numeric ids: the sort key of 100,000 rows without making 200,000 strings
     const [chartedIds, recordedIds] = [new Set([...charted].map(Number)), new Set([...recorded].map(Number))];
@@ -64,9 +65,16 @@ export function FlowTable({ flows, selected, onSelect, charted, recorded, onTogg
       { key: "good", label: "goodput", numeric: true, value: (f) => f.goodput_gbps, format: (f) => `${formatNumber(f.goodput_gbps)} Gbit/s` },
       { key: "retx", label: "retransmits", numeric: true, value: (f) => f.retransmits ?? null, format: (f) => opt(f.retransmits, formatCount) },
     ];
+    if (hasErd) {
+      c.push(
+        { key: "nacks", label: "NACKs (erd)", numeric: true, value: (f) => f.erd?.nacks_sent ?? null, format: (f) => opt(f.erd?.nacks_sent, formatCount), title: "NACK frames the receiver's bitmap scans sent" },
+        { key: "ooo", label: "out of order", numeric: true, value: (f) => f.erd?.out_of_order_arrivals ?? null, format: (f) => opt(f.erd?.out_of_order_arrivals, formatCount), title: "arrivals below the highest PSN already seen" },
+        { key: "reorder", label: "max reorder", numeric: true, value: (f) => f.erd?.max_reorder_packets ?? null, format: (f) => opt(f.erd?.max_reorder_packets, formatCount), title: "most packets held undelivered at once (packets)" },
+      );
+    }
     if (hasPath) c.push({ key: "path", label: "path", value: (f) => (f.path ?? []).join(" "), width: "2fr" });
     return c;
-  }, [charted, recorded, onToggleChart, hasPath]);
+  }, [charted, recorded, onToggleChart, hasPath, hasErd]);
   return (
     <DataTable
       label="Flows" rows={flows} columns={columns} rowKey={(f) => String(f.id)} selected={selected} onSelect={onSelect}

@@ -23,7 +23,7 @@ export function TransportPanel({ report }: { report: TransportReport }) {
       <h3>Transport: QPs per NIC</h3>
       <p className="hint">
         To reach every process of the other {count(report.hosts - 1)} hosts a NIC needs up to {count(report.max_qps_per_nic)} QPs
-        (RC and sprayed: (N-1) x p², XRC: N x p). A send whose QP context was not in the NIC's cache stalls transmission for
+        (RC and sprayed: (N-1) x p², XRC: N x p, ERD: p). A send whose QP context was not in the NIC's cache stalls transmission for
         the miss cost: {count(report.qp_cache_misses)} misses in all.
       </p>
       <table className="events">

@@ -16,6 +16,30 @@ export function useCreateSweep() {
   });
 }
 
+/** Points per page of GET /sweeps/{id} (the API's largest page). */
+export const SWEEP_PAGE = 1000;
+
+/**
+ * The sweep with its whole points table: the first page, then each `next_offset` until the last.
+ * The counts (status, done, failed) are the last page's, the newest read.
+ */
+export async function readWholeSweep(readPage: (offset: number) => Promise<SweepPublic>): Promise<SweepPublic> {
+  let page = await readPage(0);
+  const points = [...page.points];
+  // each page moves forward; the bound stops a misbehaving server from looping us forever
+  for (let pages = 1; page.next_offset != null && page.next_offset > page.offset && pages < 1000; pages++) {
+    page = await readPage(page.next_offset);
+    points.push(...page.points);
+  }
+  return { ...page, points, offset: 0, next_offset: null };
+}
+
+function fetchSweep(id: string): Promise<SweepPublic> {
+  return readWholeSweep((offset) =>
+    unwrap(client.GET("/api/v1/sweeps/{id}", { params: { path: { id }, query: { offset, limit: SWEEP_PAGE } } })),
+  );
+}
+
 /** Fewest milliseconds between two reads of the whole points table while progress streams in. */
 const TABLE_REFRESH_MS = 3000;
 
@@ -31,7 +55,7 @@ export function useSweep(id: string | undefined) {
   const query = useQuery({
     queryKey: ["sweep", id],
     enabled: !!id,
-    queryFn: () => unwrap(client.GET("/api/v1/sweeps/{id}", { params: { path: { id: id! } } })),
+    queryFn: () => fetchSweep(id!),
     refetchInterval: (q) => (q.state.data && FINAL.has(q.state.data.status) ? false : streamOk ? 15000 : 2000),
   });
   const final = query.data ? FINAL.has(query.data.status) : false;
@@ -73,6 +97,6 @@ export function useSweepOptional(id: string | undefined) {
   return useQuery({
     queryKey: ["sweep", id],
     enabled: !!id,
-    queryFn: () => unwrap(client.GET("/api/v1/sweeps/{id}", { params: { path: { id: id! } } })),
+    queryFn: () => fetchSweep(id!),
   });
 }
