@@ -337,7 +337,7 @@ ErdTransport::QpsPerNic(uint64_t /* hosts */, uint64_t processes) const
 uint64_t
 ErdTransport::ContextKey(const FlowSpec& spec, uint32_t processes) const
 {
-    return processes > 0 ? spec.id % processes : 0; // the sending process's one QP
+    return processes > 0 ? spec.srcProcess % processes : 0; // the sending process's one QP
 }
 
 std::string

@@ -145,7 +145,7 @@ uint64_t
 XrcTransport::ContextKey(const FlowSpec& spec, uint32_t processes) const
 {
     // Flows of one sending process toward one host share the XRC send QP.
-    uint64_t process = processes > 0 ? spec.id % processes : 0;
+    uint64_t process = processes > 0 ? spec.srcProcess % processes : 0;
     return (static_cast<uint64_t>(spec.dst) << 20) | process;
 }
 

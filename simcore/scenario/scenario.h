@@ -174,6 +174,7 @@ struct FlowSpec
                                    ///< or kWindowBdp
     uint16_t udpSrcPort = 49152;   ///< distinct per QP, feeds the ECMP hash
     bool probe = false;            ///< pingmesh probe (RTT statistics)
+    uint32_t srcProcess = 0;       ///< sending process (0 .. p-1): XRC's and ERD's QP sharing
 };
 
 /** A directed port/queue: node's egress toward neighbor. Named "node->neighbor". */

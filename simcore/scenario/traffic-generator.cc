@@ -120,6 +120,9 @@ class GeneratorContext
             f.messageBytes = messageBytes;
             f.window = window;
             f.udpSrcPort = static_cast<uint16_t>(kFirstUdpPort + (m_flows.size() % kUdpPortSpan));
+            // Outside ConnectProcesses a flow's sending process is its id mod p, as before.
+            f.srcProcess = m_inProcessPair ? m_srcProcess
+                                           : static_cast<uint32_t>(m_flows.size() % Processes(src));
             f.probe = probe;
             m_flows.push_back(f);
         }
@@ -129,6 +132,43 @@ class GeneratorContext
     void Connect(uint32_t src, uint32_t dst, uint64_t sizeBytes)
     {
         Connect(src, dst, sizeBytes, StartNs(), Nic(src).messageBytes, QpWindow(Nic(src)));
+    }
+
+    /** p of the host's NIC (nic.processes_per_host). */
+    uint32_t Processes(uint32_t host) const { return Nic(host).processesPerHost; }
+
+    /** Flows (before qps) that ConnectProcesses opens between two hosts. */
+    double ProcessPairs(uint32_t src, uint32_t dst) const
+    {
+        return static_cast<double>(Processes(src)) * Processes(dst);
+    }
+
+    /**
+     * A host pair's traffic as every sending process to every receiving process
+     * (docs/model.md, "Processes per host"): p_src x p_dst flows, each the transport's QP or a
+     * share of one, splitting sizeBytes evenly (the first sizeBytes mod pairs carry one byte
+     * more, so the pair's bytes and ideal FCT do not depend on p). With fewer bytes than
+     * process pairs only the first sizeBytes pairs send (one byte each). p = 1: one flow.
+     */
+    void ConnectProcesses(uint32_t src, uint32_t dst, uint64_t sizeBytes)
+    {
+        uint32_t ps = Processes(src);
+        uint32_t pd = Processes(dst);
+        uint64_t pairs = static_cast<uint64_t>(ps) * pd;
+        uint64_t share = sizeBytes / pairs;
+        uint64_t extra = sizeBytes % pairs;
+        m_inProcessPair = true;
+        for (uint64_t k = 0; k < pairs; ++k)
+        {
+            uint64_t bytes = share + (k < extra ? 1 : 0);
+            if (sizeBytes > 0 && bytes == 0)
+            {
+                break; // a 0-byte flow would be long-lived
+            }
+            m_srcProcess = static_cast<uint32_t>(k / pd);
+            Connect(src, dst, bytes);
+        }
+        m_inProcessPair = false;
     }
 
     uint64_t SizeBytes(const std::string& key, uint64_t def = 0)
@@ -152,6 +192,8 @@ class GeneratorContext
     uint8_t m_priority = 3;
     double m_startUs = 0;
     uint32_t m_qps = 1;
+    bool m_inProcessPair = false; ///< inside ConnectProcesses: m_srcProcess names the process
+    uint32_t m_srcProcess = 0;
 };
 
 uint32_t
@@ -355,7 +397,6 @@ GeneratePermutation(GeneratorContext& g)
     std::vector<uint32_t> hosts = HostList(g, "hosts", false, 2);
     uint64_t size = g.SizeBytes("size_bytes");
     g.R().Finish();
-    g.Expect(static_cast<double>(hosts.size()));
     ns3::Ptr<ns3::UniformRandomVariable> rng = ns3::CreateObject<ns3::UniformRandomVariable>();
     rng->SetStream(g.Stream(0));
     std::size_t n = hosts.size();
@@ -378,9 +419,15 @@ GeneratePermutation(GeneratorContext& g)
             deranged = perm[i] != i;
         }
     }
+    double pairs = 0;
     for (std::size_t i = 0; i < n; ++i)
     {
-        g.Connect(hosts[i], hosts[perm[i]], size);
+        pairs += g.ProcessPairs(hosts[i], hosts[perm[i]]);
+    }
+    g.Expect(pairs);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        g.ConnectProcesses(hosts[i], hosts[perm[i]], size);
     }
 }
 
@@ -447,14 +494,21 @@ GenerateAllToAll(GeneratorContext& g)
     }
     uint64_t size = g.SizeBytes("size_bytes");
     g.R().Finish();
-    g.Expect(static_cast<double>(hosts.size()) * (hosts.size() - 1));
+    double processes = 0;
+    double selfPairs = 0; // process pairs inside one host, not generated
+    for (uint32_t h : hosts)
+    {
+        processes += g.Processes(h);
+        selfPairs += g.ProcessPairs(h, h);
+    }
+    g.Expect(processes * processes - selfPairs);
     for (uint32_t src : hosts)
     {
         for (uint32_t dst : hosts)
         {
             if (src != dst)
             {
-                g.Connect(src, dst, size);
+                g.ConnectProcesses(src, dst, size);
             }
         }
     }
