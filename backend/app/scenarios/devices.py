@@ -279,9 +279,10 @@ class Nic(Strict):
     preamble_ifg_bytes: int = Field(20, ge=0, le=64, description="preamble, SFD and inter-frame "
                                     "gap per frame (20 on Ethernet; 0 on a point-to-point model)")
     processes_per_host: int = Field(
-        1, ge=1, le=1024, description="processes per host (p) in the result's QP accounting: "
-        "RC needs (N-1) x p^2 QPs per NIC, XRC N x p, ERD p; XRC's send contexts are shared "
-        "per (process, destination host), ERD's per process")
+        1, ge=1, le=1024, description="processes per host (p): all_to_all and permutation "
+        "open one flow per (sending process, receiving process), p^2 per host pair, splitting "
+        "size_bytes evenly; RC needs (N-1) x p^2 QPs per NIC, XRC N x p, ERD p; XRC's send "
+        "contexts are shared per (process, destination host), ERD's per process")
     qp_cache_entries: int = Field(
         0, ge=0, le=1_048_576, description="QP contexts the NIC caches (least recently used "
         "evicted); 0 = unlimited")

@@ -1992,7 +1992,7 @@ export interface components {
             preamble_ifg_bytes: number;
             /**
              * Processes Per Host
-             * @description processes per host (p) in the result's QP accounting: RC needs (N-1) x p^2 QPs per NIC, XRC N x p, ERD p; XRC's send contexts are shared per (process, destination host), ERD's per process
+             * @description processes per host (p): all_to_all and permutation open one flow per (sending process, receiving process), p^2 per host pair, splitting size_bytes evenly; RC needs (N-1) x p^2 QPs per NIC, XRC N x p, ERD p; XRC's send contexts are shared per (process, destination host), ERD's per process
              * @default 1
              */
             processes_per_host: number;
