@@ -257,15 +257,15 @@ TEST(ModelErd, QpAccountingIsOnePerProcess)
     {
         n.processesPerHost = 8;
     }
-    AddFlow(s, 0, 2, 100000);
-    AddFlow(s, 0, 3, 100000);
+    AddFlow(s, 0, 2, 100000).srcProcess = 0;
+    AddFlow(s, 0, 3, 100000).srcProcess = 1;
     FabricRunner r(s);
     r.Run(RunLimits(), nullptr);
     auto res = r.Results();
     // N = 4 hosts, p = 8: RC would need (N-1) p^2 = 192 QPs per NIC, XRC N p = 32, ERD p = 8.
     EXPECT_EQ(res["transport"]["max_qps_per_nic"].get<uint64_t>(), 8u);
     EXPECT_EQ(res["transport"]["nics"][0]["transport"], "erd");
-    // Flows 0 and 1 come from processes 0 and 1 (id mod p): two QPs.
+    // Flows 0 and 1 come from processes 0 and 1: two QPs.
     EXPECT_EQ(res["transport"]["nics"][0]["qp_contexts_used"].get<uint64_t>(), 2u);
     EXPECT_EQ(res["flows"][0]["bytes_delivered"].get<uint64_t>(), 100000u);
     EXPECT_EQ(res["flows"][1]["bytes_delivered"].get<uint64_t>(), 100000u);
