@@ -274,7 +274,7 @@ test("transports: sprayed + per_packet chosen in the panels, the run reports QPs
   await shot(page, "results-transport");
 });
 
-test("ERD preset: erd and its fields in the NIC panel, the run reports 4 QPs per NIC and ERD counters", async ({ page, request }) => {
+test("ERD preset: erd and its fields in the NIC panel, the run reports 2 QPs per NIC and ERD counters", async ({ page, request }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await openPreset(page, request, "erd-vs-rc");
   const panel = page.locator(".params-panel");
@@ -288,10 +288,10 @@ test("ERD preset: erd and its fields in the NIC panel, the run reports 4 QPs per
   expect(await waitForRunEnd(page)).toBe("SUCCEEDED");
   const runId = page.url().split("/runs/")[1].split(/[/?#]/)[0];
   const diagnostics = await (await request.get(`${API}/runs/${runId}/diagnostics`)).json();
-  // ERD: one QP per process, p = 4, whatever the number of hosts
-  expect(diagnostics.transport.max_qps_per_nic).toBe(4);
+  // ERD: one QP per process, p = 2, whatever the number of hosts
+  expect(diagnostics.transport.max_qps_per_nic).toBe(2);
   const section = page.getByRole("region", { name: "Transport and QP accounting" });
-  await expect(section).toContainText("needs up to 4 QPs");
+  await expect(section).toContainText("needs up to 2 QPs");
   await section.scrollIntoViewIfNeeded();
   await shot(page, "results-erd-transport");
   const flows = page.getByRole("region", { name: "Flows" }).or(page.locator("#table-flows")).first();
