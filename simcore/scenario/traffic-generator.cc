@@ -1,6 +1,7 @@
 #include "traffic-generator.h"
 
 #include "flow-list-generator.h"
+#include "generator-context.h"
 #include "flow-size-cdf.h"
 #include "pingmesh-scope.h"
 #include "json-reader.h"
@@ -24,177 +25,10 @@ using nlohmann::ordered_json;
 namespace
 {
 
-constexpr uint16_t kFirstUdpPort = 49152;
-constexpr uint32_t kUdpPortSpan = 16384;
-constexpr double kMaxSizeBytes = 9007199254740992.0; ///< 2^53
 constexpr std::size_t kMaxAllToAllHosts = 256;
 /** The RNG seed of the scenario layer; the scenario seed selects the ns-3 run (substream). */
 constexpr uint32_t kTrafficRngSeed = 0x5eed;
 
-/** The generator being read: its reader, index, common fields and flow output. */
-class GeneratorContext
-{
-  public:
-    GeneratorContext(const TrafficContext& ctx,
-                     ObjectReader& r,
-                     uint32_t index,
-                     std::vector<FlowSpec>& flows,
-                     uint64_t& expected)
-        : m_ctx(ctx),
-          m_r(r),
-          m_index(index),
-          m_flows(flows),
-          m_expected(expected)
-    {
-        r.String("name", "", 200);
-        m_priority = static_cast<uint8_t>(r.Int("priority", ctx.dataPriority, Range::Closed(0, 6)));
-        Range startRange = Range::Closed(0, ctx.durationUs, "us");
-        startRange.maxOpen = true;
-        const json* start = r.Raw("start_us");
-        if (start && !startRange.Contains(start->is_number() ? start->get<double>() : -1.0))
-        {
-            if (!start->is_number())
-            {
-                throw ScenarioError(r.FieldPath("start_us"), "must be a number");
-            }
-            throw ScenarioError(r.FieldPath("start_us"), "must be >= 0 and < duration_us (" +
-                                                             FormatNumber(ctx.durationUs) + ")");
-        }
-        m_startUs = start ? start->get<double>() : 0.0;
-        r.Record("start_us", m_startUs);
-        m_qps = static_cast<uint32_t>(r.Int("qps", 1, Range::Closed(1, 1024)));
-    }
-
-    ObjectReader& R() { return m_r; }
-
-    const Topology& Topo() const { return *m_ctx.topo; }
-
-    const NicConfig& Nic(uint32_t host) const { return (*m_ctx.nicCfg)[host]; }
-
-    double StartUs() const { return m_startUs; }
-
-    uint64_t StartNs() const { return static_cast<uint64_t>(std::llround(m_startUs * 1000.0)); }
-
-    const TrafficContext& Ctx() const { return m_ctx; }
-
-    uint32_t Index() const { return m_index; }
-
-    /** Counts connections before generating them; throws when the total passes the limit. */
-    void Expect(double connections)
-    {
-        double total = static_cast<double>(m_expected) + connections * m_qps;
-        if (total > static_cast<double>(kMaxFlows))
-        {
-            throw ScenarioError(m_r.GetPath(), "brings the number of flows (QPs) to " +
-                                                   FormatNumber(std::ceil(total)) +
-                                                   ", more than the limit of " +
-                                                   std::to_string(kMaxFlows));
-        }
-        m_expected = static_cast<uint64_t>(std::ceil(total));
-    }
-
-    /** One connection of qps QPs. */
-    void Connect(uint32_t src,
-                 uint32_t dst,
-                 uint64_t sizeBytes,
-                 uint64_t startNs,
-                 uint64_t messageBytes,
-                 uint32_t window,
-                 bool probe = false)
-    {
-        for (uint32_t q = 0; q < m_qps; ++q)
-        {
-            if (m_flows.size() >= kMaxFlows)
-            {
-                throw ScenarioError(m_r.GetPath(),
-                                    "brings the number of flows (QPs) over the limit of " +
-                                        std::to_string(kMaxFlows));
-            }
-            FlowSpec f;
-            f.src = src;
-            f.dst = dst;
-            f.generator = m_index;
-            f.priority = m_priority;
-            f.sizeBytes = sizeBytes;
-            f.startNs = startNs;
-            f.messageBytes = messageBytes;
-            f.window = window;
-            f.udpSrcPort = static_cast<uint16_t>(kFirstUdpPort + (m_flows.size() % kUdpPortSpan));
-            // Outside ConnectProcesses a flow's sending process is its id mod p, as before.
-            f.srcProcess = m_inProcessPair ? m_srcProcess
-                                           : static_cast<uint32_t>(m_flows.size() % Processes(src));
-            f.probe = probe;
-            m_flows.push_back(f);
-        }
-    }
-
-    /** A connection with the sender NIC's message size and QP depth. */
-    void Connect(uint32_t src, uint32_t dst, uint64_t sizeBytes)
-    {
-        Connect(src, dst, sizeBytes, StartNs(), Nic(src).messageBytes, QpWindow(Nic(src)));
-    }
-
-    /** p of the host's NIC (nic.processes_per_host). */
-    uint32_t Processes(uint32_t host) const { return Nic(host).processesPerHost; }
-
-    /** Flows (before qps) that ConnectProcesses opens between two hosts. */
-    double ProcessPairs(uint32_t src, uint32_t dst) const
-    {
-        return static_cast<double>(Processes(src)) * Processes(dst);
-    }
-
-    /**
-     * A host pair's traffic as every sending process to every receiving process
-     * (docs/model.md, "Processes per host"): p_src x p_dst flows, each the transport's QP or a
-     * share of one, splitting sizeBytes evenly (the first sizeBytes mod pairs carry one byte
-     * more, so the pair's bytes and ideal FCT do not depend on p). With fewer bytes than
-     * process pairs only the first sizeBytes pairs send (one byte each). p = 1: one flow.
-     */
-    void ConnectProcesses(uint32_t src, uint32_t dst, uint64_t sizeBytes)
-    {
-        uint32_t ps = Processes(src);
-        uint32_t pd = Processes(dst);
-        uint64_t pairs = static_cast<uint64_t>(ps) * pd;
-        uint64_t share = sizeBytes / pairs;
-        uint64_t extra = sizeBytes % pairs;
-        m_inProcessPair = true;
-        for (uint64_t k = 0; k < pairs; ++k)
-        {
-            uint64_t bytes = share + (k < extra ? 1 : 0);
-            if (sizeBytes > 0 && bytes == 0)
-            {
-                break; // a 0-byte flow would be long-lived
-            }
-            m_srcProcess = static_cast<uint32_t>(k / pd);
-            Connect(src, dst, bytes);
-        }
-        m_inProcessPair = false;
-    }
-
-    uint64_t SizeBytes(const std::string& key, uint64_t def = 0)
-    {
-        return static_cast<uint64_t>(
-            m_r.Int(key, static_cast<int64_t>(def), Range::Closed(0, kMaxSizeBytes, "bytes")));
-    }
-
-    /** A stream of the generator's fixed stream numbers (purpose 0..7). */
-    int64_t Stream(int purpose) const
-    {
-        return kTrafficStreamBase + static_cast<int64_t>(m_index) * 8 + purpose;
-    }
-
-  private:
-    const TrafficContext& m_ctx;
-    ObjectReader& m_r;
-    uint32_t m_index;
-    std::vector<FlowSpec>& m_flows;
-    uint64_t& m_expected;
-    uint8_t m_priority = 3;
-    double m_startUs = 0;
-    uint32_t m_qps = 1;
-    bool m_inProcessPair = false; ///< inside ConnectProcesses: m_srcProcess names the process
-    uint32_t m_srcProcess = 0;
-};
 
 uint32_t
 ResolveHost(const json& v, const std::string& path, const Topology& topo)
