@@ -140,7 +140,7 @@ class GeneratorContext
      * A host pair's traffic as every sending process to every receiving process
      * (docs/model.md, "Processes per host"): p_src x p_dst flows, each the transport's QP or a
      * share of one, splitting sizeBytes evenly (the first sizeBytes mod pairs carry one byte
-     * more, so the pair's bytes and ideal FCT do not depend on p). With fewer bytes than
+     * more, so the pair's bytes, the offered load, do not depend on p). With fewer bytes than
      * process pairs only the first sizeBytes pairs send (one byte each). p = 1: one flow.
      */
     void ConnectProcesses(uint32_t src, uint32_t dst, uint64_t sizeBytes)
