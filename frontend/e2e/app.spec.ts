@@ -86,7 +86,7 @@ test("sweep: 4 points give a 2x2 heatmap", async ({ page }) => {
   await expect(page.getByTestId("sweep-points")).toHaveText("4 points");
   await shot(page, "06-sweep-form");
   await page.getByRole("button", { name: "Start sweep" }).click();
-  await expect(page).toHaveURL(/\/sweeps\/[^n]/);
+  await expect(page).toHaveURL(/\/sweeps\/(?!new\b)[^/?]+$/);
   await expect(page.getByTestId("sweep-status")).toHaveText("SUCCEEDED", { timeout: 170_000 });
   const cells = page.locator("rect.heatmap-cell");
   await expect(cells).toHaveCount(4);

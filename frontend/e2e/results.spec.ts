@@ -255,7 +255,7 @@ test("compare from a scenario's history: the fork against its parent, fabric as 
   const picker = page.getByRole("region", { name: "Runs of this scenario and its parent" });
   await expect(picker.getByRole("checkbox", { checked: true })).toHaveCount(2);
   await picker.getByTestId("compare-selected").click();
-  await expect(page).toHaveURL(new RegExp(`/compare\\?runs=\\w+,${runs["incast-2to1"]}$`));
+  await expect(page).toHaveURL(new RegExp(`/compare\\?runs=[\\w-]+,${runs["incast-2to1"]}$`));
   await expect(page.getByTestId("scenario-diff")).toContainText("switch.ecn.kmax_bytes");
   const fabric = page.getByTestId("fabric-difference");
   await expect(fabric.getByRole("img", { name: /Legend: B − A/ })).toBeVisible();
