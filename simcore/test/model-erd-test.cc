@@ -28,25 +28,8 @@ constexpr double kErdLineGoodput = 100.0 * 1000 / (1000 + kErdFrameOverhead);
 Scenario
 LeafSpine(int spines)
 {
-    Scenario s;
+    Scenario s = TwoLeafFabric(spines, 100);
     s.durationNs = 2000000;
-    for (int i = 0; i < 4; ++i)
-    {
-        AddNode(s, "h" + std::to_string(i), true);
-    }
-    uint32_t l0 = AddNode(s, "leaf0", false);
-    uint32_t l1 = AddNode(s, "leaf1", false);
-    for (uint32_t h = 0; h < 4; ++h)
-    {
-        AddLink(s, h, h < 2 ? l0 : l1, 100, 1);
-    }
-    for (int k = 0; k < spines; ++k)
-    {
-        uint32_t sp = AddNode(s, "spine" + std::to_string(k), false);
-        AddLink(s, l0, sp, 100, 1);
-        AddLink(s, l1, sp, 100, 1);
-    }
-    SetCc(s, "none", false);
     for (auto& n : s.nicCfg)
     {
         n.transport = "erd";
@@ -110,20 +93,6 @@ PortSpreadingOverAllSpines(const Scenario& s, uint32_t paths)
     }
     ADD_FAILURE() << "no source port spreads over " << paths << " spines";
     return 49152;
-}
-
-/** Wire bytes leaf0 started toward each spine. */
-std::vector<double>
-UplinkBytes(FabricRunner& r, int spines)
-{
-    FabricSwitch* leaf = r.Impl().Switch(4);
-    std::vector<double> bytes;
-    for (int k = 0; k < spines; ++k)
-    {
-        bytes.push_back(static_cast<double>(
-            leaf->GetPort(leaf->PortToward(static_cast<uint32_t>(6 + k))).txWireBytesWarm));
-    }
-    return bytes;
 }
 
 } // namespace

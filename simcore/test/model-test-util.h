@@ -9,6 +9,7 @@
 #include "scenario/scenario.h"
 
 #include <string>
+#include <vector>
 
 namespace fabric
 {
@@ -103,6 +104,49 @@ Jain(const std::vector<double>& x)
         sq += v * v;
     }
     return sq > 0 ? sum * sum / (x.size() * sq) : 0;
+}
+
+/** Two leaves and `spines` spines: hosts 0,1 on leaf0 (node 4), hosts 2,3 on leaf1 (node 5),
+ *  spines from node 6; 100G host links, 1 us everywhere, cc none, 300 us. leaf0's uplink to the
+ *  first spine runs at slowFirstUplinkGbps when that is set. */
+inline Scenario
+TwoLeafFabric(int spines, double uplinkGbps, double slowFirstUplinkGbps = 0)
+{
+    Scenario s;
+    s.durationNs = 300000;
+    for (int i = 0; i < 4; ++i)
+    {
+        AddNode(s, "h" + std::to_string(i), true);
+    }
+    uint32_t l0 = AddNode(s, "leaf0", false);
+    uint32_t l1 = AddNode(s, "leaf1", false);
+    for (uint32_t h = 0; h < 4; ++h)
+    {
+        AddLink(s, h, h < 2 ? l0 : l1, 100, 1);
+    }
+    for (int k = 0; k < spines; ++k)
+    {
+        uint32_t sp = AddNode(s, "spine" + std::to_string(k), false);
+        double up = (k == 0 && slowFirstUplinkGbps > 0) ? slowFirstUplinkGbps : uplinkGbps;
+        AddLink(s, l0, sp, up, 1);
+        AddLink(s, l1, sp, uplinkGbps, 1);
+    }
+    SetCc(s, "none", false);
+    return s;
+}
+
+/** Wire bytes (after warm-up) leaf0 of a TwoLeafFabric started toward each spine. */
+inline std::vector<double>
+UplinkBytes(FabricRunner& r, int spines)
+{
+    FabricSwitch* leaf = r.Impl().Switch(4);
+    std::vector<double> bytes;
+    for (int k = 0; k < spines; ++k)
+    {
+        bytes.push_back(static_cast<double>(
+            leaf->GetPort(leaf->PortToward(static_cast<uint32_t>(6 + k))).txWireBytesWarm));
+    }
+    return bytes;
 }
 
 } // namespace test

@@ -23,33 +23,6 @@ namespace
 
 constexpr double kLineGoodput = 100.0 * 1000 / 1082; // 1000-byte payloads, 82 bytes overhead
 
-/** Leaf-spine: hosts 0,1 on leaf0 (node 4), hosts 2,3 on leaf1 (node 5), spines from node 6. */
-Scenario
-LeafSpine(int spines, double uplinkGbps, double slowFirstUplinkGbps = 0)
-{
-    Scenario s;
-    s.durationNs = 300000;
-    for (int i = 0; i < 4; ++i)
-    {
-        AddNode(s, "h" + std::to_string(i), true);
-    }
-    uint32_t l0 = AddNode(s, "leaf0", false);
-    uint32_t l1 = AddNode(s, "leaf1", false);
-    for (uint32_t h = 0; h < 4; ++h)
-    {
-        AddLink(s, h, h < 2 ? l0 : l1, 100, 1);
-    }
-    for (int k = 0; k < spines; ++k)
-    {
-        uint32_t sp = AddNode(s, "spine" + std::to_string(k), false);
-        double up = (k == 0 && slowFirstUplinkGbps > 0) ? slowFirstUplinkGbps : uplinkGbps;
-        AddLink(s, l0, sp, up, 1);
-        AddLink(s, l1, sp, uplinkGbps, 1);
-    }
-    SetCc(s, "none", false);
-    return s;
-}
-
 void
 SetBalancing(Scenario& s, LoadBalancing lb)
 {
@@ -68,20 +41,6 @@ SetTransport(Scenario& s, const std::string& t)
     }
 }
 
-/** Wire bytes leaf0 (node 4) started toward each spine. */
-std::vector<double>
-UplinkBytes(FabricRunner& r, int spines)
-{
-    FabricSwitch* leaf = r.Impl().Switch(4);
-    std::vector<double> bytes;
-    for (int k = 0; k < spines; ++k)
-    {
-        bytes.push_back(static_cast<double>(
-            leaf->GetPort(leaf->PortToward(static_cast<uint32_t>(6 + k))).txWireBytesWarm));
-    }
-    return bytes;
-}
-
 } // namespace
 
 TEST(ModelTransport, XrcMovesRcPacketsAndCountsFewerQps)
@@ -90,7 +49,7 @@ TEST(ModelTransport, XrcMovesRcPacketsAndCountsFewerQps)
     const char* names[2] = {"rc", "xrc"};
     for (int i = 0; i < 2; ++i)
     {
-        Scenario s = LeafSpine(2, 100);
+        Scenario s = TwoLeafFabric(2, 100);
         SetTransport(s, names[i]);
         for (auto& n : s.nicCfg)
         {
@@ -120,7 +79,7 @@ TEST(ModelTransport, PerPacketSpreadsOneQpEvenly)
     // 1082 wire bytes).
     for (LoadBalancing lb : {LoadBalancing::ECMP, LoadBalancing::PER_PACKET})
     {
-        Scenario s = LeafSpine(4, 100);
+        Scenario s = TwoLeafFabric(4, 100);
         SetBalancing(s, lb);
         // Sprayed under per_packet: it delivers out of order without going back N. (Sprayed
         // would also spread under ECMP: it varies the source port per packet.)
@@ -155,7 +114,7 @@ TEST(ModelTransport, AdaptiveAvoidsTheSlowUplink)
     LoadBalancing lbs[2] = {LoadBalancing::PER_PACKET, LoadBalancing::ADAPTIVE};
     for (int i = 0; i < 2; ++i)
     {
-        Scenario s = LeafSpine(2, 100, 10);
+        Scenario s = TwoLeafFabric(2, 100, 10);
         SetBalancing(s, lbs[i]);
         SetTransport(s, "sprayed");
         AddFlow(s, 0, 2, 0);
