@@ -32,22 +32,28 @@ def _guard(claim: Claim) -> tuple:
 
 
 class OverConcurrency(Exception):
-    """The run's client already has its quota of runs RUNNING: try again later."""
+    """The run's client already has its quota of executions running: try again later."""
 
 
-def _client_running(session: Session, run: Run) -> int:
-    """RUNNING runs of the run's client besides this one, counted under a per-client lock
-    (PostgreSQL advisory transaction lock) so two workers cannot both take the last slot."""
+def _client_executions(session: Session, run: Run, worker: str) -> int:
+    """Executions of the run's client running elsewhere: distinct worker processes holding a
+    RUNNING run of that client, other than `worker`. A chunk of a sweep or tuning is claimed at
+    once but simulated one run after another by one process, so it is one execution, as a single
+    run is; counting its claimed rows instead made a chunk of 16 fill a quota of 4 and wait
+    QUOTA_DEFER_S for the rest. Counted under a per-client lock (PostgreSQL advisory transaction
+    lock) so two workers cannot both take the last slot."""
     if session.get_bind().dialect.name == "postgresql":
         session.execute(select(func.pg_advisory_xact_lock(func.hashtext(run.client))))
-    return session.scalar(select(func.count()).select_from(Run).where(
-        Run.client == run.client, Run.status == "RUNNING", Run.id != run.id)) or 0
+    return session.scalar(select(func.count(func.distinct(Run.worker))).where(
+        Run.client == run.client, Run.status == "RUNNING", Run.id != run.id,
+        Run.worker != worker[:200])) or 0
 
 
 def claim_run(session: Session, *, run_id: str, task_id: str, worker: str,
               stale_after_s: float, max_running: int = 0) -> Claim | None:
     """Take the run for this task, or None when it is final or held by a live execution.
-    OverConcurrency when its client already runs `max_running` runs (0: no limit).
+    OverConcurrency when its client already has `max_running` executions elsewhere (0: no
+    limit; see _client_executions).
 
     A RUNNING row with our own task id means this message was redelivered after the worker
     died (acks_late + reject_on_worker_lost): take it over, once. The same holds for a
@@ -63,7 +69,7 @@ def claim_run(session: Session, *, run_id: str, task_id: str, worker: str,
         if run.attempts >= MAX_ATTEMPTS:
             _fail_lost(session, run)
             return None
-    if max_running > 0 and run.client is not None and _client_running(session, run) >= max_running:
+    if max_running > 0 and run.client is not None and _client_executions(session, run, worker) >= max_running:
         session.rollback()
         raise OverConcurrency(run.client)
     now, seen_status, attempt = utcnow(), run.status, run.attempts + 1

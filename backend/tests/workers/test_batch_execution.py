@@ -8,6 +8,7 @@ import tempfile
 import uuid
 from pathlib import Path
 
+import pytest
 from celery import Celery
 from sqlalchemy import text
 from sqlalchemy.orm import Session
@@ -109,3 +110,35 @@ def test_chunks_share_a_batch_among_workers_and_cap_the_chunk():
     big = [str(i) for i in range(1000)]
     parts = chunks(big)
     assert max(len(p) for p in parts) == MAX_RUNS_PER_TASK and sum(parts, []) == big
+
+
+def test_a_chunk_is_one_execution_under_the_concurrency_quota(api, engine):
+    """A client with a quota of 1 execution: one worker process may claim a whole chunk (it
+    simulates them one after another), a second process is refused until the first is done."""
+    from app.runs.execution import OverConcurrency, claim_run
+
+    scenario = create_scenario(api, incast(name="quota of executions", duration_us=400))
+    client = f"owner:test-{uuid.uuid4().hex[:8]}"
+    with Session(engine) as session:
+        runs = [Run(id=new_id(), scenario_id=scenario["id"], seed=seed, status="PENDING",
+                    client=client) for seed in (1, 2, 3)]
+        session.add_all(runs)
+        session.commit()
+        ids = [r.id for r in runs]
+
+    def claim(run_id: str, worker: str, quota: int = 1):
+        with Session(engine) as session:
+            return claim_run(session, run_id=run_id, task_id=f"t-{worker}:{run_id}",
+                             worker=worker, stale_after_s=600, max_running=quota)
+
+    assert claim(ids[0], "host-a pid=1") is not None
+    assert claim(ids[1], "host-a pid=1") is not None  # same execution: no new slot
+    with pytest.raises(OverConcurrency) as refused:
+        claim(ids[2], "host-b pid=2")
+    assert refused.value.args[0] == client
+    assert claim(ids[2], "host-b pid=2", quota=2) is not None
+    with Session(engine) as session:
+        assert {session.get(Run, i).status for i in ids} == {"RUNNING"}
+        for run_id in ids:  # leave nothing RUNNING for the reaper of later tests
+            session.get(Run, run_id).status = "CANCELLED"
+        session.commit()
