@@ -38,17 +38,25 @@ def reusable_run(session: Session, *, scenario_id: str, seed: int) -> Run | None
     return None
 
 
-def reusable_run_by_content(session: Session, *, sim_hash: str, seed: int) -> Run | None:
-    """Like reusable_run, for any scenario snapshot that simulates the same (sim_hash)."""
+def reusable_runs_by_content(session: Session, sim_hashes: set[str],
+                             seeds: list[int]) -> dict[tuple[str, int], Run]:
+    """Per (sim_hash, seed), the run to reuse for any scenario snapshot that simulates the same:
+    the newest that succeeded, else the newest in flight; many points in one query."""
     from app.scenarios.models import ScenarioRow
 
-    for states in (("SUCCEEDED",), ("PENDING", "RUNNING")):
-        run = session.scalars(select(Run).join(ScenarioRow, ScenarioRow.id == Run.scenario_id).where(
-            ScenarioRow.sim_hash == sim_hash, Run.seed == seed, Run.status.in_(states))
-            .order_by(Run.created_at.desc()).limit(1)).first()
-        if run is not None:
-            return run
-    return None
+    if not sim_hashes:
+        return {}
+    found = session.execute(
+        select(Run, ScenarioRow.sim_hash).join(ScenarioRow, ScenarioRow.id == Run.scenario_id)
+        .where(ScenarioRow.sim_hash.in_(sim_hashes), Run.seed.in_(set(seeds)),
+               Run.status.in_(("SUCCEEDED", "PENDING", "RUNNING")))
+        .order_by(Run.created_at.desc())).all()
+    out: dict[tuple[str, int], Run] = {}
+    for run, sim_hash in found:
+        key = (sim_hash, run.seed)
+        if key not in out or (run.status == "SUCCEEDED" and out[key].status != "SUCCEEDED"):
+            out[key] = run
+    return out
 
 
 def create_runs(session: Session, *, scenario_id: str, seeds: list[int],

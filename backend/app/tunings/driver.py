@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 
 from app.core.db import utcnow
 from app.runs.models import FINAL_STATES, Run, RunResult
+from app.runs.service import reusable_runs_by_content
 from app.scenarios.models import ScenarioRow
 from app.scenarios.schema import Scenario
 from app.scenarios.service import create_scenario, new_id
@@ -227,7 +228,7 @@ def _store_batch(session: Session, tuning: Tuning, space: Space, bases: list[Sce
             row.status, row.error = "FAILED", f"invalid point: {str(exc)[:1500]}"
             row.losses, row.feasible = [PENALTY] * len(spec.objectives), False
     session.flush()
-    runs = _reusable_runs(session, {s.sim_hash for group in snapshots.values() for s in group},
+    runs = reusable_runs_by_content(session, {s.sim_hash for group in snapshots.values() for s in group},
                           spec.seeds)
     dispatch: list[str] = []
     for offset, group in snapshots.items():
@@ -258,25 +259,6 @@ def _snapshot(session: Session, tuning: Tuning, space: Space, base: ScenarioRow,
     snapshot, _ = create_scenario(session, scenario=scenario, parent_id=base.id,
                                   tuning_id=tuning.id, commit=False)
     return snapshot
-
-
-def _reusable_runs(session: Session, sim_hashes: set[str],
-                   seeds: list[int]) -> dict[tuple[str, int], Run]:
-    """Per (sim_hash, seed), the run to reuse: the newest that succeeded, else the newest in
-    flight (reusable_run_by_content's choice, for a whole batch in one query)."""
-    if not sim_hashes:
-        return {}
-    found = session.execute(
-        select(Run, ScenarioRow.sim_hash).join(ScenarioRow, ScenarioRow.id == Run.scenario_id)
-        .where(ScenarioRow.sim_hash.in_(sim_hashes), Run.seed.in_(set(seeds)),
-               Run.status.in_(("SUCCEEDED", "PENDING", "RUNNING")))
-        .order_by(Run.created_at.desc())).all()
-    out: dict[tuple[str, int], Run] = {}
-    for run, sim_hash in found:
-        key = (sim_hash, run.seed)
-        if key not in out or (run.status == "SUCCEEDED" and out[key].status != "SUCCEEDED"):
-            out[key] = run
-    return out
 
 
 def _finish_evaluations(session: Session, spec: TuningCreate, rows: list[TuningEvaluation]) -> None:
