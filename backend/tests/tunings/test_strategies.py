@@ -116,7 +116,9 @@ def test_an_evaluated_point_costs_no_simulation():
     first = drive([make("grid", space=SPACE)], counting, cache)
     assert first.simulations == SPACE.size
     again = drive([make("random", space=SPACE, budget=300, seed=2),
-                   make("annealing", space=SPACE, budget=100, seed=2)], counting, cache)
+                   make("annealing", space=SPACE, budget=100, seed=2),
+                   make("tpe", space=SPACE, budget=60, seed=2, options={"fidelities": [1.0]})],
+                  counting, cache)
     assert again.simulations == 0 and len(calls) == SPACE.size
     assert not any(r.simulated for r in again.records)
 
@@ -156,11 +158,14 @@ def test_tpe_polish_finds_the_narrow_optimum_of_the_simulated_incast():
             strategy = make("tpe", space=SPACE, budget=99, seed=seed, options={"polish": polish})
             outcome = drive([strategy], simulated)
             assert strategy.cost <= 99
+            full = [r.request.point for r in outcome.records if r.request.fidelity >= 1.0]
+            assert len(full) == len(set(full))  # the polish never runs a known point again
+            assert all(SPACE.contains(p) for p in full)
             hits += any(r.request.point[:2] == OPTIMUM_CELL and r.request.fidelity >= 1.0
                         for r in outcome.records)
         return hits
 
-    with_polish, without = found(0.2), found(0.0)
+    with_polish, without = found(0.2), found(0.0)  # 10 and 5 when written
     assert with_polish >= 9, with_polish
     assert with_polish > without, (with_polish, without)
 
