@@ -52,7 +52,7 @@ class Settings(BaseSettings):
     CORS_ORIGINS: list[str] = []
     # Fair use per client (app/core/quotas.py); over a limit -> 429 with Retry-After.
     QUOTA_CLIENT_KEY: Literal["token_or_address", "address"] = "token_or_address"
-    QUOTA_CONCURRENT_RUNS: int = 4         # a client's runs executing at once (0: no limit)
+    QUOTA_CONCURRENT_RUNS: int = 4         # a client's executions at once (a chunk is one; 0: no limit)
     QUOTA_QUEUED_RUNS: int = 10_000        # a client's PENDING runs, sweep points included
     QUOTA_POINTS_PER_SWEEP: int = 5000     # points of one sweep or tuning
     QUOTA_EVENTS_PER_DAY: int = 10**12     # simulated events a client may use in 24 h (0: off)
