@@ -24,17 +24,18 @@ def axis_weights(results: dict[Point, float], dims: int) -> list[float]:
     """Per axis, how informative single-axis differences between evaluated points have been:
     1 without ties, falling towards 0 when every such pair tied."""
     ties, changes = [0] * dims, [0] * dims
-    points = list(results)
-    for i, a in enumerate(points):
-        for b in points[i + 1:]:
-            differing = [k for k in range(dims) if a[k] != b[k]]
-            if len(differing) != 1:
-                continue
-            la, lb = results[a], results[b]
-            if abs(la - lb) <= TIE_REL * max(abs(la), abs(lb), 1e-12):
-                ties[differing[0]] += 1
-            else:
-                changes[differing[0]] += 1
+    for axis in range(dims):
+        # points equal on every other axis differ on this one only: compare within such lines
+        lines: dict[tuple, list[float]] = {}
+        for point, value in results.items():
+            lines.setdefault(point[:axis] + point[axis + 1:], []).append(value)
+        for values in lines.values():
+            for i, a in enumerate(values):
+                for b in values[i + 1:]:
+                    if abs(a - b) <= TIE_REL * max(abs(a), abs(b), 1e-12):
+                        ties[axis] += 1
+                    else:
+                        changes[axis] += 1
     return [((c + 1) / (c + t + 1)) ** 2 for c, t in zip(changes, ties)]
 
 

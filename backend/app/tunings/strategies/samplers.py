@@ -88,7 +88,8 @@ class OptunaStrategy(Strategy):
 
     def ask(self) -> list[Request]:
         batch: list[Request] = []
-        while self.promote and len(batch) < self.batch and self.remaining >= 1.0:
+        # a promotion is a full run charged on its own: it must fit what the batch leaves
+        while self.promote and len(batch) < self.batch and self.remaining - _cost(batch) >= 1.0:
             trial, point = self.promote.pop(0)
             # (the looks may have stopped since: then the next level is the full run)
             level = min(trial.user_attrs["level"] + 1, len(self.fidelities) - 1)
