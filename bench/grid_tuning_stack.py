@@ -3,7 +3,7 @@ the number of Celery workers, side by side in one run.
 
   eval "$(scripts/services.sh start)"
   PYTHONPATH=backend:. .venv/bin/python bench/grid_tuning_stack.py [--workers 1,2]
-      [--duration-us 10000] [--json OUT.json]
+      [--duration-us 10000] [--kind tuning|sweep] [--json OUT.json]
 
 Per worker count: a fresh PostgreSQL database (so no run is reused from the previous
 measurement), the API server (uvicorn) and that many Celery workers (prefork, concurrency 1,
@@ -13,6 +13,9 @@ tuning is SUCCEEDED: every point is a stored run and a scored evaluation (batch 
 of runs per task, one `fabricsim batch` process per chunk). The simulators' and workers' CPU
 seconds come from the workers' process groups at the end (children's rusage is not visible
 across processes, so /proc of each worker's pool is read before it stops).
+
+`--kind sweep` times the same 3,300 points as a sweep (`POST /sweeps` with the space's values in
+model units and Kmax linked to Kmin + 500 cells), what a user gets from the sweep form.
 """
 
 import argparse
@@ -23,6 +26,7 @@ from pathlib import Path
 
 import httpx
 
+from app.tunings.space import bytetuning_space, to_model
 from tests.support import (Stack, create_database, drop_database, migrate, redis_url_with_db,
                            require_env, service_env)
 
@@ -46,7 +50,19 @@ def group_cpu_seconds(pgid: int) -> float:
     return total / tick
 
 
-def measure(workers: int, duration_us: float, timeout_s: float) -> dict:
+def sweep_body(base: str, document: dict) -> dict:
+    """The ByteTuning grid as a sweep: each parameter's values in model units, Kmax = Kmin + 500
+    cells (the named space's link)."""
+    space = bytetuning_space()
+    parameters = [{"path": p.path, "values": [to_model(p.unit, v, document) for v in p.values]}
+                  for p in space.parameters]
+    (link,) = space.linked
+    offset = to_model(link.unit, link.offset, document)
+    return {"scenario_id": base, "seed": 1, "parameters": parameters,
+            "linked": [{"path": link.path, "from": "switch.ecn.kmin_bytes", "offset": offset}]}
+
+
+def measure(workers: int, duration_us: float, timeout_s: float, kind: str = "tuning") -> dict:
     url = create_database(require_env("DATABASE_URL"))
     broker = redis_url_with_db(require_env("CELERY_BROKER_URL"), BROKER_DB)
     env = service_env(DATABASE_URL=url, CELERY_BROKER_URL=broker,
@@ -65,25 +81,34 @@ def measure(workers: int, duration_us: float, timeout_s: float) -> dict:
                 scenario = api.get(f"/scenarios/{base}").json()["scenario"]
                 scenario["duration_us"] = duration_us
                 base = api.post("/scenarios", json={"scenario": scenario}).json()["id"]
-            body = {"scenario_ids": [base], "seeds": [1], "space": {"named": "bytetuning"},
+            if kind == "sweep":
+                document = api.get(f"/scenarios/{base}").json()["scenario"]
+                path, body = "/sweeps", sweep_body(base, document)
+            else:
+                path, body = "/tunings", {
+                    "scenario_ids": [base], "seeds": [1], "space": {"named": "bytetuning"},
                     "objectives": [{"kind": "bytetuning_throughput", "beta": 0.5}],
                     "strategies": [{"name": "grid"}]}
             started = time.monotonic()
-            created = api.post("/tunings", json=body)
+            created = api.post(path, json=body)
             created.raise_for_status()
-            tuning_id = created.json()["id"]
+            item_id = created.json()["id"]
             deadline = started + timeout_s
             while True:
-                tuning = api.get(f"/tunings/{tuning_id}").json()
-                if tuning["status"] in FINAL or time.monotonic() > deadline:
+                item = api.get(f"{path}/{item_id}", params={"limit": 1} if kind == "sweep"
+                               else None).json()
+                if item["status"] in FINAL or time.monotonic() > deadline:
                     break
                 time.sleep(0.5)  # polling interval of a progress read, not synchronisation
             wall = time.monotonic() - started
         cpu = sum(group_cpu_seconds(p.pid) for p in stack.workers)
-        grid = tuning["strategies"][0]
-        return {"workers": workers, "status": tuning["status"], "evaluations": grid["evaluations"],
-                "done": grid["done"], "wall_s": round(wall, 1), "worker_cpu_s": round(cpu, 1),
-                "points_per_min": round(60 * grid["done"] / wall, 1),
+        if kind == "sweep":
+            total, done = item["total"], item["done"]
+        else:
+            total, done = item["strategies"][0]["evaluations"], item["strategies"][0]["done"]
+        return {"kind": kind, "workers": workers, "status": item["status"], "evaluations": total,
+                "done": done, "wall_s": round(wall, 1), "worker_cpu_s": round(cpu, 1),
+                "points_per_min": round(60 * done / wall, 1),
                 "load_avg_1min_at_end": round(os.getloadavg()[0], 1)}
     finally:
         stack.stop()
@@ -95,12 +120,13 @@ def main() -> None:
     parser.add_argument("--workers", default="1,2")
     parser.add_argument("--duration-us", type=float, default=10_000)
     parser.add_argument("--timeout-s", type=float, default=3600)
+    parser.add_argument("--kind", choices=["tuning", "sweep"], default="tuning")
     parser.add_argument("--json", default="")
     args = parser.parse_args()
     rows = []
     print(f"cpus {os.cpu_count()}", flush=True)
     for workers in [int(w) for w in args.workers.split(",")]:
-        rows.append(measure(workers, args.duration_us, args.timeout_s))
+        rows.append(measure(workers, args.duration_us, args.timeout_s, args.kind))
         print(json.dumps(rows[-1]), flush=True)
     first = rows[0]
     for row in rows:
