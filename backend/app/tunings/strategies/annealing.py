@@ -16,7 +16,7 @@ point is ever evaluated twice.
 Plateaus. A simulated objective is often flat along some axes (in 10 ms of an incast no PFC pause
 is sent, so alpha and headroom change nothing): a move along such an axis returns exactly the
 current loss, and a blind walk spends half its budget on such ties. The walk therefore counts,
-per axis, the moves that tied (relative change below `TIE_REL`) and those that changed the
+per axis, the moves that tied (relative change below `polish.TIE_REL`) and those that changed the
 loss, and draws the axis of its next neighbour with weight ((changes + 1) / (changes + ties + 1))^2
 (squared: after 15 ties an axis's two neighbours together weigh 1/128 of a live axis's, not 1/8):
 an axis that only ever tied is tried less and less, never never (it may matter elsewhere), and
@@ -31,9 +31,9 @@ from dataclasses import dataclass, field
 
 from app.tunings.space import Point, neighbours
 from app.tunings.strategies.base import Request, Strategy
+from app.tunings.strategies.polish import is_tie, tie_weight
 
 MAX_FREE_MOVES = 2000  # walks through known points before jumping to an unvisited one
-TIE_REL = 1e-9         # a relative loss change below this is a tie (a flat axis)
 RESTART_CANDIDATES = 32  # random unvisited points a restart chooses the farthest of
 
 
@@ -120,7 +120,7 @@ class AnnealingStrategy(Strategy):
 
     def _weight(self, axis: int) -> float:
         """How informative moves along `axis` have been: 1 without ties, towards 0 if only ties."""
-        return ((self.changes[axis] + 1) / (self.changes[axis] + self.ties[axis] + 1)) ** 2
+        return tie_weight(self.changes[axis], self.ties[axis])
 
     def _distance_to_visited(self, point: Point) -> float:
         """Squared distance (axes scaled to [0, 1] and weighted) to the nearest visited point."""
@@ -180,7 +180,7 @@ class AnnealingStrategy(Strategy):
         base = self.results[self.origin]
         for r in batch:
             axis = _axis(self.origin, r.point)
-            if abs(self.results[r.point] - base) <= TIE_REL * max(abs(base), 1e-12):
+            if is_tie(self.results[r.point], base):
                 self.ties[axis] += 1
             else:
                 self.changes[axis] += 1

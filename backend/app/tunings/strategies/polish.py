@@ -16,8 +16,19 @@ untried point (an axis that only ever tied changes nothing near the incumbent).
 
 from app.tunings.space import Point
 
-TIE_REL = 1e-9      # a relative loss change below this is a tie (the same constant as annealing)
+TIE_REL = 1e-9      # a relative loss change below this is a tie (annealing uses it too)
 LIVE_WEIGHT = 0.5   # axes weighted below this are polished only when no other is left
+
+
+def is_tie(a: float, b: float) -> bool:
+    """Two losses equal within TIE_REL (a move that changed nothing)."""
+    return abs(a - b) <= TIE_REL * max(abs(a), abs(b), 1e-12)
+
+
+def tie_weight(changes: int, ties: int) -> float:
+    """An axis's weight from its single-axis comparisons: 1 without ties, towards 0 with only
+    ties (squared: after 15 ties an axis weighs 1/256 of a live one, not 1/16)."""
+    return ((changes + 1) / (changes + ties + 1)) ** 2
 
 
 def axis_weights(results: dict[Point, float], dims: int) -> list[float]:
@@ -32,11 +43,11 @@ def axis_weights(results: dict[Point, float], dims: int) -> list[float]:
         for values in lines.values():
             for i, a in enumerate(values):
                 for b in values[i + 1:]:
-                    if abs(a - b) <= TIE_REL * max(abs(a), abs(b), 1e-12):
+                    if is_tie(a, b):
                         ties[axis] += 1
                     else:
                         changes[axis] += 1
-    return [((c + 1) / (c + t + 1)) ** 2 for c, t in zip(changes, ties)]
+    return [tie_weight(c, t) for c, t in zip(changes, ties)]
 
 
 def line_candidates(best: Point, shape: tuple[int, ...], weights: list[float],
