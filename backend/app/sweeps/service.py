@@ -46,6 +46,7 @@ def grid_size(body: SweepCreate) -> int:
 
 
 EXPAND_SLICE = 256  # points stored per commit; each slice goes to the workers at once
+Slice = list[tuple[int, dict[str, Any], ScenarioRow]]  # (point index, params, snapshot)
 
 
 def expand_sweep(session: Session, *, sweep: Sweep,
@@ -69,7 +70,7 @@ def expand_sweep(session: Session, *, sweep: Sweep,
     body = SweepCreate(scenario_id=sweep.scenario_id, seed=sweep.seed,
                        parameters=sweep.parameters, linked=sweep.linked)
     left: list[str] = list(again)
-    pending: list[tuple[int, dict[str, Any], ScenarioRow]] = []
+    pending: Slice = []
     for index, (params, scenario) in enumerate(build_points(base.document, body)):
         if index in stored:
             continue
@@ -88,7 +89,7 @@ def expand_sweep(session: Session, *, sweep: Sweep,
     return left
 
 
-def _store_slice(session: Session, sweep: Sweep, points: list[tuple[int, dict[str, Any], ScenarioRow]],
+def _store_slice(session: Session, sweep: Sweep, points: Slice,
                  dispatch: Callable[[list[str]], None] | None) -> list[str]:
     """Runs (one query for the reusable ones) and points of a slice of snapshots, committed;
     the new runs go to `dispatch` when there is one, else they are returned."""
