@@ -57,9 +57,11 @@ def sweep_body(base: str, document: dict) -> dict:
     parameters = [{"path": p.path, "values": [to_model(p.unit, v, document) for v in p.values]}
                   for p in space.parameters]
     (link,) = space.linked
+    source = next(p.path for p in space.parameters if p.name == link.source)
     offset = to_model(link.unit, link.offset, document)
     return {"scenario_id": base, "seed": 1, "parameters": parameters,
-            "linked": [{"path": link.path, "from": "switch.ecn.kmin_bytes", "offset": offset}]}
+            "linked": [{"path": link.path, "from": source, "scale": link.scale,
+                        "offset": offset}]}
 
 
 def measure(workers: int, duration_us: float, timeout_s: float, kind: str = "tuning") -> dict:
