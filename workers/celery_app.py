@@ -1,37 +1,8 @@
-"""The Celery application, configured from the shared Settings."""
+"""The worker's entry point (`celery -A workers.celery_app worker`): the Celery application lives in
+app.core.queue, which the API imports too; the workers depend on it, not the other way."""
 
-from celery import Celery
+from app.core.queue import ALL_QUEUES, BATCH_QUEUE, CONTROL_QUEUE, SIM_QUEUE, celery_app
 
-from app.core.config import get_settings
+__all__ = ["ALL_QUEUES", "BATCH_QUEUE", "CONTROL_QUEUE", "SIM_QUEUE", "app", "celery_app"]
 
-settings = get_settings()
-
-# Queue names (app.core.queue explains the split): interactive runs, sweep/tuning points, control.
-SIM_QUEUE = "sim"
-BATCH_QUEUE = "sim-batch"
-CONTROL_QUEUE = "celery"
-ALL_QUEUES = f"{SIM_QUEUE},{BATCH_QUEUE},{CONTROL_QUEUE}"
-
-celery_app = Celery("fabrictwin", broker=settings.CELERY_BROKER_URL,
-                    include=["workers.tasks.runs", "workers.tasks.sweeps",
-                             "workers.tasks.tunings"])
-celery_app.conf.update(
-    task_ignore_result=True,          # the database holds the truth about runs
-    task_acks_late=True,              # a message is acked only after the task returns...
-    task_reject_on_worker_lost=True,  # ...and requeued when the worker process dies (kill -9)
-    worker_prefetch_multiplier=1,     # one long simulation at a time per process
-    task_routes={"runs.*": {"queue": SIM_QUEUE}, "sweeps.*": {"queue": CONTROL_QUEUE},
-                 "tunings.evaluate": {"queue": BATCH_QUEUE}, "tunings.*": {"queue": CONTROL_QUEUE}},
-    task_default_queue=CONTROL_QUEUE,
-    broker_connection_retry_on_startup=True,
-    broker_connection_max_retries=None,  # a Redis restart never stops a worker
-    # Redelivery of unacked messages (worker host gone): longer than any run may last.
-    # queue_order_strategy round_robin (Kombu's default, spelled out): fair between queues.
-    broker_transport_options={"visibility_timeout": settings.RUN_MAX_WALL_S * 2 + 300,
-                              "queue_order_strategy": "round_robin"},
-    worker_hijack_root_logger=False,
-    # Sending a task while Redis is down fails after ~3 s instead of hanging a request.
-    task_publish_retry_policy={"max_retries": 3, "interval_start": 0.2, "interval_step": 0.5,
-                               "interval_max": 1.0},
-)
 app = celery_app

@@ -1,4 +1,10 @@
-"""Database errors in workers: retry with exponential backoff instead of losing the work."""
+"""Database errors in workers: retry with exponential backoff instead of losing the work.
+
+Tasks whose work is not done yet (claiming, expanding, dispatching) let Celery retry them:
+`DB_RETRY_TASK_OPTIONS` (autoretry_for, retry_backoff with jitter, a cap on tries). A finished
+simulation's outcome is stored with `with_db_retry` in place instead: retrying the task would
+simulate again, while the result file is already on disk.
+"""
 
 import logging
 import random
@@ -11,6 +17,16 @@ from app.core.db import DB_UNAVAILABLE
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+
+def _task_options() -> dict:
+    settings = get_settings()
+    return {"autoretry_for": DB_UNAVAILABLE, "retry_backoff": 1,
+            "retry_backoff_max": max(1, int(settings.DB_RETRY_MAX_DELAY_S)), "retry_jitter": True,
+            "max_retries": settings.DB_RETRY_MAX_TRIES}
+
+
+DB_RETRY_TASK_OPTIONS = _task_options()
 
 
 def backoff_s(attempt: int) -> float:

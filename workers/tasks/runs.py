@@ -1,8 +1,9 @@
 """Run tasks: execute one simulation; reconcile stranded runs.
 
-Database outages: claiming retries the task (a new message with a backoff countdown; the old one is
-acknowledged only after the new one is published); progress writes are skipped (the simulation
-goes on); storing the outcome retries in place, since the result file is already on disk.
+Database outages: claiming retries the task (Celery's autoretry with backoff and a cap,
+workers/dbretry.py; the old message is acknowledged only after the new one is published); progress
+writes are skipped (the simulation goes on); storing the outcome retries in place, since the result
+file is already on disk.
 """
 
 import json
@@ -13,9 +14,9 @@ from pathlib import Path
 
 from app.core.config import get_settings
 from app.core.db import DB_UNAVAILABLE, get_sessionmaker
+from app.core.queue import BATCH_QUEUE, SIM_QUEUE, celery_app
 from app.runs import execution
-from workers.celery_app import BATCH_QUEUE, celery_app
-from workers.dbretry import backoff_s, with_db_retry
+from workers.dbretry import DB_RETRY_TASK_OPTIONS, with_db_retry
 from workers.simprocess import command, run_simulator
 
 log = logging.getLogger(__name__)
@@ -34,37 +35,30 @@ def _prepare(claim: execution.Claim, runs_dir: Path) -> Path:
 
 
 @celery_app.task(name="runs.execute", bind=True, acks_late=True, reject_on_worker_lost=True,
-                 max_retries=None)
+                 **DB_RETRY_TASK_OPTIONS)
 def execute(self, run_id: str) -> str:
-    """Claim the run, simulate it with limits, stream progress, store the result."""
-    return execute_run(run_id, task_id=self.request.id or run_id,
-                       worker=f"{self.request.hostname} pid={os.getpid()}",
-                       retry=self.retry, retries=self.request.retries)
+    """Claim the run, simulate it with limits, stream progress, store the result.
+
+    A database outage at claim raises out of here and Celery retries the task."""
+    try:
+        return execute_run(run_id, task_id=self.request.id or run_id,
+                           worker=f"{self.request.hostname} pid={os.getpid()}")
+    except execution.OverConcurrency:
+        # The client already runs its quota of runs: leave the slot to others, try again later
+        # (a new message, so waiting for a quota never counts against the database-retry cap).
+        queue = (self.request.delivery_info or {}).get("routing_key") or SIM_QUEUE
+        execute.apply_async((run_id,), queue=queue, countdown=get_settings().QUOTA_DEFER_S)
+        return "deferred"
 
 
-def execute_run(run_id: str, *, task_id: str, worker: str, retry=None, retries: int = 0) -> str:
-    """One run in this process (also used by tasks that execute several runs in a row).
-
-    A database outage at claim calls `retry` (the task's) or, without one, raises."""
+def execute_run(run_id: str, *, task_id: str, worker: str) -> str:
+    """One run in this process; raises execution.OverConcurrency or a database error at claim."""
     settings = get_settings()
     sessions = get_sessionmaker()
-    try:
-        with sessions() as session:
-            claim = execution.claim_run(session, run_id=run_id, task_id=task_id,
-                                        worker=worker, stale_after_s=settings.HEARTBEAT_STALE_S,
-                                        max_running=settings.QUOTA_CONCURRENT_RUNS)
-    except execution.OverConcurrency:
-        # The client already runs its quota of runs: leave the slot to others, try again later.
-        if retry is None:
-            raise
-        raise retry(countdown=settings.QUOTA_DEFER_S)
-    except DB_UNAVAILABLE as exc:
-        if retry is None:
-            raise
-        delay = backoff_s(retries)
-        log.warning("run %s: database unavailable at claim (%s); retry in %.1f s", run_id,
-                    type(exc).__name__, delay)
-        raise retry(exc=exc, countdown=delay)
+    with sessions() as session:
+        claim = execution.claim_run(session, run_id=run_id, task_id=task_id,
+                                    worker=worker, stale_after_s=settings.HEARTBEAT_STALE_S,
+                                    max_running=settings.QUOTA_CONCURRENT_RUNS)
     if claim is None:
         return "skipped"
     workdir = _prepare(claim, Path(settings.RUNS_DIR))
@@ -115,19 +109,14 @@ def _finish(sessions, claim: execution.Claim, workdir: Path, outcome) -> str:
 
 
 @celery_app.task(name="runs.execute_batch", bind=True, acks_late=True,
-                 reject_on_worker_lost=True, max_retries=None)
+                 reject_on_worker_lost=True, **DB_RETRY_TASK_OPTIONS)
 def execute_batch(self, run_ids: list[str]) -> int:
-    """Several runs (sweep points) in one task and one `fabricsim batch` process."""
+    """Several runs (sweep points) in one task and one `fabricsim batch` process; a database
+    outage at claim retries the task."""
     from workers.batchrun import execute_runs
 
-    try:
-        outcome = execute_runs(run_ids, task_id=self.request.id or "local",
-                               worker=f"{self.request.hostname} pid={os.getpid()}")
-    except DB_UNAVAILABLE as exc:
-        delay = backoff_s(self.request.retries)
-        log.warning("batch of %d runs: database unavailable at claim (%s); retry in %.1f s",
-                    len(run_ids), type(exc).__name__, delay)
-        raise self.retry(exc=exc, countdown=delay)
+    outcome = execute_runs(run_ids, task_id=self.request.id or "local",
+                           worker=f"{self.request.hostname} pid={os.getpid()}")
     if outcome.deferred:  # the client's concurrency quota is full: these wait their turn
         execute_batch.apply_async((outcome.deferred,), queue=BATCH_QUEUE,
                                   countdown=get_settings().QUOTA_DEFER_S)

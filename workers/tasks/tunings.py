@@ -11,14 +11,14 @@ from celery.signals import worker_ready
 from sqlalchemy import select, update
 
 from app.core.config import get_settings
-from app.core.db import DB_UNAVAILABLE, get_sessionmaker
+from app.core.db import get_sessionmaker
+from app.core.queue import BATCH_QUEUE, celery_app
 from app.runs.models import FINAL_STATES, Run
 from app.runs.service import fail_run
 from app.tunings import driver
 from app.tunings.models import Tuning
 from workers.batchrun import chunks, execute_runs
-from workers.celery_app import BATCH_QUEUE, celery_app
-from workers.dbretry import backoff_s
+from workers.dbretry import DB_RETRY_TASK_OPTIONS
 
 log = logging.getLogger(__name__)
 STEP_POLL_S = 1.0          # the chain's cadence (its heartbeat); finished chunks wake it sooner
@@ -64,7 +64,7 @@ def step(tuning_id: str, token: str | None = None, redispatch: bool = False) -> 
 
 
 @celery_app.task(name="tunings.evaluate", bind=True, acks_late=True, reject_on_worker_lost=True,
-                 max_retries=None)
+                 **DB_RETRY_TASK_OPTIONS)
 def evaluate(self, tuning_id: str, run_ids: list[str]) -> int:
     """Execute a chunk of runs in one `fabricsim batch` process (workers/batchrun.py), then
     wake the tuning (one-shot step). Runs of a cancelled tuning are failed, not simulated."""
@@ -78,11 +78,8 @@ def evaluate(self, tuning_id: str, run_ids: list[str]) -> int:
     if cancelled:
         wake(tuning_id)
         return 0
-    try:
-        outcome = execute_runs(run_ids, task_id=self.request.id or "local",
-                               worker=f"{self.request.hostname} pid={os.getpid()}")
-    except DB_UNAVAILABLE as exc:
-        raise self.retry(exc=exc, countdown=backoff_s(self.request.retries))
+    outcome = execute_runs(run_ids, task_id=self.request.id or "local",
+                           worker=f"{self.request.hostname} pid={os.getpid()}")
     if outcome.deferred:  # the client's concurrency quota is full: these wait their turn
         evaluate.apply_async((tuning_id, outcome.deferred), queue=BATCH_QUEUE,
                              countdown=get_settings().QUOTA_DEFER_S)

@@ -41,9 +41,11 @@ class Settings(BaseSettings):
     # once they are older than PENDING_GRACE_S.
     REAPER_INTERVAL_S: float = 30.0
     PENDING_GRACE_S: float = 60.0
-    # Workers retry database errors with exponential backoff up to this delay between tries;
-    # a finished simulation keeps trying to store its result for DB_RETRY_WINDOW_S.
+    # Workers retry database errors with exponential backoff (Celery's retry_backoff) up to this
+    # delay between tries, at most DB_RETRY_MAX_TRIES times per task (then the reconciler takes
+    # over); a finished simulation keeps trying to store its result for DB_RETRY_WINDOW_S.
     DB_RETRY_MAX_DELAY_S: float = 30.0
+    DB_RETRY_MAX_TRIES: int = 40
     DB_RETRY_WINDOW_S: float = 900.0
     # Answered with 503 while the database is unreachable.
     DB_RETRY_AFTER_S: int = 5

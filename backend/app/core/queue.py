@@ -1,4 +1,6 @@
-"""Enqueue Celery tasks by name (the API never imports task code), and see what the broker holds.
+"""The Celery application and the queues: the one module the API (to enqueue) and the workers (to
+consume) both import. The workers depend on it; it depends on nothing but the settings (task code is
+named by string, never imported: the API never loads the simulator's tasks).
 
 Two simulation queues give fair service: `sim` carries runs a person started, `sim-batch` the
 points of sweeps (and tunings). Workers consume both; Kombu's Redis transport serves the queues of
@@ -10,16 +12,43 @@ import base64
 import json
 from collections.abc import Iterable
 
-from workers.celery_app import BATCH_QUEUE, CONTROL_QUEUE, SIM_QUEUE, celery_app
+from celery import Celery
 
-__all__ = ["BATCH_QUEUE", "CONTROL_QUEUE", "SIM_QUEUE", "enqueue_run", "enqueue_sweep",
-           "held_messages"]
+from app.core.config import get_settings
 
-# Kombu's Redis transport: one list per queue and priority step, and the messages delivered to a
-# worker but not yet acknowledged in the `unacked` hash (kombu/transport/redis.py).
-_PRIORITY_SEP = "\x06\x16"
-_PRIORITY_STEPS = (0, 3, 6, 9)
-_UNACKED_KEY = "unacked"
+__all__ = ["ALL_QUEUES", "BATCH_QUEUE", "CONTROL_QUEUE", "SIM_QUEUE", "celery_app", "enqueue_run",
+           "enqueue_sweep", "held_messages", "kick_tuning"]
+
+settings = get_settings()
+
+# Interactive runs, sweep/tuning points, control (expansion, tuning steps).
+SIM_QUEUE = "sim"
+BATCH_QUEUE = "sim-batch"
+CONTROL_QUEUE = "celery"
+ALL_QUEUES = f"{SIM_QUEUE},{BATCH_QUEUE},{CONTROL_QUEUE}"
+
+celery_app = Celery("fabrictwin", broker=settings.CELERY_BROKER_URL,
+                    include=["workers.tasks.runs", "workers.tasks.sweeps",
+                             "workers.tasks.tunings"])
+celery_app.conf.update(
+    task_ignore_result=True,          # the database holds the truth about runs
+    task_acks_late=True,              # a message is acked only after the task returns...
+    task_reject_on_worker_lost=True,  # ...and requeued when the worker process dies (kill -9)
+    worker_prefetch_multiplier=1,     # one long simulation at a time per process
+    task_routes={"runs.*": {"queue": SIM_QUEUE}, "sweeps.*": {"queue": CONTROL_QUEUE},
+                 "tunings.evaluate": {"queue": BATCH_QUEUE}, "tunings.*": {"queue": CONTROL_QUEUE}},
+    task_default_queue=CONTROL_QUEUE,
+    broker_connection_retry_on_startup=True,
+    broker_connection_max_retries=None,  # a Redis restart never stops a worker
+    # Redelivery of unacked messages (worker host gone): longer than any run may last.
+    # queue_order_strategy round_robin (Kombu's default, spelled out): fair between queues.
+    broker_transport_options={"visibility_timeout": settings.RUN_MAX_WALL_S * 2 + 300,
+                              "queue_order_strategy": "round_robin"},
+    worker_hijack_root_logger=False,
+    # Sending a task while Redis is down fails after ~3 s instead of hanging a request.
+    task_publish_retry_policy={"max_retries": 3, "interval_start": 0.2, "interval_step": 0.5,
+                               "interval_max": 1.0},
+)
 
 
 def enqueue_run(run_id: str, *, batch: bool = False) -> str:
@@ -36,6 +65,13 @@ def enqueue_sweep(sweep_id: str) -> str:
 def kick_tuning(tuning_id: str) -> str:
     """Send `tunings.kick`: (re)start the step chain of a committed tuning row."""
     return celery_app.send_task("tunings.kick", args=[tuning_id], queue=CONTROL_QUEUE).id
+
+
+# Kombu's Redis transport: one list per queue and priority step, and the messages delivered to a
+# worker but not yet acknowledged in the `unacked` hash (kombu/transport/redis.py).
+_PRIORITY_SEP = "\x06\x16"
+_PRIORITY_STEPS = (0, 3, 6, 9)
+_UNACKED_KEY = "unacked"
 
 
 # Tasks that carry a list of run ids, and where that list is among their arguments: each run in

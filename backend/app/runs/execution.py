@@ -10,7 +10,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from app.core.db import utcnow
-from app.runs.models import FINAL_STATES, Run, RunResult
+from app.runs.models import FINAL_STATES, Run, RunResult, RunStatus
 from app.runs.reaper import MAX_ATTEMPTS
 
 
@@ -27,7 +27,7 @@ class Claim:
 
 def _guard(claim: Claim) -> tuple:
     """WHERE clause: still RUNNING under this claim."""
-    return (Run.id == claim.run_id, Run.status == "RUNNING", Run.task_id == claim.task_id,
+    return (Run.id == claim.run_id, Run.status == RunStatus.RUNNING, Run.task_id == claim.task_id,
             Run.attempts == claim.attempt)
 
 
@@ -45,7 +45,7 @@ def _client_executions(session: Session, run: Run, worker: str) -> int:
     if session.get_bind().dialect.name == "postgresql":
         session.execute(select(func.pg_advisory_xact_lock(func.hashtext(run.client))))
     return session.scalar(select(func.count(func.distinct(Run.worker))).where(
-        Run.client == run.client, Run.status == "RUNNING", Run.id != run.id,
+        Run.client == run.client, Run.status == RunStatus.RUNNING, Run.id != run.id,
         Run.worker != worker[:200])) or 0
 
 
@@ -62,7 +62,7 @@ def claim_run(session: Session, *, run_id: str, task_id: str, worker: str,
     run = session.get(Run, run_id)
     if run is None or run.status in FINAL_STATES:
         return None
-    if run.status == "RUNNING":
+    if run.status == RunStatus.RUNNING:
         stale = run.heartbeat_at is None or (utcnow() - _aware(run.heartbeat_at)).total_seconds() > stale_after_s
         if run.task_id != task_id and not stale:
             return None
@@ -76,7 +76,7 @@ def claim_run(session: Session, *, run_id: str, task_id: str, worker: str,
     scenario_id, seed = run.scenario_id, run.seed
     result = session.execute(update(Run).where(
         Run.id == run_id, Run.status == seen_status, Run.attempts == attempt - 1).values(
-        status="RUNNING", attempts=attempt, task_id=task_id, worker=worker[:200],
+        status=RunStatus.RUNNING, attempts=attempt, task_id=task_id, worker=worker[:200],
         started_at=now, heartbeat_at=now, finished_at=None, error=None, progress=0.0),
         execution_options={"synchronize_session": False})
     session.commit()
@@ -97,8 +97,8 @@ def _aware(moment):
 
 def _fail_lost(session: Session, run: Run) -> None:
     """A run whose workers died MAX_ATTEMPTS times ends FAILED."""
-    session.execute(update(Run).where(Run.id == run.id, Run.status == "RUNNING").values(
-        status="FAILED", finished_at=utcnow(),
+    session.execute(update(Run).where(Run.id == run.id, Run.status == RunStatus.RUNNING).values(
+        status=RunStatus.FAILED, finished_at=utcnow(),
         error=f"worker lost during {run.attempts} attempts"))
     session.commit()
 
@@ -134,7 +134,7 @@ def _success_values(result_text: str) -> dict[str, Any]:
     result = json.loads(result_text)
     info = result.get("run_info", {})
     return dict(
-        status="SUCCEEDED", finished_at=utcnow(), heartbeat_at=utcnow(), progress=1.0,
+        status=RunStatus.SUCCEEDED, finished_at=utcnow(), heartbeat_at=utcnow(), progress=1.0,
         sim_time_ns=int(info.get("sim_time_ns", 0)), duration_ns=int(info.get("duration_ns", 0)),
         events=int(info.get("events", 0)), wall_s=float(result.get("perf", {}).get("wall_s", 0)),
         summary=result.get("summary"), **metrics_of(result.get("summary", {})))
@@ -156,7 +156,7 @@ def finish_success(session: Session, *, claim: Claim, result_text: str) -> bool:
 def finish_failure(session: Session, *, claim: Claim, error: str) -> bool:
     """Mark FAILED with the simulator's one-line reason."""
     updated = session.execute(update(Run).where(*_guard(claim)).values(
-        status="FAILED", finished_at=utcnow(), error=error[:2000]))
+        status=RunStatus.FAILED, finished_at=utcnow(), error=error[:2000]))
     session.commit()
     return updated.rowcount == 1
 
@@ -180,7 +180,7 @@ def finish_many(session: Session, *, outcomes: list[tuple[Claim, str | None, str
     for claim, result_text, error in outcomes:
         if result_text is None:
             stored += session.execute(update(Run).where(*_guard(claim)).values(
-                status="FAILED", finished_at=utcnow(), error=error[:2000])).rowcount
+                status=RunStatus.FAILED, finished_at=utcnow(), error=error[:2000])).rowcount
             continue
         updated = session.execute(update(Run).where(*_guard(claim)).values(
             **_success_values(result_text)))

@@ -1,6 +1,7 @@
 """Simulation runs and their stored results."""
 
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import JSON, BigInteger, DateTime, Float, ForeignKey, Integer, String, Text
@@ -8,7 +9,19 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from app.core.db import Base, utcnow
 
-FINAL_STATES = ("SUCCEEDED", "FAILED", "CANCELLED")
+
+class RunStatus(StrEnum):
+    """The life of a run, and of a sweep or tuning (same states): PENDING -> RUNNING -> one of the
+    final three. A StrEnum, so the database column and the JSON keep the plain names."""
+
+    PENDING = "PENDING"
+    RUNNING = "RUNNING"
+    SUCCEEDED = "SUCCEEDED"
+    FAILED = "FAILED"
+    CANCELLED = "CANCELLED"
+
+
+FINAL_STATES = (RunStatus.SUCCEEDED, RunStatus.FAILED, RunStatus.CANCELLED)
 
 
 class Run(Base):
@@ -20,7 +33,7 @@ class Run(Base):
     scenario_id: Mapped[str] = mapped_column(
         ForeignKey("scenarios.id", ondelete="CASCADE"), index=True)
     seed: Mapped[int] = mapped_column(BigInteger)
-    status: Mapped[str] = mapped_column(String(16), default="PENDING", index=True)
+    status: Mapped[str] = mapped_column(String(16), default=RunStatus.PENDING, index=True)
     progress: Mapped[float] = mapped_column(Float, default=0.0)
     sim_time_ns: Mapped[int] = mapped_column(BigInteger, default=0)
     duration_ns: Mapped[int] = mapped_column(BigInteger, default=0)

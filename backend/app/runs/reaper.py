@@ -6,7 +6,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from app.core.config import get_settings
-from app.runs.models import Run
+from app.runs.models import Run, RunStatus
 from app.runs.service import stale_runs
 
 log = logging.getLogger(__name__)
@@ -19,10 +19,10 @@ def reap(session: Session, *, enqueue) -> list[str]:
 
     touched = []
     for run in stale_runs(session, stale_after_s=get_settings().HEARTBEAT_STALE_S):
-        guard = (Run.id == run.id, Run.status == "RUNNING", Run.heartbeat_at == run.heartbeat_at)
+        guard = (Run.id == run.id, Run.status == RunStatus.RUNNING, Run.heartbeat_at == run.heartbeat_at)
         if run.attempts < MAX_ATTEMPTS:
             result = session.execute(update(Run).where(*guard).values(
-                status="PENDING", task_id=None, worker=None))
+                status=RunStatus.PENDING, task_id=None, worker=None))
             session.commit()
             if result.rowcount == 1:
                 log.warning("run %s: worker lost, requeued", run.id)
@@ -36,7 +36,7 @@ def reap(session: Session, *, enqueue) -> list[str]:
             from app.core.db import utcnow
 
             result = session.execute(update(Run).where(*guard).values(
-                status="FAILED", finished_at=utcnow(),
+                status=RunStatus.FAILED, finished_at=utcnow(),
                 error=f"worker lost {run.attempts} times (no heartbeat)"))
             session.commit()
         if result.rowcount == 1:

@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 
 from app.core.config import get_settings
 from app.core.db import utcnow
-from app.runs.models import Run
+from app.runs.models import Run, RunStatus
 from app.runs.reaper import reap
 from app.sweeps.models import Sweep, SweepPoint
 
@@ -65,7 +65,7 @@ def _orphan_candidates(session: Session, grace_s: float) -> tuple[list[tuple[str
     cutoff = utcnow() - timedelta(seconds=grace_s)
     point = select(SweepPoint.run_id).where(SweepPoint.run_id == Run.id).exists()
     runs = session.execute(select(Run.id, point).where(
-        Run.status == "PENDING", Run.created_at < cutoff)).all()
+        Run.status == RunStatus.PENDING, Run.created_at < cutoff)).all()
     sweeps = session.scalars(select(Sweep.id).where(
         Sweep.expanded.is_(False), Sweep.cancelled.is_(False), Sweep.created_at < cutoff)).all()
     return [(r[0], bool(r[1])) for r in runs], list(sweeps)
@@ -88,7 +88,7 @@ def reconcile(session: Session, *, enqueue_run: Callable[..., object],
     for run_id, is_point in runs:
         if ("runs.execute", run_id) in in_broker:
             continue
-        if session.scalar(select(Run.status).where(Run.id == run_id)) != "PENDING":
+        if session.scalar(select(Run.status).where(Run.id == run_id)) != RunStatus.PENDING:
             continue  # claimed meanwhile
         enqueue_run(run_id, batch=is_point)
         done.requeued_runs.append(run_id)

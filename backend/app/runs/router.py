@@ -16,7 +16,7 @@ from app.core.queue import enqueue_run
 from app.core.quotas import check_submission, client_key
 from app.core.strict_json import StrictJsonRoute
 from app.runs import service
-from app.runs.models import FINAL_STATES, Run
+from app.runs.models import FINAL_STATES, Run, RunStatus
 from app.runs.schemas import (FlowsPublic, RunCreate, RunDiagnostics, RunPublic, RunsPublic,
                               RunStatus, RunSummary)
 from app.scenarios.models import ScenarioRow
@@ -57,7 +57,7 @@ def succeeded_result(session: Session, run: Run, request: Request | None = None,
                      response: Response | None = None) -> dict[str, Any]:
     """The parsed result, or 409 while the run has none. With `request`: 304 when the client
     already holds this result's view (If-None-Match), else the caching headers on `response`."""
-    sha256 = service.result_sha256(session, run=run) if run.status == "SUCCEEDED" else None
+    sha256 = service.result_sha256(session, run=run) if run.status == RunStatus.SUCCEEDED else None
     if sha256 is None:
         raise HTTPException(409, f"run '{run.id}' is {run.status}: no result")
     if request is not None:
@@ -89,7 +89,7 @@ def create(session: SessionDep, settings: SettingsDep, request: Request,
     created = service.create_runs(session, scenario_id=body.scenario_id, seeds=body.seeds,
                                   client=client)
     for run, cached in created:
-        if not cached and run.status == "PENDING" and run.attempts == 0 and run.task_id is None:
+        if not cached and run.status == RunStatus.PENDING and run.attempts == 0 and run.task_id is None:
             start(session, run)
     data = [service.to_public(run, cached) for run, cached in created]
     return RunsPublic(data=data, count=len(data))

@@ -6,8 +6,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.core.validation import error_at, raise_errors
+from app.runs.models import RunStatus
 
-RunStatus = Literal["PENDING", "RUNNING", "SUCCEEDED", "FAILED", "CANCELLED"]
 METRIC_NAMES = ("throughput_gbps", "fct_p50_us", "fct_p99_us", "slowdown_p99", "max_queue_bytes",
                 "ecn_marked_packets", "cnps_sent", "pfc_pauses_sent", "drops_total")
 

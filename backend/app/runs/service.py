@@ -9,7 +9,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from app.core.db import utcnow
-from app.runs.models import FINAL_STATES, Run, RunResult
+from app.runs.models import FINAL_STATES, Run, RunResult, RunStatus
 from app.runs.schemas import METRIC_NAMES, RunMetrics, RunPublic
 from app.scenarios.service import new_id
 
@@ -17,7 +17,7 @@ from app.scenarios.service import new_id
 def to_public(run: Run, cached: bool = False) -> RunPublic:
     """Row -> RunPublic."""
     metrics = None
-    if run.status == "SUCCEEDED":
+    if run.status == RunStatus.SUCCEEDED:
         metrics = RunMetrics(**{name: getattr(run, name) for name in METRIC_NAMES})
     return RunPublic(
         id=run.id, scenario_id=run.scenario_id, seed=run.seed, status=run.status,
@@ -29,7 +29,7 @@ def to_public(run: Run, cached: bool = False) -> RunPublic:
 
 def reusable_run(session: Session, *, scenario_id: str, seed: int) -> Run | None:
     """A run of this scenario+seed that succeeded, else one still pending or running."""
-    for states in (("SUCCEEDED",), ("PENDING", "RUNNING")):
+    for states in ((RunStatus.SUCCEEDED,), (RunStatus.PENDING, RunStatus.RUNNING)):
         run = session.scalars(select(Run).where(
             Run.scenario_id == scenario_id, Run.seed == seed, Run.status.in_(states))
             .order_by(Run.created_at.desc()).limit(1)).first()
@@ -49,12 +49,12 @@ def reusable_runs_by_content(session: Session, sim_hashes: set[str],
     found = session.execute(
         select(Run, ScenarioRow.sim_hash).join(ScenarioRow, ScenarioRow.id == Run.scenario_id)
         .where(ScenarioRow.sim_hash.in_(sim_hashes), Run.seed.in_(set(seeds)),
-               Run.status.in_(("SUCCEEDED", "PENDING", "RUNNING")))
+               Run.status.in_((RunStatus.SUCCEEDED, RunStatus.PENDING, RunStatus.RUNNING)))
         .order_by(Run.created_at.desc())).all()
     out: dict[tuple[str, int], Run] = {}
     for run, sim_hash in found:
         key = (sim_hash, run.seed)
-        if key not in out or (run.status == "SUCCEEDED" and out[key].status != "SUCCEEDED"):
+        if key not in out or (run.status == RunStatus.SUCCEEDED and out[key].status != RunStatus.SUCCEEDED):
             out[key] = run
     return out
 
@@ -66,9 +66,9 @@ def create_runs(session: Session, *, scenario_id: str, seeds: list[int],
     for seed in seeds:
         existing = reusable_run(session, scenario_id=scenario_id, seed=seed)
         if existing is not None:
-            out.append((existing, existing.status == "SUCCEEDED"))
+            out.append((existing, existing.status == RunStatus.SUCCEEDED))
             continue
-        run = Run(id=new_id(), scenario_id=scenario_id, seed=seed, status="PENDING",
+        run = Run(id=new_id(), scenario_id=scenario_id, seed=seed, status=RunStatus.PENDING,
                   client=client)
         session.add(run)
         out.append((run, False))
@@ -94,7 +94,7 @@ def cancel_run(session: Session, *, run: Run) -> bool:
     """Mark a non-final run CANCELLED (the worker polls the row and kills the simulator)."""
     done = session.execute(
         update(Run).where(Run.id == run.id, Run.status.not_in(FINAL_STATES))
-        .values(status="CANCELLED", finished_at=utcnow(), error="cancelled by user"))
+        .values(status=RunStatus.CANCELLED, finished_at=utcnow(), error="cancelled by user"))
     session.commit()
     session.refresh(run)
     return done.rowcount == 1
@@ -103,7 +103,7 @@ def cancel_run(session: Session, *, run: Run) -> bool:
 def fail_run(session: Session, *, run_id: str, error: str) -> None:
     """Mark a non-final run FAILED with a one-line reason."""
     session.execute(update(Run).where(Run.id == run_id, Run.status.not_in(FINAL_STATES))
-                    .values(status="FAILED", error=error[:2000], finished_at=utcnow()))
+                    .values(status=RunStatus.FAILED, error=error[:2000], finished_at=utcnow()))
     session.commit()
 
 
@@ -143,4 +143,4 @@ def stale_runs(session: Session, *, stale_after_s: float) -> list[Run]:
     """RUNNING rows whose heartbeat is older than `stale_after_s`."""
     limit = utcnow() - timedelta(seconds=stale_after_s)
     return list(session.scalars(select(Run).where(
-        Run.status == "RUNNING", Run.heartbeat_at < limit)).all())
+        Run.status == RunStatus.RUNNING, Run.heartbeat_at < limit)).all())

@@ -57,7 +57,7 @@ class SweepCreate(BaseModel):
         return self
 
 
-SweepStatus = Literal["PENDING", "RUNNING", "SUCCEEDED", "FAILED", "CANCELLED"]
+SweepStatus = RunStatus  # a sweep goes through the states of a run
 
 
 class SweepPointPublic(BaseModel):

@@ -7,7 +7,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from app.core.db import utcnow
-from app.runs.models import FINAL_STATES, Run
+from app.runs.models import FINAL_STATES, Run, RunStatus
 from app.runs.schemas import METRIC_NAMES, RunMetrics
 from app.runs.service import reusable_runs_by_content
 from app.scenarios.models import ScenarioRow
@@ -63,7 +63,7 @@ def expand_sweep(session: Session, *, sweep: Sweep,
         return []
     stored = {p.index: p for p in _points(session, sweep.id)}
     again = [p.run_id for p in stored.values()
-             if session.get(Run, p.run_id).status == "PENDING"]
+             if session.get(Run, p.run_id).status == RunStatus.PENDING]
     if sweep.expanded:
         return again
     base = session.get(ScenarioRow, sweep.scenario_id)
@@ -99,7 +99,7 @@ def _store_slice(session: Session, sweep: Sweep, points: Slice,
     for index, params, row in points:
         run = runs.get((row.sim_hash, sweep.seed))
         if run is None:
-            run = Run(id=new_id(), scenario_id=row.id, seed=sweep.seed, status="PENDING",
+            run = Run(id=new_id(), scenario_id=row.id, seed=sweep.seed, status=RunStatus.PENDING,
                       client=sweep.client)
             session.add(run)
             runs[(row.sim_hash, sweep.seed)] = run  # the same simulation twice: one run
@@ -140,7 +140,7 @@ def progress(session: Session, *, sweep: Sweep) -> SweepProgress:
 def _progress_of(sweep: Sweep, counts: dict[str, int]) -> SweepProgress:
     """Progress from the number of the sweep's runs in each status."""
     done = sum(counts.get(s, 0) for s in FINAL_STATES)
-    failed = counts.get("FAILED", 0) + counts.get("CANCELLED", 0)
+    failed = counts.get(RunStatus.FAILED, 0) + counts.get(RunStatus.CANCELLED, 0)
     return SweepProgress(id=sweep.id, status=_status(sweep, counts, done, failed),
                          total=sweep.total, done=done, failed=failed)
 
@@ -149,13 +149,13 @@ def _status(sweep: Sweep, counts: dict[str, int], done: int, failed: int) -> str
     """PENDING until a point runs; RUNNING; at the end SUCCEEDED, FAILED or CANCELLED."""
     if sweep.expanded and done == sweep.total:
         if sweep.cancelled:
-            return "CANCELLED"
-        return "FAILED" if failed else "SUCCEEDED"
+            return RunStatus.CANCELLED
+        return RunStatus.FAILED if failed else RunStatus.SUCCEEDED
     if sweep.cancelled and not sweep.expanded:
-        return "CANCELLED"
-    if counts.get("RUNNING", 0) or done:
-        return "RUNNING"
-    return "PENDING"
+        return RunStatus.CANCELLED
+    if counts.get(RunStatus.RUNNING, 0) or done:
+        return RunStatus.RUNNING
+    return RunStatus.PENDING
 
 
 # The table's columns, read as plain rows: building ORM objects for a sweep's hundreds of points
@@ -177,7 +177,7 @@ def to_public(session: Session, *, sweep: Sweep, offset: int = 0,
     points = []
     for index, params, scenario_id, run_id, status, *values in rows:
         metrics = (RunMetrics(**dict(zip(METRIC_NAMES, values, strict=True)))
-                   if status == "SUCCEEDED" else None)
+                   if status == RunStatus.SUCCEEDED else None)
         points.append(SweepPointPublic(index=index, params=params, scenario_id=scenario_id,
                                        run_id=run_id, status=status, metrics=metrics))
     stored = sum(counts.values())
@@ -213,6 +213,6 @@ def cancel_sweep(session: Session, *, sweep: Sweep) -> bool:
     sweep.cancelled = True
     run_ids = select(SweepPoint.run_id).where(SweepPoint.sweep_id == sweep.id)
     session.execute(update(Run).where(Run.id.in_(run_ids), Run.status.not_in(FINAL_STATES))
-                    .values(status="CANCELLED", finished_at=utcnow(), error="sweep cancelled"))
+                    .values(status=RunStatus.CANCELLED, finished_at=utcnow(), error="sweep cancelled"))
     session.commit()
     return True

@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.core.db import utcnow
-from app.runs.models import FINAL_STATES, Run, RunResult
+from app.runs.models import FINAL_STATES, Run, RunResult, RunStatus
 from app.runs.service import reusable_runs_by_content
 from app.scenarios.models import ScenarioRow
 from app.scenarios.schema import Scenario
@@ -86,12 +86,12 @@ def step(session: Session, tuning_id: str, redispatch: bool = False) -> StepOutc
     # not the size of the tuning (with 3,300 evaluations, reading every row each step was most
     # of a worker's time).
     pending = list(session.scalars(select(TuningEvaluation).where(
-        TuningEvaluation.tuning_id == tuning_id, TuningEvaluation.status == "PENDING")
+        TuningEvaluation.tuning_id == tuning_id, TuningEvaluation.status == RunStatus.PENDING)
         .order_by(TuningEvaluation.id)).all())
     _finish_evaluations(session, spec, pending)
     outcome = StepOutcome()
     if tuning.cancelled:
-        tuning.status, tuning.finished_at = "CANCELLED", utcnow()
+        tuning.status, tuning.finished_at = RunStatus.CANCELLED, utcnow()
         outcome.final = True
     else:
         try:
@@ -102,7 +102,7 @@ def step(session: Session, tuning_id: str, redispatch: bool = False) -> StepOutc
             session.rollback()
             return StepOutcome(committed=False)
         except (ReplayDiverged, SpaceError, ValueError) as exc:
-            tuning.status, tuning.error, tuning.finished_at = "FAILED", str(exc)[:2000], utcnow()
+            tuning.status, tuning.error, tuning.finished_at = RunStatus.FAILED, str(exc)[:2000], utcnow()
             outcome = StepOutcome(final=True)
     try:
         moved = session.execute(update(Tuning).where(
@@ -147,10 +147,10 @@ def _advance(session: Session, tuning: Tuning, spec: TuningCreate, space: Space)
                              next_seq.get(sspec.name, 0), outcome)
         all_done = all_done and replay.finished and not stored_new
         _REPLAYS[(tuning.id, sspec.name)] = replay
-    if tuning.status == "PENDING":
-        tuning.status = "RUNNING"
+    if tuning.status == RunStatus.PENDING:
+        tuning.status = RunStatus.RUNNING
     if all_done:
-        tuning.status, tuning.finished_at = "SUCCEEDED", utcnow()
+        tuning.status, tuning.finished_at = RunStatus.SUCCEEDED, utcnow()
         outcome.final = True
     return outcome
 
@@ -168,7 +168,7 @@ def _replay(session: Session, tuning: Tuning, space: Space, bases: list[Scenario
     while not replay.finished:
         if replay.asked:
             stored = stored_batches.get(replay.batch)
-            if stored is not None and not any(r.status == "PENDING" for r in stored):
+            if stored is not None and not any(r.status == RunStatus.PENDING for r in stored):
                 for request, row in zip(replay.asked.pop(0), stored):
                     replay.strategy.tell(request, tuple(row.losses))
                 replay.batch += 1
@@ -199,11 +199,11 @@ def _replay(session: Session, tuning: Tuning, space: Space, bases: list[Scenario
 
 def _unclaimed(session: Session, rows: list[TuningEvaluation]) -> list[str]:
     """PENDING runs of PENDING evaluations."""
-    ids = {rid for r in rows if r.status == "PENDING" for rid in r.run_ids}
+    ids = {rid for r in rows if r.status == RunStatus.PENDING for rid in r.run_ids}
     if not ids:
         return []
     return sorted(session.scalars(select(Run.id).where(Run.id.in_(ids),
-                                                       Run.status == "PENDING")).all())
+                                                       Run.status == RunStatus.PENDING)).all())
 
 
 def _store_batch(session: Session, tuning: Tuning, space: Space, bases: list[ScenarioRow],
@@ -219,13 +219,13 @@ def _store_batch(session: Session, tuning: Tuning, space: Space, bases: list[Sce
     for offset, request in enumerate(batch):
         row = TuningEvaluation(tuning_id=tuning.id, strategy=strategy, seq=seq + offset,
                                batch=batch_index, request=request_to_json(request),
-                               params=params_of(space, request), run_ids=[], status="PENDING")
+                               params=params_of(space, request), run_ids=[], status=RunStatus.PENDING)
         rows.append(row)
         try:
             snapshots[offset] = [_snapshot(session, tuning, space, base, request, row.params)
                                  for base in bases]
         except (ValidationError, SpaceError, KeyError, TypeError) as exc:
-            row.status, row.error = "FAILED", f"invalid point: {str(exc)[:1500]}"
+            row.status, row.error = RunStatus.FAILED, f"invalid point: {str(exc)[:1500]}"
             row.losses, row.feasible = [PENALTY] * len(spec.objectives), False
     session.flush()
     runs = reusable_runs_by_content(session, {s.sim_hash for group in snapshots.values() for s in group},
@@ -237,7 +237,7 @@ def _store_batch(session: Session, tuning: Tuning, space: Space, bases: list[Sce
             for seed in spec.seeds:
                 run = runs.get((snapshot.sim_hash, seed))
                 if run is None:
-                    run = Run(id=new_id(), scenario_id=snapshot.id, seed=seed, status="PENDING",
+                    run = Run(id=new_id(), scenario_id=snapshot.id, seed=seed, status=RunStatus.PENDING,
                               client=tuning.client)
                     session.add(run)
                     runs[(snapshot.sim_hash, seed)] = run  # the same simulation twice: one run
@@ -264,7 +264,7 @@ def _snapshot(session: Session, tuning: Tuning, space: Space, base: ScenarioRow,
 def _finish_evaluations(session: Session, spec: TuningCreate, rows: list[TuningEvaluation]) -> None:
     """Score every PENDING evaluation whose runs have all ended (the runs, their scenarios and
     their results read in one query each)."""
-    pending = [r for r in rows if r.status == "PENDING"]
+    pending = [r for r in rows if r.status == RunStatus.PENDING]
     run_ids = {rid for r in pending for rid in r.run_ids}
     if not run_ids:
         return
@@ -275,7 +275,7 @@ def _finish_evaluations(session: Session, spec: TuningCreate, rows: list[TuningE
     documents = dict(session.execute(select(ScenarioRow.id, ScenarioRow.document).where(
         ScenarioRow.id.in_({run.scenario_id for run in ended}))).all())
     results = dict(session.execute(select(RunResult.run_id, RunResult.result_json).where(
-        RunResult.run_id.in_({run.id for run in ended if run.status == "SUCCEEDED"}))).all())
+        RunResult.run_id.in_({run.id for run in ended if run.status == RunStatus.SUCCEEDED}))).all())
     objectives, constraints = objectives_of(spec), constraints_of(spec)
     for row in ready:
         mine = [runs[rid] for rid in row.run_ids]
@@ -287,9 +287,9 @@ def _finish_evaluations(session: Session, spec: TuningCreate, rows: list[TuningE
 def _score(spec: TuningCreate, objectives: list[O.Objective], constraints: list[O.Constraint],
            row: TuningEvaluation, runs: list[Run], per_run: list[dict[str, Any]]) -> None:
     """The objectives over scenarios and seeds from each run's metrics, feasibility, losses."""
-    bad = next((run for run in runs if run.status != "SUCCEEDED"), None)
+    bad = next((run for run in runs if run.status != RunStatus.SUCCEEDED), None)
     if bad is not None:
-        row.status, row.error, row.feasible = "FAILED", f"run {bad.id} {bad.status}: {bad.error}", False
+        row.status, row.error, row.feasible = RunStatus.FAILED, f"run {bad.id} {bad.status}: {bad.error}", False
         row.losses = [PENALTY] * len(objectives)
         return
     seeds = len(spec.seeds)

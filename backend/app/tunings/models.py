@@ -8,6 +8,7 @@ from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Integer, Stri
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.core.db import Base, utcnow
+from app.runs.models import RunStatus
 
 
 class Tuning(Base):
@@ -19,7 +20,7 @@ class Tuning(Base):
     name: Mapped[str] = mapped_column(String(200), default="")
     scenario_ids: Mapped[list[str]] = mapped_column(JSON)
     spec: Mapped[dict[str, Any]] = mapped_column(JSON)  # TuningCreate as JSON
-    status: Mapped[str] = mapped_column(String(16), default="PENDING", index=True)
+    status: Mapped[str] = mapped_column(String(16), default=RunStatus.PENDING, index=True)
     error: Mapped[str | None] = mapped_column(Text)
     cancelled: Mapped[bool] = mapped_column(Boolean, default=False)
     version: Mapped[int] = mapped_column(Integer, default=0)  # optimistic lock of the step task
@@ -45,7 +46,7 @@ class TuningEvaluation(Base):
     request: Mapped[dict[str, Any]] = mapped_column(JSON)   # point, fidelity, overrides
     params: Mapped[dict[str, Any]] = mapped_column(JSON)    # vendor-unit settings by name
     run_ids: Mapped[list[str]] = mapped_column(JSON)        # scenario-major, then seed
-    status: Mapped[str] = mapped_column(String(16), default="PENDING", index=True)
+    status: Mapped[str] = mapped_column(String(16), default=RunStatus.PENDING, index=True)
     feasible: Mapped[bool | None] = mapped_column(Boolean)
     objectives: Mapped[list[dict[str, float]] | None] = mapped_column(JSON)  # [{mean, ci}]
     losses: Mapped[list[float] | None] = mapped_column(JSON)

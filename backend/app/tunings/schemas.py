@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from app.core.validation import error_at, raise_errors
 from app.sweeps.schemas import PathStr
 from app.tunings.objectives import COMPOSITE, SINGLE_METRICS
+from app.runs.models import RunStatus
 from app.tunings.space import UNITS
 
 Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,31}$", examples=["kmin"])]
@@ -15,7 +16,7 @@ UnitName = Literal["model", "bytes", "cells", "percent", "alpha_direct", "alpha_
                    "alpha_sai_exponent"]
 MetricName = Literal[tuple(SINGLE_METRICS)]  # type: ignore[valid-type]
 StrategyName = Literal["vendor", "experience", "grid", "random", "annealing", "tpe", "nsga2"]
-TuningStatus = Literal["PENDING", "RUNNING", "SUCCEEDED", "FAILED", "CANCELLED"]
+TuningStatus = RunStatus  # a tuning goes through the states of a run
 assert set(UnitName.__args__) == set(UNITS)  # one list of units
 
 

@@ -9,7 +9,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, defer
 
 from app.core.db import utcnow
-from app.runs.models import FINAL_STATES
+from app.runs.models import FINAL_STATES, RunStatus
 from app.scenarios.models import ScenarioRow
 from app.scenarios.schema import Scenario
 from app.scenarios.service import create_scenario, new_id
@@ -43,7 +43,7 @@ def create_tuning(session: Session, *, body: TuningCreate, bases: list[ScenarioR
     admit(simulations_at_most(body, space.size))
     tuning = Tuning(id=new_id(), name=body.name or f"tuning of {bases[0].name}"[:200],
                     scenario_ids=list(body.scenario_ids),
-                    spec=body.model_dump(mode="json", by_alias=True), status="PENDING",
+                    spec=body.model_dump(mode="json", by_alias=True), status=RunStatus.PENDING,
                     client=client)
     session.add(tuning)
     session.commit()
@@ -90,7 +90,7 @@ def progress(session: Session, *, tuning: Tuning) -> TuningProgress:
     fidelity = e.request["fidelity"].as_float()
     counts = {row.strategy: row for row in session.execute(
         select(e.strategy, func.count().label("evaluations"),
-               func.count().filter(e.status != "PENDING").label("done"),
+               func.count().filter(e.status != RunStatus.PENDING).label("done"),
                func.coalesce(func.sum(fidelity), 0.0).label("cost"))
         .where(e.tuning_id == tuning.id).group_by(e.strategy)).all()}
     out = []
@@ -256,7 +256,7 @@ def _replay_annealing(tuning: Tuning, rows: list[TuningEvaluation]):
         asked = strategy.ask()
         if [x.key for x in asked] != [request_from_json(r.request).key for r in batches[b]]:
             break
-        if any(r.status == "PENDING" for r in batches[b]):
+        if any(r.status == RunStatus.PENDING for r in batches[b]):
             break
         for request, r in zip(asked, batches[b]):
             strategy.tell(request, tuple(r.losses))
@@ -271,7 +271,7 @@ def cancel_tuning(session: Session, *, tuning: Tuning) -> bool:
         return False
     moved = session.execute(update(Tuning).where(
         Tuning.id == tuning.id, Tuning.status.not_in(FINAL_STATES)).values(
-        cancelled=True, status="CANCELLED", finished_at=utcnow(), version=Tuning.version + 1))
+        cancelled=True, status=RunStatus.CANCELLED, finished_at=utcnow(), version=Tuning.version + 1))
     session.commit()
     session.refresh(tuning)
     return moved.rowcount == 1
@@ -293,4 +293,4 @@ def apply_pick(session: Session, *, tuning: Tuning, evaluation: TuningEvaluation
 
 def count_running(session: Session) -> int:
     return session.scalar(select(func.count()).select_from(Tuning).where(
-        Tuning.status.in_(("PENDING", "RUNNING")))) or 0
+        Tuning.status.in_((RunStatus.PENDING, RunStatus.RUNNING)))) or 0

@@ -138,8 +138,11 @@ def test_postgres_outage_mid_sweep_503_then_complete(outage_stack):
             # with backoff (logged), none is acknowledged as lost.
             stack.start_worker()
             stack.start_worker()
-            wait_until(lambda: any(b"database unavailable" in log.read_bytes()
-                                   for log in stack.worker_logs()), 60,
+            # Celery's autoretry logs each try: "Task runs.execute_batch[...] retry: Retry in 2s:
+            # OperationalError(...)".
+            wait_until(lambda: any(b"retry: Retry in" in text and b"OperationalError" in text
+                                   for text in (log.read_bytes() for log in stack.worker_logs())),
+                       60,
                        what="a worker to retry a database write")
         finally:
             services("pg-start")
