@@ -21,7 +21,7 @@ from sqlalchemy import select
 from app.core.db import get_sessionmaker, utcnow
 from app.scenarios.models import ScenarioRow
 from app.scenarios.service import new_id
-from app.tunings.engine import drive
+from bench.tuning_drive import drive
 from app.tunings.models import Tuning, TuningEvaluation
 from app.tunings.schemas import TuningCreate
 from app.tunings.space import bytetuning_space

@@ -22,7 +22,7 @@ import json
 import statistics
 from pathlib import Path
 
-from app.tunings.engine import drive
+from bench.tuning_drive import drive
 from app.tunings.space import bytetuning_space
 from bench.tuning_grid import bench_space
 from app.tunings.strategies import make

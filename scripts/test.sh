@@ -68,6 +68,7 @@ suite simcore ctest --test-dir simcore/build --output-on-failure --no-tests=erro
     --output-junit "$REPORTS/ctest.xml"
 suite validation-quick scripts/validate.sh --quick
 suite backend .venv/bin/python -m pytest backend/tests -p no:cacheprovider --junitxml="$REPORTS/pytest.xml"
+suite frontend-lint bash -c "cd frontend && npm run -s lint"
 suite frontend-unit bash -c "cd frontend && npx vitest run --reporter=default --reporter=junit --outputFile.junit='$REPORTS/vitest.xml'"
 suite frontend-e2e e2e
 

@@ -2,7 +2,7 @@
 import { createRoot } from "react-dom/client";
 import { flushSync } from "react-dom";
 import { Heatmap } from "../src/features/sweeps/components/Heatmap";
-import { computeGrid, type SweepPoint } from "../src/features/sweeps/utils/grid";
+import { computeGrid, type SweepPoint } from "../src/lib/charts/grid";
 import { sequentialScale } from "../src/lib/charts/color";
 
 const points: SweepPoint[] = Array.from({ length: 3300 }, (_, i) => ({

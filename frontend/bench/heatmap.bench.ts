@@ -2,7 +2,7 @@
 // 66 x 50 heatmap. `npm run bench` measures the grid computation and the canvas paint calls in
 // Node; bench/heatmap-browser.mjs measures the real paint in Chromium (see docs/frontend.md).
 import { bench, describe } from "vitest";
-import { computeGrid, type SweepPoint } from "../src/features/sweeps/utils/grid";
+import { computeGrid, type SweepPoint } from "../src/lib/charts/grid";
 import { drawHeatmapCells } from "../src/features/sweeps/utils/drawHeatmap";
 import { sequentialScale } from "../src/lib/charts/color";
 

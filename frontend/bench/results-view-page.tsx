@@ -64,7 +64,7 @@ function drawn(el: HTMLElement) {
     el.querySelector("#chart-cdf path") != null &&
     (el.querySelector("#table-flows [data-testid=table-count]")?.textContent ?? "").startsWith("100,000") &&
     el.querySelectorAll("#table-flows .dt-body [role=row]").length > 0 &&
-    (el.querySelector("#overlay canvas") as HTMLCanvasElement | null)?.width! > 0;
+    ((el.querySelector("#overlay canvas") as HTMLCanvasElement | null)?.width ?? 0) > 0;
 }
 
 async function once() {

@@ -61,17 +61,6 @@ def normalize_loc(loc: Loc, document: Any) -> list[str | int]:
     return out
 
 
-def dotted(loc: list[str | int]) -> str:
-    """`["topology", "links", 0, "rate_gbps"]` -> `topology.links[0].rate_gbps`."""
-    text = ""
-    for part in loc:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        else:
-            text += ("." if text else "") + part
-    return text
-
-
 def parse_dotted(path: str) -> list[str | int]:
     """Inverse of `dotted`: `a.b[2].c` -> `["a", "b", 2, "c"]`."""
     parts: list[str | int] = []

@@ -126,13 +126,6 @@ def parsed_result(run_id: str, sha256: str) -> dict[str, Any]:
     return _parsed(run_id, sha256)
 
 
-def load_result(session: Session, *, run: Run) -> dict[str, Any] | None:
-    """The stored result of a run, or None."""
-    # The hash alone first: a cached result is then never read from the database again.
-    sha256 = result_sha256(session, run=run)
-    return None if sha256 is None else _parsed(run.id, sha256)
-
-
 def raw_result(session: Session, *, run: Run) -> str | None:
     """The result exactly as the simulator wrote it."""
     row = session.get(RunResult, run.id)

@@ -1,6 +1,6 @@
 """Strategies on a synthetic objective over the ByteTuning grid (no simulator)."""
 
-from app.tunings.engine import drive
+from bench.tuning_drive import drive
 from app.tunings.strategies import make
 from app.tunings.strategies.base import Request
 from tests.tunings.synthetic import OPTIMUM, SPACE, global_best, loss

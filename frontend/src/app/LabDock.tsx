@@ -5,7 +5,7 @@ import { client, unwrap } from "../lib/api/client";
 import { scenarioDocument, useScenario } from "../lib/api/queries";
 import {
   type LabSignal, activeLab, labProgress, labSignal, onLabSignal, recentSignals, setActiveLab, stepDone, subscribeLabs, updateProgress,
-} from "../lib/labs/progress";
+} from "../features/labs/model/progress";
 import type { Scenario } from "../lib/scenario/types";
 import { getPath } from "../lib/scenario/paths";
 import { useLab } from "../features/labs/api/labs";

@@ -2,7 +2,7 @@ import { useNavigate } from "react-router";
 import { Empty, ErrorBox, Loading } from "../../components/States";
 import { useLabs } from "../../features/labs/api/labs";
 import { usePresets } from "../../features/scenarios/api/scenarios";
-import { setActiveLab } from "../../lib/labs/progress";
+import { setActiveLab } from "../../features/labs/model/progress";
 
 /** The labs of docs/labs: starting one opens it beside the editor with its preset loaded. */
 export function LabsPage() {

@@ -3,11 +3,12 @@ import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { client, unwrap } from "../../lib/api/client";
 import { Empty, ErrorBox, Loading } from "../../components/States";
 import { useScenario } from "../../lib/api/queries";
-import { useCreateSweep, useSweep, useSweepOptional } from "../../features/sweeps/api/sweeps";
+import { useSweep, useSweepOptional } from "../../features/sweeps/api/sweeps";
+import { useCreateSweep } from "../../lib/api/queries";
 import { SweepForm } from "../../features/sweeps/components/SweepForm";
 import { HeatmapExplorer } from "../../features/sweeps/components/HeatmapExplorer";
 import { ComparePicker } from "../../features/results/compare/ComparePicker";
-import type { SweepPoint } from "../../features/sweeps/utils/grid";
+import type { SweepPoint } from "../../lib/charts/grid";
 
 export function NewSweepPage() {
   const [params] = useSearchParams();

@@ -1,5 +1,5 @@
 // Query hooks shared by several features (the scenario document and its expanded fabric).
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { client, unwrap } from "./client";
 import type { components } from "./schema.gen";
@@ -8,6 +8,14 @@ import type { ExpandResult, LayoutGraph } from "../topology/types";
 import { tieredLayout } from "../topology/layout";
 
 export type ScenarioPublic = components["schemas"]["ScenarioPublic"];
+export type SweepCreate = components["schemas"]["SweepCreate"];
+
+/** Start a sweep (the sweep form, and a preset's "Run the paper's comparison"). */
+export function useCreateSweep() {
+  return useMutation({
+    mutationFn: (body: SweepCreate) => unwrap(client.POST("/api/v1/sweeps", { body })),
+  });
+}
 
 export function useScenario(id: string | undefined) {
   return useQuery({

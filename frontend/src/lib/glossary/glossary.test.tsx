@@ -6,7 +6,7 @@ import { NIC_FIELDS, RUN_FIELDS, SWITCH_FIELDS } from "../scenario/fields";
 import { ACCELERATOR_PARAMS, GENERATORS } from "../../features/topology/components/GeneratorForm";
 import { NUM_FIELDS } from "../../features/scenarios/components/GeneratorEditor";
 import { ParamsPanel } from "../../features/scenarios/components/ParamsPanel";
-import { NEW_SCENARIO } from "../editor/model";
+import { NEW_SCENARIO } from "../../features/scenarios/editor/model";
 
 // vitest runs in frontend/: the generated JSON schema of the scenario format
 const schema = JSON.parse(readFileSync(join(process.cwd(), "..", "docs", "scenario.schema.json"), "utf8"));

@@ -2,8 +2,8 @@ import { render, screen } from "@testing-library/react";
 import { toApiError } from "../api/errors";
 import { fieldErrorMap, uniqueFieldErrors } from "../api/fieldErrors";
 import { ErrorBox } from "../../components/States";
-import { crossFieldErrors } from "../editor/checks";
-import { NEW_SCENARIO } from "../editor/model";
+import { crossFieldErrors } from "../../features/scenarios/editor/checks";
+import { NEW_SCENARIO } from "../../features/scenarios/editor/model";
 import { humanMessage } from "./messages";
 
 // 422 details as the API sends them (backend/app/api/errors.py keeps type and ctx)

@@ -1,5 +1,5 @@
 import { parameterRows } from "./paramTable";
-import { NEW_SCENARIO } from "../editor/model";
+import { NEW_SCENARIO } from "../../features/scenarios/editor/model";
 import type { Scenario } from "./types";
 
 describe("share page parameter table", () => {

@@ -1,6 +1,6 @@
 // Grouping on the canvas: a pod (fat tree) or podset (three-tier) collapsed into one box. View
 // only: the document is unchanged, and links keep their indices (link selection stays valid).
-import { podOf } from "../editor/bulk";
+import { podOf } from "./bulk";
 import type { LayoutGraph, LayoutNode } from "./types";
 
 /** Room around the members' extent, so the box reads as "these nodes". */

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Link } from "react-router";
-import { Markdown } from "../../../lib/labs/markdown";
-import type { LabProgress } from "../../../lib/labs/progress";
+import { Markdown } from "../model/markdown";
+import type { LabProgress } from "../model/progress";
 import type { Lab } from "../api/labs";
 
 export interface LabViewProps {

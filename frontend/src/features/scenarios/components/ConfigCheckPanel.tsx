@@ -1,5 +1,5 @@
 import { ApiError } from "../../../lib/api/errors";
-import { SEVERITY_ORDER, countsText } from "../../../lib/configcheck/targets";
+import { SEVERITY_ORDER, countsText } from "../configcheck/targets";
 import type { CheckFinding, CheckResult } from "../api/scenarios";
 
 export interface ConfigCheckPanelProps {

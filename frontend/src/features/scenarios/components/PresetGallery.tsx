@@ -1,6 +1,6 @@
 import { Link, useNavigate } from "react-router";
 import { Empty, ErrorBox, Loading } from "../../../components/States";
-import { useCreateSweep } from "../../sweeps/api/sweeps";
+import { useCreateSweep } from "../../../lib/api/queries";
 import { usePresets, type Preset } from "../api/scenarios";
 
 /** Points of a comparison: the product of its parameters' value counts. */

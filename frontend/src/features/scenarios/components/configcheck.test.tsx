@@ -1,6 +1,6 @@
 import { fireEvent, render, screen } from "@testing-library/react";
 import { ConfigCheckPanel } from "./ConfigCheckPanel";
-import { countsText, findingTarget } from "../../../lib/configcheck/targets";
+import { countsText, findingTarget } from "../configcheck/targets";
 import { ApiError } from "../../../lib/api/errors";
 import type { CheckResult } from "../api/scenarios";
 

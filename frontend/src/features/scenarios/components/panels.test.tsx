@@ -1,7 +1,7 @@
 import { render, screen, fireEvent } from "@testing-library/react";
 import { ParamsPanel } from "./ParamsPanel";
 import { TrafficPanel } from "./TrafficPanel";
-import { NEW_SCENARIO } from "../../../lib/editor/model";
+import { NEW_SCENARIO } from "../editor/model";
 import { tieredLayout } from "../../../lib/topology/layout";
 
 describe("ParamsPanel", () => {

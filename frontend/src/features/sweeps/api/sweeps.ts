@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { client, unwrap } from "../../../lib/api/client";
 import type { components } from "../../../lib/api/schema.gen";
@@ -9,12 +9,6 @@ export type SweepPublic = components["schemas"]["SweepPublic"];
 /** The stream's payload: the counts of SweepPublic without the table. */
 type SweepProgress = Pick<SweepPublic, "id" | "status" | "total" | "done" | "failed">;
 const FINAL = new Set(["SUCCEEDED", "FAILED", "CANCELLED"]);
-
-export function useCreateSweep() {
-  return useMutation({
-    mutationFn: (body: SweepCreate) => unwrap(client.POST("/api/v1/sweeps", { body })),
-  });
-}
 
 /** Points per page of GET /sweeps/{id} (the API's largest page). */
 export const SWEEP_PAGE = 1000;

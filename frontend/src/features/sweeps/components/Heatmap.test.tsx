@@ -1,6 +1,6 @@
 import { render, screen } from "@testing-library/react";
 import { Heatmap } from "./Heatmap";
-import { computeGrid, type SweepPoint, valueExtent } from "../utils/grid";
+import { computeGrid, type SweepPoint, valueExtent } from "../../../lib/charts/grid";
 import { sequentialScale } from "../../../lib/charts/color";
 import { drawHeatmapCells } from "../utils/drawHeatmap";
 

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { format } from "d3-format";
 import { useParentSize } from "../../../lib/hooks/useParentSize";
-import { type Grid, type GridCell, type ParamValue } from "../utils/grid";
+import { type Grid, type GridCell, type ParamValue } from "../../../lib/charts/grid";
 import { drawHeatmapCells } from "../utils/drawHeatmap";
 import { NO_DATA_COLOR } from "../../../lib/charts/color";
 import { ColorLegend } from "../../../components/ColorLegend";

@@ -4,7 +4,7 @@ import { format } from "d3-format";
 import { ChartFrame } from "../../../components/ChartFrame";
 import { Empty, Loading } from "../../../components/States";
 import { type SequentialScheme, divergingScale, sequentialScale } from "../../../lib/charts/color";
-import { type Aggregate, type GridCell, type ParamValue, type SweepPoint, METRIC_LABELS, computeGrid, differenceGrid, paramValues, valueExtent } from "../utils/grid";
+import { type Aggregate, type GridCell, type ParamValue, type SweepPoint, METRIC_LABELS, computeGrid, differenceGrid, paramValues, valueExtent } from "../../../lib/charts/grid";
 import { Heatmap, type HeatmapMark } from "./Heatmap";
 
 export interface ExplorerMark { params: Record<string, ParamValue>; label: string; color: string; id?: number }

@@ -1,4 +1,4 @@
-import type { GridCell } from "./grid";
+import type { GridCell } from "../../../lib/charts/grid";
 
 export interface CellGeometry {
   x0: number;

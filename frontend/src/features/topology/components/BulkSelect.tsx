@@ -1,5 +1,5 @@
 import { useMemo, useState } from "react";
-import { type BulkFilter, podsOf, selectNodes } from "../../../lib/editor/bulk";
+import { type BulkFilter, podsOf, selectNodes } from "../../../lib/topology/bulk";
 import type { LayoutGraph } from "../../../lib/topology/types";
 
 export interface BulkSelectProps {

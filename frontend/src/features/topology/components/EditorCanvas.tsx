@@ -2,7 +2,7 @@ import { useMemo, useState } from "react";
 import { TopologyCanvas } from "../../../components/TopologyCanvas";
 import { defaultNodeFill } from "../../../lib/topology/draw";
 import { collapsePods, expandIds } from "../../../lib/topology/groups";
-import { podOf, podsOf } from "../../../lib/editor/bulk";
+import { podOf, podsOf } from "../../../lib/topology/bulk";
 import type { LayoutGraph, LayoutNode } from "../../../lib/topology/types";
 
 export type Tool = "select" | "switch" | "host" | "link";

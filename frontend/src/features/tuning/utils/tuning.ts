@@ -1,5 +1,5 @@
 import type { EvaluationPublic, TuningResults } from "../api/tunings";
-import type { SweepPoint } from "../../sweeps/utils/grid";
+import type { SweepPoint } from "../../../lib/charts/grid";
 
 export const STRATEGY_COLORS: Record<string, string> = {
   vendor: "#d62728", experience: "#8c564b", grid: "#7f7f7f", random: "#bcbd22",

@@ -1,6 +1,6 @@
 import { globToRegExp, podOf, podsOf, selectNodes } from "./bulk";
-import { type History, historyReducer } from "./reducer";
-import { NEW_SCENARIO, fromScenarioDocument, toScenarioDocument } from "./model";
+import { type History, historyReducer } from "../../features/scenarios/editor/reducer";
+import { NEW_SCENARIO, fromScenarioDocument, toScenarioDocument } from "../../features/scenarios/editor/model";
 import type { LayoutNode } from "../topology/types";
 
 /** A k = 4 fat tree named and grouped as `fabricsim expand` names it (topology-generator.cc). */

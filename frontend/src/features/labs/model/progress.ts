@@ -1,9 +1,9 @@
 // Lab progress kept in this browser: the active lab, ticked steps, predictions and the result each
 // prediction is compared with. Pages send signals (preset opened, document changed, run finished);
 // the lab dock turns them into ticks with `stepDone`.
-import { NIC_DEFAULTS, SWITCH_DEFAULTS } from "../scenario/fields";
-import { getPath } from "../scenario/paths";
-import type { Json, Scenario } from "../scenario/types";
+import { NIC_DEFAULTS, SWITCH_DEFAULTS } from "../../../lib/scenario/fields";
+import { getPath } from "../../../lib/scenario/paths";
+import type { Json, Scenario } from "../../../lib/scenario/types";
 
 export interface StepCheck {
   kind: "preset_opened" | "param_changed" | "run_finished" | "prediction_saved";

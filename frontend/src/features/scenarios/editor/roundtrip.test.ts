@@ -3,10 +3,10 @@ import { resolve } from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import { fromScenarioDocument, toScenarioDocument, NEW_SCENARIO } from "./model";
 import { historyReducer, type History } from "./reducer";
-import { tieredLayout } from "../topology/layout";
-import type { Scenario } from "../scenario/types";
+import { tieredLayout } from "../../../lib/topology/layout";
+import type { Scenario } from "../../../lib/scenario/types";
 
-const docs = resolve(__dirname, "../../../../docs");
+const docs = resolve(__dirname, "../../../../../docs");
 const schema = JSON.parse(readFileSync(resolve(docs, "scenario.schema.json"), "utf8"));
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 const validate = ajv.compile(schema);

@@ -1,6 +1,6 @@
-import type { LayoutGraph } from "../topology/types";
-import { pruneEmpty } from "../scenario/paths";
-import type { ExplicitLink, ExplicitNode, ExplicitTopology, Scenario, Topology } from "../scenario/types";
+import type { LayoutGraph } from "../../../lib/topology/types";
+import { pruneEmpty } from "../../../lib/scenario/paths";
+import type { ExplicitLink, ExplicitNode, ExplicitTopology, Scenario, Topology } from "../../../lib/scenario/types";
 
 /** What the editor holds: the document being edited plus where it came from. */
 export interface EditorState {

@@ -1,7 +1,8 @@
 """Drive strategies against an evaluator, with a shared cache: an evaluated request costs no
 simulation however many strategies (or tunings, via the run cache) ask for it again.
 
-`drive` is the in-process loop used by tests and benchmarks; the Celery tuning task performs the
+`drive` is the in-process loop of the strategy tests and benchmarks (so it lives in bench/, not in
+the app); the Celery tuning task (app/tunings/driver.py) performs the
 same ask -> evaluate -> tell cycle batch by batch with its state in the database.
 """
 

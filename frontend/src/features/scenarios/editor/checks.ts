@@ -1,8 +1,8 @@
 // Checks the editor makes itself, so their errors do not come and go with other fields:
 // the API's model validators (Kmin <= Kmax, warm-up < duration) only run when every field of the
 // model is valid on its own.
-import { getPath } from "../scenario/paths";
-import type { JsonObject, Scenario } from "../scenario/types";
+import { getPath } from "../../../lib/scenario/paths";
+import type { JsonObject, Scenario } from "../../../lib/scenario/types";
 
 const KMIN_DEFAULT = 100_000;
 const KMAX_DEFAULT = 400_000;

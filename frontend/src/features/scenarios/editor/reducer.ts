@@ -1,6 +1,6 @@
-import type { LayoutGraph } from "../topology/types";
-import { setPath } from "../scenario/paths";
-import type { ExplicitLink, Json, JsonObject, Scenario, Topology, TrafficGenerator } from "../scenario/types";
+import type { LayoutGraph } from "../../../lib/topology/types";
+import { setPath } from "../../../lib/scenario/paths";
+import type { ExplicitLink, Json, JsonObject, Scenario, Topology, TrafficGenerator } from "../../../lib/scenario/types";
 import { type EditorState, explicitFrom, nextNodeId } from "./model";
 
 export type EditorAction =

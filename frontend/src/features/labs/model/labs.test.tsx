@@ -1,8 +1,8 @@
 import { render, screen } from "@testing-library/react";
 import { Markdown, parseBlocks } from "./markdown";
 import { effectiveValue, stepDone } from "./progress";
-import { NEW_SCENARIO } from "../editor/model";
-import type { Scenario } from "../scenario/types";
+import { NEW_SCENARIO } from "../../scenarios/editor/model";
+import type { Scenario } from "../../../lib/scenario/types";
 
 const preset: Scenario = { ...NEW_SCENARIO, switch: { ecn: { kmin_bytes: 5000, kmax_bytes: 5500 } }, traffic: [{ kind: "perftest", src: "h0", dst: "h1", tx_depth: 92 }] };
 
