@@ -75,6 +75,8 @@ class Chaos:
         self.stack, self.url, self.points = stack, url, points
         self.engine = create_engine(url, pool_pre_ping=True)
         self.api = stack.client()
+        # one owner for everything the chaos run creates: it may cancel its runs (issue 23)
+        self.api.headers["X-Owner-Token"] = secrets.token_urlsafe(24)
 
     # --- workload -------------------------------------------------------------------------
     def submit(self, label: str) -> Workload:

@@ -53,6 +53,28 @@ async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         task.cancel()
 
 
+def document_security(app: FastAPI) -> None:
+    """OpenAPI: an operation that changes an owner's work (it answers 403) requires the
+    OwnerToken scheme; every other one accepts it (lists: the caller's own) without requiring
+    it. Overrides app.openapi, computed once."""
+    build = app.openapi
+
+    def openapi() -> dict:
+        if app.openapi_schema is None:
+            schema = build()
+            for item in schema.get("paths", {}).values():
+                for operation in item.values():
+                    if not isinstance(operation, dict) or "responses" not in operation:
+                        continue
+                    owner = {"OwnerToken": []}
+                    operation["security"] = ([owner] if "403" in operation["responses"]
+                                             else [{}, owner])
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
 def create_app() -> FastAPI:
     """The application with its middleware, error handlers, API and frontend."""
     settings = get_settings()
@@ -67,6 +89,7 @@ def create_app() -> FastAPI:
                            allow_methods=["*"], allow_headers=["*"])
     errors.install(app)
     app.include_router(api_router, prefix=settings.API_V1_STR)
+    document_security(app)
     mount_docs(app, openapi_url=f"{settings.API_V1_STR}/openapi.json", title=settings.PROJECT_NAME)
     mount_share_pages(app, settings.FRONTEND_DIST, settings.API_V1_STR)
     mount_frontend(app, settings.FRONTEND_DIST)

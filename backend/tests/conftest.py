@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import create_engine
 from sqlalchemy.engine import Engine
 
+from tests.helpers import OWNER_TOKEN
 from tests.support import (Stack, create_database, drop_database, migrate, redis_url_with_db,
                            require_env, service_env)
 
@@ -33,7 +34,10 @@ def stack(pg_url: str) -> Iterator[Stack]:
     runs_dir = tempfile.mkdtemp(prefix="ft-runs-")
     env = service_env(DATABASE_URL=pg_url, CELERY_BROKER_URL=broker, RUNS_DIR=runs_dir,
                       REAPER_INTERVAL_S="2", HEARTBEAT_STALE_S="30", SSE_POLL_INTERVAL_S="0.2",
-                      PROGRESS_WRITE_INTERVAL_S="0.3", MAX_BODY_BYTES="200000")
+                      PROGRESS_WRITE_INTERVAL_S="0.3", MAX_BODY_BYTES="200000",
+                      # every test calls from 127.0.0.1: a short window for failed owner tokens
+                      # (tests/api/test_owners.py floods it and waits the window out)
+                      FAILED_TOKEN_ATTEMPTS="60", FAILED_TOKEN_WINDOW_S="3")
     stack = Stack("pg", env)
     try:
         stack.start_server()
@@ -46,8 +50,10 @@ def stack(pg_url: str) -> Iterator[Stack]:
 
 @pytest.fixture(scope="session")
 def api(stack: Stack) -> Iterator[httpx.Client]:
-    """HTTP client of the live API (/api/v1)."""
+    """HTTP client of the live API (/api/v1), the owner: it sends its owner token on every request
+    (as the browser does), so what it creates is its own."""
     with stack.client() as client:
+        client.headers["X-Owner-Token"] = OWNER_TOKEN
         yield client
 
 

@@ -1,6 +1,7 @@
 """Small API helpers shared by the tests."""
 
 import json
+import secrets
 from typing import Any
 
 import httpx
@@ -8,6 +9,8 @@ import httpx
 from tests.support import wait_until
 
 FINAL = {"SUCCEEDED", "FAILED", "CANCELLED"}
+# The owner token the session's `api` client sends (tests/conftest.py): it owns what it creates.
+OWNER_TOKEN = secrets.token_urlsafe(24)
 
 
 def create_scenario(api: httpx.Client, document: dict[str, Any], **extra: Any) -> dict[str, Any]:

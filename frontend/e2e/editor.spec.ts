@@ -1,6 +1,6 @@
 // The editor's defects of issue 12, each checked as a user meets it, against the real backend.
 import { type APIRequestContext, type Page, expect, test } from "@playwright/test";
-import { shot, waitForRunEnd } from "./helpers";
+import { ownerHeaders, shot, waitForRunEnd } from "./helpers";
 import { fitView } from "../src/lib/topology/draw";
 import { tieredLayout } from "../src/lib/topology/layout";
 
@@ -313,7 +313,8 @@ test("ERD preset: the home page offers the paper's comparison (24 runs)", async 
   const sweep = await (await request.get(`${API}/sweeps/${sweepId}`)).json();
   expect(sweep.parameters.map((p: { path: string }) => p.path)).toEqual(["nic.transport", "nic.erd.paths", "topology.k"]);
   // the other tests need the worker: the 24 points are not run here
-  expect((await request.post(`${API}/sweeps/${sweepId}/cancel`)).ok()).toBe(true);
+  // the page's browser owns the sweep: the cancel sends its token (issue 23)
+  expect((await request.post(`${API}/sweeps/${sweepId}/cancel`, { headers: await ownerHeaders(page) })).ok()).toBe(true);
 });
 
 test("NTT preset: the home page runs the paper's comparison as a sweep", async ({ page, request }) => {
@@ -335,5 +336,6 @@ test("NTT preset: the home page runs the paper's comparison as a sweep", async (
     "nic.qp_depth", "topology.accelerator.enabled", "topology.length_km", "traffic.0.message_bytes"]);
   await shot(page, "sweep-ntt-comparison");
   // the other tests need the worker: 108 points are not run here
-  expect((await request.post(`${API}/sweeps/${sweepId}/cancel`)).ok()).toBe(true);
+  // the page's browser owns the sweep: the cancel sends its token (issue 23)
+  expect((await request.post(`${API}/sweeps/${sweepId}/cancel`, { headers: await ownerHeaders(page) })).ok()).toBe(true);
 });

@@ -15,3 +15,12 @@ export async function waitForRunEnd(page: Page, timeout = 150_000) {
   await status.filter({ hasText: /SUCCEEDED|FAILED|CANCELLED/ }).waitFor({ timeout });
   return (await status.textContent())?.trim();
 }
+
+/** The owner tokens this page's browser keeps ("My scenarios", src/lib/mine) as the X-Owner-Token
+ * header, for a test's own API calls on the work the page created (cancel, delete). */
+export async function ownerHeaders(page: Page): Promise<Record<string, string>> {
+  const raw = await page.evaluate(() => window.localStorage.getItem("fabrictwin.mine.v1"));
+  const mine = raw ? (JSON.parse(raw) as { tokens?: string[]; scenarios?: { owner_token?: string }[] }) : {};
+  const tokens = [...new Set([...(mine.tokens ?? []), ...(mine.scenarios ?? []).map((s) => s.owner_token ?? "")])].filter(Boolean);
+  return tokens.length ? { "X-Owner-Token": tokens.join(",") } : {};
+}

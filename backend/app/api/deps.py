@@ -1,10 +1,17 @@
-"""Shared request dependencies as Annotated aliases; the *Dep lookups return 404 themselves."""
+"""Shared request dependencies as Annotated aliases; the *Dep lookups return 404 themselves.
+
+`CallerDep` is who is asking: the owner tokens of its X-Owner-Token header (their hashes) and its
+address. `require_owner` answers 403 unless the caller holds the token of one of the owners given
+(docs/security.md)."""
 
 from typing import Annotated
 
-from fastapi import Depends, HTTPException, Path
+from fastapi import Depends, HTTPException, Path, Request
+from fastapi.security import APIKeyHeader
 from sqlalchemy.orm import Session
 
+from app.core import owners
+from app.core.owners import Caller
 from app.core.config import Settings, get_settings
 from app.core.db import get_session
 from app.runs.models import Run
@@ -16,6 +23,52 @@ SessionDep = Annotated[Session, Depends(get_session)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 # Ids are URL-safe base64 (app/scenarios/service.new_id): nothing else reaches a query or a path.
 IdPath = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+
+owner_token_header = APIKeyHeader(
+    name=owners.HEADER, scheme_name="OwnerToken", auto_error=False,
+    description="The owner token(s) returned when the caller first created something (a "
+                "scenario, run, sweep or tuning), comma-separated when it holds several. Needed "
+                "to cancel, apply or delete; lists return only what these tokens own "
+                "(docs/security.md).")
+
+
+def get_caller(request: Request,
+               header: Annotated[str | None, Depends(owner_token_header)] = None) -> Caller:
+    """The request's caller; 401 when X-Owner-Token is malformed."""
+    tokens = tuple(owners.parse_tokens(header))
+    address = request.client.host if request.client else "unknown"
+    return Caller(tokens=tokens, hashes=tuple(owners.token_hash(t) for t in tokens),
+                  address=address)
+
+
+CallerDep = Annotated[Caller, Depends(get_caller)]
+OWNER_RESPONSES = {
+    403: {"description": "the caller holds no owner token of this resource (X-Owner-Token)"},
+    429: {"description": "too many failed owner-token attempts from this client (Retry-After)"},
+}
+
+
+def require_owner(caller: Caller, settings: Settings, what: str, *owner_hashes: str | None) -> None:
+    """Pass when the caller holds a token of one of `owner_hashes`, else 403 with one line.
+    A client whose tokens keep failing is answered 429 with Retry-After first."""
+    limit, window = settings.FAILED_TOKEN_ATTEMPTS, settings.FAILED_TOKEN_WINDOW_S
+    owners.failed_attempts.check(caller.address, limit, window)
+    if any(owners.holds(caller.hashes, h) for h in owner_hashes):
+        return
+    if caller.tokens:
+        owners.failed_attempts.record(caller.address, window)
+        raise HTTPException(403, f"X-Owner-Token does not own {what}")
+    raise HTTPException(403, f"{what} can only be changed with its owner token (X-Owner-Token)")
+
+
+def open_listing(session: Session, scenario_id: str | None) -> bool:
+    """Whether a list filtered by `scenario_id` may show everyone's rows of it: a saved scenario's
+    link holders may read its runs, sweeps and tunings; a preset's (public) rows are the caller's
+    only, and a list without a scenario is always the caller's only."""
+    if not scenario_id:
+        return False
+    row = session.get(ScenarioRow, scenario_id)
+    return row is not None and row.preset_key is None
 
 
 def _get_or_404(session: Session, model: type, item_id: str, what: str):

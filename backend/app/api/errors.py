@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from app.core.config import get_settings
 from app.core.db import DB_UNAVAILABLE
-from app.core.quotas import QuotaExceeded
+from app.runs.quotas import QuotaExceeded
 from app.core.simulator import SimulatorRejected
 from app.core.validation import normalize_loc, parse_dotted
 

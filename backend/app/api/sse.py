@@ -64,7 +64,7 @@ async def poll_events(read: Callable[[], tuple[dict[str, Any], bool] | None],
 def limited_stream(client: str, events: AsyncIterator[dict]) -> AsyncIterator[dict]:
     """Take one of the client's SSE slots now (429 when none is left); give it back when the
     stream ends or the client goes away."""
-    from app.core.quotas import stream_slots
+    from app.runs.quotas import stream_slots
 
     stream_slots.acquire(client, get_settings().MAX_SSE_PER_CLIENT)
 

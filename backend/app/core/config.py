@@ -52,7 +52,7 @@ class Settings(BaseSettings):
     SSE_POLL_INTERVAL_S: float = 0.5
     # Cross-origin requests are refused unless origins are listed here (docs/operations.md).
     CORS_ORIGINS: list[str] = []
-    # Fair use per client (app/core/quotas.py); over a limit -> 429 with Retry-After.
+    # Fair use per client (app/runs/quotas.py); over a limit -> 429 with Retry-After.
     QUOTA_CLIENT_KEY: Literal["token_or_address", "address"] = "token_or_address"
     QUOTA_CONCURRENT_RUNS: int = 4         # a client's executions at once (a chunk is one; 0: no limit)
     QUOTA_QUEUED_RUNS: int = 10_000        # a client's PENDING runs, sweep points included
@@ -61,6 +61,10 @@ class Settings(BaseSettings):
     QUOTA_RETRY_AFTER_S: int = 30
     QUOTA_DEFER_S: float = 5.0             # a run over the concurrency limit waits this long
     MAX_SSE_PER_CLIENT: int = 16           # open event streams per client and API process
+    # Owner tokens (app/core/owners.py, docs/security.md): a client address that presents tokens
+    # owning nothing it asked to change this many times within the window gets 429 + Retry-After.
+    FAILED_TOKEN_ATTEMPTS: int = 20        # 0: no limit
+    FAILED_TOKEN_WINDOW_S: float = 60.0
 
 
 @lru_cache

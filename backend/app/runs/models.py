@@ -43,8 +43,10 @@ class Run(Base):
     error: Mapped[str | None] = mapped_column(Text)
     task_id: Mapped[str | None] = mapped_column(String(64))
     worker: Mapped[str | None] = mapped_column(String(200))
-    # Who asked for it (app/core/quotas.client_key: a hashed owner token or an address).
+    # Who asked for it (app/runs/quotas.client_key: a hashed owner token or an address).
     client: Mapped[str | None] = mapped_column(String(80), index=True)
+    # sha256 of the creator's owner token (app/core/owners.py): who may cancel it and list it.
+    owner_hash: Mapped[str | None] = mapped_column(String(64), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

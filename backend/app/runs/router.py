@@ -9,16 +9,18 @@ from fastapi import APIRouter, HTTPException, Query, Request, Response
 from sqlalchemy.orm import Session
 from sse_starlette.sse import EventSourceResponse
 
-from app.api.deps import RunDep, SessionDep, SettingsDep
+from app.api.deps import (OWNER_RESPONSES, CallerDep, RunDep, SessionDep, SettingsDep,
+                          open_listing, require_owner)
 from app.api.sse import LastEventId, limited_stream, poll_events
 from app.core.db import get_sessionmaker
+from app.core.owners import token_hash
 from app.core.queue import enqueue_run
-from app.core.quotas import check_submission, client_key
+from app.runs.quotas import check_submission, client_key
 from app.core.strict_json import StrictJsonRoute
 from app.runs import service
-from app.runs.models import FINAL_STATES, Run, RunStatus
-from app.runs.schemas import (FlowsPublic, RunCreate, RunDiagnostics, RunPublic, RunsPublic,
-                              RunStatus, RunSummary)
+from app.runs.models import FINAL_STATES, Run
+from app.runs.schemas import (FlowsPublic, RunCreate, RunDiagnostics, RunPublic, RunsCreated,
+                              RunsPublic, RunStatus, RunSummary)
 from app.scenarios.models import ScenarioRow
 
 log = logging.getLogger(__name__)
@@ -75,33 +77,39 @@ def result_cache_headers(sha256: str) -> dict[str, str]:
             "Cache-Control": RESULT_CACHE_CONTROL}
 
 
-@router.post("", response_model=RunsPublic, status_code=201,
+@router.post("", response_model=RunsCreated, status_code=201,
              responses={429: {"description": "over a quota (Retry-After; the message names it)"}})
-def create(session: SessionDep, settings: SettingsDep, request: Request,
-           body: RunCreate) -> RunsPublic:
-    """One run per seed; a scenario+seed that already succeeded returns that run (cached)."""
+def create(session: SessionDep, settings: SettingsDep, caller: CallerDep,
+           body: RunCreate) -> RunsCreated:
+    """One run per seed; a scenario+seed that already succeeded returns that run (cached), one
+    still in flight is shared. New runs are owned by the caller's first owner token (a fresh
+    one when it sent none, returned): anyone with the scenario's link may run it."""
     if session.get(ScenarioRow, body.scenario_id) is None:
         raise HTTPException(404, f"scenario '{body.scenario_id}' not found")
-    client = client_key(request, session, settings)
+    client = client_key(caller, session, settings)
+    token = caller.owner_token()
     new_runs = sum(service.reusable_run(session, scenario_id=body.scenario_id, seed=seed) is None
                    for seed in body.seeds)
     check_submission(session, settings, client=client, new_runs=new_runs)
     created = service.create_runs(session, scenario_id=body.scenario_id, seeds=body.seeds,
-                                  client=client)
+                                  client=client, owner_hash=token_hash(token))
     for run, cached in created:
         if not cached and run.status == RunStatus.PENDING and run.attempts == 0 and run.task_id is None:
             start(session, run)
     data = [service.to_public(run, cached) for run, cached in created]
-    return RunsPublic(data=data, count=len(data))
+    return RunsCreated(data=data, count=len(data), owner_token=token)
 
 
 @router.get("", response_model=RunsPublic)
-def list_(session: SessionDep, scenario_id: str | None = None, status: RunStatus | None = None,
-          limit: Annotated[int, Query(ge=1, le=500)] = 50,
+def list_(session: SessionDep, caller: CallerDep, scenario_id: str | None = None,
+          status: RunStatus | None = None, limit: Annotated[int, Query(ge=1, le=500)] = 50,
           offset: Annotated[int, Query(ge=0, le=1_000_000_000)] = 0) -> RunsPublic:
-    """Newest first, filtered by scenario and status."""
+    """Newest first, filtered by scenario and status. The caller's runs (those its owner tokens
+    own); with `scenario_id` of a saved scenario, every run of it (whoever holds the scenario's
+    link may read them; a preset's: the caller's only)."""
+    owned_by = None if open_listing(session, scenario_id) else caller.hashes
     rows, count = service.list_runs(session, scenario_id=scenario_id, status=status,
-                                    limit=limit, offset=offset)
+                                    limit=limit, offset=offset, owned_by=owned_by)
     return RunsPublic(data=[service.to_public(r) for r in rows], count=count)
 
 
@@ -111,9 +119,14 @@ def get(run: RunDep) -> RunPublic:
     return service.to_public(run)
 
 
-@router.post("/{id}/cancel", response_model=RunPublic, responses={409: {"description": "final"}})
-def cancel(session: SessionDep, run: RunDep) -> RunPublic:
-    """Cancel a pending or running run; 409 when it already ended."""
+@router.post("/{id}/cancel", response_model=RunPublic,
+             responses={**OWNER_RESPONSES, 409: {"description": "final"}})
+def cancel(session: SessionDep, settings: SettingsDep, caller: CallerDep, run: RunDep) -> RunPublic:
+    """Cancel a pending or running run; needs the owner token of the run or of its scenario;
+    409 when it already ended."""
+    scenario = session.get(ScenarioRow, run.scenario_id)
+    require_owner(caller, settings, f"run '{run.id}'", run.owner_hash,
+                  scenario.owner_token_hash if scenario is not None else None)
     if not service.cancel_run(session, run=run):
         raise HTTPException(409, f"run '{run.id}' is already {run.status}")
     return service.to_public(run)
@@ -181,11 +194,11 @@ def result(session: SessionDep, run: RunDep) -> Response:
 @router.get("/{id}/events", response_class=EventSourceResponse,
             responses={200: {"content": {"text/event-stream": {}}},
                        429: {"description": "too many open event streams for this client"}})
-def events(session: SessionDep, settings: SettingsDep, request: Request, run: RunDep,
+def events(session: SessionDep, settings: SettingsDep, caller: CallerDep, run: RunDep,
            last_event_id: LastEventId = None) -> EventSourceResponse:
     """Server-Sent Events: `progress` (RunPublic JSON) on change, `done` at a final status."""
     run_id = run.id
-    client = client_key(request, session, settings)
+    client = client_key(caller, session, settings)
     session.close()  # the stream polls with its own short sessions: hold no pooled connection
 
     def read() -> tuple[dict[str, Any], bool] | None:

@@ -70,6 +70,13 @@ class RunsPublic(BaseModel):
     count: int
 
 
+class RunsCreated(RunsPublic):
+    """The runs of POST /runs with the owner token the new ones are owned by (the one the
+    request sent first in X-Owner-Token, else a fresh one): needed to cancel and list them."""
+
+    owner_token: str
+
+
 class RunSummary(BaseModel):
     """run_info and summary of the result JSON (docs/result-format.md)."""
 

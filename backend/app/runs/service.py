@@ -60,7 +60,7 @@ def reusable_runs_by_content(session: Session, sim_hashes: set[str],
 
 
 def create_runs(session: Session, *, scenario_id: str, seeds: list[int],
-                client: str | None = None) -> list[tuple[Run, bool]]:
+                client: str | None = None, owner_hash: str | None = None) -> list[tuple[Run, bool]]:
     """One run per seed: (run, cached); a SUCCEEDED or in-flight run is reused. Commits."""
     out: list[tuple[Run, bool]] = []
     for seed in seeds:
@@ -69,7 +69,7 @@ def create_runs(session: Session, *, scenario_id: str, seeds: list[int],
             out.append((existing, existing.status == RunStatus.SUCCEEDED))
             continue
         run = Run(id=new_id(), scenario_id=scenario_id, seed=seed, status=RunStatus.PENDING,
-                  client=client)
+                  client=client, owner_hash=owner_hash)
         session.add(run)
         out.append((run, False))
     session.commit()
@@ -77,13 +77,15 @@ def create_runs(session: Session, *, scenario_id: str, seeds: list[int],
 
 
 def list_runs(session: Session, *, scenario_id: str | None, status: str | None, limit: int,
-              offset: int) -> tuple[list[Run], int]:
-    """Newest first, optionally filtered."""
+              offset: int, owned_by: tuple[str, ...] | None = None) -> tuple[list[Run], int]:
+    """Newest first, optionally filtered; with `owned_by` (token hashes) only the runs these own."""
     query = select(Run)
     if scenario_id:
         query = query.where(Run.scenario_id == scenario_id)
     if status:
         query = query.where(Run.status == status)
+    if owned_by is not None:
+        query = query.where(Run.owner_hash.in_(owned_by))
     count = session.scalar(select(func.count()).select_from(query.subquery())) or 0
     rows = session.scalars(query.order_by(Run.created_at.desc(), Run.id)
                            .limit(limit).offset(offset)).all()

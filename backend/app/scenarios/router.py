@@ -2,9 +2,10 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Header, HTTPException, Query, Response
+from fastapi import APIRouter, HTTPException, Query, Response
 
-from app.api.deps import ScenarioDep, SessionDep
+from app.api.deps import (OWNER_RESPONSES, CallerDep, ScenarioDep, SessionDep, SettingsDep,
+                          require_owner)
 from app.core.strict_json import StrictJsonRoute
 from app.scenarios import service
 from app.scenarios.checks import check_with_simulator
@@ -36,17 +37,20 @@ def validate(body: ScenarioValidate) -> ValidateResult:
 
 
 @router.post("", response_model=ScenarioCreated, status_code=201, response_model_exclude_unset=True)
-def create(session: SessionDep, body: ScenarioCreate) -> ScenarioCreated:
-    """Store an immutable snapshot; the owner token is returned only here."""
+def create(session: SessionDep, caller: CallerDep, body: ScenarioCreate) -> ScenarioCreated:
+    """Store an immutable snapshot owned by the caller's first owner token (a fresh one when it
+    sent none), returned here."""
     if body.parent_id is not None and session.get(ScenarioRow, body.parent_id) is None:
         raise HTTPException(404, f"scenario '{body.parent_id}' not found")
     check_with_simulator(service.to_document(body.scenario))
-    row, token = service.create_scenario(session, scenario=body.scenario, parent_id=body.parent_id)
+    row, token = service.create_scenario(session, scenario=body.scenario, parent_id=body.parent_id,
+                                         owner_token=caller.owner_token())
     return ScenarioCreated(**summary_of(row), scenario=row.document, owner_token=token)
 
 
 @router.get("", response_model=ScenariosPublic)
-def list_(session: SessionDep, q: Annotated[str | None, Query(max_length=200)] = None,
+def list_(session: SessionDep, caller: CallerDep,
+          q: Annotated[str | None, Query(max_length=200)] = None,
           limit: Annotated[int, Query(ge=1, le=200)] = 20,
           offset: Annotated[int, Query(ge=0, le=1_000_000_000)] = 0,
           kind: Annotated[ScenarioKind, Query(
@@ -54,8 +58,11 @@ def list_(session: SessionDep, q: Annotated[str | None, Query(max_length=200)] =
                           "snapshots of sweep points and tuning evaluations; preset; "
                           "sweep_point; tuning_point; all")] = ScenarioKind.user,
           ) -> ScenariosPublic:
-    """Newest first; `q` searches names; `kind` picks which snapshots (default: user)."""
-    rows, count = service.list_scenarios(session, q=q, limit=limit, offset=offset, kind=kind)
+    """The caller's snapshots (those its owner tokens own) and the presets, newest first; `q`
+    searches their names; `kind` picks which (default: user). Nobody else's are listed: a
+    scenario is read by its id (its share link)."""
+    rows, count = service.list_scenarios(session, q=q, limit=limit, offset=offset, kind=kind,
+                                         owned_by=caller.hashes)
     return ScenariosPublic(data=[ScenarioSummary(**summary_of(r)) for r in rows], count=count)
 
 
@@ -67,19 +74,20 @@ def get(row: ScenarioDep) -> ScenarioPublic:
 
 @router.post("/{id}/fork", response_model=ScenarioCreated, status_code=201,
              response_model_exclude_unset=True)
-def fork(session: SessionDep, row: ScenarioDep, body: ScenarioFork) -> ScenarioCreated:
-    """A new snapshot of the edited document with parent_id = this id."""
+def fork(session: SessionDep, caller: CallerDep, row: ScenarioDep,
+         body: ScenarioFork) -> ScenarioCreated:
+    """A new snapshot of the edited document with parent_id = this id, owned by the caller
+    (anyone with the link may fork)."""
     check_with_simulator(service.to_document(body.scenario))
-    child, token = service.create_scenario(session, scenario=body.scenario, parent_id=row.id)
+    child, token = service.create_scenario(session, scenario=body.scenario, parent_id=row.id,
+                                           owner_token=caller.owner_token())
     return ScenarioCreated(**summary_of(child), scenario=child.document, owner_token=token)
 
 
-@router.delete("/{id}", status_code=204, response_class=Response,
-               responses={403: {"description": "wrong or missing owner token"}})
-def delete(session: SessionDep, row: ScenarioDep,
-           x_owner_token: Annotated[str | None, Header()] = None) -> Response:
-    """Delete a snapshot and its runs; needs the owner token from creation."""
-    if not service.owner_matches(row, x_owner_token):
-        raise HTTPException(403, "wrong or missing X-Owner-Token")
+@router.delete("/{id}", status_code=204, response_class=Response, responses=OWNER_RESPONSES)
+def delete(session: SessionDep, settings: SettingsDep, caller: CallerDep,
+           row: ScenarioDep) -> Response:
+    """Delete a snapshot and its runs; needs its owner token."""
+    require_owner(caller, settings, f"scenario '{row.id}'", row.owner_token_hash)
     service.delete_scenario(session, row=row)
     return Response(status_code=204)

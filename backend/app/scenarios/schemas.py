@@ -70,7 +70,8 @@ class ScenarioPublic(ScenarioSummary):
 
 
 class ScenarioCreated(ScenarioPublic):
-    """Returned once at creation: the owner token needed to delete it."""
+    """Returned at creation: the owner token that owns it (the one the request sent first in
+    X-Owner-Token, else a fresh one), needed to delete it and to list it."""
 
     owner_token: str
 

@@ -1,14 +1,14 @@
 """Scenario snapshots: create, fork, list, delete."""
 
 import hashlib
-import hmac
 import json
 import secrets
 from typing import Any
 
-from sqlalchemy import delete, exists, func, select
+from sqlalchemy import delete, exists, func, or_, select
 from sqlalchemy.orm import Session, defer
 
+from app.core import owners
 from app.runs.models import Run
 from app.scenarios.models import ScenarioRow
 from app.scenarios.schema import Scenario
@@ -42,7 +42,7 @@ def simulation_hash(scenario: Scenario) -> str:
 
 def token_hash(token: str) -> str:
     """Only the hash of an owner token is stored."""
-    return hashlib.sha256(token.encode()).hexdigest()
+    return owners.token_hash(token)
 
 
 def to_document(scenario: Scenario) -> dict[str, Any]:
@@ -52,16 +52,20 @@ def to_document(scenario: Scenario) -> dict[str, Any]:
 
 def create_scenario(session: Session, *, scenario: Scenario, parent_id: str | None = None,
                     preset_key: str | None = None, tuning_id: str | None = None,
-                    commit: bool = True) -> tuple[ScenarioRow, str]:
-    """Store a new snapshot; returns the row and its owner token (not stored in clear).
+                    commit: bool = True, owner_token: str | None = None,
+                    owner_hash: str | None = None) -> tuple[ScenarioRow, str | None]:
+    """Store a new snapshot owned by `owner_token` (a fresh one when None); returns the row and
+    the token (only its hash is stored). `owner_hash` instead: owned by that hash, no token
+    returned (the snapshots a sweep or tuning stores belong to its owner).
     `tuning_id` marks a tuning evaluation's internal snapshot."""
     document = to_document(scenario)
-    token = secrets.token_urlsafe(24)
+    token = None if owner_hash else owner_token or owners.new_token()
     row = ScenarioRow(
         id=new_id(), name=scenario.name, description=scenario.description,
         content_hash=content_hash(document), sim_hash=simulation_hash(scenario),
         document=document, parent_id=parent_id,
-        preset_key=preset_key, owner_token_hash=token_hash(token), tuning_id=tuning_id,
+        preset_key=preset_key, owner_token_hash=owner_hash or token_hash(token),
+        tuning_id=tuning_id,
     )
     session.add(row)
     if commit:
@@ -70,9 +74,14 @@ def create_scenario(session: Session, *, scenario: Scenario, parent_id: str | No
 
 
 def list_scenarios(session: Session, *, q: str | None, limit: int, offset: int,
-                   kind: ScenarioKind = ScenarioKind.all) -> tuple[list[ScenarioRow], int]:
-    """Newest first, filtered by kind and optionally by a case-insensitive name search."""
+                   kind: ScenarioKind = ScenarioKind.all,
+                   owned_by: tuple[str, ...] | None = None) -> tuple[list[ScenarioRow], int]:
+    """Newest first, filtered by kind and optionally by a case-insensitive name search. With
+    `owned_by` (token hashes): only the scenarios these own, plus the presets."""
     query = select(ScenarioRow)
+    if owned_by is not None:
+        query = query.where(or_(ScenarioRow.owner_token_hash.in_(owned_by),
+                                ScenarioRow.preset_key.is_not(None)))
     if q:
         query = query.where(func.lower(ScenarioRow.name).contains(q.lower()))
     is_point = exists().where(SweepPoint.scenario_id == ScenarioRow.id)
@@ -91,13 +100,6 @@ def list_scenarios(session: Session, *, q: str | None, limit: int, offset: int,
                            .order_by(ScenarioRow.created_at.desc(), ScenarioRow.id)
                            .limit(limit).offset(offset)).all()
     return list(rows), count
-
-
-def owner_matches(row: ScenarioRow, token: str | None) -> bool:
-    """Constant-time comparison of the token's hash with the stored one."""
-    if not token or not row.owner_token_hash:
-        return False
-    return hmac.compare_digest(row.owner_token_hash, token_hash(token))
 
 
 def delete_scenario(session: Session, *, row: ScenarioRow) -> None:

@@ -24,6 +24,8 @@ class Sweep(Base):
     expanded: Mapped[bool] = mapped_column(Boolean, default=False)
     cancelled: Mapped[bool] = mapped_column(Boolean, default=False)
     client: Mapped[str | None] = mapped_column(String(80), index=True)
+    # sha256 of the creator's owner token (app/core/owners.py): who may cancel it and list it.
+    owner_hash: Mapped[str | None] = mapped_column(String(64), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
 
 

@@ -3,30 +3,34 @@
 import logging
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, HTTPException, Query
 from sse_starlette.sse import EventSourceResponse
 
-from app.api.deps import SessionDep, SettingsDep, SweepDep
+from app.api.deps import (OWNER_RESPONSES, CallerDep, SessionDep, SettingsDep, SweepDep,
+                          open_listing, require_owner)
 from app.api.sse import LastEventId, limited_stream, poll_events
 from app.core.db import get_sessionmaker
+from app.core.owners import token_hash
 from app.core.queue import enqueue_sweep
-from app.core.quotas import check_submission, client_key
+from app.runs.quotas import check_submission, client_key
 from app.core.strict_json import StrictJsonRoute
 from app.runs.models import FINAL_STATES
 from app.scenarios.models import ScenarioRow
 from app.sweeps import service
 from app.sweeps.models import Sweep
-from app.sweeps.schemas import SweepCreate, SweepPublic, SweepsPublic
+from app.sweeps.schemas import SweepCreate, SweepCreated, SweepPublic, SweepsPublic
 
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/sweeps", tags=["sweeps"], route_class=StrictJsonRoute)
 
 
-@router.post("", response_model=SweepPublic, status_code=201,
+@router.post("", response_model=SweepCreated, status_code=201,
              responses={429: {"description": "over a quota (Retry-After; the message names it)"}})
-def create(session: SessionDep, settings: SettingsDep, request: Request,
-           body: SweepCreate) -> SweepPublic:
-    """Validate every point, store the sweep and fan its runs out on the workers."""
+def create(session: SessionDep, settings: SettingsDep, caller: CallerDep,
+           body: SweepCreate) -> SweepCreated:
+    """Validate every point, store the sweep and fan its runs out on the workers. The sweep, its
+    points and runs are owned by the caller's first owner token (a fresh one when it sent none,
+    returned)."""
     base = session.get(ScenarioRow, body.scenario_id)
     if base is None:
         raise HTTPException(404, f"scenario '{body.scenario_id}' not found")
@@ -35,23 +39,28 @@ def create(session: SessionDep, settings: SettingsDep, request: Request,
         raise HTTPException(422, [{"loc": ["body", "parameters"], "type": "too_many_points",
                                    "msg": f"the grid has {size} points (at most "
                                           f"{settings.MAX_SWEEP_POINTS})"}])
-    client = client_key(request, session, settings)
+    client = client_key(caller, session, settings)
     check_submission(session, settings, client=client, new_runs=size, points=size)
-    sweep = service.create_sweep(session, base=base, body=body, client=client)
+    token = caller.owner_token()
+    sweep = service.create_sweep(session, base=base, body=body, client=client,
+                                 owner_hash=token_hash(token))
     try:
         enqueue_sweep(sweep.id)
     except Exception as exc:  # noqa: BLE001 - broker down: the reconciler expands it later
         log.warning("sweep %s: broker unreachable (%s); the reconciler will enqueue it",
                     sweep.id, type(exc).__name__)
-    return service.to_public(session, sweep=sweep)
+    return SweepCreated(**service.to_public(session, sweep=sweep).model_dump(), owner_token=token)
 
 
 @router.get("", response_model=SweepsPublic)
-def list_(session: SessionDep, scenario_id: str | None = None,
+def list_(session: SessionDep, caller: CallerDep, scenario_id: str | None = None,
           limit: Annotated[int, Query(ge=1, le=200)] = 20,
           offset: Annotated[int, Query(ge=0, le=1_000_000_000)] = 0) -> SweepsPublic:
-    """Newest first, with progress counts."""
-    rows, count = service.list_sweeps(session, scenario_id=scenario_id, limit=limit, offset=offset)
+    """Newest first, with progress counts: the caller's sweeps; with `scenario_id` of a saved
+    scenario, every sweep of it (its link holders may read them; a preset's: the caller's)."""
+    owned_by = None if open_listing(session, scenario_id) else caller.hashes
+    rows, count = service.list_sweeps(session, scenario_id=scenario_id, limit=limit,
+                                      offset=offset, owned_by=owned_by)
     return SweepsPublic(data=[service.summary(session, sweep=s) for s in rows], count=count)
 
 
@@ -67,9 +76,13 @@ def get(session: SessionDep, sweep: SweepDep,
     return service.to_public(session, sweep=sweep, offset=offset, limit=limit)
 
 
-@router.post("/{id}/cancel", response_model=SweepPublic, responses={409: {"description": "final"}})
-def cancel(session: SessionDep, sweep: SweepDep) -> SweepPublic:
-    """Cancel every point not yet finished; 409 when the sweep already ended."""
+@router.post("/{id}/cancel", response_model=SweepPublic,
+             responses={**OWNER_RESPONSES, 409: {"description": "final"}})
+def cancel(session: SessionDep, settings: SettingsDep, caller: CallerDep,
+           sweep: SweepDep) -> SweepPublic:
+    """Cancel every point not yet finished; needs the sweep's owner token; 409 when the sweep
+    already ended."""
+    require_owner(caller, settings, f"sweep '{sweep.id}'", sweep.owner_hash)
     if not service.cancel_sweep(session, sweep=sweep):
         raise HTTPException(409, f"sweep '{sweep.id}' already ended")
     return service.to_public(session, sweep=sweep)
@@ -78,11 +91,11 @@ def cancel(session: SessionDep, sweep: SweepDep) -> SweepPublic:
 @router.get("/{id}/events", response_class=EventSourceResponse,
             responses={200: {"content": {"text/event-stream": {}}},
                        429: {"description": "too many open event streams for this client"}})
-def events(session: SessionDep, settings: SettingsDep, request: Request, sweep: SweepDep,
+def events(session: SessionDep, settings: SettingsDep, caller: CallerDep, sweep: SweepDep,
            last_event_id: LastEventId = None) -> EventSourceResponse:
     """Server-Sent Events: `progress` with {id, status, total, done, failed}, then `done`."""
     sweep_id = sweep.id
-    client = client_key(request, session, settings)
+    client = client_key(caller, session, settings)
     session.close()  # the stream polls with its own short sessions: hold no pooled connection
 
     def read() -> tuple[dict[str, Any], bool] | None:

@@ -109,3 +109,10 @@ class SweepsPublic(BaseModel):
 
     data: list[SweepSummary]
     count: int
+
+
+class SweepCreated(SweepPublic):
+    """A new sweep with the owner token it is owned by (the one the request sent first in
+    X-Owner-Token, else a fresh one): needed to cancel and list it."""
+
+    owner_token: str

@@ -20,13 +20,13 @@ from app.sweeps.schemas import (SweepCreate, SweepPointPublic, SweepProgress, Sw
 
 
 def create_sweep(session: Session, *, base: ScenarioRow, body: SweepCreate,
-                 client: str | None = None) -> Sweep:
+                 client: str | None = None, owner_hash: str | None = None) -> Sweep:
     """Validate every point now (422 on the first bad one) and store the sweep. Commits."""
     build_points(base.document, body)
     sweep = Sweep(id=new_id(), scenario_id=base.id, seed=body.seed,
                   parameters=[p.model_dump(mode="json") for p in body.parameters],
                   linked=[link.model_dump(mode="json", by_alias=True) for link in body.linked],
-                  total=_grid_size(body), client=client)
+                  total=_grid_size(body), client=client, owner_hash=owner_hash)
     session.add(sweep)
     session.commit()
     return sweep
@@ -75,7 +75,8 @@ def expand_sweep(session: Session, *, sweep: Sweep,
         if index in stored:
             continue
         row, _token = create_scenario(session, scenario=_named(scenario, base, params),
-                                      parent_id=base.id, commit=False)
+                                      parent_id=base.id, commit=False,
+                                      owner_hash=sweep.owner_hash)
         pending.append((index, params, row))
         if len(pending) >= EXPAND_SLICE:
             left += _store_slice(session, sweep, pending, dispatch)
@@ -100,7 +101,7 @@ def _store_slice(session: Session, sweep: Sweep, points: Slice,
         run = runs.get((row.sim_hash, sweep.seed))
         if run is None:
             run = Run(id=new_id(), scenario_id=row.id, seed=sweep.seed, status=RunStatus.PENDING,
-                      client=sweep.client)
+                      client=sweep.client, owner_hash=sweep.owner_hash)
             session.add(run)
             runs[(row.sim_hash, sweep.seed)] = run  # the same simulation twice: one run
             new.append(run.id)
@@ -194,12 +195,14 @@ def summary(session: Session, *, sweep: Sweep) -> SweepSummary:
                         scenario_id=sweep.scenario_id, created_at=sweep.created_at)
 
 
-def list_sweeps(session: Session, *, scenario_id: str | None, limit: int,
-                offset: int) -> tuple[list[Sweep], int]:
-    """Newest first."""
+def list_sweeps(session: Session, *, scenario_id: str | None, limit: int, offset: int,
+                owned_by: tuple[str, ...] | None = None) -> tuple[list[Sweep], int]:
+    """Newest first; with `owned_by` (token hashes) only the sweeps these own."""
     query = select(Sweep)
     if scenario_id:
         query = query.where(Sweep.scenario_id == scenario_id)
+    if owned_by is not None:
+        query = query.where(Sweep.owner_hash.in_(owned_by))
     count = session.scalar(select(func.count()).select_from(query.subquery())) or 0
     rows = session.scalars(query.order_by(Sweep.created_at.desc(), Sweep.id)
                            .limit(limit).offset(offset)).all()

@@ -238,7 +238,7 @@ def _store_batch(session: Session, tuning: Tuning, space: Space, bases: list[Sce
                 run = runs.get((snapshot.sim_hash, seed))
                 if run is None:
                     run = Run(id=new_id(), scenario_id=snapshot.id, seed=seed, status=RunStatus.PENDING,
-                              client=tuning.client)
+                              client=tuning.client, owner_hash=tuning.owner_hash)
                     session.add(run)
                     runs[(snapshot.sim_hash, seed)] = run  # the same simulation twice: one run
                     dispatch.append(run.id)
@@ -257,7 +257,7 @@ def _snapshot(session: Session, tuning: Tuning, space: Space, base: ScenarioRow,
     scenario = scenario.model_copy(update={
         "name": f"{base.name} [{label}]"[:200] if label else base.name})
     snapshot, _ = create_scenario(session, scenario=scenario, parent_id=base.id,
-                                  tuning_id=tuning.id, commit=False)
+                                  tuning_id=tuning.id, commit=False, owner_hash=tuning.owner_hash)
     return snapshot
 
 

@@ -26,8 +26,10 @@ class Tuning(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)  # optimistic lock of the step task
     stepped_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     chain_token: Mapped[str | None] = mapped_column(String(32))  # the live chain of step tasks
-    # Who created it (app/core/quotas.client_key); its runs carry it like sweep points do.
+    # Who created it (app/runs/quotas.client_key); its runs carry it like sweep points do.
     client: Mapped[str | None] = mapped_column(String(80), index=True)
+    # sha256 of the creator's owner token (app/core/owners.py): who may cancel it and list it.
+    owner_hash: Mapped[str | None] = mapped_column(String(64), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 

@@ -3,23 +3,25 @@
 from datetime import timedelta
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, HTTPException, Query
 from sse_starlette.sse import EventSourceResponse
 
-from app.api.deps import SessionDep, SettingsDep, TuningDep
+from app.api.deps import (OWNER_RESPONSES, CallerDep, SessionDep, SettingsDep, TuningDep,
+                          open_listing, require_owner)
 from app.api.errors import unprocessable
 from app.api.sse import LastEventId, limited_stream, poll_events
 from app.core.db import get_sessionmaker, utcnow
+from app.core.owners import token_hash
 from app.core.queue import kick_tuning
-from app.core.quotas import check_submission, client_key
+from app.runs.quotas import check_submission, client_key
 from app.runs.models import FINAL_STATES
 from app.scenarios.models import ScenarioRow
 from app.scenarios.router import summary_of
 from app.scenarios.schemas import ScenarioCreated
 from app.tunings import service
 from app.tunings.models import Tuning, TuningEvaluation
-from app.tunings.schemas import (ApplyPick, SpaceOut, TuningCreate, TuningPublic, TuningResults,
-                                 TuningsPublic)
+from app.tunings.schemas import (ApplyPick, SpaceOut, TuningCreate, TuningCreated, TuningPublic,
+                                 TuningResults, TuningsPublic)
 from app.tunings.space import NAMED_SPACES, SpaceError
 
 router = APIRouter(prefix="/tunings", tags=["tunings"])
@@ -27,15 +29,17 @@ STALE_CHAIN_S = 30.0  # a running tuning not stepped for this long gets its chai
 MAX_TUNING_POINTS = 1_000_000
 
 
-@router.post("", response_model=TuningPublic, status_code=201,
+@router.post("", response_model=TuningCreated, status_code=201,
              responses={429: {"description": "over a quota of this client (points per sweep or "
                                              "tuning, queued runs, simulated events per day)"}})
-def create(session: SessionDep, settings: SettingsDep, request: Request,
+def create(session: SessionDep, settings: SettingsDep, caller: CallerDep,
            body: TuningCreate) -> Any:
     """Validate the space on every scenario, store the tuning and start its strategies. The
     client's quotas apply: the tuning's most runs (evaluations x scenarios x seeds) count
-    against the points per sweep or tuning."""
-    client = client_key(request, session, settings)
+    against the points per sweep or tuning. The tuning, its snapshots and runs are owned by
+    the caller's first owner token (a fresh one when it sent none, returned)."""
+    client = client_key(caller, session, settings)
+    token = caller.owner_token()
     bases = []
     for i, scenario_id in enumerate(body.scenario_ids):
         base = session.get(ScenarioRow, scenario_id)
@@ -46,12 +50,14 @@ def create(session: SessionDep, settings: SettingsDep, request: Request,
         tuning = service.create_tuning(
             session, body=body, bases=bases, max_points=MAX_TUNING_POINTS,
             admit=lambda runs: check_submission(session, settings, client=client, new_runs=0,
-                                                points=runs), client=client)
+                                                points=runs), client=client,
+            owner_hash=token_hash(token))
     except SpaceError as exc:
         return unprocessable([{"loc": ["body", "space", *exc.where], "msg": exc.message,
                                "type": "space"}])
     kick_tuning(tuning.id)
-    return service.to_public(session, tuning=tuning)
+    return TuningCreated(**service.to_public(session, tuning=tuning).model_dump(),
+                         owner_token=token)
 
 
 @router.get("/spaces", response_model=dict[str, SpaceOut])
@@ -61,12 +67,15 @@ def spaces() -> dict[str, SpaceOut]:
 
 
 @router.get("", response_model=TuningsPublic)
-def list_(session: SessionDep, scenario_id: str | None = None,
+def list_(session: SessionDep, caller: CallerDep, scenario_id: str | None = None,
           limit: Annotated[int, Query(ge=1, le=200)] = 20,
           offset: Annotated[int, Query(ge=0, le=1_000_000_000)] = 0) -> TuningsPublic:
-    """Newest first, with per-strategy progress."""
+    """Newest first, with per-strategy progress: the caller's tunings; with `scenario_id` of a
+    saved scenario, every tuning of it (its link holders may read them; a preset's: the
+    caller's)."""
+    owned_by = None if open_listing(session, scenario_id) else caller.hashes
     rows, count = service.list_tunings(session, scenario_id=scenario_id, limit=limit,
-                                       offset=offset)
+                                       offset=offset, owned_by=owned_by)
     return TuningsPublic(data=[service.summary(session, tuning=t) for t in rows], count=count)
 
 
@@ -99,18 +108,34 @@ def results(session: SessionDep, tuning: TuningDep, metrics: Annotated[bool, Que
     return service.results(session, tuning=tuning, with_metrics=metrics)
 
 
-@router.post("/{id}/cancel", response_model=TuningPublic, responses={409: {"description": "final"}})
-def cancel(session: SessionDep, tuning: TuningDep) -> TuningPublic:
-    """Stop the strategies; 409 when the tuning already ended."""
+def _owners(session, tuning: Tuning) -> tuple[str | None, ...]:
+    """Who may change a tuning: its owner; one stored before owners were kept (owner_hash
+    NULL), the owner of its first scenario."""
+    if tuning.owner_hash is not None:
+        return (tuning.owner_hash,)
+    first = session.get(ScenarioRow, tuning.scenario_ids[0]) if tuning.scenario_ids else None
+    return (first.owner_token_hash if first is not None else None,)
+
+
+@router.post("/{id}/cancel", response_model=TuningPublic,
+             responses={**OWNER_RESPONSES, 409: {"description": "final"}})
+def cancel(session: SessionDep, settings: SettingsDep, caller: CallerDep,
+           tuning: TuningDep) -> TuningPublic:
+    """Stop the strategies; needs the tuning's owner token; 409 when the tuning already ended."""
+    require_owner(caller, settings, f"tuning '{tuning.id}'", *_owners(session, tuning))
     if not service.cancel_tuning(session, tuning=tuning):
         raise HTTPException(409, f"tuning '{tuning.id}' already ended")
     return service.to_public(session, tuning=tuning)
 
 
 @router.post("/{id}/apply", response_model=ScenarioCreated, status_code=201,
-             response_model_exclude_unset=True, responses={409: {"description": "not evaluated"}})
-def apply(session: SessionDep, tuning: TuningDep, body: ApplyPick) -> ScenarioCreated:
-    """Fork a base scenario with an evaluation's settings (the new scenario's parent is the base)."""
+             response_model_exclude_unset=True,
+             responses={**OWNER_RESPONSES, 409: {"description": "not evaluated"}})
+def apply(session: SessionDep, settings: SettingsDep, caller: CallerDep, tuning: TuningDep,
+          body: ApplyPick) -> ScenarioCreated:
+    """Fork a base scenario with an evaluation's settings (the new scenario's parent is the
+    base, its owner the caller); needs the tuning's owner token."""
+    require_owner(caller, settings, f"tuning '{tuning.id}'", *_owners(session, tuning))
     evaluation = session.get(TuningEvaluation, body.evaluation_id)
     if evaluation is None or evaluation.tuning_id != tuning.id:
         raise HTTPException(404, f"evaluation {body.evaluation_id} not found in tuning "
@@ -122,20 +147,21 @@ def apply(session: SessionDep, tuning: TuningDep, body: ApplyPick) -> ScenarioCr
     if evaluation.status != "DONE":
         raise HTTPException(409, f"evaluation {evaluation.id} is {evaluation.status}")
     child, token = service.apply_pick(session, tuning=tuning, evaluation=evaluation,
-                                      scenario_index=body.scenario_index)
+                                      scenario_index=body.scenario_index,
+                                      owner_token=caller.owner_token())
     return ScenarioCreated(**summary_of(child), scenario=child.document, owner_token=token)
 
 
 @router.get("/{id}/events", response_class=EventSourceResponse,
             responses={200: {"content": {"text/event-stream": {}}},
                        429: {"description": "too many open event streams for this client"}})
-def events(session: SessionDep, settings: SettingsDep, request: Request, tuning: TuningDep,
+def events(session: SessionDep, settings: SettingsDep, caller: CallerDep, tuning: TuningDep,
            last_event_id: LastEventId = None) -> EventSourceResponse:
     """Server-Sent Events: `progress` (per strategy: evaluations, done, best so far), then `done`.
     A reconnecting client's Last-Event-ID skips the state it has already seen; the stream counts
     against the client's MAX_SSE_PER_CLIENT like the run and sweep streams."""
     tuning_id = tuning.id
-    client = client_key(request, session, settings)
+    client = client_key(caller, session, settings)
     session.close()  # the stream polls with its own short sessions: hold no pooled connection
 
     def read() -> tuple[dict[str, Any], bool] | None:

@@ -236,6 +236,13 @@ class TuningPublic(TuningProgress):
     finished_at: datetime | None
 
 
+class TuningCreated(TuningPublic):
+    """A new tuning with the owner token it is owned by (the one the request sent first in
+    X-Owner-Token, else a fresh one): needed to cancel it, apply its picks and list it."""
+
+    owner_token: str
+
+
 class TuningSummary(TuningProgress):
     name: str
     scenario_ids: list[str]

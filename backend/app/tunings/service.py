@@ -29,7 +29,7 @@ TABLE_METRICS = ("throughput_gbps", "fct_p99_us", "queue_p99_bytes", "max_queue_
 
 def create_tuning(session: Session, *, body: TuningCreate, bases: list[ScenarioRow],
                   max_points: int, admit: Callable[[int], None] = lambda runs: None,
-                  client: str | None = None) -> Tuning:
+                  client: str | None = None, owner_hash: str | None = None) -> Tuning:
     """Validate the space on every base scenario (SpaceError / 422), then `admit` the most runs
     the tuning can start (the caller's quota check raises to refuse), and store. Commits.
     `client` owns the tuning's runs for the quotas and fair queueing."""
@@ -44,7 +44,7 @@ def create_tuning(session: Session, *, body: TuningCreate, bases: list[ScenarioR
     tuning = Tuning(id=new_id(), name=body.name or f"tuning of {bases[0].name}"[:200],
                     scenario_ids=list(body.scenario_ids),
                     spec=body.model_dump(mode="json", by_alias=True), status=RunStatus.PENDING,
-                    client=client)
+                    client=client, owner_hash=owner_hash)
     session.add(tuning)
     session.commit()
     return tuning
@@ -142,9 +142,13 @@ def summary(session: Session, *, tuning: Tuning) -> TuningSummary:
                          scenario_ids=tuning.scenario_ids, created_at=tuning.created_at)
 
 
-def list_tunings(session: Session, *, scenario_id: str | None, limit: int,
-                 offset: int) -> tuple[list[Tuning], int]:
-    rows = list(session.scalars(select(Tuning).order_by(Tuning.created_at.desc(), Tuning.id)).all())
+def list_tunings(session: Session, *, scenario_id: str | None, limit: int, offset: int,
+                 owned_by: tuple[str, ...] | None = None) -> tuple[list[Tuning], int]:
+    """Newest first; with `owned_by` (token hashes) only the tunings these own."""
+    query = select(Tuning)
+    if owned_by is not None:
+        query = query.where(Tuning.owner_hash.in_(owned_by))
+    rows = list(session.scalars(query.order_by(Tuning.created_at.desc(), Tuning.id)).all())
     if scenario_id:
         rows = [t for t in rows if scenario_id in t.scenario_ids]
     return rows[offset:offset + limit], len(rows)
@@ -278,7 +282,7 @@ def cancel_tuning(session: Session, *, tuning: Tuning) -> bool:
 
 
 def apply_pick(session: Session, *, tuning: Tuning, evaluation: TuningEvaluation,
-               scenario_index: int) -> tuple[ScenarioRow, str]:
+               scenario_index: int, owner_token: str | None = None) -> tuple[ScenarioRow, str]:
     """Fork base scenario `scenario_index` with the evaluation's settings at full duration."""
     spec = TuningCreate.model_validate(tuning.spec)
     base = session.get(ScenarioRow, tuning.scenario_ids[scenario_index])
@@ -288,7 +292,7 @@ def apply_pick(session: Session, *, tuning: Tuning, evaluation: TuningEvaluation
     label = ", ".join(f"{k}={v}" for k, v in evaluation.params.items())
     document["name"] = f"{base.name} ({evaluation.strategy} pick: {label})"[:200]
     scenario = Scenario.model_validate(document)
-    return create_scenario(session, scenario=scenario, parent_id=base.id)
+    return create_scenario(session, scenario=scenario, parent_id=base.id, owner_token=owner_token)
 
 
 def count_running(session: Session) -> int:

@@ -102,14 +102,18 @@ def test_fork_404_and_422(api):
     assert locs == [["body", "scenario", "duration_us"]]
 
 
-def test_delete_needs_owner_token(api):
+def test_delete_needs_owner_token(api, stack):
     created = create_scenario(api, incast())
     path = f"/scenarios/{created['id']}"
-    assert api.delete(path).status_code == 403
-    assert api.delete(path, headers={"X-Owner-Token": "wrong"}).status_code == 403
-    assert api.delete(path, headers={"X-Owner-Token": created["owner_token"]}).status_code == 204
-    assert api.get(path).status_code == 404
-    assert api.delete(path, headers={"X-Owner-Token": created["owner_token"]}).status_code == 404
+    with stack.client() as stranger:  # no token of its own
+        assert stranger.delete(path).status_code == 403
+        assert stranger.delete(path, headers={"X-Owner-Token": "wrong"}).status_code == 401
+        assert stranger.delete(path, headers={"X-Owner-Token": "w" * 32}).status_code == 403
+        assert stranger.delete(path, headers={"X-Owner-Token": created["owner_token"]}
+                               ).status_code == 204
+        assert stranger.get(path).status_code == 404
+        assert stranger.delete(path, headers={"X-Owner-Token": created["owner_token"]}
+                               ).status_code == 404
 
 
 def test_validate_ok_and_422(api):

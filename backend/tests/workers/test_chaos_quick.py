@@ -123,7 +123,8 @@ def test_cancel_mid_run_kills_fabricsim_and_worker_takes_new_work(chaos_stack):
             api.get(f"/runs/{run['id']}").json()), 120, what="the long run to make progress")
         sims = fabricsim_processes(worker)
         assert len(sims) == 1 and any(run["id"] in arg for arg in sims[0].cmdline()), sims
-        cancelled = api.post(f"/runs/{run['id']}/cancel")
+        cancelled = api.post(f"/runs/{run['id']}/cancel",  # the scenario's owner cancels
+                             headers={"X-Owner-Token": scenario["owner_token"]})
         assert cancelled.status_code == 200 and cancelled.json()["status"] == "CANCELLED"
         # The worker's next progress tick sees the claim gone and SIGKILLs the simulator.
         wait_until(lambda: not sims[0].is_running() or sims[0].status() == psutil.STATUS_ZOMBIE,

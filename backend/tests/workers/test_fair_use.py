@@ -167,7 +167,9 @@ def test_tuning_streams_count_against_the_sse_limit(fair):
         with api.stream("GET", path) as first, api.stream("GET", path) as second:
             assert first.status_code == second.status_code == 200
             assert_429(api.get(path), "SSE connections")
-        assert api.post(f"/tunings/{response.json()['id']}/cancel").status_code == 200
+        owner = {"X-Owner-Token": response.json()["owner_token"]}  # minted at creation
+        assert api.post(f"/tunings/{response.json()['id']}/cancel",
+                        headers=owner).status_code == 200
 
 
 def test_points_per_tuning(fair):

@@ -1,9 +1,33 @@
 import createClient from "openapi-fetch";
 import type { paths } from "./schema.gen";
 import { ApiError, toApiError } from "./errors";
+import { ownerTokens, rememberToken } from "../mine/mine";
 
 /** The generated, typed client. Relative URLs: the backend serves the app at the same origin. */
 export const client = createClient<paths>({ baseUrl: "" });
+
+/**
+ * Owner tokens (docs/security.md): every call sends this browser's tokens in X-Owner-Token, so
+ * lists show its own work and it may cancel, apply or delete it; a token a creation returns is
+ * kept (the first one then owns everything this browser creates).
+ */
+client.use({
+  onRequest({ request }) {
+    const tokens = ownerTokens();
+    if (tokens.length) request.headers.set("X-Owner-Token", tokens.join(","));
+    return request;
+  },
+  async onResponse({ request, response }) {
+    if (request.method !== "POST" || !response.ok || !response.headers.get("content-type")?.includes("application/json")) return response;
+    try {
+      const body = (await response.clone().json()) as { owner_token?: unknown };
+      if (typeof body?.owner_token === "string") rememberToken(body.owner_token);
+    } catch {
+      /* not JSON after all: nothing to keep */
+    }
+    return response;
+  },
+});
 
 interface FetchResult<T> {
   data?: T;

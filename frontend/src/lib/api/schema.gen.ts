@@ -133,13 +133,17 @@ export interface paths {
         };
         /**
          * List
-         * @description Newest first, filtered by scenario and status.
+         * @description Newest first, filtered by scenario and status. The caller's runs (those its owner tokens
+         *     own); with `scenario_id` of a saved scenario, every run of it (whoever holds the scenario's
+         *     link may read them; a preset's: the caller's only).
          */
         get: operations["runs-list"];
         put?: never;
         /**
          * Create
-         * @description One run per seed; a scenario+seed that already succeeded returns that run (cached).
+         * @description One run per seed; a scenario+seed that already succeeded returns that run (cached), one
+         *     still in flight is shared. New runs are owned by the caller's first owner token (a fresh
+         *     one when it sent none, returned): anyone with the scenario's link may run it.
          */
         post: operations["runs-create"];
         delete?: never;
@@ -179,7 +183,8 @@ export interface paths {
         put?: never;
         /**
          * Cancel
-         * @description Cancel a pending or running run; 409 when it already ended.
+         * @description Cancel a pending or running run; needs the owner token of the run or of its scenario;
+         *     409 when it already ended.
          */
         post: operations["runs-cancel"];
         delete?: never;
@@ -338,13 +343,16 @@ export interface paths {
         };
         /**
          * List
-         * @description Newest first; `q` searches names; `kind` picks which snapshots (default: user).
+         * @description The caller's snapshots (those its owner tokens own) and the presets, newest first; `q`
+         *     searches their names; `kind` picks which (default: user). Nobody else's are listed: a
+         *     scenario is read by its id (its share link).
          */
         get: operations["scenarios-list"];
         put?: never;
         /**
          * Create
-         * @description Store an immutable snapshot; the owner token is returned only here.
+         * @description Store an immutable snapshot owned by the caller's first owner token (a fresh one when it
+         *     sent none), returned here.
          */
         post: operations["scenarios-create"];
         delete?: never;
@@ -410,7 +418,7 @@ export interface paths {
         post?: never;
         /**
          * Delete
-         * @description Delete a snapshot and its runs; needs the owner token from creation.
+         * @description Delete a snapshot and its runs; needs its owner token.
          */
         delete: operations["scenarios-delete"];
         options?: never;
@@ -429,7 +437,8 @@ export interface paths {
         put?: never;
         /**
          * Fork
-         * @description A new snapshot of the edited document with parent_id = this id.
+         * @description A new snapshot of the edited document with parent_id = this id, owned by the caller
+         *     (anyone with the link may fork).
          */
         post: operations["scenarios-fork"];
         delete?: never;
@@ -487,13 +496,16 @@ export interface paths {
         };
         /**
          * List
-         * @description Newest first, with progress counts.
+         * @description Newest first, with progress counts: the caller's sweeps; with `scenario_id` of a saved
+         *     scenario, every sweep of it (its link holders may read them; a preset's: the caller's).
          */
         get: operations["sweeps-list"];
         put?: never;
         /**
          * Create
-         * @description Validate every point, store the sweep and fan its runs out on the workers.
+         * @description Validate every point, store the sweep and fan its runs out on the workers. The sweep, its
+         *     points and runs are owned by the caller's first owner token (a fresh one when it sent none,
+         *     returned).
          */
         post: operations["sweeps-create"];
         delete?: never;
@@ -534,7 +546,8 @@ export interface paths {
         put?: never;
         /**
          * Cancel
-         * @description Cancel every point not yet finished; 409 when the sweep already ended.
+         * @description Cancel every point not yet finished; needs the sweep's owner token; 409 when the sweep
+         *     already ended.
          */
         post: operations["sweeps-cancel"];
         delete?: never;
@@ -592,7 +605,9 @@ export interface paths {
         };
         /**
          * List
-         * @description Newest first, with per-strategy progress.
+         * @description Newest first, with per-strategy progress: the caller's tunings; with `scenario_id` of a
+         *     saved scenario, every tuning of it (its link holders may read them; a preset's: the
+         *     caller's).
          */
         get: operations["tunings-list"];
         put?: never;
@@ -600,7 +615,8 @@ export interface paths {
          * Create
          * @description Validate the space on every scenario, store the tuning and start its strategies. The
          *     client's quotas apply: the tuning's most runs (evaluations x scenarios x seeds) count
-         *     against the points per sweep or tuning.
+         *     against the points per sweep or tuning. The tuning, its snapshots and runs are owned by
+         *     the caller's first owner token (a fresh one when it sent none, returned).
          */
         post: operations["tunings-create"];
         delete?: never;
@@ -660,7 +676,8 @@ export interface paths {
         put?: never;
         /**
          * Apply
-         * @description Fork a base scenario with an evaluation's settings (the new scenario's parent is the base).
+         * @description Fork a base scenario with an evaluation's settings (the new scenario's parent is the
+         *     base, its owner the caller); needs the tuning's owner token.
          */
         post: operations["tunings-apply"];
         delete?: never;
@@ -680,7 +697,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel
-         * @description Stop the strategies; 409 when the tuning already ended.
+         * @description Stop the strategies; needs the tuning's owner token; 409 when the tuning already ended.
          */
         post: operations["tunings-cancel"];
         delete?: never;
@@ -2665,6 +2682,19 @@ export interface components {
             }[];
         };
         /**
+         * RunsCreated
+         * @description The runs of POST /runs with the owner token the new ones are owned by (the one the
+         *     request sent first in X-Owner-Token, else a fresh one): needed to cancel and list them.
+         */
+        RunsCreated: {
+            /** Count */
+            count: number;
+            /** Data */
+            data: components["schemas"]["RunPublic"][];
+            /** Owner Token */
+            owner_token: string;
+        };
+        /**
          * RunsPublic
          * @description A page of runs.
          */
@@ -2741,7 +2771,8 @@ export interface components {
         };
         /**
          * ScenarioCreated
-         * @description Returned once at creation: the owner token needed to delete it.
+         * @description Returned at creation: the owner token that owns it (the one the request sent first in
+         *     X-Owner-Token, else a fresh one), needed to delete it and to list it.
          */
         ScenarioCreated: {
             /** Content Hash */
@@ -3190,6 +3221,61 @@ export interface components {
             seed: number;
         };
         /**
+         * SweepCreated
+         * @description A new sweep with the owner token it is owned by (the one the request sent first in
+         *     X-Owner-Token, else a fresh one): needed to cancel and list it.
+         */
+        SweepCreated: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Done */
+            done: number;
+            /** Failed */
+            failed: number;
+            /** Id */
+            id: string;
+            /** Linked */
+            linked: components["schemas"]["LinkedParameter"][];
+            /**
+             * Next Offset
+             * @description `offset` of the next page, null when this page holds the last point
+             */
+            next_offset: number | null;
+            /**
+             * Offset
+             * @description Index of this page's first point
+             */
+            offset: number;
+            /** Owner Token */
+            owner_token: string;
+            /** Parameters */
+            parameters: components["schemas"]["SweepParameter"][];
+            /**
+             * Points
+             * @description One page of the points table in index order: `limit` points from `offset`
+             */
+            points: components["schemas"]["SweepPointPublic"][];
+            /**
+             * Points Count
+             * @description Points stored so far (`total` once expanded)
+             */
+            points_count: number;
+            /** Scenario Id */
+            scenario_id: string;
+            /** Seed */
+            seed: number;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+            /** Total */
+            total: number;
+        };
+        /**
          * SweepParameter
          * @description One axis of the grid: a dotted scenario path and its values.
          */
@@ -3551,6 +3637,39 @@ export interface components {
             /** Strategies */
             strategies: components["schemas"]["StrategyIn"][];
         };
+        /**
+         * TuningCreated
+         * @description A new tuning with the owner token it is owned by (the one the request sent first in
+         *     X-Owner-Token, else a fresh one): needed to cancel it, apply its picks and list it.
+         */
+        TuningCreated: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Error */
+            error: string | null;
+            /** Finished At */
+            finished_at: string | null;
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /** Owner Token */
+            owner_token: string;
+            /** Scenario Ids */
+            scenario_ids: string[];
+            space: components["schemas"]["SpaceOut"];
+            spec: components["schemas"]["TuningCreate"];
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+            /** Strategies */
+            strategies: components["schemas"]["StrategyProgress"][];
+        };
         /** TuningPublic */
         TuningPublic: {
             /**
@@ -3768,6 +3887,13 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     "imports-import_hpcc": {
@@ -3791,6 +3917,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["HpccImported"];
                 };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description a file's line, or the resulting scenario, is invalid */
             422: {
@@ -3819,6 +3952,13 @@ export interface operations {
                     "application/json": components["schemas"]["LabsPublic"];
                 };
             };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     "labs-get": {
@@ -3840,6 +3980,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LabPublic"];
                 };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {
@@ -3870,6 +4017,13 @@ export interface operations {
                     "application/json": components["schemas"]["PresetsPublic"];
                 };
             };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     "presets-get": {
@@ -3891,6 +4045,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["PresetDetail"];
                 };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {
@@ -3926,6 +4087,13 @@ export interface operations {
                     "application/json": components["schemas"]["RunsPublic"];
                 };
             };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -3956,8 +4124,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RunsPublic"];
+                    "application/json": components["schemas"]["RunsCreated"];
                 };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {
@@ -3997,6 +4172,13 @@ export interface operations {
                     "application/json": components["schemas"]["RunPublic"];
                 };
             };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -4028,6 +4210,20 @@ export interface operations {
                     "application/json": components["schemas"]["RunPublic"];
                 };
             };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description the caller holds no owner token of this resource (X-Owner-Token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description final */
             409: {
                 headers: {
@@ -4043,6 +4239,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
+            };
+            /** @description too many failed owner-token attempts from this client (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -4068,6 +4271,13 @@ export interface operations {
             };
             /** @description not modified: the If-None-Match tag is the result's */
             304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4106,6 +4316,13 @@ export interface operations {
                 content: {
                     "text/event-stream": unknown;
                 };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {
@@ -4155,6 +4372,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -4186,6 +4410,13 @@ export interface operations {
                     "text/csv": unknown;
                 };
             };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -4216,6 +4447,13 @@ export interface operations {
                 content: {
                     "application/json": unknown;
                 };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {
@@ -4252,6 +4490,13 @@ export interface operations {
             };
             /** @description not modified: the If-None-Match tag is the result's */
             304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4295,6 +4540,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -4330,6 +4582,13 @@ export interface operations {
                     "application/json": components["schemas"]["ScenariosPublic"];
                 };
             };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -4362,6 +4621,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ScenarioCreated"];
                 };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {
@@ -4396,6 +4662,13 @@ export interface operations {
                     "application/json": components["schemas"]["CheckResult"];
                 };
             };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -4429,6 +4702,13 @@ export interface operations {
                     "application/json": components["schemas"]["ValidateResult"];
                 };
             };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -4460,6 +4740,13 @@ export interface operations {
                     "application/json": components["schemas"]["ScenarioPublic"];
                 };
             };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -4474,9 +4761,7 @@ export interface operations {
     "scenarios-delete": {
         parameters: {
             query?: never;
-            header?: {
-                "x-owner-token"?: string | null;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -4491,7 +4776,14 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description wrong or missing owner token */
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description the caller holds no owner token of this resource (X-Owner-Token) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4506,6 +4798,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
+            };
+            /** @description too many failed owner-token attempts from this client (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -4532,6 +4831,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ScenarioCreated"];
                 };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {
@@ -4564,6 +4870,13 @@ export interface operations {
                     "image/png": unknown;
                 };
             };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -4594,6 +4907,13 @@ export interface operations {
                 content: {
                     "image/svg+xml": unknown;
                 };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {
@@ -4628,6 +4948,13 @@ export interface operations {
                     "application/json": components["schemas"]["SweepsPublic"];
                 };
             };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -4658,8 +4985,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SweepPublic"];
+                    "application/json": components["schemas"]["SweepCreated"];
                 };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {
@@ -4704,6 +5038,13 @@ export interface operations {
                     "application/json": components["schemas"]["SweepPublic"];
                 };
             };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -4735,6 +5076,20 @@ export interface operations {
                     "application/json": components["schemas"]["SweepPublic"];
                 };
             };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description the caller holds no owner token of this resource (X-Owner-Token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description final */
             409: {
                 headers: {
@@ -4750,6 +5105,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
+            };
+            /** @description too many failed owner-token attempts from this client (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -4775,6 +5137,13 @@ export interface operations {
                 content: {
                     "text/event-stream": unknown;
                 };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {
@@ -4816,6 +5185,13 @@ export interface operations {
                     "application/json": components["schemas"]["ExpandedTopology"];
                 };
             };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -4856,6 +5232,13 @@ export interface operations {
                     "application/json": components["schemas"]["TuningsPublic"];
                 };
             };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -4886,8 +5269,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TuningPublic"];
+                    "application/json": components["schemas"]["TuningCreated"];
                 };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {
@@ -4927,6 +5317,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     "tunings-get": {
@@ -4948,6 +5345,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["TuningPublic"];
                 };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {
@@ -4984,6 +5388,20 @@ export interface operations {
                     "application/json": components["schemas"]["ScenarioCreated"];
                 };
             };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description the caller holds no owner token of this resource (X-Owner-Token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description not evaluated */
             409: {
                 headers: {
@@ -4999,6 +5417,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
+            };
+            /** @description too many failed owner-token attempts from this client (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -5022,6 +5447,20 @@ export interface operations {
                     "application/json": components["schemas"]["TuningPublic"];
                 };
             };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description the caller holds no owner token of this resource (X-Owner-Token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description final */
             409: {
                 headers: {
@@ -5037,6 +5476,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
+            };
+            /** @description too many failed owner-token attempts from this client (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -5062,6 +5508,13 @@ export interface operations {
                 content: {
                     "text/event-stream": unknown;
                 };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {
@@ -5103,6 +5556,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["TuningResults"];
                 };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {

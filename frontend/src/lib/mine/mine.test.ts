@@ -1,4 +1,4 @@
-import { exportMine, importMine, loadMine, parseMine, rememberRun, rememberScenario } from "./mine";
+import { exportMine, importMine, loadMine, MAX_TOKENS, ownerTokens, parseMine, rememberRun, rememberScenario, rememberToken } from "./mine";
 
 describe("my scenarios (this browser's list)", () => {
   beforeEach(() => window.localStorage.clear());
@@ -29,5 +29,31 @@ describe("my scenarios (this browser's list)", () => {
     expect(() => parseMine('{"scenarios": []}')).toThrow(/fabrictwin-mine/);
     const m = parseMine(JSON.stringify({ format: "fabrictwin-mine", version: 1, scenarios: [{ id: "../x", name: "bad" }, { id: "ok1", name: "good" }], runs: [] }));
     expect(m.scenarios.map((s) => s.id)).toEqual(["ok1"]);
+  });
+});
+
+describe("owner tokens of this browser", () => {
+  beforeEach(() => window.localStorage.clear());
+
+  it("sends its own token first, then scenarios' tokens, each once, at most MAX_TOKENS", () => {
+    const t = (c: string) => c.repeat(32);
+    rememberToken(t("a"));
+    rememberScenario({ id: "s1", name: "one", owner_token: t("a"), created_at: "2026-01-01T00:00:00Z" });
+    rememberScenario({ id: "s2", name: "two", owner_token: t("b"), created_at: "2026-01-02T00:00:00Z" });
+    rememberToken(t("b"));
+    rememberToken("not a token");
+    expect(ownerTokens()).toEqual([t("a"), t("b")]);
+    for (let i = 0; i < 40; i++) rememberToken(`tok${String(i).padStart(2, "0")}`.padEnd(32, "x"));
+    expect(ownerTokens()).toHaveLength(MAX_TOKENS);
+    expect(ownerTokens()[0]).toBe(t("a"));
+  });
+
+  it("carries the tokens through export and import", () => {
+    rememberToken("k".repeat(32));
+    const file = exportMine();
+    window.localStorage.clear();
+    rememberToken("h".repeat(32));
+    importMine(file);
+    expect(ownerTokens()).toEqual(["h".repeat(32), "k".repeat(32)]);
   });
 });

@@ -1,6 +1,8 @@
-// "My scenarios": what this browser saved and ran, kept in local storage with each scenario's
-// owner token (returned once at creation, needed to delete it). There are no accounts: the list
-// is the only link between a person and their work, so it can be exported and imported.
+// "My scenarios": what this browser saved and ran, kept in local storage with the owner tokens
+// the server returned (docs/security.md). The client sends them in X-Owner-Token on every call
+// (lib/api/client.ts): the first one owns what this browser creates next, and together they are
+// what lists show and what may be cancelled or deleted. There are no accounts: the list is the
+// only link between a person and their work, so it can be exported and imported.
 
 export interface MyScenario {
   id: string;
@@ -21,14 +23,19 @@ export interface MineFile {
   version: 1;
   scenarios: MyScenario[];
   runs: MyRun[];
+  /** Owner tokens of runs, sweeps and tunings (a scenario's is on the scenario), oldest first. */
+  tokens?: string[];
 }
 
 const KEY = "fabrictwin.mine.v1";
 const LIMIT = 500;
+/** The most tokens one request sends (the server's limit, app/core/owners.py). */
+export const MAX_TOKENS = 32;
+const TOKEN = /^[A-Za-z0-9_-]{22,64}$/;
 const listeners = new Set<() => void>();
 
 function empty(): MineFile {
-  return { format: "fabrictwin-mine", version: 1, scenarios: [], runs: [] };
+  return { format: "fabrictwin-mine", version: 1, scenarios: [], runs: [], tokens: [] };
 }
 
 export function loadMine(): MineFile {
@@ -67,6 +74,25 @@ export function rememberRun(id: string, scenarioId: string) {
   store(m);
 }
 
+/** Keeps an owner token the server returned (the first kept stays first: it owns new work). */
+export function rememberToken(token: string) {
+  if (!TOKEN.test(token)) return;
+  const m = loadMine();
+  if (ownerTokensOf(m).includes(token)) return;
+  m.tokens = [...(m.tokens ?? []), token];
+  store(m);
+}
+
+function ownerTokensOf(m: MineFile): string[] {
+  const all = [...(m.tokens ?? []), ...m.scenarios.map((s) => s.owner_token ?? "")];
+  return [...new Set(all.filter((t) => TOKEN.test(t)))];
+}
+
+/** The tokens to send in X-Owner-Token: this browser's own first, at most MAX_TOKENS. */
+export function ownerTokens(): string[] {
+  return ownerTokensOf(loadMine()).slice(0, MAX_TOKENS);
+}
+
 export function forgetScenario(id: string) {
   const m = loadMine();
   m.scenarios = m.scenarios.filter((s) => s.id !== id);
@@ -92,7 +118,8 @@ export function parseMine(text: string): MineFile {
     .map((s) => ({ id: s.id, name: String(s.name ?? ""), owner_token: typeof s.owner_token === "string" ? s.owner_token : undefined, parent_id: s.parent_id ?? null, created_at: String(s.created_at ?? "") }));
   const runs = d.runs.filter((r): r is MyRun => !!r && typeof r.id === "string" && ID.test(r.id) && typeof r.scenario_id === "string")
     .map((r) => ({ id: r.id, scenario_id: r.scenario_id, created_at: String(r.created_at ?? "") }));
-  return { format: "fabrictwin-mine", version: 1, scenarios, runs };
+  const tokens = Array.isArray(d.tokens) ? d.tokens.filter((t): t is string => typeof t === "string" && TOKEN.test(t)) : [];
+  return { format: "fabrictwin-mine", version: 1, scenarios, runs, tokens };
 }
 
 /** Adds an imported list to this browser's (entries already here are kept as they are). */
@@ -105,6 +132,7 @@ export function importMine(text: string): { scenarios: number; runs: number } {
   const newR = incoming.runs.filter((r) => !haveR.has(r.id));
   m.scenarios = [...m.scenarios, ...newS].sort((a, b) => b.created_at.localeCompare(a.created_at)).slice(0, LIMIT);
   m.runs = [...m.runs, ...newR].sort((a, b) => b.created_at.localeCompare(a.created_at)).slice(0, LIMIT);
+  m.tokens = [...new Set([...(m.tokens ?? []), ...(incoming.tokens ?? [])])];
   store(m);
   return { scenarios: newS.length, runs: newR.length };
 }

@@ -1,7 +1,9 @@
-"""Fair use of a shared instance: per-client quotas (issue 13).
+"""Fair use of a shared instance: per-client quotas (issue 13), counted over runs (so they live
+in the runs domain; app/core imports no domain).
 
-A client is the owner of the scenario being run when the request carries its X-Owner-Token
-(a lab of forty students behind one NAT address is forty clients), else the request's address;
+A client is the creator of the owner token the request carries first in X-Owner-Token (a lab of
+forty students behind one NAT address is forty clients; issue 23: the token is one per browser,
+reused for everything it creates), else the request's address;
 QUOTA_CLIENT_KEY=address ignores tokens (a public instance, where anyone can mint tokens by saving
 scenarios). Only a hash of the token is kept.
 
@@ -15,13 +17,13 @@ import threading
 from collections import Counter
 from datetime import timedelta
 
-from fastapi import Request
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.core.config import Settings
 from app.core.db import utcnow
-from app.runs.models import Run
+from app.core.owners import Caller
+from app.runs.models import Run, RunStatus
 
 
 class QuotaExceeded(Exception):
@@ -34,19 +36,19 @@ class QuotaExceeded(Exception):
         self.retry_after_s = max(1, int(retry_after_s))
 
 
-def client_key(request: Request, session: Session, settings: Settings) -> str:
-    """`owner:<hash>` for a valid owner token (when allowed), else `addr:<address>`."""
+def client_key(caller: Caller, session: Session, settings: Settings) -> str:
+    """`owner:<hash>` of the caller's first owner token when it already owns work (and tokens
+    count), else `addr:<address>`: quotas follow the token's creator, and a token nobody has used
+    yet (anyone can mint one) is its address."""
     from app.scenarios.models import ScenarioRow
-    from app.scenarios.service import token_hash
 
-    token = request.headers.get("x-owner-token")
-    if token and settings.QUOTA_CLIENT_KEY == "token_or_address" and len(token) <= 200:
-        digest = token_hash(token)
+    if caller.hashes and settings.QUOTA_CLIENT_KEY == "token_or_address":
+        digest = caller.hashes[0]
         if session.scalar(select(ScenarioRow.id).where(
-                ScenarioRow.owner_token_hash == digest).limit(1)) is not None:
+                ScenarioRow.owner_token_hash == digest).limit(1)) is not None or \
+                session.scalar(select(Run.id).where(Run.owner_hash == digest).limit(1)) is not None:
             return f"owner:{digest[:40]}"
-    host = request.client.host if request.client else "unknown"
-    return f"addr:{host}"[:80]
+    return f"addr:{caller.address}"[:80]
 
 
 def check_submission(session: Session, settings: Settings, *, client: str, new_runs: int,
@@ -56,7 +58,7 @@ def check_submission(session: Session, settings: Settings, *, client: str, new_r
         raise QuotaExceeded("points per sweep", f"quota: at most {settings.QUOTA_POINTS_PER_SWEEP}"
                             f" points per sweep or tuning per client (asked {points})", 3600)
     queued = session.scalar(select(func.count()).select_from(Run).where(
-        Run.client == client, Run.status == "PENDING")) or 0
+        Run.client == client, Run.status == RunStatus.PENDING)) or 0
     if queued + new_runs > settings.QUOTA_QUEUED_RUNS:
         raise QuotaExceeded("queued runs", f"quota: at most {settings.QUOTA_QUEUED_RUNS} queued "
                             f"runs per client ({queued} queued, {new_runs} more asked)",
