@@ -7,7 +7,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "backend"), str(ROOT)]
 
-from app.scenarios.schema import Scenario  # noqa: E402
+from app.scenarios.document import Scenario  # noqa: E402
 
 
 def schema() -> dict:

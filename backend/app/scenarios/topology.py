@@ -6,11 +6,11 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
 
 from app.core.validation import error_at, raise_errors
-from app.scenarios import limits as L
+from app.scenarios import limits
 
-Rate = Annotated[float, Field(ge=L.MIN_RATE_GBPS, le=L.MAX_RATE_GBPS, description="Gbit/s")]
-Delay = Annotated[float, Field(ge=0, le=L.MAX_DELAY_US, description="microseconds")]
-NodeId = Annotated[str, Field(pattern=L.NODE_ID_PATTERN)]
+Rate = Annotated[float, Field(ge=limits.MIN_RATE_GBPS, le=limits.MAX_RATE_GBPS, description="Gbit/s")]
+Delay = Annotated[float, Field(ge=0, le=limits.MAX_DELAY_US, description="microseconds")]
+NodeId = Annotated[str, Field(pattern=limits.NODE_ID_PATTERN)]
 
 
 class Strict(BaseModel):
@@ -77,7 +77,7 @@ class DciAccelerator(Strict):
     to the local sender, data held until the far end acknowledges it, resent over the long link."""
 
     enabled: StrictBool = False
-    buffer_bytes: int = Field(256 * L.MIB, ge=64 * L.KIB, le=4 * L.GIB,
+    buffer_bytes: int = Field(256 * limits.MIB, ge=64 * limits.KIB, le=4 * limits.GIB,
                               description="data held per edge, all QPs together")
     retransmit_timeout_us: float | None = Field(
         None, ge=1, le=10_000_000,
@@ -92,7 +92,7 @@ class Dci(Strict):
     site: LeafSpineSite = Field(default_factory=LeafSpineSite)
     length_km: float = Field(100, ge=1, le=20_000)
     dci_rate_gbps: Rate = 100
-    dci_buffer_bytes: int = Field(64 * L.MIB, ge=64 * L.KIB, le=L.GIB)
+    dci_buffer_bytes: int = Field(64 * limits.MIB, ge=64 * limits.KIB, le=limits.GIB)
     accelerator: DciAccelerator = Field(default_factory=DciAccelerator)
 
 
@@ -113,7 +113,7 @@ class ExplicitLink(Strict):
     b: NodeId
     rate_gbps: Rate
     delay_us: Delay | None = None
-    length_km: float | None = Field(None, ge=0, le=L.MAX_DELAY_US / L.FIBRE_US_PER_KM)
+    length_km: float | None = Field(None, ge=0, le=limits.MAX_DELAY_US / limits.FIBRE_US_PER_KM)
 
     @model_validator(mode="after")
     def _one_delay(self) -> "ExplicitLink":
@@ -128,8 +128,8 @@ class Explicit(Strict):
     """Nodes and links as drawn in the editor."""
 
     kind: Literal["explicit"]
-    nodes: list[ExplicitNode] = Field(min_length=1, max_length=L.MAX_NODES)
-    links: list[ExplicitLink] = Field(default_factory=list, max_length=L.MAX_LINKS)
+    nodes: list[ExplicitNode] = Field(min_length=1, max_length=limits.MAX_NODES)
+    links: list[ExplicitLink] = Field(default_factory=list, max_length=limits.MAX_LINKS)
 
     @model_validator(mode="after")
     def _graph(self) -> "Explicit":
