@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from app.presets.service import load_presets
-from app.scenarios.schema import Scenario
+from app.scenarios.document import Scenario
 from app.scenarios.service import to_document
 from app.tunings import objectives as O
 from app.tunings.spec import document_for

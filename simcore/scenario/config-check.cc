@@ -1,5 +1,7 @@
 #include "config-check.h"
 
+#include "scenario-contract.h"
+
 #include <algorithm>
 #include <cmath>
 #include <deque>
@@ -454,8 +456,6 @@ Scenario
 AfterSets(const Scenario& s, ordered_json& effective)
 {
     Scenario e = s;
-    static const char* kNames[] = {"pfc.alpha", "ecn.kmin_bytes", "ecn.kmax_bytes", "ecn.pmax",
-                                   "rto_us", "cnp_interval_us"};
     for (const FaultSpec& f : s.faults)
     {
         if (f.kind != FaultKind::SET)
@@ -493,7 +493,7 @@ AfterSets(const Scenario& s, ordered_json& effective)
                 break;
             }
             effective.push_back({{"node", s.topo.nodes[n].id},
-                                 {"param", kNames[static_cast<int>(f.param)]},
+                                 {"param", kSetParams[static_cast<int>(f.param)].name},
                                  {"intended", before},
                                  {"effective", f.value},
                                  {"from_us", Round(f.startNs / 1e3, 3)},

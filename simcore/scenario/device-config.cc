@@ -1,7 +1,7 @@
 #include "device-config.h"
 
 #include "json-reader.h"
-#include "scenario-limits.h"
+#include "scenario-contract.h"
 
 #include <cstdlib>
 #include <stdexcept>
@@ -14,10 +14,6 @@ using nlohmann::ordered_json;
 
 namespace
 {
-
-constexpr double kOneGB = 1e9; ///< scenario units are decimal: 1 GB = 10^9 bytes
-constexpr double kMaxTimerUs = 1000000.0;
-constexpr double kMaxRateMbps = kMaxRateGbps * 1000;
 
 /** A link rate written as an object key ("100", "25.78125"): Gbit/s in (0, kMaxRateGbps]. */
 double
@@ -60,10 +56,10 @@ ReadEcn(const json& value, const std::string& path, ordered_json* out)
     EcnConfig e;
     e.enabled = r.Bool("enabled", e.enabled);
     e.kminBytes = static_cast<uint64_t>(
-        r.Int("kmin_bytes", static_cast<int64_t>(e.kminBytes), Range::Closed(0, kOneGB, "bytes")));
+        r.Int("kmin_bytes", static_cast<int64_t>(e.kminBytes), Range::Of(kSwitchEcnKminBytes)));
     e.kmaxBytes = static_cast<uint64_t>(
-        r.Int("kmax_bytes", static_cast<int64_t>(e.kmaxBytes), Range::Closed(0, kOneGB, "bytes")));
-    e.pmax = r.Number("pmax", e.pmax, Range::Closed(0, 1));
+        r.Int("kmax_bytes", static_cast<int64_t>(e.kmaxBytes), Range::Of(kSwitchEcnKmaxBytes)));
+    e.pmax = r.Number("pmax", e.pmax, Range::Of(kSwitchEcnPmax));
     r.Finish();
     if (e.kminBytes > e.kmaxBytes)
     {
@@ -80,7 +76,7 @@ ReadPfc(const json& value, const std::string& path, ordered_json* out)
     ObjectReader r(value, path, out);
     PfcConfig p;
     p.enabled = r.Bool("enabled", p.enabled);
-    p.alpha = r.Number("alpha", p.alpha, Range::Closed(kMinPfcAlpha, 64));
+    p.alpha = r.Number("alpha", p.alpha, Range::Of(kSwitchPfcAlpha));
     const json* headroom = r.Raw("headroom_bytes");
     if (!headroom || (headroom->is_string() && headroom->get<std::string>() == "auto"))
     {
@@ -91,21 +87,22 @@ ReadPfc(const json& value, const std::string& path, ordered_json* out)
     {
         p.headroomAuto = false;
         p.headroomBytes = static_cast<uint64_t>(
-            ReadInt(*headroom, r.FieldPath("headroom_bytes"), Range::Closed(0, 64e6, "bytes")));
+            ReadInt(*headroom, r.FieldPath("headroom_bytes"), Range::Of(kSwitchPfcHeadroomBytes)));
         r.Record("headroom_bytes", p.headroomBytes);
     }
     else
     {
         throw ScenarioError(r.FieldPath("headroom_bytes"),
-                            "must be \"auto\" or an integer >= 0 and <= 64000000 bytes");
+                            "must be \"auto\" or " +
+                                Range::Of(kSwitchPfcHeadroomBytes).Describe(true).substr(8));
     }
     p.xonOffsetBytes =
         static_cast<uint64_t>(r.Int("xon_offset_bytes", static_cast<int64_t>(p.xonOffsetBytes),
-                                    Range::Closed(0, 10e6, "bytes")));
-    std::string mode = r.Enum("pause_mode", "xoff_xon", {"xoff_xon", "quanta"});
+                                    Range::Of(kSwitchPfcXonOffsetBytes)));
+    std::string mode = r.Enum("pause_mode", kSwitchPfcPauseMode.def, kSwitchPfcPauseMode.options);
     p.pauseMode = mode == "quanta" ? PauseMode::QUANTA : PauseMode::XOFF_XON;
     p.pauseQuanta = static_cast<uint32_t>(
-        r.Int("pause_quanta", p.pauseQuanta, Range::Closed(kMinPauseQuanta, 65535)));
+        r.Int("pause_quanta", p.pauseQuanta, Range::Of(kSwitchPfcPauseQuanta)));
     const json* byRate = r.Raw("alpha_by_rate");
     ordered_json byRateOut = ordered_json::object();
     if (byRate)
@@ -116,7 +113,7 @@ ReadPfc(const json& value, const std::string& path, ordered_json* out)
         {
             std::string itemPath = JoinPath(byPath, it.key());
             double rate = ParseRateKey(it.key(), itemPath);
-            double alpha = ReadNumber(it.value(), itemPath, Range::Closed(kMinPfcAlpha, 64));
+            double alpha = ReadNumber(it.value(), itemPath, Range::Of(kSwitchPfcAlpha));
             p.alphaByRate.emplace_back(rate, alpha);
             byRateOut[it.key()] = alpha;
         }
@@ -130,32 +127,31 @@ CcConfig
 ReadCc(const json& value, const std::string& path, ordered_json* out)
 {
     ObjectReader r(value, path, out);
-    std::string algorithm = r.Enum("algorithm", "dcqcn", {"dcqcn", "dcqcn_sampled", "none"});
+    std::string algorithm = r.Enum("algorithm", kNicCcAlgorithm.def, kNicCcAlgorithm.options);
     std::string preset =
-        r.Enum("preset", "dcqcn-paper", {"dcqcn-paper", "nvidia-default", "hpcc-dcqcn"});
+        r.Enum("preset", kNicCcPreset.def, kNicCcPreset.options);
     CcConfig c = DcqcnPreset(preset);
     c.algorithm = algorithm;
-    c.g = r.Number("g", c.g, Range::AboveTo(0, 1));
+    c.g = r.Number("g", c.g, Range::Of(kNicCcG));
     c.alphaUpdateUs = r.Number("alpha_update_us", c.alphaUpdateUs,
-                               Range::Closed(kMinCcTimerUs, kMaxTimerUs, "us"));
+                               Range::Of(kNicCcAlphaUpdateUs));
     c.rateDecreaseIntervalUs = r.Number("rate_decrease_interval_us", c.rateDecreaseIntervalUs,
-                                        Range::Closed(0, kMaxTimerUs, "us"));
+                                        Range::Of(kNicCcRateDecreaseIntervalUs));
     c.rateIncreaseTimerUs = r.Number("rate_increase_timer_us", c.rateIncreaseTimerUs,
-                                     Range::Closed(kMinCcTimerUs, kMaxTimerUs, "us"));
+                                     Range::Of(kNicCcRateIncreaseTimerUs));
     c.byteCounterBytes =
         static_cast<uint64_t>(r.Int("byte_counter_bytes", static_cast<int64_t>(c.byteCounterBytes),
-                                    Range::Closed(0, 1099511627776.0, "bytes")));
+                                    Range::Of(kNicCcByteCounterBytes)));
     c.fastRecoverySteps = static_cast<uint32_t>(
-        r.Int("fast_recovery_steps", c.fastRecoverySteps, Range::Closed(0, 100)));
-    Range ccRate = Range::Closed(kMinCcRateMbps, kMaxRateMbps, "Mbit/s");
-    c.raiMbps = r.Number("rai_mbps", c.raiMbps, ccRate);
-    c.rhaiMbps = r.Number("rhai_mbps", c.rhaiMbps, ccRate);
-    c.minRateMbps = r.Number("min_rate_mbps", c.minRateMbps, ccRate);
+        r.Int("fast_recovery_steps", c.fastRecoverySteps, Range::Of(kNicCcFastRecoverySteps)));
+    c.raiMbps = r.Number("rai_mbps", c.raiMbps, Range::Of(kNicCcRaiMbps));
+    c.rhaiMbps = r.Number("rhai_mbps", c.rhaiMbps, Range::Of(kNicCcRhaiMbps));
+    c.minRateMbps = r.Number("min_rate_mbps", c.minRateMbps, Range::Of(kNicCcMinRateMbps));
     c.clampTargetRate = r.Bool("clamp_target_rate", c.clampTargetRate);
     c.clampTargetAfterTimerIncrease =
         r.Bool("clamp_target_after_timer_increase", c.clampTargetAfterTimerIncrease);
-    c.maxDecrease = r.Number("max_decrease", c.maxDecrease, Range::Closed(0, 1));
-    c.alphaTimer = r.Enum("alpha_timer", c.alphaTimer, {"periodic", "restart_on_cnp"});
+    c.maxDecrease = r.Number("max_decrease", c.maxDecrease, Range::Of(kNicCcMaxDecrease));
+    c.alphaTimer = r.Enum("alpha_timer", c.alphaTimer, kNicCcAlphaTimer.options);
     r.Finish();
     return c;
 }
@@ -234,9 +230,9 @@ ReadSwitchConfig(const json& value, const std::string& path, ordered_json* out)
     ObjectReader r(value, path, out);
     SwitchConfig s;
     s.bufferBytes = static_cast<uint64_t>(r.Int("buffer_bytes", static_cast<int64_t>(s.bufferBytes),
-                                                Range::Closed(65536, kOneGB, "bytes")));
+                                                Range::Of(kSwitchBufferBytes)));
     s.cellBytes =
-        static_cast<uint32_t>(r.Int("cell_bytes", s.cellBytes, Range::Closed(64, 1024, "bytes")));
+        static_cast<uint32_t>(r.Int("cell_bytes", s.cellBytes, Range::Of(kSwitchCellBytes)));
     s.pfc = ReadPfc(OrEmpty(r.Raw("pfc")), r.FieldPath("pfc"), Child(out, "pfc"));
     const json& ecnRaw = OrEmpty(r.Raw("ecn"));
     EcnConfig ecn = ReadEcn(ecnRaw, r.FieldPath("ecn"), Child(out, "ecn"));
@@ -286,11 +282,11 @@ ReadSwitchConfig(const json& value, const std::string& path, ordered_json* out)
     r.Record("ecn_by_rate", byRateOut);
     // Where the marker looks at the queue: on arrival (enqueue, the queue the frame joins) or on
     // departure (dequeue, the queue it leaves behind). One setting per switch, all priorities.
-    s.ecnMarkOnDequeue = r.Enum("ecn_mark_point", "enqueue", {"enqueue", "dequeue"}) == "dequeue";
-    s.ecmpSeed = static_cast<uint32_t>(r.Int("ecmp_seed", 0, Range::Closed(0, 4294967295.0)));
+    s.ecnMarkOnDequeue = r.Enum("ecn_mark_point", kSwitchEcnMarkPoint.def, kSwitchEcnMarkPoint.options) == "dequeue";
+    s.ecmpSeed = static_cast<uint32_t>(r.Int("ecmp_seed", 0, Range::Of(kSwitchEcmpSeed)));
     s.dataPriority =
-        static_cast<uint8_t>(r.Int("data_priority", s.dataPriority, Range::Closed(0, 6)));
-    std::string lb = r.Enum("load_balancing", "ecmp", {"ecmp", "per_packet", "adaptive"});
+        static_cast<uint8_t>(r.Int("data_priority", s.dataPriority, Range::Of(kSwitchDataPriority)));
+    std::string lb = r.Enum("load_balancing", kSwitchLoadBalancing.def, kSwitchLoadBalancing.options);
     s.loadBalancing = lb == "per_packet" ? LoadBalancing::PER_PACKET
                       : lb == "adaptive" ? LoadBalancing::ADAPTIVE
                                          : LoadBalancing::ECMP;
@@ -304,9 +300,11 @@ ReadSprayed(const json& value, const std::string& path, ordered_json* out, NicCo
 {
     ObjectReader r(value, path, out);
     n.reorderWindowPackets = static_cast<uint32_t>(
-        r.Int("reorder_window_packets", n.reorderWindowPackets, Range::Closed(1, 65536)));
+        r.Int("reorder_window_packets", n.reorderWindowPackets,
+              Range::Of(kNicSprayedReorderWindowPackets)));
     n.sackIntervalPackets = static_cast<uint32_t>(
-        r.Int("sack_interval_packets", n.sackIntervalPackets, Range::Closed(1, 64)));
+        r.Int("sack_interval_packets", n.sackIntervalPackets,
+              Range::Of(kNicSprayedSackIntervalPackets)));
     r.Finish();
 }
 
@@ -315,7 +313,7 @@ static void
 ReadErd(const json& value, const std::string& path, ordered_json* out, NicConfig& n)
 {
     ObjectReader r(value, path, out);
-    n.erdPaths = static_cast<uint32_t>(r.Int("paths", n.erdPaths, Range::Closed(1, 16)));
+    n.erdPaths = static_cast<uint32_t>(r.Int("paths", n.erdPaths, Range::Of(kNicErdPaths)));
     const json* interval = r.Raw("nack_interval_us");
     if (!interval || interval->is_string())
     {
@@ -330,7 +328,7 @@ ReadErd(const json& value, const std::string& path, ordered_json* out, NicConfig
     else
     {
         n.erdNackIntervalUs =
-            r.Number("nack_interval_us", 0, Range::Closed(0.1, kMaxTimerUs, "us"));
+            r.Number("nack_interval_us", 0, Range::Of(kNicErdNackIntervalUs));
     }
     r.Finish();
 }
@@ -340,9 +338,9 @@ ReadNicConfig(const json& value, const std::string& path, ordered_json* out)
 {
     ObjectReader r(value, path, out);
     NicConfig n;
-    n.transport = r.Enum("transport", n.transport, {"rc", "xrc", "sprayed", "erd"});
+    n.transport = r.Enum("transport", n.transport, kNicTransport.options);
     n.mtuBytes =
-        static_cast<uint32_t>(r.Int("mtu_bytes", n.mtuBytes, Range::Closed(256, 9000, "bytes")));
+        static_cast<uint32_t>(r.Int("mtu_bytes", n.mtuBytes, Range::Of(kNicMtuBytes)));
     const json* qpDepth = r.Raw("qp_depth");
     if (qpDepth && qpDepth->is_string())
     {
@@ -356,30 +354,30 @@ ReadNicConfig(const json& value, const std::string& path, ordered_json* out)
     }
     else
     {
-        n.qpDepth = static_cast<uint32_t>(r.Int("qp_depth", n.qpDepth, Range::Closed(1, 65536)));
+        n.qpDepth = static_cast<uint32_t>(r.Int("qp_depth", n.qpDepth, Range::Of(kNicQpDepth)));
     }
     n.messageBytes =
         static_cast<uint64_t>(r.Int("message_bytes", static_cast<int64_t>(n.messageBytes),
-                                    Range::Closed(1, 2147483648.0, "bytes")));
+                                    Range::Of(kNicMessageBytes)));
     n.cc = ReadCc(OrEmpty(r.Raw("cc")), r.FieldPath("cc"), Child(out, "cc"));
     n.cnpIntervalUs =
-        r.Number("cnp_interval_us", n.cnpIntervalUs, Range::Closed(0, kMaxTimerUs, "us"));
-    n.cnpMode = r.Enum("cnp_mode", n.cc.presetCnpMode, {"window", "holdoff"});
+        r.Number("cnp_interval_us", n.cnpIntervalUs, Range::Of(kNicCnpIntervalUs));
+    n.cnpMode = r.Enum("cnp_mode", n.cc.presetCnpMode, kNicCnpMode.options);
     n.ackIntervalPackets = static_cast<uint32_t>(
-        r.Int("ack_interval_packets", n.ackIntervalPackets, Range::Closed(1, 1024)));
-    n.rtoUs = r.Number("rto_us", n.rtoUs, Range::Closed(1, 10000000, "us"));
+        r.Int("ack_interval_packets", n.ackIntervalPackets, Range::Of(kNicAckIntervalPackets)));
+    n.rtoUs = r.Number("rto_us", n.rtoUs, Range::Of(kNicRtoUs));
     n.nackEnabled = r.Bool("nack_enabled", n.nackEnabled);
-    n.ackFlagFeedback = r.Enum("ecn_feedback", "cnp", {"cnp", "ack_flag"}) == "ack_flag";
-    n.ackDataPriority = r.Enum("ack_priority", "control", {"control", "data"}) == "data";
+    n.ackFlagFeedback = r.Enum("ecn_feedback", kNicEcnFeedback.def, kNicEcnFeedback.options) == "ack_flag";
+    n.ackDataPriority = r.Enum("ack_priority", kNicAckPriority.def, kNicAckPriority.options) == "data";
     n.headerBytes = static_cast<uint32_t>(
-        r.Int("header_bytes", n.headerBytes, Range::Closed(20, 256, "bytes")));
+        r.Int("header_bytes", n.headerBytes, Range::Of(kNicHeaderBytes)));
     n.preambleIfgBytes = static_cast<uint32_t>(
-        r.Int("preamble_ifg_bytes", n.preambleIfgBytes, Range::Closed(0, 64, "bytes")));
+        r.Int("preamble_ifg_bytes", n.preambleIfgBytes, Range::Of(kNicPreambleIfgBytes)));
     n.processesPerHost = static_cast<uint32_t>(
-        r.Int("processes_per_host", n.processesPerHost, Range::Closed(1, 1024)));
+        r.Int("processes_per_host", n.processesPerHost, Range::Of(kNicProcessesPerHost)));
     n.qpCacheEntries = static_cast<uint32_t>(
-        r.Int("qp_cache_entries", n.qpCacheEntries, Range::Closed(0, 1048576)));
-    n.qpCacheMissNs = r.Number("qp_cache_miss_ns", n.qpCacheMissNs, Range::Closed(0, 100000, "ns"));
+        r.Int("qp_cache_entries", n.qpCacheEntries, Range::Of(kNicQpCacheEntries)));
+    n.qpCacheMissNs = r.Number("qp_cache_miss_ns", n.qpCacheMissNs, Range::Of(kNicQpCacheMissNs));
     ReadSprayed(OrEmpty(r.Raw("sprayed")), r.FieldPath("sprayed"), Child(out, "sprayed"), n);
     ReadErd(OrEmpty(r.Raw("erd")), r.FieldPath("erd"), Child(out, "erd"), n);
     r.Finish();

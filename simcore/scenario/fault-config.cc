@@ -1,7 +1,7 @@
 #include "fault-config.h"
 
 #include "json-reader.h"
-#include "scenario-limits.h"
+#include "scenario-contract.h"
 
 #include <cmath>
 #include <set>
@@ -15,7 +15,6 @@ using nlohmann::ordered_json;
 namespace
 {
 
-constexpr double kMaxFaultTimerUs = kMaxDurationUs;
 
 uint64_t
 UsToNs(double us)
@@ -164,51 +163,37 @@ ReadSetNodes(ObjectReader& r, const Topology& topo, bool switches, const std::st
 void
 ReadSet(ObjectReader& r, const Topology& topo, FaultSpec& f)
 {
-    struct ParamInfo
-    {
-        const char* name;
-        SetParamKind kind;
-        bool onSwitch;
-        double lo;
-        double hi;
-    };
-    static const ParamInfo kParams[] = {
-        {"pfc.alpha", SetParamKind::PFC_ALPHA, true, 1.0 / 1024, 64},
-        {"ecn.kmin_bytes", SetParamKind::ECN_KMIN, true, 0, 1073741824.0},
-        {"ecn.kmax_bytes", SetParamKind::ECN_KMAX, true, 0, 1073741824.0},
-        {"ecn.pmax", SetParamKind::ECN_PMAX, true, 0, 1},
-        {"rto_us", SetParamKind::RTO_US, false, 1, 10000000},
-        {"cnp_interval_us", SetParamKind::CNP_INTERVAL_US, false, 0, kMaxFaultTimerUs},
-    };
+    // The settable parameters and their ranges are the static settings' (scenario-contract.h,
+    // generated from backend/app/scenarios/faults.py SET_PARAMS), in SetParamKind's order.
+    static_assert(sizeof(kSetParams) / sizeof(kSetParams[0]) ==
+                      static_cast<std::size_t>(SetParamKind::CNP_INTERVAL_US) + 1,
+                  "kSetParams and SetParamKind list the same parameters");
     // Pydantic checks fields in declaration order: nodes, param, value.
-    const json* nodesRaw = r.Raw("nodes");
+    r.Raw("nodes");
     std::vector<std::string> names;
-    for (const auto& p : kParams)
+    for (const auto& p : kSetParams)
     {
         names.emplace_back(p.name);
     }
     std::string param = r.Enum("param", "", names);
-    const ParamInfo* info = nullptr;
-    for (const auto& p : kParams)
+    std::size_t index = 0;
+    while (param != kSetParams[index].name)
     {
-        if (param == p.name)
-        {
-            info = &p;
-        }
+        ++index;
     }
-    (void)nodesRaw;
-    f.nodes = ReadSetNodes(r, topo, info->onSwitch, param);
-    f.param = info->kind;
+    const SetParamField& info = kSetParams[index];
+    f.nodes = ReadSetNodes(r, topo, info.onSwitch, param);
+    f.param = static_cast<SetParamKind>(index);
     const json* v = r.Raw("value");
     if (!v)
     {
         throw ScenarioError(r.FieldPath("value"), "field required (a number)");
     }
     double value = ReadNumber(*v, r.FieldPath("value"), Range::Closed(0, 1e12));
-    if (value < info->lo || value > info->hi)
+    if (value < info.field.min || value > info.field.max)
     {
-        throw ScenarioError(r.FieldPath("value"), "must be >= " + FormatNumber(info->lo) +
-                                                      " and <= " + FormatNumber(info->hi) +
+        throw ScenarioError(r.FieldPath("value"), "must be >= " + FormatNumber(info.field.min) +
+                                                      " and <= " + FormatNumber(info.field.max) +
                                                       " for " + param);
     }
     f.value = value;

@@ -15,8 +15,6 @@
 namespace fabric
 {
 
-constexpr std::size_t kMaxFaults = 256;
-
 /** Reads scenario.faults (null when absent). */
 std::vector<FaultSpec> ResolveFaults(const nlohmann::json* faults,
                                      const Topology& topo,

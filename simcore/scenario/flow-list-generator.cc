@@ -1,6 +1,6 @@
 #include "flow-list-generator.h"
 
-#include "scenario-limits.h"
+#include "scenario-contract.h"
 
 #include <cmath>
 
@@ -15,7 +15,6 @@ namespace
 
 constexpr uint16_t kFirstUdpPort = 49152; ///< as traffic-generator.cc: one port per QP
 constexpr uint32_t kUdpPortSpan = 16384;
-constexpr double kMaxSizeBytes = 9007199254740992.0; ///< 2^53
 
 uint32_t
 HostIndex(const json& v, const std::string& path, const Topology& topo)
@@ -64,7 +63,7 @@ GenerateFlowList(ObjectReader& r,
     {
         throw ScenarioError(listPath, "field required");
     }
-    RequireArray(*list, listPath, 1, kMaxFlowListItems);
+    RequireArray(*list, listPath, 1, kMaxFlowList);
     if (expected + list->size() > kMaxFlows)
     {
         throw ScenarioError(listPath, "brings the number of flows (QPs) to " +

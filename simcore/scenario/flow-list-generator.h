@@ -16,9 +16,6 @@
 namespace fabric
 {
 
-/** Most flows one `flows` generator may list (scenario-limits; Pydantic MAX_FLOW_LIST). */
-constexpr std::size_t kMaxFlowListItems = 200000;
-
 /**
  * Reads the generator object behind r (its "kind" already read) and appends one FlowSpec per
  * listed flow. expected counts the flows of all generators so far (the kMaxFlows limit).

@@ -9,7 +9,7 @@
 
 #include "json-reader.h"
 #include "scenario-error.h"
-#include "scenario-limits.h"
+#include "scenario-contract.h"
 #include "scenario.h"
 #include "traffic-generator.h"
 
@@ -22,7 +22,6 @@ namespace fabric
 
 constexpr uint16_t kFirstUdpPort = 49152;
 constexpr uint32_t kUdpPortSpan = 16384;
-constexpr double kMaxSizeBytes = 9007199254740992.0; ///< 2^53
 
 /** The generator being read: its reader, index, common fields and flow output. */
 class GeneratorContext

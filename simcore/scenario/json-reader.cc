@@ -19,6 +19,18 @@ Range::Closed(double lo, double hi, const std::string& unit)
 }
 
 Range
+Range::Of(const NumberField& field)
+{
+    Range r;
+    r.min = field.min;
+    r.minOpen = field.minOpen;
+    r.max = field.max;
+    r.maxOpen = field.maxOpen;
+    r.unit = field.unit ? field.unit : "";
+    return r;
+}
+
+Range
 Range::AboveTo(double lo, double hi, const std::string& unit)
 {
     Range r = Closed(lo, hi, unit);

@@ -7,6 +7,7 @@
 #ifndef FABRIC_JSON_READER_H
 #define FABRIC_JSON_READER_H
 
+#include "scenario-contract.h"
 #include "scenario-error.h"
 
 #include <nlohmann/json.hpp>
@@ -38,6 +39,8 @@ struct Range
     static Range Above(double lo, const std::string& unit = "");
     /** [lo, inf) */
     static Range AtLeast(double lo, const std::string& unit = "");
+    /** The range (and unit) of a generated scenario field (scenario-contract.h). */
+    static Range Of(const NumberField& field);
 
     bool Contains(double v) const;
     /** "must be > 0 and <= 1600 Gbit/s" */

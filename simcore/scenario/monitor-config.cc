@@ -1,7 +1,7 @@
 #include "monitor-config.h"
 
 #include "json-reader.h"
-#include "scenario-limits.h"
+#include "scenario-contract.h"
 #include "topology-generator.h"
 
 #include <set>
@@ -15,7 +15,6 @@ using nlohmann::ordered_json;
 namespace
 {
 
-constexpr std::size_t kMaxMonitorEntries = 4096;
 
 /** The egress queues toward the hosts that receive traffic (first appearance), up to 16. */
 std::vector<PortRef>
@@ -176,7 +175,7 @@ ResolveMonitor(const json* monitor,
     static const json kEmpty = json::object();
     ObjectReader r(monitor ? *monitor : kEmpty, "monitor", out);
     MonitorConfig m;
-    double minInterval = std::max(0.1, durationUs / static_cast<double>(kMaxMonitorSamples));
+    double minInterval = std::max(0.1, durationUs / static_cast<double>(kMaxSamples));
     const json* interval = r.Raw("sample_interval_us");
     m.sampleIntervalUs = 10;
     if (interval)

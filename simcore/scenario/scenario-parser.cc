@@ -6,7 +6,7 @@
 #include "json-reader.h"
 #include "monitor-config.h"
 #include "scenario-checks.h"
-#include "scenario-limits.h"
+#include "scenario-contract.h"
 #include "sha256.h"
 #include "topology-generator.h"
 #include "traffic-generator.h"

@@ -1,7 +1,7 @@
 #include "topology-generator.h"
 
 #include "json-reader.h"
-#include "scenario-limits.h"
+#include "scenario-contract.h"
 
 #include <deque>
 

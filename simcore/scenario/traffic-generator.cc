@@ -5,7 +5,7 @@
 #include "flow-size-cdf.h"
 #include "pingmesh-scope.h"
 #include "json-reader.h"
-#include "scenario-limits.h"
+#include "scenario-contract.h"
 #include "topology-generator.h"
 #include "traffic-patterns.h"
 
@@ -25,7 +25,6 @@ using nlohmann::ordered_json;
 namespace
 {
 
-constexpr std::size_t kMaxAllToAllHosts = 256;
 /** The RNG seed of the scenario layer; the scenario seed selects the ns-3 run (substream). */
 constexpr uint32_t kTrafficRngSeed = 0x5eed;
 
@@ -604,7 +603,7 @@ GenerateTraffic(const json* traffic, const TrafficContext& ctx, ordered_json* ou
     ordered_json generatorsOut = ordered_json::array();
     if (traffic)
     {
-        RequireArray(*traffic, "traffic", 0, kMaxTrafficGenerators);
+        RequireArray(*traffic, "traffic", 0, kMaxGenerators);
         RngScope rngScope(ctx.seed);
         uint64_t expected = 0;
         for (std::size_t i = 0; i < traffic->size(); ++i)

@@ -165,17 +165,18 @@ TEST(ConfigCheck, DcqcnInconsistentWithLinkRate)
 
 TEST(ConfigCheck, TimedSetShowsIntendedAndEffective)
 {
-    // The incident replayed: alpha 1/16 configured, 1/256 set at 100 us on a small buffer.
+    // The incident replayed: alpha 1/16 configured, 1/128 (the smallest a `set` fault takes, as
+    // the static setting) set at 100 us on a small buffer.
     json d = Base();
     d["topology"]["hosts_per_leaf"] = 8;
     d["switch"] = {{"buffer_bytes", 400000}, {"ecn", {{"kmin_bytes", 100}, {"kmax_bytes", 200}}}};
     d["duration_us"] = 200;
     d["faults"] = json::array({{{"kind", "set"}, {"start_us", 100}, {"nodes", {"leaf0"}},
-                                {"param", "pfc.alpha"}, {"value", 1.0 / 256}}});
+                                {"param", "pfc.alpha"}, {"value", 1.0 / 128}}});
     json out = ConfigCheckJson(LoadScenario(d.dump()));
     ASSERT_EQ(out["effective"].size(), 1u);
     EXPECT_EQ(out["effective"][0]["intended"], 0.0625);
-    EXPECT_EQ(out["effective"][0]["effective"], 1.0 / 256);
+    EXPECT_EQ(out["effective"][0]["effective"], 1.0 / 128);
     bool found = false;
     for (const auto& f : out["findings"])
     {

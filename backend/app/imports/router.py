@@ -14,7 +14,7 @@ from app.core.strict_json import StrictJsonRoute
 from app.core.validation import normalize_loc
 from app.scenarios.importers.hpcc import build
 from app.scenarios.importers.hpcc_files import MAX_TEXT_BYTES, ImportFileError
-from app.scenarios.schema import Scenario
+from app.scenarios.document import Scenario
 
 router = APIRouter(prefix="/imports", tags=["imports"], route_class=StrictJsonRoute)
 

@@ -2,7 +2,7 @@
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.scenarios.schema import Scenario
+from app.scenarios.document import Scenario
 from app.sweeps.schemas import LinkedParameter, SweepParameter
 
 

@@ -5,23 +5,23 @@ from typing import Annotated, Literal
 from pydantic import Field, StrictBool, model_validator
 
 from app.core.validation import error_at, raise_errors
-from app.scenarios import limits as L
+from app.scenarios import limits
 from app.scenarios.topology import Strict
 
-Bytes1G = Annotated[int, Field(ge=0, le=L.GIB)]
-Headroom = Literal["auto"] | Annotated[int, Field(ge=0, le=64 * L.MIB)]
+Bytes1G = Annotated[int, Field(ge=0, le=limits.GIB)]
+Headroom = Literal["auto"] | Annotated[int, Field(ge=0, le=64 * limits.MIB)]
 Priority = Literal["0", "1", "2", "3", "4", "5", "6", "7"]
 # A link rate in Gbit/s written as a JSON object key ("100", "400", "25.78125").
 RateKey = Annotated[str, Field(pattern=r"^(0|[1-9][0-9]{0,3})(\.[0-9]{1,9})?$")]
 CcPreset = Literal["dcqcn-paper", "nvidia-default", "hpcc-dcqcn"]
 CcAlgorithm = Literal["dcqcn", "dcqcn_sampled", "none"]
-PfcAlpha = Annotated[float, Field(ge=L.MIN_PFC_ALPHA, le=64)]
+PfcAlpha = Annotated[float, Field(ge=limits.MIN_PFC_ALPHA, le=limits.MAX_PFC_ALPHA)]
 
 
 def _rate_key_errors(keys: list[str], field: tuple) -> list:
     """Rate keys name a rate > 0 and <= the largest link rate."""
-    return [error_at(field + (k,), f"must be a link rate > 0 and <= {L.MAX_RATE_GBPS:g} Gbit/s", k)
-            for k in keys if not 0 < float(k) <= L.MAX_RATE_GBPS]
+    return [error_at(field + (k,), f"must be a link rate > 0 and <= {limits.MAX_RATE_GBPS:g} Gbit/s", k)
+            for k in keys if not 0 < float(k) <= limits.MAX_RATE_GBPS]
 
 
 class Ecn(Strict):
@@ -54,11 +54,11 @@ class Pfc(Strict):
     """Priority flow control with a dynamic (alpha) ingress threshold."""
 
     enabled: bool = True
-    alpha: float = Field(0.0625, ge=L.MIN_PFC_ALPHA, le=64)
+    alpha: float = Field(0.0625, ge=limits.MIN_PFC_ALPHA, le=limits.MAX_PFC_ALPHA)
     headroom_bytes: Headroom = "auto"
-    xon_offset_bytes: int = Field(4160, ge=0, le=10 * L.MIB)
+    xon_offset_bytes: int = Field(4160, ge=0, le=10 * limits.MIB)
     pause_mode: Literal["xoff_xon", "quanta"] = "xoff_xon"
-    pause_quanta: int = Field(65535, ge=L.MIN_PAUSE_QUANTA, le=65535)
+    pause_quanta: int = Field(65535, ge=limits.MIN_PAUSE_QUANTA, le=65535)
     alpha_by_rate: dict[RateKey, PfcAlpha] = Field(
         default_factory=dict,
         description="alpha of the ingress ports of a given link rate (Gbit/s); others use alpha")
@@ -74,11 +74,11 @@ class PfcPartial(Strict):
     """Pfc with every field optional."""
 
     enabled: bool | None = None
-    alpha: float | None = Field(None, ge=L.MIN_PFC_ALPHA, le=64)
+    alpha: float | None = Field(None, ge=limits.MIN_PFC_ALPHA, le=limits.MAX_PFC_ALPHA)
     headroom_bytes: Headroom | None = None
-    xon_offset_bytes: int | None = Field(None, ge=0, le=10 * L.MIB)
+    xon_offset_bytes: int | None = Field(None, ge=0, le=10 * limits.MIB)
     pause_mode: Literal["xoff_xon", "quanta"] | None = None
-    pause_quanta: int | None = Field(None, ge=L.MIN_PAUSE_QUANTA, le=65535)
+    pause_quanta: int | None = Field(None, ge=limits.MIN_PAUSE_QUANTA, le=65535)
     alpha_by_rate: dict[RateKey, PfcAlpha] | None = None
 
 
@@ -88,7 +88,7 @@ LoadBalancing = Literal["ecmp", "per_packet", "adaptive"]
 class Switch(Strict):
     """Switch defaults (every switch unless overridden)."""
 
-    buffer_bytes: int = Field(12_000_000, ge=64 * L.KIB, le=L.GIB)
+    buffer_bytes: int = Field(12_000_000, ge=64 * limits.KIB, le=limits.GIB)
     cell_bytes: int = Field(208, ge=64, le=1024)
     pfc: Pfc = Field(default_factory=Pfc)
     ecn: Ecn = Field(default_factory=Ecn)
@@ -135,7 +135,7 @@ class Switch(Strict):
 class SwitchPartial(Strict):
     """A per-switch override: any subset of `switch`, deep-merged over it."""
 
-    buffer_bytes: int | None = Field(None, ge=64 * L.KIB, le=L.GIB)
+    buffer_bytes: int | None = Field(None, ge=64 * limits.KIB, le=limits.GIB)
     cell_bytes: int | None = Field(None, ge=64, le=1024)
     pfc: PfcPartial | None = None
     ecn: EcnPartial | None = None
@@ -156,14 +156,15 @@ class Cc(Strict):
         "CNP-arrived flag (the HPCC simulator's and ConnectX firmware's form); none")
     preset: CcPreset = "dcqcn-paper"
     g: float | None = Field(None, gt=0, le=1)
-    alpha_update_us: float | None = Field(None, ge=L.MIN_CC_TIMER_US, le=L.MAX_TIMER_US)
-    rate_decrease_interval_us: float | None = Field(None, ge=0, le=L.MAX_TIMER_US)
-    rate_increase_timer_us: float | None = Field(None, ge=L.MIN_CC_TIMER_US, le=L.MAX_TIMER_US)
-    byte_counter_bytes: int | None = Field(None, ge=0, le=L.MAX_BYTE_COUNTER)
+    alpha_update_us: float | None = Field(None, ge=limits.MIN_CC_TIMER_US, le=limits.MAX_TIMER_US)
+    rate_decrease_interval_us: float | None = Field(None, ge=0, le=limits.MAX_TIMER_US)
+    rate_increase_timer_us: float | None = Field(None, ge=limits.MIN_CC_TIMER_US,
+                                                  le=limits.MAX_TIMER_US)
+    byte_counter_bytes: int | None = Field(None, ge=0, le=limits.MAX_BYTE_COUNTER)
     fast_recovery_steps: int | None = Field(None, ge=0, le=100)
-    rai_mbps: float | None = Field(None, ge=L.MIN_CC_RATE_MBPS, le=L.MAX_RATE_MBPS)
-    rhai_mbps: float | None = Field(None, ge=L.MIN_CC_RATE_MBPS, le=L.MAX_RATE_MBPS)
-    min_rate_mbps: float | None = Field(None, ge=L.MIN_CC_RATE_MBPS, le=L.MAX_RATE_MBPS)
+    rai_mbps: float | None = Field(None, ge=limits.MIN_CC_RATE_MBPS, le=limits.MAX_RATE_MBPS)
+    rhai_mbps: float | None = Field(None, ge=limits.MIN_CC_RATE_MBPS, le=limits.MAX_RATE_MBPS)
+    min_rate_mbps: float | None = Field(None, ge=limits.MIN_CC_RATE_MBPS, le=limits.MAX_RATE_MBPS)
     clamp_target_rate: StrictBool | None = Field(
         None, description="Every cut sets the target rate to the current rate (NVIDIA clamp_tgt_rate)"
     )
@@ -218,7 +219,7 @@ class SprayedPartial(Strict):
     sack_interval_packets: int | None = Field(None, ge=1, le=64)
 
 
-NackInterval = Annotated[float, Field(ge=0.1, le=L.MAX_TIMER_US)] | Literal["auto"]
+NackInterval = Annotated[float, Field(ge=0.1, le=limits.MAX_TIMER_US)] | Literal["auto"]
 NACK_INTERVAL_DOC = ("the receiver's bitmap scan period T in us (0.1..1000000), or \"auto\": "
                      "2.5 x each flow's RTT as measured from its ACKs, at least the idle "
                      "path's (the ERD paper's 2-3 RTT)")
@@ -259,7 +260,7 @@ class Nic(Strict):
     qp_depth: QpDepth = Field(16, description=QP_DEPTH_DOC)
     message_bytes: int = Field(65536, ge=1, le=2**31)
     cc: Cc = Field(default_factory=Cc)
-    cnp_interval_us: float = Field(50, ge=0, le=L.MAX_TIMER_US)
+    cnp_interval_us: float = Field(50, ge=0, le=limits.MAX_TIMER_US)
     cnp_mode: Literal["window", "holdoff"] | None = Field(
         None,
         description="notification point: 'window' (DCQCN paper: a frame marked within the "
@@ -301,7 +302,7 @@ class NicPartial(Strict):
     qp_depth: QpDepth | None = Field(None, description=QP_DEPTH_DOC)
     message_bytes: int | None = Field(None, ge=1, le=2**31)
     cc: CcPartial | None = None
-    cnp_interval_us: float | None = Field(None, ge=0, le=L.MAX_TIMER_US)
+    cnp_interval_us: float | None = Field(None, ge=0, le=limits.MAX_TIMER_US)
     cnp_mode: Literal["window", "holdoff"] | None = None
     ack_interval_packets: int | None = Field(None, ge=1, le=1024)
     rto_us: float | None = Field(None, ge=1, le=10_000_000)

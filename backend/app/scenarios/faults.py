@@ -11,15 +11,40 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from app.core.validation import error_at, raise_errors
-from app.scenarios import limits as L
+from app.scenarios import limits
+from app.scenarios.devices import Ecn, Nic, Pfc
 from app.scenarios.topology import NodeId, Strict
 from app.scenarios.traffic import PortName
 
-MAX_FAULTS = 256
-MAX_TIMER_US = L.MAX_DURATION_US
+MAX_FAULTS = limits.MAX_FAULTS
+MAX_TIMER_US = limits.MAX_FAULT_TIMER_US
 
-SWITCH_PARAMS = ("pfc.alpha", "ecn.kmin_bytes", "ecn.kmax_bytes", "ecn.pmax")
-NIC_PARAMS = ("rto_us", "cnp_interval_us")
+# The parameters a `set` fault may change: (document path of the static setting, its model and
+# field). Their ranges are the static field's (Field(ge=, le=)), read from the model, not copied.
+SET_PARAMS: dict[str, tuple[str, type, str]] = {
+    "pfc.alpha": ("switch.pfc.alpha", Pfc, "alpha"),
+    "ecn.kmin_bytes": ("switch.ecn.kmin_bytes", Ecn, "kmin_bytes"),
+    "ecn.kmax_bytes": ("switch.ecn.kmax_bytes", Ecn, "kmax_bytes"),
+    "ecn.pmax": ("switch.ecn.pmax", Ecn, "pmax"),
+    "rto_us": ("nic.rto_us", Nic, "rto_us"),
+    "cnp_interval_us": ("nic.cnp_interval_us", Nic, "cnp_interval_us"),
+}
+SWITCH_PARAMS = tuple(k for k, (path, _, _) in SET_PARAMS.items() if path.startswith("switch."))
+NIC_PARAMS = tuple(k for k, (path, _, _) in SET_PARAMS.items() if path.startswith("nic."))
+
+
+def field_bounds(model: type, name: str) -> tuple[float, float]:
+    """(ge, le) of a numeric model field, as its Field(...) declares them."""
+    lo = hi = None
+    for item in model.model_fields[name].metadata:
+        lo = getattr(item, "ge", lo)
+        hi = getattr(item, "le", hi)
+    if lo is None or hi is None:
+        raise ValueError(f"{model.__name__}.{name} has no closed range")
+    return lo, hi
+
+
+SET_PARAM_BOUNDS = {name: field_bounds(model, field) for name, (_, model, field) in SET_PARAMS.items()}
 
 
 class FaultBase(Strict):
@@ -83,8 +108,8 @@ class SlowReceiver(FaultBase):
 
     kind: Literal["slow_receiver"]
     host: NodeId
-    drain_gbps: float = Field(gt=0, le=L.MAX_RATE_GBPS)
-    buffer_bytes: int = Field(131072, ge=8192, le=64 * L.MIB,
+    drain_gbps: float = Field(gt=0, le=limits.MAX_RATE_GBPS)
+    buffer_bytes: int = Field(131072, ge=8192, le=64 * limits.MIB,
                               description="receive buffer: XOFF at 1/2, XON at 1/4")
 
 
@@ -94,17 +119,13 @@ class SetParam(FaultBase):
     kind: Literal["set"]
     nodes: Literal["switches", "hosts"] | Annotated[list[NodeId], Field(min_length=1,
                                                                          max_length=4096)]
-    param: Literal["pfc.alpha", "ecn.kmin_bytes", "ecn.kmax_bytes", "ecn.pmax", "rto_us",
-                   "cnp_interval_us"]
+    param: Literal[tuple(SET_PARAMS)]  # type: ignore[valid-type]
     value: float = Field(ge=0, le=1e12)
 
     @model_validator(mode="after")
     def _value_in_range(self) -> "SetParam":
-        """The same ranges as the static settings."""
-        limits = {"pfc.alpha": (1 / 1024, 64), "ecn.pmax": (0, 1),
-                  "ecn.kmin_bytes": (0, L.GIB), "ecn.kmax_bytes": (0, L.GIB),
-                  "rto_us": (1, 10_000_000), "cnp_interval_us": (0, L.MAX_TIMER_US)}
-        lo, hi = limits[self.param]
+        """The same ranges as the static settings (SET_PARAM_BOUNDS, read from their models)."""
+        lo, hi = SET_PARAM_BOUNDS[self.param]
         if not lo <= self.value <= hi:
             raise_errors("SetParam", [error_at(("value",), f"must be >= {lo:g} and <= {hi:g} "
                                                           f"for {self.param}", self.value)])

@@ -1,4 +1,9 @@
-"""Numeric limits of scenario format v1 (docs/scenario-format.md), shared by the models."""
+"""Numeric limits of scenario format v1 (docs/scenario-format.md): the one place they are written.
+
+`python -m app.contracts.generate` copies every UPPER_CASE constant here into
+simcore/scenario/scenario-contract.h (as kCamelCase) and frontend/src/lib/scenario/contract.gen.ts
+(LIMITS), so the API, the simulator and the editor read the same numbers.
+"""
 
 KIB = 1024
 MIB = 1024 * 1024
@@ -6,13 +11,28 @@ GIB = 1024 * 1024 * 1024
 
 MAX_NODES = 20_000
 MAX_LINKS = 100_000
-MIN_RATE_GBPS = 0.01  # 10 Mbit/s, the slowest Ethernet (simcore/scenario/scenario-limits.h)
+MAX_FLOWS = 2_000_000  # flows after every generator is expanded
+# Slowest link: 10 Mbit/s, the slowest Ethernet (10BASE-T). Below it a 1 kB frame takes longer
+# than a millisecond and every rate-derived quantity (headroom, ECN) loses meaning.
+MIN_RATE_GBPS = 0.01
 MAX_RATE_GBPS = 1600.0
-MIN_CC_RATE_MBPS = 1.0  # DCQCN rates are whole Mbit/s on NICs (rpg_ai_rate, rpg_min_rate)
-MIN_CC_TIMER_US = 1.0  # DCQCN timers are whole microseconds on NICs
-MIN_PAUSE_QUANTA = 512  # refresh at half the pause time outlasts a jumbo frame (docs)
+# DCQCN rate parameters (rai, rhai, minimum rate) are whole Mbit/s on NICs (NVIDIA's
+# rpg_ai_rate, rpg_hai_rate, rpg_min_rate): 1 Mbit/s is the smallest a NIC takes.
+MIN_CC_RATE_MBPS = 1.0
+# DCQCN timers (alpha update, rate increase): NICs count them in whole microseconds; a shorter
+# timer would fire more often than any NIC does (and 0 would never advance time).
+MIN_CC_TIMER_US = 1.0
+# PFC pause quanta (512 bit times each) in quanta mode. The switch refreshes a pause at half its
+# time; 512 quanta make that half (131,072 bit times) longer than a jumbo frame (9,000 B payload,
+# about 73,000 bits) plus the 672-bit pause frame, so a refresh arrives before the pause it renews
+# expires even behind a full frame. Fewer quanta flood the reverse link with pause frames.
+MIN_PAUSE_QUANTA = 512
+# Pingmesh probe interval: one probe per host per microsecond at most.
 MIN_PROBE_INTERVAL_US = 1.0
-MIN_PFC_ALPHA = 1 / 128  # smallest dynamic-threshold alpha of switch ASICs (Broadcom 2^-7)
+# Dynamic-threshold alpha: 1/128 is the smallest switch ASICs offer (Broadcom's 2^-7); a smaller
+# one makes the threshold a few bytes and pauses on every frame. Static and `set` faults alike.
+MIN_PFC_ALPHA = 1 / 128
+MAX_PFC_ALPHA = 64
 MAX_DELAY_US = 100_000.0
 FIBRE_US_PER_KM = 5.0
 MAX_DURATION_US = 1_000_000.0
@@ -20,9 +40,12 @@ MAX_SEED = 2**31 - 1
 MAX_GENERATORS = 64
 MAX_SAMPLES = 100_000
 MAX_ALL_TO_ALL_HOSTS = 256
-MAX_FLOW_LIST = 200_000  # flows one `flows` generator may list (simcore kMaxFlowListItems)
-MAX_SIZE_BYTES = 10**15
+MAX_FLOW_LIST = 200_000  # flows one `flows` generator may list
+MAX_FAULTS = 256
+# Largest flow size: 2^53, the largest integer a double (a JSON number) holds exactly.
+MAX_SIZE_BYTES = 2**53
 MAX_TIMER_US = 1_000_000.0
+MAX_FAULT_TIMER_US = MAX_DURATION_US
 MAX_RATE_MBPS = MAX_RATE_GBPS * 1000
 MAX_BYTE_COUNTER = 2**40
 MAX_MONITOR_ENTRIES = 4096

@@ -1,11 +1,11 @@
-"""API shapes of the scenarios resource (the document itself is app.scenarios.schema.Scenario)."""
+"""API shapes of the scenarios resource (the document itself is app.scenarios.document.Scenario)."""
 
 from datetime import datetime
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.scenarios.schema import Scenario
+from app.scenarios.document import Scenario
 
 
 class ScenarioCreate(BaseModel):

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session, defer
 from app.core import owners
 from app.runs.models import Run
 from app.scenarios.models import ScenarioRow
-from app.scenarios.schema import Scenario
+from app.scenarios.document import Scenario
 from app.scenarios.schemas import ScenarioKind
 from app.sweeps.models import SweepPoint
 

@@ -1,16 +1,19 @@
 """Topology part of the scenario: generators and explicit graphs, with their node ids."""
 
+import json
 from collections import defaultdict, deque
+from functools import lru_cache
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
 
+from app.core import simulator
 from app.core.validation import error_at, raise_errors
-from app.scenarios import limits as L
+from app.scenarios import limits
 
-Rate = Annotated[float, Field(ge=L.MIN_RATE_GBPS, le=L.MAX_RATE_GBPS, description="Gbit/s")]
-Delay = Annotated[float, Field(ge=0, le=L.MAX_DELAY_US, description="microseconds")]
-NodeId = Annotated[str, Field(pattern=L.NODE_ID_PATTERN)]
+Rate = Annotated[float, Field(ge=limits.MIN_RATE_GBPS, le=limits.MAX_RATE_GBPS, description="Gbit/s")]
+Delay = Annotated[float, Field(ge=0, le=limits.MAX_DELAY_US, description="microseconds")]
+NodeId = Annotated[str, Field(pattern=limits.NODE_ID_PATTERN)]
 
 
 class Strict(BaseModel):
@@ -77,7 +80,7 @@ class DciAccelerator(Strict):
     to the local sender, data held until the far end acknowledges it, resent over the long link."""
 
     enabled: StrictBool = False
-    buffer_bytes: int = Field(256 * L.MIB, ge=64 * L.KIB, le=4 * L.GIB,
+    buffer_bytes: int = Field(256 * limits.MIB, ge=64 * limits.KIB, le=4 * limits.GIB,
                               description="data held per edge, all QPs together")
     retransmit_timeout_us: float | None = Field(
         None, ge=1, le=10_000_000,
@@ -92,7 +95,7 @@ class Dci(Strict):
     site: LeafSpineSite = Field(default_factory=LeafSpineSite)
     length_km: float = Field(100, ge=1, le=20_000)
     dci_rate_gbps: Rate = 100
-    dci_buffer_bytes: int = Field(64 * L.MIB, ge=64 * L.KIB, le=L.GIB)
+    dci_buffer_bytes: int = Field(64 * limits.MIB, ge=64 * limits.KIB, le=limits.GIB)
     accelerator: DciAccelerator = Field(default_factory=DciAccelerator)
 
 
@@ -113,7 +116,7 @@ class ExplicitLink(Strict):
     b: NodeId
     rate_gbps: Rate
     delay_us: Delay | None = None
-    length_km: float | None = Field(None, ge=0, le=L.MAX_DELAY_US / L.FIBRE_US_PER_KM)
+    length_km: float | None = Field(None, ge=0, le=limits.MAX_DELAY_US / limits.FIBRE_US_PER_KM)
 
     @model_validator(mode="after")
     def _one_delay(self) -> "ExplicitLink":
@@ -128,8 +131,8 @@ class Explicit(Strict):
     """Nodes and links as drawn in the editor."""
 
     kind: Literal["explicit"]
-    nodes: list[ExplicitNode] = Field(min_length=1, max_length=L.MAX_NODES)
-    links: list[ExplicitLink] = Field(default_factory=list, max_length=L.MAX_LINKS)
+    nodes: list[ExplicitNode] = Field(min_length=1, max_length=limits.MAX_NODES)
+    links: list[ExplicitLink] = Field(default_factory=list, max_length=limits.MAX_LINKS)
 
     @model_validator(mode="after")
     def _graph(self) -> "Explicit":
@@ -184,35 +187,29 @@ def _connected(start: str, adjacency: dict[str, set[str]], count: int) -> bool:
     return len(seen) == count
 
 
-def _leaf_spine_ids(site: LeafSpineSite, prefix: str = "") -> tuple[list[str], list[str]]:
-    """Host and switch ids of a leaf-spine."""
-    hosts = [f"{prefix}h{i}" for i in range(site.leaves * site.hosts_per_leaf)]
-    switches = [f"{prefix}leaf{i}" for i in range(site.leaves)]
-    switches += [f"{prefix}spine{j}" for j in range(site.spines)]
-    return hosts, switches
-
-
 def node_ids(topo: LeafSpine | FatTree | ThreeTier | Dci | Explicit) -> tuple[list[str], list[str]]:
-    """(host ids, switch ids) after expansion, following the documented naming."""
-    if isinstance(topo, LeafSpine):
-        return _leaf_spine_ids(topo)
-    if isinstance(topo, FatTree):
-        k, half = topo.k, topo.k // 2
-        hosts = [f"h{i}" for i in range(k**3 // 4)]
-        switches = [f"{t}{p}_{i}" for t in ("edge", "agg") for p in range(k) for i in range(half)]
-        return hosts, switches + [f"core{i}" for i in range(half * half)]
-    if isinstance(topo, ThreeTier):
-        hosts = [f"h{i}" for i in range(topo.podsets * topo.tors_per_podset * topo.hosts_per_tor)]
-        switches = [f"tor{p}_{i}" for p in range(topo.podsets) for i in range(topo.tors_per_podset)]
-        switches += [f"leaf{p}_{j}" for p in range(topo.podsets)
-                     for j in range(topo.leafs_per_podset)]
-        return hosts, switches + [f"spine{s}" for s in range(topo.spines)]
-    if isinstance(topo, Dci):
-        a_hosts, a_switches = _leaf_spine_ids(topo.site, "a-")
-        b_hosts, b_switches = _leaf_spine_ids(topo.site, "b-")
-        return a_hosts + b_hosts, a_switches + b_switches + ["a-dci", "b-dci"]
-    hosts = [n.id for n in topo.nodes if n.kind == "host"]
-    return hosts, [n.id for n in topo.nodes if n.kind == "switch"]
+    """(host ids, switch ids) after expansion.
+
+    A drawn topology lists its ids; a generator's are named by the simulator alone
+    (`fabricsim expand`, simcore/scenario/topology-generator.cc), not derived again here.
+    Raises simulator.SimulatorUnavailable when the binary cannot be run.
+    """
+    if isinstance(topo, Explicit):
+        hosts = [n.id for n in topo.nodes if n.kind == "host"]
+        return hosts, [n.id for n in topo.nodes if n.kind == "switch"]
+    key = json.dumps(topo.model_dump(mode="json", exclude_none=True), sort_keys=True)
+    hosts, switches = _expanded_ids(key)
+    return list(hosts), list(switches)
+
+
+@lru_cache(maxsize=256)
+def _expanded_ids(topology_json: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Host and switch ids of a generated topology, from `fabricsim expand` (cached: a sweep's
+    points mostly share their topology)."""
+    expanded = simulator.expand({"schema_version": 1, "topology": json.loads(topology_json)})
+    nodes = expanded["nodes"]
+    return (tuple(n["id"] for n in nodes if n["kind"] == "host"),
+            tuple(n["id"] for n in nodes if n["kind"] != "host"))
 
 
 def counts(topo: LeafSpine | FatTree | ThreeTier | Dci | Explicit) -> tuple[int, int]:

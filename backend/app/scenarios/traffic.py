@@ -6,10 +6,10 @@ from pydantic import Field, model_validator
 from pydantic import Strict as PydStrict
 
 from app.core.validation import error_at, raise_errors
-from app.scenarios import limits as L
+from app.scenarios import limits
 from app.scenarios.topology import NodeId, Strict
 
-Size = Annotated[int, Field(ge=0, le=L.MAX_SIZE_BYTES, description="bytes; 0 = long-lived")]
+Size = Annotated[int, Field(ge=0, le=limits.MAX_SIZE_BYTES, description="bytes; 0 = long-lived")]
 PortName = Annotated[str, Field(pattern=r"^[A-Za-z0-9_.:-]{1,64}->[A-Za-z0-9_.:-]{1,64}$")]
 
 
@@ -81,7 +81,7 @@ class Stride(Generator):
 
     kind: Literal["stride"]
     hosts: list[NodeId] | None = Field(None, min_length=2, description="default: every host")
-    stride: int = Field(ge=1, le=L.MAX_NODES, description="1 .. number of hosts - 1")
+    stride: int = Field(ge=1, le=limits.MAX_NODES, description="1 .. number of hosts - 1")
     size_bytes: Size = 0
 
 
@@ -97,7 +97,7 @@ class AllToAll(Generator):
     """Every host to every other host."""
 
     kind: Literal["all_to_all"]
-    hosts: list[NodeId] | None = Field(None, min_length=2, max_length=L.MAX_ALL_TO_ALL_HOSTS)
+    hosts: list[NodeId] | None = Field(None, min_length=2, max_length=limits.MAX_ALL_TO_ALL_HOSTS)
     size_bytes: Size = 0
 
 
@@ -124,7 +124,7 @@ class Workload(Generator):
 
     kind: Literal["workload"]
     distribution: Literal["websearch", "fb_hadoop", "alistorage", "custom"]
-    cdf: list[Annotated[tuple[Annotated[int, Field(ge=1, le=L.MAX_SIZE_BYTES, strict=True)],
+    cdf: list[Annotated[tuple[Annotated[int, Field(ge=1, le=limits.MAX_SIZE_BYTES, strict=True)],
                               Annotated[float, Field(ge=0, le=100, strict=True)]], LaxTuple]] | None = Field(
         None, min_length=1, max_length=1000, description="[[size_bytes, cumulative_percent], ...]")
     load: float = Field(0.3, gt=0, le=1)
@@ -151,7 +151,7 @@ class Pingmesh(Generator):
 
     kind: Literal["pingmesh"]
     hosts: list[NodeId] | None = Field(None, min_length=2)
-    interval_us: float = Field(100, ge=L.MIN_PROBE_INTERVAL_US, le=L.MAX_DURATION_US)
+    interval_us: float = Field(100, ge=limits.MIN_PROBE_INTERVAL_US, le=limits.MAX_DURATION_US)
     probe_bytes: int = Field(512, ge=1, le=65536)
     scope: Literal["all", "tor", "podset", "fabric"] = Field(
         "all", description="peers probed: all, under the same ToR, in the same podset (other "
@@ -177,7 +177,7 @@ class FlowList(Strict):
     name: str = Field("", max_length=200)
     priority: int | None = Field(None, ge=0, le=6, description="default: switch.data_priority")
     start_us: float = Field(0, ge=0, description="offset added to every flow's start_us")
-    flows: list[ListedFlow] = Field(min_length=1, max_length=L.MAX_FLOW_LIST)
+    flows: list[ListedFlow] = Field(min_length=1, max_length=limits.MAX_FLOW_LIST)
 
     @model_validator(mode="after")
     def _distinct(self) -> "FlowList":
@@ -209,8 +209,8 @@ TrafficGenerator = Annotated[
 class Monitor(Strict):
     """What to sample during a run."""
 
-    sample_interval_us: float = Field(10, ge=0.1, le=L.MAX_DURATION_US)
-    queues: Literal["auto"] | Annotated[list[PortName], Field(max_length=L.MAX_MONITOR_ENTRIES)] = "auto"
+    sample_interval_us: float = Field(10, ge=0.1, le=limits.MAX_DURATION_US)
+    queues: Literal["auto"] | Annotated[list[PortName], Field(max_length=limits.MAX_MONITOR_ENTRIES)] = "auto"
     flows: Literal["auto", "all"] | Annotated[
-        list[Annotated[int, Field(ge=0, le=2**32 - 1)]], Field(max_length=L.MAX_MONITOR_ENTRIES)] = "auto"
-    ports: Literal["auto"] | Annotated[list[PortName], Field(max_length=L.MAX_MONITOR_ENTRIES)] = "auto"
+        list[Annotated[int, Field(ge=0, le=2**32 - 1)]], Field(max_length=limits.MAX_MONITOR_ENTRIES)] = "auto"
+    ports: Literal["auto"] | Annotated[list[PortName], Field(max_length=limits.MAX_MONITOR_ENTRIES)] = "auto"

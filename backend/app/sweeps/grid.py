@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from app.core.validation import error_at, normalize_loc, raise_errors
-from app.scenarios.schema import Scenario
+from app.scenarios.document import Scenario
 from app.sweeps.schemas import LinkedParameter, SweepCreate
 
 

@@ -11,7 +11,7 @@ from app.runs.models import FINAL_STATES, Run, RunStatus
 from app.runs.schemas import METRIC_NAMES, RunMetrics
 from app.runs.service import reusable_runs_by_content
 from app.scenarios.models import ScenarioRow
-from app.scenarios.schema import Scenario
+from app.scenarios.document import Scenario
 from app.scenarios.service import create_scenario, new_id
 from app.sweeps.grid import build_points
 from app.sweeps.models import Sweep, SweepPoint

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session, defer
 from app.core.db import utcnow
 from app.runs.models import FINAL_STATES, RunStatus
 from app.scenarios.models import ScenarioRow
-from app.scenarios.schema import Scenario
+from app.scenarios.document import Scenario
 from app.scenarios.service import create_scenario, new_id
 from app.tunings import objectives as O
 from app.tunings.models import Tuning, TuningEvaluation

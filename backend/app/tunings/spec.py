@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from app.core.validation import error_at, normalize_loc, raise_errors
-from app.scenarios.schema import Scenario
+from app.scenarios.document import Scenario
 from app.sweeps.grid import set_path
 from app.tunings.objectives import Constraint, Objective
 from app.tunings.schemas import SpaceIn, StrategyIn, TuningCreate

@@ -9,7 +9,7 @@ import pytest
 from app.scenarios.importers.hpcc import build
 from app.scenarios.importers.hpcc_files import (ImportFileError, parse_rate_gbps, parse_time_us,
                                                 read_csv_flows, read_flows, read_topology)
-from app.scenarios.schema import Scenario
+from app.scenarios.document import Scenario
 from tests.support import BACKEND, ROOT
 
 DATA = ROOT / "validation" / "data" / "hpcc"

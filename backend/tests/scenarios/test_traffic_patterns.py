@@ -4,7 +4,7 @@ simcore/test/scenario-traffic-patterns-test.cc; docs/examples hold them together
 import pytest
 from pydantic import ValidationError
 
-from app.scenarios.schema import Scenario
+from app.scenarios.document import Scenario
 
 
 def fat_tree(generator: dict) -> dict:

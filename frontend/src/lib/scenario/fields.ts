@@ -1,5 +1,7 @@
-// Parameter fields shown in the fabric-wide panel and per-node overrides, with units
-// (docs/scenario-format.md). `path` is relative to `switch` or `nic`.
+// Parameter fields shown in the fabric-wide panel and per-node overrides (docs/scenario-format.md).
+// `path` is relative to `switch` or `nic`. Types, options, units and defaults come from the
+// generated contract (contract.gen.ts, from the Pydantic models); this file adds labels and hints.
+import { type FieldContract, NIC_CONTRACT, ROOT_DEFAULTS, SWITCH_CONTRACT } from "./contract.gen";
 
 export type FieldType = "number" | "bool" | "select" | "auto-number";
 
@@ -21,91 +23,78 @@ const inCells = (value: unknown, { cellBytes }: { cellBytes: number }) =>
     ? `${Math.ceil(value / cellBytes).toLocaleString()} cells, ${(value / 1000).toLocaleString()} KB`
     : undefined;
 
+/** Display details a panel adds to a field's contract (label, a unit phrased for people). */
+interface Extra {
+  unit?: string;
+  step?: number;
+  hint?: FieldSpec["hint"];
+}
+
+/** A panel field: its type, options, keyword and unit come from the generated contract. */
+function field(table: Readonly<Record<string, FieldContract>>, path: string, label: string, extra: Extra = {}): FieldSpec {
+  const c = table[path];
+  if (!c) throw new Error(`${path} is not a field of the scenario contract`);
+  const type: FieldType =
+    c.type === "boolean" ? "bool" : c.type === "enum" ? "select" : c.keyword !== undefined ? "auto-number" : "number";
+  const unit = extra.unit ?? (c.keyword !== undefined && c.unit ? `${c.unit} or ${c.keyword}` : c.unit);
+  return {
+    path, label, type, ...extra, unit,
+    ...(c.options ? { options: [...c.options] } : {}),
+    ...(c.keyword !== undefined ? { keyword: c.keyword } : {}),
+  };
+}
+const sw = (path: string, label: string, extra?: Extra) => field(SWITCH_CONTRACT, path, label, extra);
+const nic = (path: string, label: string, extra?: Extra) => field(NIC_CONTRACT, path, label, extra);
+
 export const SWITCH_FIELDS: FieldSpec[] = [
-  { path: "buffer_bytes", label: "Buffer", unit: "bytes", type: "number", hint: inCells },
-  { path: "cell_bytes", label: "Cell size", unit: "bytes", type: "number" },
-  { path: "pfc.enabled", label: "PFC enabled", type: "bool" },
-  { path: "pfc.alpha", label: "PFC dynamic threshold alpha", type: "number", step: 0.0625 },
-  { path: "pfc.headroom_bytes", label: "PFC headroom", unit: "bytes", type: "auto-number", hint: inCells },
-  { path: "pfc.xon_offset_bytes", label: "XON offset", unit: "bytes", type: "number", hint: inCells },
-  { path: "pfc.pause_mode", label: "Pause mode", type: "select", options: ["xoff_xon", "quanta"] },
-  { path: "pfc.pause_quanta", label: "Pause quanta", unit: "x 512 bit times", type: "number" },
-  { path: "ecn.enabled", label: "ECN enabled", type: "bool" },
-  { path: "ecn.kmin_bytes", label: "ECN Kmin", unit: "bytes", type: "number", hint: inCells },
-  { path: "ecn.kmax_bytes", label: "ECN Kmax", unit: "bytes", type: "number", hint: inCells },
-  { path: "ecn.pmax", label: "ECN Pmax", unit: "0..1", type: "number", step: 0.01 },
-  { path: "ecn_mark_point", label: "ECN mark point", type: "select", options: ["enqueue", "dequeue"] },
-  { path: "ecmp_seed", label: "ECMP hash seed", type: "number" },
-  { path: "data_priority", label: "Data priority", unit: "0..6", type: "number" },
-  { path: "load_balancing", label: "Load balancing", type: "select", options: ["ecmp", "per_packet", "adaptive"] },
+  sw("buffer_bytes", "Buffer", { hint: inCells }),
+  sw("cell_bytes", "Cell size"),
+  sw("pfc.enabled", "PFC enabled"),
+  sw("pfc.alpha", "PFC dynamic threshold alpha", { step: 0.0625 }),
+  sw("pfc.headroom_bytes", "PFC headroom", { unit: "bytes", hint: inCells }),
+  sw("pfc.xon_offset_bytes", "XON offset", { hint: inCells }),
+  sw("pfc.pause_mode", "Pause mode"),
+  sw("pfc.pause_quanta", "Pause quanta", { unit: "x 512 bit times" }),
+  sw("ecn.enabled", "ECN enabled"),
+  sw("ecn.kmin_bytes", "ECN Kmin", { hint: inCells }),
+  sw("ecn.kmax_bytes", "ECN Kmax", { hint: inCells }),
+  sw("ecn.pmax", "ECN Pmax", { unit: "0..1", step: 0.01 }),
+  sw("ecn_mark_point", "ECN mark point"),
+  sw("ecmp_seed", "ECMP hash seed"),
+  sw("data_priority", "Data priority", { unit: "0..6" }),
+  sw("load_balancing", "Load balancing"),
 ];
 
 export const NIC_FIELDS: FieldSpec[] = [
-  { path: "mtu_bytes", label: "MTU", unit: "bytes", type: "number" },
-  { path: "qp_depth", label: "QP depth", unit: "WQEs or bdp", type: "auto-number", keyword: "bdp" },
-  { path: "message_bytes", label: "Message size", unit: "bytes", type: "number" },
-  { path: "cc.algorithm", label: "Congestion control", type: "select", options: ["dcqcn", "dcqcn_sampled", "none"] },
-  { path: "cc.preset", label: "DCQCN preset", type: "select", options: ["dcqcn-paper", "nvidia-default", "hpcc-dcqcn"] },
-  { path: "cc.g", label: "DCQCN g", type: "number", step: 0.001 },
-  { path: "cc.rai_mbps", label: "Rai", unit: "Mbit/s", type: "number" },
-  { path: "cc.rhai_mbps", label: "Rhai", unit: "Mbit/s", type: "number" },
-  { path: "cc.min_rate_mbps", label: "Min rate", unit: "Mbit/s", type: "number" },
-  { path: "cnp_interval_us", label: "CNP interval", unit: "us", type: "number" },
-  { path: "ack_interval_packets", label: "ACK interval", unit: "packets", type: "number" },
-  { path: "rto_us", label: "Retransmission timeout", unit: "us", type: "number" },
-  { path: "nack_enabled", label: "NACK / go-back-N", type: "bool" },
-  { path: "transport", label: "Transport", type: "select", options: ["rc", "xrc", "sprayed", "erd"] },
-  { path: "processes_per_host", label: "Processes per host", type: "number" },
-  { path: "qp_cache_entries", label: "QP-context cache", unit: "entries, 0 = unlimited", type: "number" },
-  { path: "qp_cache_miss_ns", label: "QP-context miss cost", unit: "ns", type: "number" },
-  { path: "sprayed.reorder_window_packets", label: "Reorder window (sprayed)", unit: "packets", type: "number" },
-  { path: "sprayed.sack_interval_packets", label: "SACK interval (sprayed)", unit: "packets", type: "number" },
-  { path: "erd.paths", label: "Paths per QP (erd)", unit: "source ports", type: "number" },
-  { path: "erd.nack_interval_us", label: "NACK scan interval (erd)", unit: "us or auto", type: "auto-number" },
+  nic("mtu_bytes", "MTU"),
+  nic("qp_depth", "QP depth", { unit: "WQEs or bdp" }),
+  nic("message_bytes", "Message size"),
+  nic("cc.algorithm", "Congestion control"),
+  nic("cc.preset", "DCQCN preset"),
+  nic("cc.g", "DCQCN g", { step: 0.001 }),
+  nic("cc.rai_mbps", "Rai"),
+  nic("cc.rhai_mbps", "Rhai"),
+  nic("cc.min_rate_mbps", "Min rate"),
+  nic("cnp_interval_us", "CNP interval"),
+  nic("ack_interval_packets", "ACK interval"),
+  nic("rto_us", "Retransmission timeout"),
+  nic("nack_enabled", "NACK / go-back-N"),
+  nic("transport", "Transport"),
+  nic("processes_per_host", "Processes per host"),
+  nic("qp_cache_entries", "QP-context cache", { unit: "entries, 0 = unlimited" }),
+  nic("qp_cache_miss_ns", "QP-context miss cost"),
+  nic("sprayed.reorder_window_packets", "Reorder window (sprayed)"),
+  nic("sprayed.sack_interval_packets", "SACK interval (sprayed)"),
+  nic("erd.paths", "Paths per QP (erd)", { unit: "source ports" }),
+  nic("erd.nack_interval_us", "NACK scan interval (erd)"),
 ];
 
-export const SWITCH_DEFAULTS: Record<string, unknown> = {
-  buffer_bytes: 12_000_000,
-  cell_bytes: 208,
-  "pfc.enabled": true,
-  "pfc.alpha": 0.0625,
-  "pfc.headroom_bytes": "auto",
-  "pfc.xon_offset_bytes": 4160,
-  "pfc.pause_mode": "xoff_xon",
-  "pfc.pause_quanta": 65535,
-  "ecn.enabled": true,
-  "ecn.kmin_bytes": 100_000,
-  "ecn.kmax_bytes": 400_000,
-  "ecn.pmax": 0.2,
-  ecn_mark_point: "enqueue",
-  ecmp_seed: 0,
-  data_priority: 3,
-  load_balancing: "ecmp",
-};
-
-export const NIC_DEFAULTS: Record<string, unknown> = {
-  mtu_bytes: 1000,
-  qp_depth: 16,
-  message_bytes: 65536,
-  "cc.algorithm": "dcqcn",
-  "cc.preset": "dcqcn-paper",
-  cnp_interval_us: 50,
-  ack_interval_packets: 1,
-  rto_us: 1000,
-  nack_enabled: true,
-  transport: "rc",
-  processes_per_host: 1,
-  qp_cache_entries: 0,
-  qp_cache_miss_ns: 500,
-  "sprayed.reorder_window_packets": 256,
-  "sprayed.sack_interval_packets": 1,
-  "erd.paths": 4,
-  "erd.nack_interval_us": "auto",
-};
+/** Defaults of every switch and NIC field (generated from the Pydantic models). */
+export { NIC_DEFAULTS, SWITCH_DEFAULTS } from "./contract.gen";
 
 /** Run-wide fields of the parameter panel (paths from the document root). */
 export const RUN_FIELDS = [
-  { path: "duration_us", label: "Duration", unit: "us", placeholder: 10000 },
-  { path: "warmup_us", label: "Warm-up", unit: "us", placeholder: 0 },
-  { path: "monitor.sample_interval_us", label: "Sample interval", unit: "us", placeholder: 10 },
+  { path: "duration_us", label: "Duration", unit: "us", placeholder: ROOT_DEFAULTS.duration_us as number },
+  { path: "warmup_us", label: "Warm-up", unit: "us", placeholder: ROOT_DEFAULTS.warmup_us as number },
+  { path: "monitor.sample_interval_us", label: "Sample interval", unit: "us", placeholder: ROOT_DEFAULTS["monitor.sample_interval_us"] as number },
 ] as const;

@@ -2,11 +2,12 @@
 // the API's model validators (Kmin <= Kmax, warm-up < duration) only run when every field of the
 // model is valid on its own.
 import { getPath } from "../../../lib/scenario/paths";
+import { ROOT_DEFAULTS, SWITCH_DEFAULTS } from "../../../lib/scenario/contract.gen";
 import type { JsonObject, Scenario } from "../../../lib/scenario/types";
 
-const KMIN_DEFAULT = 100_000;
-const KMAX_DEFAULT = 400_000;
-const DURATION_DEFAULT = 10_000;
+const KMIN_DEFAULT = SWITCH_DEFAULTS["ecn.kmin_bytes"] as number;
+const KMAX_DEFAULT = SWITCH_DEFAULTS["ecn.kmax_bytes"] as number;
+const DURATION_DEFAULT = ROOT_DEFAULTS.duration_us as number;
 const fmt = (v: number) => v.toLocaleString("en-US");
 const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
 
