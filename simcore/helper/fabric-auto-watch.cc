@@ -4,6 +4,7 @@
  * deepest queues, the longest-paused ports and the slowest flows. The per-sample cost is one
  * read per port plus one per flow still delivering, so it stays small beside the packet events.
  */
+#include "common/rounding.h"
 #include "helper/fabric-network.h"
 
 #include <algorithm>
@@ -14,13 +15,6 @@ namespace fabric
 
 namespace
 {
-
-double
-Round4(double x)
-{
-    double r = std::round(x * 1e4) / 1e4;
-    return r == 0 ? 0.0 : r;
-}
 
 uint8_t
 PauseState(const FabricDevice& d, const FabricSwitch* sw, uint32_t p, int64_t now)
@@ -145,7 +139,7 @@ FabricRunnerImpl::SampleAuto(uint32_t si)
             }
             else
             {
-                m_autoFlowSeries[fi].values.push_back(Round4(delta * 8.0 / intervalS / 1e9));
+                m_autoFlowSeries[fi].values.push_back(RoundDecimals(delta * 8.0 / intervalS / 1e9, 4));
                 ++m_autoFlowSamples;
             }
         }

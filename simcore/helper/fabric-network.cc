@@ -1,4 +1,5 @@
 #include "helper/fabric-network.h"
+#include "common/rounding.h"
 #include "helper/qp-depth.h"
 #include "model/dci-accelerator.h"
 
@@ -19,14 +20,6 @@ namespace fabric
 
 namespace
 {
-
-double
-Round(double x, int decimals)
-{
-    double f = std::pow(10.0, decimals);
-    double r = std::round(x * f) / f;
-    return r == 0 ? 0.0 : r; // no "-0"
-}
 
 bool g_resolutionSet = false;
 
@@ -492,7 +485,7 @@ void
 FabricRunnerImpl::Sample()
 {
     int64_t now = NowPs();
-    m_tUs.push_back(Round(now / 1e6, 3));
+    m_tUs.push_back(RoundDecimals(now / 1e6, 3));
     const MonitorConfig& mon = m_scenario.monitor;
     for (size_t i = 0; i < mon.queues.size() && !m_autoQueuesOn; ++i)
     {
@@ -518,7 +511,7 @@ FabricRunnerImpl::Sample()
             FlowState& f = m_ctx.flows[fi];
             uint64_t delta = f.bytesDelivered - f.bytesAtLastSample;
             f.bytesAtLastSample = f.bytesDelivered;
-            v = Round(delta * 8.0 / intervalS / 1e9, 4);
+            v = RoundDecimals(delta * 8.0 / intervalS / 1e9, 4);
         }
         m_flowSeries[i].push_back(v);
     }

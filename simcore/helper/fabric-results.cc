@@ -2,6 +2,7 @@
  * Result assembly of FabricRunnerImpl: the "summary", "flows" and "series" objects of
  * docs/result-format.md. Every list is sorted by name or id so output is deterministic.
  */
+#include "common/rounding.h"
 #include "helper/fabric-network.h"
 
 #include <algorithm>
@@ -13,14 +14,6 @@ namespace fabric
 
 namespace
 {
-
-double
-R(double x, int decimals)
-{
-    double f = std::pow(10.0, decimals);
-    double r = std::round(x * f) / f;
-    return r == 0 ? 0.0 : r;
-}
 
 nlohmann::ordered_json
 Distribution(std::vector<double> v, bool withP95)
@@ -45,14 +38,14 @@ Distribution(std::vector<double> v, bool withP95)
     {
         sum += x;
     }
-    j["mean"] = R(sum / v.size(), 4);
-    j["p50"] = R(Percentile(v, 0.5), 4);
+    j["mean"] = RoundDecimals(sum / v.size(), 4);
+    j["p50"] = RoundDecimals(Percentile(v, 0.5), 4);
     if (withP95)
     {
-        j["p95"] = R(Percentile(v, 0.95), 4);
+        j["p95"] = RoundDecimals(Percentile(v, 0.95), 4);
     }
-    j["p99"] = R(Percentile(v, 0.99), 4);
-    j["p999"] = R(Percentile(v, 0.999), 4);
+    j["p99"] = RoundDecimals(Percentile(v, 0.99), 4);
+    j["p999"] = RoundDecimals(Percentile(v, 0.999), 4);
     return j;
 }
 
@@ -126,11 +119,11 @@ FabricRunnerImpl::Summary() const
         }
     }
     std::sort(hosts.begin(), hosts.end());
-    s["throughput_gbps"] = R(windowS > 0 ? total * 8.0 / windowS / 1e9 : 0.0, 4);
+    s["throughput_gbps"] = RoundDecimals(windowS > 0 ? total * 8.0 / windowS / 1e9 : 0.0, 4);
     json hj = json::object();
     for (auto& [name, g] : hosts)
     {
-        hj[name] = R(g, 4);
+        hj[name] = RoundDecimals(g, 4);
     }
     s["host_throughput_gbps"] = hj;
 
@@ -206,7 +199,7 @@ FabricRunnerImpl::Summary() const
     {
         json e;
         e["link"] = name;
-        e["utilization"] = R(u, 4);
+        e["utilization"] = RoundDecimals(u, 4);
         e["ecn_marked_packets"] = marks;
         e["pauses_received"] = pausesIn;
         uj.push_back(e);
@@ -245,8 +238,8 @@ FabricRunnerImpl::Summary() const
         q["priority"] = prio;
         q["max_bytes"] = mx;
         q["max_bytes_whole_run"] = mxRun;
-        q["mean_bytes"] = R(mean, 1);
-        q["p99_bytes"] = R(p99, 1);
+        q["mean_bytes"] = RoundDecimals(mean, 1);
+        q["p99_bytes"] = RoundDecimals(p99, 1);
         qj.push_back(q);
     }
     s["queues"] = qj;
@@ -265,10 +258,10 @@ FabricRunnerImpl::Summary() const
         e["priority"] = prio;
         e["pauses_sent"] = sent;
         e["pauses_received"] = recv;
-        e["pause_duration_us"] = R(us, 3);
+        e["pause_duration_us"] = RoundDecimals(us, 3);
         e["pauses_sent_after_warmup"] = sentWarm;
         e["pauses_received_after_warmup"] = recvWarm;
-        e["pause_duration_us_after_warmup"] = R(usWarm, 3);
+        e["pause_duration_us_after_warmup"] = RoundDecimals(usWarm, 3);
         pj.push_back(e);
     }
     s["pfc"] = pj;
@@ -321,12 +314,12 @@ FabricRunnerImpl::FlowRecords() const
         r["generator"] = s.generator;
         r["priority"] = s.priority;
         r["size_bytes"] = s.sizeBytes;
-        r["start_us"] = R(s.startNs / 1e3, 3);
+        r["start_us"] = RoundDecimals(s.startNs / 1e3, 3);
         bool done = s.sizeBytes > 0 && f.completePs >= 0;
         if (done)
         {
             double fct = static_cast<double>(f.completePs - f.startPs);
-            r["fct_us"] = R(fct / 1e6, 3);
+            r["fct_us"] = RoundDecimals(fct / 1e6, 3);
         }
         else
         {
@@ -334,11 +327,11 @@ FabricRunnerImpl::FlowRecords() const
         }
         // Until the sender got the last ACK (the HPCC simulator's and perftest's FCT).
         r["sender_fct_us"] = done && f.senderDonePs >= 0
-                                 ? json(R((f.senderDonePs - f.startPs) / 1e6, 3))
+                                 ? json(RoundDecimals((f.senderDonePs - f.startPs) / 1e6, 3))
                                  : json(nullptr);
         if (s.sizeBytes > 0 && f.idealPs > 0)
         {
-            r["ideal_fct_us"] = R(f.idealPs / 1e6, 3);
+            r["ideal_fct_us"] = RoundDecimals(f.idealPs / 1e6, 3);
         }
         else
         {
@@ -346,7 +339,7 @@ FabricRunnerImpl::FlowRecords() const
         }
         if (done && f.idealPs > 0)
         {
-            r["slowdown"] = R((f.completePs - f.startPs) / f.idealPs, 4);
+            r["slowdown"] = RoundDecimals((f.completePs - f.startPs) / f.idealPs, 4);
         }
         else
         {
@@ -362,7 +355,7 @@ FabricRunnerImpl::FlowRecords() const
                 goodput = f.bytesDelivered * 8.0 / ((until - f.startPs) / 1e12) / 1e9;
             }
         }
-        r["goodput_gbps"] = R(goodput, 4);
+        r["goodput_gbps"] = RoundDecimals(goodput, 4);
         r["retransmits"] = f.retransmits;
         r["bytes_sent"] = f.bytesSent;
         r["bytes_retransmitted"] = f.bytesRetransmitted;
@@ -382,7 +375,7 @@ FabricRunnerImpl::FlowRecords() const
                 goodputWarm = f.bytesDeliveredInWindow * 8.0 / ((until - from) / 1e12) / 1e9;
             }
         }
-        r["goodput_after_warmup_gbps"] = R(goodputWarm, 4);
+        r["goodput_after_warmup_gbps"] = RoundDecimals(goodputWarm, 4);
         if (IsErdFlow(s))
         {
             r["erd"] = ErdFlowCounters(f);
@@ -409,7 +402,7 @@ FabricRunnerImpl::Series() const
     using json = nlohmann::ordered_json;
     const MonitorConfig& mon = m_scenario.monitor;
     json s;
-    s["interval_us"] = R(m_sampleIntervalPs / 1e6, 3);
+    s["interval_us"] = RoundDecimals(m_sampleIntervalPs / 1e6, 3);
     s["t_us"] = m_tUs;
     const std::string listed = "listed in the scenario (monitor)";
     json selection;

@@ -3,6 +3,7 @@
  * drops by fault reason, watchdog triggers, PFC deadlocks found, and Pingmesh RTT percentiles
  * per scope, per host pair and per ToR pair, idle and under load.
  */
+#include "common/rounding.h"
 #include "helper/fabric-network.h"
 #include "scenario/pingmesh-scope.h"
 
@@ -15,14 +16,6 @@ namespace fabric
 
 namespace
 {
-
-double
-R(double x, int decimals)
-{
-    double f = std::pow(10.0, decimals);
-    double r = std::round(x * f) / f;
-    return r == 0 ? 0.0 : r;
-}
 
 /** count, p50, p99, p999 and max of RTTs in us (null percentiles when empty). */
 nlohmann::ordered_json
@@ -40,7 +33,7 @@ RttStats(std::vector<double> v)
         }
         else
         {
-            j[key] = R(Percentile(v, p), 3);
+            j[key] = RoundDecimals(Percentile(v, p), 3);
         }
     }
     if (v.empty())
@@ -49,7 +42,7 @@ RttStats(std::vector<double> v)
     }
     else
     {
-        j["max_us"] = R(v.back(), 3);
+        j["max_us"] = RoundDecimals(v.back(), 3);
     }
     return j;
 }
@@ -78,7 +71,7 @@ FabricRunnerImpl::FaultReport() const
     for (const FaultEvent& e : m_faults->Events())
     {
         json x;
-        x["t_us"] = R(e.ps / 1e6, 3);
+        x["t_us"] = RoundDecimals(e.ps / 1e6, 3);
         x["event"] = e.event;
         x["target"] = e.target;
         if (e.priority >= 0)
@@ -108,8 +101,8 @@ FabricRunnerImpl::FaultReport() const
         }
         x["ports"] = ports;
         x["priority"] = cyc.priority;
-        x["formed_us"] = R(cyc.formedPs / 1e6, 3);
-        x["detected_us"] = R(cyc.detectedPs / 1e6, 3);
+        x["formed_us"] = RoundDecimals(cyc.formedPs / 1e6, 3);
+        x["detected_us"] = RoundDecimals(cyc.detectedPs / 1e6, 3);
         dl.push_back(x);
     }
     j["deadlocks"] = dl;
@@ -149,7 +142,7 @@ FabricRunnerImpl::PortCounters() const
                 r["tx_bytes"] = port.fault->txBytes[prio];
                 r["pauses_sent"] = port.pausesSent[prio];
                 r["pauses_received"] = port.pausesReceived[prio];
-                r["pause_duration_us"] = R(port.pausePs[prio] / 1e6, 3);
+                r["pause_duration_us"] = RoundDecimals(port.pausePs[prio] / 1e6, 3);
                 rows.push_back({name + "#" + std::to_string(prio), r});
             }
             json x = json::object();
