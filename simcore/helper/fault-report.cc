@@ -3,7 +3,10 @@
  * drops by fault reason, watchdog triggers, PFC deadlocks found, and Pingmesh RTT percentiles
  * per scope, per host pair and per ToR pair, idle and under load.
  */
-#include "helper/fabric-network.h"
+#include "helper/result-math.h"
+#include "helper/result-reports.h"
+#include "helper/network-builder.h"
+#include "model/fault-schedule.h"
 #include "scenario/pingmesh-scope.h"
 
 #include <algorithm>
@@ -15,14 +18,6 @@ namespace fabric
 
 namespace
 {
-
-double
-R(double x, int decimals)
-{
-    double f = std::pow(10.0, decimals);
-    double r = std::round(x * f) / f;
-    return r == 0 ? 0.0 : r;
-}
 
 /** count, p50, p99, p999 and max of RTTs in us (null percentiles when empty). */
 nlohmann::ordered_json
@@ -40,7 +35,7 @@ RttStats(std::vector<double> v)
         }
         else
         {
-            j[key] = R(Percentile(v, p), 3);
+            j[key] = Round(Percentile(v, p), 3);
         }
     }
     if (v.empty())
@@ -49,7 +44,7 @@ RttStats(std::vector<double> v)
     }
     else
     {
-        j["max_us"] = R(v.back(), 3);
+        j["max_us"] = Round(v.back(), 3);
     }
     return j;
 }
@@ -57,9 +52,9 @@ RttStats(std::vector<double> v)
 } // namespace
 
 bool
-FabricRunnerImpl::HasProbes() const
+HasProbes(const Scenario& scenario)
 {
-    for (const FlowSpec& f : m_scenario.flows)
+    for (const FlowSpec& f : scenario.flows)
     {
         if (f.probe)
         {
@@ -70,15 +65,15 @@ FabricRunnerImpl::HasProbes() const
 }
 
 nlohmann::ordered_json
-FabricRunnerImpl::FaultReport() const
+FaultReport(const RunView& run)
 {
     using json = nlohmann::ordered_json;
     json j;
     json events = json::array();
-    for (const FaultEvent& e : m_faults->Events())
+    for (const FaultEvent& e : run.faults.Events())
     {
         json x;
-        x["t_us"] = R(e.ps / 1e6, 3);
+        x["t_us"] = Round(e.ps / 1e6, 3);
         x["event"] = e.event;
         x["target"] = e.target;
         if (e.priority >= 0)
@@ -88,28 +83,28 @@ FabricRunnerImpl::FaultReport() const
         events.push_back(x);
     }
     j["events"] = events;
-    const FabricCounters& c = m_ctx.counters;
+    const FabricCounters& c = run.ctx.counters;
     json d;
     d["link_loss"] = c.drops[DROP_LINK_LOSS];
     d["link_down"] = c.drops[DROP_LINK_DOWN];
     d["pfc_watchdog"] = c.drops[DROP_PFC_WATCHDOG];
     d["nic_rx_overflow"] = c.drops[DROP_NIC_RX_OVERFLOW];
     j["drops"] = d;
-    j["switch_watchdog_triggers"] = m_faults->SwitchWatchdogTriggers();
-    j["nic_watchdog_triggers"] = m_faults->NicWatchdogTriggers();
+    j["switch_watchdog_triggers"] = run.faults.SwitchWatchdogTriggers();
+    j["nic_watchdog_triggers"] = run.faults.NicWatchdogTriggers();
     json dl = json::array();
-    for (const DeadlockCycle& cyc : m_faults->Deadlocks())
+    for (const DeadlockCycle& cyc : run.faults.Deadlocks())
     {
         json x;
         json ports = json::array();
         for (const DeadlockHop& h : cyc.hops)
         {
-            ports.push_back(PortName(h.node, h.neighbor));
+            ports.push_back(run.network.PortName(h.node, h.neighbor));
         }
         x["ports"] = ports;
         x["priority"] = cyc.priority;
-        x["formed_us"] = R(cyc.formedPs / 1e6, 3);
-        x["detected_us"] = R(cyc.detectedPs / 1e6, 3);
+        x["formed_us"] = Round(cyc.formedPs / 1e6, 3);
+        x["detected_us"] = Round(cyc.detectedPs / 1e6, 3);
         dl.push_back(x);
     }
     j["deadlocks"] = dl;
@@ -117,16 +112,16 @@ FabricRunnerImpl::FaultReport() const
 }
 
 nlohmann::ordered_json
-FabricRunnerImpl::PortCounters() const
+PortCountersReport(const RunView& run)
 {
     using json = nlohmann::ordered_json;
     static const char* kReasons[] = {"headroom_overflow", "buffer_overflow", "tail_drop", "corrupt",
                                      "link_loss", "link_down", "pfc_watchdog", "nic_rx_overflow"};
     std::vector<std::pair<std::string, json>> rows;
     std::vector<std::pair<std::string, json>> drops;
-    for (uint32_t d = 0; d < m_devices.size(); ++d)
+    for (uint32_t d = 0; d < run.network.NodeCount(); ++d)
     {
-        const FabricDevice* dev = ns3::PeekPointer(m_devices[d]);
+        const FabricDevice* dev = run.network.Device(static_cast<uint32_t>(d));
         for (uint32_t p = 0; dev && p < dev->GetNPorts(); ++p)
         {
             const Port& port = dev->GetPort(p);
@@ -134,7 +129,7 @@ FabricRunnerImpl::PortCounters() const
             {
                 continue;
             }
-            std::string name = PortName(d, port.neighbor);
+            std::string name = run.network.PortName(d, port.neighbor);
             for (uint32_t prio = 0; prio < kNumPriorities; ++prio)
             {
                 if (port.fault->txPackets[prio] == 0 && port.pausesSent[prio] == 0 &&
@@ -149,7 +144,7 @@ FabricRunnerImpl::PortCounters() const
                 r["tx_bytes"] = port.fault->txBytes[prio];
                 r["pauses_sent"] = port.pausesSent[prio];
                 r["pauses_received"] = port.pausesReceived[prio];
-                r["pause_duration_us"] = R(port.pausePs[prio] / 1e6, 3);
+                r["pause_duration_us"] = Round(port.pausePs[prio] / 1e6, 3);
                 rows.push_back({name + "#" + std::to_string(prio), r});
             }
             json x = json::object();
@@ -192,14 +187,14 @@ FabricRunnerImpl::PortCounters() const
 }
 
 nlohmann::ordered_json
-FabricRunnerImpl::PingmeshReport() const
+PingmeshReport(const RunView& run)
 {
     using json = nlohmann::ordered_json;
-    const Topology& topo = m_scenario.topo;
-    const std::vector<uint32_t>& attach = m_hostAttachNode;
+    const Topology& topo = run.scenario.topo;
+    const std::vector<uint32_t>& attach = run.network.HostAttachNode();
     // "Idle": probes sent before the first workload flow starts; "loaded": the others.
     uint64_t loadStartNs = UINT64_MAX;
-    for (const FlowSpec& f : m_scenario.flows)
+    for (const FlowSpec& f : run.scenario.flows)
     {
         if (!f.probe)
         {
@@ -214,7 +209,7 @@ FabricRunnerImpl::PingmeshReport() const
     std::vector<double> loaded;
     uint64_t sent = 0;
     uint64_t unanswered = 0;
-    for (const FlowState& f : m_ctx.flows)
+    for (const FlowState& f : run.ctx.flows)
     {
         if (!f.spec || !f.spec->probe)
         {

@@ -1,8 +1,15 @@
 /*
- * Result assembly of FabricRunnerImpl: the "summary", "flows" and "series" objects of
- * docs/result-format.md. Every list is sorted by name or id so output is deterministic.
+ * ResultAssembler (helper/result-assembler.h): the "summary" and "flows" objects of
+ * docs/result-format.md, and the whole result composed from them, the monitor's series and the
+ * optional blocks. Every list is sorted by name or id so output is deterministic.
  */
-#include "helper/fabric-network.h"
+#include "helper/result-assembler.h"
+#include "helper/network-builder.h"
+#include "helper/result-math.h"
+#include "helper/result-reports.h"
+#include "helper/run-controller.h"
+#include "helper/run-monitor.h"
+#include "model/fault-schedule.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,14 +20,6 @@ namespace fabric
 
 namespace
 {
-
-double
-R(double x, int decimals)
-{
-    double f = std::pow(10.0, decimals);
-    double r = std::round(x * f) / f;
-    return r == 0 ? 0.0 : r;
-}
 
 nlohmann::ordered_json
 Distribution(std::vector<double> v, bool withP95)
@@ -45,14 +44,14 @@ Distribution(std::vector<double> v, bool withP95)
     {
         sum += x;
     }
-    j["mean"] = R(sum / v.size(), 4);
-    j["p50"] = R(Percentile(v, 0.5), 4);
+    j["mean"] = Round(sum / v.size(), 4);
+    j["p50"] = Round(Percentile(v, 0.5), 4);
     if (withP95)
     {
-        j["p95"] = R(Percentile(v, 0.95), 4);
+        j["p95"] = Round(Percentile(v, 0.95), 4);
     }
-    j["p99"] = R(Percentile(v, 0.99), 4);
-    j["p999"] = R(Percentile(v, 0.999), 4);
+    j["p99"] = Round(Percentile(v, 0.99), 4);
+    j["p999"] = Round(Percentile(v, 0.999), 4);
     return j;
 }
 
@@ -72,65 +71,70 @@ LinkUtilization(const Port& port, int64_t warmupPs, int64_t endPs)
     return static_cast<double>(busy) / static_cast<double>(endPs - warmupPs);
 }
 
+ResultAssembler::ResultAssembler(const RunView& run)
+    : m_run(run)
+{
+}
+
 nlohmann::ordered_json
-FabricRunnerImpl::Results() const
+ResultAssembler::Results() const
 {
     nlohmann::ordered_json j;
     j["summary"] = Summary();
     j["flows"] = FlowRecords();
-    j["series"] = Series();
+    j["series"] = m_run.monitor.Series();
     // Present only when they have something to say, so results without faults or probes stay
     // byte-identical to earlier versions.
-    if (m_faults->Active() || !m_faults->Deadlocks().empty())
+    if (m_run.faults.Active() || !m_run.faults.Deadlocks().empty())
     {
-        j["faults"] = FaultReport();
+        j["faults"] = FaultReport(m_run);
     }
-    if (HasProbes())
+    if (HasProbes(m_run.scenario))
     {
-        j["pingmesh"] = PingmeshReport();
+        j["pingmesh"] = PingmeshReport(m_run);
     }
-    if (HasTransportReport())
+    if (HasTransportReport(m_run))
     {
-        j["transport"] = TransportReport();
+        j["transport"] = TransportReport(m_run);
     }
-    if (m_scenario.portCounters)
+    if (m_run.scenario.portCounters)
     {
-        j["port_counters"] = PortCounters();
+        j["port_counters"] = PortCountersReport(m_run);
     }
-    if (m_scenario.dciAccelerator.enabled)
+    if (m_run.scenario.dciAccelerator.enabled)
     {
-        j["dci_accelerator"] = AcceleratorReport();
+        j["dci_accelerator"] = AcceleratorReport(m_run);
     }
     return j;
 }
 
 nlohmann::ordered_json
-FabricRunnerImpl::Summary() const
+ResultAssembler::Summary() const
 {
     using json = nlohmann::ordered_json;
-    const auto& nodes = m_scenario.topo.nodes;
-    int64_t endPs = m_finished ? m_endPs : NowPs();
-    double windowS = std::max<int64_t>(0, endPs - m_ctx.warmupPs) / 1e12;
+    const auto& nodes = m_run.scenario.topo.nodes;
+    int64_t endPs = m_run.controller.EndPs();
+    double windowS = std::max<int64_t>(0, endPs - m_run.ctx.warmupPs) / 1e12;
     json s;
 
     // Throughput
     uint64_t total = 0;
     std::vector<std::pair<std::string, double>> hosts;
-    for (size_t i = 0; i < m_ctx.hostRxBytes.size() && i < nodes.size(); ++i)
+    for (size_t i = 0; i < m_run.ctx.hostRxBytes.size() && i < nodes.size(); ++i)
     {
-        total += m_ctx.hostRxBytes[i];
-        if (m_ctx.hostRxBytes[i] > 0)
+        total += m_run.ctx.hostRxBytes[i];
+        if (m_run.ctx.hostRxBytes[i] > 0)
         {
             hosts.emplace_back(nodes[i].id,
-                               windowS > 0 ? m_ctx.hostRxBytes[i] * 8.0 / windowS / 1e9 : 0.0);
+                               windowS > 0 ? m_run.ctx.hostRxBytes[i] * 8.0 / windowS / 1e9 : 0.0);
         }
     }
     std::sort(hosts.begin(), hosts.end());
-    s["throughput_gbps"] = R(windowS > 0 ? total * 8.0 / windowS / 1e9 : 0.0, 4);
+    s["throughput_gbps"] = Round(windowS > 0 ? total * 8.0 / windowS / 1e9 : 0.0, 4);
     json hj = json::object();
     for (auto& [name, g] : hosts)
     {
-        hj[name] = R(g, 4);
+        hj[name] = Round(g, 4);
     }
     s["host_throughput_gbps"] = hj;
 
@@ -142,9 +146,10 @@ FabricRunnerImpl::Summary() const
         pfc;
     uint64_t maxQueue = 0;
     uint64_t maxQueueRun = 0;
-    for (size_t d = 0; d < m_devices.size(); ++d)
+    const std::vector<FabricSwitch*>& switches = m_run.network.Switches();
+    for (size_t d = 0; d < m_run.network.NodeCount(); ++d)
     {
-        const FabricDevice* dev = ns3::PeekPointer(m_devices[d]);
+        const FabricDevice* dev = m_run.network.Device(static_cast<uint32_t>(d));
         if (!dev)
         {
             continue;
@@ -152,8 +157,8 @@ FabricRunnerImpl::Summary() const
         for (uint32_t p = 0; p < dev->GetNPorts(); ++p)
         {
             const Port& port = dev->GetPort(p);
-            std::string name = PortName(static_cast<uint32_t>(d), port.neighbor);
-            double u = LinkUtilization(port, m_ctx.warmupPs, endPs);
+            std::string name = m_run.network.PortName(static_cast<uint32_t>(d), port.neighbor);
+            double u = LinkUtilization(port, m_run.ctx.warmupPs, endPs);
             uint64_t pausesIn = 0;
             for (uint32_t prio = 0; prio < kNumPriorities; ++prio)
             {
@@ -175,7 +180,7 @@ FabricRunnerImpl::Summary() const
                                       port.pausePsAtWarmup[prio]) / 1e6);
                 }
             }
-            const FabricSwitch* sw = m_switches[d];
+            const FabricSwitch* sw = switches[d];
             if (!sw)
             {
                 continue;
@@ -206,7 +211,7 @@ FabricRunnerImpl::Summary() const
     {
         json e;
         e["link"] = name;
-        e["utilization"] = R(u, 4);
+        e["utilization"] = Round(u, 4);
         e["ecn_marked_packets"] = marks;
         e["pauses_received"] = pausesIn;
         uj.push_back(e);
@@ -217,7 +222,7 @@ FabricRunnerImpl::Summary() const
     std::vector<double> fct;
     std::vector<double> slow;
     size_t completed = 0;
-    for (const FlowState& f : m_ctx.flows)
+    for (const FlowState& f : m_run.ctx.flows)
     {
         if (f.spec && f.spec->sizeBytes > 0 && f.completePs >= 0)
         {
@@ -245,14 +250,14 @@ FabricRunnerImpl::Summary() const
         q["priority"] = prio;
         q["max_bytes"] = mx;
         q["max_bytes_whole_run"] = mxRun;
-        q["mean_bytes"] = R(mean, 1);
-        q["p99_bytes"] = R(p99, 1);
+        q["mean_bytes"] = Round(mean, 1);
+        q["p99_bytes"] = Round(p99, 1);
         qj.push_back(q);
     }
     s["queues"] = qj;
     s["max_queue_bytes"] = maxQueue;
     s["max_queue_bytes_whole_run"] = maxQueueRun;
-    const FabricCounters& c = m_ctx.counters;
+    const FabricCounters& c = m_run.ctx.counters;
     s["ecn_marked_packets"] = c.ecnMarked;
     s["cnps_sent"] = c.cnpsSent;
     s["pfc_pauses_sent"] = c.pausesSent;
@@ -265,10 +270,10 @@ FabricRunnerImpl::Summary() const
         e["priority"] = prio;
         e["pauses_sent"] = sent;
         e["pauses_received"] = recv;
-        e["pause_duration_us"] = R(us, 3);
+        e["pause_duration_us"] = Round(us, 3);
         e["pauses_sent_after_warmup"] = sentWarm;
         e["pauses_received_after_warmup"] = recvWarm;
-        e["pause_duration_us_after_warmup"] = R(usWarm, 3);
+        e["pause_duration_us_after_warmup"] = Round(usWarm, 3);
         pj.push_back(e);
     }
     s["pfc"] = pj;
@@ -285,35 +290,35 @@ FabricRunnerImpl::Summary() const
     dj["corrupt"] = c.drops[DROP_CORRUPT];
     s["drops"] = dj;
     s["retransmitted_packets"] = c.retransmitted;
-    s["flows_total"] = m_ctx.flows.size();
+    s["flows_total"] = m_run.ctx.flows.size();
     s["flows_completed"] = completed;
-    s["conservation"] = Conservation(DataInNetwork());
-    s["counters"] = {{"whole_run", CounterBlock(false)}, {"after_warmup", CounterBlock(true)}};
-    s["ingress"] = IngressReport();
+    s["conservation"] = ConservationReport(m_run, DataInNetwork(m_run));
+    s["counters"] = {{"whole_run", CounterBlock(m_run, false)}, {"after_warmup", CounterBlock(m_run, true)}};
+    s["ingress"] = IngressReport(m_run);
     return s;
 }
 
 nlohmann::ordered_json
-FabricRunnerImpl::FlowRecords() const
+ResultAssembler::FlowRecords() const
 {
     using json = nlohmann::ordered_json;
-    const auto& nodes = m_scenario.topo.nodes;
-    int64_t endPs = m_finished ? m_endPs : NowPs();
-    std::vector<uint32_t> order(m_ctx.flows.size());
+    const auto& nodes = m_run.scenario.topo.nodes;
+    int64_t endPs = m_run.controller.EndPs();
+    std::vector<uint32_t> order(m_run.ctx.flows.size());
     for (size_t i = 0; i < order.size(); ++i)
     {
         order[i] = static_cast<uint32_t>(i);
     }
     std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-        return m_scenario.flows[a].id < m_scenario.flows[b].id;
+        return m_run.scenario.flows[a].id < m_run.scenario.flows[b].id;
     });
     auto name = [&](uint32_t n) { return n < nodes.size() ? nodes[n].id : std::to_string(n); };
-    InNetwork inNet = DataInNetwork();
+    InNetwork inNet = DataInNetwork(m_run);
     json arr = json::array();
     for (uint32_t i : order)
     {
-        const FlowSpec& s = m_scenario.flows[i];
-        const FlowState& f = m_ctx.flows[i];
+        const FlowSpec& s = m_run.scenario.flows[i];
+        const FlowState& f = m_run.ctx.flows[i];
         json r;
         r["id"] = s.id;
         r["src"] = name(s.src);
@@ -321,12 +326,12 @@ FabricRunnerImpl::FlowRecords() const
         r["generator"] = s.generator;
         r["priority"] = s.priority;
         r["size_bytes"] = s.sizeBytes;
-        r["start_us"] = R(s.startNs / 1e3, 3);
+        r["start_us"] = Round(s.startNs / 1e3, 3);
         bool done = s.sizeBytes > 0 && f.completePs >= 0;
         if (done)
         {
             double fct = static_cast<double>(f.completePs - f.startPs);
-            r["fct_us"] = R(fct / 1e6, 3);
+            r["fct_us"] = Round(fct / 1e6, 3);
         }
         else
         {
@@ -334,11 +339,11 @@ FabricRunnerImpl::FlowRecords() const
         }
         // Until the sender got the last ACK (the HPCC simulator's and perftest's FCT).
         r["sender_fct_us"] = done && f.senderDonePs >= 0
-                                 ? json(R((f.senderDonePs - f.startPs) / 1e6, 3))
+                                 ? json(Round((f.senderDonePs - f.startPs) / 1e6, 3))
                                  : json(nullptr);
         if (s.sizeBytes > 0 && f.idealPs > 0)
         {
-            r["ideal_fct_us"] = R(f.idealPs / 1e6, 3);
+            r["ideal_fct_us"] = Round(f.idealPs / 1e6, 3);
         }
         else
         {
@@ -346,7 +351,7 @@ FabricRunnerImpl::FlowRecords() const
         }
         if (done && f.idealPs > 0)
         {
-            r["slowdown"] = R((f.completePs - f.startPs) / f.idealPs, 4);
+            r["slowdown"] = Round((f.completePs - f.startPs) / f.idealPs, 4);
         }
         else
         {
@@ -362,7 +367,7 @@ FabricRunnerImpl::FlowRecords() const
                 goodput = f.bytesDelivered * 8.0 / ((until - f.startPs) / 1e12) / 1e9;
             }
         }
-        r["goodput_gbps"] = R(goodput, 4);
+        r["goodput_gbps"] = Round(goodput, 4);
         r["retransmits"] = f.retransmits;
         r["bytes_sent"] = f.bytesSent;
         r["bytes_retransmitted"] = f.bytesRetransmitted;
@@ -375,22 +380,22 @@ FabricRunnerImpl::FlowRecords() const
         double goodputWarm = 0;
         if (f.started)
         {
-            int64_t from = std::max<int64_t>(f.startPs, m_ctx.warmupPs);
+            int64_t from = std::max<int64_t>(f.startPs, m_run.ctx.warmupPs);
             int64_t until = done ? f.completePs : endPs;
             if (until > from)
             {
                 goodputWarm = f.bytesDeliveredInWindow * 8.0 / ((until - from) / 1e12) / 1e9;
             }
         }
-        r["goodput_after_warmup_gbps"] = R(goodputWarm, 4);
-        if (IsErdFlow(s))
+        r["goodput_after_warmup_gbps"] = Round(goodputWarm, 4);
+        if (IsErdFlow(m_run, s))
         {
             r["erd"] = ErdFlowCounters(f);
         }
-        if (m_scenario.flowPaths)
+        if (m_run.scenario.flowPaths)
         {
             json path = json::array();
-            const std::vector<uint32_t>& hops = m_ctx.flowPaths[i];
+            const std::vector<uint32_t>& hops = m_run.ctx.flowPaths[i];
             for (uint32_t n : hops)
             {
                 path.push_back(name(n));
@@ -401,66 +406,6 @@ FabricRunnerImpl::FlowRecords() const
         arr.push_back(r);
     }
     return arr;
-}
-
-nlohmann::ordered_json
-FabricRunnerImpl::Series() const
-{
-    using json = nlohmann::ordered_json;
-    const MonitorConfig& mon = m_scenario.monitor;
-    json s;
-    s["interval_us"] = R(m_sampleIntervalPs / 1e6, 3);
-    s["t_us"] = m_tUs;
-    const std::string listed = "listed in the scenario (monitor)";
-    json selection;
-    json q = json::object();
-    if (m_autoQueuesOn)
-    {
-        AutoQueueSeries(q, selection);
-    }
-    else
-    {
-        for (size_t i = 0; i < mon.queues.size() && i < m_queueSeries.size(); ++i)
-        {
-            q[PortName(mon.queues[i].node, mon.queues[i].neighbor)] = m_queueSeries[i];
-        }
-        selection["queues"] = mon.queuesAuto ? "auto: the switch ports toward the receiving hosts "
-                                               "(too many ports to sample them all)"
-                                             : listed;
-    }
-    s["queues"] = q;
-    json f = json::object();
-    if (m_autoFlowsOn)
-    {
-        AutoFlowSeries(f, selection);
-    }
-    else
-    {
-        for (size_t i = 0; i < mon.flows.size() && i < m_flowSeries.size(); ++i)
-        {
-            f[std::to_string(mon.flows[i])] = m_flowSeries[i];
-        }
-        selection["flows"] = listed;
-    }
-    s["flow_rates_gbps"] = f;
-    json p = json::object();
-    if (m_autoPausesOn)
-    {
-        AutoPauseSeries(p, selection);
-    }
-    else
-    {
-        for (size_t i = 0; i < mon.ports.size() && i < m_pauseSeries.size(); ++i)
-        {
-            p[PortName(mon.ports[i].node, mon.ports[i].neighbor)] = m_pauseSeries[i];
-        }
-        selection["ports"] = mon.portsAuto ? "auto: the watched queues' ports (too many ports to "
-                                             "sample them all)"
-                                           : listed;
-    }
-    s["pause"] = p;
-    s["selection"] = selection;
-    return s;
 }
 
 } // namespace fabric
