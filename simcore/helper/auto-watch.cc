@@ -5,8 +5,8 @@
  * per flow still delivering, so it stays small beside the packet events.
  */
 #include "helper/auto-watch.h"
+#include "common/rounding.h"
 #include "helper/network-builder.h"
-#include "helper/result-math.h"
 
 #include <algorithm>
 #include <cmath>
@@ -152,7 +152,7 @@ AutoWatch::Sample(uint32_t si, std::size_t flowsStarted)
             }
             else
             {
-                m_flowSeries[fi].values.push_back(Round(delta * 8.0 / intervalS / 1e9, 4));
+                m_flowSeries[fi].values.push_back(RoundDecimals(delta * 8.0 / intervalS / 1e9, 4));
                 ++m_flowSamples;
             }
         }

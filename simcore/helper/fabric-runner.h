@@ -5,7 +5,7 @@
 #ifndef FABRIC_RUNNER_H
 #define FABRIC_RUNNER_H
 
-#include "scenario/scenario.h"
+#include "model/fabric-config.h"
 
 #include <nlohmann/json.hpp>
 

@@ -3,6 +3,7 @@
  * drops by fault reason, watchdog triggers, PFC deadlocks found, and Pingmesh RTT percentiles
  * per scope, per host pair and per ToR pair, idle and under load.
  */
+#include "common/rounding.h"
 #include "helper/result-math.h"
 #include "helper/result-reports.h"
 #include "helper/network-builder.h"
@@ -35,7 +36,7 @@ RttStats(std::vector<double> v)
         }
         else
         {
-            j[key] = Round(Percentile(v, p), 3);
+            j[key] = RoundDecimals(Percentile(v, p), 3);
         }
     }
     if (v.empty())
@@ -44,7 +45,7 @@ RttStats(std::vector<double> v)
     }
     else
     {
-        j["max_us"] = Round(v.back(), 3);
+        j["max_us"] = RoundDecimals(v.back(), 3);
     }
     return j;
 }
@@ -73,7 +74,7 @@ FaultReport(const RunView& run)
     for (const FaultEvent& e : run.faults.Events())
     {
         json x;
-        x["t_us"] = Round(e.ps / 1e6, 3);
+        x["t_us"] = RoundDecimals(e.ps / 1e6, 3);
         x["event"] = e.event;
         x["target"] = e.target;
         if (e.priority >= 0)
@@ -103,8 +104,8 @@ FaultReport(const RunView& run)
         }
         x["ports"] = ports;
         x["priority"] = cyc.priority;
-        x["formed_us"] = Round(cyc.formedPs / 1e6, 3);
-        x["detected_us"] = Round(cyc.detectedPs / 1e6, 3);
+        x["formed_us"] = RoundDecimals(cyc.formedPs / 1e6, 3);
+        x["detected_us"] = RoundDecimals(cyc.detectedPs / 1e6, 3);
         dl.push_back(x);
     }
     j["deadlocks"] = dl;
@@ -144,7 +145,7 @@ PortCountersReport(const RunView& run)
                 r["tx_bytes"] = port.fault->txBytes[prio];
                 r["pauses_sent"] = port.pausesSent[prio];
                 r["pauses_received"] = port.pausesReceived[prio];
-                r["pause_duration_us"] = Round(port.pausePs[prio] / 1e6, 3);
+                r["pause_duration_us"] = RoundDecimals(port.pausePs[prio] / 1e6, 3);
                 rows.push_back({name + "#" + std::to_string(prio), r});
             }
             json x = json::object();

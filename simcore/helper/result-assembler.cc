@@ -4,6 +4,7 @@
  * optional blocks. Every list is sorted by name or id so output is deterministic.
  */
 #include "helper/result-assembler.h"
+#include "common/rounding.h"
 #include "helper/network-builder.h"
 #include "helper/result-math.h"
 #include "helper/result-reports.h"
@@ -44,14 +45,14 @@ Distribution(std::vector<double> v, bool withP95)
     {
         sum += x;
     }
-    j["mean"] = Round(sum / v.size(), 4);
-    j["p50"] = Round(Percentile(v, 0.5), 4);
+    j["mean"] = RoundDecimals(sum / v.size(), 4);
+    j["p50"] = RoundDecimals(Percentile(v, 0.5), 4);
     if (withP95)
     {
-        j["p95"] = Round(Percentile(v, 0.95), 4);
+        j["p95"] = RoundDecimals(Percentile(v, 0.95), 4);
     }
-    j["p99"] = Round(Percentile(v, 0.99), 4);
-    j["p999"] = Round(Percentile(v, 0.999), 4);
+    j["p99"] = RoundDecimals(Percentile(v, 0.99), 4);
+    j["p999"] = RoundDecimals(Percentile(v, 0.999), 4);
     return j;
 }
 
@@ -130,11 +131,11 @@ ResultAssembler::Summary() const
         }
     }
     std::sort(hosts.begin(), hosts.end());
-    s["throughput_gbps"] = Round(windowS > 0 ? total * 8.0 / windowS / 1e9 : 0.0, 4);
+    s["throughput_gbps"] = RoundDecimals(windowS > 0 ? total * 8.0 / windowS / 1e9 : 0.0, 4);
     json hj = json::object();
     for (auto& [name, g] : hosts)
     {
-        hj[name] = Round(g, 4);
+        hj[name] = RoundDecimals(g, 4);
     }
     s["host_throughput_gbps"] = hj;
 
@@ -211,7 +212,7 @@ ResultAssembler::Summary() const
     {
         json e;
         e["link"] = name;
-        e["utilization"] = Round(u, 4);
+        e["utilization"] = RoundDecimals(u, 4);
         e["ecn_marked_packets"] = marks;
         e["pauses_received"] = pausesIn;
         uj.push_back(e);
@@ -250,8 +251,8 @@ ResultAssembler::Summary() const
         q["priority"] = prio;
         q["max_bytes"] = mx;
         q["max_bytes_whole_run"] = mxRun;
-        q["mean_bytes"] = Round(mean, 1);
-        q["p99_bytes"] = Round(p99, 1);
+        q["mean_bytes"] = RoundDecimals(mean, 1);
+        q["p99_bytes"] = RoundDecimals(p99, 1);
         qj.push_back(q);
     }
     s["queues"] = qj;
@@ -270,10 +271,10 @@ ResultAssembler::Summary() const
         e["priority"] = prio;
         e["pauses_sent"] = sent;
         e["pauses_received"] = recv;
-        e["pause_duration_us"] = Round(us, 3);
+        e["pause_duration_us"] = RoundDecimals(us, 3);
         e["pauses_sent_after_warmup"] = sentWarm;
         e["pauses_received_after_warmup"] = recvWarm;
-        e["pause_duration_us_after_warmup"] = Round(usWarm, 3);
+        e["pause_duration_us_after_warmup"] = RoundDecimals(usWarm, 3);
         pj.push_back(e);
     }
     s["pfc"] = pj;
@@ -326,12 +327,12 @@ ResultAssembler::FlowRecords() const
         r["generator"] = s.generator;
         r["priority"] = s.priority;
         r["size_bytes"] = s.sizeBytes;
-        r["start_us"] = Round(s.startNs / 1e3, 3);
+        r["start_us"] = RoundDecimals(s.startNs / 1e3, 3);
         bool done = s.sizeBytes > 0 && f.completePs >= 0;
         if (done)
         {
             double fct = static_cast<double>(f.completePs - f.startPs);
-            r["fct_us"] = Round(fct / 1e6, 3);
+            r["fct_us"] = RoundDecimals(fct / 1e6, 3);
         }
         else
         {
@@ -339,11 +340,11 @@ ResultAssembler::FlowRecords() const
         }
         // Until the sender got the last ACK (the HPCC simulator's and perftest's FCT).
         r["sender_fct_us"] = done && f.senderDonePs >= 0
-                                 ? json(Round((f.senderDonePs - f.startPs) / 1e6, 3))
+                                 ? json(RoundDecimals((f.senderDonePs - f.startPs) / 1e6, 3))
                                  : json(nullptr);
         if (s.sizeBytes > 0 && f.idealPs > 0)
         {
-            r["ideal_fct_us"] = Round(f.idealPs / 1e6, 3);
+            r["ideal_fct_us"] = RoundDecimals(f.idealPs / 1e6, 3);
         }
         else
         {
@@ -351,7 +352,7 @@ ResultAssembler::FlowRecords() const
         }
         if (done && f.idealPs > 0)
         {
-            r["slowdown"] = Round((f.completePs - f.startPs) / f.idealPs, 4);
+            r["slowdown"] = RoundDecimals((f.completePs - f.startPs) / f.idealPs, 4);
         }
         else
         {
@@ -367,7 +368,7 @@ ResultAssembler::FlowRecords() const
                 goodput = f.bytesDelivered * 8.0 / ((until - f.startPs) / 1e12) / 1e9;
             }
         }
-        r["goodput_gbps"] = Round(goodput, 4);
+        r["goodput_gbps"] = RoundDecimals(goodput, 4);
         r["retransmits"] = f.retransmits;
         r["bytes_sent"] = f.bytesSent;
         r["bytes_retransmitted"] = f.bytesRetransmitted;
@@ -387,7 +388,7 @@ ResultAssembler::FlowRecords() const
                 goodputWarm = f.bytesDeliveredInWindow * 8.0 / ((until - from) / 1e12) / 1e9;
             }
         }
-        r["goodput_after_warmup_gbps"] = Round(goodputWarm, 4);
+        r["goodput_after_warmup_gbps"] = RoundDecimals(goodputWarm, 4);
         if (IsErdFlow(m_run, s))
         {
             r["erd"] = ErdFlowCounters(f);

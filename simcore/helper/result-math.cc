@@ -7,14 +7,6 @@ namespace fabric
 {
 
 double
-Round(double x, int decimals)
-{
-    double f = std::pow(10.0, decimals);
-    double r = std::round(x * f) / f;
-    return r == 0 ? 0.0 : r; // no "-0"
-}
-
-double
 Percentile(const std::vector<double>& sorted, double p)
 {
     if (sorted.empty())

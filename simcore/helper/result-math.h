@@ -1,6 +1,5 @@
 /*
- * The arithmetic every part of the result shares: rounding to a fixed number of decimals (never
- * "-0") and nearest-rank percentiles.
+ * Nearest-rank percentiles of result values (rounding is common/rounding.h).
  */
 #ifndef FABRIC_RESULT_MATH_H
 #define FABRIC_RESULT_MATH_H
@@ -9,9 +8,6 @@
 
 namespace fabric
 {
-
-/** x rounded to decimals places; a result that rounds to zero is +0 (no "-0" in JSON). */
-double Round(double x, int decimals);
 
 /** Nearest-rank percentile of sorted values (p in [0, 1]). */
 double Percentile(const std::vector<double>& sorted, double p);

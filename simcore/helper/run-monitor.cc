@@ -1,6 +1,6 @@
 #include "helper/run-monitor.h"
+#include "common/rounding.h"
 #include "helper/network-builder.h"
-#include "helper/result-math.h"
 #include "helper/run-controller.h"
 
 #include "ns3/simulator.h"
@@ -53,7 +53,7 @@ void
 RunMonitor::Sample()
 {
     int64_t now = NowPs();
-    m_tUs.push_back(Round(now / 1e6, 3));
+    m_tUs.push_back(RoundDecimals(now / 1e6, 3));
     const MonitorConfig& mon = m_scenario.monitor;
     for (size_t i = 0; i < mon.queues.size() && !m_auto.QueuesOn(); ++i)
     {
@@ -79,7 +79,7 @@ RunMonitor::Sample()
             const FlowState& f = m_ctx.flows[fi];
             uint64_t delta = f.bytesDelivered - m_flowBytesAtLastSample[fi];
             m_flowBytesAtLastSample[fi] = f.bytesDelivered;
-            v = Round(delta * 8.0 / intervalS / 1e9, 4);
+            v = RoundDecimals(delta * 8.0 / intervalS / 1e9, 4);
         }
         m_flowSeries[i].push_back(v);
     }
@@ -129,7 +129,7 @@ RunMonitor::Series() const
     using json = nlohmann::ordered_json;
     const MonitorConfig& mon = m_scenario.monitor;
     json s;
-    s["interval_us"] = Round(m_sampleIntervalPs / 1e6, 3);
+    s["interval_us"] = RoundDecimals(m_sampleIntervalPs / 1e6, 3);
     s["t_us"] = m_tUs;
     const std::string listed = "listed in the scenario (monitor)";
     json selection;

@@ -6,7 +6,7 @@
 #define FABRIC_FABRIC_CONTEXT_H
 
 #include "model/congestion-ops.h"
-#include "scenario/scenario.h"
+#include "model/fabric-config.h"
 
 #include "ns3/ptr.h"
 

@@ -4,7 +4,7 @@
 #ifndef FABRIC_RED_MARKER_H
 #define FABRIC_RED_MARKER_H
 
-#include "scenario/scenario.h"
+#include "model/fabric-config.h"
 
 #include "ns3/random-variable-stream.h"
 

@@ -5,29 +5,12 @@
 #ifndef FABRIC_ROCE_PACKET_H
 #define FABRIC_ROCE_PACKET_H
 
+#include "common/wire.h"
+
 #include <cstdint>
 
 namespace fabric
 {
-
-/** Wire overheads in bytes (docs/model.md, "Headers"). */
-constexpr uint32_t kPreambleIfgBytes = 20; ///< 7 preamble + 1 SFD + 12 inter-frame gap
-constexpr uint32_t kEthernetBytes = 18;    ///< 14 MAC header + 4 FCS
-constexpr uint32_t kIpv4Bytes = 20;
-constexpr uint32_t kUdpBytes = 8;
-constexpr uint32_t kBthBytes = 12;
-constexpr uint32_t kIcrcBytes = 4;
-constexpr uint32_t kAethBytes = 4;
-constexpr uint32_t kCnpPadBytes = 16; ///< CNP: BTH followed by 16 reserved bytes
-/** Bytes a data packet carries on the wire besides its payload (82). */
-constexpr uint32_t kDataOverheadBytes =
-    kPreambleIfgBytes + kEthernetBytes + kIpv4Bytes + kUdpBytes + kBthBytes + kIcrcBytes;
-constexpr uint32_t kAckWireBytes = kDataOverheadBytes + kAethBytes;   ///< 86
-constexpr uint32_t kCnpWireBytes = kDataOverheadBytes + kCnpPadBytes; ///< 98
-constexpr uint32_t kPauseWireBytes = 64 + kPreambleIfgBytes;         ///< 84 (minimum frame)
-constexpr uint16_t kRoceUdpPort = 4791;
-constexpr uint8_t kControlPriority = 7;
-constexpr uint32_t kNumPriorities = 8;
 
 enum class PacketKind : uint8_t
 {

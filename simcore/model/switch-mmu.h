@@ -7,7 +7,7 @@
 
 #include "model/fabric-context.h"
 #include "model/roce-packet.h"
-#include "scenario/scenario.h"
+#include "model/fabric-config.h"
 
 #include <cstdint>
 #include <vector>

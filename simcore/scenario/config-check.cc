@@ -1,5 +1,8 @@
 #include "config-check.h"
 
+#include "common/rounding.h"
+#include "common/wire.h"
+
 #include <algorithm>
 #include <cmath>
 #include <deque>
@@ -13,17 +16,7 @@ using nlohmann::ordered_json;
 namespace
 {
 
-constexpr uint32_t kDataOverhead = 82; ///< wire bytes of a DATA frame besides its payload
-constexpr uint32_t kStoredOverhead = 62; ///< a switch stores the frame less preamble and gap
-constexpr uint32_t kAckWire = 86;
 constexpr std::size_t kMaxPairsChecked = 20000;
-
-double
-Round(double x, int decimals)
-{
-    double f = std::pow(10.0, decimals);
-    return std::round(x * f) / f;
-}
 
 struct Hop
 {
@@ -106,7 +99,7 @@ BaseRttUs(const std::vector<Hop>& hops, uint32_t mtu)
     double us = 0;
     for (const Hop& h : hops)
     {
-        us += 2 * h.delayUs + (mtu + kDataOverhead + kAckWire) * 8 / (h.rateGbps * 1e3);
+        us += 2 * h.delayUs + (mtu + kDataOverheadBytes + kAckWireBytes) * 8 / (h.rateGbps * 1e3);
     }
     return us;
 }
@@ -205,7 +198,7 @@ CheckSwitchBuffers(const Scenario& s, std::vector<Finding>& out)
         {
             out.push_back({"warning", "kmax_above_buffer", {t.nodes[sw].id},
                            {{"kmax_bytes", double(e.kmaxBytes)},
-                            {"max_queue_bytes", Round(singlePort, 0)}, {"alpha", cfg.pfc.alpha}},
+                            {"max_queue_bytes", RoundDecimals(singlePort, 0)}, {"alpha", cfg.pfc.alpha}},
                            "ECN Kmax (" + std::to_string(e.kmaxBytes) + " B) is above the " +
                                std::to_string(uint64_t(singlePort)) +
                                " B one egress queue can hold (alpha/(1+alpha) x shared pool): "
@@ -216,11 +209,11 @@ CheckSwitchBuffers(const Scenario& s, std::vector<Finding>& out)
         // Incast into one port from all the others: each ingress gets alpha x B/(1 + alpha x N).
         uint32_t senders = ports > 1 ? ports - 1 : 1;
         double perIngress = cfg.pfc.alpha * double(pool) / (1 + cfg.pfc.alpha * senders);
-        uint32_t frame = Cells(maxMtu + kStoredOverhead, cfg.cellBytes);
+        uint32_t frame = Cells(maxMtu + kStoredDataOverheadBytes, cfg.cellBytes);
         if (cfg.pfc.enabled && perIngress < frame)
         {
             out.push_back({"error", "alpha_below_frame", {t.nodes[sw].id},
-                           {{"alpha", cfg.pfc.alpha}, {"per_ingress_bytes", Round(perIngress, 0)},
+                           {{"alpha", cfg.pfc.alpha}, {"per_ingress_bytes", RoundDecimals(perIngress, 0)},
                             {"frame_bytes", double(frame)}, {"senders", double(senders)}},
                            "with alpha " + std::to_string(cfg.pfc.alpha) + " and " +
                                std::to_string(senders) +
@@ -294,14 +287,14 @@ CheckPaths(const Scenario& s, std::vector<Finding>& out)
             double cap = window * 8 / (windowRtt * 1e3); // Gbit/s
             out.push_back({"warning", "qp_depth_below_bdp",
                            {t.nodes[f.src].id + "->" + t.nodes[f.dst].id},
-                           {{"window_bytes", window}, {"bdp_bytes", Round(bdp, 0)},
-                            {"base_rtt_us", Round(windowRtt, 3)}, {"throughput_cap_gbps", Round(cap, 3)},
+                           {{"window_bytes", window}, {"bdp_bytes", RoundDecimals(bdp, 0)},
+                            {"base_rtt_us", RoundDecimals(windowRtt, 3)}, {"throughput_cap_gbps", RoundDecimals(cap, 3)},
                             {"link_gbps", minRate}},
                            "a QP of " + t.nodes[f.src].id + " may have " +
                                std::to_string(uint64_t(window)) + " B outstanding, below the " +
                                std::to_string(uint64_t(bdp)) + " B bandwidth-delay product to " +
                                t.nodes[f.dst].id + ": one QP cannot exceed " +
-                               std::to_string(Round(cap, 2)).substr(0, 6) + " Gbit/s",
+                               std::to_string(RoundDecimals(cap, 2)).substr(0, 6) + " Gbit/s",
                            "raise nic.qp_depth to at least " +
                                std::to_string(uint64_t(std::ceil(bdp / double(f.messageBytes)))) +
                                " messages (or use more QPs)"});
@@ -309,10 +302,10 @@ CheckPaths(const Scenario& s, std::vector<Finding>& out)
         if (nic.rtoUs < rtt && rtoReported.insert(f.src).second)
         {
             out.push_back({"error", "rto_below_rtt", {t.nodes[f.src].id},
-                           {{"rto_us", nic.rtoUs}, {"base_rtt_us", Round(rtt, 3)}},
+                           {{"rto_us", nic.rtoUs}, {"base_rtt_us", RoundDecimals(rtt, 3)}},
                            t.nodes[f.src].id + "'s RTO (" + std::to_string(nic.rtoUs).substr(0, 8) +
                                " us) is below the base RTT to " + t.nodes[f.dst].id + " (" +
-                               std::to_string(Round(rtt, 2)).substr(0, 8) +
+                               std::to_string(RoundDecimals(rtt, 2)).substr(0, 8) +
                                " us): every message times out and is sent again",
                            "raise nic.rto_us well above the RTT (x10 or more)"});
         }
@@ -426,8 +419,8 @@ CheckDciAccelerator(const Scenario& s, std::vector<Finding>& out)
     {
         out.push_back(
             {"warning", "dci_accelerator_buffer_below_bdp", {link},
-             {{"buffer_bytes", double(a.bufferBytes)}, {"bdp_bytes", Round(bdp, 0)},
-              {"long_haul_rtt_us", Round(rttUs, 3)}, {"link_gbps", longHaul->rateGbps}},
+             {{"buffer_bytes", double(a.bufferBytes)}, {"bdp_bytes", RoundDecimals(bdp, 0)},
+              {"long_haul_rtt_us", RoundDecimals(rttUs, 3)}, {"link_gbps", longHaul->rateGbps}},
              "the accelerator holds at most " + std::to_string(a.bufferBytes) +
                  " B per edge, below the long link's " + std::to_string(uint64_t(bdp)) +
                  " B bandwidth-delay product: beyond it frames pass unheld and their senders wait "
@@ -439,7 +432,7 @@ CheckDciAccelerator(const Scenario& s, std::vector<Finding>& out)
     {
         out.push_back({"warning", "dci_accelerator_timeout_below_rtt", {link},
                        {{"retransmit_timeout_us", a.retransmitTimeoutUs},
-                        {"long_haul_rtt_us", Round(rttUs, 3)}},
+                        {"long_haul_rtt_us", RoundDecimals(rttUs, 3)}},
                        "the accelerator resends held data after " +
                            std::to_string(std::llround(a.retransmitTimeoutUs)) +
                            " us, before the far end's ACK can return (" +
@@ -496,8 +489,8 @@ AfterSets(const Scenario& s, ordered_json& effective)
                                  {"param", kNames[static_cast<int>(f.param)]},
                                  {"intended", before},
                                  {"effective", f.value},
-                                 {"from_us", Round(f.startNs / 1e3, 3)},
-                                 {"until_us", f.endNs ? ordered_json(Round(f.endNs / 1e3, 3))
+                                 {"from_us", RoundDecimals(f.startNs / 1e3, 3)},
+                                 {"until_us", f.endNs ? ordered_json(RoundDecimals(f.endNs / 1e3, 3))
                                                       : ordered_json(nullptr)}});
         }
     }
@@ -511,7 +504,7 @@ RequiredHeadroomBytes(double rateGbps, double delayUs, uint32_t mtuPayload, uint
 {
     // Same formula as the simulator's auto headroom (docs/model.md, "PFC headroom").
     double bytesPerUs = rateGbps * 1e3 / 8.0;
-    double total = 2.0 * bytesPerUs * delayUs + 2.0 * (mtuPayload + kDataOverhead) + bytesPerUs;
+    double total = 2.0 * bytesPerUs * delayUs + 2.0 * (mtuPayload + kDataOverheadBytes) + bytesPerUs;
     uint32_t cell = std::max<uint32_t>(1, cellBytes);
     uint64_t bytes = static_cast<uint64_t>(std::ceil(total));
     return (bytes + cell - 1) / cell * cell;

@@ -8,7 +8,7 @@
 #ifndef FABRIC_CONFIG_CHECK_H
 #define FABRIC_CONFIG_CHECK_H
 
-#include "scenario.h"
+#include "model/fabric-config.h"
 
 #include <nlohmann/json.hpp>
 

@@ -5,7 +5,7 @@
 #ifndef FABRIC_DEVICE_CONFIG_H
 #define FABRIC_DEVICE_CONFIG_H
 
-#include "scenario.h"
+#include "model/fabric-config.h"
 
 #include <nlohmann/json.hpp>
 

@@ -6,7 +6,7 @@
 #ifndef FABRIC_FAULT_CONFIG_H
 #define FABRIC_FAULT_CONFIG_H
 
-#include "scenario.h"
+#include "model/fabric-config.h"
 
 #include <nlohmann/json.hpp>
 

@@ -10,7 +10,7 @@
 #include "json-reader.h"
 #include "scenario-error.h"
 #include "scenario-limits.h"
-#include "scenario.h"
+#include "model/fabric-config.h"
 #include "traffic-generator.h"
 
 #include <cmath>

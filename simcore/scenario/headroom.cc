@@ -1,6 +1,6 @@
 #include "headroom.h"
 
-#include "model/roce-packet.h"
+#include "common/wire.h"
 
 #include <algorithm>
 #include <cmath>

@@ -7,7 +7,7 @@
 #ifndef FABRIC_HEADROOM_H
 #define FABRIC_HEADROOM_H
 
-#include "scenario.h"
+#include "model/fabric-config.h"
 
 #include <cstdint>
 #include <vector>

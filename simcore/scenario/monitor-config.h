@@ -4,7 +4,7 @@
 #ifndef FABRIC_MONITOR_CONFIG_H
 #define FABRIC_MONITOR_CONFIG_H
 
-#include "scenario.h"
+#include "model/fabric-config.h"
 
 #include <nlohmann/json.hpp>
 

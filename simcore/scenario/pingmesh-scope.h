@@ -6,7 +6,7 @@
 #ifndef FABRIC_PINGMESH_SCOPE_H
 #define FABRIC_PINGMESH_SCOPE_H
 
-#include "scenario.h"
+#include "model/fabric-config.h"
 
 #include <string>
 #include <vector>

@@ -2,7 +2,7 @@
 
 #include "headroom.h"
 #include "json-reader.h"
-#include "model/roce-packet.h"
+#include "common/wire.h"
 #include "scenario-error.h"
 
 #include <algorithm>

@@ -7,7 +7,7 @@
 #ifndef FABRIC_SCENARIO_CHECKS_H
 #define FABRIC_SCENARIO_CHECKS_H
 
-#include "scenario.h"
+#include "model/fabric-config.h"
 
 #include <nlohmann/json.hpp>
 

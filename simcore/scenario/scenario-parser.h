@@ -6,7 +6,7 @@
 #define FABRIC_SCENARIO_PARSER_H
 
 #include "scenario-error.h"
-#include "scenario.h"
+#include "model/fabric-config.h"
 
 #include <nlohmann/json.hpp>
 

@@ -5,7 +5,7 @@
 #ifndef FABRIC_TOPOLOGY_GENERATOR_H
 #define FABRIC_TOPOLOGY_GENERATOR_H
 
-#include "scenario.h"
+#include "model/fabric-config.h"
 
 #include <nlohmann/json.hpp>
 

@@ -8,7 +8,7 @@
 #ifndef FABRIC_TRAFFIC_GENERATOR_H
 #define FABRIC_TRAFFIC_GENERATOR_H
 
-#include "scenario.h"
+#include "model/fabric-config.h"
 
 #include <nlohmann/json.hpp>
 

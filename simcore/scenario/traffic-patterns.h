@@ -7,7 +7,7 @@
 #ifndef FABRIC_TRAFFIC_PATTERNS_H
 #define FABRIC_TRAFFIC_PATTERNS_H
 
-#include "scenario.h"
+#include "model/fabric-config.h"
 
 #include <cstdint>
 #include <functional>

@@ -6,7 +6,7 @@
 
 #include "helper/fabric-run.h"
 #include "helper/fabric-runner.h"
-#include "scenario/scenario.h"
+#include "model/fabric-config.h"
 
 #include <string>
 #include <vector>

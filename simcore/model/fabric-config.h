@@ -1,13 +1,16 @@
 /*
- * The resolved scenario: what the scenario layer (parse, validate, expand generators,
- * generate flows) hands to the network model (helper/fabric-runner.h).
+ * The model's configuration: the resolved fabric the network model (helper/fabric-runner.h)
+ * builds and runs. The model owns these structs; the scenario layer (scenario/: parse,
+ * validate, expand generators, generate flows) translates the JSON into them.
  *
  * Everything here is fully resolved: defaults applied, overrides merged per node,
  * DCQCN presets expanded, generators expanded to explicit nodes and links, traffic
  * generators expanded to a flow list. The model never looks at JSON.
  */
-#ifndef FABRIC_SCENARIO_H
-#define FABRIC_SCENARIO_H
+#ifndef FABRIC_MODEL_FABRIC_CONFIG_H
+#define FABRIC_MODEL_FABRIC_CONFIG_H
+
+#include "common/wire.h"
 
 #include <array>
 #include <cstdint>
@@ -137,8 +140,10 @@ struct NicConfig
     /** ack_priority "data": ACKs and NACKs carry their flow's priority (queued with the data in
      *  switches, charged to the buffer); "control" (default): strict priority 7, uncharged. */
     bool ackDataPriority = false;
-    uint32_t headerBytes = 62;      ///< per data frame: Ethernet, IPv4, UDP, BTH, ICRC
-    uint32_t preambleIfgBytes = 20; ///< per frame on the wire, not stored in switch buffers
+    /** Per data frame: Ethernet, IPv4, UDP, BTH, ICRC (62). */
+    uint32_t headerBytes = kStoredDataOverheadBytes;
+    /** Per frame on the wire, not stored in switch buffers (20). */
+    uint32_t preambleIfgBytes = kPreambleIfgBytes;
     uint32_t processesPerHost = 1;  ///< p in the QP accounting (docs/model.md, "Transports")
     uint32_t qpCacheEntries = 0;    ///< QP contexts cached on the NIC; 0 = unlimited
     double qpCacheMissNs = 500;     ///< transmit stall to fetch a context that missed

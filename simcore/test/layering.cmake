@@ -1,0 +1,23 @@
+# Layers point one way (simcore/doc/fabricsim.md, "Code map"): model/ includes nothing from
+# scenario/ or helper/; scenario/ includes from model/ only its configuration structs
+# (model/fabric-config.h); common/ includes neither. Run by ctest as `layering-test`.
+set(bad "")
+macro(check_dir dir regex allowed)
+  file(GLOB files ${SRC}/${dir}/*.h ${SRC}/${dir}/*.cc)
+  foreach(f ${files})
+    file(STRINGS ${f} lines REGEX "${regex}")
+    foreach(line ${lines})
+      if(NOT "${allowed}" STREQUAL "" AND line MATCHES "${allowed}")
+        continue()
+      endif()
+      string(APPEND bad "${f}: ${line}\n")
+    endforeach()
+  endforeach()
+endmacro()
+check_dir(model "#include \"(scenario|helper|main)/" "")
+check_dir(scenario "#include \"(model|helper|main)/" "#include \"model/fabric-config.h\"")
+check_dir(common "#include \"(model|scenario|helper|main)/" "")
+if(bad)
+  message(FATAL_ERROR "includes against the layering:\n${bad}")
+endif()
+message(STATUS "layering: model -> common; scenario -> model/fabric-config.h, common")
