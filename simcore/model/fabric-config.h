@@ -154,7 +154,7 @@ struct NicConfig
 };
 
 /** FlowSpec::window of a QP whose depth is "bdp": base RTT x bottleneck rate / message wire
- *  bytes, resolved per flow when the network is built (helper/fabric-network.cc). */
+ *  bytes, resolved per flow when the network is built (helper/network-builder.cc). */
 constexpr uint32_t kWindowBdp = 0;
 
 /** The window a QP of this NIC gets: its qp_depth, or kWindowBdp. */
