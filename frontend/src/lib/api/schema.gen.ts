@@ -438,6 +438,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/scenarios/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Scenario History
+         * @description The scenario's runs, sweeps, tunings and forks, and its parent's runs (newest first).
+         */
+        get: operations["scenarios-scenario_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/scenarios/{id}/thumbnail.png": {
         parameters: {
             query?: never;
@@ -1239,6 +1259,25 @@ export interface components {
             x?: number | null;
             /** Y */
             y?: number | null;
+        };
+        /**
+         * FamilyMember
+         * @description A related scenario (the parent or a fork) without its document.
+         */
+        FamilyMember: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /** Parent Id */
+            parent_id: string | null;
+            /** Preset Key */
+            preset_key: string | null;
         };
         /**
          * FatTree
@@ -2778,6 +2817,37 @@ export interface components {
          */
         ScenarioFork: {
             scenario: components["schemas"]["Scenario"];
+        };
+        /**
+         * ScenarioHistory
+         * @description Newest first in every list, at most 50 each.
+         */
+        ScenarioHistory: {
+            /**
+             * Fork Runs
+             * @description the forks' runs
+             */
+            fork_runs: components["schemas"]["RunPublic"][];
+            /**
+             * Forks
+             * @description scenarios saved from this one by people (not the snapshots of sweep points or tuning evaluations)
+             */
+            forks: components["schemas"]["FamilyMember"][];
+            /** @description the scenario this one was forked from */
+            parent: components["schemas"]["FamilyMember"] | null;
+            /**
+             * Parent Runs
+             * @description the parent's runs (compare an edit with what it changed)
+             */
+            parent_runs: components["schemas"]["RunPublic"][];
+            /** Runs */
+            runs: components["schemas"]["RunPublic"][];
+            /** Scenario Id */
+            scenario_id: string;
+            /** Sweeps */
+            sweeps: components["schemas"]["SweepSummary"][];
+            /** Tunings */
+            tunings: components["schemas"]["TuningSummary"][];
         };
         /**
          * ScenarioKind
@@ -4531,6 +4601,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ScenarioCreated"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "scenarios-scenario_history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScenarioHistory"];
                 };
             };
             /** @description Validation Error */
