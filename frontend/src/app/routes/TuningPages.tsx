@@ -1,4 +1,5 @@
 import { useCallback, useMemo, useRef, useState } from "react";
+import { rememberWork } from "../../lib/mine/mine";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { ChartFrame } from "../../components/ChartFrame";
 import { Empty, ErrorBox, Loading } from "../../components/States";
@@ -25,7 +26,10 @@ export function NewTuningPage() {
       <h1>Tune <Link to={`/s/${scenarioId}`}>{scenario.data?.name ?? scenarioId}</Link></h1>
       <p className="hint">Which ECN/PFC settings should this fabric run? Strategies search the space side by side; every evaluation is a simulation (reused when the same settings were simulated before). See docs/tuning.md.</p>
       <TuningForm scenarioId={scenarioId} busy={create.isPending} error={create.error}
-        onSubmit={(body) => create.mutate(body, { onSuccess: (t) => navigate(`/tunings/${t.id}`) })} />
+        onSubmit={(body) => create.mutate(body, { onSuccess: (t) => {
+          rememberWork("tunings", { id: t.id, scenario_id: t.scenario_ids[0] ?? "", name: t.name || "Tuning" });
+          navigate(`/tunings/${t.id}`);
+        } })} />
     </div>
   );
 }

@@ -16,11 +16,23 @@ export interface MyRun {
   created_at: string;
 }
 
+/** A sweep or tuning started in this browser (Home lists them to find them again). */
+export interface MyWork {
+  id: string;
+  /** The scenario it searches (a tuning's first). */
+  scenario_id: string;
+  name: string;
+  created_at: string;
+}
+
 export interface MineFile {
   format: "fabrictwin-mine";
   version: 1;
   scenarios: MyScenario[];
   runs: MyRun[];
+  /** Absent in lists exported before sweeps and tunings were kept. */
+  sweeps?: MyWork[];
+  tunings?: MyWork[];
 }
 
 const KEY = "fabrictwin.mine.v1";
@@ -67,6 +79,23 @@ export function rememberRun(id: string, scenarioId: string) {
   store(m);
 }
 
+/** Remembers a sweep or a tuning this browser started. */
+export function rememberWork(kind: "sweeps" | "tunings", w: Omit<MyWork, "created_at"> & { created_at?: string }) {
+  const m = loadMine();
+  const entry = { ...w, created_at: w.created_at ?? new Date().toISOString() };
+  m[kind] = [entry, ...(m[kind] ?? []).filter((x) => x.id !== w.id)].slice(0, LIMIT);
+  store(m);
+}
+
+/** This browser's runs, sweeps and tunings, newest first (Home's "My recent work"). */
+export function recentWork(m: MineFile, n = 10): { kind: "run" | "sweep" | "tuning"; id: string; scenario_id: string; name: string; created_at: string }[] {
+  return [
+    ...m.runs.map((r) => ({ kind: "run" as const, ...r, name: "" })),
+    ...(m.sweeps ?? []).map((w) => ({ kind: "sweep" as const, ...w })),
+    ...(m.tunings ?? []).map((w) => ({ kind: "tuning" as const, ...w })),
+  ].sort((a, b) => b.created_at.localeCompare(a.created_at)).slice(0, n);
+}
+
 export function forgetScenario(id: string) {
   const m = loadMine();
   m.scenarios = m.scenarios.filter((s) => s.id !== id);
@@ -92,7 +121,10 @@ export function parseMine(text: string): MineFile {
     .map((s) => ({ id: s.id, name: String(s.name ?? ""), owner_token: typeof s.owner_token === "string" ? s.owner_token : undefined, parent_id: s.parent_id ?? null, created_at: String(s.created_at ?? "") }));
   const runs = d.runs.filter((r): r is MyRun => !!r && typeof r.id === "string" && ID.test(r.id) && typeof r.scenario_id === "string")
     .map((r) => ({ id: r.id, scenario_id: r.scenario_id, created_at: String(r.created_at ?? "") }));
-  return { format: "fabrictwin-mine", version: 1, scenarios, runs };
+  const work = (list: unknown) => (Array.isArray(list) ? list : [])
+    .filter((w): w is MyWork => !!w && typeof w.id === "string" && ID.test(w.id) && typeof w.scenario_id === "string")
+    .map((w) => ({ id: w.id, scenario_id: w.scenario_id, name: String(w.name ?? ""), created_at: String(w.created_at ?? "") }));
+  return { format: "fabrictwin-mine", version: 1, scenarios, runs, sweeps: work(d.sweeps), tunings: work(d.tunings) };
 }
 
 /** Adds an imported list to this browser's (entries already here are kept as they are). */
@@ -105,6 +137,11 @@ export function importMine(text: string): { scenarios: number; runs: number } {
   const newR = incoming.runs.filter((r) => !haveR.has(r.id));
   m.scenarios = [...m.scenarios, ...newS].sort((a, b) => b.created_at.localeCompare(a.created_at)).slice(0, LIMIT);
   m.runs = [...m.runs, ...newR].sort((a, b) => b.created_at.localeCompare(a.created_at)).slice(0, LIMIT);
+  for (const kind of ["sweeps", "tunings"] as const) {
+    const have = new Set((m[kind] ?? []).map((w) => w.id));
+    m[kind] = [...(m[kind] ?? []), ...(incoming[kind] ?? []).filter((w) => !have.has(w.id))]
+      .sort((a, b) => b.created_at.localeCompare(a.created_at)).slice(0, LIMIT);
+  }
   store(m);
   return { scenarios: newS.length, runs: newR.length };
 }
