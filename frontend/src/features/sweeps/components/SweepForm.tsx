@@ -2,6 +2,9 @@ import { useState } from "react";
 import { ErrorBox } from "../../../components/States";
 import type { SweepCreate } from "../api/sweeps";
 import { fieldErrorMap } from "../../../lib/api/fieldErrors";
+import { ParamPicker, type ParamChoice } from "../../../components/ParamPicker";
+
+const SEED: ParamChoice[] = [{ path: "seed", label: "Seed", numeric: true }];
 
 /** API messages for one form row ("parameters.0" matches "parameters.0.path" etc.), readable. */
 export function fieldMessages(fields: Record<string, string>, prefix: string): string[] {
@@ -25,12 +28,6 @@ interface LinkedRow {
   scale: string;
   offset: string;
 }
-
-export const SUGGESTED_PATHS = [
-  "switch.ecn.kmin_bytes", "switch.ecn.kmax_bytes", "switch.ecn.pmax", "switch.pfc.alpha",
-  "switch.pfc.headroom_bytes", "switch.buffer_bytes", "nic.cc.preset", "nic.cc.rai_mbps", "nic.mtu_bytes",
-  "nic.cnp_interval_us", "traffic.0.size_bytes",
-];
 
 /** "0:5000:500" (start:stop:step, inclusive) or "1, 10, 20" or words; or why not. */
 export function describeValues(text: string): { values: (number | string)[] } | { error: string } {
@@ -89,12 +86,11 @@ export function SweepForm({ scenarioId, busy, error, onSubmit }: {
         } as SweepCreate);
       }}
     >
-      <datalist id="sweep-paths">{SUGGESTED_PATHS.map((p) => <option key={p} value={p} />)}</datalist>
       <h3>Swept parameters</h3>
-      <p className="hint">Each row: a scenario path (dotted, list indices as numbers, e.g. <code>traffic.0.size_bytes</code>; units as in the editor: bytes, us, Gbit/s) and its values as a list (<code>1, 10, 20</code>) or a range <code>start:stop:step</code> (<code>0:5000:500</code>).</p>
+      <p className="hint">Each row: a parameter (as named in the editor, in its unit; “Other path…” takes any dotted path of the scenario, e.g. <code>traffic.1.size_bytes</code>) and its values as a list (<code>1, 10, 20</code>) or a range <code>start:stop:step</code> (<code>0:5000:500</code>).</p>
       {params.map((p, i) => (
         <div className="row" key={i}>
-          <input list="sweep-paths" aria-label={`Parameter ${i + 1} path`} placeholder="path, e.g. switch.ecn.kmin_bytes" value={p.path} onChange={(e) => setParams(upd(params, i, { path: e.target.value }))} size={28} />
+          <ParamPicker label={`Parameter ${i + 1}`} value={p.path} allowOther extra={SEED} onChange={(path) => setParams(upd(params, i, { path }))} />
           <input aria-label={`Parameter ${i + 1} values`} placeholder="values, e.g. 1000, 5000 or 0:5000:500" value={p.values} aria-invalid={!parsed[i]} onChange={(e) => setParams(upd(params, i, { values: e.target.value }))} size={30} />
           {"error" in described[i]
             ? <small className="field-error" role="alert">{described[i].error}</small>
@@ -103,15 +99,15 @@ export function SweepForm({ scenarioId, busy, error, onSubmit }: {
           <button type="button" className="small" onClick={() => setParams(params.filter((_, j) => j !== i))} disabled={params.length === 1}>Remove</button>
         </div>
       ))}
-      <button type="button" className="small" onClick={() => setParams([...params, { path: "", values: "" }])}>Add parameter</button>
+      <button type="button" className="small" onClick={() => setParams([...params, { path: "switch.pfc.alpha", values: "" }])}>Add parameter</button>
       <h3>Linked parameters</h3>
       {linked.map((l, i) => (
         <div className="row" key={i}>
-          <input list="sweep-paths" aria-label={`Linked ${i + 1} path`} value={l.path} onChange={(e) => setLinked(upd(linked, i, { path: e.target.value }))} size={24} />
+          <ParamPicker label={`Linked ${i + 1}`} value={l.path} allowOther onChange={(path) => setLinked(upd(linked, i, { path }))} />
           <span>=</span>
           <input aria-label={`Linked ${i + 1} scale`} value={l.scale} size={4} onChange={(e) => setLinked(upd(linked, i, { scale: e.target.value }))} />
           <span>×</span>
-          <input list="sweep-paths" aria-label={`Linked ${i + 1} from`} value={l.from} onChange={(e) => setLinked(upd(linked, i, { from: e.target.value }))} size={24} />
+          <ParamPicker label={`Linked ${i + 1} from`} value={l.from} allowOther extra={SEED} onChange={(from) => setLinked(upd(linked, i, { from }))} />
           <span>+</span>
           <input aria-label={`Linked ${i + 1} offset`} value={l.offset} size={6} onChange={(e) => setLinked(upd(linked, i, { offset: e.target.value }))} />
           <button type="button" className="small" onClick={() => setLinked(linked.filter((_, j) => j !== i))}>Remove</button>
