@@ -2159,6 +2159,32 @@ export interface components {
             metric?: ("throughput_gbps" | "fct_p99_us" | "fct_p50_us" | "slowdown_p99" | "drops_total" | "pfc_pauses_sent" | "max_queue_bytes" | "queue_p99_bytes" | "ecn_marked_packets" | "cnps_sent") | null;
         };
         /**
+         * ObjectiveOut
+         * @description An objective as the page explains it: its weights and its formula (docs/tuning.md).
+         */
+        ObjectiveOut: {
+            /** Beta */
+            beta: number;
+            /**
+             * Formula
+             * @description how the score is computed; a single metric's name
+             */
+            formula: string;
+            /** Gamma */
+            gamma: number;
+            /**
+             * Goal
+             * @enum {string}
+             */
+            goal: "max" | "min";
+            /** Kind */
+            kind: string;
+            /** Label */
+            label: string;
+            /** Metric */
+            metric: string | null;
+        };
+        /**
          * Pairs
          * @description Host pairs, or every host under one ToR to the same-index host under another.
          */
@@ -3656,6 +3682,11 @@ export interface components {
             goals: ("max" | "min")[];
             /** Id */
             id: string;
+            /**
+             * Objective Specs
+             * @description each objective's weights and formula; a composite objective's picks carry its score split into `term_throughput_part`, `term_queue_part` and `term_fairness_penalty` in their metrics (score = (throughput + queue) / (1 + fairness))
+             */
+            objective_specs?: components["schemas"]["ObjectiveOut"][];
             /** Objectives */
             objectives: string[];
             /**
