@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Link } from "react-router";
-import { Markdown } from "../../../lib/labs/markdown";
+import { Markdown } from "../../../components/Markdown";
 import type { LabProgress } from "../../../lib/labs/progress";
 import type { Lab } from "../api/labs";
 
