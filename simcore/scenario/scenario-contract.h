@@ -16,6 +16,8 @@ namespace fabric
 constexpr uint64_t kKib = 1024ULL;
 constexpr uint64_t kMib = 1048576ULL;
 constexpr uint64_t kGib = 1073741824ULL;
+constexpr uint64_t kMb = 1000000ULL;
+constexpr uint64_t kGb = 1000000000ULL;
 constexpr uint64_t kMaxNodes = 20000ULL;
 constexpr uint64_t kMaxLinks = 100000ULL;
 constexpr uint64_t kMaxFlows = 2000000ULL;
@@ -75,22 +77,22 @@ struct EnumField
 };
 
 // Fields of `switch` (and of switch_overrides entries).
-constexpr NumberField kSwitchBufferBytes{65536, false, 1073741824, false, 12000000, true, "bytes", nullptr};
+constexpr NumberField kSwitchBufferBytes{65536, false, 1000000000, false, 12000000, true, "bytes", nullptr};
 constexpr NumberField kSwitchCellBytes{64, false, 1024, false, 208, true, "bytes", nullptr};
 constexpr NumberField kSwitchDataPriority{0, false, 6, false, 3, true, nullptr, nullptr};
 constexpr NumberField kSwitchEcmpSeed{0, false, 4294967295, false, 0, true, nullptr, nullptr};
 constexpr BoolField kSwitchEcnEnabled{true};
-constexpr NumberField kSwitchEcnKmaxBytes{0, false, 1073741824, false, 400000, true, "bytes", nullptr};
-constexpr NumberField kSwitchEcnKminBytes{0, false, 1073741824, false, 100000, true, "bytes", nullptr};
+constexpr NumberField kSwitchEcnKmaxBytes{0, false, 1000000000, false, 400000, true, "bytes", nullptr};
+constexpr NumberField kSwitchEcnKminBytes{0, false, 1000000000, false, 100000, true, "bytes", nullptr};
 constexpr NumberField kSwitchEcnPmax{0, false, 1, false, 0.2, false, nullptr, nullptr};
 inline const EnumField kSwitchEcnMarkPoint{"enqueue", {"enqueue", "dequeue"}};
 inline const EnumField kSwitchLoadBalancing{"ecmp", {"ecmp", "per_packet", "adaptive"}};
 constexpr NumberField kSwitchPfcAlpha{0.0078125, false, 64, false, 0.0625, false, nullptr, nullptr};
 constexpr BoolField kSwitchPfcEnabled{true};
-constexpr NumberField kSwitchPfcHeadroomBytes{0, false, 67108864, false, kNoDefault, true, "bytes", "auto"};
+constexpr NumberField kSwitchPfcHeadroomBytes{0, false, 64000000, false, kNoDefault, true, "bytes", "auto"};
 inline const EnumField kSwitchPfcPauseMode{"xoff_xon", {"xoff_xon", "quanta"}};
 constexpr NumberField kSwitchPfcPauseQuanta{512, false, 65535, false, 65535, true, nullptr, nullptr};
-constexpr NumberField kSwitchPfcXonOffsetBytes{0, false, 10485760, false, 4160, true, "bytes", nullptr};
+constexpr NumberField kSwitchPfcXonOffsetBytes{0, false, 10000000, false, 4160, true, "bytes", nullptr};
 
 // Fields of `nic` (and of nic_overrides entries).
 constexpr NumberField kNicAckIntervalPackets{1, false, 1024, false, 1, true, "packets", nullptr};

@@ -268,7 +268,7 @@ BuildDci(ObjectReader& r)
     p.dciRateGbps = r.Number("dci_rate_gbps", p.dciRateGbps, RateRange());
     p.dciBufferBytes =
         static_cast<uint64_t>(r.Int("dci_buffer_bytes", static_cast<int64_t>(p.dciBufferBytes),
-                                    Range::Closed(65536, 1e9, "bytes")));
+                                    Range::Closed(65536, kGb, "bytes")));
     p.accelerator = ReadDciAccelerator(r, p.lengthKm * kFibreUsPerKm);
     r.Finish();
     CheckCounts(2 * LeafSpineNodes(p.site) + 2,

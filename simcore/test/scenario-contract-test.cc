@@ -2,8 +2,8 @@
  * The simulator reads the limits, ranges and defaults that scenario-contract.h holds, generated
  * from the Pydantic models (backend/app/contracts/generate.py). These tests hold the model's own
  * configuration defaults to the generated ones and pin the disagreements issue 21 found: the
- * largest flow size (2^53), a `set` fault's pfc.alpha minimum (the static 1/128) and byte limits
- * in binary units (1 GiB = 2^30, not 10^9).
+ * largest flow size (2^53), a `set` fault's pfc.alpha minimum (the static 1/128) and the switch's
+ * byte limits in decimal units as documented (the API had 2^30 where the simulator had 10^9).
  */
 #include "scenario/scenario-contract.h"
 #include "scenario/scenario-parser.h"
@@ -100,14 +100,19 @@ TEST(Contract, ReaderDefaultsAreTheGeneratedDefaults)
     EXPECT_EQ(nic.mtuBytes, kNicMtuBytes.def);
 }
 
-TEST(Contract, ByteLimitsAreBinary)
+TEST(Contract, SwitchByteLimitsAreDecimal)
 {
+    // docs/scenario-format.md: byte multiples are decimal (1 GB = 10^9), on both sides.
     json d = LeafSpine();
-    d["switch"] = {{"buffer_bytes", fabric::kGib}, {"ecn", {{"kmin_bytes", fabric::kGib},
-                                                           {"kmax_bytes", fabric::kGib}}}};
+    d["switch"] = {{"buffer_bytes", fabric::kGb}, {"ecn", {{"kmin_bytes", fabric::kGb},
+                                                          {"kmax_bytes", fabric::kGb}}}};
     EXPECT_EQ(ErrorOf(d), "");
-    d["switch"]["buffer_bytes"] = fabric::kGib + 1;
-    EXPECT_EQ(ErrorOf(d), "switch.buffer_bytes: must be an integer >= 65536 and <= 1073741824 bytes");
+    d["switch"]["buffer_bytes"] = fabric::kGb + 1;
+    EXPECT_EQ(ErrorOf(d), "switch.buffer_bytes: must be an integer >= 65536 and <= 1000000000 bytes");
+    d["switch"]["buffer_bytes"] = fabric::kGb;
+    d["switch"]["pfc"] = {{"headroom_bytes", 64 * fabric::kMb + 1}};
+    EXPECT_EQ(ErrorOf(d),
+              "switch.pfc.headroom_bytes: must be an integer >= 0 and <= 64000000 bytes");
 }
 
 TEST(Contract, SetFaultAlphaHasTheStaticMinimum)
