@@ -122,8 +122,15 @@ def typescript(schema: dict) -> str:
     for key, rng in definition_ranges(schema).items():
         body = ", ".join(f"{k}: {_ts_value(v)}" for k, v in rng.items())
         out.append(f"  {_ts_value(key)}: {{ {body} }},")
-    out += ["};", "",
-            "/** What a `set` fault may change: its param -> the static setting it overrides. */",
+    out += ["};", ""]
+    for const, prop in (("TOPOLOGY_KINDS", "topology"), ("TRAFFIC_KINDS", "traffic"),
+                        ("FAULT_KINDS", "faults")):
+        node = schema["properties"][prop]
+        kinds = list(node.get("items", node)["discriminator"]["mapping"])
+        out.append(f"/** Every `{prop}` kind (its discriminator). */")
+        out.append(f"export const {const} = {_ts_value(kinds)} as const;")
+        out.append("")
+    out += ["/** What a `set` fault may change: its param -> the static setting it overrides. */",
             "export const SET_PARAMS: Readonly<Record<string, string>> = {"]
     out += [f"  {_ts_value(k)}: {_ts_value(path)}," for k, (path, _, _) in SET_PARAMS.items()]
     out += ["};", ""]

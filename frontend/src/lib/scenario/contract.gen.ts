@@ -367,6 +367,15 @@ export const SCHEMA_RANGES: Readonly<Record<string, NumberRange>> = {
   "Workload.stop_us": { min: 0, exclusiveMin: true },
 };
 
+/** Every `topology` kind (its discriminator). */
+export const TOPOLOGY_KINDS = ["dci", "explicit", "fat_tree", "leaf_spine", "three_tier"] as const;
+
+/** Every `traffic` kind (its discriminator). */
+export const TRAFFIC_KINDS = ["all_to_all", "flows", "incast", "inter_pod_permutation", "pairs", "perftest", "permutation", "pingmesh", "stride", "workload"] as const;
+
+/** Every `faults` kind (its discriminator). */
+export const FAULT_KINDS = ["link_down", "link_up", "loss", "pfc_storm", "set", "slow_receiver"] as const;
+
 /** What a `set` fault may change: its param -> the static setting it overrides. */
 export const SET_PARAMS: Readonly<Record<string, string>> = {
   "pfc.alpha": "switch.pfc.alpha",
