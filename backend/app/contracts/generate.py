@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from app.contracts.fields import FieldSpec, definition_ranges, object_fields, range_dict
+from app.contracts.fields import FieldSpec, definition_ranges, leaf, object_fields, range_dict
 from app.scenarios import limits
 from app.scenarios.document import Scenario
 from app.scenarios.faults import SET_PARAMS
@@ -241,6 +241,19 @@ def cpp(schema: dict) -> str:
         out.append(f"// Fields of `{scope}` (and of {scope}_overrides entries).")
         out += [_cpp_field(scope, s) for s in fields[scope]]
         out.append("")
+    out += ["/// Every numeric property of every object of the schema, by definition and property",
+            "/// (schema::kLeafSpineSiteLeaves is LeafSpineSite.leaves): ranges the readers of",
+            "/// topology, traffic, faults and monitor use.",
+            "namespace schema",
+            "{"]
+    for name, node in sorted(schema["$defs"].items()):
+        for prop, sub in sorted(node.get("properties", {}).items()):
+            spec = leaf(schema, prop, sub)
+            if spec is None or spec.type not in ("integer", "number"):
+                continue
+            out.append(_cpp_field(name, spec).replace(f"k{_camel(name + '.' + prop)}",
+                                                      f"k{name}{_camel(prop)}", 1))
+    out += ["} // namespace schema", ""]
     out += ["/** A parameter a `set` fault may change, with the static setting's range. */",
             "struct SetParamField",
             "{",
