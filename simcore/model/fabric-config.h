@@ -244,6 +244,7 @@ struct FaultSpec
     uint64_t bufferBytes = 131072; ///< slow_receiver
     std::vector<uint32_t> nodes; ///< set: the nodes changed
     SetParamKind param = SetParamKind::PFC_ALPHA;
+    std::string paramName; ///< set: the document's name of param ("pfc.alpha"), for the log
     double value = 0;
 };
 

@@ -139,9 +139,9 @@ LeafSpineParams
 ReadLeafSpine(ObjectReader& r)
 {
     LeafSpineParams p;
-    p.leaves = r.Int("leaves", p.leaves, Range::Closed(1, 512));
-    p.spines = r.Int("spines", p.spines, Range::Closed(1, 256));
-    p.hostsPerLeaf = r.Int("hosts_per_leaf", p.hostsPerLeaf, Range::Closed(1, 512));
+    p.leaves = r.Int("leaves", p.leaves, Range::Of(schema::kLeafSpineSiteLeaves));
+    p.spines = r.Int("spines", p.spines, Range::Of(schema::kLeafSpineSiteSpines));
+    p.hostsPerLeaf = r.Int("hosts_per_leaf", p.hostsPerLeaf, Range::Of(schema::kLeafSpineSiteHostsPerLeaf));
     p.hostRateGbps = r.Number("host_rate_gbps", p.hostRateGbps, RateRange());
     p.fabricRateGbps = r.Number("fabric_rate_gbps", p.fabricRateGbps, RateRange());
     p.linkDelayUs = r.Number("link_delay_us", p.linkDelayUs, DelayRange());
@@ -174,7 +174,7 @@ TopologyBuild
 BuildFatTree(ObjectReader& r)
 {
     FatTreeParams p;
-    p.k = r.Int("k", p.k, Range::Closed(2, 64));
+    p.k = r.Int("k", p.k, Range::Of(schema::kFatTreeK));
     if (p.k % 2 != 0)
     {
         throw ScenarioError(r.FieldPath("k"), "must be an even integer >= 2 and <= 64");
@@ -192,16 +192,16 @@ TopologyBuild
 BuildThreeTier(ObjectReader& r)
 {
     ThreeTierParams p;
-    p.podsets = r.Int("podsets", p.podsets, Range::Closed(1, 64));
-    p.torsPerPodset = r.Int("tors_per_podset", p.torsPerPodset, Range::Closed(1, 64));
-    p.leafsPerPodset = r.Int("leafs_per_podset", p.leafsPerPodset, Range::Closed(1, 16));
-    p.spines = r.Int("spines", p.spines, Range::Closed(1, 256));
+    p.podsets = r.Int("podsets", p.podsets, Range::Of(schema::kThreeTierPodsets));
+    p.torsPerPodset = r.Int("tors_per_podset", p.torsPerPodset, Range::Of(schema::kThreeTierTorsPerPodset));
+    p.leafsPerPodset = r.Int("leafs_per_podset", p.leafsPerPodset, Range::Of(schema::kThreeTierLeafsPerPodset));
+    p.spines = r.Int("spines", p.spines, Range::Of(schema::kThreeTierSpines));
     if (p.spines % p.leafsPerPodset != 0)
     {
         throw ScenarioError(r.FieldPath("spines"), "must be a multiple of leafs_per_podset (" +
                                                        std::to_string(p.leafsPerPodset) + ")");
     }
-    p.hostsPerTor = r.Int("hosts_per_tor", p.hostsPerTor, Range::Closed(1, 128));
+    p.hostsPerTor = r.Int("hosts_per_tor", p.hostsPerTor, Range::Of(schema::kThreeTierHostsPerTor));
     p.hostRateGbps = r.Number("host_rate_gbps", p.hostRateGbps, RateRange());
     p.torUplinkGbps = r.Number("tor_uplink_gbps", p.hostRateGbps, RateRange());
     p.leafUplinkGbps = r.Number("leaf_uplink_gbps", p.hostRateGbps, RateRange());
@@ -228,12 +228,12 @@ ReadDciAccelerator(ObjectReader& parent, double longHaulDelayUs)
     ObjectReader r(raw ? *raw : kAbsent, parent.FieldPath("accelerator"), out ? &accOut : nullptr);
     a.enabled = r.Bool("enabled", a.enabled);
     a.bufferBytes = static_cast<uint64_t>(r.Int("buffer_bytes", static_cast<int64_t>(a.bufferBytes),
-                                                Range::Closed(65536, 4294967296.0, "bytes")));
+                                                Range::Of(schema::kDciAcceleratorBufferBytes)));
     const json* rto = r.Raw("retransmit_timeout_us");
     if (rto && !rto->is_null())
     {
         a.retransmitTimeoutUs =
-            r.Number("retransmit_timeout_us", 0, Range::Closed(1, 10000000, "us"));
+            r.Number("retransmit_timeout_us", 0, Range::Of(schema::kDciAcceleratorRetransmitTimeoutUs));
     }
     else
     {
@@ -264,11 +264,11 @@ BuildDci(ObjectReader& r)
         p.site = ReadLeafSpine(sr);
     }
     r.Record("site", siteOut);
-    p.lengthKm = r.Number("length_km", p.lengthKm, Range::Closed(1, 20000, "km"));
+    p.lengthKm = r.Number("length_km", p.lengthKm, Range::Of(schema::kDciLengthKm));
     p.dciRateGbps = r.Number("dci_rate_gbps", p.dciRateGbps, RateRange());
     p.dciBufferBytes =
         static_cast<uint64_t>(r.Int("dci_buffer_bytes", static_cast<int64_t>(p.dciBufferBytes),
-                                    Range::Closed(65536, 1e9, "bytes")));
+                                    Range::Of(schema::kDciDciBufferBytes)));
     p.accelerator = ReadDciAccelerator(r, p.lengthKm * kFibreUsPerKm);
     r.Finish();
     CheckCounts(2 * LeafSpineNodes(p.site) + 2,
@@ -346,7 +346,7 @@ BuildExplicit(ObjectReader& r)
         }
         nr.Record("id", id);
         std::string kind = nr.Enum("kind", "", {"host", "switch"});
-        int tier = static_cast<int>(nr.Int("tier", 0, Range::Closed(0, 4)));
+        int tier = static_cast<int>(nr.Int("tier", 0, Range::Of(schema::kExplicitNodeTier)));
         uint32_t index = b.AddNode(id, kind == "host", tier, "");
         const json* x = nr.Raw("x");
         const json* y = nr.Raw("y");
