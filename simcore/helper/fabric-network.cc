@@ -1,5 +1,6 @@
 #include "helper/fabric-network.h"
 #include "common/rounding.h"
+#include "helper/process-memory.h"
 #include "helper/qp-depth.h"
 #include "model/dci-accelerator.h"
 
@@ -70,24 +71,6 @@ Percentile(const std::vector<double>& sorted, double p)
     double rank = std::ceil(p * static_cast<double>(sorted.size()));
     size_t idx = rank < 1 ? 0 : static_cast<size_t>(rank) - 1;
     return sorted[std::min(idx, sorted.size() - 1)];
-}
-
-double
-PeakRssMb()
-{
-    std::ifstream in("/proc/self/status");
-    std::string line;
-    while (std::getline(in, line))
-    {
-        if (line.rfind("VmHWM:", 0) == 0)
-        {
-            std::istringstream ss(line.substr(6));
-            double kb = 0;
-            ss >> kb;
-            return kb / 1024.0;
-        }
-    }
-    return 0;
 }
 
 FabricRunnerImpl::FabricRunnerImpl(const Scenario& scenario)

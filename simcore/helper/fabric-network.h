@@ -156,9 +156,6 @@ class FabricRunnerImpl
     bool m_warmupSnapshotTaken = false;
 };
 
-/** Peak resident set size of this process in MB (VmHWM), 0 if unknown. */
-double PeakRssMb();
-
 } // namespace fabric
 
 #endif

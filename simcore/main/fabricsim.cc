@@ -16,6 +16,7 @@
  */
 
 #include "helper/fabric-runner.h"
+#include "helper/process-memory.h"
 #include "main/batch.h"
 #include "scenario/config-check.h"
 #include "scenario/result-writer.h"
@@ -88,21 +89,6 @@ InstallCrashHandlers()
     {
         sigaction(sig, &sa, nullptr);
     }
-}
-
-double
-PeakRssMb()
-{
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-    {
-        if (line.rfind("VmHWM:", 0) == 0)
-        {
-            return std::strtod(line.c_str() + 6, nullptr) / 1024.0;
-        }
-    }
-    return 0;
 }
 
 double
@@ -306,7 +292,7 @@ Run(const std::vector<std::string>& args)
     result["perf"] = {{"wall_s", wallS},
                       {"events_per_s", static_cast<double>(runner.Events()) / safeWall},
                       {"packets_per_s", static_cast<double>(runner.PacketsTx()) / safeWall},
-                      {"peak_rss_mb", PeakRssMb()}};
+                      {"peak_rss_mb", fabric::PeakRssMb()}};
     WriteFile(o.outPath, fabric::DumpDeterministic(std::move(result)) + "\n");
     return status == fabric::RunStatus::OK ? kExitOk : kExitLimit;
 }
