@@ -1,5 +1,6 @@
 #include "helper/run-controller.h"
 #include "helper/network-builder.h"
+#include "helper/process-memory.h"
 #include "helper/run-monitor.h"
 #include "model/fault-schedule.h"
 
