@@ -18,7 +18,7 @@ if [[ ! -x "$bin" || "$root/simcore/examples/fabric-bench.cc" -nt "$bin" ||
       "$root/simcore/build/libfabricmodel.a" -nt "$bin" ]]; then
   g++ -std=c++17 -O2 -DNDEBUG -I"$root/simcore" "$root/simcore/examples/fabric-bench.cc" \
     "$root/simcore/build/libfabricmodel.a" "$root/simcore/build/libfabricscenario.a" \
-    -lns3-core -lns3-network -o "$bin"
+    -lns3-core -lns3-network -lcrypto -o "$bin"
 fi
 run() { /usr/bin/time -f '{"maxrss_kb": %M}' "$bin" "$@"; }
 fabricsim_run() {

@@ -114,7 +114,7 @@ CounterBlock(const RunView& run, bool afterWarmup)
     static_assert(sizeof(kReasons) / sizeof(kReasons[0]) == DROP_REASONS, "one name per reason");
     const FabricCounters& c = run.ctx.counters;
     static const FabricCounters kZero;
-    const FabricCounters& b = afterWarmup ? run.ctx.countersAtWarmup : kZero;
+    const FabricCounters& b = afterWarmup ? run.controller.Warmup().counters : kZero;
     int64_t endPs = run.controller.EndPs();
     int64_t pausePs = 0;
     for (uint32_t node = 0; node < run.network.NodeCount(); ++node)
@@ -126,7 +126,7 @@ CounterBlock(const RunView& run, bool afterWarmup)
             for (uint8_t prio = 0; prio < kNumPriorities; ++prio)
             {
                 pausePs += port.PausedPsUntil(prio, endPs) -
-                           (afterWarmup ? port.pausePsAtWarmup[prio] : 0);
+                           (afterWarmup ? run.controller.Warmup().AtPort(node, p).pausePs[prio] : 0);
             }
         }
     }

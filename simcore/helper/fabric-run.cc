@@ -113,6 +113,12 @@ FabricRun::Network() const
     return m_network;
 }
 
+const RunController&
+FabricRun::Controller() const
+{
+    return *m_controller;
+}
+
 FabricDevice*
 FabricRun::Device(uint32_t node) const
 {

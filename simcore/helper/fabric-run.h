@@ -45,6 +45,7 @@ class FabricRun
     const Scenario& GetScenario() const;
     FabricContext& Context();
     const NetworkBuilder& Network() const;
+    const RunController& Controller() const;
     /** The device of node i: a FabricSwitch or an RdmaNic (nullptr if out of range). */
     FabricDevice* Device(uint32_t node) const;
     FabricSwitch* Switch(uint32_t node) const;

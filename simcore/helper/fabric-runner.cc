@@ -5,29 +5,8 @@
 
 #include "helper/fabric-run.h"
 
-#include <fstream>
-#include <sstream>
-
 namespace fabric
 {
-
-double
-PeakRssMb()
-{
-    std::ifstream in("/proc/self/status");
-    std::string line;
-    while (std::getline(in, line))
-    {
-        if (line.rfind("VmHWM:", 0) == 0)
-        {
-            std::istringstream ss(line.substr(6));
-            double kb = 0;
-            ss >> kb;
-            return kb / 1024.0;
-        }
-    }
-    return 0;
-}
 
 FabricRunner::FabricRunner(const Scenario& scenario)
     : m_impl(std::make_unique<FabricRun>(scenario))

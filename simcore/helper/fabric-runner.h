@@ -39,9 +39,6 @@ enum class RunStatus
 
 class FabricRun;
 
-/** Peak resident set size of this process in MB (VmHWM), 0 if unknown. */
-double PeakRssMb();
-
 /**
  * Builds the ns-3 fabric for a resolved scenario, runs it and reports results.
  * One instance per process run (ns-3's simulator is a singleton).

@@ -158,6 +158,7 @@ ResultAssembler::Summary() const
         for (uint32_t p = 0; p < dev->GetNPorts(); ++p)
         {
             const Port& port = dev->GetPort(p);
+            const PortWarmup& warm = m_run.controller.Warmup().AtPort(static_cast<uint32_t>(d), p);
             std::string name = m_run.network.PortName(static_cast<uint32_t>(d), port.neighbor);
             double u = LinkUtilization(port, m_run.ctx.warmupPs, endPs);
             uint64_t pausesIn = 0;
@@ -175,10 +176,10 @@ ResultAssembler::Summary() const
                 {
                     pfc.emplace_back(name, prio, port.pausesSent[prio], port.pausesReceived[prio],
                                      port.pausePs[prio] / 1e6,
-                                     port.pausesSent[prio] - port.pausesSentAtWarmup[prio],
-                                     port.pausesReceived[prio] - port.pausesReceivedAtWarmup[prio],
+                                     port.pausesSent[prio] - warm.pausesSent[prio],
+                                     port.pausesReceived[prio] - warm.pausesReceived[prio],
                                      (port.PausedPsUntil(static_cast<uint8_t>(prio), endPs) -
-                                      port.pausePsAtWarmup[prio]) / 1e6);
+                                      warm.pausePs[prio]) / 1e6);
                 }
             }
             const FabricSwitch* sw = switches[d];

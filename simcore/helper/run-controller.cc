@@ -1,5 +1,6 @@
 #include "helper/run-controller.h"
 #include "helper/network-builder.h"
+#include "helper/process-memory.h"
 #include "helper/run-monitor.h"
 #include "model/fault-schedule.h"
 
@@ -138,18 +139,25 @@ RunController::TakeWarmupSnapshot()
     // Zero baselines without a warm-up (everything is after it). A run that ended inside the
     // warm-up takes its final counters as the baseline: nothing happened after the warm-up.
     bool zero = m_ctx.warmupPs == 0;
-    m_ctx.countersAtWarmup = zero ? FabricCounters() : m_ctx.counters;
+    m_warmup.counters = zero ? FabricCounters() : m_ctx.counters;
+    m_warmup.ports.assign(m_network.NodeCount(), {});
     for (uint32_t node = 0; node < m_network.NodeCount(); ++node)
     {
-        FabricDevice* d = m_network.Device(node);
-        for (uint32_t p = 0; d && p < d->GetNPorts(); ++p)
+        const FabricDevice* d = m_network.Device(node);
+        if (!d)
         {
-            Port& port = d->GetPortMutable(p);
+            continue;
+        }
+        std::vector<PortWarmup>& ports = m_warmup.ports[node];
+        ports.assign(d->GetNPorts(), PortWarmup());
+        for (uint32_t p = 0; !zero && p < d->GetNPorts(); ++p)
+        {
+            const Port& port = d->GetPort(p);
             for (uint8_t prio = 0; prio < kNumPriorities; ++prio)
             {
-                port.pausesSentAtWarmup[prio] = zero ? 0 : port.pausesSent[prio];
-                port.pausesReceivedAtWarmup[prio] = zero ? 0 : port.pausesReceived[prio];
-                port.pausePsAtWarmup[prio] = zero ? 0 : port.PausedPsUntil(prio, now);
+                ports[p].pausesSent[prio] = port.pausesSent[prio];
+                ports[p].pausesReceived[prio] = port.pausesReceived[prio];
+                ports[p].pausePs[prio] = port.PausedPsUntil(prio, now);
             }
         }
     }

@@ -10,10 +10,13 @@
 
 #include "helper/fabric-runner.h"
 #include "model/fabric-context.h"
+#include "model/fabric-device.h"
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 namespace fabric
 {
@@ -21,6 +24,28 @@ namespace fabric
 class FaultSchedule;
 class NetworkBuilder;
 class RunMonitor;
+
+/** A port's PFC counters when the warm-up ended (zero without a warm-up). */
+struct PortWarmup
+{
+    std::array<uint32_t, kNumPriorities> pausesSent{};
+    std::array<uint32_t, kNumPriorities> pausesReceived{};
+    std::array<int64_t, kNumPriorities> pausePs{}; ///< paused time until then
+};
+
+/** The "after warm-up" baseline the result subtracts (RunController::TakeWarmupSnapshot). */
+struct WarmupBaseline
+{
+    FabricCounters counters;                   ///< the fabric's counters
+    std::vector<std::vector<PortWarmup>> ports; ///< per node, per port
+
+    /** A port's baseline; zeros before the snapshot is taken. */
+    const PortWarmup& AtPort(uint32_t node, uint32_t port) const
+    {
+        static const PortWarmup kZero;
+        return node < ports.size() && port < ports[node].size() ? ports[node][port] : kZero;
+    }
+};
 
 class RunController
 {
@@ -38,6 +63,8 @@ class RunController
     int64_t EndPs() const;
     /** How many entries of the start order have been started (the monitor admits them). */
     std::size_t FlowsStarted() const { return m_nextStart; }
+    /** The counters when the warm-up ended (taken at the end if the run ended inside it). */
+    const WarmupBaseline& Warmup() const { return m_warmup; }
 
   private:
     void StartDueFlows();
@@ -64,6 +91,7 @@ class RunController
     int64_t m_endPs = 0;
     uint64_t m_events = 0;
     bool m_warmupSnapshotTaken = false;
+    WarmupBaseline m_warmup;
 };
 
 } // namespace fabric

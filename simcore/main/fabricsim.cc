@@ -16,6 +16,7 @@
  */
 
 #include "helper/fabric-runner.h"
+#include "helper/process-memory.h"
 #include "main/batch.h"
 #include "scenario/config-check.h"
 #include "scenario/result-writer.h"

@@ -82,7 +82,6 @@ struct FlowState
     uint64_t bytesRetransmitted = 0; ///< of bytesSent: PSNs sent before
     uint64_t bytesReceived = 0;      ///< reached the receiver (duplicates, out of order included)
     uint64_t bytesDropped = 0;       ///< dropped in the network (any reason)
-    uint64_t bytesAtLastSample = 0;
     /// Of bytesDelivered, the payload that arrived after the warm-up (a frame straddling it
     /// counts its share, as hostRxBytes does).
     uint64_t bytesDeliveredInWindow = 0;
@@ -118,7 +117,6 @@ struct FabricContext
     const Scenario* scenario = nullptr;
     std::vector<FlowState> flows;
     FabricCounters counters;
-    FabricCounters countersAtWarmup; ///< counters when the warm-up ended (zero without one)
     int64_t warmupPs = 0;
     /// telemetry.flow_paths: per flow, the nodes its first packet crossed (else empty)
     std::vector<std::vector<uint32_t>> flowPaths;

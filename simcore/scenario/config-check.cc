@@ -1,4 +1,5 @@
 #include "config-check.h"
+#include "headroom.h"
 
 #include "scenario-contract.h"
 #include "common/rounding.h"
@@ -119,7 +120,7 @@ EffectiveHeadroom(const Scenario& s, uint32_t sw, const LinkSpec& l, uint32_t ne
     const PfcConfig& pfc = s.switchCfg[sw].pfc;
     if (pfc.headroomAuto)
     {
-        return RequiredHeadroomBytes(l.rateGbps, l.delayUs, neighborMtu, s.switchCfg[sw].cellBytes);
+        return AutoHeadroomBytes(l.rateGbps, l.delayUs, neighborMtu, s.switchCfg[sw].cellBytes);
     }
     return pfc.headroomBytes;
 }
@@ -161,7 +162,7 @@ CheckSwitchBuffers(const Scenario& s, std::vector<Finding>& out)
             ++ports;
             uint32_t peer = l.a == sw ? l.b : l.a;
             uint32_t mtu = t.nodes[peer].isHost ? s.nicCfg[peer].mtuBytes : maxMtu;
-            uint64_t need = RequiredHeadroomBytes(l.rateGbps, l.delayUs, mtu, cfg.cellBytes);
+            uint64_t need = AutoHeadroomBytes(l.rateGbps, l.delayUs, mtu, cfg.cellBytes);
             uint64_t have = EffectiveHeadroom(s, sw, l, mtu);
             reserved += cfg.pfc.enabled ? have : 0;
             if (cfg.pfc.enabled && have < need)
@@ -497,17 +498,6 @@ AfterSets(const Scenario& s, ordered_json& effective)
 }
 
 } // namespace
-
-uint64_t
-RequiredHeadroomBytes(double rateGbps, double delayUs, uint32_t mtuPayload, uint32_t cellBytes)
-{
-    // Same formula as the simulator's auto headroom (docs/model.md, "PFC headroom").
-    double bytesPerUs = rateGbps * 1e3 / 8.0;
-    double total = 2.0 * bytesPerUs * delayUs + 2.0 * (mtuPayload + kDataOverheadBytes) + bytesPerUs;
-    uint32_t cell = std::max<uint32_t>(1, cellBytes);
-    uint64_t bytes = static_cast<uint64_t>(std::ceil(total));
-    return (bytes + cell - 1) / cell * cell;
-}
 
 std::vector<Finding>
 CheckConfiguration(const Scenario& s)

@@ -29,10 +29,6 @@ struct Finding
     std::string fix;
 };
 
-/** Headroom a lossless ingress needs: 2 x rate x cable delay + 2 frames + rate x 1 us, in cells. */
-uint64_t RequiredHeadroomBytes(double rateGbps, double delayUs, uint32_t mtuPayload,
-                               uint32_t cellBytes);
-
 /** Every finding for the scenario, in rule order then port order. */
 std::vector<Finding> CheckConfiguration(const Scenario& s);
 

@@ -1,5 +1,6 @@
 #include "flow-list-generator.h"
 
+#include "generator-context.h"
 #include "scenario-contract.h"
 
 #include <cmath>
@@ -12,25 +13,6 @@ using nlohmann::ordered_json;
 
 namespace
 {
-
-constexpr uint16_t kFirstUdpPort = 49152; ///< as traffic-generator.cc: one port per QP
-constexpr uint32_t kUdpPortSpan = 16384;
-
-uint32_t
-HostIndex(const json& v, const std::string& path, const Topology& topo)
-{
-    std::string id = ReadString(v, path, 64);
-    auto it = topo.index.find(id);
-    if (it == topo.index.end())
-    {
-        throw ScenarioError(path, "unknown host \"" + id + "\"");
-    }
-    if (!topo.nodes[it->second].isHost)
-    {
-        throw ScenarioError(path, "\"" + id + "\" is a switch, not a host");
-    }
-    return it->second;
-}
 
 std::string
 Describe(double durationUs)
@@ -85,8 +67,8 @@ GenerateFlowList(ObjectReader& r,
             throw ScenarioError(item.FieldPath(srcValue ? "dst" : "src"), "field required");
         }
         FlowSpec f;
-        f.src = HostIndex(*srcValue, item.FieldPath("src"), topo);
-        f.dst = HostIndex(*dstValue, item.FieldPath("dst"), topo);
+        f.src = ResolveHost(*srcValue, item.FieldPath("src"), topo);
+        f.dst = ResolveHost(*dstValue, item.FieldPath("dst"), topo);
         if (f.src == f.dst)
         {
             throw ScenarioError(item.FieldPath("dst"), "must differ from src");

@@ -1,8 +1,9 @@
 /*
  * The traffic generator being read (traffic-generator.cc): its reader, index, common fields
  * (priority, start_us, qps) and the flows it opens, one connection or one process pair at a
- * time. Split from traffic-generator.cc to keep each file to one responsibility; included by it
- * alone.
+ * time, and what every generator shares (UDP source ports, the flow size cap, host names).
+ * Split from traffic-generator.cc to keep each file to one responsibility; included by it and by
+ * flow-list-generator.cc.
  */
 #ifndef FABRIC_GENERATOR_CONTEXT_H
 #define FABRIC_GENERATOR_CONTEXT_H
@@ -22,6 +23,23 @@ namespace fabric
 
 constexpr uint16_t kFirstUdpPort = 49152;
 constexpr uint32_t kUdpPortSpan = 16384;
+
+/** The node index of the host named by v (a string); "unknown host" or "is a switch" at path. */
+inline uint32_t
+ResolveHost(const nlohmann::json& v, const std::string& path, const Topology& topo)
+{
+    std::string id = ReadString(v, path, 64);
+    auto it = topo.index.find(id);
+    if (it == topo.index.end())
+    {
+        throw ScenarioError(path, "unknown host \"" + id + "\"");
+    }
+    if (!topo.nodes[it->second].isHost)
+    {
+        throw ScenarioError(path, "\"" + id + "\" is a switch, not a host");
+    }
+    return it->second;
+}
 
 /** The generator being read: its reader, index, common fields and flow output. */
 class GeneratorContext
@@ -57,7 +75,7 @@ class GeneratorContext
         m_qps = static_cast<uint32_t>(r.Int("qps", 1, Range::Closed(1, 1024)));
     }
 
-    ObjectReader& R() { return m_r; }
+    ObjectReader& Reader() { return m_r; }
 
     const Topology& Topo() const { return *m_ctx.topo; }
 

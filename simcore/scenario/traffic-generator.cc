@@ -30,31 +30,15 @@ constexpr uint32_t kTrafficRngSeed = 0x5eed;
 
 
 uint32_t
-ResolveHost(const json& v, const std::string& path, const Topology& topo)
-{
-    std::string id = ReadString(v, path, 64);
-    auto it = topo.index.find(id);
-    if (it == topo.index.end())
-    {
-        throw ScenarioError(path, "unknown host \"" + id + "\"");
-    }
-    if (!topo.nodes[it->second].isHost)
-    {
-        throw ScenarioError(path, "\"" + id + "\" is a switch, not a host");
-    }
-    return it->second;
-}
-
-uint32_t
 RequiredHost(GeneratorContext& g, const std::string& key)
 {
-    const json* v = g.R().Raw(key);
+    const json* v = g.Reader().Raw(key);
     if (!v)
     {
-        throw ScenarioError(g.R().FieldPath(key), "field required");
+        throw ScenarioError(g.Reader().FieldPath(key), "field required");
     }
-    uint32_t host = ResolveHost(*v, g.R().FieldPath(key), g.Topo());
-    g.R().Record(key, g.Topo().nodes[host].id);
+    uint32_t host = ResolveHost(*v, g.Reader().FieldPath(key), g.Topo());
+    g.Reader().Record(key, g.Topo().nodes[host].id);
     return host;
 }
 
@@ -62,8 +46,8 @@ RequiredHost(GeneratorContext& g, const std::string& key)
 std::vector<uint32_t>
 HostList(GeneratorContext& g, const std::string& key, bool required, std::size_t minItems)
 {
-    const json* v = g.R().Raw(key);
-    std::string path = g.R().FieldPath(key);
+    const json* v = g.Reader().Raw(key);
+    std::string path = g.Reader().FieldPath(key);
     std::vector<uint32_t> hosts;
     if (!v)
     {
@@ -78,7 +62,7 @@ HostList(GeneratorContext& g, const std::string& key, bool required, std::size_t
                                           " hosts (the fabric has " + std::to_string(hosts.size()) +
                                           ")");
         }
-        g.R().Record(key, "all");
+        g.Reader().Record(key, "all");
         return hosts;
     }
     RequireArray(*v, path, minItems, kMaxNodes);
@@ -95,7 +79,7 @@ HostList(GeneratorContext& g, const std::string& key, bool required, std::size_t
         hosts.push_back(h);
         ids.push_back(g.Topo().nodes[h].id);
     }
-    g.R().Record(key, ids);
+    g.Reader().Record(key, ids);
     return hosts;
 }
 
@@ -117,11 +101,11 @@ GenerateIncast(GeneratorContext& g)
     uint32_t receiver = RequiredHost(g, "receiver");
     if (std::find(senders.begin(), senders.end(), receiver) != senders.end())
     {
-        throw ScenarioError(g.R().FieldPath("receiver"), "must not be one of the senders (\"" +
+        throw ScenarioError(g.Reader().FieldPath("receiver"), "must not be one of the senders (\"" +
                                                              g.Topo().nodes[receiver].id + "\")");
     }
     uint64_t size = g.SizeBytes("size_bytes");
-    g.R().Finish();
+    g.Reader().Finish();
     g.Expect(static_cast<double>(senders.size()));
     for (uint32_t s : senders)
     {
@@ -146,7 +130,7 @@ HostsUnder(const Topology& topo, const std::vector<uint32_t>& attachment, uint32
 void
 GeneratePairs(GeneratorContext& g)
 {
-    ObjectReader& r = g.R();
+    ObjectReader& r = g.Reader();
     const json* pairs = r.Raw("pairs");
     const json* torPairs = r.Raw("tor_pairs");
     if ((pairs == nullptr) == (torPairs == nullptr))
@@ -229,7 +213,7 @@ GeneratePermutation(GeneratorContext& g)
 {
     std::vector<uint32_t> hosts = HostList(g, "hosts", false, 2);
     uint64_t size = g.SizeBytes("size_bytes");
-    g.R().Finish();
+    g.Reader().Finish();
     ns3::Ptr<ns3::UniformRandomVariable> rng = ns3::CreateObject<ns3::UniformRandomVariable>();
     rng->SetStream(g.Stream(0));
     std::size_t n = hosts.size();
@@ -270,16 +254,16 @@ GenerateStride(GeneratorContext& g)
 {
     std::vector<uint32_t> hosts = HostList(g, "hosts", false, 2);
     std::size_t n = hosts.size();
-    const json* strideValue = g.R().Raw("stride");
+    const json* strideValue = g.Reader().Raw("stride");
     if (!strideValue)
     {
-        throw ScenarioError(g.R().FieldPath("stride"), "field required (1 .. number of hosts - 1)");
+        throw ScenarioError(g.Reader().FieldPath("stride"), "field required (1 .. number of hosts - 1)");
     }
-    uint64_t stride = static_cast<uint64_t>(ReadInt(*strideValue, g.R().FieldPath("stride"),
+    uint64_t stride = static_cast<uint64_t>(ReadInt(*strideValue, g.Reader().FieldPath("stride"),
                                                     Range::Closed(1, static_cast<double>(n - 1))));
-    g.R().Record("stride", stride);
+    g.Reader().Record("stride", stride);
     uint64_t size = g.SizeBytes("size_bytes");
-    g.R().Finish();
+    g.Reader().Finish();
     g.Expect(static_cast<double>(n));
     for (const auto& [src, dst] : StridePairs(hosts, stride))
     {
@@ -293,12 +277,12 @@ GenerateInterPodPermutation(GeneratorContext& g)
 {
     std::vector<uint32_t> hosts = HostList(g, "hosts", false, 2);
     uint64_t size = g.SizeBytes("size_bytes");
-    g.R().Finish();
+    g.Reader().Finish();
     std::vector<std::string> pods = HostPods(g.Topo(), hosts);
     std::size_t largest = LargestPod(pods);
     if (2 * largest > hosts.size())
     {
-        throw ScenarioError(g.R().FieldPath("hosts"),
+        throw ScenarioError(g.Reader().FieldPath("hosts"),
                             "one pod holds " + std::to_string(largest) + " of the " +
                                 std::to_string(hosts.size()) +
                                 " hosts: no host may send inside its own pod, so every pod must "
@@ -321,12 +305,12 @@ GenerateAllToAll(GeneratorContext& g)
     std::vector<uint32_t> hosts = HostList(g, "hosts", false, 2);
     if (hosts.size() > kMaxAllToAllHosts)
     {
-        throw ScenarioError(g.R().FieldPath("hosts"),
+        throw ScenarioError(g.Reader().FieldPath("hosts"),
                             "must have at most 256 hosts for all_to_all (got " +
                                 std::to_string(hosts.size()) + ")");
     }
     uint64_t size = g.SizeBytes("size_bytes");
-    g.R().Finish();
+    g.Reader().Finish();
     double processes = 0;
     double selfPairs = 0; // process pairs inside one host, not generated
     for (uint32_t h : hosts)
@@ -350,7 +334,7 @@ GenerateAllToAll(GeneratorContext& g)
 void
 GeneratePerftest(GeneratorContext& g)
 {
-    ObjectReader& r = g.R();
+    ObjectReader& r = g.Reader();
     uint32_t src = RequiredHost(g, "src");
     uint32_t dst = RequiredHost(g, "dst");
     if (src == dst)
@@ -420,7 +404,7 @@ HostRateGbps(const Topology& topo, const std::vector<std::vector<uint32_t>>& hos
 void
 GenerateWorkload(GeneratorContext& g)
 {
-    ObjectReader& r = g.R();
+    ObjectReader& r = g.Reader();
     std::string dist =
         r.Enum("distribution", "", {"websearch", "fb_hadoop", "alistorage", "custom"});
     const json* cdfValue = r.Raw("cdf");
@@ -521,7 +505,7 @@ InPingmeshScope(const Topology& topo, const std::vector<uint32_t>& attach, uint3
 void
 GeneratePingmesh(GeneratorContext& g)
 {
-    ObjectReader& r = g.R();
+    ObjectReader& r = g.Reader();
     std::vector<uint32_t> hosts = HostList(g, "hosts", false, 2);
     double intervalUs = r.Number("interval_us", 100, Range::Closed(kMinProbeIntervalUs, kMaxDurationUs, "us"));
     uint64_t probeBytes =

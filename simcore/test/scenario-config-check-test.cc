@@ -3,6 +3,7 @@
  * worked out by hand in the comment, and a clean scenario with no finding.
  */
 #include "scenario/config-check.h"
+#include "scenario/headroom.h"
 #include "scenario/scenario-parser.h"
 
 #include <gtest/gtest.h>
@@ -66,7 +67,7 @@ TEST(ConfigCheck, HeadroomBelowCable)
     EXPECT_EQ(x->severity, "error");
     EXPECT_EQ(x->numbers.at("required_bytes"), 39728);
     EXPECT_EQ(x->numbers.at("headroom_bytes"), 20000);
-    EXPECT_EQ(RequiredHeadroomBytes(100, 1, 1000, 208), 39728u);
+    EXPECT_EQ(AutoHeadroomBytes(100, 1, 1000, 208), 39728u); // the model's formula (headroom.h)
 }
 
 TEST(ConfigCheck, QpDepthBelowBdp)

@@ -10,7 +10,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <fstream>
+#include <iterator>
 #include <string>
+#include <utility>
 
 namespace
 {
@@ -44,26 +47,43 @@ TEST(Sha256, PaddingBoundaries)
               "635361c48bb9eab14198e76ea8ab7f1a41685d6ad62aa9146d301d4f17eb0ae0");
 }
 
-TEST(Sha256, IncrementalEqualsOneShot)
+TEST(Sha256, SameHashesAsTheFormerImplementation)
 {
-    std::string text;
-    for (int i = 0; i < 1000; ++i)
+    // The scenario hashes stay byte-identical since SHA-256 moved to OpenSSL: every length from
+    // 0 to 300 bytes (all padding cases, several blocks), as hashed by the former hand-written
+    // simcore/scenario/sha256.cc (commit c0852bb), folded into one digest.
+    std::string pattern;
+    for (int i = 0; i < 300; ++i)
     {
-        text += static_cast<char>(i * 7 + 3);
+        pattern += static_cast<char>(i * 7 + 3);
     }
-    fabric::Sha256 sha;
-    for (std::size_t pos = 0, step = 1; pos < text.size(); pos += step, step = step % 70 + 1)
+    std::string all;
+    for (std::size_t len = 0; len <= pattern.size(); ++len)
     {
-        sha.Update(text.data() + pos, std::min(step, text.size() - pos));
+        all += fabric::Sha256Hex(pattern.substr(0, len));
     }
-    std::string hex;
-    for (uint8_t b : sha.Digest())
+    EXPECT_EQ(fabric::Sha256Hex(all),
+              "9ab015b3431ba48c0f99e81c5bb7d903f6bfea343d7d7b190120d07cc51e653b");
+}
+
+TEST(Sha256, ScenarioHashesOfTheBenchScenarios)
+{
+    // run_info.scenario_sha256 of these files before the move to OpenSSL (also `sha256sum`).
+    const std::pair<const char*, const char*> files[] = {
+        {"/../bench/scenarios/incast-pfc-off-drops.json",
+         "a98dada4d5ab53444bb9d5e199fe64d234e3a11dea2394979d00f62eed867671"},
+        {"/../bench/scenarios/incast-pfc-xoff.json",
+         "4450e135de0bcffb90a0a825136ad0c9cae0a5e7ff17263541409292c7276c56"},
+        {"/../bench/reference-a.json",
+         "ec529f449d90f615d730968d6723d73a090f8df5cf000fec3a6e53a74b5442ca"}};
+    for (const auto& [path, hash] : files)
     {
-        char buf[3];
-        std::snprintf(buf, sizeof(buf), "%02x", b);
-        hex += buf;
+        std::string file = std::string(FABRICSIM_SOURCE_DIR) + path;
+        std::ifstream in(file, std::ios::binary);
+        std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        ASSERT_FALSE(bytes.empty()) << file;
+        EXPECT_EQ(fabric::LoadScenario(bytes).sha256, hash) << file;
     }
-    EXPECT_EQ(hex, fabric::Sha256Hex(text));
 }
 
 TEST(Numbers, RoundToSixSignificantDigits)
