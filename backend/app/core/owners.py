@@ -71,6 +71,16 @@ class Caller:
     tokens: tuple[str, ...]
     hashes: tuple[str, ...]
     address: str
+    role: str = "anonymous"  # signed in (app/auth): member, instructor or admin
+
+    @property
+    def sees_all(self) -> bool:
+        """An admin lists everyone's work and may change it."""
+        return self.role == "admin"
+
+    def listing(self) -> tuple[str, ...] | None:
+        """The owner hashes a list is restricted to (None: everything, for an admin)."""
+        return None if self.sees_all else self.hashes
 
     def owner_token(self) -> str:
         """The token new work of this caller is owned by: its first, else a fresh one."""
