@@ -10,7 +10,7 @@ from fastapi import Depends, HTTPException, Path, Request
 from fastapi.security import APIKeyHeader
 from sqlalchemy.orm import Session
 
-from app.auth.service import account_token, session_user
+from app.auth.service import account_token, class_of, session_user
 from app.core import owners
 from app.core.owners import Caller
 from app.core.config import Settings, get_settings
@@ -33,7 +33,7 @@ owner_token_header = APIKeyHeader(
                 "(docs/security.md).")
 
 
-def get_caller(request: Request, settings: SettingsDep,
+def get_caller(request: Request, settings: SettingsDep, session: SessionDep,
                header: Annotated[str | None, Depends(owner_token_header)] = None) -> Caller:
     """The request's caller; 401 when X-Owner-Token is malformed, and, when sign-in is on
     (OIDC_ISSUER), for a caller not signed in (except GET /health). A signed-in caller's first
@@ -50,6 +50,11 @@ def get_caller(request: Request, settings: SettingsDep,
         account = account_token(settings.SESSION_SECRET, user["iss"], user["sub"])
         tokens = (account, *(t for t in tokens if t != account))[:owners.MAX_TOKENS]
         role = user["role"]
+        if role == "instructor":
+            return Caller(tokens=tokens, hashes=tuple(owners.token_hash(t) for t in tokens),
+                          address=address, role=role, class_hashes=class_of(
+                              session, owner_hash=owners.token_hash(account),
+                              groups=user.get("groups", [])))
     return Caller(tokens=tokens, hashes=tuple(owners.token_hash(t) for t in tokens),
                   address=address, role=role)
 

@@ -9,8 +9,9 @@ from authlib.integrations.starlette_client import OAuth, OAuthError
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import RedirectResponse
 
-from app.api.deps import SettingsDep
-from app.auth.service import role_of, session_user
+from app.api.deps import SessionDep, SettingsDep
+from app.auth.service import (account_token, groups_of, remember_account, role_of,
+                              session_user)
 from app.core import owners
 from app.core.config import Settings
 
@@ -44,7 +45,7 @@ async def login(request: Request, settings: SettingsDep) -> Any:
 @router.get("/callback", name="auth-callback", response_class=RedirectResponse, status_code=302,
             responses={401: {"description": "the provider's answer did not check out"},
                        429: {"description": "too many failed sign-ins from this client"}})
-async def callback(request: Request, settings: SettingsDep) -> Any:
+async def callback(request: Request, settings: SettingsDep, session: SessionDep) -> Any:
     """The provider's answer: check the ID token, keep the user in the session, go home."""
     address = request.client.host if request.client else "unknown"
     owners.failed_attempts.check(address, settings.FAILED_TOKEN_ATTEMPTS,
@@ -55,10 +56,13 @@ async def callback(request: Request, settings: SettingsDep) -> Any:
         owners.failed_attempts.record(address, settings.FAILED_TOKEN_WINDOW_S)
         raise HTTPException(401, f"sign-in failed: {exc.error}") from exc
     claims = dict(token.get("userinfo") or {})
-    request.session["user"] = {
-        "iss": str(claims.get("iss", settings.OIDC_ISSUER)), "sub": str(claims["sub"]),
-        "name": str(claims.get("name") or claims.get("email") or claims["sub"])[:200],
-        "role": role_of(claims, settings.OIDC_ROLES_CLAIM)}
+    user = {"iss": str(claims.get("iss", settings.OIDC_ISSUER)), "sub": str(claims["sub"]),
+            "name": str(claims.get("name") or claims.get("email") or claims["sub"])[:200],
+            "role": role_of(claims, settings.OIDC_ROLES_CLAIM),
+            "groups": groups_of(claims, settings.OIDC_GROUPS_CLAIM)}
+    token = account_token(settings.SESSION_SECRET, user["iss"], user["sub"])
+    remember_account(session, owner_hash=owners.token_hash(token), user=user)
+    request.session["user"] = user
     return RedirectResponse("/", status_code=302)
 
 
@@ -68,7 +72,8 @@ def me(request: Request) -> dict[str, Any]:
     user = session_user(request)
     if user is None:
         raise HTTPException(401, "not signed in")
-    return {"sub": user["sub"], "name": user["name"], "role": user["role"]}
+    return {"sub": user["sub"], "name": user["name"], "role": user["role"],
+            "groups": user.get("groups", [])}
 
 
 @router.post("/logout", status_code=204)

@@ -11,7 +11,12 @@ import hashlib
 import hmac
 from typing import Any
 
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
+
+from app.auth.models import Account
+from app.core.db import utcnow
 
 ROLES = ("member", "instructor", "admin")
 
@@ -27,6 +32,31 @@ def role_of(claims: dict[str, Any], claim: str) -> str:
     value = claims.get(claim) or []
     names = {value} if isinstance(value, str) else {str(v) for v in value}
     return next((r for r in reversed(ROLES) if r in names), "member")
+
+
+def groups_of(claims: dict[str, Any], claim: str) -> list[str]:
+    """The groups (classes, teams) the ID token's `claim` names."""
+    value = claims.get(claim) or []
+    return sorted({value} if isinstance(value, str) else {str(v) for v in value})[:100]
+
+
+def remember_account(session: Session, *, owner_hash: str, user: dict[str, Any]) -> None:
+    """Store or refresh the account (its role and groups as its last ID token said)."""
+    row = session.get(Account, owner_hash) or Account(owner_hash=owner_hash)
+    row.issuer, row.subject, row.name = user["iss"][:300], user["sub"][:300], user["name"][:200]
+    row.role, row.groups, row.seen_at = user["role"], user.get("groups", []), utcnow()
+    session.add(row)
+    session.commit()
+
+
+def class_of(session: Session, *, owner_hash: str, groups: list[str]) -> tuple[str, ...]:
+    """The owner hashes of the other accounts that share one of `groups` (an instructor's
+    class or team), as last seen at their sign-in."""
+    if not groups:
+        return ()
+    wanted = set(groups)
+    rows = session.execute(select(Account.owner_hash, Account.groups)).all()
+    return tuple(h for h, g in rows if h != owner_hash and wanted & set(g or []))
 
 
 def session_user(connection: HTTPConnection) -> dict[str, Any] | None:

@@ -72,6 +72,7 @@ class Settings(BaseSettings):
     OIDC_CLIENT_SECRET: str = ""
     OIDC_SCOPES: str = "openid profile email"
     OIDC_ROLES_CLAIM: str = "roles"
+    OIDC_GROUPS_CLAIM: str = "groups"      # an instructor lists the work of its groups' members
     SESSION_SECRET: str = ""               # signs the session cookie; required with OIDC_ISSUER
     SESSION_COOKIE_SECURE: bool = True     # the cookie only over HTTPS (false: local testing)
 

@@ -31,9 +31,11 @@ def signed(pg_url: str) -> Iterator[tuple[Stack, Provider]]:
         provider.stop()
 
 
-def sign_in(stack: Stack, provider: Provider, sub: str, roles: list[str] | None = None) -> httpx.Client:
+def sign_in(stack: Stack, provider: Provider, sub: str, roles: list[str] | None = None,
+            groups: list[str] | None = None) -> httpx.Client:
     """A browser signed in as `sub` (the provider signs in whoever the test names)."""
-    provider.next_user = {"sub": sub, "name": f"user {sub}", **({"roles": roles} if roles else {})}
+    provider.next_user = {"sub": sub, "name": f"user {sub}", **({"roles": roles} if roles else {}),
+                          **({"groups": groups} if groups else {})}
     client = httpx.Client(base_url=stack.base_url, timeout=30, follow_redirects=True)
     response = client.get("/auth/login")
     assert response.status_code == 200 and str(response.url).endswith("/"), response.text[:300]
@@ -54,7 +56,8 @@ def test_signed_out_gets_401_but_health(signed):
 def test_members_own_by_account_and_admin_sees_all(signed):
     stack, provider = signed
     alice = sign_in(stack, provider, "alice")
-    assert alice.get("/auth/me").json() == {"sub": "alice", "name": "user alice", "role": "member"}
+    assert alice.get("/auth/me").json() == {"sub": "alice", "name": "user alice", "role": "member",
+                                            "groups": []}
     mine = create_scenario(alice, two_hosts(name="alice's design"))
     assert alice.delete(f"/scenarios/{create_scenario(alice, two_hosts())['id']}").status_code == 204
     # a second session of the same account owns the same work
@@ -85,3 +88,19 @@ def test_a_forged_answer_is_refused(signed):
         forged = client.get("/auth/callback", params={"code": "made-up", "state": "made-up"})
         assert forged.status_code == 401 and "sign-in failed" in forged.json()["detail"]
         assert client.get("/scenarios").status_code == 401
+
+
+def test_an_instructor_sees_the_class_work_and_changes_none(signed):
+    stack, provider = signed
+    student = sign_in(stack, provider, "sam", groups=["net101"])
+    other = sign_in(stack, provider, "olga", groups=["net202"])
+    homework = create_scenario(student, two_hosts(name="sam's homework"))
+    elsewhere = create_scenario(other, two_hosts(name="olga's homework"))
+    teacher = sign_in(stack, provider, "ivan", roles=["instructor"], groups=["net101"])
+    assert teacher.get("/auth/me").json()["role"] == "instructor"
+    listed = {s["id"] for s in teacher.get("/scenarios", params={"limit": 200}).json()["data"]}
+    assert homework["id"] in listed and elsewhere["id"] not in listed
+    assert teacher.delete(f"/scenarios/{homework['id']}").status_code == 403
+    # the student sees nothing of the teacher's class beyond its own work
+    mine = create_scenario(teacher, two_hosts(name="ivan's example"))
+    assert mine["id"] not in {s["id"] for s in student.get("/scenarios").json()["data"]}
