@@ -104,3 +104,16 @@ def test_an_instructor_sees_the_class_work_and_changes_none(signed):
     # the student sees nothing of the teacher's class beyond its own work
     mine = create_scenario(teacher, two_hosts(name="ivan's example"))
     assert mine["id"] not in {s["id"] for s in student.get("/scenarios").json()["data"]}
+
+
+def test_sign_in_end_to_end_in_chromium(signed):
+    """Headless Chromium opens the app's sign-in, goes through the provider and back, and the
+    home page then shows the presets (which a signed-out browser cannot read)."""
+    from tests.api.test_security import _chromium_violations
+
+    stack, provider = signed
+    provider.next_user = {"sub": "browser-user", "name": "Browser User"}
+    root = stack.base_url.removesuffix("/api/v1")
+    dom, violations = _chromium_violations(f"{root}/api/v1/auth/login")
+    assert violations == []
+    assert 'data-preset="incast-2to1"' in dom, dom[:2000]
