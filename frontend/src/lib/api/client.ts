@@ -7,12 +7,16 @@ import { ownerTokens, rememberToken } from "../mine/mine";
 export const client = createClient<paths>({ baseUrl: "" });
 
 const SIGN_IN = "/api/v1/auth/";
+let signingIn = false;
 
 /** An instance that requires sign-in (OIDC_ISSUER) answers 401 "sign in first": go sign in. */
 async function signInIfAsked(response: Response) {
   try {
     const body = (await response.clone().json()) as { detail?: unknown };
-    if (typeof body?.detail === "string" && body.detail.startsWith("sign in first")) window.location.assign(`${SIGN_IN}login`);
+    if (typeof body?.detail === "string" && body.detail.startsWith("sign in first") && !signingIn) {
+      signingIn = true; // several calls answer 401 at once: navigate once
+      window.location.assign(`${SIGN_IN}login`);
+    }
   } catch {
     /* not the sign-in answer */
   }
