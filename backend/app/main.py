@@ -88,6 +88,16 @@ def create_app() -> FastAPI:
         app.add_middleware(CORSMiddleware, allow_origins=settings.CORS_ORIGINS,
                            allow_methods=["*"], allow_headers=["*"])
     errors.install(app)
+    if settings.OIDC_ISSUER:
+        if not settings.SESSION_SECRET:
+            raise RuntimeError("OIDC_ISSUER needs SESSION_SECRET (signs the session cookie)")
+        from starlette.middleware.sessions import SessionMiddleware
+
+        from app.auth.router import router as auth_router
+
+        app.add_middleware(SessionMiddleware, secret_key=settings.SESSION_SECRET,
+                           same_site="lax", https_only=settings.SESSION_COOKIE_SECURE)
+        app.include_router(auth_router, prefix=settings.API_V1_STR)
     app.include_router(api_router, prefix=settings.API_V1_STR)
     document_security(app)
     mount_docs(app, openapi_url=f"{settings.API_V1_STR}/openapi.json", title=settings.PROJECT_NAME)

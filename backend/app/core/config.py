@@ -65,6 +65,18 @@ class Settings(BaseSettings):
     # owning nothing it asked to change this many times within the window gets 429 + Retry-After.
     FAILED_TOKEN_ATTEMPTS: int = 20        # 0: no limit
     FAILED_TOKEN_WINDOW_S: float = 60.0
+    # Optional sign-in through OpenID Connect (app/auth, docs/security.md): off while OIDC_ISSUER
+    # is empty. When set, every API route but health and /auth needs a signed-in session (401),
+    # work is owned by the account, and the ID token's OIDC_ROLES_CLAIM gives the role (member,
+    # instructor, admin; member when absent).
+    OIDC_ISSUER: str = ""
+    OIDC_CLIENT_ID: str = ""
+    OIDC_CLIENT_SECRET: str = ""
+    OIDC_SCOPES: str = "openid profile email"
+    OIDC_ROLES_CLAIM: str = "roles"
+    OIDC_GROUPS_CLAIM: str = "groups"      # an instructor lists the work of its groups' members
+    SESSION_SECRET: str = ""               # signs the session cookie; required with OIDC_ISSUER
+    SESSION_COOKIE_SECURE: bool = True     # the cookie only over HTTPS (false: local testing)
 
 
 @lru_cache

@@ -71,6 +71,18 @@ class Caller:
     tokens: tuple[str, ...]
     hashes: tuple[str, ...]
     address: str
+    role: str = "anonymous"  # signed in (app/auth): member, instructor or admin
+    # an instructor's: the owner hashes of the accounts sharing a group with it (read, not change)
+    class_hashes: tuple[str, ...] = ()
+
+    @property
+    def sees_all(self) -> bool:
+        """An admin lists everyone's work and may change it."""
+        return self.role == "admin"
+
+    def listing(self) -> tuple[str, ...] | None:
+        """The owner hashes a list is restricted to (None: everything, for an admin)."""
+        return None if self.sees_all else self.hashes + self.class_hashes
 
     def owner_token(self) -> str:
         """The token new work of this caller is owned by: its first, else a fresh one."""

@@ -107,7 +107,7 @@ def list_(session: SessionDep, caller: CallerDep, scenario_id: str | None = None
     """Newest first, filtered by scenario and status. The caller's runs (those its owner tokens
     own); with `scenario_id` of a saved scenario, every run of it (whoever holds the scenario's
     link may read them; a preset's: the caller's only)."""
-    owned_by = None if open_listing(session, scenario_id) else caller.hashes
+    owned_by = None if open_listing(session, scenario_id) else caller.listing()
     rows, count = service.list_runs(session, scenario_id=scenario_id, status=status,
                                     limit=limit, offset=offset, owned_by=owned_by)
     return RunsPublic(data=[service.to_public(r) for r in rows], count=count)

@@ -62,7 +62,7 @@ def list_(session: SessionDep, caller: CallerDep,
     searches their names; `kind` picks which (default: user). Nobody else's are listed: a
     scenario is read by its id (its share link)."""
     rows, count = service.list_scenarios(session, q=q, limit=limit, offset=offset, kind=kind,
-                                         owned_by=caller.hashes)
+                                         owned_by=caller.listing())
     return ScenariosPublic(data=[ScenarioSummary(**summary_of(r)) for r in rows], count=count)
 
 

@@ -58,7 +58,7 @@ def list_(session: SessionDep, caller: CallerDep, scenario_id: str | None = None
           offset: Annotated[int, Query(ge=0, le=1_000_000_000)] = 0) -> SweepsPublic:
     """Newest first, with progress counts: the caller's sweeps; with `scenario_id` of a saved
     scenario, every sweep of it (its link holders may read them; a preset's: the caller's)."""
-    owned_by = None if open_listing(session, scenario_id) else caller.hashes
+    owned_by = None if open_listing(session, scenario_id) else caller.listing()
     rows, count = service.list_sweeps(session, scenario_id=scenario_id, limit=limit,
                                       offset=offset, owned_by=owned_by)
     return SweepsPublic(data=[service.summary(session, sweep=s) for s in rows], count=count)

@@ -73,7 +73,7 @@ def list_(session: SessionDep, caller: CallerDep, scenario_id: str | None = None
     """Newest first, with per-strategy progress: the caller's tunings; with `scenario_id` of a
     saved scenario, every tuning of it (its link holders may read them; a preset's: the
     caller's)."""
-    owned_by = None if open_listing(session, scenario_id) else caller.hashes
+    owned_by = None if open_listing(session, scenario_id) else caller.listing()
     rows, count = service.list_tunings(session, scenario_id=scenario_id, limit=limit,
                                        offset=offset, owned_by=owned_by)
     return TuningsPublic(data=[service.summary(session, tuning=t) for t in rows], count=count)

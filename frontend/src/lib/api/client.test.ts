@@ -40,4 +40,15 @@ describe("the API client and owner tokens", () => {
     await unwrap(client.POST("/api/v1/runs", { body: { scenario_id: "x", seeds: [1] }, fetch: fakeFetch({ data: [], count: 0, owner_token: "short" }).fetch, baseUrl: BASE }));
     expect(ownerTokens()).toEqual([]);
   });
+
+  it("goes to sign in when the instance requires it, and only then", async () => {
+    const assign = vi.fn();
+    vi.stubGlobal("location", { ...window.location, assign });
+    const ask = (detail: string) => unwrap(client.GET("/api/v1/runs", { fetch: fakeFetch({ detail }, 401).fetch, baseUrl: BASE })).catch(() => undefined);
+    await ask("X-Owner-Token: each token is 22-64 URL-safe characters (A-Z a-z 0-9 _ -)");
+    expect(assign).not.toHaveBeenCalled();
+    await ask("sign in first: this instance requires it (/api/v1/auth/login)");
+    expect(assign).toHaveBeenCalledWith("/api/v1/auth/login");
+    vi.unstubAllGlobals();
+  });
 });

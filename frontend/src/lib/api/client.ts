@@ -6,6 +6,22 @@ import { ownerTokens, rememberToken } from "../mine/mine";
 /** The generated, typed client. Relative URLs: the backend serves the app at the same origin. */
 export const client = createClient<paths>({ baseUrl: "" });
 
+const SIGN_IN = "/api/v1/auth/";
+let signingIn = false;
+
+/** An instance that requires sign-in (OIDC_ISSUER) answers 401 "sign in first": go sign in. */
+async function signInIfAsked(response: Response) {
+  try {
+    const body = (await response.clone().json()) as { detail?: unknown };
+    if (typeof body?.detail === "string" && body.detail.startsWith("sign in first") && !signingIn) {
+      signingIn = true; // several calls answer 401 at once: navigate once
+      window.location.assign(`${SIGN_IN}login`);
+    }
+  } catch {
+    /* not the sign-in answer */
+  }
+}
+
 /**
  * Owner tokens (docs/security.md): every call sends this browser's tokens in X-Owner-Token, so
  * lists show its own work and it may cancel, apply or delete it; a token a creation returns is
@@ -18,6 +34,10 @@ client.use({
     return request;
   },
   async onResponse({ request, response }) {
+    if (response.status === 401 && !new URL(request.url).pathname.startsWith(SIGN_IN)) {
+      await signInIfAsked(response);
+      return response;
+    }
     if (request.method !== "POST" || !response.ok || !response.headers.get("content-type")?.includes("application/json")) return response;
     try {
       const body = (await response.clone().json()) as { owner_token?: unknown };

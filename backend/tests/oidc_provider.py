@@ -1,0 +1,89 @@
+"""A local OpenID Connect provider stand-in for the sign-in tests (no outside network): discovery,
+an authorization endpoint that signs in the user the test chose (`next_user`) at once, a token
+endpoint that checks the client's secret and the code, RS256 ID tokens and their JWKS. The app's
+real Authlib client talks to it over HTTP; nothing of the library is mocked."""
+
+import base64
+import secrets
+import threading
+import time
+from typing import Any
+from urllib.parse import parse_qs, urlencode
+
+import uvicorn
+from joserfc import jwt
+from joserfc.jwk import RSAKey
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse
+from starlette.routing import Route
+
+from tests.support import free_port, wait_until
+
+CLIENT_ID = "fabrictwin-test"
+CLIENT_SECRET = secrets.token_urlsafe(16)
+
+
+class Provider:
+    """The provider's state and its Starlette app, served by uvicorn in a thread."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.issuer = f"http://127.0.0.1:{self.port}"
+        self.key = RSAKey.generate_key(2048, parameters={"kid": "k1", "use": "sig"})
+        self.next_user: dict[str, Any] = {"sub": "nobody"}
+        self.codes: dict[str, dict[str, Any]] = {}
+        self.app = Starlette(routes=[
+            Route("/.well-known/openid-configuration", self.discovery),
+            Route("/authorize", self.authorize), Route("/token", self.token, methods=["POST"]),
+            Route("/jwks", self.jwks)])
+        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port,
+                                                    log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def start(self) -> "Provider":
+        self.thread.start()
+        wait_until(lambda: self.server.started, 30, what="the OIDC provider to start")
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+    async def discovery(self, _request: Request) -> JSONResponse:
+        return JSONResponse({
+            "issuer": self.issuer, "authorization_endpoint": f"{self.issuer}/authorize",
+            "token_endpoint": f"{self.issuer}/token", "jwks_uri": f"{self.issuer}/jwks",
+            "response_types_supported": ["code"], "subject_types_supported": ["public"],
+            "id_token_signing_alg_values_supported": ["RS256"],
+            "token_endpoint_auth_methods_supported": ["client_secret_basic",
+                                                      "client_secret_post"]})
+
+    async def jwks(self, _request: Request) -> JSONResponse:
+        return JSONResponse({"keys": [self.key.as_dict(private=False)]})
+
+    async def authorize(self, request: Request) -> RedirectResponse:
+        q = request.query_params
+        if q.get("client_id") != CLIENT_ID or q.get("response_type") != "code":
+            return JSONResponse({"error": "invalid_request"}, status_code=400)
+        code = secrets.token_urlsafe(16)
+        self.codes[code] = {"user": dict(self.next_user), "nonce": q.get("nonce"),
+                            "redirect_uri": q["redirect_uri"]}
+        return RedirectResponse(f"{q['redirect_uri']}?{urlencode({'code': code, 'state': q.get('state', '')})}",
+                                status_code=302)
+
+    async def token(self, request: Request) -> JSONResponse:
+        form = {k: v[0] for k, v in parse_qs((await request.body()).decode()).items()}
+        auth = request.headers.get("authorization", "")
+        basic = base64.b64encode(f"{CLIENT_ID}:{CLIENT_SECRET}".encode()).decode()
+        if auth != f"Basic {basic}" and form.get("client_secret") != CLIENT_SECRET:
+            return JSONResponse({"error": "invalid_client"}, status_code=401)
+        grant = self.codes.pop(str(form.get("code")), None)
+        if grant is None or grant["redirect_uri"] != form.get("redirect_uri"):
+            return JSONResponse({"error": "invalid_grant"}, status_code=400)
+        now = int(time.time())
+        claims = {"iss": self.issuer, "aud": CLIENT_ID, "iat": now, "exp": now + 300,
+                  "nonce": grant["nonce"], **grant["user"]}
+        id_token = jwt.encode({"alg": "RS256", "kid": "k1"}, claims, self.key)
+        return JSONResponse({"access_token": secrets.token_urlsafe(16), "token_type": "Bearer",
+                             "expires_in": 300, "id_token": id_token})
