@@ -4,6 +4,7 @@
 #   backend/app/scenarios (Pydantic models, limits.py) -> docs/scenario.schema.json,
 #       frontend/src/lib/scenario/contract.gen.ts, simcore/scenario/scenario-contract.h
 #   docs/result.schema.json (written by hand) -> frontend/src/lib/api/resultTypes.ts
+#   the FastAPI app (sign-in off) -> docs/openapi.json -> frontend/src/lib/api/schema.gen.ts
 # Deterministic, no network.
 #   scripts/gen-contracts.sh           write the files
 #   scripts/gen-contracts.sh --check   write nothing; exit 1 naming each file that is stale
@@ -34,4 +35,21 @@ elif ! cmp -s "$tmp" "$result_types"; then
     cp "$tmp" "$result_types"
     echo "wrote $result_types"
 fi
+
+# The HTTP API: FastAPI's OpenAPI document (with sign-in off, as an anonymous instance serves it),
+# and the client's types generated from it (openapi-typescript).
+openapi_tmp="$(mktemp --suffix=.json)"
+client_tmp="$(mktemp --suffix=.ts)"
+trap 'rm -f "$tmp" "$openapi_tmp" "$client_tmp"' EXIT
+env -u OIDC_ISSUER PYTHONPATH="$ROOT/backend:$ROOT" "$PY" backend/scripts/export_openapi.py "$openapi_tmp" >/dev/null
+frontend/node_modules/.bin/openapi-typescript "$openapi_tmp" -o "$client_tmp" >/dev/null 2>&1
+for pair in "$openapi_tmp:docs/openapi.json" "$client_tmp:frontend/src/lib/api/schema.gen.ts"; do
+    made="${pair%%:*}" committed="${pair#*:}"
+    if [ "$check" = 1 ]; then
+        cmp -s "$made" "$committed" || { echo "$committed is stale: run scripts/gen-contracts.sh" >&2; status=1; }
+    elif ! cmp -s "$made" "$committed"; then
+        cp "$made" "$committed"
+        echo "wrote $committed"
+    fi
+done
 exit $status

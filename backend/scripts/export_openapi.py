@@ -11,8 +11,8 @@ from app.main import app  # noqa: E402
 
 
 def main() -> None:
-    """Export with sorted keys so diffs stay readable."""
-    target = ROOT / "docs" / "openapi.json"
+    """Export with sorted keys so diffs stay readable (to the path given, else docs/openapi.json)."""
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "openapi.json"
     target.write_text(json.dumps(app.openapi(), indent=2, sort_keys=True) + "\n")
     print(f"wrote {target}")
 

@@ -979,7 +979,7 @@ export interface components {
             accelerator?: components["schemas"]["DciAccelerator"];
             /**
              * Dci Buffer Bytes
-             * @default 67108864
+             * @default 64000000
              */
             dci_buffer_bytes: number;
             /**
@@ -2716,15 +2716,18 @@ export interface components {
             sim_time_ns: number;
             /** Started At */
             started_at: string | null;
-            /**
-             * Status
-             * @enum {string}
-             */
-            status: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+            status: components["schemas"]["RunStatus"];
             summary: components["schemas"]["RunMetrics"] | null;
             /** Wall S */
             wall_s: number;
         };
+        /**
+         * RunStatus
+         * @description The life of a run, and of a sweep or tuning (same states): PENDING -> RUNNING -> one of the
+         *     final three. A StrEnum, so the database column and the JSON keep the plain names.
+         * @enum {string}
+         */
+        RunStatus: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
         /**
          * RunSummary
          * @description run_info and summary of the result JSON (docs/result-format.md).
@@ -3363,11 +3366,7 @@ export interface components {
             scenario_id: string;
             /** Seed */
             seed: number;
-            /**
-             * Status
-             * @enum {string}
-             */
-            status: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+            status: components["schemas"]["RunStatus"];
             /** Total */
             total: number;
         };
@@ -3401,11 +3400,7 @@ export interface components {
             run_id: string | null;
             /** Scenario Id */
             scenario_id: string | null;
-            /**
-             * Status
-             * @enum {string}
-             */
-            status: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+            status: components["schemas"]["RunStatus"];
         };
         /**
          * SweepPublic
@@ -3451,11 +3446,7 @@ export interface components {
             scenario_id: string;
             /** Seed */
             seed: number;
-            /**
-             * Status
-             * @enum {string}
-             */
-            status: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+            status: components["schemas"]["RunStatus"];
             /** Total */
             total: number;
         };
@@ -3477,11 +3468,7 @@ export interface components {
             id: string;
             /** Scenario Id */
             scenario_id: string;
-            /**
-             * Status
-             * @enum {string}
-             */
-            status: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+            status: components["schemas"]["RunStatus"];
             /** Total */
             total: number;
         };
@@ -3758,11 +3745,7 @@ export interface components {
             scenario_ids: string[];
             space: components["schemas"]["SpaceOut"];
             spec: components["schemas"]["TuningCreate"];
-            /**
-             * Status
-             * @enum {string}
-             */
-            status: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+            status: components["schemas"]["RunStatus"];
             /** Strategies */
             strategies: components["schemas"]["StrategyProgress"][];
         };
@@ -3785,11 +3768,7 @@ export interface components {
             scenario_ids: string[];
             space: components["schemas"]["SpaceOut"];
             spec: components["schemas"]["TuningCreate"];
-            /**
-             * Status
-             * @enum {string}
-             */
-            status: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+            status: components["schemas"]["RunStatus"];
             /** Strategies */
             strategies: components["schemas"]["StrategyProgress"][];
         };
@@ -3823,11 +3802,7 @@ export interface components {
             /** Picks */
             picks: components["schemas"]["Pick"][];
             space: components["schemas"]["SpaceOut"];
-            /**
-             * Status
-             * @enum {string}
-             */
-            status: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+            status: components["schemas"]["RunStatus"];
             /** Table */
             table: components["schemas"]["TableRow"][];
         };
@@ -3846,11 +3821,7 @@ export interface components {
             name: string;
             /** Scenario Ids */
             scenario_ids: string[];
-            /**
-             * Status
-             * @enum {string}
-             */
-            status: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+            status: components["schemas"]["RunStatus"];
             /** Strategies */
             strategies: components["schemas"]["StrategyProgress"][];
         };
@@ -4169,7 +4140,7 @@ export interface operations {
         parameters: {
             query?: {
                 scenario_id?: string | null;
-                status?: ("PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED") | null;
+                status?: components["schemas"]["RunStatus"] | null;
                 limit?: number;
                 offset?: number;
             };
@@ -4970,6 +4941,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ScenarioHistory"];
                 };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {
