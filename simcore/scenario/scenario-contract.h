@@ -43,6 +43,12 @@ constexpr double kMaxRateMbps = 1600000.0;
 constexpr uint64_t kMaxByteCounter = 1099511627776ULL;
 constexpr uint64_t kMaxMonitorEntries = 4096ULL;
 constexpr const char* kNodeIdPattern = "^[A-Za-z0-9_.:-]{1,64}$";
+constexpr uint64_t kRailMaxUnits = 64ULL;
+constexpr uint64_t kRailMaxServersPerUnit = 256ULL;
+constexpr uint64_t kRailMaxNicsPerServer = 16ULL;
+constexpr uint64_t kRailMaxSpines = 512ULL;
+constexpr double kRailNvlinkGbps = 3600.0;
+constexpr double kMaxNvlinkGbps = 14400.0;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 /// The default of a field whose value comes from elsewhere (a DCQCN preset).

@@ -4,7 +4,7 @@
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
-export type GeneratorKind = "leaf_spine" | "fat_tree" | "three_tier" | "dci";
+export type GeneratorKind = "leaf_spine" | "fat_tree" | "three_tier" | "dci" | "rail_optimized";
 export type TopologyKind = GeneratorKind | "explicit";
 
 export interface ExplicitNode {
