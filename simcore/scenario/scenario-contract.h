@@ -46,7 +46,7 @@ constexpr const char* kNodeIdPattern = "^[A-Za-z0-9_.:-]{1,64}$";
 constexpr uint64_t kRailMaxUnits = 64ULL;
 constexpr uint64_t kRailMaxServersPerUnit = 256ULL;
 constexpr uint64_t kRailMaxNicsPerServer = 16ULL;
-constexpr uint64_t kRailMaxSpines = 512ULL;
+constexpr uint64_t kRailMaxSpines = 256ULL;
 constexpr double kRailNvlinkGbps = 3600.0;
 constexpr double kMaxNvlinkGbps = 14400.0;
 

@@ -56,7 +56,7 @@ NODE_ID_PATTERN = r"^[A-Za-z0-9_.:-]{1,64}$"
 RAIL_MAX_UNITS = 64
 RAIL_MAX_SERVERS_PER_UNIT = 256
 RAIL_MAX_NICS_PER_SERVER = 16
-RAIL_MAX_SPINES = 512
+RAIL_MAX_SPINES = 256  # as leaf_spine: the glossary shows one range for `spines`
 # NVLink per GPU and direction, Gbit/s: NVIDIA's 900 GB/s for H100 counts both directions, so
 # 3,600 Gbit/s each way; the limit leaves room for 4x that.
 RAIL_NVLINK_GBPS = 3600.0

@@ -36,7 +36,7 @@ export const LIMITS = {
   RAIL_MAX_UNITS: 64,
   RAIL_MAX_SERVERS_PER_UNIT: 256,
   RAIL_MAX_NICS_PER_SERVER: 16,
-  RAIL_MAX_SPINES: 512,
+  RAIL_MAX_SPINES: 256,
   RAIL_NVLINK_GBPS: 3600.0,
   MAX_NVLINK_GBPS: 14400.0,
 } as const;
@@ -334,7 +334,7 @@ export const SCHEMA_RANGES: Readonly<Record<string, NumberRange>> = {
   "RailOptimized.nics_per_server": { min: 1, max: 16 },
   "RailOptimized.nvlink_gbps": { min: 0.01, max: 14400.0 },
   "RailOptimized.servers_per_unit": { min: 1, max: 256 },
-  "RailOptimized.spines": { min: 1, max: 512 },
+  "RailOptimized.spines": { min: 1, max: 256 },
   "RailOptimized.units": { min: 1, max: 64 },
   "SetParam.end_us": { min: 0, exclusiveMin: true },
   "SetParam.start_us": { min: 0 },
