@@ -79,9 +79,9 @@ test("sweep: 4 points give a 2x2 heatmap", async ({ page }) => {
   await page.locator('[data-preset="incast-2to1"]').getByRole("link").click();
   await page.getByRole("button", { name: "Sweep…" }).click();
   await expect(page).toHaveURL(/\/sweeps\/new\?scenario=/);
-  await page.getByLabel("Parameter 1 path").fill("switch.ecn.kmin_bytes");
+  await page.getByLabel("Parameter 1", { exact: true }).selectOption("switch.ecn.kmin_bytes");
   await page.getByLabel("Parameter 1 values").fill("5000, 50000");
-  await page.getByLabel("Parameter 2 path").fill("switch.ecn.pmax");
+  await page.getByLabel("Parameter 2", { exact: true }).selectOption("switch.ecn.pmax");
   await page.getByLabel("Parameter 2 values").fill("0.01, 0.2");
   await expect(page.getByTestId("sweep-points")).toHaveText("4 points");
   await shot(page, "06-sweep-form");

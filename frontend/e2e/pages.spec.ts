@@ -72,7 +72,7 @@ for (const [w, h] of [[1280, 800], [1920, 1080]] as const) {
       await expect(page.getByRole("region", { name: "Fabric overlay" }).getByRole("img", { name: /^Legend:/ })).toBeVisible();
     });
     await visit(`/sweeps/new?scenario=${ids.incast}`, "sweep-new", async () => {
-      await expect(page.getByLabel("Parameter 1 path")).toBeVisible();
+      await expect(page.getByLabel("Parameter 1", { exact: true })).toBeVisible();
     });
     await visit(`/sweeps/${ids.sweep}`, "sweep-heatmap", async () => {
       await expect(page.locator("rect.heatmap-cell")).toHaveCount(4);

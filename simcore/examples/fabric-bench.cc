@@ -7,7 +7,7 @@
  *                                          the same flows, ports and ECMP seeds, for `fabricsim run`
  * Prints one JSON line with wall time, packet and event rates, peak memory and slowdowns.
  */
-#include "helper/fabric-network.h"
+#include "helper/fabric-run.h"
 #include "helper/fabric-runner.h"
 
 #include <nlohmann/json.hpp>

@@ -1,15 +1,36 @@
 /*
- * FabricRunner: the fixed boundary to the scenario layer; delegates to FabricRunnerImpl.
+ * FabricRunner: the fixed boundary to the scenario layer; delegates to FabricRun (helper/fabric-run.h).
  */
 #include "helper/fabric-runner.h"
 
-#include "helper/fabric-network.h"
+#include "helper/fabric-run.h"
+
+#include <fstream>
+#include <sstream>
 
 namespace fabric
 {
 
+double
+PeakRssMb()
+{
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    while (std::getline(in, line))
+    {
+        if (line.rfind("VmHWM:", 0) == 0)
+        {
+            std::istringstream ss(line.substr(6));
+            double kb = 0;
+            ss >> kb;
+            return kb / 1024.0;
+        }
+    }
+    return 0;
+}
+
 FabricRunner::FabricRunner(const Scenario& scenario)
-    : m_impl(std::make_unique<FabricRunnerImpl>(scenario))
+    : m_impl(std::make_unique<FabricRun>(scenario))
 {
 }
 
@@ -45,8 +66,8 @@ FabricRunner::SimTimeNs() const
     return m_impl->SimTimeNs();
 }
 
-FabricRunnerImpl&
-FabricRunner::Impl()
+FabricRun&
+FabricRunner::Fabric()
 {
     return *m_impl;
 }

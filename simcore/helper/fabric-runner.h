@@ -37,7 +37,10 @@ enum class RunStatus
     LIMIT ///< stopped early by a RunLimits bound; results cover the time simulated
 };
 
-class FabricRunnerImpl;
+class FabricRun;
+
+/** Peak resident set size of this process in MB (VmHWM), 0 if unknown. */
+double PeakRssMb();
 
 /**
  * Builds the ns-3 fabric for a resolved scenario, runs it and reports results.
@@ -62,11 +65,11 @@ class FabricRunner
     uint64_t PacketsTx() const;
     uint64_t SimTimeNs() const;
 
-    /** The simulated fabric (helper/fabric-network.h), for tests and examples. */
-    FabricRunnerImpl& Impl();
+    /** The simulated run and its parts (helper/fabric-run.h), for tests and examples. */
+    FabricRun& Fabric();
 
   private:
-    std::unique_ptr<FabricRunnerImpl> m_impl;
+    std::unique_ptr<FabricRun> m_impl;
 };
 
 } // namespace fabric

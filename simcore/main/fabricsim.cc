@@ -91,21 +91,6 @@ InstallCrashHandlers()
 }
 
 double
-PeakRssMb()
-{
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-    {
-        if (line.rfind("VmHWM:", 0) == 0)
-        {
-            return std::strtod(line.c_str() + 6, nullptr) / 1024.0;
-        }
-    }
-    return 0;
-}
-
-double
 ParsePositive(const std::string& flag, const std::string& text)
 {
     char* end = nullptr;
@@ -306,7 +291,7 @@ Run(const std::vector<std::string>& args)
     result["perf"] = {{"wall_s", wallS},
                       {"events_per_s", static_cast<double>(runner.Events()) / safeWall},
                       {"packets_per_s", static_cast<double>(runner.PacketsTx()) / safeWall},
-                      {"peak_rss_mb", PeakRssMb()}};
+                      {"peak_rss_mb", fabric::PeakRssMb()}};
     WriteFile(o.outPath, fabric::DumpDeterministic(std::move(result)) + "\n");
     return status == fabric::RunStatus::OK ? kExitOk : kExitLimit;
 }

@@ -156,7 +156,7 @@ struct NicConfig
 };
 
 /** FlowSpec::window of a QP whose depth is "bdp": base RTT x bottleneck rate / message wire
- *  bytes, resolved per flow when the network is built (helper/fabric-network.cc). */
+ *  bytes, resolved per flow when the network is built (helper/network-builder.cc). */
 constexpr uint32_t kWindowBdp = 0;
 
 /** The window a QP of this NIC gets: its qp_depth, or kWindowBdp. */
@@ -246,6 +246,7 @@ struct FaultSpec
     uint64_t bufferBytes = 131072; ///< slow_receiver
     std::vector<uint32_t> nodes; ///< set: the nodes changed
     SetParamKind param = SetParamKind::PFC_ALPHA;
+    std::string paramName; ///< set: the document's name of param ("pfc.alpha"), for the log
     double value = 0;
 };
 

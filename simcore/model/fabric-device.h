@@ -89,7 +89,7 @@ struct Port
     std::array<uint32_t, kNumPriorities> pausesSent{};
     std::array<uint32_t, kNumPriorities> pausesReceived{};
     std::array<int64_t, kNumPriorities> pausePs{}; ///< accumulated paused time
-    // The same three when the warm-up ended (FabricRunnerImpl::SnapshotWarmup).
+    // The same three when the warm-up ended (RunController::SnapshotWarmup).
     std::array<uint32_t, kNumPriorities> pausesSentAtWarmup{};
     std::array<uint32_t, kNumPriorities> pausesReceivedAtWarmup{};
     std::array<int64_t, kNumPriorities> pausePsAtWarmup{};

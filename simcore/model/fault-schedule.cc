@@ -405,11 +405,9 @@ FaultSchedule::SetParam(const FaultSpec& f, bool begin, size_t i)
             nic->SetCnpIntervalUs(begin ? f.value : saved.at(k++));
         }
     }
-    static const char* kNames[] = {"pfc.alpha", "ecn.kmin_bytes", "ecn.kmax_bytes", "ecn.pmax",
-                                   "rto_us", "cnp_interval_us"};
     std::string target = f.nodes.size() == 1 ? Name(f.nodes[0])
                                              : std::to_string(f.nodes.size()) + " nodes";
-    Log(std::string(begin ? "set " : "restore ") + kNames[static_cast<int>(f.param)], target);
+    Log(std::string(begin ? "set " : "restore ") + f.paramName, target);
 }
 
 void

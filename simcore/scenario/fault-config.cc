@@ -184,6 +184,7 @@ ReadSet(ObjectReader& r, const Topology& topo, FaultSpec& f)
     const SetParamField& info = kSetParams[index];
     f.nodes = ReadSetNodes(r, topo, info.onSwitch, param);
     f.param = static_cast<SetParamKind>(index);
+    f.paramName = info.name;
     const json* v = r.Raw("value");
     if (!v)
     {

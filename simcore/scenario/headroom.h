@@ -1,7 +1,7 @@
 /*
  * PFC headroom: what a switch reserves per (port, lossless priority) so that the frames in
  * flight after it sends PAUSE still fit. Shared by the scenario checks (buffer_bytes must
- * hold the reservations) and the network model (helper/fabric-network.cc), so both use the
+ * hold the reservations) and the network model (helper/network-builder.cc), so both use the
  * same numbers.
  */
 #ifndef FABRIC_HEADROOM_H

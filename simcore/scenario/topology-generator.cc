@@ -140,9 +140,9 @@ LeafSpineParams
 ReadLeafSpine(ObjectReader& r)
 {
     LeafSpineParams p;
-    p.leaves = r.Int("leaves", p.leaves, Range::Closed(1, 512));
-    p.spines = r.Int("spines", p.spines, Range::Closed(1, 256));
-    p.hostsPerLeaf = r.Int("hosts_per_leaf", p.hostsPerLeaf, Range::Closed(1, 512));
+    p.leaves = r.Int("leaves", p.leaves, Range::Of(schema::kLeafSpineSiteLeaves));
+    p.spines = r.Int("spines", p.spines, Range::Of(schema::kLeafSpineSiteSpines));
+    p.hostsPerLeaf = r.Int("hosts_per_leaf", p.hostsPerLeaf, Range::Of(schema::kLeafSpineSiteHostsPerLeaf));
     p.hostRateGbps = r.Number("host_rate_gbps", p.hostRateGbps, RateRange());
     p.fabricRateGbps = r.Number("fabric_rate_gbps", p.fabricRateGbps, RateRange());
     p.linkDelayUs = r.Number("link_delay_us", p.linkDelayUs, DelayRange());
@@ -175,7 +175,7 @@ TopologyBuild
 BuildFatTree(ObjectReader& r)
 {
     FatTreeParams p;
-    p.k = r.Int("k", p.k, Range::Closed(2, 64));
+    p.k = r.Int("k", p.k, Range::Of(schema::kFatTreeK));
     if (p.k % 2 != 0)
     {
         throw ScenarioError(r.FieldPath("k"), "must be an even integer >= 2 and <= 64");
@@ -193,16 +193,16 @@ TopologyBuild
 BuildThreeTier(ObjectReader& r)
 {
     ThreeTierParams p;
-    p.podsets = r.Int("podsets", p.podsets, Range::Closed(1, 64));
-    p.torsPerPodset = r.Int("tors_per_podset", p.torsPerPodset, Range::Closed(1, 64));
-    p.leafsPerPodset = r.Int("leafs_per_podset", p.leafsPerPodset, Range::Closed(1, 16));
-    p.spines = r.Int("spines", p.spines, Range::Closed(1, 256));
+    p.podsets = r.Int("podsets", p.podsets, Range::Of(schema::kThreeTierPodsets));
+    p.torsPerPodset = r.Int("tors_per_podset", p.torsPerPodset, Range::Of(schema::kThreeTierTorsPerPodset));
+    p.leafsPerPodset = r.Int("leafs_per_podset", p.leafsPerPodset, Range::Of(schema::kThreeTierLeafsPerPodset));
+    p.spines = r.Int("spines", p.spines, Range::Of(schema::kThreeTierSpines));
     if (p.spines % p.leafsPerPodset != 0)
     {
         throw ScenarioError(r.FieldPath("spines"), "must be a multiple of leafs_per_podset (" +
                                                        std::to_string(p.leafsPerPodset) + ")");
     }
-    p.hostsPerTor = r.Int("hosts_per_tor", p.hostsPerTor, Range::Closed(1, 128));
+    p.hostsPerTor = r.Int("hosts_per_tor", p.hostsPerTor, Range::Of(schema::kThreeTierHostsPerTor));
     p.hostRateGbps = r.Number("host_rate_gbps", p.hostRateGbps, RateRange());
     p.torUplinkGbps = r.Number("tor_uplink_gbps", p.hostRateGbps, RateRange());
     p.leafUplinkGbps = r.Number("leaf_uplink_gbps", p.hostRateGbps, RateRange());
@@ -226,18 +226,20 @@ RailHosts(const RailOptimizedParams& p)
 TopologyBuild
 BuildRailOptimized(ObjectReader& r)
 {
+    // Ranges and defaults from the generated contract (backend/app/scenarios/topology.py).
+    auto integer = [&r](const char* key, const NumberField& f)
+    { return r.Int(key, static_cast<int64_t>(f.def), Range::Of(f)); };
+    auto number = [&r](const char* key, const NumberField& f)
+    { return r.Number(key, f.def, Range::Of(f)); };
     RailOptimizedParams p;
-    p.units = r.Int("units", p.units, Range::Closed(1, kRailMaxUnits));
-    p.serversPerUnit =
-        r.Int("servers_per_unit", p.serversPerUnit, Range::Closed(1, kRailMaxServersPerUnit));
-    p.nicsPerServer =
-        r.Int("nics_per_server", p.nicsPerServer, Range::Closed(1, kRailMaxNicsPerServer));
-    p.spines = r.Int("spines", p.spines, Range::Closed(1, kRailMaxSpines));
-    p.hostRateGbps = r.Number("host_rate_gbps", p.hostRateGbps, RateRange());
-    p.fabricRateGbps = r.Number("fabric_rate_gbps", p.fabricRateGbps, RateRange());
-    p.linkDelayUs = r.Number("link_delay_us", p.linkDelayUs, DelayRange());
-    p.nvlinkGbps = r.Number("nvlink_gbps", kRailNvlinkGbps,
-                            Range::Closed(kMinRateGbps, kMaxNvlinkGbps, "Gbit/s"));
+    p.units = integer("units", schema::kRailOptimizedUnits);
+    p.serversPerUnit = integer("servers_per_unit", schema::kRailOptimizedServersPerUnit);
+    p.nicsPerServer = integer("nics_per_server", schema::kRailOptimizedNicsPerServer);
+    p.spines = integer("spines", schema::kRailOptimizedSpines);
+    p.hostRateGbps = number("host_rate_gbps", schema::kRailOptimizedHostRateGbps);
+    p.fabricRateGbps = number("fabric_rate_gbps", schema::kRailOptimizedFabricRateGbps);
+    p.linkDelayUs = number("link_delay_us", schema::kRailOptimizedLinkDelayUs);
+    p.nvlinkGbps = number("nvlink_gbps", schema::kRailOptimizedNvlinkGbps);
     r.Finish();
     double leaves = static_cast<double>(p.units) * p.nicsPerServer;
     CheckCounts(RailHosts(p) + leaves + p.spines, RailHosts(p) + leaves * p.spines);
@@ -256,12 +258,12 @@ ReadDciAccelerator(ObjectReader& parent, double longHaulDelayUs)
     ObjectReader r(raw ? *raw : kAbsent, parent.FieldPath("accelerator"), out ? &accOut : nullptr);
     a.enabled = r.Bool("enabled", a.enabled);
     a.bufferBytes = static_cast<uint64_t>(r.Int("buffer_bytes", static_cast<int64_t>(a.bufferBytes),
-                                                Range::Closed(65536, 4294967296.0, "bytes")));
+                                                Range::Of(schema::kDciAcceleratorBufferBytes)));
     const json* rto = r.Raw("retransmit_timeout_us");
     if (rto && !rto->is_null())
     {
         a.retransmitTimeoutUs =
-            r.Number("retransmit_timeout_us", 0, Range::Closed(1, 10000000, "us"));
+            r.Number("retransmit_timeout_us", 0, Range::Of(schema::kDciAcceleratorRetransmitTimeoutUs));
     }
     else
     {
@@ -292,11 +294,11 @@ BuildDci(ObjectReader& r)
         p.site = ReadLeafSpine(sr);
     }
     r.Record("site", siteOut);
-    p.lengthKm = r.Number("length_km", p.lengthKm, Range::Closed(1, 20000, "km"));
+    p.lengthKm = r.Number("length_km", p.lengthKm, Range::Of(schema::kDciLengthKm));
     p.dciRateGbps = r.Number("dci_rate_gbps", p.dciRateGbps, RateRange());
     p.dciBufferBytes =
         static_cast<uint64_t>(r.Int("dci_buffer_bytes", static_cast<int64_t>(p.dciBufferBytes),
-                                    Range::Closed(65536, 1e9, "bytes")));
+                                    Range::Of(schema::kDciDciBufferBytes)));
     p.accelerator = ReadDciAccelerator(r, p.lengthKm * kFibreUsPerKm);
     r.Finish();
     CheckCounts(2 * LeafSpineNodes(p.site) + 2,
@@ -375,7 +377,7 @@ BuildExplicit(ObjectReader& r)
         }
         nr.Record("id", id);
         std::string kind = nr.Enum("kind", "", {"host", "switch"});
-        int tier = static_cast<int>(nr.Int("tier", 0, Range::Closed(0, 4)));
+        int tier = static_cast<int>(nr.Int("tier", 0, Range::Of(schema::kExplicitNodeTier)));
         uint32_t index = b.AddNode(id, kind == "host", tier, "");
         const json* server = nr.Raw("server");
         if (server && !server->is_null())

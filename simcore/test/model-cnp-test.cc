@@ -48,7 +48,7 @@ CheckInterval(double intervalUs)
     AddFlow(s, 1, 0);
     AddFlow(s, 2, 0);
     FabricRunner r(s);
-    r.Impl().Nic(0)->TraceConnectWithoutContext("CnpTx", ns3::MakeCallback(&OnCnp));
+    r.Fabric().Nic(0)->TraceConnectWithoutContext("CnpTx", ns3::MakeCallback(&OnCnp));
     r.Run(RunLimits(), nullptr);
     int64_t intervalPs = static_cast<int64_t>(intervalUs * 1e6);
     for (uint32_t flow : {0u, 1u})
@@ -129,8 +129,8 @@ UnansweredMarks(const std::string& mode, double intervalUs)
     AddFlow(s, 1, 0);
     AddFlow(s, 2, 0);
     FabricRunner r(s);
-    r.Impl().Nic(0)->TraceConnectWithoutContext("CnpTx", ns3::MakeCallback(&OnCnp));
-    r.Impl().Switch(sw)->TraceConnectWithoutContext("Tx", ns3::MakeCallback(&OnSwitchTx));
+    r.Fabric().Nic(0)->TraceConnectWithoutContext("CnpTx", ns3::MakeCallback(&OnCnp));
+    r.Fabric().Switch(sw)->TraceConnectWithoutContext("Tx", ns3::MakeCallback(&OnSwitchTx));
     r.Run(RunLimits(), nullptr);
     int64_t intervalPs = static_cast<int64_t>(intervalUs * 1e6);
     // last hop: 1082 bytes at 100G (86.56 ns) + 1 us; one more frame time of slack

@@ -7,7 +7,7 @@
  * a-h0 -> b-h0 crosses 7 hops of 100 Gbit/s and 6 us of site propagation plus 5 us/km.
  * Base RTT = 2 x (5 L + 6) us + 7 x (data frame + 86-byte ACK) x 8 / 100 Gbit/s.
  */
-#include "helper/fabric-network.h"
+#include "helper/fabric-run.h"
 #include "helper/fabric-runner.h"
 #include "model/dci-accelerator.h"
 #include "scenario/scenario-parser.h"
@@ -66,7 +66,7 @@ struct SimRun
     std::unique_ptr<FabricRunner> runner;
     json results;
 
-    const FlowState& Flow() { return runner->Impl().Context().flows.at(0); }
+    const FlowState& Flow() { return runner->Fabric().Context().flows.at(0); }
     double Gbps() const { return results["summary"]["throughput_gbps"].get<double>(); }
 };
 
@@ -176,7 +176,7 @@ TEST(DciAccelerator, LongLinkLossIsRepairedByTheEdge)
 
     SimRun with = Simulate(doc);
     const FlowState& f = with.Flow();
-    uint64_t lost = with.runner->Impl().Context().counters.drops[DROP_LINK_LOSS];
+    uint64_t lost = with.runner->Fabric().Context().counters.drops[DROP_LINK_LOSS];
     const json& edge = with.results["dci_accelerator"]["edges"]["a-dci"];
     std::cout << "0.1% loss, accelerator: " << lost << " frames lost, "
               << edge["retransmitted_packets"] << " resent by a-dci, sender retransmits "
@@ -274,8 +274,8 @@ CrossSiteIncast(const json& bDciPfc)
 uint64_t
 PausesSent(SimRun& r, const std::string& from, const std::string& to)
 {
-    const Scenario& s = r.runner->Impl().GetScenario();
-    FabricSwitch* sw = r.runner->Impl().Switch(s.topo.index.at(from));
+    const Scenario& s = r.runner->Fabric().GetScenario();
+    FabricSwitch* sw = r.runner->Fabric().Switch(s.topo.index.at(from));
     const Port& port = sw->GetPort(sw->PortToward(s.topo.index.at(to)));
     uint64_t n = 0;
     for (uint32_t prio = 0; prio < kNumPriorities; ++prio)

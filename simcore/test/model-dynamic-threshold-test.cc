@@ -57,12 +57,12 @@ Check(int senders, double alpha)
     {
         Scenario probe = Build(senders, alpha, 20000000);
         FabricRunner r(probe);
-        reserved = 20000000 - r.Impl().Switch(static_cast<uint32_t>(senders + 1))->Mmu().SharedPool();
+        reserved = 20000000 - r.Fabric().Switch(static_cast<uint32_t>(senders + 1))->Mmu().SharedPool();
     }
     Scenario s = Build(senders, alpha, static_cast<uint64_t>(b) + reserved);
     g_xoff.clear();
     FabricRunner r(s);
-    FabricSwitch* sw = r.Impl().Switch(static_cast<uint32_t>(senders + 1));
+    FabricSwitch* sw = r.Fabric().Switch(static_cast<uint32_t>(senders + 1));
     ASSERT_EQ(sw->Mmu().SharedPool(), static_cast<uint64_t>(b));
     sw->TraceConnectWithoutContext("Xoff", ns3::MakeCallback(&OnXoff));
     r.Run(RunLimits(), nullptr);

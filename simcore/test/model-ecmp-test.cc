@@ -51,7 +51,7 @@ LeafSpine(int n, uint32_t seed)
 int
 SpineOf(FabricRunner& r, const FlowSpec& f)
 {
-    auto path = r.Impl().NodePathOf(f);
+    auto path = r.Fabric().NodePathOf(f);
     if (path.size() != 5)
     {
         return -1;
@@ -131,7 +131,7 @@ TEST(ModelEcmp, PacketsFollowTheHashedPath)
         predicted.insert(SpineOf(r, f));
     }
     r.Run(RunLimits(), nullptr);
-    FabricSwitch* leaf0 = r.Impl().Switch(4);
+    FabricSwitch* leaf0 = r.Fabric().Switch(4);
     std::set<int> carried;
     for (int k = 0; k < n; ++k)
     {

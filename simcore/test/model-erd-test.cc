@@ -53,7 +53,7 @@ Loss(uint32_t from, uint32_t to, double rate)
 uint32_t
 SpineOf(FabricRunner& probe, uint16_t port)
 {
-    FabricSwitch* leaf = probe.Impl().Switch(4);
+    FabricSwitch* leaf = probe.Fabric().Switch(4);
     RocePacket p;
     p.src = 0;
     p.dst = 2;
@@ -114,7 +114,7 @@ TEST(ModelErd, SprayedMessagesSurviveOnePercentLossCompleteAndInOrder)
     // The receiver's delivered bytes, sampled every microsecond: always whole messages.
     std::vector<uint64_t> delivered;
     std::function<void()> sample = [&]() {
-        delivered.push_back(r.Impl().Context().flows[0].bytesDelivered);
+        delivered.push_back(r.Fabric().Context().flows[0].bytesDelivered);
         ns3::Simulator::Schedule(ns3::MicroSeconds(1), sample);
     };
     ns3::Simulator::Schedule(ns3::MicroSeconds(1), sample);
@@ -208,7 +208,7 @@ TEST(ModelErd, GoodputAgainstLossForTwoToEightPaths)
             uint64_t losses = res["faults"]["drops"]["link_loss"].get<uint64_t>();
             double sendUs = (50000.0 + static_cast<double>(losses)) * (1000 + kErdFrameOverhead) *
                             8 / 100e3;
-            double rttUs = r.Impl().Context().flows[0].baseRttPs / 1e6;
+            double rttUs = r.Fabric().Context().flows[0].baseRttPs / 1e6;
             double fctUs = res["flows"][0]["fct_us"].get<double>();
             EXPECT_GE(fctUs, sendUs);
             EXPECT_LE(fctUs, sendUs + 2 * 2.5 * rttUs + 2 * rttUs) << "RTT " << rttUs;

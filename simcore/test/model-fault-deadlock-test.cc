@@ -55,7 +55,7 @@ uint64_t
 DeliveredAfter(FabricRunner& r, double)
 {
     uint64_t sum = 0;
-    for (const FlowState& f : r.Impl().Context().flows)
+    for (const FlowState& f : r.Fabric().Context().flows)
     {
         sum += f.bytesDelivered;
     }

@@ -90,7 +90,7 @@ TEST(FaultLink, TrafficMovesToTheRemainingSpineAndOnlyTheWireIsLost)
     int viaSpine0 = 0;
     for (const FlowSpec& fl : f.s.flows)
     {
-        viaSpine0 += UsesHop(before.Impl().NodePathOf(fl), f.leaf0, f.spine0) ? 1 : 0;
+        viaSpine0 += UsesHop(before.Fabric().NodePathOf(fl), f.leaf0, f.spine0) ? 1 : 0;
     }
     ASSERT_GT(viaSpine0, 0) << "ECMP must use the link that fails";
     ASSERT_LT(viaSpine0, 8);
@@ -101,7 +101,7 @@ TEST(FaultLink, TrafficMovesToTheRemainingSpineAndOnlyTheWireIsLost)
     auto res = r.Results();
     for (const FlowSpec& fl : f.s.flows)
     {
-        EXPECT_FALSE(UsesHop(r.Impl().NodePathOf(fl), f.leaf0, f.spine0));
+        EXPECT_FALSE(UsesHop(r.Fabric().NodePathOf(fl), f.leaf0, f.spine0));
     }
     // Every flow completes over the remaining spine.
     EXPECT_EQ(res["summary"]["flows_completed"].get<int>(), 8);
@@ -115,8 +115,8 @@ TEST(FaultLink, TrafficMovesToTheRemainingSpineAndOnlyTheWireIsLost)
     EXPECT_EQ(res["summary"]["drops"]["buffer_overflow"].get<uint64_t>(), 0u);
     EXPECT_EQ(res["summary"]["drops"]["headroom_overflow"].get<uint64_t>(), 0u);
     // Nothing crosses the dead link after it failed; the other spine carries everything.
-    const Port& dead = r.Impl().Device(f.leaf0)->GetPort(r.Impl().Device(f.leaf0)->PortToward(f.spine0));
-    const Port& alive = r.Impl().Device(f.leaf0)->GetPort(r.Impl().Device(f.leaf0)->PortToward(f.spine1));
+    const Port& dead = r.Fabric().Device(f.leaf0)->GetPort(r.Fabric().Device(f.leaf0)->PortToward(f.spine0));
+    const Port& alive = r.Fabric().Device(f.leaf0)->GetPort(r.Fabric().Device(f.leaf0)->PortToward(f.spine1));
     EXPECT_GT(alive.txWireBytesWarm, 8ull * 2000000);
     EXPECT_LT(dead.txWireBytesWarm, 8ull * 2000000 / 2);
     std::cout << "lost on the wire " << wire << " frames; flows via spine0 before: " << viaSpine0
@@ -160,7 +160,7 @@ TEST(FaultLink, LinkComesBackAndIsUsedAgain)
     int viaSpine0 = 0;
     for (const FlowSpec& fl : f.s.flows)
     {
-        viaSpine0 += UsesHop(r.Impl().NodePathOf(fl), f.leaf0, f.spine0) ? 1 : 0;
+        viaSpine0 += UsesHop(r.Fabric().NodePathOf(fl), f.leaf0, f.spine0) ? 1 : 0;
     }
     EXPECT_GT(viaSpine0, 0) << "after link up, ECMP uses the link again";
     auto res = r.Results();

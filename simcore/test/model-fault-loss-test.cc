@@ -108,7 +108,7 @@ TEST(FaultLoss, WithoutNackTheRtoRecovers)
     auto res = r.Results();
     ASSERT_FALSE(res["flows"][0]["fct_us"].is_null()) << "the flow never completed";
     double fct = res["flows"][0]["fct_us"].get<double>();
-    uint64_t timeouts = r.Impl().Context().flows[0].timeouts;
+    uint64_t timeouts = r.Fabric().Context().flows[0].timeouts;
     uint64_t losses = res["faults"]["drops"]["link_loss"].get<uint64_t>();
     EXPECT_GE(losses, 2u);
     EXPECT_GE(timeouts, 1u);
@@ -156,7 +156,7 @@ TEST(FaultLoss, PortCountersCountFramesBytesAndDropsPerPort)
     r.Run(RunLimits(), nullptr);
     auto res = r.Results();
     ASSERT_TRUE(res.contains("port_counters"));
-    uint64_t retrans = r.Impl().Context().flows[0].retransmits;
+    uint64_t retrans = r.Fabric().Context().flows[0].retransmits;
     uint64_t losses = res["faults"]["drops"]["link_loss"].get<uint64_t>();
     ASSERT_GT(losses, 0u);
     std::map<std::string, nlohmann::ordered_json> rows;

@@ -24,7 +24,7 @@ Check(uint64_t period, double delayUs)
     FlowSpec& f = AddFlow(s, 1, 0);
     f.window = 1000; // never window-limited
     FabricRunner r(s);
-    FabricSwitch* swd = r.Impl().Switch(sw);
+    FabricSwitch* swd = r.Fabric().Switch(sw);
     swd->GetPortMutable(swd->PortToward(0)).dropPeriod = period;
     r.Run(RunLimits(), nullptr);
     auto res = r.Results();

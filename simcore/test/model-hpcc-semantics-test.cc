@@ -4,7 +4,7 @@
  * path later), the congestion flag on ACKs (every marked packet, no CNP pacing), and ECN and
  * PFC alpha chosen per port by link rate.
  */
-#include "helper/fabric-network.h"
+#include "helper/fabric-run.h"
 #include "helper/fabric-runner.h"
 #include "scenario/scenario-parser.h"
 
@@ -89,7 +89,7 @@ TEST(ModelHpccSemantics, EcnAndPfcAlphaPerPortByLinkRate)
                    {"pfc", {{"alpha", 0.125}, {"alpha_by_rate", {{"400", 0.5}}}}}};
     Scenario s = LoadScenario(d.dump());
     FabricRunner r(s);
-    const FabricSwitch* leaf = r.Impl().Switch(s.topo.index.at("leaf0"));
+    const FabricSwitch* leaf = r.Fabric().Switch(s.topo.index.at("leaf0"));
     uint32_t toHost = leaf->PortToward(s.topo.index.at("h0"));
     uint32_t toSpine = leaf->PortToward(s.topo.index.at("spine0"));
     EXPECT_EQ(leaf->PortEcn(toHost, 3).kminBytes, 400000u);

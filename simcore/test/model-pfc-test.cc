@@ -4,6 +4,7 @@
  * priority while the pause holds (XOFF/XON and quanta modes).
  */
 #include "model-test-util.h"
+#include "scenario/headroom.h"
 
 #include "ns3/callback.h"
 
@@ -65,8 +66,8 @@ PausedEgressIsSilent(PauseMode mode)
     for (uint32_t h = 1; h <= 16; ++h)
     {
         g_check[h] = TxCheck();
-        g_check[h].nic = r.Impl().Nic(h);
-        r.Impl().Nic(h)->TraceConnectWithoutContext("Tx", ns3::MakeBoundCallback(&OnTx, &g_check[h]));
+        g_check[h].nic = r.Fabric().Nic(h);
+        r.Fabric().Nic(h)->TraceConnectWithoutContext("Tx", ns3::MakeBoundCallback(&OnTx, &g_check[h]));
     }
     r.Run(RunLimits(), nullptr);
     auto res = r.Results();
@@ -75,7 +76,7 @@ PausedEgressIsSilent(PauseMode mode)
     {
         EXPECT_EQ(g_check[h].dataWhilePaused, 0u) << "h" << h;
         EXPECT_GT(g_check[h].dataFrames, 0u);
-        received += r.Impl().Nic(h)->GetPort(0).pausesReceived[3];
+        received += r.Fabric().Nic(h)->GetPort(0).pausesReceived[3];
     }
     EXPECT_GT(received, 0u);
     EXPECT_EQ(res["summary"]["drops"]["total"].get<uint64_t>(), 0u);
@@ -101,7 +102,7 @@ TEST(ModelPfc, AutoHeadroomIsLossless)
         }
     }
     // Auto headroom: 2 x 12.5 KB/us x 1 us + 2 x 1082 + 12.5 KB, rounded up to 208-byte cells.
-    EXPECT_EQ(r.Impl().Switch(17)->Mmu().HeadroomOf(0), AutoHeadroomBytes(100, 1, 1000, 208));
+    EXPECT_EQ(r.Fabric().Switch(17)->Mmu().HeadroomOf(0), AutoHeadroomBytes(100, 1, 1000, 208));
     EXPECT_EQ(AutoHeadroomBytes(100, 1, 1000, 208), 39728u); // 39664 -> 191 cells
 }
 

@@ -4,7 +4,7 @@
 #ifndef FABRIC_MODEL_TEST_UTIL_H
 #define FABRIC_MODEL_TEST_UTIL_H
 
-#include "helper/fabric-network.h"
+#include "helper/fabric-run.h"
 #include "helper/fabric-runner.h"
 #include "model/fabric-config.h"
 
@@ -139,7 +139,7 @@ TwoLeafFabric(int spines, double uplinkGbps, double slowFirstUplinkGbps = 0)
 inline std::vector<double>
 UplinkBytes(FabricRunner& r, int spines)
 {
-    FabricSwitch* leaf = r.Impl().Switch(4);
+    FabricSwitch* leaf = r.Fabric().Switch(4);
     std::vector<double> bytes;
     for (int k = 0; k < spines; ++k)
     {

@@ -122,7 +122,7 @@ TEST(ModelTransport, AdaptiveAvoidsTheSlowUplink)
         r.Run(RunLimits(), nullptr);
         std::vector<double> bytes = UplinkBytes(r, 2);
         share[i] = bytes[0] / (bytes[0] + bytes[1]);
-        FabricSwitch* leaf = r.Impl().Switch(4);
+        FabricSwitch* leaf = r.Fabric().Switch(4);
         slowQueue[i] = leaf->Stats(leaf->PortToward(6), 3).maxBytesRun;
         std::cout << (i ? "adaptive" : "per_packet") << ": slow uplink share " << share[i]
                   << ", its max queue " << slowQueue[i] << " B, goodput "
@@ -153,7 +153,7 @@ GoodputUnderLoss(const std::string& transport, uint64_t period, double delayUs)
     FlowSpec& f = AddFlow(s, 1, 0);
     f.window = 1000;
     FabricRunner r(s);
-    FabricSwitch* swd = r.Impl().Switch(sw);
+    FabricSwitch* swd = r.Fabric().Switch(sw);
     swd->GetPortMutable(swd->PortToward(0)).dropPeriod = period;
     r.Run(RunLimits(), nullptr);
     return r.Results()["summary"]["throughput_gbps"].get<double>();

@@ -2,11 +2,12 @@
  * The simulator reads the limits, ranges and defaults that scenario-contract.h holds, generated
  * from the Pydantic models (backend/app/contracts/generate.py). These tests hold the model's own
  * configuration defaults to the generated ones and pin the disagreements issue 21 found: the
- * largest flow size (2^53), a `set` fault's pfc.alpha minimum (the static 1/128) and byte limits
- * in binary units (1 GiB = 2^30, not 10^9).
+ * largest flow size (2^53), a `set` fault's pfc.alpha minimum (the static 1/128) and the switch's
+ * byte limits in decimal units as documented (the API had 2^30 where the simulator had 10^9).
  */
 #include "scenario/scenario-contract.h"
 #include "scenario/scenario-parser.h"
+#include "scenario-test-util.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -16,34 +17,8 @@ namespace
 
 using nlohmann::json;
 
-json
-LeafSpine()
-{
-    return {{"schema_version", 1},
-            {"duration_us", 100},
-            {"topology",
-             {{"kind", "leaf_spine"},
-              {"leaves", 2},
-              {"spines", 2},
-              {"hosts_per_leaf", 2},
-              {"host_rate_gbps", 100},
-              {"fabric_rate_gbps", 100},
-              {"link_delay_us", 1}}}};
-}
-
-std::string
-ErrorOf(const json& doc)
-{
-    try
-    {
-        fabric::LoadScenario(doc.dump());
-        return "";
-    }
-    catch (const fabric::ScenarioError& e)
-    {
-        return e.what();
-    }
-}
+using fabric::test::LoadError;
+using fabric::test::SmallLeafSpine;
 
 TEST(Contract, ModelDefaultsAreTheGeneratedDefaults)
 {
@@ -84,7 +59,7 @@ TEST(Contract, ModelDefaultsAreTheGeneratedDefaults)
 TEST(Contract, ReaderDefaultsAreTheGeneratedDefaults)
 {
     using namespace fabric;
-    Scenario s = LoadScenario(LeafSpine().dump());
+    Scenario s = LoadScenario(SmallLeafSpine().dump());
     uint32_t leaf = s.topo.index.at("leaf0");
     uint32_t host = s.topo.index.at("h0");
     const SwitchConfig& sw = s.switchCfg[leaf];
@@ -100,36 +75,41 @@ TEST(Contract, ReaderDefaultsAreTheGeneratedDefaults)
     EXPECT_EQ(nic.mtuBytes, kNicMtuBytes.def);
 }
 
-TEST(Contract, ByteLimitsAreBinary)
+TEST(Contract, SwitchByteLimitsAreDecimal)
 {
-    json d = LeafSpine();
-    d["switch"] = {{"buffer_bytes", fabric::kGib}, {"ecn", {{"kmin_bytes", fabric::kGib},
-                                                           {"kmax_bytes", fabric::kGib}}}};
-    EXPECT_EQ(ErrorOf(d), "");
-    d["switch"]["buffer_bytes"] = fabric::kGib + 1;
-    EXPECT_EQ(ErrorOf(d), "switch.buffer_bytes: must be an integer >= 65536 and <= 1073741824 bytes");
+    // docs/scenario-format.md: byte multiples are decimal (1 GB = 10^9), on both sides.
+    json d = SmallLeafSpine();
+    d["switch"] = {{"buffer_bytes", fabric::kGb}, {"ecn", {{"kmin_bytes", fabric::kGb},
+                                                          {"kmax_bytes", fabric::kGb}}}};
+    EXPECT_EQ(LoadError(d), "");
+    d["switch"]["buffer_bytes"] = fabric::kGb + 1;
+    EXPECT_EQ(LoadError(d), "switch.buffer_bytes: must be an integer >= 65536 and <= 1000000000 bytes");
+    d["switch"]["buffer_bytes"] = fabric::kGb;
+    d["switch"]["pfc"] = {{"headroom_bytes", 64 * fabric::kMb + 1}};
+    EXPECT_EQ(LoadError(d),
+              "switch.pfc.headroom_bytes: must be an integer >= 0 and <= 64000000 bytes");
 }
 
 TEST(Contract, SetFaultAlphaHasTheStaticMinimum)
 {
-    json d = LeafSpine();
+    json d = SmallLeafSpine();
     json set = {{"kind", "set"}, {"start_us", 10}, {"nodes", {"leaf0"}}, {"param", "pfc.alpha"},
                 {"value", 1.0 / 128}};
     d["faults"] = json::array({set});
-    EXPECT_EQ(ErrorOf(d), "");
+    EXPECT_EQ(LoadError(d), "");
     d["faults"][0]["value"] = 1.0 / 256;
-    EXPECT_EQ(ErrorOf(d), "faults[0].value: must be >= 0.0078125 and <= 64 for pfc.alpha");
+    EXPECT_EQ(LoadError(d), "faults[0].value: must be >= 0.0078125 and <= 64 for pfc.alpha");
 }
 
 TEST(Contract, LargestFlowIsTwoToThe53)
 {
-    json d = LeafSpine();
+    json d = SmallLeafSpine();
     json flow = {{"src", "h0"}, {"dst", "h3"}, {"size_bytes", 9007199254740992ULL},
                  {"start_us", 0}};
     d["traffic"] = json::array({{{"kind", "flows"}, {"flows", json::array({flow})}}});
-    EXPECT_EQ(ErrorOf(d), "");
+    EXPECT_EQ(LoadError(d), "");
     d["traffic"][0]["flows"][0]["size_bytes"] = 9007199254740994ULL;
-    EXPECT_EQ(ErrorOf(d).rfind("traffic[0].flows[0].size_bytes: must be", 0), 0u) << ErrorOf(d);
+    EXPECT_EQ(LoadError(d).rfind("traffic[0].flows[0].size_bytes: must be", 0), 0u) << LoadError(d);
 }
 
 } // namespace

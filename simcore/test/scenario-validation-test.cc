@@ -106,7 +106,7 @@ TEST(Validation, MessagesNamePathAndAllowedValues)
     d["switch"] = {{"pfc", {{"headroom_bytes", "big"}}}};
     EXPECT_EQ(
         ErrorOfDoc(d),
-        "switch.pfc.headroom_bytes: must be \"auto\" or an integer >= 0 and <= 67108864 bytes");
+        "switch.pfc.headroom_bytes: must be \"auto\" or an integer >= 0 and <= 64000000 bytes");
 
     d = Minimal();
     d["topology"]["kind"] = "ring";

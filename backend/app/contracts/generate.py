@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from app.contracts.fields import FieldSpec, definition_ranges, object_fields, range_dict
+from app.contracts.fields import FieldSpec, definition_ranges, leaf, object_fields, range_dict
 from app.scenarios import limits
 from app.scenarios.document import Scenario
 from app.scenarios.faults import SET_PARAMS
@@ -122,8 +122,15 @@ def typescript(schema: dict) -> str:
     for key, rng in definition_ranges(schema).items():
         body = ", ".join(f"{k}: {_ts_value(v)}" for k, v in rng.items())
         out.append(f"  {_ts_value(key)}: {{ {body} }},")
-    out += ["};", "",
-            "/** What a `set` fault may change: its param -> the static setting it overrides. */",
+    out += ["};", ""]
+    for const, prop in (("TOPOLOGY_KINDS", "topology"), ("TRAFFIC_KINDS", "traffic"),
+                        ("FAULT_KINDS", "faults")):
+        node = schema["properties"][prop]
+        kinds = list(node.get("items", node)["discriminator"]["mapping"])
+        out.append(f"/** Every `{prop}` kind (its discriminator). */")
+        out.append(f"export const {const} = {_ts_value(kinds)} as const;")
+        out.append("")
+    out += ["/** What a `set` fault may change: its param -> the static setting it overrides. */",
             "export const SET_PARAMS: Readonly<Record<string, string>> = {"]
     out += [f"  {_ts_value(k)}: {_ts_value(path)}," for k, (path, _, _) in SET_PARAMS.items()]
     out += ["};", ""]
@@ -234,6 +241,19 @@ def cpp(schema: dict) -> str:
         out.append(f"// Fields of `{scope}` (and of {scope}_overrides entries).")
         out += [_cpp_field(scope, s) for s in fields[scope]]
         out.append("")
+    out += ["/// Every numeric property of every object of the schema, by definition and property",
+            "/// (schema::kLeafSpineSiteLeaves is LeafSpineSite.leaves): ranges the readers of",
+            "/// topology, traffic, faults and monitor use.",
+            "namespace schema",
+            "{"]
+    for name, node in sorted(schema["$defs"].items()):
+        for prop, sub in sorted(node.get("properties", {}).items()):
+            spec = leaf(schema, prop, sub)
+            if spec is None or spec.type not in ("integer", "number"):
+                continue
+            out.append(_cpp_field(name, spec).replace(f"k{_camel(name + '.' + prop)}",
+                                                      f"k{name}{_camel(prop)}", 1))
+    out += ["} // namespace schema", ""]
     out += ["/** A parameter a `set` fault may change, with the static setting's range. */",
             "struct SetParamField",
             "{",

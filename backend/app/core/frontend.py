@@ -1,5 +1,6 @@
 """Serve the built frontend (frontend/dist) at / with SPA fallback; /api stays the API."""
 
+import re
 from pathlib import Path
 
 from fastapi import FastAPI, HTTPException
@@ -7,6 +8,13 @@ from fastapi.responses import FileResponse, HTMLResponse
 
 NO_BUILD = ("<!doctype html><title>FabricTwin</title><p>The frontend is not built "
             "(frontend/dist missing). The API is at <a href='/docs'>/docs</a>.</p>")
+
+
+# The single-page app's routes (frontend/src/app/App.tsx): any other path is answered with the
+# app's "Page not found" and HTTP 404, not a soft 404 (a 200 that search engines and link
+# checkers take for a page).
+APP_ROUTES = re.compile(r"^(|editor|compare|seeds|labs|sweeps/[\w-]+|tunings/[\w-]+|runs/[\w-]+"
+                        r"|s/[\w-]+|share/[\w-]+|guide/[\w-]+)/?$")
 
 
 def mount_frontend(app: FastAPI, dist: Path) -> None:
@@ -24,4 +32,4 @@ def mount_frontend(app: FastAPI, dist: Path) -> None:
         candidate = (root / path).resolve()
         if path and candidate.is_file() and root in candidate.parents:
             return FileResponse(candidate)
-        return FileResponse(index)
+        return FileResponse(index, status_code=200 if APP_ROUTES.match(path) else 404)

@@ -8,8 +8,8 @@ from app.core.validation import error_at, raise_errors
 from app.scenarios import limits
 from app.scenarios.topology import Strict
 
-Bytes1G = Annotated[int, Field(ge=0, le=limits.GIB)]
-Headroom = Literal["auto"] | Annotated[int, Field(ge=0, le=64 * limits.MIB)]
+Bytes1G = Annotated[int, Field(ge=0, le=limits.GB)]
+Headroom = Literal["auto"] | Annotated[int, Field(ge=0, le=64 * limits.MB)]
 Priority = Literal["0", "1", "2", "3", "4", "5", "6", "7"]
 # A link rate in Gbit/s written as a JSON object key ("100", "400", "25.78125").
 RateKey = Annotated[str, Field(pattern=r"^(0|[1-9][0-9]{0,3})(\.[0-9]{1,9})?$")]
@@ -56,7 +56,7 @@ class Pfc(Strict):
     enabled: bool = True
     alpha: float = Field(0.0625, ge=limits.MIN_PFC_ALPHA, le=limits.MAX_PFC_ALPHA)
     headroom_bytes: Headroom = "auto"
-    xon_offset_bytes: int = Field(4160, ge=0, le=10 * limits.MIB)
+    xon_offset_bytes: int = Field(4160, ge=0, le=10 * limits.MB)
     pause_mode: Literal["xoff_xon", "quanta"] = "xoff_xon"
     pause_quanta: int = Field(65535, ge=limits.MIN_PAUSE_QUANTA, le=65535)
     alpha_by_rate: dict[RateKey, PfcAlpha] = Field(
@@ -76,7 +76,7 @@ class PfcPartial(Strict):
     enabled: bool | None = None
     alpha: float | None = Field(None, ge=limits.MIN_PFC_ALPHA, le=limits.MAX_PFC_ALPHA)
     headroom_bytes: Headroom | None = None
-    xon_offset_bytes: int | None = Field(None, ge=0, le=10 * limits.MIB)
+    xon_offset_bytes: int | None = Field(None, ge=0, le=10 * limits.MB)
     pause_mode: Literal["xoff_xon", "quanta"] | None = None
     pause_quanta: int | None = Field(None, ge=limits.MIN_PAUSE_QUANTA, le=65535)
     alpha_by_rate: dict[RateKey, PfcAlpha] | None = None
@@ -88,7 +88,7 @@ LoadBalancing = Literal["ecmp", "per_packet", "adaptive"]
 class Switch(Strict):
     """Switch defaults (every switch unless overridden)."""
 
-    buffer_bytes: int = Field(12_000_000, ge=64 * limits.KIB, le=limits.GIB)
+    buffer_bytes: int = Field(12_000_000, ge=64 * limits.KIB, le=limits.GB)
     cell_bytes: int = Field(208, ge=64, le=1024)
     pfc: Pfc = Field(default_factory=Pfc)
     ecn: Ecn = Field(default_factory=Ecn)
@@ -135,7 +135,7 @@ class Switch(Strict):
 class SwitchPartial(Strict):
     """A per-switch override: any subset of `switch`, deep-merged over it."""
 
-    buffer_bytes: int | None = Field(None, ge=64 * limits.KIB, le=limits.GIB)
+    buffer_bytes: int | None = Field(None, ge=64 * limits.KIB, le=limits.GB)
     cell_bytes: int | None = Field(None, ge=64, le=1024)
     pfc: PfcPartial | None = None
     ecn: EcnPartial | None = None

@@ -62,13 +62,16 @@ class Scenario(Strict):
 def _reference_errors(s: Scenario) -> list:
     """Overrides, generators and faults name nodes that exist (and of the right kind).
 
-    Without the simulator a generated topology's names are unknown here: the checks are left to
-    `fabricsim validate`, which runs before any simulation (docs/api.md, validation layers).
+    A generated topology's names come from `fabricsim expand`. Without the simulator, or when it
+    refuses the topology itself (a buffer too small for 400 ports' headroom), the checks are left
+    to `fabricsim validate`, which runs next and names the path (docs/api.md, validation layers).
     """
     try:
         hosts, switches = node_ids(s.topology)
     except simulator.SimulatorUnavailable as exc:
         log.warning("node references not checked: %s", exc)
+        return []
+    except simulator.SimulatorRejected:
         return []
     host_set, switch_set = set(hosts), set(switches)
     return (_override_errors(s, host_set, switch_set) + _traffic_errors(s, host_set, switch_set)

@@ -8,6 +8,9 @@ simcore/scenario/scenario-contract.h (as kCamelCase) and frontend/src/lib/scenar
 KIB = 1024
 MIB = 1024 * 1024
 GIB = 1024 * 1024 * 1024
+# Byte sizes of switch settings are decimal (docs/scenario-format.md, conventions).
+MB = 1000 * 1000
+GB = 1000 * 1000 * 1000
 
 MAX_NODES = 20_000
 MAX_LINKS = 100_000

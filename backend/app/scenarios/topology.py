@@ -115,7 +115,7 @@ class Dci(Strict):
     site: LeafSpineSite = Field(default_factory=LeafSpineSite)
     length_km: float = Field(100, ge=1, le=20_000)
     dci_rate_gbps: Rate = 100
-    dci_buffer_bytes: int = Field(64 * limits.MIB, ge=64 * limits.KIB, le=limits.GIB)
+    dci_buffer_bytes: int = Field(64 * limits.MB, ge=64 * limits.KIB, le=limits.GB)
     accelerator: DciAccelerator = Field(default_factory=DciAccelerator)
 
 

@@ -15,6 +15,7 @@ from app.api.deps import IdPath, ScenarioDep, SessionDep
 from app.core import simulator
 from app.scenarios.models import ScenarioRow
 from app.share import thumbnail
+from app.share.history import ScenarioHistory, history
 
 router = APIRouter(prefix="/scenarios", tags=["scenarios"])
 
@@ -56,6 +57,12 @@ def thumbnail_png(row: ScenarioDep) -> Response:
     png = _png(row.id, row.name or "Untitled fabric", stats_line(graph["stats"]),
                json.dumps(row.document["topology"], sort_keys=True))
     return Response(png, media_type="image/png", headers={"Cache-Control": IMMUTABLE})
+
+
+@router.get("/{id}/history", response_model=ScenarioHistory)
+def scenario_history(session: SessionDep, row: ScenarioDep) -> ScenarioHistory:
+    """The scenario's runs, sweeps, tunings and forks, and its parent's runs (newest first)."""
+    return history(session, row)
 
 
 @router.get("/{id}/thumbnail.svg", response_class=Response,

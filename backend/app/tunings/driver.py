@@ -299,12 +299,21 @@ def _score(spec: TuningCreate, objectives: list[O.Objective], constraints: list[
     row.feasible = O.feasible(constraints, grid) and not missing
     row.objectives = None if missing else [{"mean": m, "ci": ci} for m, ci in estimates]
     row.losses = losses_of(objectives, None if missing else estimates, row.feasible)
-    row.metrics = _mean_metrics(per_run)
+    row.metrics = {**_mean_metrics(per_run), **_mean_terms(objectives[0], per_run)}
     row.run_metrics = [{k: m.get(k) for k in SCALAR_METRICS} for m in per_run]
     row.wall_s = float(sum(run.wall_s or 0 for run in runs))
     row.status = "DONE"
     if missing:
         row.error = f"no value for {', '.join(missing)} (no completed flow?)"
+
+
+def _mean_terms(objective: O.Objective, per_run: list[dict[str, Any]]) -> dict[str, float]:
+    """The first objective's score split into its parts (composite objectives), as `term_*`
+    means over runs: what the page shows beside a pick's score."""
+    parts = [t for t in (O.terms(objective, m) for m in per_run) if t is not None]
+    if not parts:
+        return {}
+    return {f"term_{k}": sum(p[k] for p in parts) / len(parts) for k in parts[0]}
 
 
 def _mean_metrics(per_run: list[dict[str, Any]]) -> dict[str, float | None]:

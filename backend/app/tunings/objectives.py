@@ -142,6 +142,34 @@ def latency_sensitive(metrics: dict[str, Any], beta: float, gamma: float) -> flo
     return numerator / (1.0 + gamma * sum((x - mean) ** 2 for x in shares))
 
 
+FORMULAS = {
+    "bytetuning_throughput": "sum over switches of [beta x min(1, util) + (1 - beta) x Q_min / max(Q_p99, Q_min)]",
+    "bytetuning_latency": "sum over flows of [beta x min(1, x_f) + (1 - beta) x Q_min / max(Q_f, Q_min)] "
+                          "/ (1 + gamma x sum over flows of (x_f - mean x)^2), x_f = goodput / fair share",
+}
+
+
+def terms(objective: Objective, metrics: dict[str, Any]) -> dict[str, float] | None:
+    """A composite score split into its parts: `throughput_part` (the beta-weighted utilisation or
+    goodput share), `queue_part` (the (1 - beta)-weighted empty-queue reward) and, for the
+    latency form, `fairness_penalty` (gamma x the spread of the shares), so that
+    score = (throughput_part + queue_part) / (1 + fairness_penalty). None for a single metric."""
+    beta, q_min = objective.beta, metrics.get("q_min_bytes")
+    if objective.kind == "bytetuning_throughput":
+        sw = metrics["switches"]
+        return {"throughput_part": sum(beta * min(1.0, s["util"]) for s in sw),
+                "queue_part": sum((1 - beta) * _queue_term(q_min, s["queue"]) for s in sw),
+                "fairness_penalty": 0.0}
+    if objective.kind == "bytetuning_latency":
+        flows = metrics["flows"]
+        shares = [f["tput"] / f["tput_max"] if f["tput_max"] > 0 else 0.0 for f in flows]
+        mean = sum(shares) / len(shares) if shares else 0.0
+        return {"throughput_part": sum(beta * min(1.0, x) for x in shares),
+                "queue_part": sum((1 - beta) * _queue_term(q_min, f["queue"]) for f in flows),
+                "fairness_penalty": objective.gamma * sum((x - mean) ** 2 for x in shares)}
+    return None
+
+
 def value(objective: Objective, metrics: dict[str, Any]) -> float | None:
     """The objective on one run's metrics; None when the metric is absent (no completed flow)."""
     if objective.kind == "bytetuning_throughput":

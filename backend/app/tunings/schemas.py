@@ -299,6 +299,18 @@ class TableRow(BaseModel):
     ecn_marked_packets: Estimate | None
 
 
+class ObjectiveOut(BaseModel):
+    """An objective as the page explains it: its weights and its formula (docs/tuning.md)."""
+
+    label: str
+    kind: str
+    metric: str | None
+    goal: Literal["max", "min"]
+    beta: float
+    gamma: float
+    formula: str = Field(description="how the score is computed; a single metric's name")
+
+
 class TuningResults(BaseModel):
     id: str
     status: TuningStatus
@@ -310,6 +322,10 @@ class TuningResults(BaseModel):
     pareto: list[int] = Field(description="evaluation ids on the front (two objectives)")
     table: list[TableRow]
     paths: dict[str, list[int]] = Field(description="annealing: evaluation ids of accepted moves")
+    objective_specs: list[ObjectiveOut] = Field(default_factory=list, description=(
+        "each objective's weights and formula; a composite objective's picks carry its score "
+        "split into `term_throughput_part`, `term_queue_part` and `term_fairness_penalty` in "
+        "their metrics (score = (throughput + queue) / (1 + fairness))"))
 
 
 class ApplyPick(BaseModel):

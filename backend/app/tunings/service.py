@@ -15,7 +15,7 @@ from app.scenarios.document import Scenario
 from app.scenarios.service import create_scenario, new_id
 from app.tunings import objectives as O
 from app.tunings.models import Tuning, TuningEvaluation
-from app.tunings.schemas import (EvaluationPublic, Estimate, LinkedOut, Pick, SpaceOut,
+from app.tunings.schemas import (EvaluationPublic, Estimate, LinkedOut, ObjectiveOut, Pick, SpaceOut,
                                  SpaceParameterOut, StrategyProgress, TableRow, TuningCreate,
                                  TuningProgress, TuningPublic, TuningResults, TuningSummary)
 from app.tunings.space import Space
@@ -191,7 +191,10 @@ def results(session: Session, *, tuning: Tuning, with_metrics: bool = True) -> T
         evaluations=[evaluation_public(r, with_metrics or r.id in picked) for r in rows],
         picks=pick_list,
         pareto=_pareto(rows, goals), table=_table(spec, rows, picks),
-        paths=_paths(session, tuning, rows))
+        paths=_paths(session, tuning, rows),
+        objective_specs=[ObjectiveOut(label=o.label, kind=o.kind, metric=o.metric, goal=o.goal,
+                                      beta=o.beta, gamma=o.gamma,
+                                      formula=O.FORMULAS.get(o.kind, o.label)) for o in objectives])
 
 
 def _est(row: TuningEvaluation, i: int) -> tuple[float, float]:

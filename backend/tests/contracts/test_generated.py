@@ -58,7 +58,7 @@ def test_largest_flow_size_is_two_to_the_53():
 
 def test_set_fault_ranges_are_the_static_fields():
     assert SET_PARAM_BOUNDS["pfc.alpha"] == (limits.MIN_PFC_ALPHA, limits.MAX_PFC_ALPHA) == (1 / 128, 64)
-    assert SET_PARAM_BOUNDS["ecn.kmin_bytes"] == (0, limits.GIB)
+    assert SET_PARAM_BOUNDS["ecn.kmin_bytes"] == (0, limits.GB) == (0, 10**9)
     assert set(SET_PARAMS) == set(SET_PARAM_BOUNDS)
     for model, field in ((Pfc, "alpha"), (Ecn, "pmax"), (Nic, "rto_us")):
         assert any(model is m and field == f for _, m, f in SET_PARAMS.values())

@@ -1,6 +1,7 @@
 """Tunings through the API with real workers and the real simulator: four strategies on a
 12-point space of the 2-to-1 incast preset, a two-objective tuning, reuse, apply, 404/422."""
 
+import pytest
 from sqlalchemy import text
 
 from app.tunings.objectives import dominates
@@ -51,6 +52,12 @@ def test_four_strategies_on_the_incast_preset(api, engine):
     for name in ("random", "annealing"):
         assert table[name]["objective"]["mean"] <= best_grid + 1e-12
     assert table["grid"]["objective"]["mean"] == best_grid
+    # issue 22 §1: each pick's score split into its terms, and the objective's weights and formula
+    assert results["objective_specs"][0]["beta"] == 0.5 and "Q_min" in results["objective_specs"][0]["formula"]
+    by_id = {e["id"]: e for e in evaluations}
+    for pick in results["picks"]:
+        m = by_id[pick["evaluation_id"]]["metrics"]
+        assert m["term_throughput_part"] + m["term_queue_part"] == pytest.approx(pick["objectives"][0]["mean"])
     # the light results: the same, without the evaluations' metrics except the picks'
     light = api.get(f"/tunings/{tuning['id']}/results", params={"metrics": "false"}).json()
     picked = {p["evaluation_id"] for p in results["picks"]}

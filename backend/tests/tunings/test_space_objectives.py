@@ -84,6 +84,22 @@ def test_latency_sensitive_objective_by_hand():
     assert got == pytest.approx(numerator / denominator)
 
 
+def test_score_terms_add_up_to_the_score():
+    """Issue 22 §1: the page explains a pick by its score's parts; they must make the score."""
+    m = O.derive_metrics(RESULT, DOC)
+    tput = O.Objective("bytetuning_throughput", beta=0.5)
+    t = O.terms(tput, m)
+    assert t["throughput_part"] == pytest.approx(0.5 * 0.95 + 0.5 * 0.24)
+    assert t["queue_part"] == pytest.approx(0.5 * 0.25 + 0.5 * 1.0)
+    assert t["throughput_part"] + t["queue_part"] == pytest.approx(O.value(tput, m))
+    lat = O.Objective("bytetuning_latency", beta=0.7, gamma=2.0)
+    t = O.terms(lat, m)
+    assert t["fairness_penalty"] > 0
+    assert (t["throughput_part"] + t["queue_part"]) / (1 + t["fairness_penalty"]) == pytest.approx(O.value(lat, m))
+    assert O.terms(O.Objective("metric", metric="fct_p99_us", goal="min"), m) is None
+    assert "beta" in O.FORMULAS["bytetuning_throughput"] and "gamma" in O.FORMULAS["bytetuning_latency"]
+
+
 def test_constraints_aggregation_and_interval_comparison():
     m = O.derive_metrics(RESULT, DOC)
     assert O.Constraint("drops_total", "<=", 0).holds(m)

@@ -10,6 +10,7 @@ import { NewSweepPage, SweepPage } from "./routes/SweepPages";
 import { NewTuningPage, TuningPage } from "./routes/TuningPages";
 import { Empty } from "../components/States";
 import { LabsPage } from "./routes/LabsPage";
+import { GuidePage } from "./routes/GuidePage";
 import { LabDock } from "./LabDock";
 
 const queryClient = new QueryClient({
@@ -44,6 +45,7 @@ export function App() {
             <Route path="/s/:id" element={<SharePage />} />
             <Route path="/share/:id" element={<SharePage />} />
             <Route path="/labs" element={<LabsPage />} />
+            <Route path="/guide/:name" element={<GuidePage />} />
             <Route path="*" element={<Empty>Page not found. <NavLink to="/">Back to the presets</NavLink></Empty>} />
           </Routes>
         </div>

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { PresetGallery } from "../../features/scenarios/components/PresetGallery";
-import { RecentScenarios } from "../../features/scenarios/components/RecentScenarios";
+import { RecentScenarios, RecentWork } from "../../features/scenarios/components/RecentScenarios";
 import { TopologyThumbnail } from "../../features/topology/components/TopologyThumbnail";
 
 export function HomePage() {
@@ -16,6 +16,10 @@ export function HomePage() {
       <section>
         <h2>Presets</h2>
         <PresetGallery thumbnail={(id) => <TopologyThumbnail scenarioId={id} />} />
+      </section>
+      <section>
+        <h2>My recent runs, sweeps and tunings</h2>
+        <RecentWork />
       </section>
       <section>
         <h2>My scenarios</h2>

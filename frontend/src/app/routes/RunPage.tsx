@@ -1,7 +1,8 @@
 import { Link, useParams } from "react-router";
 import { ErrorBox, Loading } from "../../components/States";
 import { useFabricGraph, useScenario, scenarioDocument } from "../../lib/api/queries";
-import { useLiveRun, useRunsOfScenario } from "../../features/runs/api/runs";
+import { FINAL, useLiveRun } from "../../features/runs/api/runs";
+import { parentLatest, useScenarioHistory } from "../../lib/api/history";
 import { RunProgress } from "../../features/runs/components/RunProgress";
 import { ResultsView } from "../../features/results/components/ResultsView";
 import { ShareButton } from "../../features/scenarios/components/ShareButton";
@@ -12,11 +13,13 @@ export function RunPage() {
   const scenario = useScenario(run.data?.scenario_id);
   const doc = scenarioDocument(scenario.data);
   const { graph } = useFabricGraph(doc?.topology);
-  const siblings = useRunsOfScenario(run.data?.scenario_id);
+  const history = useScenarioHistory(run.data?.scenario_id, !!run.data && !FINAL.has(run.data.status));
   if (run.isLoading) return <Loading what="Loading the run" />;
   if (run.error) return <ErrorBox error={run.error} title="Could not load the run" />;
   const r = run.data!;
-  const others = (siblings.data?.data ?? []).filter((x) => x.id !== r.id);
+  const others = (history.data?.runs ?? []).filter((x) => x.id !== r.id);
+  // a fork's run is compared first with what it was forked from
+  const parentRun = r.status === "SUCCEEDED" ? parentLatest(history.data) : undefined;
   const done = others.filter((o) => o.status === "SUCCEEDED");
   // one succeeded run per seed, this run's seed taken by this run: the seeds of one result
   const seedRuns = r.status === "SUCCEEDED" ? [r, ...done.filter((o, i) => o.seed !== r.seed && done.findIndex((x) => x.seed === o.seed) === i)] : [];
@@ -27,7 +30,13 @@ export function RunPage() {
         <span className="grow" />
         {/* A run page is read-only and stable: its own URL is the link to share. */}
         <ShareButton save={async () => r.id} linkFor={(runId) => `/runs/${runId}`} />
-        <Link className="button" to={`/compare?runs=${[r.id, ...done.map((o) => o.id)].join(",")}`}>Compare…</Link>
+        {parentRun && (
+          <Link className="button primary" data-testid="compare-parent" to={`/compare?runs=${r.id},${parentRun.id}`}
+            title={`This run (A) against the latest run of ${history.data?.parent?.name || "the parent"} (B)`}>
+            Compare with {history.data?.parent?.name ? `“${history.data.parent.name}”` : "the original"}
+          </Link>
+        )}
+        <Link className="button" to={`/compare?runs=${[r.id, ...(parentRun ? [parentRun.id] : []), ...done.map((o) => o.id)].join(",")}`}>Compare…</Link>
         <Link className="button" to={`/editor?from=${r.scenario_id}`}>Edit scenario</Link>
         <Link className="button" to={`/sweeps/new?scenario=${r.scenario_id}`}>Sweep…</Link>
         <Link className="button" to={`/tunings/new?scenario=${r.scenario_id}`}>Tune…</Link>

@@ -2,7 +2,9 @@ import { Link, useNavigate, useParams } from "react-router";
 import { Empty, ErrorBox, Loading } from "../../components/States";
 import { TopologyCanvas } from "../../components/TopologyCanvas";
 import { scenarioDocument, useFabricGraph, useScenario } from "../../lib/api/queries";
-import { FINAL, useCreateRuns, useRunsOfScenario } from "../../features/runs/api/runs";
+import { FINAL, useCreateRuns } from "../../features/runs/api/runs";
+import { familyRuns, useScenarioHistory } from "../../lib/api/history";
+import { HistoryPanel } from "../../features/scenarios/components/HistoryPanel";
 import { ResultsView } from "../../features/results/components/ResultsView";
 import { ParamTable } from "../../features/scenarios/components/ParamTable";
 import { useSaveScenario } from "../../features/scenarios/api/scenarios";
@@ -18,13 +20,12 @@ export function SharePage() {
   const parent = useScenario(scenario.data?.parent_id ?? undefined);
   const parentDoc = scenarioDocument(parent.data);
   const { graph, stats } = useFabricGraph(doc?.topology);
-  const runs = useRunsOfScenario(id);
-  const parentRuns = useRunsOfScenario(scenario.data?.parent_id ?? undefined);
+  const runs = useScenarioHistory(id);
   const save = useSaveScenario();
   const create = useCreateRuns();
   if (scenario.isLoading) return <Loading what="Loading the shared scenario" />;
   if (scenario.error || !doc) return <ErrorBox error={scenario.error ?? new Error("not found")} title="This link does not open a scenario" />;
-  const all = runs.data?.data ?? [];
+  const all = runs.data?.runs ?? [];
   const latest = all.find((r) => r.status === "SUCCEEDED");
   const running = all.find((r) => !FINAL.has(r.status));
   /** Runs a copy: the shared snapshot stays as its author left it, the copy and its run are yours. */
@@ -34,11 +35,8 @@ export function SharePage() {
     rememberRun(res.data[0].id, fork.id);
     navigate(`/runs/${res.data[0].id}`);
   };
-  // the scenario's history: its own runs and its parent's, to compare what an edit changed
-  const succeeded = (list: typeof all, who: string): PickableRun[] => list.filter((r) => r.status === "SUCCEEDED").map((r) => ({
-    runId: r.id, scenarioId: r.scenario_id, seed: r.seed, label: `${who} · seed ${r.seed} · ${new Date(r.created_at).toLocaleString()}`,
-  }));
-  const history = [...succeeded(all, "this scenario"), ...succeeded(parentRuns.data?.data ?? [], `parent${parentDoc?.name ? ` (${parentDoc.name})` : ""}`)];
+  // the scenario's family: its own runs, its parent's and its forks', to compare what an edit changed
+  const history: PickableRun[] = familyRuns(runs.data).map((r) => ({ runId: r.id, scenarioId: r.scenarioId, seed: r.seed, label: r.label }));
   const baseLabel = parentDoc ? `parent (${parentDoc.name || scenario.data?.parent_id})` : "defaults";
   return (
     <div className="share-page">
@@ -83,11 +81,12 @@ export function SharePage() {
         </section>
       </div>
       {runs.isLoading && <Loading what="Loading runs" />}
+      {runs.data && <HistoryPanel history={runs.data} />}
       {latest ? (
         <>
           <p className="hint">Latest run: <Link to={`/runs/${latest.id}`}>seed {latest.seed}</Link></p>
           {history.length > 1 && (
-            <ComparePicker title="Runs of this scenario and its parent" runs={history}
+            <ComparePicker title="Runs of this scenario, its parent and its forks" runs={history}
               initial={[latest.id, ...history.filter((h) => h.scenarioId !== id).slice(0, 1).map((h) => h.runId)]} />
           )}
           <ResultsView runId={latest.id} graph={graph} />

@@ -1,6 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
-import { client, unwrap } from "../../lib/api/client";
 import { Empty, ErrorBox, Loading } from "../../components/States";
 import { useScenario } from "../../lib/api/queries";
 import { useSweep, useSweepOptional } from "../../features/sweeps/api/sweeps";
@@ -9,6 +7,8 @@ import { SweepForm } from "../../features/sweeps/components/SweepForm";
 import { HeatmapExplorer } from "../../features/sweeps/components/HeatmapExplorer";
 import { ComparePicker } from "../../features/results/compare/ComparePicker";
 import type { SweepPoint } from "../../lib/charts/grid";
+import { rememberWork } from "../../lib/mine/mine";
+import { useScenarioHistory } from "../../lib/api/history";
 
 export function NewSweepPage() {
   const [params] = useSearchParams();
@@ -21,7 +21,10 @@ export function NewSweepPage() {
     <div className="sweep-page">
       <h1>Sweep over <Link to={`/s/${scenarioId}`}>{scenario.data?.name ?? scenarioId}</Link></h1>
       <SweepForm scenarioId={scenarioId} busy={create.isPending} error={create.error}
-        onSubmit={(body) => create.mutate(body, { onSuccess: (s) => navigate(`/sweeps/${s.id}`) })} />
+        onSubmit={(body) => create.mutate(body, { onSuccess: (s) => {
+          rememberWork("sweeps", { id: s.id, scenario_id: scenarioId, name: `Sweep of ${scenario.data?.name || scenarioId} (${s.total} points)` });
+          navigate(`/sweeps/${s.id}`);
+        } })} />
     </div>
   );
 }
@@ -36,11 +39,9 @@ export function SweepPage() {
   const setCompareId = (v: string) => setSearch(v ? { compare: v } : {}, { replace: true });
   const compare = useSweepOptional(compareId || undefined);
   const base = useScenario(sweep.data?.scenario_id);
-  const siblings = useQuery({
-    queryKey: ["sweeps", sweep.data?.scenario_id],
-    enabled: !!sweep.data,
-    queryFn: () => unwrap(client.GET("/api/v1/sweeps", { params: { query: { scenario_id: sweep.data!.scenario_id, limit: 50 } } })),
-  });
+  // the base scenario's other sweeps, read by its id (its history)
+  const history = useScenarioHistory(sweep.data?.scenario_id);
+  const siblings = { data: history.data ? { data: history.data.sweeps } : undefined };
   if (sweep.isLoading) return <Loading what="Loading the sweep" />;
   if (sweep.error || !sweep.data) return <ErrorBox error={sweep.error} title="Could not load the sweep" />;
   const s = sweep.data;

@@ -1,4 +1,5 @@
 import { useCallback, useMemo, useRef, useState } from "react";
+import { rememberWork } from "../../lib/mine/mine";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { ChartFrame } from "../../components/ChartFrame";
 import { Empty, ErrorBox, Loading } from "../../components/States";
@@ -11,6 +12,7 @@ import { ComparePicker } from "../../features/results/compare/ComparePicker";
 import { ParetoScatter } from "../../features/tuning/components/ParetoScatter";
 import { TuningForm } from "../../features/tuning/components/TuningForm";
 import { TuningReportButton } from "../../features/tuning/report/TuningReportButton";
+import { plannedEvaluations } from "../../features/tuning/utils/explain";
 import { STRATEGY_COLORS, bestSoFar, fmtEstimate, heatmapPoints, thinCurves } from "../../features/tuning/utils/tuning";
 
 export function NewTuningPage() {
@@ -23,9 +25,12 @@ export function NewTuningPage() {
   return (
     <div className="tuning-page">
       <h1>Tune <Link to={`/s/${scenarioId}`}>{scenario.data?.name ?? scenarioId}</Link></h1>
-      <p className="hint">Which ECN/PFC settings should this fabric run? Strategies search the space side by side; every evaluation is a simulation (reused when the same settings were simulated before). See docs/tuning.md.</p>
+      <p className="hint">Which ECN/PFC settings should this fabric run? Strategies search the space side by side; every evaluation is a simulation (reused when the same settings were simulated before). How strategies and objectives work: <Link to="/guide/tuning">the tuning guide</Link>.</p>
       <TuningForm scenarioId={scenarioId} busy={create.isPending} error={create.error}
-        onSubmit={(body) => create.mutate(body, { onSuccess: (t) => navigate(`/tunings/${t.id}`) })} />
+        onSubmit={(body) => create.mutate(body, { onSuccess: (t) => {
+          rememberWork("tunings", { id: t.id, scenario_id: t.scenario_ids[0] ?? "", name: t.name || "Tuning" });
+          navigate(`/tunings/${t.id}`);
+        } })} />
     </div>
   );
 }
@@ -75,7 +80,7 @@ export function TuningPage() {
       <ul className="strategy-progress" aria-label="Progress per strategy">
         {t.strategies.map((s) => (
           <li key={s.strategy} data-strategy={s.strategy}>
-            <span className="swatch" style={{ background: STRATEGY_COLORS[s.strategy] }} /> <strong>{s.strategy}</strong>: {s.done} of {s.evaluations} evaluations done{s.cost !== s.evaluations ? ` (cost ${s.cost})` : ""}, best {fmtEstimate(s.best)}
+            <span className="swatch" style={{ background: STRATEGY_COLORS[s.strategy] }} /> <strong>{s.strategy}</strong>: {s.done} of {Math.max(plannedEvaluations(t, s.strategy), s.evaluations)} evaluations done{s.cost !== s.evaluations ? ` (cost ${s.cost})` : ""}, best {fmtEstimate(s.best)}
           </li>
         ))}
       </ul>
@@ -85,6 +90,14 @@ export function TuningPage() {
             <BestSoFarChart curves={curves} label={objectiveLabel} />
           </ChartFrame>
           <h2>Comparison of the picks</h2>
+          {(r.objective_specs ?? []).map((o) => (
+            <p key={o.label} className="objective-explainer" data-testid="objective-formula">
+              <strong>{o.label}</strong> ({o.goal === "max" ? "higher is better" : "lower is better"}
+              {o.kind !== "metric" && <>, β = {o.beta}{o.kind === "bytetuning_latency" && <>, γ = {o.gamma}</>}</>}): <code>{o.formula}</code>.{" "}
+              {o.kind !== "metric" && <>With β = {o.beta}, an empty queue weighs {o.beta === 0.5 ? "as much as" : o.beta > 0.5 ? "less than" : "more than"} full utilisation, so a pick can score higher with less throughput. </>}
+              <Link to="/guide/tuning">How the objectives are defined</Link>
+            </p>
+          ))}
           <ComparisonTable results={r} selected={selected} onPick={setSelected} />
           <ComparePicker title="Compare the picks' runs" runs={(r.picks ?? []).flatMap((p) => (byId.get(p.evaluation_id)?.run_ids ?? []).map((runId, k) => ({
             runId, label: `${p.strategy}'s pick · run ${k + 1}`, scenarioId: undefined,

@@ -20,3 +20,14 @@ export function uniqueFieldErrors(fields: FieldError[]): { path: string; message
   }
   return out;
 }
+
+/** API messages for one form row ("parameters.0" matches "parameters.0.path" etc.), readable. */
+export function fieldMessages(fields: Record<string, string>, prefix: string): string[] {
+  return Object.entries(fields)
+    .filter(([path]) => path === prefix || path.startsWith(`${prefix}.`))
+    .map(([path, msg]) => {
+      const what = path.slice(prefix.length + 1) || "row";
+      const text = msg === "Extra inputs are not permitted" ? "this field does not exist in the scenario" : msg;
+      return `${what}: ${text}`;
+    });
+}

@@ -226,24 +226,33 @@ export interface ResultSeries {
  * via the `definition` "Faults".
  */
 export interface Faults {
-  events: {
-    t_us: number;
-    event: string;
-    target?: string;
-    priority?: number;
-    [k: string]: unknown;
-  }[];
+  events: FaultEvent[];
   drops: {
     [k: string]: number;
   };
-  switch_watchdog_triggers?: number;
-  nic_watchdog_triggers?: number;
-  deadlocks?: {
-    ports: string[];
-    priority: number;
-    formed_us: number;
-    detected_us: number;
-  }[];
+  switch_watchdog_triggers: number;
+  nic_watchdog_triggers: number;
+  deadlocks: DeadlockCycle[];
+}
+/**
+ * This interface was referenced by `FabricResult`'s JSON-Schema
+ * via the `definition` "FaultEvent".
+ */
+export interface FaultEvent {
+  t_us: number;
+  event: string;
+  target: string;
+  priority?: number;
+}
+/**
+ * This interface was referenced by `FabricResult`'s JSON-Schema
+ * via the `definition` "DeadlockCycle".
+ */
+export interface DeadlockCycle {
+  ports: string[];
+  priority: number;
+  formed_us: number;
+  detected_us: number;
 }
 /**
  * This interface was referenced by `FabricResult`'s JSON-Schema
@@ -299,15 +308,23 @@ export interface Transport {
   hosts: number;
   max_qps_per_nic: number;
   qp_cache_misses: number;
-  nics: {
-    host: string;
-    transport: "rc" | "xrc" | "sprayed" | "erd";
-    processes: number;
-    qps_per_nic: number;
-    qp_contexts_used: number;
-    qp_cache_entries: number;
-    qp_cache_misses: number;
-  }[];
+  nics: TransportNic[];
+}
+/**
+ * This interface was referenced by `FabricResult`'s JSON-Schema
+ * via the `definition` "TransportNic".
+ */
+export interface TransportNic {
+  host: string;
+  /**
+   * nic.transport of that host: rc, xrc, sprayed or erd
+   */
+  transport: string;
+  processes: number;
+  qps_per_nic: number;
+  qp_contexts_used: number;
+  qp_cache_entries: number;
+  qp_cache_misses: number;
 }
 /**
  * This interface was referenced by `FabricResult`'s JSON-Schema
@@ -339,16 +356,21 @@ export interface DciAccelerator {
   buffer_bytes: number;
   retransmit_timeout_us: number;
   edges: {
-    [k: string]: {
-      pseudo_acks: number;
-      absorbed_acks: number;
-      retransmitted_packets: number;
-      retransmit_timeouts: number;
-      passed_unheld_packets: number;
-      max_held_bytes: number;
-      held_bytes_at_end: number;
-    };
+    [k: string]: DciAcceleratorEdge;
   };
+}
+/**
+ * This interface was referenced by `FabricResult`'s JSON-Schema
+ * via the `definition` "DciAcceleratorEdge".
+ */
+export interface DciAcceleratorEdge {
+  pseudo_acks: number;
+  absorbed_acks: number;
+  retransmitted_packets: number;
+  retransmit_timeouts: number;
+  passed_unheld_packets: number;
+  max_held_bytes: number;
+  held_bytes_at_end: number;
 }
 /**
  * wall-clock figures (wall_s, events_per_s, packets_per_s, peak_rss_mb): the only non-deterministic block

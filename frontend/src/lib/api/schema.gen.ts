@@ -447,6 +447,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/scenarios/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Scenario History
+         * @description The scenario's runs, sweeps, tunings and forks, and its parent's runs (newest first).
+         */
+        get: operations["scenarios-scenario_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/scenarios/{id}/thumbnail.png": {
         parameters: {
             query?: never;
@@ -1271,6 +1291,25 @@ export interface components {
             x?: number | null;
             /** Y */
             y?: number | null;
+        };
+        /**
+         * FamilyMember
+         * @description A related scenario (the parent or a fork) without its document.
+         */
+        FamilyMember: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /** Parent Id */
+            parent_id: string | null;
+            /** Preset Key */
+            preset_key: string | null;
         };
         /**
          * FatTree
@@ -2152,6 +2191,32 @@ export interface components {
             metric?: ("throughput_gbps" | "fct_p99_us" | "fct_p50_us" | "slowdown_p99" | "drops_total" | "pfc_pauses_sent" | "max_queue_bytes" | "queue_p99_bytes" | "ecn_marked_packets" | "cnps_sent") | null;
         };
         /**
+         * ObjectiveOut
+         * @description An objective as the page explains it: its weights and its formula (docs/tuning.md).
+         */
+        ObjectiveOut: {
+            /** Beta */
+            beta: number;
+            /**
+             * Formula
+             * @description how the score is computed; a single metric's name
+             */
+            formula: string;
+            /** Gamma */
+            gamma: number;
+            /**
+             * Goal
+             * @enum {string}
+             */
+            goal: "max" | "min";
+            /** Kind */
+            kind: string;
+            /** Label */
+            label: string;
+            /** Metric */
+            metric: string | null;
+        };
+        /**
          * Pairs
          * @description Host pairs, or every host under one ToR to the same-index host under another.
          */
@@ -2884,6 +2949,37 @@ export interface components {
          */
         ScenarioFork: {
             scenario: components["schemas"]["Scenario"];
+        };
+        /**
+         * ScenarioHistory
+         * @description Newest first in every list, at most 50 each.
+         */
+        ScenarioHistory: {
+            /**
+             * Fork Runs
+             * @description the forks' runs
+             */
+            fork_runs: components["schemas"]["RunPublic"][];
+            /**
+             * Forks
+             * @description scenarios saved from this one by people (not the snapshots of sweep points or tuning evaluations)
+             */
+            forks: components["schemas"]["FamilyMember"][];
+            /** @description the scenario this one was forked from */
+            parent: components["schemas"]["FamilyMember"] | null;
+            /**
+             * Parent Runs
+             * @description the parent's runs (compare an edit with what it changed)
+             */
+            parent_runs: components["schemas"]["RunPublic"][];
+            /** Runs */
+            runs: components["schemas"]["RunPublic"][];
+            /** Scenario Id */
+            scenario_id: string;
+            /** Sweeps */
+            sweeps: components["schemas"]["SweepSummary"][];
+            /** Tunings */
+            tunings: components["schemas"]["TuningSummary"][];
         };
         /**
          * ScenarioKind
@@ -3780,6 +3876,11 @@ export interface components {
             goals: ("max" | "min")[];
             /** Id */
             id: string;
+            /**
+             * Objective Specs
+             * @description each objective's weights and formula; a composite objective's picks carry its score split into `term_throughput_part`, `term_queue_part` and `term_fairness_penalty` in their metrics (score = (throughput + queue) / (1 + fairness))
+             */
+            objective_specs?: components["schemas"]["ObjectiveOut"][];
             /** Objectives */
             objectives: string[];
             /**
@@ -4913,6 +5014,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "scenarios-scenario_history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScenarioHistory"];
+                };
             };
             /** @description Validation Error */
             422: {

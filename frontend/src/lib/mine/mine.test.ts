@@ -57,3 +57,19 @@ describe("owner tokens of this browser", () => {
     expect(ownerTokens()).toEqual(["h".repeat(32), "k".repeat(32)]);
   });
 });
+
+describe("my recent work (issue 22 §2: find a tuning again from Home)", () => {
+  beforeEach(() => window.localStorage.clear());
+  it("keeps runs, sweeps and tunings, newest first, and moves them with the exported list", async () => {
+    const { rememberWork, recentWork } = await import("./mine");
+    rememberRun("r1", "s1");
+    rememberWork("sweeps", { id: "sw1", scenario_id: "s1", name: "Sweep of x", created_at: "2999-01-01T00:00:00Z" });
+    rememberWork("tunings", { id: "tu1", scenario_id: "s1", name: "Tuning of x", created_at: "3000-01-01T00:00:00Z" });
+    expect(recentWork(loadMine()).map((w) => `${w.kind}:${w.id}`)).toEqual(["tuning:tu1", "sweep:sw1", "run:r1"]);
+    const file = exportMine();
+    window.localStorage.clear();
+    importMine(file);
+    expect(loadMine().tunings?.map((t) => t.id)).toEqual(["tu1"]);
+    expect(loadMine().sweeps?.map((t) => t.name)).toEqual(["Sweep of x"]);
+  });
+});

@@ -18,6 +18,15 @@ export interface MyRun {
   created_at: string;
 }
 
+/** A sweep or tuning started in this browser (Home lists them to find them again). */
+export interface MyWork {
+  id: string;
+  /** The scenario it searches (a tuning's first). */
+  scenario_id: string;
+  name: string;
+  created_at: string;
+}
+
 export interface MineFile {
   format: "fabrictwin-mine";
   version: 1;
@@ -25,6 +34,9 @@ export interface MineFile {
   runs: MyRun[];
   /** Owner tokens of runs, sweeps and tunings (a scenario's is on the scenario), oldest first. */
   tokens?: string[];
+  /** Absent in lists exported before sweeps and tunings were kept. */
+  sweeps?: MyWork[];
+  tunings?: MyWork[];
 }
 
 const KEY = "fabrictwin.mine.v1";
@@ -93,6 +105,23 @@ export function ownerTokens(): string[] {
   return ownerTokensOf(loadMine()).slice(0, MAX_TOKENS);
 }
 
+/** Remembers a sweep or a tuning this browser started. */
+export function rememberWork(kind: "sweeps" | "tunings", w: Omit<MyWork, "created_at"> & { created_at?: string }) {
+  const m = loadMine();
+  const entry = { ...w, created_at: w.created_at ?? new Date().toISOString() };
+  m[kind] = [entry, ...(m[kind] ?? []).filter((x) => x.id !== w.id)].slice(0, LIMIT);
+  store(m);
+}
+
+/** This browser's runs, sweeps and tunings, newest first (Home's "My recent work"). */
+export function recentWork(m: MineFile, n = 10): { kind: "run" | "sweep" | "tuning"; id: string; scenario_id: string; name: string; created_at: string }[] {
+  return [
+    ...m.runs.map((r) => ({ kind: "run" as const, ...r, name: "" })),
+    ...(m.sweeps ?? []).map((w) => ({ kind: "sweep" as const, ...w })),
+    ...(m.tunings ?? []).map((w) => ({ kind: "tuning" as const, ...w })),
+  ].sort((a, b) => b.created_at.localeCompare(a.created_at)).slice(0, n);
+}
+
 export function forgetScenario(id: string) {
   const m = loadMine();
   m.scenarios = m.scenarios.filter((s) => s.id !== id);
@@ -119,7 +148,10 @@ export function parseMine(text: string): MineFile {
   const runs = d.runs.filter((r): r is MyRun => !!r && typeof r.id === "string" && ID.test(r.id) && typeof r.scenario_id === "string")
     .map((r) => ({ id: r.id, scenario_id: r.scenario_id, created_at: String(r.created_at ?? "") }));
   const tokens = Array.isArray(d.tokens) ? d.tokens.filter((t): t is string => typeof t === "string" && TOKEN.test(t)) : [];
-  return { format: "fabrictwin-mine", version: 1, scenarios, runs, tokens };
+  const work = (list: unknown) => (Array.isArray(list) ? list : [])
+    .filter((w): w is MyWork => !!w && typeof w.id === "string" && ID.test(w.id) && typeof w.scenario_id === "string")
+    .map((w) => ({ id: w.id, scenario_id: w.scenario_id, name: String(w.name ?? ""), created_at: String(w.created_at ?? "") }));
+  return { format: "fabrictwin-mine", version: 1, scenarios, runs, tokens, sweeps: work(d.sweeps), tunings: work(d.tunings) };
 }
 
 /** Adds an imported list to this browser's (entries already here are kept as they are). */
@@ -133,6 +165,11 @@ export function importMine(text: string): { scenarios: number; runs: number } {
   m.scenarios = [...m.scenarios, ...newS].sort((a, b) => b.created_at.localeCompare(a.created_at)).slice(0, LIMIT);
   m.runs = [...m.runs, ...newR].sort((a, b) => b.created_at.localeCompare(a.created_at)).slice(0, LIMIT);
   m.tokens = [...new Set([...(m.tokens ?? []), ...(incoming.tokens ?? [])])];
+  for (const kind of ["sweeps", "tunings"] as const) {
+    const have = new Set((m[kind] ?? []).map((w) => w.id));
+    m[kind] = [...(m[kind] ?? []), ...(incoming[kind] ?? []).filter((w) => !have.has(w.id))]
+      .sort((a, b) => b.created_at.localeCompare(a.created_at)).slice(0, LIMIT);
+  }
   store(m);
   return { scenarios: newS.length, runs: newR.length };
 }

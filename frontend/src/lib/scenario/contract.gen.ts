@@ -6,6 +6,8 @@ export const LIMITS = {
   KIB: 1024,
   MIB: 1048576,
   GIB: 1073741824,
+  MB: 1000000,
+  GB: 1000000000,
   MAX_NODES: 20000,
   MAX_LINKS: 100000,
   MAX_FLOWS: 2000000,
@@ -64,22 +66,22 @@ export interface FieldContract extends NumberRange {
 
 /** Every scalar field of `switch` (paths relative to it). */
 export const SWITCH_CONTRACT: Readonly<Record<string, FieldContract>> = {
-  "buffer_bytes": { type: "integer", min: 65536, max: 1073741824, default: 12000000, unit: "bytes" },
+  "buffer_bytes": { type: "integer", min: 65536, max: 1000000000, default: 12000000, unit: "bytes" },
   "cell_bytes": { type: "integer", min: 64, max: 1024, default: 208, unit: "bytes" },
   "data_priority": { type: "integer", min: 0, max: 6, default: 3 },
   "ecmp_seed": { type: "integer", min: 0, max: 4294967295, default: 0 },
   "ecn.enabled": { type: "boolean", default: true },
-  "ecn.kmax_bytes": { type: "integer", min: 0, max: 1073741824, default: 400000, unit: "bytes" },
-  "ecn.kmin_bytes": { type: "integer", min: 0, max: 1073741824, default: 100000, unit: "bytes" },
+  "ecn.kmax_bytes": { type: "integer", min: 0, max: 1000000000, default: 400000, unit: "bytes" },
+  "ecn.kmin_bytes": { type: "integer", min: 0, max: 1000000000, default: 100000, unit: "bytes" },
   "ecn.pmax": { type: "number", min: 0, max: 1, default: 0.2 },
   "ecn_mark_point": { type: "enum", options: ["enqueue", "dequeue"], default: "enqueue", description: "where the ECN marker looks at the egress queue: on arrival of the frame (enqueue) or on its departure (dequeue); per switch, all priorities" },
   "load_balancing": { type: "enum", options: ["ecmp", "per_packet", "adaptive"], default: "ecmp", description: "choice among equal-cost next hops: ecmp (5-tuple hash, one path per QP), per_packet (round robin, packet by packet), adaptive (the next hop whose egress queue holds the fewest bytes, packet by packet; ties follow the hash)" },
   "pfc.alpha": { type: "number", min: 0.0078125, max: 64, default: 0.0625 },
   "pfc.enabled": { type: "boolean", default: true },
-  "pfc.headroom_bytes": { type: "integer", min: 0, max: 67108864, keyword: "auto", default: "auto", unit: "bytes" },
+  "pfc.headroom_bytes": { type: "integer", min: 0, max: 64000000, keyword: "auto", default: "auto", unit: "bytes" },
   "pfc.pause_mode": { type: "enum", options: ["xoff_xon", "quanta"], default: "xoff_xon" },
   "pfc.pause_quanta": { type: "integer", min: 512, max: 65535, default: 65535 },
-  "pfc.xon_offset_bytes": { type: "integer", min: 0, max: 10485760, default: 4160, unit: "bytes" },
+  "pfc.xon_offset_bytes": { type: "integer", min: 0, max: 10000000, default: 4160, unit: "bytes" },
 };
 
 /** Default of every `switch` field that has one (paths relative to it). */
@@ -214,16 +216,16 @@ export const SCHEMA_RANGES: Readonly<Record<string, NumberRange>> = {
   "CcPartial.rate_decrease_interval_us": { min: 0, max: 1000000.0 },
   "CcPartial.rate_increase_timer_us": { min: 1.0, max: 1000000.0 },
   "CcPartial.rhai_mbps": { min: 1.0, max: 1600000.0 },
-  "Dci.dci_buffer_bytes": { min: 65536, max: 1073741824 },
+  "Dci.dci_buffer_bytes": { min: 65536, max: 1000000000 },
   "Dci.dci_rate_gbps": { min: 0.01, max: 1600.0 },
   "Dci.length_km": { min: 1, max: 20000 },
   "DciAccelerator.buffer_bytes": { min: 65536, max: 4294967296 },
   "DciAccelerator.retransmit_timeout_us": { min: 1, max: 10000000 },
-  "Ecn.kmax_bytes": { min: 0, max: 1073741824 },
-  "Ecn.kmin_bytes": { min: 0, max: 1073741824 },
+  "Ecn.kmax_bytes": { min: 0, max: 1000000000 },
+  "Ecn.kmin_bytes": { min: 0, max: 1000000000 },
   "Ecn.pmax": { min: 0, max: 1 },
-  "EcnPartial.kmax_bytes": { min: 0, max: 1073741824 },
-  "EcnPartial.kmin_bytes": { min: 0, max: 1073741824 },
+  "EcnPartial.kmax_bytes": { min: 0, max: 1000000000 },
+  "EcnPartial.kmin_bytes": { min: 0, max: 1000000000 },
   "EcnPartial.pmax": { min: 0, max: 1 },
   "Erd.nack_interval_us": { min: 0.1, max: 1000000.0 },
   "Erd.paths": { min: 1, max: 16 },
@@ -312,13 +314,13 @@ export const SCHEMA_RANGES: Readonly<Record<string, NumberRange>> = {
   "Permutation.size_bytes": { min: 0, max: 9007199254740992 },
   "Permutation.start_us": { min: 0 },
   "Pfc.alpha": { min: 0.0078125, max: 64 },
-  "Pfc.headroom_bytes": { min: 0, max: 67108864 },
+  "Pfc.headroom_bytes": { min: 0, max: 64000000 },
   "Pfc.pause_quanta": { min: 512, max: 65535 },
-  "Pfc.xon_offset_bytes": { min: 0, max: 10485760 },
+  "Pfc.xon_offset_bytes": { min: 0, max: 10000000 },
   "PfcPartial.alpha": { min: 0.0078125, max: 64 },
-  "PfcPartial.headroom_bytes": { min: 0, max: 67108864 },
+  "PfcPartial.headroom_bytes": { min: 0, max: 64000000 },
   "PfcPartial.pause_quanta": { min: 512, max: 65535 },
-  "PfcPartial.xon_offset_bytes": { min: 0, max: 10485760 },
+  "PfcPartial.xon_offset_bytes": { min: 0, max: 10000000 },
   "PfcStorm.end_us": { min: 0, exclusiveMin: true },
   "PfcStorm.interval_us": { min: 0, max: 1000000.0, exclusiveMin: true },
   "PfcStorm.priority": { min: 0, max: 6 },
@@ -352,11 +354,11 @@ export const SCHEMA_RANGES: Readonly<Record<string, NumberRange>> = {
   "Stride.size_bytes": { min: 0, max: 9007199254740992 },
   "Stride.start_us": { min: 0 },
   "Stride.stride": { min: 1, max: 20000 },
-  "Switch.buffer_bytes": { min: 65536, max: 1073741824 },
+  "Switch.buffer_bytes": { min: 65536, max: 1000000000 },
   "Switch.cell_bytes": { min: 64, max: 1024 },
   "Switch.data_priority": { min: 0, max: 6 },
   "Switch.ecmp_seed": { min: 0, max: 4294967295 },
-  "SwitchPartial.buffer_bytes": { min: 65536, max: 1073741824 },
+  "SwitchPartial.buffer_bytes": { min: 65536, max: 1000000000 },
   "SwitchPartial.cell_bytes": { min: 64, max: 1024 },
   "SwitchPartial.data_priority": { min: 0, max: 6 },
   "SwitchPartial.ecmp_seed": { min: 0, max: 4294967295 },
@@ -378,6 +380,15 @@ export const SCHEMA_RANGES: Readonly<Record<string, NumberRange>> = {
   "Workload.start_us": { min: 0 },
   "Workload.stop_us": { min: 0, exclusiveMin: true },
 };
+
+/** Every `topology` kind (its discriminator). */
+export const TOPOLOGY_KINDS = ["dci", "explicit", "fat_tree", "leaf_spine", "rail_optimized", "three_tier"] as const;
+
+/** Every `traffic` kind (its discriminator). */
+export const TRAFFIC_KINDS = ["all_to_all", "flows", "incast", "inter_pod_permutation", "pairs", "perftest", "permutation", "pingmesh", "stride", "workload"] as const;
+
+/** Every `faults` kind (its discriminator). */
+export const FAULT_KINDS = ["link_down", "link_up", "loss", "pfc_storm", "set", "slow_receiver"] as const;
 
 /** What a `set` fault may change: its param -> the static setting it overrides. */
 export const SET_PARAMS: Readonly<Record<string, string>> = {

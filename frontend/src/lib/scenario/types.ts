@@ -1,11 +1,14 @@
 // Editor-facing view of scenario v1 (docs/scenario-format.md). Partial objects stay open
 // (Record) because the API fills defaults and validates; the editor only needs these fields.
 
+import type { TOPOLOGY_KINDS, TRAFFIC_KINDS } from "./contract.gen";
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
-export type GeneratorKind = "leaf_spine" | "fat_tree" | "three_tier" | "dci" | "rail_optimized";
-export type TopologyKind = GeneratorKind | "explicit";
+/** The kinds come from the generated contract (contract.gen.ts, from the Pydantic models). */
+export type TopologyKind = (typeof TOPOLOGY_KINDS)[number];
+export type GeneratorKind = Exclude<TopologyKind, "explicit">;
 
 export interface ExplicitNode {
   id: string;
@@ -38,15 +41,7 @@ export interface GeneratorTopology {
 
 export type Topology = ExplicitTopology | GeneratorTopology;
 
-export type TrafficKind =
-  | "incast"
-  | "pairs"
-  | "permutation"
-  | "all_to_all"
-  | "perftest"
-  | "workload"
-  | "pingmesh"
-  | "flows";
+export type TrafficKind = (typeof TRAFFIC_KINDS)[number];
 
 export interface TrafficGenerator {
   kind: TrafficKind;

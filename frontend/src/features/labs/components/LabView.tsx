@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Link } from "react-router";
-import { Markdown } from "../model/markdown";
+import { Markdown } from "../../../components/Markdown";
 import type { LabProgress } from "../model/progress";
 import type { Lab } from "../api/labs";
 

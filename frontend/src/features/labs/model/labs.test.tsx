@@ -1,5 +1,5 @@
 import { render, screen } from "@testing-library/react";
-import { Markdown, parseBlocks } from "./markdown";
+import { Markdown, guideHref } from "../../../components/Markdown";
 import { effectiveValue, stepDone } from "./progress";
 import { NEW_SCENARIO } from "../../scenarios/editor/model";
 import type { Scenario } from "../../../lib/scenario/types";
@@ -34,10 +34,24 @@ describe("lab step checks", () => {
 });
 
 describe("lab markdown", () => {
-  it("parses headings, lists, code, tables and paragraphs", () => {
-    const blocks = parseBlocks("# T\n\nSome *text*.\n\n1. one\n   more\n2. two\n\n```sh\nrun x\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n");
-    expect(blocks.map((b) => b.kind)).toEqual(["h", "p", "ol", "code", "table"]);
-    expect(blocks[2]).toEqual({ kind: "ol", items: ["one more", "two"] });
+  it("renders headings, lists, code, tables and paragraphs through react-markdown", () => {
+    const { container } = render(<Markdown source={"# T\n\nSome *text*.\n\n1. one\n   more\n2. two\n\n```sh\nrun x\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"} />);
+    expect(container.querySelector("h2")?.textContent).toBe("T");
+    expect(container.querySelector("em")?.textContent).toBe("text");
+    expect(container.querySelector("pre code")?.textContent).toBe("run x\n");
+    expect(container.querySelectorAll("td")).toHaveLength(2);
+  });
+
+  it("keeps a wrapped list item one item (issue 21 §4), lazy continuation lines included", () => {
+    const { container } = render(<Markdown source={"1. Open the preset and\nrun it as it is.\n2. Change Kmax\n   to 200 KB.\n- a bullet that\n  wraps\n- another"} />);
+    const items = [...container.querySelectorAll("li")].map((li) => li.textContent?.replace(/\s+/g, " ").trim());
+    expect(items).toEqual(["Open the preset and run it as it is.", "Change Kmax to 200 KB.", "a bullet that wraps", "another"]);
+  });
+
+  it("links other docs to the app's /guide pages", () => {
+    expect(guideHref("tuning.md")).toBe("/guide/tuning");
+    expect(guideHref("../docs/presets.md#msft-deadlock")).toBe("/guide/presets#msft-deadlock");
+    expect(guideHref("https://example.org/x.md")).toBe("https://example.org/x.md");
   });
 
   it("renders inline markup as elements and never as HTML", () => {

@@ -125,3 +125,12 @@ describe("the comparison report", () => {
     expect(tableText(container.querySelector("table"))).toEqual([["metric", "A"], ["FCT p99", "1 +2"]]);
   });
 });
+
+describe("a comparison of runs that do not exist (issue 22 §4)", () => {
+  it("says none could be loaded, never that the scenarios are identical", () => {
+    const runs = ["zzz", "yyy"].map((id) => ({ id, loading: false, error: new Error(`run '${id}' not found`) })) as ComparedRun[];
+    render(<MemoryRouter><CompareView runs={runs} candidates={[]} onAdd={() => {}} onRemove={() => {}} /></MemoryRouter>);
+    expect(screen.queryByText(/scenarios are identical/)).toBeNull();
+    expect(screen.getByText(/None of these runs could be loaded/)).toBeInTheDocument();
+  });
+});

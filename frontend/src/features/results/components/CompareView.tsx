@@ -107,7 +107,7 @@ export function CompareView({ runs, candidates, onAdd, onRemove, graph }: {
         </ol>
         {candidates.length > 0 && (
           <label>
-            Add a run of this scenario:{" "}
+            Add a run of this scenario, its parent or its forks:{" "}
             <select aria-label="Add a run" value="" onChange={(e) => e.target.value && onAdd(e.target.value)}>
               <option value="">choose…</option>
               {candidates.map((c) => <option key={c.id} value={c.id}>{c.label}</option>)}
@@ -168,7 +168,9 @@ export function CompareView({ runs, candidates, onAdd, onRemove, graph }: {
             </tbody>
           </table>
         )}
-        {diff.length === 0 && <p className="hint">The scenarios are identical{runs.some((r) => r.run?.seed !== runs[0].run?.seed) ? "; only the seed differs" : ""}.</p>}
+        {runs.length > 0 && runs.every((r) => r.error) ? <p className="hint">None of these runs could be loaded, so there is nothing to compare.</p>
+          : runs.some((r) => !r.scenario) ? null
+          : diff.length === 0 && <p className="hint">The scenarios are identical{runs.some((r) => r.run?.seed !== runs[0].run?.seed) ? "; only the seed differs" : ""}.</p>}
       </section>
 
       {graph && ready.length > 1 && ready.length === runs.length && sameFabric && (

@@ -1,7 +1,7 @@
 import { useRef, useState, useSyncExternalStore } from "react";
 import { Link } from "react-router";
 import { Empty } from "../../../components/States";
-import { exportMine, importMine, loadMine, subscribeMine } from "../../../lib/mine/mine";
+import { exportMine, importMine, loadMine, recentWork, subscribeMine } from "../../../lib/mine/mine";
 
 /**
  * "My scenarios": what this browser saved and ran (local storage, with owner tokens), never other
@@ -26,7 +26,7 @@ export function RecentScenarios() {
       <div className="row">
         <p className="hint">Kept in this browser only; other people's scenarios never show here.</p>
         <span className="grow" />
-        <button type="button" className="small" onClick={download} disabled={!mine.scenarios?.length && !mine.runs?.length}>Export list</button>
+        <button type="button" className="small" onClick={download} disabled={!mine.scenarios?.length && !mine.runs?.length && !mine.sweeps?.length && !mine.tunings?.length}>Export list</button>
         <button type="button" className="small" onClick={() => file.current?.click()}>Import list…</button>
         <input ref={file} type="file" accept="application/json,.json" hidden aria-label="Import my scenarios"
           onChange={async (e) => {
@@ -35,7 +35,7 @@ export function RecentScenarios() {
             if (!f) return;
             try {
               const n = importMine(await f.text());
-              setNote(`Imported ${n.scenarios} scenarios and ${n.runs} runs.`);
+              setNote(`Imported ${n.scenarios} scenarios and ${n.runs} runs (with their sweeps and tunings).`);
             } catch (err) {
               setNote(`Not imported: ${(err as Error).message}.`);
             }
@@ -54,5 +54,27 @@ export function RecentScenarios() {
         </ul>
       )}
     </div>
+  );
+}
+
+const PATH = { run: "runs", sweep: "sweeps", tuning: "tunings" } as const;
+
+/** Home's "My recent work": the runs, sweeps and tunings this browser started, newest first. */
+export function RecentWork() {
+  const json = useSyncExternalStore(subscribeMine, () => JSON.stringify(loadMine()), () => "{}");
+  const mine = JSON.parse(json) as ReturnType<typeof loadMine>;
+  const names = new Map((mine.scenarios ?? []).map((s) => [s.id, s.name]));
+  const items = recentWork({ ...mine, runs: mine.runs ?? [] }, 12);
+  if (!items.length) return <Empty>No run, sweep or tuning started in this browser yet.</Empty>;
+  return (
+    <ul className="recent" data-testid="my-recent-work">
+      {items.map((w) => (
+        <li key={`${w.kind}-${w.id}`}>
+          <span className="badge">{w.kind}</span>{" "}
+          <Link to={`/${PATH[w.kind]}/${w.id}`}>{w.name || names.get(w.scenario_id) || `${w.kind} ${w.id.slice(0, 8)}`}</Link>{" "}
+          <small>started {new Date(w.created_at).toLocaleString()}</small>
+        </li>
+      ))}
+    </ul>
   );
 }

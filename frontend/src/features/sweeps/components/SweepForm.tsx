@@ -1,18 +1,11 @@
 import { useState } from "react";
 import { ErrorBox } from "../../../components/States";
 import type { SweepCreate } from "../api/sweeps";
-import { fieldErrorMap } from "../../../lib/api/fieldErrors";
+import { fieldErrorMap, fieldMessages } from "../../../lib/api/fieldErrors";
+import { describeValues } from "../../../lib/scenario/values";
+import { ParamPicker, type ParamChoice } from "../../../components/ParamPicker";
 
-/** API messages for one form row ("parameters.0" matches "parameters.0.path" etc.), readable. */
-export function fieldMessages(fields: Record<string, string>, prefix: string): string[] {
-  return Object.entries(fields)
-    .filter(([path]) => path === prefix || path.startsWith(`${prefix}.`))
-    .map(([path, msg]) => {
-      const what = path.slice(prefix.length + 1) || "row";
-      const text = msg === "Extra inputs are not permitted" ? "this field does not exist in the scenario" : msg;
-      return `${what}: ${text}`;
-    });
-}
+const SEED: ParamChoice[] = [{ path: "seed", label: "Seed", numeric: true }];
 
 interface ParamRow {
   path: string;
@@ -24,35 +17,6 @@ interface LinkedRow {
   from: string;
   scale: string;
   offset: string;
-}
-
-export const SUGGESTED_PATHS = [
-  "switch.ecn.kmin_bytes", "switch.ecn.kmax_bytes", "switch.ecn.pmax", "switch.pfc.alpha",
-  "switch.pfc.headroom_bytes", "switch.buffer_bytes", "nic.cc.preset", "nic.cc.rai_mbps", "nic.mtu_bytes",
-  "nic.cnp_interval_us", "traffic.0.size_bytes",
-];
-
-/** "0:5000:500" (start:stop:step, inclusive) or "1, 10, 20" or words; or why not. */
-export function describeValues(text: string): { values: (number | string)[] } | { error: string } {
-  const range = text.trim().match(/^(-?[\d.]+)\s*:\s*(-?[\d.]+)\s*:\s*(-?[\d.]+)$/);
-  if (range) {
-    const [a, b, step] = range.slice(1).map(Number);
-    if (!(step > 0)) return { error: `step must be > 0 (got ${range[3]}): start:stop:step, e.g. ${range[1]}:${range[2]}:500` };
-    if (b < a) return { error: `stop (${b}) is below start (${a})` };
-    if ((b - a) / step > 5000) return { error: `${Math.floor((b - a) / step) + 1} values: at most 5,000; use a larger step` };
-    const out: number[] = [];
-    for (let v = a; v <= b + step * 1e-9; v += step) out.push(Number(v.toPrecision(12)));
-    return { values: out };
-  }
-  if (/^\s*-?[\d.]+\s*:/.test(text)) return { error: "a range is start:stop:step with three numbers, e.g. 0:5000:500" };
-  const parts = text.split(",").map((s) => s.trim()).filter(Boolean);
-  if (parts.length === 0) return { error: "give values: a list (1, 10, 20) or a range (0:5000:500)" };
-  return { values: parts.map((p) => (p !== "" && Number.isFinite(Number(p)) ? Number(p) : p)) };
-}
-
-export function parseValues(text: string): (number | string)[] | null {
-  const d = describeValues(text);
-  return "values" in d ? d.values : null;
 }
 
 export function SweepForm({ scenarioId, busy, error, onSubmit }: {
@@ -89,12 +53,11 @@ export function SweepForm({ scenarioId, busy, error, onSubmit }: {
         } as SweepCreate);
       }}
     >
-      <datalist id="sweep-paths">{SUGGESTED_PATHS.map((p) => <option key={p} value={p} />)}</datalist>
       <h3>Swept parameters</h3>
-      <p className="hint">Each row: a scenario path (dotted, list indices as numbers, e.g. <code>traffic.0.size_bytes</code>; units as in the editor: bytes, us, Gbit/s) and its values as a list (<code>1, 10, 20</code>) or a range <code>start:stop:step</code> (<code>0:5000:500</code>).</p>
+      <p className="hint">Each row: a parameter (as named in the editor, in its unit; “Other path…” takes any dotted path of the scenario, e.g. <code>traffic.1.size_bytes</code>) and its values as a list (<code>1, 10, 20</code>) or a range <code>start:stop:step</code> (<code>0:5000:500</code>).</p>
       {params.map((p, i) => (
         <div className="row" key={i}>
-          <input list="sweep-paths" aria-label={`Parameter ${i + 1} path`} placeholder="path, e.g. switch.ecn.kmin_bytes" value={p.path} onChange={(e) => setParams(upd(params, i, { path: e.target.value }))} size={28} />
+          <ParamPicker label={`Parameter ${i + 1}`} value={p.path} allowOther extra={SEED} onChange={(path) => setParams(upd(params, i, { path }))} />
           <input aria-label={`Parameter ${i + 1} values`} placeholder="values, e.g. 1000, 5000 or 0:5000:500" value={p.values} aria-invalid={!parsed[i]} onChange={(e) => setParams(upd(params, i, { values: e.target.value }))} size={30} />
           {"error" in described[i]
             ? <small className="field-error" role="alert">{described[i].error}</small>
@@ -103,15 +66,15 @@ export function SweepForm({ scenarioId, busy, error, onSubmit }: {
           <button type="button" className="small" onClick={() => setParams(params.filter((_, j) => j !== i))} disabled={params.length === 1}>Remove</button>
         </div>
       ))}
-      <button type="button" className="small" onClick={() => setParams([...params, { path: "", values: "" }])}>Add parameter</button>
+      <button type="button" className="small" onClick={() => setParams([...params, { path: "switch.pfc.alpha", values: "" }])}>Add parameter</button>
       <h3>Linked parameters</h3>
       {linked.map((l, i) => (
         <div className="row" key={i}>
-          <input list="sweep-paths" aria-label={`Linked ${i + 1} path`} value={l.path} onChange={(e) => setLinked(upd(linked, i, { path: e.target.value }))} size={24} />
+          <ParamPicker label={`Linked ${i + 1}`} value={l.path} allowOther onChange={(path) => setLinked(upd(linked, i, { path }))} />
           <span>=</span>
           <input aria-label={`Linked ${i + 1} scale`} value={l.scale} size={4} onChange={(e) => setLinked(upd(linked, i, { scale: e.target.value }))} />
           <span>×</span>
-          <input list="sweep-paths" aria-label={`Linked ${i + 1} from`} value={l.from} onChange={(e) => setLinked(upd(linked, i, { from: e.target.value }))} size={24} />
+          <ParamPicker label={`Linked ${i + 1} from`} value={l.from} allowOther extra={SEED} onChange={(from) => setLinked(upd(linked, i, { from }))} />
           <span>+</span>
           <input aria-label={`Linked ${i + 1} offset`} value={l.offset} size={6} onChange={(e) => setLinked(upd(linked, i, { offset: e.target.value }))} />
           <button type="button" className="small" onClick={() => setLinked(linked.filter((_, j) => j !== i))}>Remove</button>

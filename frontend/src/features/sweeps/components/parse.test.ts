@@ -1,4 +1,4 @@
-import { parseValues } from "./SweepForm";
+import { parseValues } from "../../../lib/scenario/values";
 
 describe("form parsers", () => {
   it("reads sweep values as lists or inclusive ranges", () => {

@@ -1,15 +1,10 @@
 import { useState } from "react";
 import { ErrorBox } from "../../../components/States";
-import { fieldErrorMap } from "../../../lib/api/fieldErrors";
-import { NIC_FIELDS, SWITCH_FIELDS } from "../../../lib/scenario/fields";
-import { describeValues, fieldMessages } from "../../sweeps/components/SweepForm";
+import { fieldErrorMap, fieldMessages } from "../../../lib/api/fieldErrors";
+import { describeValues } from "../../../lib/scenario/values";
+import { ParamPicker } from "../../../components/ParamPicker";
 import type { TuningCreate } from "../api/tunings";
 
-/** Numeric scenario fields a tuning can search, from the editor's field list (no typed paths). */
-export const TUNABLE = [
-  ...SWITCH_FIELDS.filter((f) => f.type !== "bool" && f.type !== "select").map((f) => ({ path: `switch.${f.path}`, label: `Switch: ${f.label}`, unit: f.unit })),
-  ...NIC_FIELDS.filter((f) => f.type === "number" || f.type === "auto-number").map((f) => ({ path: `nic.${f.path}`, label: `NIC: ${f.label}`, unit: f.unit })),
-];
 const UNITS = ["model", "cells", "bytes", "percent", "alpha_direct", "alpha_broadcom_index", "alpha_sai_exponent"] as const;
 const STRATEGIES = ["vendor", "experience", "grid", "random", "annealing", "tpe", "nsga2"] as const;
 const OBJECTIVES: Record<string, string> = {
@@ -71,9 +66,8 @@ export function TuningForm({ scenarioId, busy, error, onSubmit }: {
       {!named && <>
         {rows.map((r, i) => (
           <div className="row" key={i}>
-            <select aria-label={`Parameter ${i + 1}`} value={r.path} onChange={(e) => upd(i, { path: e.target.value, name: e.target.value.split(".").pop()!.replace(/_bytes|_us|_mbps/, "").slice(0, 32) })}>
-              {TUNABLE.map((f) => <option key={f.path} value={f.path}>{f.label}{f.unit ? ` (${f.unit})` : ""}</option>)}
-            </select>
+            <ParamPicker label={`Parameter ${i + 1}`} value={r.path} numericOnly
+              onChange={(path) => upd(i, { path, name: path.split(".").pop()!.replace(/_bytes|_us|_mbps/, "").slice(0, 32) })} />
             <input aria-label={`Parameter ${i + 1} values`} value={r.values} size={24} aria-invalid={"error" in described[i]} onChange={(e) => upd(i, { values: e.target.value })} />
             <select aria-label={`Parameter ${i + 1} unit`} value={r.unit} onChange={(e) => upd(i, { unit: e.target.value })}>
               {UNITS.map((u) => <option key={u}>{u}</option>)}

@@ -4,7 +4,10 @@
  * per scope, per host pair and per ToR pair, idle and under load.
  */
 #include "common/rounding.h"
-#include "helper/fabric-network.h"
+#include "helper/result-math.h"
+#include "helper/result-reports.h"
+#include "helper/network-builder.h"
+#include "model/fault-schedule.h"
 #include "scenario/pingmesh-scope.h"
 
 #include <algorithm>
@@ -50,9 +53,9 @@ RttStats(std::vector<double> v)
 } // namespace
 
 bool
-FabricRunnerImpl::HasProbes() const
+HasProbes(const Scenario& scenario)
 {
-    for (const FlowSpec& f : m_scenario.flows)
+    for (const FlowSpec& f : scenario.flows)
     {
         if (f.probe)
         {
@@ -63,12 +66,12 @@ FabricRunnerImpl::HasProbes() const
 }
 
 nlohmann::ordered_json
-FabricRunnerImpl::FaultReport() const
+FaultReport(const RunView& run)
 {
     using json = nlohmann::ordered_json;
     json j;
     json events = json::array();
-    for (const FaultEvent& e : m_faults->Events())
+    for (const FaultEvent& e : run.faults.Events())
     {
         json x;
         x["t_us"] = RoundDecimals(e.ps / 1e6, 3);
@@ -81,23 +84,23 @@ FabricRunnerImpl::FaultReport() const
         events.push_back(x);
     }
     j["events"] = events;
-    const FabricCounters& c = m_ctx.counters;
+    const FabricCounters& c = run.ctx.counters;
     json d;
     d["link_loss"] = c.drops[DROP_LINK_LOSS];
     d["link_down"] = c.drops[DROP_LINK_DOWN];
     d["pfc_watchdog"] = c.drops[DROP_PFC_WATCHDOG];
     d["nic_rx_overflow"] = c.drops[DROP_NIC_RX_OVERFLOW];
     j["drops"] = d;
-    j["switch_watchdog_triggers"] = m_faults->SwitchWatchdogTriggers();
-    j["nic_watchdog_triggers"] = m_faults->NicWatchdogTriggers();
+    j["switch_watchdog_triggers"] = run.faults.SwitchWatchdogTriggers();
+    j["nic_watchdog_triggers"] = run.faults.NicWatchdogTriggers();
     json dl = json::array();
-    for (const DeadlockCycle& cyc : m_faults->Deadlocks())
+    for (const DeadlockCycle& cyc : run.faults.Deadlocks())
     {
         json x;
         json ports = json::array();
         for (const DeadlockHop& h : cyc.hops)
         {
-            ports.push_back(PortName(h.node, h.neighbor));
+            ports.push_back(run.network.PortName(h.node, h.neighbor));
         }
         x["ports"] = ports;
         x["priority"] = cyc.priority;
@@ -110,16 +113,16 @@ FabricRunnerImpl::FaultReport() const
 }
 
 nlohmann::ordered_json
-FabricRunnerImpl::PortCounters() const
+PortCountersReport(const RunView& run)
 {
     using json = nlohmann::ordered_json;
     static const char* kReasons[] = {"headroom_overflow", "buffer_overflow", "tail_drop", "corrupt",
                                      "link_loss", "link_down", "pfc_watchdog", "nic_rx_overflow"};
     std::vector<std::pair<std::string, json>> rows;
     std::vector<std::pair<std::string, json>> drops;
-    for (uint32_t d = 0; d < m_devices.size(); ++d)
+    for (uint32_t d = 0; d < run.network.NodeCount(); ++d)
     {
-        const FabricDevice* dev = ns3::PeekPointer(m_devices[d]);
+        const FabricDevice* dev = run.network.Device(static_cast<uint32_t>(d));
         for (uint32_t p = 0; dev && p < dev->GetNPorts(); ++p)
         {
             const Port& port = dev->GetPort(p);
@@ -127,7 +130,7 @@ FabricRunnerImpl::PortCounters() const
             {
                 continue;
             }
-            std::string name = PortName(d, port.neighbor);
+            std::string name = run.network.PortName(d, port.neighbor);
             for (uint32_t prio = 0; prio < kNumPriorities; ++prio)
             {
                 if (port.fault->txPackets[prio] == 0 && port.pausesSent[prio] == 0 &&
@@ -185,14 +188,14 @@ FabricRunnerImpl::PortCounters() const
 }
 
 nlohmann::ordered_json
-FabricRunnerImpl::PingmeshReport() const
+PingmeshReport(const RunView& run)
 {
     using json = nlohmann::ordered_json;
-    const Topology& topo = m_scenario.topo;
-    const std::vector<uint32_t>& attach = m_hostAttachNode;
+    const Topology& topo = run.scenario.topo;
+    const std::vector<uint32_t>& attach = run.network.HostAttachNode();
     // "Idle": probes sent before the first workload flow starts; "loaded": the others.
     uint64_t loadStartNs = UINT64_MAX;
-    for (const FlowSpec& f : m_scenario.flows)
+    for (const FlowSpec& f : run.scenario.flows)
     {
         if (!f.probe)
         {
@@ -207,7 +210,7 @@ FabricRunnerImpl::PingmeshReport() const
     std::vector<double> loaded;
     uint64_t sent = 0;
     uint64_t unanswered = 0;
-    for (const FlowState& f : m_ctx.flows)
+    for (const FlowState& f : run.ctx.flows)
     {
         if (!f.spec || !f.spec->probe)
         {

@@ -1,11 +1,12 @@
 /*
- * The automatic monitor of FabricRunnerImpl (helper/auto-monitor.h): sample every switch egress
- * queue, every port's pause state and every flow's rate while the run goes, then keep the
- * deepest queues, the longest-paused ports and the slowest flows. The per-sample cost is one
- * read per port plus one per flow still delivering, so it stays small beside the packet events.
+ * The automatic monitor (helper/auto-watch.h): sample every switch egress queue, every port's
+ * pause state and every flow's rate while the run goes, then keep the deepest queues, the
+ * longest-paused ports and the slowest flows. The per-sample cost is one read per port plus one
+ * per flow still delivering, so it stays small beside the packet events.
  */
+#include "helper/auto-watch.h"
 #include "common/rounding.h"
-#include "helper/fabric-network.h"
+#include "helper/network-builder.h"
 
 #include <algorithm>
 #include <cmath>
@@ -44,143 +45,157 @@ Plural(std::size_t n, const char* one, const char* many)
 
 } // namespace
 
-void
-FabricRunnerImpl::InitAutoWatch()
+AutoWatch::AutoWatch(const Scenario& scenario, const FabricContext& ctx, const NetworkBuilder& network)
+    : m_scenario(scenario),
+      m_ctx(ctx),
+      m_network(network)
 {
+}
+
+void
+AutoWatch::Init(int64_t sampleIntervalPs)
+{
+    m_sampleIntervalPs = sampleIntervalPs;
+    const std::vector<FabricSwitch*>& switches = m_network.Switches();
     const MonitorConfig& mon = m_scenario.monitor;
     uint64_t samples = m_scenario.durationNs * 1000 / static_cast<uint64_t>(m_sampleIntervalPs) + 2;
     if (mon.queuesAuto)
     {
-        for (size_t n = 0; n < m_switches.size(); ++n)
+        for (size_t n = 0; n < switches.size(); ++n)
         {
-            if (!m_switches[n])
+            if (!switches[n])
             {
                 continue;
             }
-            for (uint32_t p = 0; p < m_switches[n]->GetNPorts(); ++p)
+            for (uint32_t p = 0; p < switches[n]->GetNPorts(); ++p)
             {
-                m_autoQueuePorts.push_back({static_cast<uint32_t>(n), p, m_switches[n]->GetPort(p).neighbor});
+                m_queuePorts.push_back({static_cast<uint32_t>(n), p, switches[n]->GetPort(p).neighbor});
             }
         }
-        m_autoQueuesOn = m_autoQueuePorts.size() * samples <= kAutoPortSampleBudget;
-        m_autoQueues.assign(m_autoQueuesOn ? m_autoQueuePorts.size() : 0, {});
+        m_queuesOn = m_queuePorts.size() * samples <= kAutoPortSampleBudget;
+        m_queues.assign(m_queuesOn ? m_queuePorts.size() : 0, {});
     }
     if (mon.portsAuto)
     {
-        for (size_t n = 0; n < m_devices.size(); ++n)
+        for (size_t n = 0; n < m_network.NodeCount(); ++n)
         {
-            const FabricDevice* d = ns3::PeekPointer(m_devices[n]);
+            const FabricDevice* d = m_network.Device(static_cast<uint32_t>(n));
             for (uint32_t p = 0; d && p < d->GetNPorts(); ++p)
             {
-                m_autoPausePorts.push_back({static_cast<uint32_t>(n), p, d->GetPort(p).neighbor});
+                m_pausePorts.push_back({static_cast<uint32_t>(n), p, d->GetPort(p).neighbor});
             }
         }
         // One byte per sample: four times the queue budget in the same memory.
-        m_autoPausesOn = m_autoPausePorts.size() * samples <= 4 * kAutoPortSampleBudget;
-        m_autoPauses.assign(m_autoPausesOn ? m_autoPausePorts.size() : 0, {});
+        m_pausesOn = m_pausePorts.size() * samples <= 4 * kAutoPortSampleBudget;
+        m_pauses.assign(m_pausesOn ? m_pausePorts.size() : 0, {});
     }
     if (mon.flowsAuto)
     {
-        m_autoFlowsOn = true;
-        m_autoFlowSeries.assign(m_ctx.flows.size(), {});
-        m_autoFlowState.assign(m_ctx.flows.size(), 0);
+        m_flowsOn = true;
+        m_flowSeries.assign(m_ctx.flows.size(), {});
+        m_flowState.assign(m_ctx.flows.size(), 0);
+        m_flowBytesAtLastSample.assign(m_ctx.flows.size(), 0);
     }
 }
 
 void
-FabricRunnerImpl::SampleAuto(uint32_t si)
+AutoWatch::Sample(uint32_t si, std::size_t flowsStarted)
 {
     int64_t now = NowPs();
-    for (size_t i = 0; i < m_autoQueues.size(); ++i)
+    const std::vector<FabricSwitch*>& switches = m_network.Switches();
+    for (size_t i = 0; i < m_queues.size(); ++i)
     {
-        const AutoPort& a = m_autoQueuePorts[i];
-        uint64_t bytes = m_switches[a.node]->DataQueueBytes(a.port);
-        m_autoQueues[i].Push(si, static_cast<uint32_t>(std::min<uint64_t>(bytes, UINT32_MAX)));
+        const AutoPort& a = m_queuePorts[i];
+        uint64_t bytes = switches[a.node]->DataQueueBytes(a.port);
+        m_queues[i].Push(si, static_cast<uint32_t>(std::min<uint64_t>(bytes, UINT32_MAX)));
     }
-    for (size_t i = 0; i < m_autoPauses.size(); ++i)
+    for (size_t i = 0; i < m_pauses.size(); ++i)
     {
-        const AutoPort& a = m_autoPausePorts[i];
-        const FabricDevice* d = ns3::PeekPointer(m_devices[a.node]);
-        m_autoPauses[i].Push(si, PauseState(*d, m_switches[a.node], a.port, now));
+        const AutoPort& a = m_pausePorts[i];
+        const FabricDevice* d = m_network.Device(a.node);
+        m_pauses[i].Push(si, PauseState(*d, switches[a.node], a.port, now));
     }
-    if (!m_autoFlowsOn)
+    if (!m_flowsOn)
     {
         return;
     }
     // Admit the flows started since the last sample.
-    for (; m_autoFlowCursor < m_nextStart; ++m_autoFlowCursor)
+    const std::vector<uint32_t>& order = m_network.StartOrder();
+    for (; m_flowCursor < flowsStarted; ++m_flowCursor)
     {
-        uint32_t fi = m_startOrder[m_autoFlowCursor];
+        uint32_t fi = order[m_flowCursor];
         if (fi < m_ctx.flows.size() && m_ctx.flows[fi].valid)
         {
-            m_autoFlowActive.push_back(fi);
+            m_flowActive.push_back(fi);
         }
     }
     double intervalS = m_sampleIntervalPs / 1e12;
     size_t kept = 0;
-    for (uint32_t fi : m_autoFlowActive)
+    for (uint32_t fi : m_flowActive)
     {
-        FlowState& f = m_ctx.flows[fi];
-        uint64_t delta = f.bytesDelivered - f.bytesAtLastSample;
-        f.bytesAtLastSample = f.bytesDelivered;
-        if (m_autoFlowState[fi] == 0 && !m_autoFlowBudgetHit)
+        const FlowState& f = m_ctx.flows[fi];
+        uint64_t delta = f.bytesDelivered - m_flowBytesAtLastSample[fi];
+        m_flowBytesAtLastSample[fi] = f.bytesDelivered;
+        if (m_flowState[fi] == 0 && !m_flowBudgetHit)
         {
-            m_autoFlowState[fi] = 1;
-            m_autoFlowSeries[fi].first = si;
+            m_flowState[fi] = 1;
+            m_flowSeries[fi].first = si;
         }
-        if (m_autoFlowState[fi] == 1)
+        if (m_flowState[fi] == 1)
         {
-            if (m_autoFlowSamples >= kAutoFlowSampleBudget)
+            if (m_flowSamples >= kAutoFlowSampleBudget)
             {
                 // Out of memory budget: this flow's series would be cut short, so it is not shown.
-                m_autoFlowBudgetHit = true;
-                m_autoFlowState[fi] = 2;
-                m_autoFlowSeries[fi] = {};
+                m_flowBudgetHit = true;
+                m_flowState[fi] = 2;
+                m_flowSeries[fi] = {};
             }
             else
             {
-                m_autoFlowSeries[fi].values.push_back(RoundDecimals(delta * 8.0 / intervalS / 1e9, 4));
-                ++m_autoFlowSamples;
+                m_flowSeries[fi].values.push_back(RoundDecimals(delta * 8.0 / intervalS / 1e9, 4));
+                ++m_flowSamples;
             }
         }
         bool finished = f.completePs >= 0 && delta == 0;
         if (!finished)
         {
-            m_autoFlowActive[kept++] = fi;
+            m_flowActive[kept++] = fi;
         }
     }
-    m_autoFlowActive.resize(kept);
+    m_flowActive.resize(kept);
 }
 
 void
-FabricRunnerImpl::AutoQueueSeries(nlohmann::ordered_json& out, nlohmann::ordered_json& selection) const
+AutoWatch::QueueSeries(nlohmann::ordered_json& out, nlohmann::ordered_json& selection,
+                       std::size_t nSamples) const
 {
+    const std::vector<FabricSwitch*>& switches = m_network.Switches();
     std::vector<Ranked> all;
-    for (size_t i = 0; i < m_autoQueuePorts.size(); ++i)
+    for (size_t i = 0; i < m_queuePorts.size(); ++i)
     {
-        const AutoPort& a = m_autoQueuePorts[i];
+        const AutoPort& a = m_queuePorts[i];
         uint64_t maxRun = 0;
         for (uint8_t prio = 0; prio < kControlPriority; ++prio)
         {
-            maxRun = std::max(maxRun, m_switches[a.node]->Stats(a.port, prio).maxBytesRun);
+            maxRun = std::max(maxRun, switches[a.node]->Stats(a.port, prio).maxBytesRun);
         }
         if (maxRun == 0)
         {
             continue;
         }
         double area = 0;
-        for (uint32_t v : m_autoQueues[i].values)
+        for (uint32_t v : m_queues[i].values)
         {
             area += v;
         }
-        all.push_back({i, static_cast<double>(maxRun), area, PortName(a.node, a.neighbor)});
+        all.push_back({i, static_cast<double>(maxRun), area, m_network.PortName(a.node, a.neighbor)});
     }
     std::size_t nonEmpty = all.size();
     for (std::size_t i : TopRanked(std::move(all), kAutoWatchCount))
     {
-        const AutoPort& a = m_autoQueuePorts[i];
-        std::vector<uint32_t> v = m_autoQueues[i].Expand(m_tUs.size());
-        out[PortName(a.node, a.neighbor)] = std::vector<double>(v.begin(), v.end());
+        const AutoPort& a = m_queuePorts[i];
+        std::vector<uint32_t> v = m_queues[i].Expand(nSamples);
+        out[m_network.PortName(a.node, a.neighbor)] = std::vector<double>(v.begin(), v.end());
     }
     selection["queues"] =
         nonEmpty == 0 ? "auto: no switch egress queue held data during the run"
@@ -191,32 +206,33 @@ FabricRunnerImpl::AutoQueueSeries(nlohmann::ordered_json& out, nlohmann::ordered
 }
 
 void
-FabricRunnerImpl::AutoPauseSeries(nlohmann::ordered_json& out, nlohmann::ordered_json& selection) const
+AutoWatch::PauseSeries(nlohmann::ordered_json& out, nlohmann::ordered_json& selection,
+                       std::size_t nSamples) const
 {
     std::vector<Ranked> all;
-    for (size_t i = 0; i < m_autoPausePorts.size(); ++i)
+    for (size_t i = 0; i < m_pausePorts.size(); ++i)
     {
-        const AutoPort& a = m_autoPausePorts[i];
-        const Port& port = m_devices[a.node]->GetPort(a.port);
+        const AutoPort& a = m_pausePorts[i];
+        const Port& port = m_network.Device(a.node)->GetPort(a.port);
         uint64_t frames = 0;
         for (uint32_t prio = 0; prio < kNumPriorities; ++prio)
         {
             frames += port.pausesSent[prio] + port.pausesReceived[prio];
         }
-        uint64_t pausedSamples = NonZeroSamples(m_autoPauses[i]);
+        uint64_t pausedSamples = NonZeroSamples(m_pauses[i]);
         if (pausedSamples == 0 && frames == 0)
         {
             continue;
         }
         all.push_back({i, static_cast<double>(pausedSamples), static_cast<double>(frames),
-                       PortName(a.node, a.neighbor)});
+                       m_network.PortName(a.node, a.neighbor)});
     }
     std::size_t active = all.size();
     for (std::size_t i : TopRanked(std::move(all), kAutoWatchCount))
     {
-        const AutoPort& a = m_autoPausePorts[i];
-        std::vector<uint8_t> v = m_autoPauses[i].Expand(m_tUs.size());
-        out[PortName(a.node, a.neighbor)] = std::vector<int>(v.begin(), v.end());
+        const AutoPort& a = m_pausePorts[i];
+        std::vector<uint8_t> v = m_pauses[i].Expand(nSamples);
+        out[m_network.PortName(a.node, a.neighbor)] = std::vector<int>(v.begin(), v.end());
     }
     selection["ports"] =
         active == 0 ? "auto: no port was paused or sent a pause frame during the run"
@@ -227,15 +243,15 @@ FabricRunnerImpl::AutoPauseSeries(nlohmann::ordered_json& out, nlohmann::ordered
 }
 
 void
-FabricRunnerImpl::AutoFlowSeries(nlohmann::ordered_json& out, nlohmann::ordered_json& selection) const
+AutoWatch::FlowSeries(nlohmann::ordered_json& out, nlohmann::ordered_json& selection,
+                      std::size_t nSamples, int64_t endPs) const
 {
-    int64_t endPs = m_finished ? m_endPs : NowPs();
     std::vector<Ranked> finite;
     std::vector<Ranked> longLived;
     for (size_t i = 0; i < m_ctx.flows.size(); ++i)
     {
         const FlowState& f = m_ctx.flows[i];
-        if (m_autoFlowState[i] != 1 || !f.spec)
+        if (m_flowState[i] != 1 || !f.spec)
         {
             continue;
         }
@@ -254,7 +270,7 @@ FabricRunnerImpl::AutoFlowSeries(nlohmann::ordered_json& out, nlohmann::ordered_
         // A flow that lived through fewer than kMinVisibleSamples samples, or too small to have a
         // rate worth plotting (a 512 B pingmesh probe stuck behind a deep queue), is a spike or
         // nothing on a rate chart: such flows come after every flow that can be seen.
-        bool visible = m_autoFlowSeries[i].values.size() >= kMinVisibleSamples &&
+        bool visible = m_flowSeries[i].values.size() >= kMinVisibleSamples &&
                        f.spec->sizeBytes >= kMinVisibleFlowBytes;
         finite.push_back({i, visible ? slowdown : slowdown - 1e12, done ? 0.0 : 1.0, name});
     }
@@ -278,7 +294,7 @@ FabricRunnerImpl::AutoFlowSeries(nlohmann::ordered_json& out, nlohmann::ordered_
     }
     for (std::size_t i : chosen)
     {
-        out[std::to_string(m_ctx.flows[i].spec->id)] = m_autoFlowSeries[i].Expand(m_tUs.size());
+        out[std::to_string(m_ctx.flows[i].spec->id)] = m_flowSeries[i].Expand(nSamples);
     }
     std::string text = "auto: ";
     if (chosen.empty())
@@ -303,7 +319,7 @@ FabricRunnerImpl::AutoFlowSeries(nlohmann::ordered_json& out, nlohmann::ordered_
         }
         text += parts[0] + (parts.size() > 1 ? "; " + parts[1] : "");
     }
-    if (m_autoFlowBudgetHit)
+    if (m_flowBudgetHit)
     {
         text += " (flows past the sampling memory budget were not candidates)";
     }

@@ -1,29 +1,14 @@
-#include "helper/fabric-network.h"
-#include "common/rounding.h"
+#include "helper/network-builder.h"
 #include "helper/qp-depth.h"
 #include "model/dci-accelerator.h"
+#include "scenario/headroom.h"
 
-#include "model/fast-heap-scheduler.h"
-
-#include "ns3/core-module.h"
+#include "ns3/boolean.h"
 
 #include <algorithm>
-#include <cstdlib>
-#include <cmath>
-#include <fstream>
-#include <queue>
-#include <sstream>
-#include <unordered_map>
 
 namespace fabric
 {
-
-namespace
-{
-
-bool g_resolutionSet = false;
-
-} // namespace
 
 double
 IdealFctPs(uint64_t sizeBytes, uint32_t mtu, const std::vector<std::pair<double, int64_t>>& hops,
@@ -60,62 +45,24 @@ IdealFctPs(uint64_t sizeBytes, uint32_t mtu, const std::vector<std::pair<double,
     return t;
 }
 
-double
-Percentile(const std::vector<double>& sorted, double p)
+NetworkBuilder::NetworkBuilder(const Scenario& scenario, FabricContext& ctx)
+    : m_scenario(scenario),
+      m_ctx(ctx)
 {
-    if (sorted.empty())
-    {
-        return 0;
-    }
-    double rank = std::ceil(p * static_cast<double>(sorted.size()));
-    size_t idx = rank < 1 ? 0 : static_cast<size_t>(rank) - 1;
-    return sorted[std::min(idx, sorted.size() - 1)];
 }
 
-double
-PeakRssMb()
+void
+NetworkBuilder::Build()
 {
-    std::ifstream in("/proc/self/status");
-    std::string line;
-    while (std::getline(in, line))
-    {
-        if (line.rfind("VmHWM:", 0) == 0)
-        {
-            std::istringstream ss(line.substr(6));
-            double kb = 0;
-            ss >> kb;
-            return kb / 1024.0;
-        }
-    }
-    return 0;
-}
-
-FabricRunnerImpl::FabricRunnerImpl(const Scenario& scenario)
-    : m_scenario(scenario)
-{
-    using namespace ns3;
-    Simulator::Destroy();
-    if (!g_resolutionSet)
-    {
-        Time::SetResolution(Time::PS);
-        g_resolutionSet = true;
-    }
-    RngSeedManager::SetSeed(m_scenario.seed == 0 ? 1 : m_scenario.seed);
-    RngSeedManager::SetRun(1);
-    ObjectFactory sched;
-    // Measured fastest for this model (docs/benchmarks.md); FABRICSIM_SCHEDULER overrides.
-    const char* schedName = std::getenv("FABRICSIM_SCHEDULER");
-    FastHeapScheduler::GetTypeId(); // registers the TypeId (static library)
-    sched.SetTypeId(schedName && *schedName ? schedName : "fabric::FastHeapScheduler");
-    Simulator::SetScheduler(sched);
-
-    m_ctx.scenario = &m_scenario;
-    m_ctx.warmupPs = static_cast<int64_t>(m_scenario.warmupNs) * 1000;
-    m_ctx.hostRxBytes.assign(m_scenario.topo.nodes.size(), 0);
     BuildDevices();
     BuildRoutes();
     AttachAccelerators();
     BuildFlows();
+}
+
+FaultTargets
+NetworkBuilder::Targets()
+{
     FaultTargets targets;
     targets.ctx = &m_ctx;
     for (auto& d : m_devices)
@@ -125,21 +72,12 @@ FabricRunnerImpl::FabricRunnerImpl(const Scenario& scenario)
     targets.switches = m_switches;
     targets.nics = m_nics;
     targets.rebuildRoutes = [this] { BuildRoutes(); };
-    m_faults = std::make_unique<FaultSchedule>(m_scenario, std::move(targets));
+    return targets;
 }
 
-FabricRunnerImpl::~FabricRunnerImpl()
+void
+NetworkBuilder::Dispose()
 {
-    ns3::Simulator::Destroy();
-    m_faults.reset();
-    for (auto& f : m_ctx.flows)
-    {
-        if (f.cc)
-        {
-            f.cc->Dispose();
-            f.cc = nullptr;
-        }
-    }
     for (auto& d : m_devices)
     {
         if (d)
@@ -150,7 +88,7 @@ FabricRunnerImpl::~FabricRunnerImpl()
 }
 
 void
-FabricRunnerImpl::BuildDevices()
+NetworkBuilder::BuildDevices()
 {
     const auto& nodes = m_scenario.topo.nodes;
     size_t n = nodes.size();
@@ -234,7 +172,7 @@ FabricRunnerImpl::BuildDevices()
 }
 
 void
-FabricRunnerImpl::BuildRoutes()
+NetworkBuilder::BuildRoutes()
 {
     size_t n = m_devices.size();
     m_hostAttach.assign(n, UINT32_MAX);
@@ -340,7 +278,7 @@ FabricRunnerImpl::BuildRoutes()
 }
 
 std::vector<uint32_t>
-FabricRunnerImpl::NodePathOf(const FlowSpec& f) const
+NetworkBuilder::NodePathOf(const FlowSpec& f) const
 {
     std::vector<uint32_t> path;
     size_t n = m_devices.size();
@@ -378,7 +316,7 @@ FabricRunnerImpl::NodePathOf(const FlowSpec& f) const
 }
 
 std::vector<std::pair<double, int64_t>>
-FabricRunnerImpl::PathOf(const FlowSpec& f) const
+NetworkBuilder::PathOf(const FlowSpec& f) const
 {
     std::vector<std::pair<double, int64_t>> hops;
     std::vector<uint32_t> nodes = NodePathOf(f);
@@ -396,7 +334,7 @@ FabricRunnerImpl::PathOf(const FlowSpec& f) const
 }
 
 void
-FabricRunnerImpl::BuildFlows()
+NetworkBuilder::BuildFlows()
 {
     const auto& specs = m_scenario.flows;
     m_ctx.flows.assign(specs.size(), FlowState());
@@ -458,315 +396,53 @@ FabricRunnerImpl::BuildFlows()
     });
 }
 
-void
-FabricRunnerImpl::StartDueFlows()
+bool
+NetworkBuilder::IsAcceleratorEdge(uint32_t node) const
 {
-    const auto& specs = m_scenario.flows;
-    int64_t now = NowPs();
-    while (m_nextStart < m_startOrder.size())
-    {
-        uint32_t i = m_startOrder[m_nextStart];
-        int64_t at = static_cast<int64_t>(specs[i].startNs) * 1000;
-        if (at > now)
-        {
-            ns3::Simulator::Schedule(ns3::PicoSeconds(at - now), &FabricRunnerImpl::StartDueFlows,
-                                     this);
-            return;
-        }
-        ++m_nextStart;
-        if (specs[i].src < m_nics.size() && m_nics[specs[i].src])
-        {
-            m_nics[specs[i].src]->StartFlow(i);
-        }
-    }
+    const DciAcceleratorConfig& a = m_scenario.dciAccelerator;
+    return a.enabled && (node == a.edges[0] || node == a.edges[1]);
 }
 
 void
-FabricRunnerImpl::Sample()
+NetworkBuilder::AttachAccelerators()
 {
-    int64_t now = NowPs();
-    m_tUs.push_back(RoundDecimals(now / 1e6, 3));
-    const MonitorConfig& mon = m_scenario.monitor;
-    for (size_t i = 0; i < mon.queues.size() && !m_autoQueuesOn; ++i)
+    const DciAcceleratorConfig& a = m_scenario.dciAccelerator;
+    if (!a.enabled)
     {
-        const PortRef& r = mon.queues[i];
-        double v = 0;
-        if (r.node < m_switches.size() && m_switches[r.node])
-        {
-            uint32_t p = m_switches[r.node]->PortToward(r.neighbor);
-            if (p != UINT32_MAX)
-            {
-                v = static_cast<double>(m_switches[r.node]->DataQueueBytes(p));
-            }
-        }
-        m_queueSeries[i].push_back(v);
-    }
-    double intervalS = m_sampleIntervalPs / 1e12;
-    for (size_t i = 0; i < m_watchedFlows.size(); ++i)
-    {
-        uint32_t fi = m_watchedFlows[i];
-        double v = 0;
-        if (fi < m_ctx.flows.size())
-        {
-            FlowState& f = m_ctx.flows[fi];
-            uint64_t delta = f.bytesDelivered - f.bytesAtLastSample;
-            f.bytesAtLastSample = f.bytesDelivered;
-            v = RoundDecimals(delta * 8.0 / intervalS / 1e9, 4);
-        }
-        m_flowSeries[i].push_back(v);
-    }
-    for (size_t i = 0; i < mon.ports.size() && !m_autoPausesOn; ++i)
-    {
-        const PortRef& r = mon.ports[i];
-        int state = 0;
-        FabricDevice* d = Device(r.node);
-        if (d)
-        {
-            uint32_t p = d->PortToward(r.neighbor);
-            if (p != UINT32_MAX)
-            {
-                for (uint8_t prio = 0; prio < kControlPriority; ++prio)
-                {
-                    if (d->IsPaused(p, prio))
-                    {
-                        state |= 1;
-                    }
-                }
-                if (m_switches[r.node] && m_switches[r.node]->IsPausing(p))
-                {
-                    state |= 2;
-                }
-            }
-        }
-        m_pauseSeries[i].push_back(state);
-    }
-    SampleAuto(static_cast<uint32_t>(m_tUs.size() - 1));
-    if (now >= m_ctx.warmupPs)
-    {
-        for (FabricSwitch* sw : m_switches)
-        {
-            if (sw)
-            {
-                sw->SampleQueues();
-            }
-        }
-    }
-    ns3::Simulator::Schedule(ns3::PicoSeconds(m_sampleIntervalPs), &FabricRunnerImpl::Sample, this);
-}
-
-void
-FabricRunnerImpl::CheckLimits()
-{
-    using namespace std::chrono;
-    double wall = duration<double>(steady_clock::now() - m_wallStart).count();
-    uint64_t events = ns3::Simulator::GetEventCount();
-    bool stop = false;
-    if (m_limits.maxWallS > 0 && wall > m_limits.maxWallS)
-    {
-        stop = true;
-    }
-    if (m_limits.maxEvents > 0 && events > m_limits.maxEvents)
-    {
-        stop = true;
-    }
-    if (m_limits.maxMemoryMb > 0 && wall - m_lastMemCheckWall >= 0.2)
-    {
-        m_lastMemCheckWall = wall;
-        if (PeakRssMb() > static_cast<double>(m_limits.maxMemoryMb))
-        {
-            stop = true;
-        }
-    }
-    if (m_progress && wall - m_lastProgressWall >= 0.5)
-    {
-        m_lastProgressWall = wall;
-        Progress pr;
-        pr.simTimeNs = static_cast<uint64_t>(NowPs() / 1000);
-        pr.durationNs = m_scenario.durationNs;
-        pr.events = events;
-        pr.wallS = wall;
-        m_progress(pr);
-    }
-    if (stop)
-    {
-        m_limitHit = true;
-        ns3::Simulator::Stop();
         return;
     }
-    ns3::Simulator::Schedule(ns3::MicroSeconds(5), &FabricRunnerImpl::CheckLimits, this);
-}
-
-RunStatus
-FabricRunnerImpl::Run(const RunLimits& limits, const std::function<void(const Progress&)>& progress)
-{
-    using namespace ns3;
-    if (m_finished)
+    int64_t rtoPs = static_cast<int64_t>(a.retransmitTimeoutUs * 1e6);
+    for (int side = 0; side < 2; ++side)
     {
-        return m_limitHit ? RunStatus::LIMIT : RunStatus::OK;
-    }
-    m_limits = limits;
-    m_progress = progress;
-    m_wallStart = std::chrono::steady_clock::now();
-
-    const MonitorConfig& mon = m_scenario.monitor;
-    m_sampleIntervalPs = std::max<int64_t>(1000, static_cast<int64_t>(mon.sampleIntervalUs * 1e6));
-    std::unordered_map<uint32_t, uint32_t> byId;
-    for (size_t i = 0; i < m_scenario.flows.size(); ++i)
-    {
-        byId.emplace(m_scenario.flows[i].id, static_cast<uint32_t>(i));
-    }
-    InitAutoWatch();
-    for (uint32_t id : mon.flows)
-    {
-        if (m_autoFlowsOn)
+        auto* edge = dynamic_cast<DciAccelerator*>(m_switches.at(a.edges[side]));
+        uint32_t longPort = edge ? edge->PortToward(a.edges[1 - side]) : UINT32_MAX;
+        if (edge && longPort != UINT32_MAX)
         {
-            break;
-        }
-        auto it = byId.find(id);
-        m_watchedFlows.push_back(it == byId.end() ? UINT32_MAX : it->second);
-    }
-    m_queueSeries.assign(mon.queues.size(), {});
-    m_flowSeries.assign(m_watchedFlows.size(), {});
-    m_pauseSeries.assign(mon.ports.size(), {});
-
-    Simulator::Schedule(Seconds(0), &FabricRunnerImpl::StartDueFlows, this);
-    Simulator::Schedule(Seconds(0), &FabricRunnerImpl::Sample, this);
-    Simulator::Schedule(MicroSeconds(5), &FabricRunnerImpl::CheckLimits, this);
-    if (m_ctx.warmupPs > 0)
-    {
-        Simulator::Schedule(PicoSeconds(m_ctx.warmupPs), &FabricRunnerImpl::SnapshotWarmup, this);
-    }
-    m_faults->Start();
-    Simulator::Stop(PicoSeconds(static_cast<int64_t>(m_scenario.durationNs) * 1000));
-    Simulator::Run();
-    Finish();
-    if (m_progress)
-    {
-        Progress pr;
-        pr.simTimeNs = SimTimeNs();
-        pr.durationNs = m_scenario.durationNs;
-        pr.events = m_events;
-        pr.wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_wallStart)
-                       .count();
-        m_progress(pr);
-    }
-    return m_limitHit ? RunStatus::LIMIT : RunStatus::OK;
-}
-
-void
-FabricRunnerImpl::SnapshotWarmup()
-{
-    m_warmupSnapshotTaken = true;
-    TakeWarmupSnapshot();
-}
-
-void
-FabricRunnerImpl::TakeWarmupSnapshot()
-{
-    int64_t now = NowPs();
-    // Zero baselines without a warm-up (everything is after it). A run that ended inside the
-    // warm-up takes its final counters as the baseline: nothing happened after the warm-up.
-    bool zero = m_ctx.warmupPs == 0;
-    m_ctx.countersAtWarmup = zero ? FabricCounters() : m_ctx.counters;
-    for (auto& d : m_devices)
-    {
-        for (uint32_t p = 0; d && p < d->GetNPorts(); ++p)
-        {
-            Port& port = d->GetPortMutable(p);
-            for (uint8_t prio = 0; prio < kNumPriorities; ++prio)
-            {
-                port.pausesSentAtWarmup[prio] = zero ? 0 : port.pausesSent[prio];
-                port.pausesReceivedAtWarmup[prio] = zero ? 0 : port.pausesReceived[prio];
-                port.pausePsAtWarmup[prio] = zero ? 0 : port.PausedPsUntil(prio, now);
-            }
+            edge->Attach(longPort, a.bufferBytes, rtoPs);
         }
     }
-}
-
-void
-FabricRunnerImpl::Finish()
-{
-    m_finished = true;
-    m_endPs = NowPs();
-    // The warm-up snapshot is bookkeeping, not model: the event count stays what it was.
-    m_events = ns3::Simulator::GetEventCount() - (m_warmupSnapshotTaken ? 1 : 0);
-    if (!m_warmupSnapshotTaken)
-    {
-        TakeWarmupSnapshot();
-    }
-    m_faults->Finish();
-    for (auto& d : m_devices)
-    {
-        if (d)
-        {
-            d->ClosePauses(m_endPs);
-        }
-    }
-    for (FabricSwitch* sw : m_switches)
-    {
-        if (sw)
-        {
-            sw->FinishStats(m_endPs);
-        }
-    }
-}
-
-uint64_t
-FabricRunnerImpl::Events() const
-{
-    return m_finished ? m_events : ns3::Simulator::GetEventCount();
-}
-
-uint64_t
-FabricRunnerImpl::PacketsTx() const
-{
-    return m_ctx.counters.packetsTx;
-}
-
-uint64_t
-FabricRunnerImpl::SimTimeNs() const
-{
-    return static_cast<uint64_t>((m_finished ? m_endPs : NowPs()) / 1000);
-}
-
-const Scenario&
-FabricRunnerImpl::GetScenario() const
-{
-    return m_scenario;
-}
-
-FabricContext&
-FabricRunnerImpl::Context()
-{
-    return m_ctx;
-}
-
-const FaultSchedule&
-FabricRunnerImpl::Faults() const
-{
-    return *m_faults;
 }
 
 FabricDevice*
-FabricRunnerImpl::Device(uint32_t node) const
+NetworkBuilder::Device(uint32_t node) const
 {
     return node < m_devices.size() ? ns3::PeekPointer(m_devices[node]) : nullptr;
 }
 
 FabricSwitch*
-FabricRunnerImpl::Switch(uint32_t node) const
+NetworkBuilder::Switch(uint32_t node) const
 {
     return node < m_switches.size() ? m_switches[node] : nullptr;
 }
 
 RdmaNic*
-FabricRunnerImpl::Nic(uint32_t node) const
+NetworkBuilder::Nic(uint32_t node) const
 {
     return node < m_nics.size() ? m_nics[node] : nullptr;
 }
 
 std::string
-FabricRunnerImpl::PortName(uint32_t node, uint32_t neighbor) const
+NetworkBuilder::PortName(uint32_t node, uint32_t neighbor) const
 {
     const auto& nodes = m_scenario.topo.nodes;
     std::string a = node < nodes.size() ? nodes[node].id : std::to_string(node);

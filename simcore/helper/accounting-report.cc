@@ -5,7 +5,9 @@
  * counted here by walking the wires and queues, independently of the counters, so the identity
  * sent = received + dropped + in network is a check, not a definition.
  */
-#include "helper/fabric-network.h"
+#include "helper/result-reports.h"
+#include "helper/network-builder.h"
+#include "helper/run-controller.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,16 +16,17 @@
 namespace fabric
 {
 
-FabricRunnerImpl::InNetwork
-FabricRunnerImpl::DataInNetwork() const
+InNetwork
+DataInNetwork(const RunView& run)
 {
     InNetwork in;
-    std::size_t n = m_ctx.flows.size();
+    std::size_t n = run.ctx.flows.size();
     in.onWire.assign(n, 0);
     in.queued.assign(n, 0);
-    for (std::size_t d = 0; d < m_devices.size(); ++d)
+    const std::vector<FabricSwitch*>& switches = run.network.Switches();
+    for (std::size_t d = 0; d < run.network.NodeCount(); ++d)
     {
-        const FabricDevice* dev = ns3::PeekPointer(m_devices[d]);
+        const FabricDevice* dev = run.network.Device(static_cast<uint32_t>(d));
         if (!dev)
         {
             continue;
@@ -39,9 +42,9 @@ FabricRunnerImpl::DataInNetwork() const
                     }
                 });
         }
-        if (d < m_switches.size() && m_switches[d])
+        if (d < switches.size() && switches[d])
         {
-            m_switches[d]->ForEachQueued(
+            switches[d]->ForEachQueued(
                 [&in, n](const RocePacket& pkt)
                 {
                     if (pkt.kind == PacketKind::DATA && pkt.flow < n)
@@ -55,7 +58,7 @@ FabricRunnerImpl::DataInNetwork() const
 }
 
 nlohmann::ordered_json
-FabricRunnerImpl::Conservation(const InNetwork& in) const
+ConservationReport(const RunView& run, const InNetwork& in)
 {
     uint64_t sent = 0;
     uint64_t retransmitted = 0;
@@ -64,9 +67,9 @@ FabricRunnerImpl::Conservation(const InNetwork& in) const
     uint64_t droppedByFlows = 0;
     uint64_t onWire = 0;
     uint64_t queued = 0;
-    for (std::size_t i = 0; i < m_ctx.flows.size(); ++i)
+    for (std::size_t i = 0; i < run.ctx.flows.size(); ++i)
     {
-        const FlowState& f = m_ctx.flows[i];
+        const FlowState& f = run.ctx.flows[i];
         sent += f.bytesSent;
         retransmitted += f.bytesRetransmitted;
         received += f.bytesReceived;
@@ -75,7 +78,7 @@ FabricRunnerImpl::Conservation(const InNetwork& in) const
         onWire += in.onWire[i];
         queued += in.queued[i];
     }
-    const FabricCounters& c = m_ctx.counters;
+    const FabricCounters& c = run.ctx.counters;
     nlohmann::ordered_json dropped;
     uint64_t droppedTotal = c.unroutableDataBytes;
     for (uint64_t b : c.dropDataBytes)
@@ -102,20 +105,21 @@ FabricRunnerImpl::Conservation(const InNetwork& in) const
 }
 
 nlohmann::ordered_json
-FabricRunnerImpl::CounterBlock(bool afterWarmup) const
+CounterBlock(const RunView& run, bool afterWarmup)
 {
     // The whole-run counters less, after the warm-up, their value when it ended
-    // (FabricRunnerImpl::TakeWarmupSnapshot; zero without a warm-up).
+    // (RunController::TakeWarmupSnapshot; zero without a warm-up).
     static const char* kReasons[] = {"headroom_overflow", "buffer_overflow", "tail_drop", "corrupt",
                                      "link_loss", "link_down", "pfc_watchdog", "nic_rx_overflow"};
     static_assert(sizeof(kReasons) / sizeof(kReasons[0]) == DROP_REASONS, "one name per reason");
-    const FabricCounters& c = m_ctx.counters;
+    const FabricCounters& c = run.ctx.counters;
     static const FabricCounters kZero;
-    const FabricCounters& b = afterWarmup ? m_ctx.countersAtWarmup : kZero;
-    int64_t endPs = m_finished ? m_endPs : NowPs();
+    const FabricCounters& b = afterWarmup ? run.ctx.countersAtWarmup : kZero;
+    int64_t endPs = run.controller.EndPs();
     int64_t pausePs = 0;
-    for (const auto& d : m_devices)
+    for (uint32_t node = 0; node < run.network.NodeCount(); ++node)
     {
+        const FabricDevice* d = run.network.Device(node);
         for (uint32_t p = 0; d && p < d->GetNPorts(); ++p)
         {
             const Port& port = d->GetPort(p);
@@ -149,16 +153,17 @@ FabricRunnerImpl::CounterBlock(bool afterWarmup) const
 }
 
 nlohmann::ordered_json
-FabricRunnerImpl::IngressReport() const
+IngressReport(const RunView& run)
 {
     // Per (ingress link, priority) that ever held a byte or paused: the MMU's charge (whole
     // cells, shared plus headroom), sorted by link name then priority.
-    int64_t endPs = m_finished ? m_endPs : NowPs();
-    double windowPs = static_cast<double>(std::max<int64_t>(0, endPs - m_ctx.warmupPs));
+    int64_t endPs = run.controller.EndPs();
+    double windowPs = static_cast<double>(std::max<int64_t>(0, endPs - run.ctx.warmupPs));
+    const std::vector<FabricSwitch*>& switches = run.network.Switches();
     std::vector<std::tuple<std::string, int, nlohmann::ordered_json>> rows;
-    for (uint32_t d = 0; d < m_switches.size(); ++d)
+    for (uint32_t d = 0; d < switches.size(); ++d)
     {
-        const FabricSwitch* sw = m_switches[d];
+        const FabricSwitch* sw = switches[d];
         for (uint32_t p = 0; sw && p < sw->GetNPorts(); ++p)
         {
             for (uint8_t prio = 0; prio < kControlPriority; ++prio)
@@ -169,7 +174,7 @@ FabricRunnerImpl::IngressReport() const
                     continue;
                 }
                 nlohmann::ordered_json e;
-                std::string link = PortName(sw->GetPort(p).neighbor, d);
+                std::string link = run.network.PortName(sw->GetPort(p).neighbor, d);
                 e["ingress"] = link;
                 e["priority"] = prio;
                 e["max_bytes"] = s.maxBytes;

@@ -1,9 +1,16 @@
 /*
- * Result assembly of FabricRunnerImpl: the "summary", "flows" and "series" objects of
- * docs/result-format.md. Every list is sorted by name or id so output is deterministic.
+ * ResultAssembler (helper/result-assembler.h): the "summary" and "flows" objects of
+ * docs/result-format.md, and the whole result composed from them, the monitor's series and the
+ * optional blocks. Every list is sorted by name or id so output is deterministic.
  */
+#include "helper/result-assembler.h"
 #include "common/rounding.h"
-#include "helper/fabric-network.h"
+#include "helper/network-builder.h"
+#include "helper/result-math.h"
+#include "helper/result-reports.h"
+#include "helper/run-controller.h"
+#include "helper/run-monitor.h"
+#include "model/fault-schedule.h"
 
 #include <algorithm>
 #include <cmath>
@@ -65,57 +72,62 @@ LinkUtilization(const Port& port, int64_t warmupPs, int64_t endPs)
     return static_cast<double>(busy) / static_cast<double>(endPs - warmupPs);
 }
 
+ResultAssembler::ResultAssembler(const RunView& run)
+    : m_run(run)
+{
+}
+
 nlohmann::ordered_json
-FabricRunnerImpl::Results() const
+ResultAssembler::Results() const
 {
     nlohmann::ordered_json j;
     j["summary"] = Summary();
     j["flows"] = FlowRecords();
-    j["series"] = Series();
+    j["series"] = m_run.monitor.Series();
     // Present only when they have something to say, so results without faults or probes stay
     // byte-identical to earlier versions.
-    if (m_faults->Active() || !m_faults->Deadlocks().empty())
+    if (m_run.faults.Active() || !m_run.faults.Deadlocks().empty())
     {
-        j["faults"] = FaultReport();
+        j["faults"] = FaultReport(m_run);
     }
-    if (HasProbes())
+    if (HasProbes(m_run.scenario))
     {
-        j["pingmesh"] = PingmeshReport();
+        j["pingmesh"] = PingmeshReport(m_run);
     }
-    if (HasTransportReport())
+    if (HasTransportReport(m_run))
     {
-        j["transport"] = TransportReport();
+        j["transport"] = TransportReport(m_run);
     }
-    if (m_scenario.portCounters)
+    if (m_run.scenario.portCounters)
     {
-        j["port_counters"] = PortCounters();
+        j["port_counters"] = PortCountersReport(m_run);
     }
-    if (m_scenario.dciAccelerator.enabled)
+    if (m_run.scenario.dciAccelerator.enabled)
     {
-        j["dci_accelerator"] = AcceleratorReport();
+        j["dci_accelerator"] = AcceleratorReport(m_run);
     }
     return j;
 }
 
 nlohmann::ordered_json
-FabricRunnerImpl::Summary() const
+ResultAssembler::Summary() const
 {
     using json = nlohmann::ordered_json;
-    const auto& nodes = m_scenario.topo.nodes;
-    int64_t endPs = m_finished ? m_endPs : NowPs();
-    double windowS = std::max<int64_t>(0, endPs - m_ctx.warmupPs) / 1e12;
+    const auto& nodes = m_run.scenario.topo.nodes;
+    int64_t endPs = m_run.controller.EndPs();
+    double windowS = std::max<int64_t>(0, endPs - m_run.ctx.warmupPs) / 1e12;
     json s;
 
     // Throughput
     uint64_t total = 0;
     std::vector<std::pair<std::string, double>> hosts;
-    for (size_t i = 0; i < m_ctx.hostRxBytes.size() && i < nodes.size(); ++i)
+    for (size_t i = 0; i < m_run.ctx.hostRxBytes.size() && i < nodes.size(); ++i)
     {
-        total += m_ctx.hostRxBytes[i];
-        if (m_ctx.hostRxBytes[i] > 0)
+        total += m_run.ctx.hostRxBytes[i];
+        if (m_run.ctx.hostRxBytes[i] > 0)
         {
             hosts.emplace_back(nodes[i].id,
-                               windowS > 0 ? m_ctx.hostRxBytes[i] * 8.0 / windowS / 1e9 : 0.0);
+                               windowS > 0 ? m_run.ctx.hostRxBytes[i] * 8.0 / windowS / 1e9 : 0.0);
         }
     }
     std::sort(hosts.begin(), hosts.end());
@@ -135,9 +147,10 @@ FabricRunnerImpl::Summary() const
         pfc;
     uint64_t maxQueue = 0;
     uint64_t maxQueueRun = 0;
-    for (size_t d = 0; d < m_devices.size(); ++d)
+    const std::vector<FabricSwitch*>& switches = m_run.network.Switches();
+    for (size_t d = 0; d < m_run.network.NodeCount(); ++d)
     {
-        const FabricDevice* dev = ns3::PeekPointer(m_devices[d]);
+        const FabricDevice* dev = m_run.network.Device(static_cast<uint32_t>(d));
         if (!dev)
         {
             continue;
@@ -145,8 +158,8 @@ FabricRunnerImpl::Summary() const
         for (uint32_t p = 0; p < dev->GetNPorts(); ++p)
         {
             const Port& port = dev->GetPort(p);
-            std::string name = PortName(static_cast<uint32_t>(d), port.neighbor);
-            double u = LinkUtilization(port, m_ctx.warmupPs, endPs);
+            std::string name = m_run.network.PortName(static_cast<uint32_t>(d), port.neighbor);
+            double u = LinkUtilization(port, m_run.ctx.warmupPs, endPs);
             uint64_t pausesIn = 0;
             for (uint32_t prio = 0; prio < kNumPriorities; ++prio)
             {
@@ -168,7 +181,7 @@ FabricRunnerImpl::Summary() const
                                       port.pausePsAtWarmup[prio]) / 1e6);
                 }
             }
-            const FabricSwitch* sw = m_switches[d];
+            const FabricSwitch* sw = switches[d];
             if (!sw)
             {
                 continue;
@@ -210,7 +223,7 @@ FabricRunnerImpl::Summary() const
     std::vector<double> fct;
     std::vector<double> slow;
     size_t completed = 0;
-    for (const FlowState& f : m_ctx.flows)
+    for (const FlowState& f : m_run.ctx.flows)
     {
         if (f.spec && f.spec->sizeBytes > 0 && f.completePs >= 0)
         {
@@ -245,7 +258,7 @@ FabricRunnerImpl::Summary() const
     s["queues"] = qj;
     s["max_queue_bytes"] = maxQueue;
     s["max_queue_bytes_whole_run"] = maxQueueRun;
-    const FabricCounters& c = m_ctx.counters;
+    const FabricCounters& c = m_run.ctx.counters;
     s["ecn_marked_packets"] = c.ecnMarked;
     s["cnps_sent"] = c.cnpsSent;
     s["pfc_pauses_sent"] = c.pausesSent;
@@ -278,35 +291,35 @@ FabricRunnerImpl::Summary() const
     dj["corrupt"] = c.drops[DROP_CORRUPT];
     s["drops"] = dj;
     s["retransmitted_packets"] = c.retransmitted;
-    s["flows_total"] = m_ctx.flows.size();
+    s["flows_total"] = m_run.ctx.flows.size();
     s["flows_completed"] = completed;
-    s["conservation"] = Conservation(DataInNetwork());
-    s["counters"] = {{"whole_run", CounterBlock(false)}, {"after_warmup", CounterBlock(true)}};
-    s["ingress"] = IngressReport();
+    s["conservation"] = ConservationReport(m_run, DataInNetwork(m_run));
+    s["counters"] = {{"whole_run", CounterBlock(m_run, false)}, {"after_warmup", CounterBlock(m_run, true)}};
+    s["ingress"] = IngressReport(m_run);
     return s;
 }
 
 nlohmann::ordered_json
-FabricRunnerImpl::FlowRecords() const
+ResultAssembler::FlowRecords() const
 {
     using json = nlohmann::ordered_json;
-    const auto& nodes = m_scenario.topo.nodes;
-    int64_t endPs = m_finished ? m_endPs : NowPs();
-    std::vector<uint32_t> order(m_ctx.flows.size());
+    const auto& nodes = m_run.scenario.topo.nodes;
+    int64_t endPs = m_run.controller.EndPs();
+    std::vector<uint32_t> order(m_run.ctx.flows.size());
     for (size_t i = 0; i < order.size(); ++i)
     {
         order[i] = static_cast<uint32_t>(i);
     }
     std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-        return m_scenario.flows[a].id < m_scenario.flows[b].id;
+        return m_run.scenario.flows[a].id < m_run.scenario.flows[b].id;
     });
     auto name = [&](uint32_t n) { return n < nodes.size() ? nodes[n].id : std::to_string(n); };
-    InNetwork inNet = DataInNetwork();
+    InNetwork inNet = DataInNetwork(m_run);
     json arr = json::array();
     for (uint32_t i : order)
     {
-        const FlowSpec& s = m_scenario.flows[i];
-        const FlowState& f = m_ctx.flows[i];
+        const FlowSpec& s = m_run.scenario.flows[i];
+        const FlowState& f = m_run.ctx.flows[i];
         json r;
         r["id"] = s.id;
         r["src"] = name(s.src);
@@ -368,7 +381,7 @@ FabricRunnerImpl::FlowRecords() const
         double goodputWarm = 0;
         if (f.started)
         {
-            int64_t from = std::max<int64_t>(f.startPs, m_ctx.warmupPs);
+            int64_t from = std::max<int64_t>(f.startPs, m_run.ctx.warmupPs);
             int64_t until = done ? f.completePs : endPs;
             if (until > from)
             {
@@ -376,14 +389,14 @@ FabricRunnerImpl::FlowRecords() const
             }
         }
         r["goodput_after_warmup_gbps"] = RoundDecimals(goodputWarm, 4);
-        if (IsErdFlow(s))
+        if (IsErdFlow(m_run, s))
         {
             r["erd"] = ErdFlowCounters(f);
         }
-        if (m_scenario.flowPaths)
+        if (m_run.scenario.flowPaths)
         {
             json path = json::array();
-            const std::vector<uint32_t>& hops = m_ctx.flowPaths[i];
+            const std::vector<uint32_t>& hops = m_run.ctx.flowPaths[i];
             for (uint32_t n : hops)
             {
                 path.push_back(name(n));
@@ -394,66 +407,6 @@ FabricRunnerImpl::FlowRecords() const
         arr.push_back(r);
     }
     return arr;
-}
-
-nlohmann::ordered_json
-FabricRunnerImpl::Series() const
-{
-    using json = nlohmann::ordered_json;
-    const MonitorConfig& mon = m_scenario.monitor;
-    json s;
-    s["interval_us"] = RoundDecimals(m_sampleIntervalPs / 1e6, 3);
-    s["t_us"] = m_tUs;
-    const std::string listed = "listed in the scenario (monitor)";
-    json selection;
-    json q = json::object();
-    if (m_autoQueuesOn)
-    {
-        AutoQueueSeries(q, selection);
-    }
-    else
-    {
-        for (size_t i = 0; i < mon.queues.size() && i < m_queueSeries.size(); ++i)
-        {
-            q[PortName(mon.queues[i].node, mon.queues[i].neighbor)] = m_queueSeries[i];
-        }
-        selection["queues"] = mon.queuesAuto ? "auto: the switch ports toward the receiving hosts "
-                                               "(too many ports to sample them all)"
-                                             : listed;
-    }
-    s["queues"] = q;
-    json f = json::object();
-    if (m_autoFlowsOn)
-    {
-        AutoFlowSeries(f, selection);
-    }
-    else
-    {
-        for (size_t i = 0; i < mon.flows.size() && i < m_flowSeries.size(); ++i)
-        {
-            f[std::to_string(mon.flows[i])] = m_flowSeries[i];
-        }
-        selection["flows"] = listed;
-    }
-    s["flow_rates_gbps"] = f;
-    json p = json::object();
-    if (m_autoPausesOn)
-    {
-        AutoPauseSeries(p, selection);
-    }
-    else
-    {
-        for (size_t i = 0; i < mon.ports.size() && i < m_pauseSeries.size(); ++i)
-        {
-            p[PortName(mon.ports[i].node, mon.ports[i].neighbor)] = m_pauseSeries[i];
-        }
-        selection["ports"] = mon.portsAuto ? "auto: the watched queues' ports (too many ports to "
-                                             "sample them all)"
-                                           : listed;
-    }
-    s["pause"] = p;
-    s["selection"] = selection;
-    return s;
 }
 
 } // namespace fabric

@@ -3,7 +3,8 @@
  * when a NIC departs from the defaults (RC, one process per host, unlimited QP-context cache),
  * so earlier results stay byte-identical. Also the per-flow ERD counters (flows[].erd).
  */
-#include "helper/fabric-network.h"
+#include "helper/result-reports.h"
+#include "helper/network-builder.h"
 #include "model/rdma-nic.h"
 
 #include <set>
@@ -12,9 +13,10 @@ namespace fabric
 {
 
 bool
-FabricRunnerImpl::HasTransportReport() const
+HasTransportReport(const RunView& run)
 {
-    for (const RdmaNic* nic : m_nics)
+    const std::vector<RdmaNic*>& nics = run.network.Nics();
+    for (const RdmaNic* nic : nics)
     {
         if (nic && (nic->Config().transport != "rc" || nic->Config().processesPerHost != 1 ||
                     nic->Config().qpCacheEntries != 0))
@@ -26,22 +28,23 @@ FabricRunnerImpl::HasTransportReport() const
 }
 
 nlohmann::ordered_json
-FabricRunnerImpl::TransportReport() const
+TransportReport(const RunView& run)
 {
+    const std::vector<RdmaNic*>& nics = run.network.Nics();
     using json = nlohmann::ordered_json;
-    const auto& nodes = m_scenario.topo.nodes;
+    const auto& nodes = run.scenario.topo.nodes;
     uint64_t hosts = 0;
-    for (const RdmaNic* nic : m_nics)
+    for (const RdmaNic* nic : nics)
     {
         hosts += nic ? 1 : 0;
     }
     // The QP contexts each NIC's simulated flows touch, by the transport's context key.
-    std::vector<std::set<uint64_t>> contexts(m_nics.size());
-    for (const FlowSpec& f : m_scenario.flows)
+    std::vector<std::set<uint64_t>> contexts(nics.size());
+    for (const FlowSpec& f : run.scenario.flows)
     {
-        if (f.src < m_nics.size() && m_nics[f.src])
+        if (f.src < nics.size() && nics[f.src])
         {
-            const RdmaNic& nic = *m_nics[f.src];
+            const RdmaNic& nic = *nics[f.src];
             contexts[f.src].insert(
                 nic.GetTransport().ContextKey(f, nic.Config().processesPerHost));
         }
@@ -49,9 +52,9 @@ FabricRunnerImpl::TransportReport() const
     json per = json::array();
     uint64_t misses = 0;
     uint64_t maxQps = 0;
-    for (size_t i = 0; i < m_nics.size(); ++i)
+    for (size_t i = 0; i < nics.size(); ++i)
     {
-        const RdmaNic* nic = m_nics[i];
+        const RdmaNic* nic = nics[i];
         if (!nic)
         {
             continue;
@@ -79,13 +82,14 @@ FabricRunnerImpl::TransportReport() const
 }
 
 bool
-FabricRunnerImpl::IsErdFlow(const FlowSpec& s) const
+IsErdFlow(const RunView& run, const FlowSpec& s)
 {
-    return s.src < m_nics.size() && m_nics[s.src] && m_nics[s.src]->Config().transport == "erd";
+    const std::vector<RdmaNic*>& nics = run.network.Nics();
+    return s.src < nics.size() && nics[s.src] && nics[s.src]->Config().transport == "erd";
 }
 
 nlohmann::ordered_json
-FabricRunnerImpl::ErdFlowCounters(const FlowState& f) const
+ErdFlowCounters(const FlowState& f)
 {
     nlohmann::ordered_json e;
     e["nacks_sent"] = f.erd.nacksSent;

@@ -1,0 +1,54 @@
+"""The backend's layers point one way (docs/architecture.md, "The layers"): app/core imports no
+domain package, nothing under app imports the workers, and the Celery application is defined in
+app/core/queue.py, which the workers import. Reads every import statement (ast), so an import
+inside a function counts too."""
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = ROOT / "backend" / "app"
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.append((node.lineno, node.module))
+    return out
+
+
+def _where(path: Path, line: int, module: str) -> str:
+    return f"{path.relative_to(ROOT)}:{line} imports {module}"
+
+
+def test_core_imports_no_domain():
+    bad = [_where(p, line, m) for p in sorted((APP / "core").rglob("*.py"))
+           for line, m in _imports(p)
+           if m.startswith("app.") and not m.startswith("app.core")]
+    assert bad == [], "app/core is the bottom layer:\n" + "\n".join(bad)
+
+
+def test_nothing_under_app_imports_workers():
+    bad = [_where(p, line, m) for p in sorted(APP.rglob("*.py")) for line, m in _imports(p)
+           if m == "workers" or m.startswith("workers.")]
+    assert bad == [], "the workers depend on the app, not the other way:\n" + "\n".join(bad)
+
+
+def test_the_celery_app_is_defined_once_in_core_queue():
+    from app.core.queue import celery_app
+    from workers.celery_app import celery_app as worker_entry
+
+    assert worker_entry is celery_app
+    defining = [p.relative_to(ROOT) for base in (APP, ROOT / "workers") for p in base.rglob("*.py")
+                if "Celery(" in p.read_text()]
+    assert defining == [Path("backend/app/core/queue.py")], defining
+
+
+def test_the_check_sees_an_import_inside_a_function(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text("def f():\n    from workers.tasks import runs\n    import app.runs.models\n")
+    assert [m for _, m in _imports(sample)] == ["workers.tasks", "app.runs.models"]
