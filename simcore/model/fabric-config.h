@@ -31,6 +31,8 @@ struct NodeSpec
     bool isHost = false;
     int tier = 0;          ///< 0 host, 1 leaf/ToR/edge, 2 spine/agg/Leaf, 3 core/spine, 4 DCI edge
     std::string group;     ///< layout hint: the switch a host hangs off, or pod/podset/site
+    std::string server;    ///< hosts only: the server this NIC is in ("" = none)
+    int rail = -1;         ///< with server: the NIC's index in it (rail_optimized: its leaf)
     bool hasXY = false;
     double x = 0;
     double y = 0;

@@ -45,6 +45,12 @@ constexpr double kMaxRateMbps = 1600000.0;
 constexpr uint64_t kMaxByteCounter = 1099511627776ULL;
 constexpr uint64_t kMaxMonitorEntries = 4096ULL;
 constexpr const char* kNodeIdPattern = "^[A-Za-z0-9_.:-]{1,64}$";
+constexpr uint64_t kRailMaxUnits = 64ULL;
+constexpr uint64_t kRailMaxServersPerUnit = 256ULL;
+constexpr uint64_t kRailMaxNicsPerServer = 16ULL;
+constexpr uint64_t kRailMaxSpines = 256ULL;
+constexpr double kRailNvlinkGbps = 3600.0;
+constexpr double kMaxNvlinkGbps = 14400.0;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 /// The default of a field whose value comes from elsewhere (a DCQCN preset).
@@ -276,6 +282,14 @@ constexpr NumberField kPingmeshPriority{0, false, 6, false, kNoDefault, true, nu
 constexpr NumberField kPingmeshProbeBytes{1, false, 65536, false, 512, true, "bytes", nullptr};
 constexpr NumberField kPingmeshQps{1, false, 1024, false, 1, true, nullptr, nullptr};
 constexpr NumberField kPingmeshStartUs{0, false, kInf, false, 0, false, "us", nullptr};
+constexpr NumberField kRailOptimizedFabricRateGbps{0.01, false, 1600.0, false, 400, false, "Gbit/s", nullptr};
+constexpr NumberField kRailOptimizedHostRateGbps{0.01, false, 1600.0, false, 400, false, "Gbit/s", nullptr};
+constexpr NumberField kRailOptimizedLinkDelayUs{0, false, 100000.0, false, 1, false, "us", nullptr};
+constexpr NumberField kRailOptimizedNicsPerServer{1, false, 16, false, 8, true, nullptr, nullptr};
+constexpr NumberField kRailOptimizedNvlinkGbps{0.01, false, 14400.0, false, 3600.0, false, "Gbit/s", nullptr};
+constexpr NumberField kRailOptimizedServersPerUnit{1, false, 256, false, 4, true, nullptr, nullptr};
+constexpr NumberField kRailOptimizedSpines{1, false, 256, false, 4, true, nullptr, nullptr};
+constexpr NumberField kRailOptimizedUnits{1, false, 64, false, 2, true, nullptr, nullptr};
 constexpr NumberField kSetParamEndUs{0, true, kInf, false, kNoDefault, false, "us", nullptr};
 constexpr NumberField kSetParamStartUs{0, false, kInf, false, kNoDefault, false, "us", nullptr};
 constexpr NumberField kSetParamValue{0, false, 1000000000000.0, false, kNoDefault, false, nullptr, nullptr};

@@ -210,6 +210,11 @@ ExpandJson(const Topology& topo)
                              {"kind", n.isHost ? "host" : "switch"},
                              {"tier", n.tier},
                              {"group", n.group}};
+        if (!n.server.empty())
+        {
+            node["server"] = n.server;
+            node["rail"] = n.rail;
+        }
         if (n.hasXY)
         {
             node["x"] = n.x;

@@ -4,6 +4,7 @@
 #include "scenario-contract.h"
 
 #include <deque>
+#include <map>
 
 namespace fabric
 {
@@ -216,6 +217,35 @@ BuildThreeTier(ObjectReader& r)
     return {GenerateThreeTier(p), {}};
 }
 
+double
+RailHosts(const RailOptimizedParams& p)
+{
+    return static_cast<double>(p.units) * p.serversPerUnit * p.nicsPerServer;
+}
+
+TopologyBuild
+BuildRailOptimized(ObjectReader& r)
+{
+    // Ranges and defaults from the generated contract (backend/app/scenarios/topology.py).
+    auto integer = [&r](const char* key, const NumberField& f)
+    { return r.Int(key, static_cast<int64_t>(f.def), Range::Of(f)); };
+    auto number = [&r](const char* key, const NumberField& f)
+    { return r.Number(key, f.def, Range::Of(f)); };
+    RailOptimizedParams p;
+    p.units = integer("units", schema::kRailOptimizedUnits);
+    p.serversPerUnit = integer("servers_per_unit", schema::kRailOptimizedServersPerUnit);
+    p.nicsPerServer = integer("nics_per_server", schema::kRailOptimizedNicsPerServer);
+    p.spines = integer("spines", schema::kRailOptimizedSpines);
+    p.hostRateGbps = number("host_rate_gbps", schema::kRailOptimizedHostRateGbps);
+    p.fabricRateGbps = number("fabric_rate_gbps", schema::kRailOptimizedFabricRateGbps);
+    p.linkDelayUs = number("link_delay_us", schema::kRailOptimizedLinkDelayUs);
+    p.nvlinkGbps = number("nvlink_gbps", schema::kRailOptimizedNvlinkGbps);
+    r.Finish();
+    double leaves = static_cast<double>(p.units) * p.nicsPerServer;
+    CheckCounts(RailHosts(p) + leaves + p.spines, RailHosts(p) + leaves * p.spines);
+    return {GenerateRailOptimized(p), {}};
+}
+
 /** topology.accelerator of a dci (the default timeout: 2 x the long-haul RTT + 100 us). */
 DciAcceleratorConfig
 ReadDciAccelerator(ObjectReader& parent, double longHaulDelayUs)
@@ -324,6 +354,7 @@ BuildExplicit(ObjectReader& r)
     std::string nodesPath = r.FieldPath("nodes");
     RequireArray(*nodes, nodesPath, 1, kMaxNodes);
     ordered_json nodesOut = ordered_json::array();
+    std::map<std::string, int64_t> railsSeen; ///< server -> hosts so far (the next rail)
     for (std::size_t i = 0; i < nodes->size(); ++i)
     {
         std::string path = IndexPath(nodesPath, i);
@@ -348,6 +379,25 @@ BuildExplicit(ObjectReader& r)
         std::string kind = nr.Enum("kind", "", {"host", "switch"});
         int tier = static_cast<int>(nr.Int("tier", 0, Range::Of(schema::kExplicitNodeTier)));
         uint32_t index = b.AddNode(id, kind == "host", tier, "");
+        const json* server = nr.Raw("server");
+        if (server && !server->is_null())
+        {
+            std::string sid = ReadString(*server, nr.FieldPath("server"), 64);
+            if (!ValidNodeId(sid))
+            {
+                throw ScenarioError(nr.FieldPath("server"),
+                                    "must match ^[A-Za-z0-9_.:-]{1,64}$ (got \"" + sid + "\")");
+            }
+            if (kind != "host")
+            {
+                throw ScenarioError(nr.FieldPath("server"),
+                                    "only a host (a NIC) belongs to a server");
+            }
+            NodeSpec& n = b.Topo().nodes[index];
+            n.server = sid;
+            n.rail = static_cast<int>(railsSeen[sid]++);
+            nr.Record("server", sid);
+        }
         const json* x = nr.Raw("x");
         const json* y = nr.Raw("y");
         if (x || y)
@@ -629,12 +679,69 @@ GenerateDci(const DciParams& p)
     return build;
 }
 
+Topology
+GenerateRailOptimized(const RailOptimizedParams& p)
+{
+    TopologyBuilder b;
+    const int64_t servers = p.units * p.serversPerUnit;
+    std::vector<uint32_t> hosts;
+    std::vector<uint32_t> leaves;
+    std::vector<uint32_t> spines;
+    auto leafId = [](int64_t unit, int64_t rail)
+    { return "leaf" + std::to_string(unit) + "_" + std::to_string(rail); };
+    for (int64_t s = 0; s < servers; ++s)
+    {
+        for (int64_t rail = 0; rail < p.nicsPerServer; ++rail)
+        {
+            int64_t i = s * p.nicsPerServer + rail;
+            uint32_t h = b.AddNode("h" + std::to_string(i), true, 0,
+                                   leafId(s / p.serversPerUnit, rail));
+            b.Topo().nodes[h].server = "srv" + std::to_string(s);
+            b.Topo().nodes[h].rail = static_cast<int>(rail);
+            hosts.push_back(h);
+        }
+    }
+    for (int64_t u = 0; u < p.units; ++u)
+    {
+        for (int64_t rail = 0; rail < p.nicsPerServer; ++rail)
+        {
+            leaves.push_back(b.AddNode(leafId(u, rail), false, 1, "su" + std::to_string(u)));
+        }
+    }
+    for (int64_t j = 0; j < p.spines; ++j)
+    {
+        spines.push_back(b.AddNode("spine" + std::to_string(j), false, 2, "spines"));
+    }
+    for (std::size_t i = 0; i < hosts.size(); ++i)
+    {
+        int64_t s = static_cast<int64_t>(i) / p.nicsPerServer;
+        int64_t rail = static_cast<int64_t>(i) % p.nicsPerServer;
+        b.AddLink(hosts[i], leaves[(s / p.serversPerUnit) * p.nicsPerServer + rail], p.hostRateGbps,
+                  p.linkDelayUs);
+    }
+    for (uint32_t leaf : leaves)
+    {
+        for (uint32_t spine : spines)
+        {
+            b.AddLink(leaf, spine, p.fabricRateGbps, p.linkDelayUs);
+        }
+    }
+    b.CountStats();
+    Topology& t = b.Topo();
+    t.stats["servers"] = static_cast<double>(servers);
+    t.stats["rails"] = static_cast<double>(p.nicsPerServer);
+    t.stats["oversubscription"] = static_cast<double>(p.serversPerUnit) * p.hostRateGbps /
+                                  (static_cast<double>(p.spines) * p.fabricRateGbps);
+    t.stats["nvlink_gbps"] = p.nvlinkGbps;
+    return t;
+}
+
 TopologyBuild
 BuildTopology(const json& value, ordered_json* out)
 {
     ObjectReader r(value, kTopologyPath, out);
-    std::string kind =
-        r.Enum("kind", "", {"leaf_spine", "fat_tree", "three_tier", "dci", "explicit"});
+    std::string kind = r.Enum(
+        "kind", "", {"leaf_spine", "fat_tree", "three_tier", "dci", "rail_optimized", "explicit"});
     TopologyBuild build;
     if (kind == "leaf_spine")
     {
@@ -651,6 +758,10 @@ BuildTopology(const json& value, ordered_json* out)
     else if (kind == "dci")
     {
         build = BuildDci(r);
+    }
+    else if (kind == "rail_optimized")
+    {
+        build = BuildRailOptimized(r);
     }
     else
     {

@@ -1,5 +1,6 @@
 /*
- * Topology generators: leaf_spine, fat_tree, three_tier, dci and explicit, each expanded to
+ * Topology generators: leaf_spine, fat_tree, three_tier, dci, rail_optimized and explicit, each
+ * expanded to
  * explicit nodes and links with the ids documented in docs/scenario-format.md.
  */
 #ifndef FABRIC_TOPOLOGY_GENERATOR_H
@@ -56,6 +57,19 @@ struct DciParams
     DciAcceleratorConfig accelerator; ///< edges filled in by GenerateDci
 };
 
+/** rail_optimized: scalable units of servers, one leaf per rail per unit, spines across leaves. */
+struct RailOptimizedParams
+{
+    int64_t units = 2;
+    int64_t serversPerUnit = 4;
+    int64_t nicsPerServer = 8;
+    int64_t spines = 4;
+    double hostRateGbps = 400;
+    double fabricRateGbps = 400;
+    double linkDelayUs = 1;
+    double nvlinkGbps = 3600; ///< a documented cost reported by expand, not a link
+};
+
 /** A generated topology plus the per-node switch buffers the generator itself sets. */
 struct TopologyBuild
 {
@@ -68,6 +82,7 @@ Topology GenerateLeafSpine(const LeafSpineParams& p);
 Topology GenerateFatTree(const FatTreeParams& p);
 Topology GenerateThreeTier(const ThreeTierParams& p);
 TopologyBuild GenerateDci(const DciParams& p);
+Topology GenerateRailOptimized(const RailOptimizedParams& p);
 
 /**
  * Reads scenario.topology (at path "topology"), checks limits before expanding, expands and

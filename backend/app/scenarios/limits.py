@@ -53,3 +53,14 @@ MAX_RATE_MBPS = MAX_RATE_GBPS * 1000
 MAX_BYTE_COUNTER = 2**40
 MAX_MONITOR_ENTRIES = 4096
 NODE_ID_PATTERN = r"^[A-Za-z0-9_.:-]{1,64}$"
+# rail_optimized (docs/scenario-format.md): a scalable unit of servers, each with one NIC per
+# rail. 16 NICs per server covers every published GPU server (DGX H100: 8); 256 servers per unit
+# is 8 x a DGX SuperPOD scalable unit (32); the node limit bounds the product anyway.
+RAIL_MAX_UNITS = 64
+RAIL_MAX_SERVERS_PER_UNIT = 256
+RAIL_MAX_NICS_PER_SERVER = 16
+RAIL_MAX_SPINES = 256  # as leaf_spine: the glossary shows one range for `spines`
+# NVLink per GPU and direction, Gbit/s: NVIDIA's 900 GB/s for H100 counts both directions, so
+# 3,600 Gbit/s each way; the limit leaves room for 4x that.
+RAIL_NVLINK_GBPS = 3600.0
+MAX_NVLINK_GBPS = 14_400.0

@@ -75,6 +75,26 @@ class ThreeTier(Strict):
         return self
 
 
+class RailOptimized(Strict):
+    """Rail-optimized fabric of an AI cluster (NVIDIA DGX SuperPOD): scalable units of servers,
+    one leaf per rail per unit (NIC r of every server of unit u on leaf{u}_{r}), every leaf
+    linked to every spine. Hosts h{i} (one GPU's NIC; i = server x nics_per_server + rail)
+    carry their server srv{s} and rail; leaf{u}_{r}, spine{j}."""
+
+    kind: Literal["rail_optimized"]
+    units: int = Field(2, ge=1, le=limits.RAIL_MAX_UNITS, description="scalable units")
+    servers_per_unit: int = Field(4, ge=1, le=limits.RAIL_MAX_SERVERS_PER_UNIT)
+    nics_per_server: int = Field(8, ge=1, le=limits.RAIL_MAX_NICS_PER_SERVER,
+                                 description="one per GPU; the number of rails")
+    spines: int = Field(4, ge=1, le=limits.RAIL_MAX_SPINES)
+    host_rate_gbps: Rate = Field(400, description="Gbit/s, each NIC")
+    fabric_rate_gbps: Rate = Field(400, description="Gbit/s, each leaf-spine link")
+    link_delay_us: Delay = 1
+    nvlink_gbps: float = Field(
+        limits.RAIL_NVLINK_GBPS, ge=limits.MIN_RATE_GBPS, le=limits.MAX_NVLINK_GBPS,
+        description="Gbit/s per GPU and direction inside a server: a documented cost, not a link")
+
+
 class DciAccelerator(Strict):
     """The RDMA WAN accelerator at both site edges (a-dci, b-dci; NTT, seeds/002): pseudo-ACKs
     to the local sender, data held until the far end acknowledges it, resent over the long link."""
@@ -105,6 +125,9 @@ class ExplicitNode(Strict):
     id: NodeId
     kind: Literal["host", "switch"]
     tier: int = Field(0, ge=0, le=4)
+    server: NodeId | None = Field(
+        None, description="hosts only: the server this NIC is in; its rail is its index among "
+        "the server's hosts in node order")
     x: float | None = None
     y: float | None = None
 
@@ -141,7 +164,8 @@ class Explicit(Strict):
         return self
 
 
-Topology = Annotated[LeafSpine | FatTree | ThreeTier | Dci | Explicit, Field(discriminator="kind")]
+Generated = LeafSpine | FatTree | ThreeTier | Dci | RailOptimized
+Topology = Annotated[Generated | Explicit, Field(discriminator="kind")]
 
 
 def graph_errors(topo: Explicit) -> list:
@@ -151,6 +175,9 @@ def graph_errors(topo: Explicit) -> list:
         if node.id in kinds:
             errors.append(error_at(("nodes", i, "id"), f"duplicate node id '{node.id}'", node.id))
         kinds[node.id] = node.kind
+        if node.server is not None and node.kind != "host":
+            errors.append(error_at(("nodes", i, "server"), "only a host (a NIC) belongs to a server",
+                                   node.server))
     adjacency: dict[str, set[str]] = defaultdict(set)
     degree: dict[str, int] = defaultdict(int)
     for i, link in enumerate(topo.links):
@@ -187,7 +214,7 @@ def _connected(start: str, adjacency: dict[str, set[str]], count: int) -> bool:
     return len(seen) == count
 
 
-def node_ids(topo: LeafSpine | FatTree | ThreeTier | Dci | Explicit) -> tuple[list[str], list[str]]:
+def node_ids(topo: Generated | Explicit) -> tuple[list[str], list[str]]:
     """(host ids, switch ids) after expansion.
 
     A drawn topology lists its ids; a generator's are named by the simulator alone
@@ -212,7 +239,7 @@ def _expanded_ids(topology_json: str) -> tuple[tuple[str, ...], tuple[str, ...]]
             tuple(n["id"] for n in nodes if n["kind"] != "host"))
 
 
-def counts(topo: LeafSpine | FatTree | ThreeTier | Dci | Explicit) -> tuple[int, int]:
+def counts(topo: Generated | Explicit) -> tuple[int, int]:
     """(nodes, links) after expansion, computed without building the graph."""
     if isinstance(topo, LeafSpine):
         return _leaf_spine_counts(topo)
@@ -227,6 +254,10 @@ def counts(topo: LeafSpine | FatTree | ThreeTier | Dci | Explicit) -> tuple[int,
     if isinstance(topo, Dci):
         nodes, links = _leaf_spine_counts(topo.site)
         return 2 * nodes + 2, 2 * links + 2 * topo.site.spines + 1
+    if isinstance(topo, RailOptimized):
+        hosts = topo.units * topo.servers_per_unit * topo.nics_per_server
+        leaves = topo.units * topo.nics_per_server
+        return hosts + leaves + topo.spines, hosts + leaves * topo.spines
     return len(topo.nodes), len(topo.links)
 
 

@@ -3,7 +3,7 @@
 from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.core import simulator
 from app.core.simulator import SimulatorRejected
@@ -28,6 +28,8 @@ class ExpandedNode(BaseModel):
     kind: Literal["host", "switch"]
     tier: int
     group: str = ""
+    server: str | None = Field(None, description="hosts with a server: the server this NIC is in")
+    rail: int | None = Field(None, description="with server: the NIC's index in it")
     x: float | None = None
     y: float | None = None
 

@@ -1165,7 +1165,7 @@ export interface components {
          */
         ExpandRequest: {
             /** Topology */
-            topology: components["schemas"]["LeafSpine"] | components["schemas"]["FatTree"] | components["schemas"]["ThreeTier"] | components["schemas"]["Dci"] | components["schemas"]["Explicit"];
+            topology: components["schemas"]["LeafSpine"] | components["schemas"]["FatTree"] | components["schemas"]["ThreeTier"] | components["schemas"]["Dci"] | components["schemas"]["RailOptimized"] | components["schemas"]["Explicit"];
         };
         /**
          * ExpandedLink
@@ -1200,6 +1200,16 @@ export interface components {
              * @enum {string}
              */
             kind: "host" | "switch";
+            /**
+             * Rail
+             * @description with server: the NIC's index in it
+             */
+            rail?: number | null;
+            /**
+             * Server
+             * @description hosts with a server: the server this NIC is in
+             */
+            server?: string | null;
             /** Tier */
             tier: number;
             /** X */
@@ -1267,6 +1277,11 @@ export interface components {
              * @enum {string}
              */
             kind: "host" | "switch";
+            /**
+             * Server
+             * @description hosts only: the server this NIC is in; its rail is its index among the server's hosts in node order
+             */
+            server?: string | null;
             /**
              * Tier
              * @default 0
@@ -2592,6 +2607,66 @@ export interface components {
             data: components["schemas"]["PresetPublic"][];
         };
         /**
+         * RailOptimized
+         * @description Rail-optimized fabric of an AI cluster (NVIDIA DGX SuperPOD): scalable units of servers,
+         *     one leaf per rail per unit (NIC r of every server of unit u on leaf{u}_{r}), every leaf
+         *     linked to every spine. Hosts h{i} (one GPU's NIC; i = server x nics_per_server + rail)
+         *     carry their server srv{s} and rail; leaf{u}_{r}, spine{j}.
+         */
+        RailOptimized: {
+            /**
+             * Fabric Rate Gbps
+             * @description Gbit/s, each leaf-spine link
+             * @default 400
+             */
+            fabric_rate_gbps: number;
+            /**
+             * Host Rate Gbps
+             * @description Gbit/s, each NIC
+             * @default 400
+             */
+            host_rate_gbps: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "rail_optimized";
+            /**
+             * Link Delay Us
+             * @description microseconds
+             * @default 1
+             */
+            link_delay_us: number;
+            /**
+             * Nics Per Server
+             * @description one per GPU; the number of rails
+             * @default 8
+             */
+            nics_per_server: number;
+            /**
+             * Nvlink Gbps
+             * @description Gbit/s per GPU and direction inside a server: a documented cost, not a link
+             * @default 3600
+             */
+            nvlink_gbps: number;
+            /**
+             * Servers Per Unit
+             * @default 4
+             */
+            servers_per_unit: number;
+            /**
+             * Spines
+             * @default 4
+             */
+            spines: number;
+            /**
+             * Units
+             * @description scalable units
+             * @default 2
+             */
+            units: number;
+        };
+        /**
          * Range
          * @description start, start + step, ... up to stop (inclusive).
          */
@@ -2817,7 +2892,7 @@ export interface components {
             };
             telemetry?: components["schemas"]["Telemetry"];
             /** Topology */
-            topology: components["schemas"]["LeafSpine"] | components["schemas"]["FatTree"] | components["schemas"]["ThreeTier"] | components["schemas"]["Dci"] | components["schemas"]["Explicit"];
+            topology: components["schemas"]["LeafSpine"] | components["schemas"]["FatTree"] | components["schemas"]["ThreeTier"] | components["schemas"]["Dci"] | components["schemas"]["RailOptimized"] | components["schemas"]["Explicit"];
             /** Traffic */
             traffic?: (components["schemas"]["Incast"] | components["schemas"]["Pairs"] | components["schemas"]["Permutation"] | components["schemas"]["AllToAll"] | components["schemas"]["Perftest"] | components["schemas"]["Workload"] | components["schemas"]["Pingmesh"] | components["schemas"]["FlowList"] | components["schemas"]["Stride"] | components["schemas"]["InterPodPermutation"])[];
             /**

@@ -26,6 +26,7 @@ const MSFT = "Guo et al., RDMA over Commodity Ethernet at Scale, SIGCOMM 2016 (s
 const NTT = "NTT, Long-distance RDMA-acceleration Frameworks, 2024 (seed 002)";
 const ERD = "Wang et al., An Optimized RDMA QP Communication Mechanism for Hyperscale AI Infrastructure (ERD, seed 004)";
 const FORMAT = "docs/scenario-format.md";
+const NVIDIA_SUPERPOD = "NVIDIA DGX SuperPOD reference architecture (DGX H100); docs/scenario-format.md, rail_optimized";
 const MODEL = "docs/model.md";
 const PFC_STD = "IEEE 802.1Qbb (PFC); dynamic threshold: Choudhury & Hahne, 1998";
 
@@ -106,6 +107,10 @@ const ENTRIES: Record<string, GlossaryEntry> = {
   "topology.accelerator.enabled": { label: "RDMA WAN accelerator", meaning: "NTT's accelerator at a-dci and b-dci: it answers each frame leaving the site with a pseudo-ACK, holds a copy until the far end acknowledges it, and resends lost frames over the long link itself.", typical: "on: small messages over 100 km gain about RTT(long) / RTT(site); NTT measured ~35x at 512 B", source: NTT, schema: "DciAccelerator.enabled" },
   "topology.accelerator.buffer_bytes": { label: "Accelerator buffer", unit: "bytes", meaning: "Data each accelerator edge may hold, all QPs together, until the far end acknowledges it. Below the long link's bandwidth-delay product (rate x 2 x one-way delay: 12.5 MB at 100 km, 100G) frames pass unheld and their senders wait for the far end's ACKs.", typical: "256 MiB (default); at least the long link's BDP", source: NTT, schema: "DciAccelerator.buffer_bytes" },
   "topology.accelerator.retransmit_timeout_us": { label: "Accelerator resend timeout", unit: "us", meaning: "The edge resends its held data over the long link when the far end acknowledged nothing for this long. Empty: 2 x the long-haul RTT + 100 us; below the long-haul RTT every held frame is resent before its ACK can return.", typical: "empty (2,100 us at 100 km)", source: NTT, schema: "DciAccelerator.retransmit_timeout_us" },
+  "topology.units": { label: "Scalable units", meaning: "Units of servers; each unit has one leaf per rail, and the spines join the units' leaves.", typical: "1-4 (a DGX H100 SuperPOD: 4 units of 32 servers)", source: NVIDIA_SUPERPOD, schema: "RailOptimized.units" },
+  "topology.servers_per_unit": { label: "Servers per unit", meaning: "GPU servers in each scalable unit; NIC r of each links to the unit's leaf for rail r.", typical: "32 (DGX SuperPOD)", source: NVIDIA_SUPERPOD, schema: "RailOptimized.servers_per_unit" },
+  "topology.nics_per_server": { label: "NICs per server", meaning: "One RDMA NIC per GPU; also the number of rails, so of leaves per unit. A host of this fabric is one NIC.", typical: "8 (DGX H100: 8 x 400G)", source: NVIDIA_SUPERPOD, schema: "RailOptimized.nics_per_server" },
+  "topology.nvlink_gbps": { label: "NVLink per GPU", unit: "Gbit/s", meaning: "Bandwidth between GPUs of one server, each direction. A documented cost, not a simulated link: flows between NICs of one server still cross the fabric.", typical: "3,600 (H100: 900 GB/s both ways)", source: NVIDIA_SUPERPOD, schema: "RailOptimized.nvlink_gbps" },
   "topology.site.leaves": { label: "Leaves per site", meaning: "Leaf switches in each site.", typical: "1-8", source: FORMAT, schema: "LeafSpineSite.leaves" },
   "topology.site.spines": { label: "Spines per site", meaning: "Spine switches in each site.", typical: "1-4", source: FORMAT, schema: "LeafSpineSite.spines" },
   "topology.site.hosts_per_leaf": { label: "Hosts per leaf", meaning: "Servers under each leaf of a site.", typical: "1-16", source: FORMAT, schema: "LeafSpineSite.hosts_per_leaf" },

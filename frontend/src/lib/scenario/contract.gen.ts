@@ -35,6 +35,12 @@ export const LIMITS = {
   MAX_BYTE_COUNTER: 1099511627776,
   MAX_MONITOR_ENTRIES: 4096,
   NODE_ID_PATTERN: "^[A-Za-z0-9_.:-]{1,64}$",
+  RAIL_MAX_UNITS: 64,
+  RAIL_MAX_SERVERS_PER_UNIT: 256,
+  RAIL_MAX_NICS_PER_SERVER: 16,
+  RAIL_MAX_SPINES: 256,
+  RAIL_NVLINK_GBPS: 3600.0,
+  MAX_NVLINK_GBPS: 14400.0,
 } as const;
 
 /** A numeric range as the JSON Schema states it. */
@@ -324,6 +330,14 @@ export const SCHEMA_RANGES: Readonly<Record<string, NumberRange>> = {
   "Pingmesh.probe_bytes": { min: 1, max: 65536 },
   "Pingmesh.qps": { min: 1, max: 1024 },
   "Pingmesh.start_us": { min: 0 },
+  "RailOptimized.fabric_rate_gbps": { min: 0.01, max: 1600.0 },
+  "RailOptimized.host_rate_gbps": { min: 0.01, max: 1600.0 },
+  "RailOptimized.link_delay_us": { min: 0, max: 100000.0 },
+  "RailOptimized.nics_per_server": { min: 1, max: 16 },
+  "RailOptimized.nvlink_gbps": { min: 0.01, max: 14400.0 },
+  "RailOptimized.servers_per_unit": { min: 1, max: 256 },
+  "RailOptimized.spines": { min: 1, max: 256 },
+  "RailOptimized.units": { min: 1, max: 64 },
   "SetParam.end_us": { min: 0, exclusiveMin: true },
   "SetParam.start_us": { min: 0 },
   "SetParam.value": { min: 0, max: 1000000000000.0 },
@@ -368,7 +382,7 @@ export const SCHEMA_RANGES: Readonly<Record<string, NumberRange>> = {
 };
 
 /** Every `topology` kind (its discriminator). */
-export const TOPOLOGY_KINDS = ["dci", "explicit", "fat_tree", "leaf_spine", "three_tier"] as const;
+export const TOPOLOGY_KINDS = ["dci", "explicit", "fat_tree", "leaf_spine", "rail_optimized", "three_tier"] as const;
 
 /** Every `traffic` kind (its discriminator). */
 export const TRAFFIC_KINDS = ["all_to_all", "flows", "incast", "inter_pod_permutation", "pairs", "perftest", "permutation", "pingmesh", "stride", "workload"] as const;

@@ -14,6 +14,8 @@ export interface ExplicitNode {
   id: string;
   kind: "host" | "switch";
   tier?: number;
+  /** hosts only: the server this NIC is in (its rail is its index among the server's hosts) */
+  server?: string;
   x?: number;
   y?: number;
 }

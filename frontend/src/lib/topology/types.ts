@@ -5,6 +5,9 @@ export interface ExpandNode {
   kind: "host" | "switch";
   tier: number;
   group?: string;
+  /** hosts of a server (rail_optimized, or explicit hosts naming one): its id and the NIC's index */
+  server?: string;
+  rail?: number;
   x?: number;
   y?: number;
 }

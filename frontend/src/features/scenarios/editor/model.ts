@@ -53,6 +53,7 @@ export function toScenarioDocument(state: EditorState): Scenario {
 function cleanExplicit(t: ExplicitTopology): ExplicitTopology {
   const nodes = t.nodes.map((n) => {
     const out: ExplicitNode = { id: n.id, kind: n.kind, tier: n.tier ?? 0 };
+    if (typeof n.server === "string") out.server = n.server;
     if (n.x !== undefined) out.x = Math.round(n.x * 10) / 10;
     if (n.y !== undefined) out.y = Math.round(n.y * 10) / 10;
     return out;
@@ -72,7 +73,7 @@ export function explicitFrom(topology: Topology, graph: LayoutGraph | null): Exp
   if (!graph) throw new Error("the generated fabric is not expanded yet");
   return {
     kind: "explicit",
-    nodes: graph.nodes.map((n) => ({ id: n.id, kind: n.kind, tier: n.tier, x: n.x, y: n.y })),
+    nodes: graph.nodes.map((n) => ({ id: n.id, kind: n.kind, tier: n.tier, ...(typeof n.server === "string" ? { server: n.server } : {}), x: n.x, y: n.y })),
     links: graph.links.map((l) => ({
       a: l.a, b: l.b, rate_gbps: l.rate_gbps,
       ...(l.length_km !== undefined ? { length_km: l.length_km } : { delay_us: l.delay_us ?? 1 }),

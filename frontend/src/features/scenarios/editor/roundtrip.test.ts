@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { resolve } from "node:path";
 import Ajv2020 from "ajv/dist/2020";
-import { fromScenarioDocument, toScenarioDocument, NEW_SCENARIO } from "./model";
+import { explicitFrom, fromScenarioDocument, toScenarioDocument, NEW_SCENARIO } from "./model";
 import { historyReducer, type History } from "./reducer";
 import { tieredLayout } from "../../../lib/topology/layout";
 import type { Scenario } from "../../../lib/scenario/types";
@@ -76,5 +76,27 @@ describe("editor <-> scenario document", () => {
     h = historyReducer(h, { type: "redo" });
     expect((h.present.doc.topology as { nodes: unknown[] }).nodes).toHaveLength(1);
     expect(h.present.dirty).toBe(true);
+  });
+});
+
+describe("a rail-optimized fabric edited on the canvas", () => {
+  it("keeps each host's server when it becomes explicit (its rail follows from the node order)", () => {
+    const nodes = [
+      { id: "h0", kind: "host" as const, tier: 0, group: "leaf0_0", server: "srv0", rail: 0 },
+      { id: "h1", kind: "host" as const, tier: 0, group: "leaf0_1", server: "srv0", rail: 1 },
+      { id: "leaf0_0", kind: "switch" as const, tier: 1, group: "su0", server: null as unknown as undefined },
+      { id: "leaf0_1", kind: "switch" as const, tier: 1, group: "su0" },
+    ];
+    const links = [
+      { id: 0, a: "h0", b: "leaf0_0", rate_gbps: 400, delay_us: 1 },
+      { id: 1, a: "h1", b: "leaf0_1", rate_gbps: 400, delay_us: 1 },
+      { id: 2, a: "leaf0_0", b: "leaf0_1", rate_gbps: 400, delay_us: 1 },
+    ];
+    const explicit = explicitFrom({ kind: "rail_optimized" }, tieredLayout(nodes, links));
+    expect(explicit.nodes.map((n) => [n.id, n.server])).toEqual([
+      ["h0", "srv0"], ["h1", "srv0"], ["leaf0_0", undefined], ["leaf0_1", undefined]]);
+    const doc = toScenarioDocument(fromScenarioDocument({ ...NEW_SCENARIO, topology: explicit } as Scenario, "abc"));
+    expect(conforms(doc)).toBe(true);
+    expect((doc.topology as { nodes: { server?: string }[] }).nodes.map((n) => n.server)).toEqual(["srv0", "srv0", undefined, undefined]);
   });
 });

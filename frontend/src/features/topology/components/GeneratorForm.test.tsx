@@ -46,3 +46,40 @@ describe("DCI generator: the WAN accelerator switch", () => {
     expect(onGenerate.mock.calls[1][0]).toMatchObject({ kind: "dci", length_km: 100, accelerator: { enabled: true } });
   });
 });
+
+describe("Rail-optimized generator", () => {
+  it("is offered, shows its fields and generates a rail_optimized topology from them", async () => {
+    const onGenerate = vi.fn();
+    render(<GeneratorForm topology={{ kind: "leaf_spine" }} onGenerate={onGenerate} />);
+    const select = screen.getByRole("combobox", { name: "Generator kind" }) as HTMLSelectElement;
+    expect([...select.options].map((o) => o.value)).toContain("rail_optimized");
+    fireEvent.change(select, { target: { value: "rail_optimized" } });
+    for (const name of [/^Scalable units/, /^Servers per unit/, /^NICs \(GPUs\) per server/, /^Spines/, /^NIC rate/, /^Leaf-spine rate/, /^NVLink per GPU/]) {
+      expect(screen.getByRole("spinbutton", { name })).toBeTruthy();
+    }
+    // defaults: 2 units x 4 servers x 8 NICs = 64 hosts + 16 leaves + 4 spines; 4 x 400 / 4 x 400 = 1:1
+    expect(screen.getByTestId("generator-size").textContent).toBe("84 nodes");
+    expect(screen.getByTestId("generator-oversubscription").textContent).toContain("1:1");
+    fireEvent.change(screen.getByRole("spinbutton", { name: /^Servers per unit/ }), { target: { value: "2" } });
+    fireEvent.change(screen.getByRole("spinbutton", { name: /^NICs \(GPUs\) per server/ }), { target: { value: "2" } });
+    fireEvent.change(screen.getByRole("spinbutton", { name: /^Spines/ }), { target: { value: "2" } });
+    fireEvent.change(screen.getByRole("spinbutton", { name: /^Leaf-spine rate/ }), { target: { value: "200" } });
+    // by hand: 2 x 2 x 2 = 8 hosts + 2 x 2 leaves + 2 spines = 14 nodes; 2 x 400 / (2 x 200) = 2:1
+    expect(screen.getByTestId("generator-size").textContent).toBe("14 nodes");
+    expect(screen.getByTestId("generator-oversubscription").textContent).toContain("2:1");
+    fireEvent.click(screen.getByRole("button", { name: "Generate" }));
+    await vi.waitFor(() => expect(onGenerate).toHaveBeenCalled());
+    expect(onGenerate.mock.calls[0][0]).toEqual({
+      kind: "rail_optimized", units: 2, servers_per_unit: 2, nics_per_server: 2, spines: 2,
+      host_rate_gbps: 400, fabric_rate_gbps: 200, link_delay_us: 1, nvlink_gbps: 3600,
+    });
+  });
+
+  it("loads a stored rail_optimized topology into its form", () => {
+    render(<GeneratorForm topology={{ kind: "rail_optimized", servers_per_unit: 32, spines: 16 }} onGenerate={vi.fn()} />);
+    expect((screen.getByRole("combobox", { name: "Generator kind" }) as HTMLSelectElement).value).toBe("rail_optimized");
+    expect((screen.getByRole("spinbutton", { name: /^Servers per unit/ }) as HTMLInputElement).value).toBe("32");
+    // 32 x 400 down, 16 x 400 up
+    expect(screen.getByTestId("generator-oversubscription").textContent).toContain("2:1");
+  });
+});

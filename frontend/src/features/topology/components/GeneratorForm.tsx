@@ -3,6 +3,7 @@ import type { GeneratorKind, GeneratorTopology, Json, Topology } from "../../../
 import { GlossaryTip } from "../../../components/GlossaryTip";
 import { ApiError } from "../../../lib/api/errors";
 import { uniqueFieldErrors } from "../../../lib/api/fieldErrors";
+import { LIMITS } from "../../../lib/scenario/contract.gen";
 
 /** backend/app/scenarios/limits.py MAX_NODES */
 export const MAX_NODES = 20_000;
@@ -14,8 +15,16 @@ export function estimateNodes(kind: GeneratorKind, v: Record<string, number>): n
   if (kind === "leaf_spine") count = n("leaves") * (1 + n("hosts_per_leaf")) + n("spines");
   else if (kind === "fat_tree") count = (n("k") ** 3) / 4 + (5 * n("k") ** 2) / 4;
   else if (kind === "three_tier") count = n("podsets") * (n("tors_per_podset") * (1 + n("hosts_per_tor")) + n("leafs_per_podset")) + n("spines");
+  else if (kind === "rail_optimized") count = n("units") * n("nics_per_server") * (n("servers_per_unit") + 1) + n("spines");
   else count = 2 * (n("site.leaves") * (1 + n("site.hosts_per_leaf")) + n("site.spines") + 1);
   return Number.isFinite(count) ? count : null;
+}
+
+/** A rail leaf's oversubscription (docs/scenario-format.md; `fabricsim expand` reports the same):
+ *  servers per unit x NIC rate down, spines x fabric rate up. */
+export function railOversubscription(v: Record<string, number>): number | null {
+  const x = (v.servers_per_unit * v.host_rate_gbps) / (v.spines * v.fabric_rate_gbps);
+  return Number.isFinite(x) && x > 0 ? x : null;
 }
 
 function refusalText(err: unknown): string {
@@ -69,6 +78,20 @@ export const GENERATORS: Record<GeneratorKind, { title: string; params: ParamSpe
       { key: "leaf_uplink_gbps", label: "Leaf uplink", unit: "Gbit/s", min: 1, max: 1600 },
     ],
     defaults: { podsets: 2, tors_per_podset: 4, leafs_per_podset: 2, spines: 4, hosts_per_tor: 4, host_rate_gbps: 100, tor_uplink_gbps: 100, leaf_uplink_gbps: 100, link_delay_us: 1 },
+  },
+  rail_optimized: {
+    title: "Rail-optimized (AI cluster)",
+    params: [
+      { key: "units", label: "Scalable units", min: 1, max: LIMITS.RAIL_MAX_UNITS },
+      { key: "servers_per_unit", label: "Servers per unit", min: 1, max: LIMITS.RAIL_MAX_SERVERS_PER_UNIT },
+      { key: "nics_per_server", label: "NICs (GPUs) per server = rails", min: 1, max: LIMITS.RAIL_MAX_NICS_PER_SERVER },
+      { key: "spines", label: "Spines", min: 1, max: LIMITS.RAIL_MAX_SPINES },
+      { key: "host_rate_gbps", label: "NIC rate", unit: "Gbit/s", min: 1, max: 1600 },
+      { key: "fabric_rate_gbps", label: "Leaf-spine rate", unit: "Gbit/s", min: 1, max: 1600 },
+      { key: "link_delay_us", label: "Link delay", unit: "us", min: 0, max: 1000, step: 0.1 },
+      { key: "nvlink_gbps", label: "NVLink per GPU (cost, not a link)", unit: "Gbit/s", min: 1, max: LIMITS.MAX_NVLINK_GBPS },
+    ],
+    defaults: { units: 2, servers_per_unit: 4, nics_per_server: 8, spines: 4, host_rate_gbps: 400, fabric_rate_gbps: 400, link_delay_us: 1, nvlink_gbps: LIMITS.RAIL_NVLINK_GBPS },
   },
   dci: {
     title: "DCI (two sites)",
@@ -155,6 +178,7 @@ export function GeneratorForm({ topology, onGenerate }: { topology: Topology; on
   const [busy, setBusy] = useState(false);
   const [refused, setRefused] = useState<unknown>(null);
   const nodes = estimateNodes(kind, values);
+  const oversubscription = kind === "rail_optimized" ? railOversubscription(values) : null;
   const setValue = (key: string, v: number | undefined) => {
     const next = { ...values };
     if (v === undefined) delete next[key];
@@ -216,6 +240,7 @@ export function GeneratorForm({ topology, onGenerate }: { topology: Topology; on
         </label>
       )}
       {nodes !== null && <p className="hint" data-testid="generator-size">{nodes.toLocaleString("en-US")} nodes{nodes > MAX_NODES ? ` (at most ${MAX_NODES.toLocaleString("en-US")})` : ""}</p>}
+      {oversubscription !== null && <p className="hint" data-testid="generator-oversubscription">Each rail leaf: {oversubscription.toLocaleString("en-US", { maximumFractionDigits: 2 })}:1 oversubscribed (servers per unit x NIC rate / spines x leaf-spine rate)</p>}
       {refused !== null && <p className="field-error" role="alert" data-testid="generator-error">Not generated: {refusalText(refused)}. The current fabric is kept.</p>}
       <button type="submit" className="primary" disabled={busy}>{busy ? "Generating…" : "Generate"}</button>
     </form>
