@@ -89,7 +89,6 @@ ConservationReport(const RunView& run, const InNetwork& in)
     dropped["headroom_overflow"] = c.dropDataBytes[DROP_HEADROOM_OVERFLOW];
     dropped["buffer_overflow"] = c.dropDataBytes[DROP_BUFFER_OVERFLOW];
     dropped["tail_drop"] = c.dropDataBytes[DROP_TAIL];
-    dropped["corrupt"] = c.dropDataBytes[DROP_CORRUPT];
     dropped["unroutable"] = c.unroutableDataBytes;
     nlohmann::ordered_json j;
     j["bytes_sent"] = sent;
@@ -109,8 +108,8 @@ CounterBlock(const RunView& run, bool afterWarmup)
 {
     // The whole-run counters less, after the warm-up, their value when it ended
     // (RunController::TakeWarmupSnapshot; zero without a warm-up).
-    static const char* kReasons[] = {"headroom_overflow", "buffer_overflow", "tail_drop", "corrupt",
-                                     "link_loss", "link_down", "pfc_watchdog", "nic_rx_overflow"};
+    static const char* kReasons[] = {"headroom_overflow", "buffer_overflow", "tail_drop", "link_loss",
+                                     "link_down", "pfc_watchdog", "nic_rx_overflow"};
     static_assert(sizeof(kReasons) / sizeof(kReasons[0]) == DROP_REASONS, "one name per reason");
     const FabricCounters& c = run.ctx.counters;
     static const FabricCounters kZero;

@@ -116,8 +116,8 @@ nlohmann::ordered_json
 PortCountersReport(const RunView& run)
 {
     using json = nlohmann::ordered_json;
-    static const char* kReasons[] = {"headroom_overflow", "buffer_overflow", "tail_drop", "corrupt",
-                                     "link_loss", "link_down", "pfc_watchdog", "nic_rx_overflow"};
+    static const char* kReasons[] = {"headroom_overflow", "buffer_overflow", "tail_drop", "link_loss",
+                                     "link_down", "pfc_watchdog", "nic_rx_overflow"};
     std::vector<std::pair<std::string, json>> rows;
     std::vector<std::pair<std::string, json>> drops;
     for (uint32_t d = 0; d < run.network.NodeCount(); ++d)
@@ -150,7 +150,10 @@ PortCountersReport(const RunView& run)
             }
             json x = json::object();
             uint64_t total = 0;
-            for (uint32_t k = 0; k < 8; ++k)
+            static_assert(sizeof(kReasons) / sizeof(kReasons[0]) == DROP_REASONS &&
+                              std::tuple_size<decltype(PortFault::drops)>::value == DROP_REASONS,
+                          "one name and one counter per reason");
+            for (uint32_t k = 0; k < DROP_REASONS; ++k)
             {
                 if (port.fault->drops[k] > 0)
                 {

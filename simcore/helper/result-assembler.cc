@@ -289,7 +289,6 @@ ResultAssembler::Summary() const
     dj["headroom_overflow"] = c.drops[DROP_HEADROOM_OVERFLOW];
     dj["buffer_overflow"] = c.drops[DROP_BUFFER_OVERFLOW];
     dj["tail_drop"] = c.drops[DROP_TAIL];
-    dj["corrupt"] = c.drops[DROP_CORRUPT];
     s["drops"] = dj;
     s["retransmitted_packets"] = c.retransmitted;
     s["flows_total"] = m_run.ctx.flows.size();

@@ -3,7 +3,6 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/simulator.h"
-#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
@@ -24,13 +23,11 @@ ns3::TypeId
 DcqcnSampled::GetTypeId()
 {
     using namespace ns3;
-    static TypeId tid =
+    static TypeId tid = AddSharedAttributes(
         TypeId("fabric::DcqcnSampled")
             .SetParent<CongestionOps>()
             .SetGroupName("Fabric")
             .AddConstructor<DcqcnSampled>()
-            .AddAttribute("G", "Alpha gain g", DoubleValue(1.0 / 256),
-                          MakeDoubleAccessor(&DcqcnSampled::m_g), MakeDoubleChecker<double>(0, 1))
             .AddAttribute("AlphaUpdatePeriod",
                           "Alpha period: alpha = (1-g) alpha + g if a CNP arrived in it, else "
                           "(1-g) alpha",
@@ -40,77 +37,25 @@ DcqcnSampled::GetTypeId()
                           "Period of the rate decrease check (cut if a CNP arrived since the last)",
                           TimeValue(MicroSeconds(4)),
                           MakeTimeAccessor(&DcqcnSampled::m_decreaseInterval), MakeTimeChecker())
-            .AddAttribute("RateIncreaseTimer", "Period of the rate increase timer (from a cut)",
-                          TimeValue(MicroSeconds(300)),
-                          MakeTimeAccessor(&DcqcnSampled::m_increaseTimer), MakeTimeChecker())
-            .AddAttribute("ByteCounter", "Bytes per byte-counter increase stage (0 = off)",
-                          UintegerValue(0), MakeUintegerAccessor(&DcqcnSampled::m_byteCounter),
-                          MakeUintegerChecker<uint64_t>())
-            .AddAttribute("FastRecoverySteps", "F", UintegerValue(1),
-                          MakeUintegerAccessor(&DcqcnSampled::m_fastRecoverySteps),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("RaiBps", "Additive increase step (bit/s)", DoubleValue(20e6),
-                          MakeDoubleAccessor(&DcqcnSampled::m_raiBps), MakeDoubleChecker<double>(0))
-            .AddAttribute("RhaiBps", "Hyper increase step (bit/s)", DoubleValue(200e6),
-                          MakeDoubleAccessor(&DcqcnSampled::m_rhaiBps),
-                          MakeDoubleChecker<double>(0))
-            .AddAttribute("MinRateBps", "Minimum rate (bit/s)", DoubleValue(1e9),
-                          MakeDoubleAccessor(&DcqcnSampled::m_minRateBps),
-                          MakeDoubleChecker<double>(0))
             .AddAttribute("InitialAlpha", "Alpha set by the first CNP", DoubleValue(1.0),
                           MakeDoubleAccessor(&DcqcnSampled::m_initialAlpha),
-                          MakeDoubleChecker<double>(0, 1))
-            .AddAttribute("ClampTargetRate", "Every cut sets the target to the current rate",
-                          BooleanValue(false), MakeBooleanAccessor(&DcqcnSampled::m_clampTarget),
-                          MakeBooleanChecker())
-            .AddAttribute("ClampTargetAfterTimerIncrease",
-                          "With ClampTargetRate off: a cut sets the target to the current rate "
-                          "only if the increase timer raised the rate since the previous cut",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&DcqcnSampled::m_clampAfterTimerIncrease),
-                          MakeBooleanChecker())
-            .AddAttribute("MaxDecrease", "Largest fraction of the current rate one cut may take off",
-                          DoubleValue(1.0), MakeDoubleAccessor(&DcqcnSampled::m_maxDecrease),
-                          MakeDoubleChecker<double>(0, 1))
-            .AddTraceSource("Rate", "Sending rate changed (old, new) in bit/s",
-                            MakeTraceSourceAccessor(&DcqcnSampled::m_rateTrace),
-                            "ns3::TracedValueCallback::Double");
+                          MakeDoubleChecker<double>(0, 1)),
+        {300, 0, 1, 20e6, 1e9, false, true});
     return tid;
 }
 
 DcqcnSampled::DcqcnSampled()
-    : m_alphaPeriod(ns3::MicroSeconds(1)),
-      m_decreaseInterval(ns3::MicroSeconds(4)),
-      m_increaseTimer(ns3::MicroSeconds(300))
 {
+    m_alphaPeriod = ns3::MicroSeconds(1);
+    m_decreaseInterval = ns3::MicroSeconds(4);
+    m_increaseTimer = ns3::MicroSeconds(300);
 }
 
 void
 DcqcnSampled::Init(double lineRateBps)
 {
-    m_lineRate = lineRateBps;
-    m_rate = lineRateBps;
-    m_target = lineRateBps;
-    m_alpha = m_initialAlpha;
+    ResetRates(lineRateBps);
     m_seenCnp = false;
-}
-
-double
-DcqcnSampled::GetRateBps() const
-{
-    return m_rate;
-}
-
-double
-DcqcnSampled::GetTargetBps() const
-{
-    return m_target;
-}
-
-uint32_t
-DcqcnSampled::GetTimerStage() const
-{
-    return m_timerStage;
 }
 
 double
@@ -194,91 +139,15 @@ DcqcnSampled::OnDecreaseCheck()
     }
     int64_t now = ns3::Simulator::Now().GetPicoSeconds();
     AdvanceAlpha(now);
-    if (m_clampTarget || (m_clampAfterTimerIncrease && m_timerIncreasedSinceCut))
-    {
-        m_target = m_rate;
-    }
-    double factor = std::max(1.0 - m_alpha / 2.0, 1.0 - m_maxDecrease);
-    SetRate(m_rate * factor);
     m_decreaseFlag = false;
-    m_timerStage = 0;
-    m_byteStage = 0;
-    m_bytesSinceStage = 0;
-    m_timerIncreasedSinceCut = false;
-    m_increaseEvent.Cancel();
-    if (m_increaseTimer.IsStrictlyPositive())
-    {
-        m_increaseEvent =
-            ns3::Simulator::Schedule(m_increaseTimer, &DcqcnSampled::OnIncreaseTimer, this);
-    }
-}
-
-void
-DcqcnSampled::OnIncreaseTimer()
-{
-    ++m_timerStage;
-    m_timerIncreasedSinceCut = true;
-    Increase();
-    if (m_rate < m_lineRate)
-    {
-        m_increaseEvent =
-            ns3::Simulator::Schedule(m_increaseTimer, &DcqcnSampled::OnIncreaseTimer, this);
-    }
-}
-
-void
-DcqcnSampled::OnBytesSent(uint32_t bytes)
-{
-    if (m_byteCounter == 0 || m_rate >= m_lineRate)
-    {
-        return;
-    }
-    m_bytesSinceStage += bytes;
-    if (m_bytesSinceStage >= m_byteCounter)
-    {
-        m_bytesSinceStage -= m_byteCounter;
-        ++m_byteStage;
-        Increase();
-    }
-}
-
-void
-DcqcnSampled::Increase()
-{
-    // Timer alone (no byte counter): steps 1..F fast recovery, step F+1 additive, then hyper
-    // (the HPCC simulator's stage < F / == F / > F counted before the increment). With a byte
-    // counter: the paper's max/min of the two stage counts.
-    uint32_t hi = m_timerStage;
-    uint32_t lo = m_timerStage > m_fastRecoverySteps ? m_timerStage - m_fastRecoverySteps : 0;
-    if (m_byteCounter > 0)
-    {
-        hi = std::max(m_timerStage, m_byteStage);
-        lo = std::min(m_timerStage, m_byteStage);
-    }
-    if (hi > m_fastRecoverySteps)
-    {
-        m_target += (lo > m_fastRecoverySteps) ? m_rhaiBps : m_raiBps;
-        m_target = std::min(m_target, m_lineRate);
-    }
-    SetRate((m_rate + m_target) / 2.0);
-}
-
-void
-DcqcnSampled::SetRate(double rate)
-{
-    double old = m_rate;
-    m_rate = std::min(std::max(rate, m_minRateBps), m_lineRate);
-    if (old != m_rate)
-    {
-        m_rateTrace(old, m_rate);
-    }
+    CutRate(m_alpha);
 }
 
 void
 DcqcnSampled::Stop()
 {
     m_decreaseEvent.Cancel();
-    m_increaseEvent.Cancel();
+    StopIncrease();
 }
 
 std::string

@@ -3,7 +3,6 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/simulator.h"
-#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,13 +16,11 @@ ns3::TypeId
 Dcqcn::GetTypeId()
 {
     using namespace ns3;
-    static TypeId tid =
+    static TypeId tid = AddSharedAttributes(
         TypeId("fabric::Dcqcn")
             .SetParent<CongestionOps>()
             .SetGroupName("Fabric")
             .AddConstructor<Dcqcn>()
-            .AddAttribute("G", "Alpha gain g", DoubleValue(1.0 / 256),
-                          MakeDoubleAccessor(&Dcqcn::m_g), MakeDoubleChecker<double>(0, 1))
             .AddAttribute("AlphaUpdatePeriod", "Alpha decays by (1-g) per period without CNP",
                           TimeValue(MicroSeconds(55)), MakeTimeAccessor(&Dcqcn::m_alphaPeriod),
                           MakeTimeChecker())
@@ -38,76 +35,27 @@ Dcqcn::GetTypeId()
             .AddAttribute("RateDecreaseInterval", "Minimum time between two rate cuts; a CNP inside it cuts at its end",
                           TimeValue(MicroSeconds(50)),
                           MakeTimeAccessor(&Dcqcn::m_decreaseInterval), MakeTimeChecker())
-            .AddAttribute("RateIncreaseTimer", "Period of the rate increase timer",
-                          TimeValue(MicroSeconds(55)), MakeTimeAccessor(&Dcqcn::m_increaseTimer),
-                          MakeTimeChecker())
-            .AddAttribute("ByteCounter", "Bytes per byte-counter increase stage (0 = off)",
-                          UintegerValue(10000000), MakeUintegerAccessor(&Dcqcn::m_byteCounter),
-                          MakeUintegerChecker<uint64_t>())
-            .AddAttribute("FastRecoverySteps", "F", UintegerValue(5),
-                          MakeUintegerAccessor(&Dcqcn::m_fastRecoverySteps),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("RaiBps", "Additive increase step (bit/s)", DoubleValue(40e6),
-                          MakeDoubleAccessor(&Dcqcn::m_raiBps), MakeDoubleChecker<double>(0))
-            .AddAttribute("RhaiBps", "Hyper increase step (bit/s)", DoubleValue(200e6),
-                          MakeDoubleAccessor(&Dcqcn::m_rhaiBps), MakeDoubleChecker<double>(0))
-            .AddAttribute("MinRateBps", "Minimum rate (bit/s)", DoubleValue(100e6),
-                          MakeDoubleAccessor(&Dcqcn::m_minRateBps), MakeDoubleChecker<double>(0))
             .AddAttribute("InitialAlpha", "Alpha at start", DoubleValue(1.0),
                           MakeDoubleAccessor(&Dcqcn::m_initialAlpha),
-                          MakeDoubleChecker<double>(0, 1))
-            .AddAttribute("ClampTargetRate",
-                          "Every cut sets the target to the current rate (paper; NVIDIA "
-                          "clamp_tgt_rate)",
-                          BooleanValue(true), MakeBooleanAccessor(&Dcqcn::m_clampTarget),
-                          MakeBooleanChecker())
-            .AddAttribute("ClampTargetAfterTimerIncrease",
-                          "With ClampTargetRate off: a cut sets the target to the current rate "
-                          "only if the increase timer raised the rate since the previous cut "
-                          "(NVIDIA clamp_tgt_rate_after_time_inc)",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&Dcqcn::m_clampAfterTimerIncrease),
-                          MakeBooleanChecker())
-            .AddAttribute("MaxDecrease",
-                          "Largest fraction of the current rate one cut may take off "
-                          "(1 = unbounded; NVIDIA rpg_min_dec_fac 50 % = 0.5)",
-                          DoubleValue(1.0), MakeDoubleAccessor(&Dcqcn::m_maxDecrease),
-                          MakeDoubleChecker<double>(0, 1))
-            .AddTraceSource("Rate", "Sending rate changed (old, new) in bit/s",
-                            MakeTraceSourceAccessor(&Dcqcn::m_rateTrace),
-                            "ns3::TracedValueCallback::Double");
+                          MakeDoubleChecker<double>(0, 1)),
+        {55, 10000000, 5, 40e6, 100e6, true, false});
     return tid;
 }
 
 Dcqcn::Dcqcn()
-    : m_alphaPeriod(ns3::MicroSeconds(55)),
-      m_decreaseInterval(ns3::MicroSeconds(50)),
-      m_increaseTimer(ns3::MicroSeconds(55))
 {
+    m_alphaPeriod = ns3::MicroSeconds(55);
+    m_decreaseInterval = ns3::MicroSeconds(50);
+    m_increaseTimer = ns3::MicroSeconds(55);
 }
 
 void
 Dcqcn::Init(double lineRateBps)
 {
-    m_lineRate = lineRateBps;
-    m_rate = lineRateBps;
-    m_target = lineRateBps;
-    m_alpha = m_initialAlpha;
+    ResetRates(lineRateBps);
     m_cnpSinceTick = false;
     m_timerIncreasedSinceCut = false;
     m_alphaRefPs = ns3::Simulator::Now().GetPicoSeconds();
-}
-
-double
-Dcqcn::GetRateBps() const
-{
-    return m_rate;
-}
-
-double
-Dcqcn::GetTargetBps() const
-{
-    return m_target;
 }
 
 double
@@ -147,35 +95,6 @@ Dcqcn::AdvanceAlpha()
     m_alpha = GetAlpha();
     m_alphaRefPs += n * period;
     m_cnpSinceTick = false;
-}
-
-uint32_t
-Dcqcn::GetTimerStage() const
-{
-    return m_timerStage;
-}
-
-uint32_t
-Dcqcn::GetByteStage() const
-{
-    return m_byteStage;
-}
-
-bool
-Dcqcn::GetTimerIncreasedSinceCut() const
-{
-    return m_timerIncreasedSinceCut;
-}
-
-void
-Dcqcn::SetRate(double rate)
-{
-    double old = m_rate;
-    m_rate = std::min(std::max(rate, m_minRateBps), m_lineRate);
-    if (old != m_rate)
-    {
-        m_rateTrace(old, m_rate);
-    }
 }
 
 void
@@ -219,85 +138,14 @@ Dcqcn::OnDeferredCut()
 void
 Dcqcn::Cut(double alpha)
 {
-    // Target: always the current rate (paper, clamp_tgt_rate); else only when the timer
-    // raised the rate since the previous cut (clamp_tgt_rate_after_time_inc); else kept.
-    if (m_clampTarget || (m_clampAfterTimerIncrease && m_timerIncreasedSinceCut))
-    {
-        m_target = m_rate;
-    }
-    double factor = std::max(1.0 - alpha / 2.0, 1.0 - m_maxDecrease);
-    SetRate(m_rate * factor);
     m_lastCutPs = ns3::Simulator::Now().GetPicoSeconds();
-    m_timerStage = 0;
-    m_byteStage = 0;
-    m_bytesSinceStage = 0;
-    m_timerIncreasedSinceCut = false;
-    ScheduleIncrease();
-}
-
-void
-Dcqcn::ScheduleIncrease()
-{
-    m_increaseEvent.Cancel();
-    if (m_increaseTimer.IsStrictlyPositive())
-    {
-        m_increaseEvent = ns3::Simulator::Schedule(m_increaseTimer, &Dcqcn::OnIncreaseTimer, this);
-    }
-}
-
-void
-Dcqcn::OnIncreaseTimer()
-{
-    ++m_timerStage;
-    m_timerIncreasedSinceCut = true;
-    Increase();
-    if (m_rate < m_lineRate)
-    {
-        m_increaseEvent = ns3::Simulator::Schedule(m_increaseTimer, &Dcqcn::OnIncreaseTimer, this);
-    }
-}
-
-void
-Dcqcn::OnBytesSent(uint32_t bytes)
-{
-    if (m_byteCounter == 0 || m_rate >= m_lineRate)
-    {
-        return;
-    }
-    m_bytesSinceStage += bytes;
-    if (m_bytesSinceStage >= m_byteCounter)
-    {
-        m_bytesSinceStage -= m_byteCounter;
-        ++m_byteStage;
-        Increase();
-    }
-}
-
-void
-Dcqcn::Increase()
-{
-    // Stages per the DCQCN paper: fast recovery while both counters are <= F, hyper increase
-    // once both exceed F, additive increase in between. Without a byte counter the timer alone
-    // counts: F fast-recovery steps, F additive steps, then hyper increase (docs/model.md).
-    uint32_t hi = m_timerStage;
-    uint32_t lo = m_timerStage > m_fastRecoverySteps ? m_timerStage - m_fastRecoverySteps : 0;
-    if (m_byteCounter > 0)
-    {
-        hi = std::max(m_timerStage, m_byteStage);
-        lo = std::min(m_timerStage, m_byteStage);
-    }
-    if (hi > m_fastRecoverySteps)
-    {
-        m_target += (lo > m_fastRecoverySteps) ? m_rhaiBps : m_raiBps;
-        m_target = std::min(m_target, m_lineRate);
-    }
-    SetRate((m_rate + m_target) / 2.0);
+    CutRate(alpha);
 }
 
 void
 Dcqcn::Stop()
 {
-    m_increaseEvent.Cancel();
+    StopIncrease();
     m_cutEvent.Cancel();
 }
 
@@ -310,8 +158,7 @@ Dcqcn::GetName() const
 void
 Dcqcn::DoDispose()
 {
-    m_increaseEvent.Cancel();
-    m_cutEvent.Cancel();
+    Stop();
     CongestionOps::DoDispose();
 }
 

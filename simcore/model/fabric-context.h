@@ -24,12 +24,11 @@ enum DropReason : uint8_t
     DROP_HEADROOM_OVERFLOW = 0,
     DROP_BUFFER_OVERFLOW = 1,
     DROP_TAIL = 2,
-    DROP_CORRUPT = 3, ///< test-only loss hook (FabricSwitch::TestDropPeriod)
-    DROP_LINK_LOSS = 4,       ///< a loss fault on the link
-    DROP_LINK_DOWN = 5,       ///< on the wire or queued toward a link that went down
-    DROP_PFC_WATCHDOG = 6,    ///< dropped by a switch PFC watchdog toward a stormed port
-    DROP_NIC_RX_OVERFLOW = 7, ///< a slow receiver's buffer was full
-    DROP_REASONS = 8
+    DROP_LINK_LOSS = 3,       ///< a loss fault on the link
+    DROP_LINK_DOWN = 4,       ///< on the wire or queued toward a link that went down
+    DROP_PFC_WATCHDOG = 5,    ///< dropped by a switch PFC watchdog toward a stormed port
+    DROP_NIC_RX_OVERFLOW = 6, ///< a slow receiver's buffer was full
+    DROP_REASONS = 7
 };
 
 constexpr uint64_t kUnboundedPackets = uint64_t(1) << 60;

@@ -257,20 +257,10 @@ FabricDevice::TryTransmit(uint32_t port)
         p.txBusyPsWarm += p.busyUntil - m_ctx->warmupPs;
     }
     bool lost = false;
-    if (p.dropPeriod > 0 && pkt.kind == PacketKind::DATA && ++p.dataSeen % p.dropPeriod == 0)
-    {
-        lost = true;
-        ++m_ctx->counters.drops[DROP_CORRUPT];
-        m_ctx->counters.dropDataBytes[DROP_CORRUPT] += pkt.payload;
-        if (pkt.flow < m_ctx->flows.size())
-        {
-            m_ctx->flows[pkt.flow].bytesDropped += pkt.payload;
-        }
-    }
     if (p.fault != nullptr)
     {
         p.fault->CountTx(pkt);
-        if (!lost && p.fault->LoseOnTx(pkt))
+        if (p.fault->LoseOnTx(pkt))
         {
             lost = true;
             ++m_ctx->counters.drops[DROP_LINK_LOSS];

@@ -77,8 +77,6 @@ struct Port
     /// inside the measurement window (a frame started before the warm-up ends counts its part
     /// after it; the part of the last frame past the end of the run is taken off at the end).
     int64_t txBusyPsWarm = 0;
-    uint64_t dropPeriod = 0; ///< test hook: drop every n-th DATA packet sent (0 = off)
-    uint64_t dataSeen = 0;
     std::array<int64_t, kNumPriorities> pausedUntil{}; ///< egress paused while now < this
 
     uint32_t neighbor = 0; ///< node index of the peer

@@ -28,12 +28,6 @@ PfcStorm::Stop()
     m_next.Cancel();
 }
 
-uint64_t
-PfcStorm::FramesSent() const
-{
-    return m_sent;
-}
-
 void
 PfcStorm::Tick()
 {
@@ -43,10 +37,7 @@ PfcStorm::Tick()
     }
     // The buggy NIC pauses with the largest quanta and refreshes before it lapses; a NIC whose
     // watchdog fired sends nothing (SendPause refuses).
-    if (m_nic->SendPause(m_prio, 65535, false))
-    {
-        ++m_sent;
-    }
+    m_nic->SendPause(m_prio, 65535, false);
     m_next = ns3::Simulator::Schedule(ns3::PicoSeconds(m_intervalPs), &PfcStorm::Tick, this);
 }
 
@@ -80,12 +71,6 @@ SlowReceiver::Stop()
     Release();
 }
 
-uint64_t
-SlowReceiver::MaxBytes() const
-{
-    return m_maxBytes;
-}
-
 void
 SlowReceiver::Arrive(const RocePacket& p)
 {
@@ -101,7 +86,6 @@ SlowReceiver::Arrive(const RocePacket& p)
     }
     m_q.push_back(p);
     m_bytes += bytes;
-    m_maxBytes = std::max(m_maxBytes, m_bytes);
     uint8_t prio = p.priority & 7;
     if (m_bytes >= m_buffer / 2 && !((m_paused >> prio) & 1))
     {

@@ -24,7 +24,6 @@ class PfcStorm
     PfcStorm(RdmaNic* nic, uint8_t prio, int64_t intervalPs);
     void Start();
     void Stop();
-    uint64_t FramesSent() const;
 
   private:
     void Tick();
@@ -33,7 +32,6 @@ class PfcStorm
     uint8_t m_prio;
     int64_t m_intervalPs;
     bool m_on = false;
-    uint64_t m_sent = 0;
     ns3::EventId m_next;
 };
 
@@ -51,7 +49,6 @@ class SlowReceiver
     void Stop();
     /** A DATA frame arrived from the wire. */
     void Arrive(const RocePacket& p);
-    uint64_t MaxBytes() const;
 
   private:
     void DrainHead();
@@ -63,7 +60,6 @@ class SlowReceiver
     uint64_t m_buffer;
     std::deque<RocePacket> m_q;
     uint64_t m_bytes = 0;
-    uint64_t m_maxBytes = 0;
     uint8_t m_paused = 0; ///< priorities this pipeline has paused
     bool m_busy = false;
     bool m_on = false;

@@ -39,7 +39,7 @@ struct PortFault
     bool counting = false;
     std::array<uint64_t, kNumPriorities> txPackets{}; ///< frames that started transmission
     std::array<uint64_t, kNumPriorities> txBytes{};   ///< their wire bytes
-    std::array<uint64_t, 8> drops{};                  ///< by DropReason, at this port
+    std::array<uint64_t, 7> drops{};                  ///< by DropReason, at this port
 
     void CountTx(const RocePacket& p)
     {

@@ -101,12 +101,6 @@ RdmaNic::Config() const
     return m_cfg;
 }
 
-uint32_t
-RdmaNic::ActiveQps() const
-{
-    return static_cast<uint32_t>(m_active.size());
-}
-
 const Transport&
 RdmaNic::GetTransport() const
 {

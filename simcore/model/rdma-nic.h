@@ -35,7 +35,6 @@ class RdmaNic : public FabricDevice
     void Receive(uint32_t port, RocePacket p) override;
 
     const NicConfig& Config() const;
-    uint32_t ActiveQps() const;
     const Transport& GetTransport() const;
     /** Sends that found their QP context out of the cache (nic.qp_cache_entries). */
     uint64_t QpCacheMisses() const;

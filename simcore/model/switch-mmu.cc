@@ -148,12 +148,6 @@ SwitchMmu::IngressHeadroom(uint32_t port, uint8_t prio) const
 }
 
 uint64_t
-SwitchMmu::SharedUsed() const
-{
-    return m_sharedUsed;
-}
-
-uint64_t
 SwitchMmu::SharedPool() const
 {
     return m_pool;

@@ -60,7 +60,6 @@ class SwitchMmu
 
     uint64_t IngressShared(uint32_t port, uint8_t prio) const;
     uint64_t IngressHeadroom(uint32_t port, uint8_t prio) const;
-    uint64_t SharedUsed() const;
     uint64_t SharedPool() const;
     uint64_t HeadroomOf(uint32_t port) const;
     const PfcConfig& Pfc() const;

@@ -16,8 +16,7 @@ DisplayPath(const std::string& path)
 
 ScenarioError::ScenarioError(const std::string& path, const std::string& message)
     : std::runtime_error(DisplayPath(path) + ": " + message),
-      m_path(DisplayPath(path)),
-      m_message(message)
+      m_path(DisplayPath(path))
 {
 }
 
@@ -25,12 +24,6 @@ const std::string&
 ScenarioError::Path() const
 {
     return m_path;
-}
-
-const std::string&
-ScenarioError::Message() const
-{
-    return m_message;
 }
 
 std::string

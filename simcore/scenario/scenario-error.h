@@ -22,12 +22,9 @@ class ScenarioError : public std::runtime_error
 
     /** The JSON path ("(root)" for the document itself). */
     const std::string& Path() const;
-    /** What is wrong / what is allowed. */
-    const std::string& Message() const;
 
   private:
     std::string m_path;
-    std::string m_message;
 };
 
 /** base + "." + key, or key alone when base is the root (empty). */

@@ -77,6 +77,20 @@ SetCc(Scenario& s, const std::string& algo, bool ecn)
 }
 
 /** n hosts h0..h(n-1) on one switch "sw". Returns the switch index; hosts are 0..n-1. */
+/// A loss fault on the link from `node` to `neighbor`, in that direction only: every `period`-th
+/// DATA frame `node` sends there is lost (control frames pass).
+inline void
+AddPeriodicDataLoss(Scenario& s, uint32_t node, uint32_t neighbor, uint64_t period)
+{
+    FaultSpec loss;
+    loss.kind = FaultKind::LOSS;
+    loss.link = {node, neighbor};
+    loss.bothDirections = false;
+    loss.everyN = period;
+    loss.dataOnly = true;
+    s.faults.push_back(loss);
+}
+
 inline uint32_t
 Star(Scenario& s, int n, double rateGbps, double delayUs)
 {

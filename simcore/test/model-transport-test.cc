@@ -152,9 +152,9 @@ GoodputUnderLoss(const std::string& transport, uint64_t period, double delayUs)
     }
     FlowSpec& f = AddFlow(s, 1, 0);
     f.window = 1000;
+    // Every period-th DATA frame the switch sends toward the receiver is lost (a loss fault).
+    AddPeriodicDataLoss(s, sw, 0, period);
     FabricRunner r(s);
-    FabricSwitch* swd = r.Fabric().Switch(sw);
-    swd->GetPortMutable(swd->PortToward(0)).dropPeriod = period;
     r.Run(RunLimits(), nullptr);
     return r.Results()["summary"]["throughput_gbps"].get<double>();
 }
