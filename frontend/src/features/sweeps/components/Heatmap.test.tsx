@@ -65,3 +65,18 @@ describe("Heatmap", () => {
     expect(fills).toContain(color(3299));
   });
 });
+
+describe("the heatmap tooltip (issue 22 §4)", () => {
+  it("shows a cell's new status when it finishes under a still mouse", async () => {
+    const { fireEvent } = await import("@testing-library/react");
+    const pending = points.map((p) => (p.index === 3 ? { ...p, status: "PENDING", metrics: null } : p)) as SweepPoint[];
+    const spec = { x: "switch.ecn.kmin_bytes", y: "switch.ecn.pmax", metric: "throughput_gbps", aggregate: "slice" as const, slice: {} };
+    const color = sequentialScale([20, 60], "viridis");
+    const tip = (c: { point: SweepPoint }) => <span>status {c.point.status}</span>;
+    const { container, rerender } = render(<Heatmap grid={computeGrid(pending, spec)} xLabel="x" yLabel="y" metricLabel="m" color={color} renderTooltip={tip} />);
+    fireEvent.mouseEnter(container.querySelector('rect.heatmap-cell[data-x="500"][data-y="0.1"]')!);
+    expect(screen.getByRole("tooltip")).toHaveTextContent("status PENDING");
+    rerender(<Heatmap grid={computeGrid(points, spec)} xLabel="x" yLabel="y" metricLabel="m" color={color} renderTooltip={tip} />);
+    expect(screen.getByRole("tooltip")).toHaveTextContent("status SUCCEEDED");
+  });
+});

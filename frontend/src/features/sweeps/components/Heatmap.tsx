@@ -48,7 +48,11 @@ export interface HeatmapProps {
 export function Heatmap({ grid, xLabel, yLabel, metricLabel, color, title, height = 360, onCellClick, renderTooltip, marks = [], path = [], onMarkClick }: HeatmapProps) {
   const { ref, width } = useParentSize<HTMLDivElement>();
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const [hover, setHover] = useState<GridCell | null>(null);
+  // the hovered position, not the cell: a cell that finishes under a still mouse shows its new
+  // state (a tooltip kept "status PENDING" over a finished cell until the mouse moved)
+  const [hoverAt, setHoverAt] = useState<{ xi: number; yi: number } | null>(null);
+  const hover = hoverAt ? grid.cells.find((c) => c.xi === hoverAt.xi && c.yi === hoverAt.yi) ?? null : null;
+  const setHover = (c: GridCell | null | undefined) => setHoverAt(c ? { xi: c.xi, yi: c.yi } : null);
   const innerW = Math.max(width - MARGIN.left - MARGIN.right, 40);
   const innerH = Math.max(height - MARGIN.top - MARGIN.bottom, 40);
   const cellW = innerW / Math.max(grid.xValues.length, 1);
