@@ -43,9 +43,11 @@ export interface HeatmapProps {
   marks?: HeatmapMark[];
   path?: { xi: number; yi: number }[];
   onMarkClick?: (mark: HeatmapMark) => void;
+  /** A cell's value in its unit (default: 3 significant digits). */
+  formatValue?: (v: number) => string;
 }
 
-export function Heatmap({ grid, xLabel, yLabel, metricLabel, color, title, height = 360, onCellClick, renderTooltip, marks = [], path = [], onMarkClick }: HeatmapProps) {
+export function Heatmap({ grid, xLabel, yLabel, metricLabel, color, title, height = 360, onCellClick, renderTooltip, marks = [], path = [], onMarkClick, formatValue = short }: HeatmapProps) {
   const { ref, width } = useParentSize<HTMLDivElement>();
   const canvasRef = useRef<HTMLCanvasElement>(null);
   // the hovered position, not the cell: a cell that finishes under a still mouse shows its new
@@ -120,7 +122,7 @@ export function Heatmap({ grid, xLabel, yLabel, metricLabel, color, title, heigh
               grid.cells.map((c) => c.value === null ? null : (
                 <text key={`t${c.xi}-${c.yi}`} className="heatmap-number" x={(c.xi + 0.5) * cellW} y={rowY(c.yi) + cellH / 2 + 4}
                   textAnchor="middle" fontSize={Math.min(11, cellH - 4)} pointerEvents="none"
-                  fill={contrast(fill(c.value))}>{short(c.value)}</text>
+                  fill={contrast(fill(c.value))}>{formatValue(c.value)}</text>
               ))}
             {useCanvas && (
               <foreignObject width={innerW} height={innerH}>
