@@ -80,3 +80,18 @@ describe("the heatmap tooltip (issue 22 §4)", () => {
     expect(screen.getByRole("tooltip")).toHaveTextContent("status SUCCEEDED");
   });
 });
+
+describe("pick dots never hide a value (issue 22 §1)", () => {
+  it("draws values after the dots and the dots off the value's centre", () => {
+    const spec = { x: "switch.ecn.kmin_bytes", y: "switch.ecn.pmax", metric: "throughput_gbps", aggregate: "slice" as const, slice: {} };
+    const { container } = render(<div style={{ width: 600 }}><Heatmap grid={computeGrid(points, spec)} xLabel="x" yLabel="y" metricLabel="m"
+      color={sequentialScale([20, 60], "viridis")} marks={[{ xi: 0, yi: 0, label: "grid", color: "#777" }]} /></div>);
+    const svg = container.querySelector("svg")!;
+    const all = [...svg.querySelectorAll("g.heatmap-mark, text.heatmap-number")];
+    expect(all.filter((e) => e.tagName === "text")).toHaveLength(4);
+    expect(all[0].classList.contains("heatmap-mark")).toBe(true); // values drawn on top of the dots
+    const dotX = Number(/translate\(([\d.]+)/.exec(all[0].getAttribute("transform")!)![1]);
+    const text = svg.querySelector<SVGTextElement>("text.heatmap-number")!;
+    expect(Number(text.getAttribute("x")) - dotX).toBeGreaterThan(12); // off the value's centre
+  });
+});
