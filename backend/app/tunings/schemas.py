@@ -283,6 +283,9 @@ class Pick(BaseModel):
     overrides: dict[str, Any]
     objectives: list[Estimate]
     beats: list[str]
+    settings: dict[str, Any] = Field(default_factory=dict, description=(
+        "every setting of the pick in the scenario's own units (bytes, 0..1), by scenario path: "
+        "grid points converted from the space's cells and percent, overrides as given"))
 
 
 class TableRow(BaseModel):

@@ -175,6 +175,8 @@ def results(session: Session, *, tuning: Tuning, with_metrics: bool = True) -> T
     picks = {s.name: _best([r for r in rows if r.strategy == s.name], goals[0])
              for s in spec.strategies}
     picked = {row.id for row in picks.values() if row is not None}
+    space = build_space(spec.space)
+    base = session.get(ScenarioRow, tuning.scenario_ids[0]) if tuning.scenario_ids else None
     pick_list = []
     for name, row in picks.items():
         if row is None:
@@ -182,12 +184,15 @@ def results(session: Session, *, tuning: Tuning, with_metrics: bool = True) -> T
         beats = [other for other, o_row in picks.items() if o_row is not None and other != name
                  and O.better(_est(row, 0), _est(o_row, 0), goals[0])]
         request = request_from_json(row.request)
+        settings = (dict(space.apply(base.document, request.point)[1])
+                    if request.point is not None and base is not None else {})
+        settings.update(dict(request.overrides))
         pick_list.append(Pick(strategy=name, evaluation_id=row.id, params=row.params,
-                              overrides=dict(request.overrides),
+                              overrides=dict(request.overrides), settings=settings,
                               objectives=[Estimate(**e) for e in row.objectives], beats=beats))
     return TuningResults(
         id=tuning.id, status=tuning.status, objectives=[o.label for o in objectives],
-        goals=list(goals), space=space_out(build_space(spec.space)),
+        goals=list(goals), space=space_out(space),
         evaluations=[evaluation_public(r, with_metrics or r.id in picked) for r in rows],
         picks=pick_list,
         pareto=_pareto(rows, goals), table=_table(spec, rows, picks),

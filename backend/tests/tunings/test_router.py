@@ -58,6 +58,10 @@ def test_four_strategies_on_the_incast_preset(api, engine):
     for pick in results["picks"]:
         m = by_id[pick["evaluation_id"]]["metrics"]
         assert m["term_throughput_part"] + m["term_queue_part"] == pytest.approx(pick["objectives"][0]["mean"])
+    # one unit system: the grid's pick (cells, percent in the space) in bytes and 0..1
+    grid_pick = next(p for p in results["picks"] if p["strategy"] == "grid")
+    assert grid_pick["settings"]["switch.ecn.kmax_bytes"] == grid_pick["settings"]["switch.ecn.kmin_bytes"] + 500 * 208
+    assert grid_pick["settings"]["switch.ecn.pmax"] == grid_pick["params"]["pmax"] / 100
     # the light results: the same, without the evaluations' metrics except the picks'
     light = api.get(f"/tunings/{tuning['id']}/results", params={"metrics": "false"}).json()
     picked = {p["evaluation_id"] for p in results["picks"]}

@@ -2480,6 +2480,13 @@ export interface components {
             params: {
                 [key: string]: unknown;
             };
+            /**
+             * Settings
+             * @description every setting of the pick in the scenario's own units (bytes, 0..1), by scenario path: grid points converted from the space's cells and percent, overrides as given
+             */
+            settings?: {
+                [key: string]: unknown;
+            };
             /** Strategy */
             strategy: string;
         };

@@ -1,3 +1,4 @@
+import { formatBytes, formatCount, formatDurationUs, formatNumber } from "../format";
 import { mean } from "d3-array";
 
 export type ParamValue = number | string | boolean | null;
@@ -55,6 +56,23 @@ export const METRIC_LABELS: Record<string, string> = {
   pfc_pauses_sent: "PFC pauses sent",
   drops_total: "Drops",
 };
+
+/** A metric's value in its unit, short enough for a heatmap cell: 622.3 KB, 193 us, 23.1 Gbit/s,
+ * 7,010 (never 6.223e+5). */
+export function formatMetric(metric: string, v: number): string {
+  if (metric.endsWith("_bytes")) return formatBytes(v);
+  if (metric.endsWith("_us")) return formatDurationUs(v);
+  if (metric.endsWith("_gbps")) return `${formatNumber(v)} Gbit/s`;
+  if (Number.isInteger(v) || Math.abs(v) >= 1000) return formatCount(v);
+  return formatNumber(v);
+}
+
+/** The first metric, `preferred` first, whose values differ across the points (a grid of one
+ * value says nothing: a comparison sweep should open on what changed). */
+export function differingMetric(points: SweepPoint[], preferred: string, candidates: string[]): string {
+  const differs = (m: string) => new Set(points.map((p) => p.metrics?.[m]).filter((v) => v != null)).size > 1;
+  return [preferred, ...candidates].find(differs) ?? preferred;
+}
 
 export function uniqueSorted(values: ParamValue[]): ParamValue[] {
   const uniq = [...new Map(values.map((v) => [JSON.stringify(v), v])).values()];

@@ -74,3 +74,22 @@ export function etaSeconds(run: Pick<RunPublic, "progress" | "wall_s">): number 
   if (run.progress <= 0 || run.progress >= 1 || run.wall_s <= 0) return null;
   return (run.wall_s * (1 - run.progress)) / run.progress;
 }
+
+export interface ProgressSample { wall_s: number; progress: number }
+
+/**
+ * Seconds left from the simulator's recent progress rate: simulated progress per wall second
+ * over the last `window_s` of samples (a run slows down as its queues fill, and its first
+ * second is mostly setup, so the average since the start promises too little). Null until two
+ * samples a second apart exist.
+ */
+export function etaFromSamples(samples: ProgressSample[], window_s = 5): number | null {
+  if (samples.length < 2) return null;
+  const last = samples[samples.length - 1];
+  if (last.progress <= 0 || last.progress >= 1) return null;
+  const first = samples.find((s) => s.wall_s >= last.wall_s - window_s) ?? samples[0];
+  const dt = last.wall_s - first.wall_s;
+  const dp = last.progress - first.progress;
+  if (dt < 1 || dp <= 0) return null;
+  return ((1 - last.progress) * dt) / dp;
+}

@@ -1,7 +1,8 @@
 import { format } from "d3-format";
+import { useRef } from "react";
 import { ErrorBox } from "../../../components/States";
 import { formatWallS } from "../../../lib/format";
-import { type RunPublic, FINAL, etaSeconds, useCancelRun } from "../api/runs";
+import { type ProgressSample, type RunPublic, FINAL, etaFromSamples, useCancelRun } from "../api/runs";
 
 const us = (ns: number) => format(",.0f")(ns / 1000);
 
@@ -9,7 +10,12 @@ const us = (ns: number) => format(",.0f")(ns / 1000);
 export function RunProgress({ run }: { run: RunPublic }) {
   const cancel = useCancelRun();
   const pct = Math.round((run.status === "SUCCEEDED" ? 1 : run.progress) * 100);
-  const eta = etaSeconds(run);
+  // the progress reports seen on this page, for the recent rate
+  const samples = useRef<ProgressSample[]>([]);
+  const seen = samples.current;
+  if (!seen.length || seen[seen.length - 1].wall_s < run.wall_s) seen.push({ wall_s: run.wall_s, progress: run.progress });
+  if (seen.length > 200) seen.splice(0, seen.length - 200);
+  const eta = etaFromSamples(seen);
   const final = FINAL.has(run.status);
   return (
     <section className="run-progress" aria-label="Run progress">

@@ -8,7 +8,9 @@ export function ParamTable({ doc, base, baseLabel }: { doc: Scenario; base: Scen
   const rows = parameterRows(doc, base);
   const changed = rows.filter((r) => r.changed).length;
   const [onlyChanged, setOnlyChanged] = useState(false);
-  const shown = onlyChanged ? rows.filter((r) => r.changed) : rows;
+  // the differences first, under their own heading; the rest by section below them
+  const diffs = rows.filter((r) => r.changed).map((r) => ({ ...r, section: `Differences from ${baseLabel}` }));
+  const shown = onlyChanged ? diffs : [...diffs, ...rows.filter((r) => !r.changed)];
   let lastSection = "";
   return (
     <div className="param-table">
@@ -17,6 +19,7 @@ export function ParamTable({ doc, base, baseLabel }: { doc: Scenario; base: Scen
         <span className="grow" />
         <label className="hint"><input type="checkbox" checked={onlyChanged} onChange={(e) => setOnlyChanged(e.target.checked)} /> only differences</label>
       </div>
+      <div className="table-scroll-x">
       <table>
         <thead>
           <tr><th scope="col">Parameter</th><th scope="col">This scenario</th><th scope="col">{baseLabel}</th></tr>
@@ -36,6 +39,7 @@ export function ParamTable({ doc, base, baseLabel }: { doc: Scenario; base: Scen
           })}
         </tbody>
       </table>
+      </div>
     </div>
   );
 }

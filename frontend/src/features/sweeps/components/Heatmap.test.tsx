@@ -65,3 +65,33 @@ describe("Heatmap", () => {
     expect(fills).toContain(color(3299));
   });
 });
+
+describe("the heatmap tooltip (issue 22 §4)", () => {
+  it("shows a cell's new status when it finishes under a still mouse", async () => {
+    const { fireEvent } = await import("@testing-library/react");
+    const pending = points.map((p) => (p.index === 3 ? { ...p, status: "PENDING", metrics: null } : p)) as SweepPoint[];
+    const spec = { x: "switch.ecn.kmin_bytes", y: "switch.ecn.pmax", metric: "throughput_gbps", aggregate: "slice" as const, slice: {} };
+    const color = sequentialScale([20, 60], "viridis");
+    const tip = (c: { point: SweepPoint }) => <span>status {c.point.status}</span>;
+    const { container, rerender } = render(<Heatmap grid={computeGrid(pending, spec)} xLabel="x" yLabel="y" metricLabel="m" color={color} renderTooltip={tip} />);
+    fireEvent.mouseEnter(container.querySelector('rect.heatmap-cell[data-x="500"][data-y="0.1"]')!);
+    expect(screen.getByRole("tooltip")).toHaveTextContent("status PENDING");
+    rerender(<Heatmap grid={computeGrid(points, spec)} xLabel="x" yLabel="y" metricLabel="m" color={color} renderTooltip={tip} />);
+    expect(screen.getByRole("tooltip")).toHaveTextContent("status SUCCEEDED");
+  });
+});
+
+describe("pick dots never hide a value (issue 22 §1)", () => {
+  it("draws values after the dots and the dots off the value's centre", () => {
+    const spec = { x: "switch.ecn.kmin_bytes", y: "switch.ecn.pmax", metric: "throughput_gbps", aggregate: "slice" as const, slice: {} };
+    const { container } = render(<div style={{ width: 600 }}><Heatmap grid={computeGrid(points, spec)} xLabel="x" yLabel="y" metricLabel="m"
+      color={sequentialScale([20, 60], "viridis")} marks={[{ xi: 0, yi: 0, label: "grid", color: "#777" }]} /></div>);
+    const svg = container.querySelector("svg")!;
+    const all = [...svg.querySelectorAll("g.heatmap-mark, text.heatmap-number")];
+    expect(all.filter((e) => e.tagName === "text")).toHaveLength(4);
+    expect(all[0].classList.contains("heatmap-mark")).toBe(true); // values drawn on top of the dots
+    const dotX = Number(/translate\(([\d.]+)/.exec(all[0].getAttribute("transform")!)![1]);
+    const text = svg.querySelector<SVGTextElement>("text.heatmap-number")!;
+    expect(Number(text.getAttribute("x")) - dotX).toBeGreaterThan(12); // off the value's centre
+  });
+});

@@ -43,12 +43,18 @@ export interface HeatmapProps {
   marks?: HeatmapMark[];
   path?: { xi: number; yi: number }[];
   onMarkClick?: (mark: HeatmapMark) => void;
+  /** A cell's value in its unit (default: 3 significant digits). */
+  formatValue?: (v: number) => string;
 }
 
-export function Heatmap({ grid, xLabel, yLabel, metricLabel, color, title, height = 360, onCellClick, renderTooltip, marks = [], path = [], onMarkClick }: HeatmapProps) {
+export function Heatmap({ grid, xLabel, yLabel, metricLabel, color, title, height = 360, onCellClick, renderTooltip, marks = [], path = [], onMarkClick, formatValue = short }: HeatmapProps) {
   const { ref, width } = useParentSize<HTMLDivElement>();
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const [hover, setHover] = useState<GridCell | null>(null);
+  // the hovered position, not the cell: a cell that finishes under a still mouse shows its new
+  // state (a tooltip kept "status PENDING" over a finished cell until the mouse moved)
+  const [hoverAt, setHoverAt] = useState<{ xi: number; yi: number } | null>(null);
+  const hover = hoverAt ? grid.cells.find((c) => c.xi === hoverAt.xi && c.yi === hoverAt.yi) ?? null : null;
+  const setHover = (c: GridCell | null | undefined) => setHoverAt(c ? { xi: c.xi, yi: c.yi } : null);
   const innerW = Math.max(width - MARGIN.left - MARGIN.right, 40);
   const innerH = Math.max(height - MARGIN.top - MARGIN.bottom, 40);
   const cellW = innerW / Math.max(grid.xValues.length, 1);
@@ -57,6 +63,9 @@ export function Heatmap({ grid, xLabel, yLabel, metricLabel, color, title, heigh
   const fill = useMemo(() => (v: number | null) => (v === null ? NO_DATA_COLOR : color(v)), [color]);
   // y values grow upwards: row 0 at the bottom
   const rowY = (yi: number) => (grid.yValues.length - 1 - yi) * cellH;
+  // pick dots and the annealing path sit in a cell's upper-left corner, its value in the centre
+  const ax = (xi: number) => xi * cellW + Math.min(cellW / 2, 9);
+  const ay = (yi: number) => rowY(yi) + Math.min(cellH / 2, 8);
   const flipped = useMemo(
     () => grid.cells.map((c) => ({ ...c, yi: grid.yValues.length - 1 - c.yi })),
     [grid],
@@ -112,12 +121,6 @@ export function Heatmap({ grid, xLabel, yLabel, metricLabel, color, title, heigh
                   style={{ cursor: onCellClick ? "pointer" : "default" }}
                 />
               ))}
-            {!useCanvas && cellW >= 34 && cellH >= 15 &&
-              grid.cells.map((c) => c.value === null ? null : (
-                <text key={`t${c.xi}-${c.yi}`} className="heatmap-number" x={(c.xi + 0.5) * cellW} y={rowY(c.yi) + cellH / 2 + 4}
-                  textAnchor="middle" fontSize={Math.min(11, cellH - 4)} pointerEvents="none"
-                  fill={contrast(fill(c.value))}>{short(c.value)}</text>
-              ))}
             {useCanvas && (
               <foreignObject width={innerW} height={innerH}>
                 <canvas ref={canvasRef} width={innerW * dpr} height={innerH * dpr} style={{ width: innerW, height: innerH, display: "block" }} />
@@ -137,20 +140,27 @@ export function Heatmap({ grid, xLabel, yLabel, metricLabel, color, title, heigh
             />}
             {path.length > 1 && (
               <polyline className="heatmap-path" fill="none" stroke="#fff" strokeWidth={2.5} strokeOpacity={0.9} pointerEvents="none"
-                points={path.map((p) => `${(p.xi + 0.5) * cellW},${rowY(p.yi) + cellH / 2}`).join(" ")} />
+                points={path.map((p) => `${ax(p.xi)},${ay(p.yi)}`).join(" ")} />
             )}
             {path.length > 1 && (
               <polyline fill="none" stroke="#1f77b4" strokeWidth={1.2} strokeDasharray="3 2" pointerEvents="none"
-                points={path.map((p) => `${(p.xi + 0.5) * cellW},${rowY(p.yi) + cellH / 2}`).join(" ")} />
+                points={path.map((p) => `${ax(p.xi)},${ay(p.yi)}`).join(" ")} />
             )}
             {marks.map((m, i) => (
-              <g key={`${m.label}-${i}`} className="heatmap-mark" data-strategy={m.label} transform={`translate(${(m.xi + 0.5) * cellW + ((i % 3) - 1) * 6},${rowY(m.yi) + cellH / 2})`}
+              <g key={`${m.label}-${i}`} className="heatmap-mark" data-strategy={m.label} transform={`translate(${ax(m.xi) + (i % 3) * 6},${ay(m.yi)})`}
                 style={{ cursor: onMarkClick ? "pointer" : "default" }} onClick={() => onMarkClick?.(m)} role={onMarkClick ? "button" : undefined}
                 aria-label={`${m.label} pick`} tabIndex={onMarkClick ? 0 : undefined} onKeyDown={(e) => e.key === "Enter" && onMarkClick?.(m)}>
                 <circle r={6} fill={m.color} stroke="#fff" strokeWidth={2} />
                 <title>{m.label} pick</title>
               </g>
             ))}
+            {/* the values last: no pick dot or path ever hides one */}
+            {!useCanvas && cellW >= 34 && cellH >= 15 &&
+              grid.cells.map((c) => c.value === null ? null : (
+                <text key={`t${c.xi}-${c.yi}`} className="heatmap-number" x={(c.xi + 0.5) * cellW} y={rowY(c.yi) + cellH / 2 + 4}
+                  textAnchor="middle" fontSize={Math.min(11, cellH - 4)} pointerEvents="none"
+                  fill={contrast(fill(c.value))}>{formatValue(c.value)}</text>
+              ))}
             {hover && (
               <rect x={hover.xi * cellW} y={rowY(hover.yi)} width={cellW - 1} height={cellH - 1} fill="none" stroke="#000" strokeWidth={2} pointerEvents="none" />
             )}

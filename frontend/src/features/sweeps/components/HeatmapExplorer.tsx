@@ -4,7 +4,7 @@ import { format } from "d3-format";
 import { ChartFrame } from "../../../components/ChartFrame";
 import { Empty, Loading } from "../../../components/States";
 import { type SequentialScheme, divergingScale, sequentialScale } from "../../../lib/charts/color";
-import { type Aggregate, type GridCell, type ParamValue, type SweepPoint, METRIC_LABELS, computeGrid, differenceGrid, paramValues, valueExtent } from "../../../lib/charts/grid";
+import { type Aggregate, type GridCell, type ParamValue, type SweepPoint, METRIC_LABELS, computeGrid, differenceGrid, differingMetric, formatMetric, paramValues, valueExtent } from "../../../lib/charts/grid";
 import { Heatmap, type HeatmapMark } from "./Heatmap";
 
 export interface ExplorerMark { params: Record<string, ParamValue>; label: string; color: string; id?: number }
@@ -54,7 +54,7 @@ export function HeatmapExplorer({ points, paths, comparePoints, onOpenRun, marks
 }) {
   const [x, setX] = useState(paths[0]);
   const [y, setY] = useState(paths[1] ?? paths[0]);
-  const [metric, setMetric] = useState(initialMetric);
+  const [metric, setMetric] = useState(() => differingMetric(points, initialMetric, Object.keys(METRIC_LABELS)));
   const labels: Record<string, string> = { ...extraMetrics, ...METRIC_LABELS };
   const [metric2, setMetric2] = useState<string>("");
   useEffect(() => onMetricsShown?.([metric, metric2].filter(Boolean)), [metric, metric2, onMetricsShown]);
@@ -97,11 +97,11 @@ export function HeatmapExplorer({ points, paths, comparePoints, onOpenRun, marks
   );
   const tooltip = (c: GridCell) => (
     <div>
-      <strong>{c.value === null ? "no value" : fmt(c.value)}</strong> {labels[metric] ?? metric}
+      <strong>{c.value === null ? "no value" : formatMetric(metric, c.value)}</strong> {labels[metric] ?? metric}
       {c.count > 1 && <div>{aggregate} of {c.count} points{aggregate === "best" ? " (this one shown)" : ""}</div>}
       <table><tbody>
         {Object.entries(c.point.params).map(([k, v]) => <tr key={k}><td>{k}</td><td>{String(v)}</td></tr>)}
-        {Object.entries(c.point.metrics ?? {}).map(([k, v]) => <tr key={k}><td>{METRIC_LABELS[k] ?? k}</td><td>{v == null ? "—" : fmt(v)}</td></tr>)}
+        {Object.entries(c.point.metrics ?? {}).map(([k, v]) => <tr key={k}><td>{METRIC_LABELS[k] ?? k}</td><td>{v == null ? "—" : formatMetric(k, v)}</td></tr>)}
         <tr><td>status</td><td>{c.point.status}</td></tr>
       </tbody></table>
       {c.point.run_id && <em>click to open the run</em>}
@@ -136,14 +136,14 @@ export function HeatmapExplorer({ points, paths, comparePoints, onOpenRun, marks
       <div className={grid2 || diff ? "side-by-side" : ""}>
         <ChartFrame title={labels[metric] ?? metric} filename={`heatmap-${metric}`}>
           {extentA === null ? noData(metric) : (
-            <Heatmap grid={grid} xLabel={x} yLabel={y} metricLabel={labels[metric] ?? metric} color={gridB ? shared : seq(grid)} onCellClick={open} renderTooltip={tooltip}
+            <Heatmap grid={grid} xLabel={x} yLabel={y} metricLabel={labels[metric] ?? metric} formatValue={(v) => formatMetric(metric, v)} color={gridB ? shared : seq(grid)} onCellClick={open} renderTooltip={tooltip}
               marks={heatMarks} path={heatPath} onMarkClick={onMarkClick ? clickMark : undefined} />
           )}
         </ChartFrame>
         {grid2 && (
           <ChartFrame title={labels[metric2] ?? metric2} filename={`heatmap-${metric2}`}>
             {valueExtent(grid2) === null ? noData(metric2) : (
-              <Heatmap grid={grid2} xLabel={x} yLabel={y} metricLabel={labels[metric2] ?? metric2} color={seq(grid2)} onCellClick={open} renderTooltip={tooltip}
+              <Heatmap grid={grid2} xLabel={x} yLabel={y} metricLabel={labels[metric2] ?? metric2} formatValue={(v) => formatMetric(metric2, v)} color={seq(grid2)} onCellClick={open} renderTooltip={tooltip}
                 marks={heatMarks} onMarkClick={onMarkClick ? clickMark : undefined} />
             )}
           </ChartFrame>
@@ -151,7 +151,7 @@ export function HeatmapExplorer({ points, paths, comparePoints, onOpenRun, marks
         {gridB && (
           <ChartFrame title={`Compared sweep: ${labels[metric] ?? metric}`} filename={`heatmap-compare-${metric}`}>
             {valueExtent(gridB) === null ? noData(metric) : (
-              <Heatmap grid={gridB} xLabel={x} yLabel={y} metricLabel={labels[metric] ?? metric} color={shared} onCellClick={open} renderTooltip={tooltip} />
+              <Heatmap grid={gridB} xLabel={x} yLabel={y} metricLabel={labels[metric] ?? metric} formatValue={(v) => formatMetric(metric, v)} color={shared} onCellClick={open} renderTooltip={tooltip} />
             )}
           </ChartFrame>
         )}

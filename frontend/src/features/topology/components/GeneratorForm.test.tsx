@@ -83,3 +83,19 @@ describe("Rail-optimized generator", () => {
     expect(screen.getByTestId("generator-oversubscription").textContent).toContain("2:1");
   });
 });
+
+describe("generator sizes (issue 22 §4)", () => {
+  it("a fat tree with odd k says k must be even, never '62.5 nodes', and does not generate", () => {
+    render(<GeneratorForm topology={{ kind: "fat_tree", k: 4 }} onGenerate={() => {}} />);
+    fireEvent.change(screen.getByRole("spinbutton", { name: /^k \(even\)/ }), { target: { value: "5" } });
+    expect(screen.getByTestId("generator-size")).toHaveTextContent("k must be even (got 5)");
+    expect(screen.queryByText(/62.5/)).toBeNull();
+    expect(screen.getByRole("button", { name: "Generate" })).toBeDisabled();
+  });
+  it("the DCI distance has a number box beside its slider", () => {
+    render(<GeneratorForm topology={{ kind: "dci", length_km: 100 }} onGenerate={() => {}} />);
+    fireEvent.change(screen.getByRole("spinbutton", { name: "DCI distance in km" }), { target: { value: "1000" } });
+    expect(screen.getByRole("slider", { name: "DCI distance (km)" })).toHaveValue("1000");
+    expect(screen.getByText(/Distance: 1000 km/)).toBeInTheDocument();
+  });
+});

@@ -177,7 +177,9 @@ export function GeneratorForm({ topology, onGenerate }: { topology: Topology; on
   const spec = GENERATORS[kind];
   const [busy, setBusy] = useState(false);
   const [refused, setRefused] = useState<unknown>(null);
-  const nodes = estimateNodes(kind, values);
+  // a fat tree of odd k has no whole number of pods or ports per direction
+  const oddK = kind === "fat_tree" && Number.isFinite(values.k) && values.k % 2 !== 0;
+  const nodes = oddK ? null : estimateNodes(kind, values);
   const oversubscription = kind === "rail_optimized" ? railOversubscription(values) : null;
   const setValue = (key: string, v: number | undefined) => {
     const next = { ...values };
@@ -235,14 +237,19 @@ export function GeneratorForm({ topology, onGenerate }: { topology: Topology; on
       {kind === "dci" && (
         <label className="field">
           <span>Distance: {values.length_km} km <span className="unit">({(values.length_km * 5).toLocaleString()} us one way)</span></span>
-          <input type="range" min={1} max={20000} step={1} value={values.length_km} aria-label="DCI distance (km)"
-            onChange={(e) => setValues({ ...values, length_km: Number(e.target.value) })} />
+          <span className="row">
+            <input type="range" min={1} max={20000} step={1} value={values.length_km} aria-label="DCI distance (km)"
+              onChange={(e) => setValues({ ...values, length_km: Number(e.target.value) })} />
+            <input type="number" min={1} max={20000} step={1} value={values.length_km} aria-label="DCI distance in km" size={6}
+              onChange={(e) => setValues({ ...values, length_km: Number(e.target.value) })} />
+          </span>
         </label>
       )}
       {nodes !== null && <p className="hint" data-testid="generator-size">{nodes.toLocaleString("en-US")} nodes{nodes > MAX_NODES ? ` (at most ${MAX_NODES.toLocaleString("en-US")})` : ""}</p>}
       {oversubscription !== null && <p className="hint" data-testid="generator-oversubscription">Each rail leaf: {oversubscription.toLocaleString("en-US", { maximumFractionDigits: 2 })}:1 oversubscribed (servers per unit x NIC rate / spines x leaf-spine rate)</p>}
+      {oddK && <p className="field-error" role="alert" data-testid="generator-size">k must be even (got {values.k}): a fat tree's switches have k/2 ports down and k/2 up.</p>}
       {refused !== null && <p className="field-error" role="alert" data-testid="generator-error">Not generated: {refusalText(refused)}. The current fabric is kept.</p>}
-      <button type="submit" className="primary" disabled={busy}>{busy ? "Generating…" : "Generate"}</button>
+      <button type="submit" className="primary" disabled={busy || oddK}>{busy ? "Generating…" : "Generate"}</button>
     </form>
   );
 }

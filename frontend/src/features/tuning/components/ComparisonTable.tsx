@@ -29,7 +29,8 @@ export function ComparisonTable({ results, onPick, selected }: {
             const pick = picks.get(row.strategy);
             const terms = row.evaluation_id != null ? scoreTerms(metrics.get(row.evaluation_id)) : null;
             const worse = pick?.beats.includes("vendor") ? worseThan(row, vendor) : [];
-            const settings = pick ? Object.entries(pick.overrides && Object.keys(pick.overrides).length ? pick.overrides : pick.params) : [];
+            // every pick in the scenario's units (the grid's cells and percent converted by the API)
+            const settings = pick ? Object.entries(pick.settings && Object.keys(pick.settings).length ? pick.settings : pick.overrides ?? {}) : [];
             return (
               <tr key={row.strategy} data-strategy={row.strategy} className={selected != null && selected === row.evaluation_id ? "selected" : undefined}>
                 <td><span className="swatch" style={{ background: STRATEGY_COLORS[row.strategy] }} /> {row.strategy}</td>

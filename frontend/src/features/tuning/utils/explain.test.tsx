@@ -16,7 +16,7 @@ const results = {
   table: [row("vendor", 1, 0.62, 23.1, 425, 622300), row("grid", 2, 0.9, 13.23, 193, 1082)],
   picks: [
     { strategy: "vendor", evaluation_id: 1, params: {}, overrides: { "switch.ecn.kmin_bytes": 1040000, "switch.ecn.pmax": 0.2 }, objectives: [est(0.62)], beats: [] },
-    { strategy: "grid", evaluation_id: 2, params: { kmin: 0, pmax: 50 }, overrides: { "switch.ecn.kmin_bytes": 0, "switch.ecn.kmax_bytes": 104000, "switch.ecn.pmax": 0.5 }, objectives: [est(0.9)], beats: ["vendor"] },
+    { strategy: "grid", evaluation_id: 2, params: { kmin: 0, pmax: 50 }, overrides: {}, settings: { "switch.ecn.kmin_bytes": 0, "switch.ecn.kmax_bytes": 104000, "switch.ecn.pmax": 0.5 }, objectives: [est(0.9)], beats: ["vendor"] },
   ],
   evaluations: [
     { id: 1, metrics: { term_throughput_part: 0.5, term_queue_part: 0.12, term_fairness_penalty: 0 } },
