@@ -16,7 +16,7 @@ export async function waitForRunEnd(page: Page, timeout = 150_000) {
   return (await status.textContent())?.trim();
 }
 
-/** The owner tokens this page's browser keeps ("My scenarios", src/lib/mine) as the X-Owner-Token
+/** The owner tokens this page's browser keeps ("My scenarios", src/lib/localWork) as the X-Owner-Token
  * header, for a test's own API calls on the work the page created (cancel, delete). */
 export async function ownerHeaders(page: Page): Promise<Record<string, string>> {
   const raw = await page.evaluate(() => window.localStorage.getItem("fabrictwin.mine.v1"));

@@ -23,7 +23,7 @@ import { RunLauncher } from "../../features/runs/components/RunLauncher";
 import { useCreateRuns } from "../../features/runs/api/runs";
 import { trafficHosts } from "../../lib/scenario/trafficHosts";
 import { crossFieldErrors } from "../../features/scenarios/editor/checks";
-import { rememberRun } from "../../lib/mine/mine";
+import { rememberRun } from "../../lib/localWork/localWork";
 import { labSignal } from "../../features/labs/model/progress";
 import { useUnsavedWarning } from "../../features/scenarios/editor/useUnsavedWarning";
 import { CanvasMessages, isDrawingHint } from "../../features/topology/components/CanvasMessages";

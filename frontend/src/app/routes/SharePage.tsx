@@ -8,7 +8,7 @@ import { HistoryPanel } from "../../features/scenarios/components/HistoryPanel";
 import { ResultsView } from "../../features/results/components/ResultsView";
 import { ParamTable } from "../../features/scenarios/components/ParamTable";
 import { useSaveScenario } from "../../features/scenarios/api/scenarios";
-import { rememberRun } from "../../lib/mine/mine";
+import { rememberRun } from "../../lib/localWork/localWork";
 import { ComparePicker, type PickableRun } from "../../features/results/compare/ComparePicker";
 
 /** A saved snapshot, read-only: fabric, parameters against its parent, latest run, Run and Fork. */

@@ -7,7 +7,7 @@ import { SweepForm } from "../../features/sweeps/components/SweepForm";
 import { HeatmapExplorer } from "../../features/sweeps/components/HeatmapExplorer";
 import { ComparePicker } from "../../features/results/compare/ComparePicker";
 import type { SweepPoint } from "../../lib/charts/grid";
-import { rememberWork } from "../../lib/mine/mine";
+import { rememberWork } from "../../lib/localWork/localWork";
 import { useScenarioHistory } from "../../lib/api/history";
 
 export function NewSweepPage() {

@@ -1,5 +1,5 @@
 import { client, unwrap } from "./client";
-import { loadMine, ownerTokens, rememberScenario } from "../mine/mine";
+import { loadMine, ownerTokens, rememberScenario } from "../localWork/localWork";
 
 const OWN = "A".repeat(32);
 const MINTED = "m".repeat(32);

@@ -1,7 +1,7 @@
 import createClient from "openapi-fetch";
 import type { paths } from "./schema.gen";
 import { ApiError, toApiError } from "./errors";
-import { ownerTokens, rememberToken } from "../mine/mine";
+import { ownerTokens, rememberToken } from "../localWork/localWork";
 
 /** The generated, typed client. Relative URLs: the backend serves the app at the same origin. */
 export const client = createClient<paths>({ baseUrl: "" });

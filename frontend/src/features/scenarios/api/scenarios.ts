@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { client, unwrap } from "../../../lib/api/client";
 import type { Scenario } from "../../../lib/scenario/types";
-import { rememberScenario } from "../../../lib/mine/mine";
+import { rememberScenario } from "../../../lib/localWork/localWork";
 import type { components } from "../../../lib/api/schema.gen";
 
 type ScenarioBody = components["schemas"]["ScenarioCreate"]["scenario"];
@@ -13,14 +13,6 @@ export function usePresets() {
   return useQuery({
     queryKey: ["presets"],
     queryFn: async (): Promise<Preset[]> => (await unwrap(client.GET("/api/v1/presets"))).data,
-  });
-}
-
-/** Scenarios people saved: `kind=user` leaves out presets and the snapshots sweeps and tunings store per point. */
-export function useRecentScenarios(limit = 8) {
-  return useQuery({
-    queryKey: ["scenarios", "recent", limit],
-    queryFn: () => unwrap(client.GET("/api/v1/scenarios", { params: { query: { limit, offset: 0, kind: "user" } } })),
   });
 }
 

@@ -1,7 +1,7 @@
 import { useRef, useState, useSyncExternalStore } from "react";
 import { Link } from "react-router";
 import { Empty } from "../../../components/States";
-import { exportMine, importMine, loadMine, recentWork, subscribeMine } from "../../../lib/mine/mine";
+import { exportMine, importMine, loadMine, recentWork, subscribeMine } from "../../../lib/localWork/localWork";
 
 /**
  * "My scenarios": what this browser saved and ran (local storage, with owner tokens), never other

@@ -1,4 +1,4 @@
-import { exportMine, importMine, loadMine, MAX_TOKENS, ownerTokens, parseMine, rememberRun, rememberScenario, rememberToken } from "./mine";
+import { exportMine, importMine, loadMine, MAX_TOKENS, ownerTokens, parseMine, rememberRun, rememberScenario, rememberToken } from "./localWork";
 
 describe("my scenarios (this browser's list)", () => {
   beforeEach(() => window.localStorage.clear());
@@ -61,7 +61,7 @@ describe("owner tokens of this browser", () => {
 describe("my recent work (issue 22 §2: find a tuning again from Home)", () => {
   beforeEach(() => window.localStorage.clear());
   it("keeps runs, sweeps and tunings, newest first, and moves them with the exported list", async () => {
-    const { rememberWork, recentWork } = await import("./mine");
+    const { rememberWork, recentWork } = await import("./localWork");
     rememberRun("r1", "s1");
     rememberWork("sweeps", { id: "sw1", scenario_id: "s1", name: "Sweep of x", created_at: "2999-01-01T00:00:00Z" });
     rememberWork("tunings", { id: "tu1", scenario_id: "s1", name: "Tuning of x", created_at: "3000-01-01T00:00:00Z" });
