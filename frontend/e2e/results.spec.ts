@@ -252,7 +252,7 @@ test("compare from a scenario's history: the fork against its parent, fabric as 
   // the fork of the test above: its scenario page offers its run and its parent's, both ticked
   expect(forkScenarioId, "the Kmax 200000 fork of the test above").not.toBe("");
   await page.goto(`/s/${forkScenarioId}`);
-  const picker = page.getByRole("region", { name: "Runs of this scenario and its parent" });
+  const picker = page.getByRole("region", { name: "Runs of this scenario, its parent and its forks" });
   await expect(picker.getByRole("checkbox", { checked: true })).toHaveCount(2);
   await picker.getByTestId("compare-selected").click();
   await expect(page).toHaveURL(new RegExp(`/compare\\?runs=[\\w-]+,${runs["incast-2to1"]}$`));
