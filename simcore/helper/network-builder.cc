@@ -1,4 +1,5 @@
 #include "helper/network-builder.h"
+#include "helper/flow-dependencies.h"
 #include "helper/qp-depth.h"
 #include "model/dci-accelerator.h"
 #include "scenario/headroom.h"
@@ -375,17 +376,23 @@ NetworkBuilder::BuildFlows()
         uint64_t windowBytes = std::max<uint64_t>(1, uint64_t(std::max<uint32_t>(1, f.qpDepth)) *
                                                          std::max<uint64_t>(1, s.messageBytes));
         f.windowPkts = std::max<uint64_t>(1, (windowBytes + f.mtu - 1) / f.mtu);
-        f.valid = !hops.empty();
+        // an NVLink step crosses no port: the dependency tracker carries it
+        f.valid = !hops.empty() && !s.local;
         f.baseRttPs = static_cast<int64_t>(BaseRttPs(hops, f.mtu + overhead, overhead + kAethBytes));
         if (f.valid && s.sizeBytes > 0)
         {
             f.idealPs = IdealFctPs(s.sizeBytes, f.mtu, hops, nc.headerBytes + nc.preambleIfgBytes);
         }
     }
-    m_startOrder.resize(specs.size());
+    m_startOrder.clear();
+    m_startOrder.reserve(specs.size());
+    bool held = FlowDependencyTracker::Needed(m_scenario);
     for (size_t i = 0; i < specs.size(); ++i)
     {
-        m_startOrder[i] = static_cast<uint32_t>(i);
+        if (!held || !FlowDependencyTracker::Held(m_scenario, static_cast<uint32_t>(i)))
+        {
+            m_startOrder.push_back(static_cast<uint32_t>(i));
+        }
     }
     std::stable_sort(m_startOrder.begin(), m_startOrder.end(), [&](uint32_t a, uint32_t b) {
         if (specs[a].startNs != specs[b].startNs)

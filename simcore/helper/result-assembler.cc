@@ -106,6 +106,10 @@ ResultAssembler::Results() const
     {
         j["dci_accelerator"] = AcceleratorReport(m_run);
     }
+    if (!m_run.scenario.jobs.empty())
+    {
+        j["jobs"] = JobReport(m_run);
+    }
     return j;
 }
 
@@ -229,9 +233,9 @@ ResultAssembler::Summary() const
         if (f.spec && f.spec->sizeBytes > 0 && f.completePs >= 0)
         {
             ++completed;
-            if (f.spec->probe)
+            if (f.spec->probe || f.spec->local)
             {
-                continue; // pingmesh probes have their own statistics ("pingmesh")
+                continue; // probes: "pingmesh"; NVLink steps cross no port ("jobs")
             }
             double t = static_cast<double>(f.completePs - f.startPs);
             fct.push_back(t / 1e6);
@@ -316,8 +320,13 @@ ResultAssembler::FlowRecords() const
     auto name = [&](uint32_t n) { return n < nodes.size() ? nodes[n].id : std::to_string(n); };
     InNetwork inNet = DataInNetwork(m_run);
     json arr = json::array();
+    const std::vector<JobFlow>& jobFlows = m_run.scenario.jobFlows;
     for (uint32_t i : order)
     {
+        if (i < jobFlows.size() && jobFlows[i].job != UINT32_MAX)
+        {
+            continue; // a collective's steps are in "jobs" (there may be millions)
+        }
         const FlowSpec& s = m_run.scenario.flows[i];
         const FlowState& f = m_run.ctx.flows[i];
         json r;
@@ -327,7 +336,15 @@ ResultAssembler::FlowRecords() const
         r["generator"] = s.generator;
         r["priority"] = s.priority;
         r["size_bytes"] = s.sizeBytes;
-        r["start_us"] = RoundDecimals(s.startNs / 1e3, 3);
+        // a flow that waited for others starts when they completed (null: never started)
+        if (m_run.scenario.deps.Waits(i))
+        {
+            r["start_us"] = f.started ? json(RoundDecimals(f.startPs / 1e6, 3)) : json(nullptr);
+        }
+        else
+        {
+            r["start_us"] = RoundDecimals(s.startNs / 1e3, 3);
+        }
         bool done = s.sizeBytes > 0 && f.completePs >= 0;
         if (done)
         {

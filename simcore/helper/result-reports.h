@@ -5,6 +5,7 @@
  *   fault-report.cc        "faults", "port_counters" and "pingmesh"
  *   transport-report.cc    "transport" (QP accounting) and flows[].erd
  *   accelerator-report.cc  "dci_accelerator"
+ *   job-report.cc          "jobs" (collectives)
  */
 #ifndef FABRIC_RESULT_REPORTS_H
 #define FABRIC_RESULT_REPORTS_H
@@ -47,6 +48,9 @@ nlohmann::ordered_json ErdFlowCounters(const FlowState& f);
 
 /** accelerator-report.cc */
 nlohmann::ordered_json AcceleratorReport(const RunView& run);
+
+/** job-report.cc: one entry per collective job. */
+nlohmann::ordered_json JobReport(const RunView& run);
 
 } // namespace fabric
 

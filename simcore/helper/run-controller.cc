@@ -1,4 +1,5 @@
 #include "helper/run-controller.h"
+#include "helper/flow-dependencies.h"
 #include "helper/network-builder.h"
 #include "helper/process-memory.h"
 #include "helper/run-monitor.h"
@@ -17,7 +18,13 @@ RunController::RunController(const Scenario& scenario, FabricContext& ctx,
       m_network(network),
       m_faults(faults)
 {
+    if (FlowDependencyTracker::Needed(scenario))
+    {
+        m_dependencies = std::make_unique<FlowDependencyTracker>(scenario, ctx, network.Nics());
+    }
 }
+
+RunController::~RunController() = default;
 
 void
 RunController::StartDueFlows()
@@ -99,6 +106,10 @@ RunController::Run(const RunLimits& limits, const std::function<void(const Progr
     m_wallStart = std::chrono::steady_clock::now();
 
     Simulator::Schedule(Seconds(0), &RunController::StartDueFlows, this);
+    if (m_dependencies)
+    {
+        m_dependencies->Start();
+    }
     if (m_monitor)
     {
         m_monitor->Start(); // schedules the first sample, after the first StartDueFlows

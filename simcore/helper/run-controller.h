@@ -1,7 +1,8 @@
 /*
  * RunController: drives one run of a built network. It owns the run loop (ns-3's simulator
  * from time 0 to the scenario's duration), the run limits (wall time, events, memory) and
- * progress reports, the starting of flows when they are due (in the builder's start order),
+ * progress reports, the starting of flows when they are due (in the builder's start order;
+ * flows that wait for flows through its FlowDependencyTracker),
  * the warm-up baseline (the counters when the warm-up ends) and the end of the run (closing
  * pause intervals and queue statistics, the final event count).
  */
@@ -16,12 +17,14 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace fabric
 {
 
 class FaultSchedule;
+class FlowDependencyTracker;
 class NetworkBuilder;
 class RunMonitor;
 
@@ -52,6 +55,7 @@ class RunController
   public:
     RunController(const Scenario& scenario, FabricContext& ctx, const NetworkBuilder& network,
                   FaultSchedule& faults);
+    ~RunController();
     /** The monitor whose sampling starts with the run (it reads FlowsStarted and EndPs). */
     void AttachMonitor(RunMonitor& monitor) { m_monitor = &monitor; }
 
@@ -79,6 +83,8 @@ class RunController
     const NetworkBuilder& m_network;
     FaultSchedule& m_faults;
     RunMonitor* m_monitor = nullptr;
+    /// Starts the flows the start order leaves out (waiting ones, NVLink steps); null when none.
+    std::unique_ptr<FlowDependencyTracker> m_dependencies;
 
     std::size_t m_nextStart = 0; ///< next entry of the start order to start
     RunLimits m_limits;

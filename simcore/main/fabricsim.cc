@@ -281,7 +281,7 @@ Run(const std::vector<std::string>& args)
         result[key] = model.contains(key) ? model[key] : nlohmann::ordered_json(nullptr);
     }
     // present only when the run has them
-    for (const char* key : {"faults", "pingmesh", "port_counters", "dci_accelerator", "transport"})
+    for (const char* key : {"faults", "pingmesh", "port_counters", "dci_accelerator", "transport", "jobs"})
     {
         if (model.contains(key))
         {

@@ -181,7 +181,55 @@ struct FlowSpec
                                    ///< or kWindowBdp
     uint16_t udpSrcPort = 49152;   ///< distinct per QP, feeds the ECMP hash
     bool probe = false;            ///< pingmesh probe (RTT statistics)
+    /// A collective's step between two GPUs of one server: carried over NVLink, not the fabric
+    /// (it takes JobFlow::localNs and sends no packet).
+    bool local = false;
     uint32_t srcProcess = 0;       ///< sending process (0 .. p-1): XRC's and ERD's QP sharing
+};
+
+/**
+ * Flows that wait for flows (a flow list's `after`, the collective generator): flow i starts
+ * at max(its startNs, the last completion at the receiver of the flows it waits on + gapNs[i]).
+ * Compressed rows by flow id; all empty when no flow waits, so runs without dependencies pay
+ * nothing. Acyclic (the scenario layer refuses cycles).
+ */
+struct FlowDependencies
+{
+    std::vector<uint32_t> begin; ///< flows + 1 offsets into on, or empty
+    std::vector<uint32_t> on;    ///< ids of the flows waited on
+    std::vector<uint64_t> gapNs; ///< by flow id (empty when begin is)
+
+    bool Empty() const { return begin.empty(); }
+
+    bool Waits(uint32_t flow) const
+    {
+        return flow + 1 < begin.size() && begin[flow + 1] > begin[flow];
+    }
+};
+
+/** A collective job (the `collective` traffic generator): what its results are computed from. */
+struct JobSpec
+{
+    std::string name;
+    uint32_t generator = 0;       ///< index in the scenario's traffic list
+    std::string op;               ///< all_reduce, all_gather, reduce_scatter, all_to_all, broadcast
+    std::string algorithm;        ///< ring, tree, halving_doubling, direct, hierarchical
+    std::vector<uint32_t> ranks;  ///< host node indices in rank order
+    uint32_t servers = 0;         ///< distinct servers among the ranks
+    uint64_t messageBytes = 0;    ///< NCCL-tests' size
+    double busFactor = 1;         ///< busbw = algbw x busFactor
+    uint32_t iterations = 1;
+    uint32_t channels = 1;
+};
+
+/** What a collective's flow is to its job: the iteration, step and channel it belongs to. */
+struct JobFlow
+{
+    uint32_t job = UINT32_MAX; ///< index in Scenario::jobs; UINT32_MAX: not a collective's flow
+    uint32_t iteration = 0;
+    uint32_t step = 0;
+    uint32_t channel = 0;
+    uint64_t localNs = 0; ///< FlowSpec::local: the NVLink transfer's duration
 };
 
 /** A directed port/queue: node's egress toward neighbor. Named "node->neighbor". */
@@ -281,6 +329,9 @@ struct Scenario
     std::vector<SwitchConfig> switchCfg; ///< indexed by node index (entries for hosts unused)
     std::vector<NicConfig> nicCfg;       ///< indexed by node index (entries for switches unused)
     std::vector<FlowSpec> flows;         ///< sorted by startNs, then id
+    FlowDependencies deps;               ///< empty unless some flow waits for others
+    std::vector<JobSpec> jobs;           ///< collective jobs, in traffic order
+    std::vector<JobFlow> jobFlows;       ///< by flow id; empty when jobs is
     MonitorConfig monitor;
     std::vector<FaultSpec> faults; ///< in scenario order
     WatchdogConfig watchdogs;

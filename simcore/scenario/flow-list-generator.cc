@@ -20,6 +20,82 @@ Describe(double durationUs)
     return "must be >= 0 and < duration_us (" + FormatNumber(durationUs) + ")";
 }
 
+/** The lowest index of a flow on a cycle of `after` (Kahn's algorithm), or -1. */
+int64_t
+FirstOnCycle(const std::vector<std::vector<uint32_t>>& after)
+{
+    std::size_t n = after.size();
+    std::vector<uint32_t> waiting(n, 0);
+    std::vector<std::vector<uint32_t>> dependents(n);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        for (uint32_t d : after[i])
+        {
+            ++waiting[i];
+            dependents[d].push_back(static_cast<uint32_t>(i));
+        }
+    }
+    std::vector<uint32_t> ready;
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        if (waiting[i] == 0)
+        {
+            ready.push_back(static_cast<uint32_t>(i));
+        }
+    }
+    while (!ready.empty())
+    {
+        uint32_t i = ready.back();
+        ready.pop_back();
+        for (uint32_t j : dependents[i])
+        {
+            if (--waiting[j] == 0)
+            {
+                ready.push_back(j);
+            }
+        }
+    }
+    // a flow left waiting waits on a cycle or on a flow that does: walk back to the cycle
+    std::vector<bool> seen(n, false);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        if (waiting[i] == 0)
+        {
+            continue;
+        }
+        std::size_t k = i;
+        while (!seen[k])
+        {
+            seen[k] = true;
+            for (uint32_t d : after[k])
+            {
+                if (waiting[d] > 0)
+                {
+                    k = d;
+                    break;
+                }
+            }
+        }
+        // k is on the cycle: its lowest member
+        std::size_t low = k;
+        std::size_t m = k;
+        do
+        {
+            for (uint32_t d : after[m])
+            {
+                if (waiting[d] > 0)
+                {
+                    m = d;
+                    break;
+                }
+            }
+            low = std::min(low, m);
+        } while (m != k);
+        return static_cast<int64_t>(low);
+    }
+    return -1;
+}
+
 } // namespace
 
 void
@@ -27,7 +103,8 @@ GenerateFlowList(ObjectReader& r,
                  const TrafficContext& ctx,
                  uint32_t generatorIndex,
                  std::vector<FlowSpec>& flows,
-                 uint64_t& expected)
+                 uint64_t& expected,
+                 FlowRelations& relations)
 {
     r.String("name", "", 200);
     uint8_t defaultPriority =
@@ -55,6 +132,10 @@ GenerateFlowList(ObjectReader& r,
     expected += list->size();
     const Topology& topo = *ctx.topo;
     ordered_json listOut = ordered_json::array();
+    std::size_t base = flows.size();
+    std::vector<std::vector<uint32_t>> after(list->size());
+    std::vector<uint64_t> gapNs(list->size(), 0);
+    bool waits = false;
     for (std::size_t i = 0; i < list->size(); ++i)
     {
         std::string path = IndexPath(listPath, i);
@@ -100,11 +181,60 @@ GenerateFlowList(ObjectReader& r,
         f.udpSrcPort = static_cast<uint16_t>(
             item.Int("udp_src_port", kFirstUdpPort + (flows.size() % kUdpPortSpan),
                      Range::Closed(1, 65535)));
+        if (const json* on = item.Raw("after"))
+        {
+            std::string afterPath = item.FieldPath("after");
+            RequireArray(*on, afterPath, 0, kMaxFlowAfter);
+            ordered_json ids = ordered_json::array();
+            for (std::size_t k = 0; k < on->size(); ++k)
+            {
+                const json& a = (*on)[k];
+                if (!a.is_number_integer() || a.get<int64_t>() < 0 ||
+                    a.get<int64_t>() >= static_cast<int64_t>(list->size()) ||
+                    a.get<int64_t>() == static_cast<int64_t>(i))
+                {
+                    throw ScenarioError(IndexPath(afterPath, k),
+                                        "must name another flow of this list (0 .. " +
+                                            std::to_string(list->size() - 1) + ")");
+                }
+                after[i].push_back(static_cast<uint32_t>(a.get<int64_t>()));
+                ids.push_back(a.get<int64_t>());
+            }
+            item.Record("after", ids);
+        }
+        if (item.Has("gap_us")) // read only when given: older lists normalize as before
+        {
+            double gapUs = item.Number("gap_us", 0, Range::Of(schema::kListedFlowGapUs));
+            gapNs[i] = static_cast<uint64_t>(std::llround(gapUs * 1000.0));
+        }
+        waits = waits || !after[i].empty();
         item.Finish();
         flows.push_back(f);
         if (r.Out())
         {
             listOut.push_back(std::move(itemOut));
+        }
+    }
+    if (waits)
+    {
+        int64_t cycle = FirstOnCycle(after);
+        if (cycle >= 0)
+        {
+            throw ScenarioError(IndexPath(listPath, static_cast<std::size_t>(cycle)) + ".after",
+                                "is part of a dependency cycle (flow " + std::to_string(cycle) +
+                                    " waits, through `after`, for itself)");
+        }
+        for (std::size_t i = 0; i < after.size(); ++i)
+        {
+            if (!after[i].empty()) // a gap without `after` waits for nothing
+            {
+                std::vector<uint32_t> on;
+                for (uint32_t a : after[i])
+                {
+                    on.push_back(static_cast<uint32_t>(base + a));
+                }
+                relations.SetAfter(base + i, std::move(on), gapNs[i]);
+            }
         }
     }
     r.Record("flows", listOut);

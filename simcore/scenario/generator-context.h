@@ -41,6 +41,46 @@ ResolveHost(const nlohmann::json& v, const std::string& path, const Topology& to
     return it->second;
 }
 
+/** A list of distinct hosts at key; absent = every host of the fabric (unless required). */
+class GeneratorContext;
+std::vector<uint32_t> HostList(GeneratorContext& g, const std::string& key, bool required,
+                               std::size_t minItems);
+
+/**
+ * What flows wait for and which job they belong to, by generation index (before GenerateTraffic
+ * sorts the flows by start time). Filled only by the generators that use them (a flow list's
+ * `after`, the collective generator), so traffic without them carries nothing.
+ */
+struct FlowRelations
+{
+    std::vector<std::vector<uint32_t>> after; ///< shorter than the flow list: the rest wait for none
+    std::vector<uint64_t> gapNs;              ///< same length as after
+    std::vector<JobSpec> jobs;
+    std::vector<JobFlow> jobFlows; ///< shorter than the flow list: the rest are no job's
+
+    void SetAfter(std::size_t flow, std::vector<uint32_t> on, uint64_t gap)
+    {
+        if (after.size() <= flow)
+        {
+            after.resize(flow + 1);
+            gapNs.resize(flow + 1, 0);
+        }
+        after[flow] = std::move(on);
+        gapNs[flow] = gap;
+    }
+
+    void SetJob(std::size_t flow, const JobFlow& jf)
+    {
+        if (jobFlows.size() <= flow)
+        {
+            jobFlows.resize(flow + 1);
+        }
+        jobFlows[flow] = jf;
+    }
+
+    bool Empty() const { return after.empty() && jobFlows.empty(); }
+};
+
 /** The generator being read: its reader, index, common fields and flow output. */
 class GeneratorContext
 {
@@ -49,12 +89,14 @@ class GeneratorContext
                      ObjectReader& r,
                      uint32_t index,
                      std::vector<FlowSpec>& flows,
-                     uint64_t& expected)
+                     uint64_t& expected,
+                     FlowRelations* relations = nullptr)
         : m_ctx(ctx),
           m_r(r),
           m_index(index),
           m_flows(flows),
-          m_expected(expected)
+          m_expected(expected),
+          m_relations(relations)
     {
         r.String("name", "", 200);
         m_priority = static_cast<uint8_t>(r.Int("priority", ctx.dataPriority, Range::Closed(0, 6)));
@@ -82,6 +124,8 @@ class GeneratorContext
     const NicConfig& Nic(uint32_t host) const { return (*m_ctx.nicCfg)[host]; }
 
     double StartUs() const { return m_startUs; }
+
+    uint32_t Qps() const { return m_qps; }
 
     uint64_t StartNs() const { return static_cast<uint64_t>(std::llround(m_startUs * 1000.0)); }
 
@@ -137,6 +181,36 @@ class GeneratorContext
             m_flows.push_back(f);
         }
     }
+
+    /**
+     * One flow of the generator (its priority, sender NIC's message size and QP depth) on the
+     * given UDP source port; returns its generation index.
+     */
+    uint32_t AddFlow(uint32_t src, uint32_t dst, uint64_t sizeBytes, uint16_t udpSrcPort)
+    {
+        if (m_flows.size() >= kMaxFlows)
+        {
+            throw ScenarioError(m_r.GetPath(), "brings the number of flows (QPs) over the limit of " +
+                                                   std::to_string(kMaxFlows));
+        }
+        FlowSpec f;
+        f.src = src;
+        f.dst = dst;
+        f.generator = m_index;
+        f.priority = m_priority;
+        f.sizeBytes = sizeBytes;
+        f.startNs = StartNs();
+        f.messageBytes = Nic(src).messageBytes;
+        f.window = QpWindow(Nic(src));
+        f.udpSrcPort = udpSrcPort;
+        m_flows.push_back(f);
+        return static_cast<uint32_t>(m_flows.size() - 1);
+    }
+
+    std::vector<FlowSpec>& Flows() { return m_flows; }
+
+    /** Where dependencies and jobs go (the collective generator's). */
+    FlowRelations& Relations() { return *m_relations; }
 
     /** A connection with the sender NIC's message size and QP depth. */
     void Connect(uint32_t src, uint32_t dst, uint64_t sizeBytes)
@@ -199,6 +273,7 @@ class GeneratorContext
     uint32_t m_index;
     std::vector<FlowSpec>& m_flows;
     uint64_t& m_expected;
+    FlowRelations* m_relations;
     uint8_t m_priority = 3;
     double m_startUs = 0;
     uint32_t m_qps = 1;

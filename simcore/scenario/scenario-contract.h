@@ -51,6 +51,11 @@ constexpr uint64_t kRailMaxNicsPerServer = 16ULL;
 constexpr uint64_t kRailMaxSpines = 256ULL;
 constexpr double kRailNvlinkGbps = 3600.0;
 constexpr double kMaxNvlinkGbps = 14400.0;
+constexpr uint64_t kMaxCollectiveRanks = 8192ULL;
+constexpr uint64_t kMaxCollectiveChannels = 64ULL;
+constexpr uint64_t kMaxCollectiveIterations = 1000ULL;
+constexpr uint64_t kMaxJobName = 64ULL;
+constexpr uint64_t kMaxFlowAfter = 1024ULL;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 /// The default of a field whose value comes from elsewhere (a DCQCN preset).
@@ -166,6 +171,16 @@ constexpr NumberField kCcPartialRaiMbps{1.0, false, 1600000.0, false, kNoDefault
 constexpr NumberField kCcPartialRateDecreaseIntervalUs{0, false, 1000000.0, false, kNoDefault, false, "us", nullptr};
 constexpr NumberField kCcPartialRateIncreaseTimerUs{1.0, false, 1000000.0, false, kNoDefault, false, "us", nullptr};
 constexpr NumberField kCcPartialRhaiMbps{1.0, false, 1600000.0, false, kNoDefault, false, "Mbit/s", nullptr};
+constexpr NumberField kCollectiveChannels{1, false, 64, false, 1, true, nullptr, nullptr};
+constexpr NumberField kCollectiveChunkBytes{0, false, 9007199254740992, false, 0, true, "bytes", nullptr};
+constexpr NumberField kCollectiveComputeUs{0, false, 1000000.0, false, 0, false, "us", nullptr};
+constexpr NumberField kCollectiveIterations{1, false, 1000, false, 1, true, nullptr, nullptr};
+constexpr NumberField kCollectiveMessageBytes{1, false, 9007199254740992, false, kNoDefault, true, "bytes", nullptr};
+constexpr NumberField kCollectiveNvlinkGbps{0.01, false, 14400.0, false, kNoDefault, false, "Gbit/s", nullptr};
+constexpr NumberField kCollectivePriority{0, false, 6, false, kNoDefault, true, nullptr, nullptr};
+constexpr NumberField kCollectiveQps{1, false, 1024, false, 1, true, nullptr, nullptr};
+constexpr NumberField kCollectiveServers{1, false, 20000, false, kNoDefault, true, nullptr, nullptr};
+constexpr NumberField kCollectiveStartUs{0, false, kInf, false, 0, false, "us", nullptr};
 constexpr NumberField kDciDciBufferBytes{65536, false, 1000000000, false, 64000000, true, "bytes", nullptr};
 constexpr NumberField kDciDciRateGbps{0.01, false, 1600.0, false, 100, false, "Gbit/s", nullptr};
 constexpr NumberField kDciLengthKm{1, false, 20000, false, 100, false, "km", nullptr};
@@ -219,6 +234,7 @@ constexpr NumberField kLinkDownStartUs{0, false, kInf, false, kNoDefault, false,
 constexpr NumberField kLinkUpConvergenceUs{0, false, 1000000.0, false, 0, false, "us", nullptr};
 constexpr NumberField kLinkUpEndUs{0, true, kInf, false, kNoDefault, false, "us", nullptr};
 constexpr NumberField kLinkUpStartUs{0, false, kInf, false, kNoDefault, false, "us", nullptr};
+constexpr NumberField kListedFlowGapUs{0, false, 1000000.0, false, 0, false, "us", nullptr};
 constexpr NumberField kListedFlowPriority{0, false, 6, false, kNoDefault, true, nullptr, nullptr};
 constexpr NumberField kListedFlowSizeBytes{0, false, 9007199254740992, false, kNoDefault, true, "bytes", nullptr};
 constexpr NumberField kListedFlowStartUs{0, false, kInf, false, kNoDefault, false, "us", nullptr};

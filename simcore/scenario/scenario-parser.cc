@@ -148,7 +148,11 @@ Resolve(const json& doc, const std::string& bytes, ordered_json* out)
     ctx.durationNs = s.durationNs;
     ctx.durationUs = durationUs;
     ctx.seed = s.seed;
-    s.flows = GenerateTraffic(r.Raw("traffic"), ctx, out ? &(*out)["traffic"] : nullptr);
+    GeneratedTraffic traffic = GenerateTraffic(r.Raw("traffic"), ctx, out ? &(*out)["traffic"] : nullptr);
+    s.flows = std::move(traffic.flows);
+    s.deps = std::move(traffic.deps);
+    s.jobs = std::move(traffic.jobs);
+    s.jobFlows = std::move(traffic.jobFlows);
 
     s.monitor = ResolveMonitor(r.Raw("monitor"), s.topo, s.flows, durationUs,
                                out ? &(*out)["monitor"] : nullptr);

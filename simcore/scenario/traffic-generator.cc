@@ -1,5 +1,6 @@
 #include "traffic-generator.h"
 
+#include "collective-generator.h"
 #include "flow-list-generator.h"
 #include "generator-context.h"
 #include "flow-size-cdf.h"
@@ -40,47 +41,6 @@ RequiredHost(GeneratorContext& g, const std::string& key)
     uint32_t host = ResolveHost(*v, g.Reader().FieldPath(key), g.Topo());
     g.Reader().Record(key, g.Topo().nodes[host].id);
     return host;
-}
-
-/** A list of distinct hosts; absent = every host of the fabric (when allowed). */
-std::vector<uint32_t>
-HostList(GeneratorContext& g, const std::string& key, bool required, std::size_t minItems)
-{
-    const json* v = g.Reader().Raw(key);
-    std::string path = g.Reader().FieldPath(key);
-    std::vector<uint32_t> hosts;
-    if (!v)
-    {
-        if (required)
-        {
-            throw ScenarioError(path, "field required");
-        }
-        hosts = HostIndices(g.Topo());
-        if (hosts.size() < minItems)
-        {
-            throw ScenarioError(path, "needs at least " + std::to_string(minItems) +
-                                          " hosts (the fabric has " + std::to_string(hosts.size()) +
-                                          ")");
-        }
-        g.Reader().Record(key, "all");
-        return hosts;
-    }
-    RequireArray(*v, path, minItems, kMaxNodes);
-    std::set<uint32_t> seen;
-    ordered_json ids = ordered_json::array();
-    for (std::size_t i = 0; i < v->size(); ++i)
-    {
-        uint32_t h = ResolveHost((*v)[i], IndexPath(path, i), g.Topo());
-        if (!seen.insert(h).second)
-        {
-            throw ScenarioError(IndexPath(path, i),
-                                "duplicate host \"" + g.Topo().nodes[h].id + "\"");
-        }
-        hosts.push_back(h);
-        ids.push_back(g.Topo().nodes[h].id);
-    }
-    g.Reader().Record(key, ids);
-    return hosts;
 }
 
 /** A [a, b] pair of strings inside a list of pairs. */
@@ -580,10 +540,129 @@ class RngScope
 
 } // namespace
 
-std::vector<FlowSpec>
+std::vector<uint32_t>
+HostList(GeneratorContext& g, const std::string& key, bool required, std::size_t minItems)
+{
+    const json* v = g.Reader().Raw(key);
+    std::string path = g.Reader().FieldPath(key);
+    std::vector<uint32_t> hosts;
+    if (!v)
+    {
+        if (required)
+        {
+            throw ScenarioError(path, "field required");
+        }
+        hosts = HostIndices(g.Topo());
+        if (hosts.size() < minItems)
+        {
+            throw ScenarioError(path, "needs at least " + std::to_string(minItems) +
+                                          " hosts (the fabric has " + std::to_string(hosts.size()) +
+                                          ")");
+        }
+        g.Reader().Record(key, "all");
+        return hosts;
+    }
+    RequireArray(*v, path, minItems, kMaxNodes);
+    std::set<uint32_t> seen;
+    ordered_json ids = ordered_json::array();
+    for (std::size_t i = 0; i < v->size(); ++i)
+    {
+        uint32_t h = ResolveHost((*v)[i], IndexPath(path, i), g.Topo());
+        if (!seen.insert(h).second)
+        {
+            throw ScenarioError(IndexPath(path, i),
+                                "duplicate host \"" + g.Topo().nodes[h].id + "\"");
+        }
+        hosts.push_back(h);
+        ids.push_back(g.Topo().nodes[h].id);
+    }
+    g.Reader().Record(key, ids);
+    return hosts;
+}
+
+namespace
+{
+
+/**
+ * Sorts the flows by start time (stable: generation order among equals), numbers them, and
+ * carries the relations over to the new ids.
+ */
+GeneratedTraffic
+Finish(std::vector<FlowSpec> flows, FlowRelations& rel)
+{
+    GeneratedTraffic t;
+    if (rel.Empty())
+    {
+        std::stable_sort(flows.begin(), flows.end(), [](const FlowSpec& a, const FlowSpec& b) {
+            return a.startNs < b.startNs;
+        });
+        for (std::size_t i = 0; i < flows.size(); ++i)
+        {
+            flows[i].id = static_cast<uint32_t>(i);
+        }
+        t.flows = std::move(flows);
+        return t;
+    }
+    std::vector<uint32_t> order(flows.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+    {
+        order[i] = static_cast<uint32_t>(i);
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t a, uint32_t b) { return flows[a].startNs < flows[b].startNs; });
+    std::vector<uint32_t> newId(flows.size());
+    for (std::size_t k = 0; k < order.size(); ++k)
+    {
+        newId[order[k]] = static_cast<uint32_t>(k);
+    }
+    t.flows.reserve(flows.size());
+    for (std::size_t k = 0; k < order.size(); ++k)
+    {
+        t.flows.push_back(flows[order[k]]);
+        t.flows.back().id = static_cast<uint32_t>(k);
+    }
+    if (!rel.after.empty())
+    {
+        FlowDependencies& d = t.deps;
+        d.begin.assign(1, 0);
+        d.gapNs.assign(flows.size(), 0);
+        for (std::size_t k = 0; k < order.size(); ++k)
+        {
+            uint32_t old = order[k];
+            if (old < rel.after.size())
+            {
+                for (uint32_t on : rel.after[old])
+                {
+                    d.on.push_back(newId[on]);
+                }
+                d.gapNs[k] = rel.gapNs[old];
+            }
+            d.begin.push_back(static_cast<uint32_t>(d.on.size()));
+        }
+    }
+    t.jobs = std::move(rel.jobs);
+    if (!rel.jobFlows.empty())
+    {
+        t.jobFlows.assign(flows.size(), JobFlow());
+        for (std::size_t k = 0; k < order.size(); ++k)
+        {
+            if (order[k] < rel.jobFlows.size())
+            {
+                t.jobFlows[k] = rel.jobFlows[order[k]];
+            }
+        }
+    }
+    return t;
+}
+
+} // namespace
+
+GeneratedTraffic
 GenerateTraffic(const json* traffic, const TrafficContext& ctx, ordered_json* out)
 {
     std::vector<FlowSpec> flows;
+    FlowRelations relations;
+    ServerPool pool;
     ordered_json generatorsOut = ordered_json::array();
     if (traffic)
     {
@@ -598,15 +677,19 @@ GenerateTraffic(const json* traffic, const TrafficContext& ctx, ordered_json* ou
             std::string kind = r.Enum("kind", "",
                                       {"incast", "pairs", "permutation", "all_to_all", "perftest",
                                        "workload", "pingmesh", "flows", "stride",
-                                       "inter_pod_permutation"});
+                                       "inter_pod_permutation", "collective"});
             if (kind == "flows") // explicit list: none of the common fields below apply
             {
-                GenerateFlowList(r, ctx, static_cast<uint32_t>(i), flows, expected);
+                GenerateFlowList(r, ctx, static_cast<uint32_t>(i), flows, expected, relations);
                 generatorsOut.push_back(itemOut);
                 continue;
             }
-            GeneratorContext g(ctx, r, static_cast<uint32_t>(i), flows, expected);
-            if (kind == "incast")
+            GeneratorContext g(ctx, r, static_cast<uint32_t>(i), flows, expected, &relations);
+            if (kind == "collective")
+            {
+                GenerateCollective(g, pool);
+            }
+            else if (kind == "incast")
             {
                 GenerateIncast(g);
             }
@@ -649,13 +732,7 @@ GenerateTraffic(const json* traffic, const TrafficContext& ctx, ordered_json* ou
     {
         *out = generatorsOut;
     }
-    std::stable_sort(flows.begin(), flows.end(),
-                     [](const FlowSpec& a, const FlowSpec& b) { return a.startNs < b.startNs; });
-    for (std::size_t i = 0; i < flows.size(); ++i)
-    {
-        flows[i].id = static_cast<uint32_t>(i);
-    }
-    return flows;
+    return Finish(std::move(flows), relations);
 }
 
 } // namespace fabric

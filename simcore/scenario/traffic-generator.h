@@ -1,6 +1,7 @@
 /*
  * Traffic generators (incast, pairs, permutation, all_to_all, perftest, workload, pingmesh,
- * stride, inter_pod_permutation; the explicit `flows` list is read by flow-list-generator.h)
+ * stride, inter_pod_permutation; the explicit `flows` list is read by flow-list-generator.h,
+ * collectives by collective-generator.h)
  * expanded to a list of FlowSpec, one per QP. Randomness comes from ns-3 RandomVariableStreams
  * seeded from the scenario seed with fixed stream numbers, so a scenario and seed always give
  * the same flows.
@@ -32,13 +33,19 @@ struct TrafficContext
 /** First ns-3 RNG stream number used by the traffic generators (8 per generator). */
 constexpr int64_t kTrafficStreamBase = 1000;
 
-/**
- * Reads scenario.traffic (null when absent) and generates the flows, sorted by start time;
- * flow ids equal their index in the returned list.
- */
-std::vector<FlowSpec> GenerateTraffic(const nlohmann::json* traffic,
-                                      const TrafficContext& ctx,
-                                      nlohmann::ordered_json* out = nullptr);
+/** The flows of the traffic list and what relates them (both empty unless a generator asks). */
+struct GeneratedTraffic
+{
+    std::vector<FlowSpec> flows; ///< sorted by start time; ids equal their index
+    FlowDependencies deps;       ///< by flow id
+    std::vector<JobSpec> jobs;
+    std::vector<JobFlow> jobFlows; ///< by flow id, or empty
+};
+
+/** Reads scenario.traffic (null when absent) and generates the flows. */
+GeneratedTraffic GenerateTraffic(const nlohmann::json* traffic,
+                                 const TrafficContext& ctx,
+                                 nlohmann::ordered_json* out = nullptr);
 
 } // namespace fabric
 

@@ -64,3 +64,10 @@ RAIL_MAX_SPINES = 256  # as leaf_spine: the glossary shows one range for `spines
 # 3,600 Gbit/s each way; the limit leaves room for 4x that.
 RAIL_NVLINK_GBPS = 3600.0
 MAX_NVLINK_GBPS = 14_400.0
+# The collective generator (docs/scenario-format.md, "collective").
+MAX_COLLECTIVE_RANKS = 8192
+MAX_COLLECTIVE_CHANNELS = 64
+MAX_COLLECTIVE_ITERATIONS = 1000
+MAX_JOB_NAME = 64
+# A listed flow's `after`: how many flows it may wait for.
+MAX_FLOW_AFTER = 1024

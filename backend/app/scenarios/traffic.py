@@ -168,6 +168,11 @@ class ListedFlow(Strict):
     priority: int | None = Field(None, ge=0, le=6, description="default: the generator's priority")
     udp_src_port: int | None = Field(None, ge=1, le=65535,
                                      description="ECMP entropy; default: 49152 + flow index mod 16384")
+    after: list[Annotated[int, Field(ge=0, le=limits.MAX_FLOW_LIST - 1)]] = Field(
+        [], max_length=limits.MAX_FLOW_AFTER,
+        description="indices in this list of the flows this one waits for: it starts when they "
+        "have completed at their receivers, plus gap_us (and not before its own start_us)")
+    gap_us: float = Field(0, ge=0, le=limits.MAX_DURATION_US, description="us after the last of `after`")
 
 
 class FlowList(Strict):
@@ -184,6 +189,111 @@ class FlowList(Strict):
         """Each flow's two ends differ."""
         raise_errors("FlowList", [error_at(("flows", i, "dst"), "must differ from src", f.dst)
                                   for i, f in enumerate(self.flows) if f.src == f.dst][:20])
+        n = len(self.flows)
+        raise_errors("FlowList", [error_at(("flows", i, "after", k), f"must name another flow of this list (0 .. {n - 1})", a)
+                                  for i, f in enumerate(self.flows) for k, a in enumerate(f.after)
+                                  if a >= n or a == i][:20])
+        cycle = _first_cycle([f.after for f in self.flows])
+        if cycle is not None:
+            raise_errors("FlowList", [error_at(("flows", cycle, "after"), "is part of a dependency cycle "
+                                               f"(flow {cycle} waits, through `after`, for itself)", None)])
+        return self
+
+
+def _first_cycle(after: list[list[int]]) -> int | None:
+    """The lowest flow index on a cycle of `after`, or None (Kahn's algorithm)."""
+    n = len(after)
+    waiting = [len(set(a)) for a in after]
+    dependents: list[list[int]] = [[] for _ in range(n)]
+    for i, a in enumerate(after):
+        for d in set(a):
+            dependents[d].append(i)
+    ready = [i for i in range(n) if waiting[i] == 0]
+    while ready:
+        i = ready.pop()
+        for j in dependents[i]:
+            waiting[j] -= 1
+            if waiting[j] == 0:
+                ready.append(j)
+    left = [i for i in range(n) if waiting[i] > 0]
+    if not left:
+        return None
+    # a node left over may only wait on a cycle: walk back to one
+    seen: set[int] = set()
+    i = left[0]
+    while i not in seen:
+        seen.add(i)
+        i = next(d for d in after[i] if waiting[d] > 0)
+    return min(_cycle_from(i, after, waiting))
+
+
+def _cycle_from(start: int, after: list[list[int]], waiting: list[int]) -> list[int]:
+    out, i = [start], next(d for d in after[start] if waiting[d] > 0)
+    while i != start:
+        out.append(i)
+        i = next(d for d in after[i] if waiting[d] > 0)
+    return out
+
+
+COLLECTIVE_ALGORITHMS = {
+    "all_reduce": ("ring", "tree", "halving_doubling", "hierarchical"),
+    "all_gather": ("ring", "halving_doubling"),
+    "reduce_scatter": ("ring", "halving_doubling"),
+    "all_to_all": ("direct",),
+    "broadcast": ("ring", "tree"),
+}
+
+
+class Collective(Generator):
+    """A collective operation (NCCL's definitions) over ranks: its steps as flows that wait for
+    the flows bringing their data; between two GPUs of one server a step is an NVLink transfer."""
+
+    kind: Literal["collective"]
+    op: Literal["all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast"]
+    algorithm: Literal["ring", "tree", "halving_doubling", "direct", "hierarchical"] = Field(
+        "ring", description="all_reduce: ring, tree, halving_doubling, hierarchical; all_gather and "
+        "reduce_scatter: ring, halving_doubling; all_to_all: direct; broadcast: ring, tree")
+    hosts: list[NodeId] | None = Field(
+        None, min_length=2, max_length=limits.MAX_COLLECTIVE_RANKS,
+        description="the ranks in rank order; default: the servers placement picks, else every host")
+    servers: int | None = Field(None, ge=1, le=limits.MAX_NODES,
+                                description="how many servers placement gives the job (all their NICs are ranks)")
+    placement: Literal["packed", "spread", "random"] = Field(
+        "packed", description="with servers: the first free servers, free servers spread across "
+        "leaves or units, or free servers drawn from the seed")
+    message_bytes: int = Field(ge=1, le=limits.MAX_SIZE_BYTES, description="NCCL-tests' size of the op, bytes")
+    channels: int = Field(1, ge=1, le=limits.MAX_COLLECTIVE_CHANNELS,
+                          description="parallel rings or trees, each its own QPs and 1/channels of the data")
+    chunk_bytes: int = Field(0, ge=0, le=limits.MAX_SIZE_BYTES,
+                             description="pipelining unit; 0: ring steps whole, tree and broadcast 1 MiB")
+    iterations: int = Field(1, ge=1, le=limits.MAX_COLLECTIVE_ITERATIONS)
+    compute_us: float = Field(0, ge=0, le=limits.MAX_DURATION_US,
+                              description="between a rank's iterations")
+    job: str = Field("", max_length=limits.MAX_JOB_NAME,
+                     description="the job's name in results; default: the generator's name, else job{index}")
+    nvlink_gbps: float | None = Field(
+        None, ge=limits.MIN_RATE_GBPS, le=limits.MAX_NVLINK_GBPS,
+        description="Gbit/s per GPU and direction inside a server; default: topology.nvlink_gbps, else 3600")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "Collective":
+        """The algorithm runs the op; ranks distinct; hosts or servers; one QP per step."""
+        errors = []
+        allowed = COLLECTIVE_ALGORITHMS[self.op]
+        if self.algorithm not in allowed:
+            errors.append(error_at(("algorithm",), f"'{self.algorithm}' does not run {self.op} "
+                                   f"(allowed for {self.op}: {', '.join(allowed)})", self.algorithm))
+        if self.hosts is not None:
+            seen: set[str] = set()
+            for i, h in enumerate(self.hosts):
+                if h in seen:
+                    errors.append(error_at(("hosts", i), f"'{h}' is a rank twice", h))
+                seen.add(h)
+            if self.servers is not None:
+                errors.append(error_at(("servers",), "give hosts or servers, not both", self.servers))
+        if self.qps != 1:
+            errors.append(error_at(("qps",), "must be 1 for a collective (channels sets its parallel QPs)", self.qps))
+        raise_errors("Collective", errors[:20])
         return self
 
 
@@ -201,7 +311,7 @@ def _cdf_errors(cdf: list[tuple[int, float]]) -> list:
 
 TrafficGenerator = Annotated[
     Incast | Pairs | Permutation | AllToAll | Perftest | Workload | Pingmesh | FlowList | Stride
-    | InterPodPermutation,
+    | InterPodPermutation | Collective,
     Field(discriminator="kind"),
 ]
 

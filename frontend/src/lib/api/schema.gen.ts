@@ -942,6 +942,107 @@ export interface components {
             findings: components["schemas"]["Finding"][];
         };
         /**
+         * Collective
+         * @description A collective operation (NCCL's definitions) over ranks: its steps as flows that wait for
+         *     the flows bringing their data; between two GPUs of one server a step is an NVLink transfer.
+         */
+        Collective: {
+            /**
+             * Algorithm
+             * @description all_reduce: ring, tree, halving_doubling, hierarchical; all_gather and reduce_scatter: ring, halving_doubling; all_to_all: direct; broadcast: ring, tree
+             * @default ring
+             * @enum {string}
+             */
+            algorithm: "ring" | "tree" | "halving_doubling" | "direct" | "hierarchical";
+            /**
+             * Channels
+             * @description parallel rings or trees, each its own QPs and 1/channels of the data
+             * @default 1
+             */
+            channels: number;
+            /**
+             * Chunk Bytes
+             * @description pipelining unit; 0: ring steps whole, tree and broadcast 1 MiB
+             * @default 0
+             */
+            chunk_bytes: number;
+            /**
+             * Compute Us
+             * @description between a rank's iterations
+             * @default 0
+             */
+            compute_us: number;
+            /**
+             * Hosts
+             * @description the ranks in rank order; default: the servers placement picks, else every host
+             */
+            hosts?: string[] | null;
+            /**
+             * Iterations
+             * @default 1
+             */
+            iterations: number;
+            /**
+             * Job
+             * @description the job's name in results; default: the generator's name, else job{index}
+             * @default
+             */
+            job: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "collective";
+            /**
+             * Message Bytes
+             * @description NCCL-tests' size of the op, bytes
+             */
+            message_bytes: number;
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /**
+             * Nvlink Gbps
+             * @description Gbit/s per GPU and direction inside a server; default: topology.nvlink_gbps, else 3600
+             */
+            nvlink_gbps?: number | null;
+            /**
+             * Op
+             * @enum {string}
+             */
+            op: "all_reduce" | "all_gather" | "reduce_scatter" | "all_to_all" | "broadcast";
+            /**
+             * Placement
+             * @description with servers: the first free servers, free servers spread across leaves or units, or free servers drawn from the seed
+             * @default packed
+             * @enum {string}
+             */
+            placement: "packed" | "spread" | "random";
+            /**
+             * Priority
+             * @description default: switch.data_priority
+             */
+            priority?: number | null;
+            /**
+             * Qps
+             * @default 1
+             */
+            qps: number;
+            /**
+             * Servers
+             * @description how many servers placement gives the job (all their NICs are ranks)
+             */
+            servers?: number | null;
+            /**
+             * Start Us
+             * @description must be < duration_us
+             * @default 0
+             */
+            start_us: number;
+        };
+        /**
          * ConstraintIn
          * @description metric op value, e.g. {"metric": "drops_total", "op": "<=", "value": 0}.
          */
@@ -1893,8 +1994,20 @@ export interface components {
          * @description One flow of an explicit list.
          */
         ListedFlow: {
+            /**
+             * After
+             * @description indices in this list of the flows this one waits for: it starts when they have completed at their receivers, plus gap_us (and not before its own start_us)
+             * @default []
+             */
+            after: number[];
             /** Dst */
             dst: string;
+            /**
+             * Gap Us
+             * @description us after the last of `after`
+             * @default 0
+             */
+            gap_us: number;
             /**
              * Priority
              * @description default: the generator's priority
@@ -2901,7 +3014,7 @@ export interface components {
             /** Topology */
             topology: components["schemas"]["LeafSpine"] | components["schemas"]["FatTree"] | components["schemas"]["ThreeTier"] | components["schemas"]["Dci"] | components["schemas"]["RailOptimized"] | components["schemas"]["Explicit"];
             /** Traffic */
-            traffic?: (components["schemas"]["Incast"] | components["schemas"]["Pairs"] | components["schemas"]["Permutation"] | components["schemas"]["AllToAll"] | components["schemas"]["Perftest"] | components["schemas"]["Workload"] | components["schemas"]["Pingmesh"] | components["schemas"]["FlowList"] | components["schemas"]["Stride"] | components["schemas"]["InterPodPermutation"])[];
+            traffic?: (components["schemas"]["Incast"] | components["schemas"]["Pairs"] | components["schemas"]["Permutation"] | components["schemas"]["AllToAll"] | components["schemas"]["Perftest"] | components["schemas"]["Workload"] | components["schemas"]["Pingmesh"] | components["schemas"]["FlowList"] | components["schemas"]["Stride"] | components["schemas"]["InterPodPermutation"] | components["schemas"]["Collective"])[];
             /**
              * Warmup Us
              * @description must be < duration_us

@@ -41,6 +41,11 @@ export const LIMITS = {
   RAIL_MAX_SPINES: 256,
   RAIL_NVLINK_GBPS: 3600.0,
   MAX_NVLINK_GBPS: 14400.0,
+  MAX_COLLECTIVE_RANKS: 8192,
+  MAX_COLLECTIVE_CHANNELS: 64,
+  MAX_COLLECTIVE_ITERATIONS: 1000,
+  MAX_JOB_NAME: 64,
+  MAX_FLOW_AFTER: 1024,
 } as const;
 
 /** A numeric range as the JSON Schema states it. */
@@ -216,6 +221,16 @@ export const SCHEMA_RANGES: Readonly<Record<string, NumberRange>> = {
   "CcPartial.rate_decrease_interval_us": { min: 0, max: 1000000.0 },
   "CcPartial.rate_increase_timer_us": { min: 1.0, max: 1000000.0 },
   "CcPartial.rhai_mbps": { min: 1.0, max: 1600000.0 },
+  "Collective.channels": { min: 1, max: 64 },
+  "Collective.chunk_bytes": { min: 0, max: 9007199254740992 },
+  "Collective.compute_us": { min: 0, max: 1000000.0 },
+  "Collective.iterations": { min: 1, max: 1000 },
+  "Collective.message_bytes": { min: 1, max: 9007199254740992 },
+  "Collective.nvlink_gbps": { min: 0.01, max: 14400.0 },
+  "Collective.priority": { min: 0, max: 6 },
+  "Collective.qps": { min: 1, max: 1024 },
+  "Collective.servers": { min: 1, max: 20000 },
+  "Collective.start_us": { min: 0 },
   "Dci.dci_buffer_bytes": { min: 65536, max: 1000000000 },
   "Dci.dci_rate_gbps": { min: 0.01, max: 1600.0 },
   "Dci.length_km": { min: 1, max: 20000 },
@@ -267,6 +282,7 @@ export const SCHEMA_RANGES: Readonly<Record<string, NumberRange>> = {
   "LinkUp.convergence_us": { min: 0, max: 1000000.0 },
   "LinkUp.end_us": { min: 0, exclusiveMin: true },
   "LinkUp.start_us": { min: 0 },
+  "ListedFlow.gap_us": { min: 0, max: 1000000.0 },
   "ListedFlow.priority": { min: 0, max: 6 },
   "ListedFlow.size_bytes": { min: 0, max: 9007199254740992 },
   "ListedFlow.start_us": { min: 0 },
@@ -385,7 +401,7 @@ export const SCHEMA_RANGES: Readonly<Record<string, NumberRange>> = {
 export const TOPOLOGY_KINDS = ["dci", "explicit", "fat_tree", "leaf_spine", "rail_optimized", "three_tier"] as const;
 
 /** Every `traffic` kind (its discriminator). */
-export const TRAFFIC_KINDS = ["all_to_all", "flows", "incast", "inter_pod_permutation", "pairs", "perftest", "permutation", "pingmesh", "stride", "workload"] as const;
+export const TRAFFIC_KINDS = ["all_to_all", "collective", "flows", "incast", "inter_pod_permutation", "pairs", "perftest", "permutation", "pingmesh", "stride", "workload"] as const;
 
 /** Every `faults` kind (its discriminator). */
 export const FAULT_KINDS = ["link_down", "link_up", "loss", "pfc_storm", "set", "slow_receiver"] as const;

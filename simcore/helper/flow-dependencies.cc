@@ -1,0 +1,147 @@
+#include "helper/flow-dependencies.h"
+
+#include "model/rdma-nic.h"
+
+#include "ns3/callback.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace fabric
+{
+
+bool
+FlowDependencyTracker::Needed(const Scenario& scenario)
+{
+    if (!scenario.deps.Empty())
+    {
+        return true;
+    }
+    return std::any_of(scenario.flows.begin(), scenario.flows.end(),
+                       [](const FlowSpec& f) { return f.local; });
+}
+
+bool
+FlowDependencyTracker::Held(const Scenario& scenario, uint32_t flow)
+{
+    return scenario.flows[flow].local || scenario.deps.Waits(flow);
+}
+
+FlowDependencyTracker::FlowDependencyTracker(const Scenario& scenario, FabricContext& ctx,
+                                             const std::vector<RdmaNic*>& nics)
+    : m_scenario(scenario),
+      m_ctx(ctx),
+      m_nics(nics)
+{
+    std::size_t n = scenario.flows.size();
+    const FlowDependencies& d = scenario.deps;
+    m_pending.assign(n, 0);
+    m_readyPs.assign(n, 0);
+    m_depBegin.assign(n + 1, 0);
+    if (d.Empty())
+    {
+        return;
+    }
+    // invert the rows: for every flow, the flows that wait for it (in flow id order)
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        m_pending[i] = d.begin[i + 1] - d.begin[i];
+        for (uint32_t k = d.begin[i]; k < d.begin[i + 1]; ++k)
+        {
+            ++m_depBegin[d.on[k] + 1];
+        }
+    }
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        m_depBegin[i + 1] += m_depBegin[i];
+    }
+    m_dependents.resize(d.on.size());
+    std::vector<uint32_t> fill(m_depBegin.begin(), m_depBegin.end() - 1);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        for (uint32_t k = d.begin[i]; k < d.begin[i + 1]; ++k)
+        {
+            m_dependents[fill[d.on[k]]++] = static_cast<uint32_t>(i);
+        }
+    }
+}
+
+void
+FlowDependencyTracker::Start()
+{
+    for (RdmaNic* nic : m_nics)
+    {
+        if (nic)
+        {
+            nic->TraceConnectWithoutContext(
+                "FlowComplete", ns3::MakeCallback(&FlowDependencyTracker::OnComplete, this));
+        }
+    }
+    for (uint32_t i = 0; i < m_scenario.flows.size(); ++i)
+    {
+        if (m_scenario.flows[i].local && m_pending[i] == 0)
+        {
+            Release(i);
+        }
+    }
+}
+
+void
+FlowDependencyTracker::OnComplete(uint32_t flow)
+{
+    if (m_depBegin.size() <= flow + 1)
+    {
+        return;
+    }
+    int64_t now = ns3::Simulator::Now().GetPicoSeconds();
+    for (uint32_t k = m_depBegin[flow]; k < m_depBegin[flow + 1]; ++k)
+    {
+        uint32_t d = m_dependents[k];
+        int64_t ready = now + static_cast<int64_t>(m_scenario.deps.gapNs[d]) * 1000;
+        m_readyPs[d] = std::max(m_readyPs[d], ready);
+        if (--m_pending[d] == 0)
+        {
+            Release(d);
+        }
+    }
+}
+
+void
+FlowDependencyTracker::Release(uint32_t flow)
+{
+    int64_t now = ns3::Simulator::Now().GetPicoSeconds();
+    int64_t at = std::max(static_cast<int64_t>(m_scenario.flows[flow].startNs) * 1000,
+                          m_readyPs[flow]);
+    ns3::Simulator::Schedule(ns3::PicoSeconds(std::max<int64_t>(0, at - now)),
+                             &FlowDependencyTracker::Launch, this, flow);
+}
+
+void
+FlowDependencyTracker::Launch(uint32_t flow)
+{
+    const FlowSpec& s = m_scenario.flows[flow];
+    if (!s.local)
+    {
+        if (s.src < m_nics.size() && m_nics[s.src])
+        {
+            m_nics[s.src]->StartFlow(flow);
+        }
+        return;
+    }
+    FlowState& f = m_ctx.flows[flow];
+    f.startPs = ns3::Simulator::Now().GetPicoSeconds();
+    uint64_t ns = flow < m_scenario.jobFlows.size() ? m_scenario.jobFlows[flow].localNs : 0;
+    ns3::Simulator::Schedule(ns3::NanoSeconds(static_cast<int64_t>(ns)),
+                             &FlowDependencyTracker::FinishLocal, this, flow);
+}
+
+void
+FlowDependencyTracker::FinishLocal(uint32_t flow)
+{
+    FlowState& f = m_ctx.flows[flow];
+    f.completePs = ns3::Simulator::Now().GetPicoSeconds();
+    f.bytesDelivered = m_scenario.flows[flow].sizeBytes;
+    OnComplete(flow);
+}
+
+} // namespace fabric

@@ -1,0 +1,92 @@
+/*
+ * The step structure of a collective (docs/model.md, "Collectives"): which rank sends how many
+ * bytes to which rank, in which step, and which transfers each one waits for. A pure function
+ * of the request, so the algorithms are tested apart from the scenario reader; the collective
+ * traffic generator (collective-generator.cc) turns the transfers into flows.
+ *
+ * Algorithms (NCCL's and MPI's; definitions in docs/model.md with their sources):
+ *  - ring: reduce-scatter then all-gather around a ring, 2(n-1) steps of S/n (all_reduce),
+ *    n-1 steps (all_gather, reduce_scatter), a pipelined chain from rank 0 (broadcast);
+ *  - tree: two complementary binary trees (NCCL's double binary tree), each carrying half the
+ *    data, reduce to the root then broadcast back, pipelined in chunks (all_reduce, broadcast);
+ *  - halving_doubling: recursive halving then doubling with partners n/2, n/4, ... apart
+ *    (power-of-two rank counts);
+ *  - direct: pairwise exchange, round k sends rank r's block to rank r + k (all_to_all);
+ *  - hierarchical: ring reduce-scatter inside each server, ring all-reduce across servers among
+ *    the GPUs of one local index, ring all-gather inside each server (all_reduce).
+ * A transfer waits only for the data it forwards (its inputs arrived at its sender); channels
+ * are independent copies over separate QPs, each moving 1/channels of the data.
+ */
+#ifndef FABRIC_COLLECTIVE_PLAN_H
+#define FABRIC_COLLECTIVE_PLAN_H
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace fabric
+{
+
+struct CollectiveRequest
+{
+    std::string op;        ///< all_reduce, all_gather, reduce_scatter, all_to_all, broadcast
+    std::string algorithm; ///< ring, tree, halving_doubling, direct, hierarchical
+    /// Per rank (in rank order) the index of its server; ranks of one server are GPUs that
+    /// talk over NVLink. Ranks without a server have servers of their own.
+    std::vector<uint32_t> serverOf;
+    uint64_t messageBytes = 0;
+    uint32_t channels = 1;
+    uint64_t chunkBytes = 0; ///< 0: ring sends each block whole; tree and broadcast use 1 MiB
+    uint32_t iterations = 1;
+    uint64_t computeNs = 0; ///< between a rank's iterations
+};
+
+/** One point-to-point transfer of the plan. */
+struct Transfer
+{
+    uint32_t src = 0; ///< rank
+    uint32_t dst = 0; ///< rank
+    uint64_t bytes = 0;
+    uint32_t iteration = 0;
+    uint32_t step = 0;
+    uint32_t channel = 0;
+    uint32_t connection = 0;        ///< same (channel, src, dst) pair = same connection (QP path)
+    std::vector<uint32_t> after;    ///< indices of transfers this one waits for
+    uint64_t gapNs = 0;             ///< computeNs for an iteration's first transfers
+};
+
+/** A request the algorithm cannot carry out; what() names the problem, field names the field. */
+class PlanError : public std::runtime_error
+{
+  public:
+    PlanError(std::string field, const std::string& what)
+        : std::runtime_error(what),
+          m_field(std::move(field))
+    {
+    }
+
+    const std::string& Field() const { return m_field; }
+
+  private:
+    std::string m_field;
+};
+
+/** The algorithms an op accepts (for the error message and the contract). */
+std::vector<std::string> AlgorithmsFor(const std::string& op);
+
+/** NCCL-tests' bus bandwidth factor: 2(n-1)/n all_reduce, (n-1)/n gather/scatter/all-to-all, 1. */
+double BusFactor(const std::string& op, uint32_t ranks);
+
+/** The default chunk (1 MiB) of tree and broadcast when chunkBytes is 0. */
+constexpr uint64_t kDefaultPipelineChunk = 1048576;
+
+/** Plans the whole collective, every iteration; throws PlanError. */
+std::vector<Transfer> PlanCollective(const CollectiveRequest& req);
+
+/** How many transfers PlanCollective would make (for the flow limit, before planning). */
+double PlannedTransfers(const CollectiveRequest& req);
+
+} // namespace fabric
+
+#endif
