@@ -251,7 +251,7 @@ class Planner
         }
         else if (alg == "direct")
         {
-            Pairwise(c);
+            Direct(c);
         }
         else
         {
@@ -517,25 +517,20 @@ class Planner
         }
     }
 
-    /** All-to-all as n - 1 rounds of pairwise exchange: round k, rank r sends to r + k. */
-    void Pairwise(uint32_t c)
+    /**
+     * All-to-all as NCCL posts it: every rank sends its block to every other rank at once
+     * (grouped point-to-point sends; step k - 1 holds the sends to rank r + k), so the fabric,
+     * not a schedule, decides how they share the links.
+     */
+    void Direct(uint32_t c)
     {
         uint64_t block = CeilDiv(ChannelBytes(), m_n);
-        std::vector<uint32_t> prev;
         for (uint32_t k = 1; k < m_n; ++k)
         {
-            std::vector<uint32_t> cur(m_n);
             for (uint32_t r = 0; r < m_n; ++r)
             {
-                std::vector<uint32_t> after;
-                if (k > 1)
-                {
-                    after.push_back(prev[r]);                      // r's own previous send
-                    after.push_back(prev[(r + m_n - (k - 1)) % m_n]); // what r received then
-                }
-                cur[r] = Add(r, (r + k) % m_n, block, k - 1, c, std::move(after));
+                Add(r, (r + k) % m_n, block, k - 1, c, {});
             }
-            prev.swap(cur);
         }
     }
 

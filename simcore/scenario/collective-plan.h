@@ -11,7 +11,8 @@
  *    data, reduce to the root then broadcast back, pipelined in chunks (all_reduce, broadcast);
  *  - halving_doubling: recursive halving then doubling with partners n/2, n/4, ... apart
  *    (power-of-two rank counts);
- *  - direct: pairwise exchange, round k sends rank r's block to rank r + k (all_to_all);
+ *  - direct: every rank sends its block to every other rank at once (all_to_all: NCCL posts
+ *    them as one group of point-to-point sends; the fabric decides how they share links);
  *  - hierarchical: ring reduce-scatter inside each server, ring all-reduce across servers among
  *    the GPUs of one local index, ring all-gather inside each server (all_reduce).
  * A transfer waits only for the data it forwards (its inputs arrived at its sender); channels

@@ -1,0 +1,200 @@
+/*
+ * Collectives run on the packet model, checked against formulas written here:
+ *  - a ring all-reduce of S bytes over n ranks on a non-blocking leaf-spine: 2(n-1) steps of S/n,
+ *    busbw within 3 % of the payload line rate (line x mtu / (mtu + headers + preamble));
+ *  - halving-doubling: 2 log2 n steps, the same busbw bound;
+ *  - the double binary tree: every rank sends 2 x S/2 ... its JCT is at least its busiest
+ *    rank's bytes at the payload rate;
+ *  - an all-to-all on a 2:1 oversubscribed leaf-spine within 5 % of the max-min fair bound
+ *    (the bytes that must cross one leaf's uplink over its payload rate);
+ *  - dependencies exact: no flow starts before the flows it waits for completed plus the gap;
+ *    an NVLink step takes exactly bytes x 8 / nvlink_gbps.
+ */
+#include "helper/fabric-run.h"
+#include "helper/fabric-runner.h"
+#include "scenario/scenario-parser.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+
+using namespace fabric;
+
+namespace
+{
+
+std::string
+LeafSpine(double fabricGbps, int spines, const std::string& traffic, const std::string& nic = "")
+{
+    return R"({"schema_version": 1, "seed": 1, "duration_us": 20000,
+      "nic": {"mtu_bytes": 4096)" + nic + R"(},
+      "topology": {"kind": "leaf_spine", "leaves": 2, "spines": )" + std::to_string(spines) +
+           R"(, "hosts_per_leaf": 4, "host_rate_gbps": 100, "fabric_rate_gbps": )" +
+           std::to_string(fabricGbps) + R"(, "link_delay_us": 1},
+      "traffic": [)" + traffic + "]}";
+}
+
+/** 100 Gbit/s carrying 4096-byte payloads in frames of 4096 + headers + preamble and gap. */
+double
+PayloadGbps(const Scenario& s)
+{
+    const NicConfig& nic = s.nicCfg[0];
+    return 100.0 * 4096 / (4096 + nic.headerBytes + nic.preambleIfgBytes);
+}
+
+nlohmann::ordered_json
+RunJob(const std::string& text, Scenario* out = nullptr)
+{
+    Scenario s = LoadScenario(text);
+    if (out)
+    {
+        *out = s;
+    }
+    FabricRunner r(s);
+    EXPECT_EQ(r.Run(RunLimits(), nullptr), RunStatus::OK);
+    auto res = r.Results();
+    EXPECT_TRUE(res.contains("jobs"));
+    return res["jobs"][0];
+}
+
+} // namespace
+
+TEST(CollectiveRun, RingAllReduceBusbwWithinThreePercentOfPayloadLineRate)
+{
+    const uint64_t size = 32000000;
+    Scenario s;
+    auto job = RunJob(LeafSpine(400, 2, R"({"kind": "collective", "op": "all_reduce",
+        "algorithm": "ring", "message_bytes": 32000000})"), &s);
+    ASSERT_TRUE(job["completed"].get<bool>());
+    const double n = 8;
+    // 2(n-1) steps of S/n: the busbw definition makes the ideal the payload rate itself
+    std::set<uint32_t> steps;
+    for (const auto& st : job["steps"])
+    {
+        steps.insert(st["step"].get<uint32_t>());
+        EXPECT_EQ(st["bytes"].get<uint64_t>(), static_cast<uint64_t>(n * size / n));
+    }
+    EXPECT_EQ(steps.size(), 14u);
+    double jct = job["jct_us"].get<double>();
+    double algbw = size * 8.0 / jct / 1000.0;
+    EXPECT_NEAR(job["algbw_gbps"].get<double>(), algbw, 1e-3);
+    double busbw = algbw * 2 * (n - 1) / n;
+    EXPECT_NEAR(job["busbw_gbps"].get<double>(), busbw, 1e-3);
+    double payload = PayloadGbps(s);
+    EXPECT_NEAR(job["nic_payload_gbps"].get<double>(), payload, 1e-3);
+    EXPECT_LE(busbw, payload);
+    EXPECT_GE(busbw, 0.97 * payload) << "busbw " << busbw << " of " << payload;
+}
+
+TEST(CollectiveRun, HalvingDoublingTakesTwoLogNStepsAtTheSameBusbw)
+{
+    Scenario s;
+    auto job = RunJob(LeafSpine(400, 2, R"({"kind": "collective", "op": "all_reduce",
+        "algorithm": "halving_doubling", "message_bytes": 32000000})"), &s);
+    ASSERT_TRUE(job["completed"].get<bool>());
+    EXPECT_EQ(job["steps"].size(), 6u); // 2 log2 8
+    EXPECT_EQ(job["flows"].get<uint64_t>(), 6u * 8);
+    double payload = PayloadGbps(s);
+    double busbw = job["busbw_gbps"].get<double>();
+    EXPECT_LE(busbw, payload);
+    EXPECT_GE(busbw, 0.97 * payload);
+}
+
+TEST(CollectiveRun, TreeIsBoundByItsBusiestRank)
+{
+    // Double binary tree, S = 8 MiB, 1 MiB chunks: each tree carries 4 MiB; an inner node of one
+    // tree sends 1 chunk up and 2 down per chunk, and as a leaf of the other 1 up: 4 x 4 MiB
+    // per rank at most, so JCT >= 16 MiB at the payload rate, and the reduce + broadcast
+    // structure gives 2 x 4 chunk steps per tree.
+    Scenario s;
+    auto job = RunJob(LeafSpine(400, 2, R"({"kind": "collective", "op": "all_reduce",
+        "algorithm": "tree", "message_bytes": 8388608})"), &s);
+    ASSERT_TRUE(job["completed"].get<bool>());
+    EXPECT_EQ(job["flows"].get<uint64_t>(), 2u * 2 * 7 * 4);
+    std::set<uint32_t> steps;
+    for (const auto& st : job["steps"])
+    {
+        steps.insert(st["step"].get<uint32_t>());
+    }
+    EXPECT_EQ(steps.size(), 8u);
+    double bound = 4 * 4194304 * 8.0 / (PayloadGbps(s) * 1000.0);
+    EXPECT_GE(job["jct_us"].get<double>(), bound);
+    EXPECT_LT(job["jct_us"].get<double>(), 4 * bound); // pipelined, not step after step
+}
+
+TEST(CollectiveRun, AllToAllOnTwoToOneOversubscriptionWithinFivePercentOfMaxMinBound)
+{
+    // 2 leaves x 4 hosts at 100G, one 200G spine link per leaf: 2:1. Each rank sends S/8 to
+    // every other rank; 4 ranks x 4 peers across x S/8 = 2S bytes must leave a leaf through
+    // 200G. PFC alone (no DCQCN) shares the uplink max-min fairly.
+    const double size = 16000000;
+    Scenario s;
+    auto job = RunJob(LeafSpine(200, 1, R"({"kind": "collective", "op": "all_to_all",
+        "algorithm": "direct", "message_bytes": 16000000})", R"(, "cc": {"algorithm": "none"})"),
+                      &s);
+    ASSERT_TRUE(job["completed"].get<bool>());
+    double bound = 2 * size * 8.0 / (2 * PayloadGbps(s) * 1000.0);
+    double jct = job["jct_us"].get<double>();
+    EXPECT_GE(jct, bound);
+    EXPECT_LE(jct, 1.05 * bound) << jct << " us against " << bound;
+}
+
+TEST(CollectiveRun, NoFlowStartsBeforeItsInputsArrivedAndNvlinkStepsTakeTheirCost)
+{
+    Scenario s = LoadScenario(R"({"schema_version": 1, "seed": 2, "duration_us": 5000,
+      "topology": {"kind": "rail_optimized", "units": 2, "servers_per_unit": 2,
+                   "nics_per_server": 4, "spines": 2, "host_rate_gbps": 100,
+                   "fabric_rate_gbps": 100, "nvlink_gbps": 800},
+      "traffic": [{"kind": "collective", "op": "all_reduce", "algorithm": "hierarchical",
+                   "message_bytes": 3200000, "iterations": 2, "compute_us": 7},
+                  {"kind": "flows", "flows": [
+                    {"src": "h0", "dst": "h5", "size_bytes": 50000, "start_us": 0},
+                    {"src": "h5", "dst": "h9", "size_bytes": 50000, "start_us": 1, "after": [0],
+                     "gap_us": 3}]}]})");
+    FabricRunner r(s);
+    ASSERT_EQ(r.Run(RunLimits(), nullptr), RunStatus::OK);
+    const FabricContext& ctx = r.Fabric().Context();
+    const Scenario& sc = r.Fabric().GetScenario();
+    uint32_t checked = 0;
+    uint32_t nvlink = 0;
+    for (uint32_t i = 0; i < sc.flows.size(); ++i)
+    {
+        const FlowState& f = ctx.flows[i];
+        ASSERT_GE(f.completePs, 0) << "flow " << i << " did not complete";
+        if (sc.flows[i].local)
+        {
+            // bytes x 8 / 800 Gbit/s, in ns
+            int64_t ns = std::llround(sc.flows[i].sizeBytes * 8.0 / 800.0);
+            EXPECT_EQ(f.completePs - f.startPs, ns * 1000);
+            ++nvlink;
+        }
+        if (!sc.deps.Waits(i))
+        {
+            continue;
+        }
+        int64_t ready = 0;
+        for (uint32_t k = sc.deps.begin[i]; k < sc.deps.begin[i + 1]; ++k)
+        {
+            const FlowState& dep = ctx.flows[sc.deps.on[k]];
+            ready = std::max<int64_t>(ready, dep.completePs +
+                                                 static_cast<int64_t>(sc.deps.gapNs[i]) * 1000);
+        }
+        ready = std::max<int64_t>(ready, static_cast<int64_t>(sc.flows[i].startNs) * 1000);
+        EXPECT_EQ(f.startPs, ready) << "flow " << i; // starts exactly when its inputs are in
+        ++checked;
+    }
+    EXPECT_GT(nvlink, 0u);
+    EXPECT_GT(checked, 100u);
+    auto res = r.Results();
+    // the listed flows appear in "flows"; the collective's steps only in "jobs"
+    ASSERT_EQ(res["flows"].size(), 2u);
+    double first = res["flows"][0]["fct_us"].get<double>();
+    EXPECT_NEAR(res["flows"][1]["start_us"].get<double>(), first + 3, 1e-3);
+    const auto& job = res["jobs"][0];
+    ASSERT_EQ(job["iterations"].size(), 2u);
+    // the second iteration starts at least compute_us after the first one's earliest end
+    EXPECT_GE(job["iterations"][1]["start_us"].get<double>(),
+              job["iterations"][0]["start_us"].get<double>() + 7);
+    EXPECT_EQ(job["flows_completed"].get<uint64_t>(), job["flows"].get<uint64_t>());
+}
