@@ -20,6 +20,10 @@ export interface FabricResult {
   transport?: Transport;
   port_counters?: PortCounters;
   dci_accelerator?: DciAccelerator;
+  /**
+   * Present when the scenario has collective generators: one entry per job, in traffic order.
+   */
+  jobs?: Job[];
   perf?: Perf;
 }
 /**
@@ -371,6 +375,119 @@ export interface DciAcceleratorEdge {
   passed_unheld_packets: number;
   max_held_bytes: number;
   held_bytes_at_end: number;
+}
+/**
+ * This interface was referenced by `FabricResult`'s JSON-Schema
+ * via the `definition` "Job".
+ */
+export interface Job {
+  name: string;
+  /**
+   * index in the scenario's traffic list
+   */
+  generator: number;
+  op: "all_reduce" | "all_gather" | "reduce_scatter" | "all_to_all" | "broadcast";
+  algorithm: "ring" | "tree" | "halving_doubling" | "direct" | "hierarchical";
+  ranks: number;
+  servers: number;
+  /**
+   * the ranks' hosts in rank order
+   */
+  hosts: string[];
+  message_bytes: number;
+  channels: number;
+  /**
+   * 2(n-1)/n all_reduce; (n-1)/n all_gather, reduce_scatter, all_to_all; 1 broadcast
+   */
+  bus_factor: number;
+  /**
+   * the slowest rank NIC's payload rate: line x mtu / (mtu + headers + preamble)
+   */
+  nic_payload_gbps: number;
+  completed: boolean;
+  /**
+   * first transfer's start to last completion, every iteration
+   */
+  jct_us: number | null;
+  /**
+   * over the mean iteration time
+   */
+  algbw_gbps: number | null;
+  busbw_gbps: number | null;
+  iterations: JobIteration[];
+  flows: number;
+  flows_completed: number;
+  network_bytes: number;
+  nvlink_bytes: number;
+  slowest_step: {
+    iteration: number;
+    channel: number;
+    step: number;
+    time_us: number;
+    src: string;
+    dst: string;
+    via: "network" | "nvlink";
+  } | null;
+  /**
+   * more than 20,000 steps: the first 20,000 are listed
+   */
+  steps_truncated: boolean;
+  steps: JobStep[];
+}
+/**
+ * This interface was referenced by `FabricResult`'s JSON-Schema
+ * via the `definition` "JobIteration".
+ */
+export interface JobIteration {
+  index: number;
+  /**
+   * first transfer's start (null: never started)
+   */
+  start_us: number | null;
+  /**
+   * last transfer's completion at its receiver (null: not every transfer completed)
+   */
+  end_us: number | null;
+  time_us: number | null;
+  /**
+   * message_bytes x 8 / time (NCCL-tests' algbw, in Gbit/s)
+   */
+  algbw_gbps: number | null;
+  /**
+   * algbw x bus_factor
+   */
+  busbw_gbps: number | null;
+}
+/**
+ * This interface was referenced by `FabricResult`'s JSON-Schema
+ * via the `definition` "JobStep".
+ */
+export interface JobStep {
+  iteration: number;
+  /**
+   * tree: 2c + tree
+   */
+  channel: number;
+  step: number;
+  start_us: number | null;
+  end_us: number | null;
+  bytes: number;
+  network_flows: number;
+  nvlink_flows: number;
+  /**
+   * the step's longest transfer
+   */
+  slowest: JobSlowest | null;
+}
+/**
+ * This interface was referenced by `FabricResult`'s JSON-Schema
+ * via the `definition` "JobSlowest".
+ */
+export interface JobSlowest {
+  src: string;
+  dst: string;
+  time_us: number;
+  via: "network" | "nvlink";
 }
 /**
  * wall-clock figures (wall_s, events_per_s, packets_per_s, peak_rss_mb): the only non-deterministic block
