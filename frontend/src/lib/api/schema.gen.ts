@@ -3729,6 +3729,12 @@ export interface components {
              */
             load_balancing: "ecmp" | "per_packet" | "adaptive";
             pfc?: components["schemas"]["Pfc"];
+            /**
+             * Trimming
+             * @description packet trimming (NDP, Ultra Ethernet): a data frame the buffer cannot hold is cut to its 64-byte header and forwarded at the control priority instead of dropped; the receiver asks for that packet again
+             * @default false
+             */
+            trimming: boolean;
         };
         /**
          * SwitchPartial
@@ -3757,6 +3763,8 @@ export interface components {
             /** Load Balancing */
             load_balancing?: ("ecmp" | "per_packet" | "adaptive") | null;
             pfc?: components["schemas"]["PfcPartial"] | null;
+            /** Trimming */
+            trimming?: boolean | null;
         };
         /**
          * SwitchWatchdog
