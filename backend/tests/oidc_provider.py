@@ -1,15 +1,21 @@
 """A local OpenID Connect provider stand-in for the sign-in tests (no outside network): discovery,
 an authorization endpoint that signs in the user the test chose (`next_user`) at once, a token
 endpoint that checks the client's secret and the code, RS256 ID tokens and their JWKS. The app's
-real Authlib client talks to it over HTTP; nothing of the library is mocked."""
+real Authlib client talks to it over HTTP; nothing of the library is mocked.
+
+`signed_stack` starts it with an API server that requires sign-in against it, and `sign_in` is a
+browser signed in as whoever the test names."""
 
 import base64
 import secrets
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 from urllib.parse import parse_qs, urlencode
 
+import httpx
 import uvicorn
 from joserfc import jwt
 from joserfc.jwk import RSAKey
@@ -18,7 +24,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse
 from starlette.routing import Route
 
-from tests.support import free_port, wait_until
+from tests.support import Stack, free_port, wait_until
 
 CLIENT_ID = "fabrictwin-test"
 CLIENT_SECRET = secrets.token_urlsafe(16)
@@ -87,3 +93,32 @@ class Provider:
         id_token = jwt.encode({"alg": "RS256", "kid": "k1"}, claims, self.key)
         return JSONResponse({"access_token": secrets.token_urlsafe(16), "token_type": "Bearer",
                              "expires_in": 300, "id_token": id_token})
+
+
+@contextmanager
+def signed_stack(name: str, env: dict[str, str]) -> Iterator[tuple[Stack, Provider]]:
+    """A provider and an API server (`env`: its database, broker and runs directory) that
+    requires sign-in against it."""
+    provider = Provider().start()
+    stack = Stack(name, {**env, "OIDC_ISSUER": provider.issuer, "OIDC_CLIENT_ID": CLIENT_ID,
+                         "OIDC_CLIENT_SECRET": CLIENT_SECRET,
+                         "SESSION_SECRET": secrets.token_urlsafe(32),
+                         "SESSION_COOKIE_SECURE": "false"})
+    try:
+        stack.start_server()
+        yield stack, provider
+    finally:
+        stack.stop()
+        provider.stop()
+
+
+def sign_in(stack: Stack, provider: Provider, sub: str, roles: list[str] | None = None,
+            groups: list[str] | None = None) -> httpx.Client:
+    """A browser signed in as `sub` (the provider signs in whoever the test names)."""
+    provider.next_user = {"sub": sub, "name": f"user {sub}", **({"roles": roles} if roles else {}),
+                          **({"groups": groups} if groups else {})}
+    client = httpx.Client(base_url=stack.base_url, timeout=30, follow_redirects=True)
+    response = client.get("/auth/login")
+    assert response.status_code == 200 and str(response.url).endswith("/"), response.text[:300]
+    client.follow_redirects = False
+    return client
