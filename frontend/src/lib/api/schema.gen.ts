@@ -456,7 +456,9 @@ export interface paths {
         };
         /**
          * Scenario History
-         * @description The scenario's runs, sweeps, tunings and forks, and its parent's runs (newest first).
+         * @description The scenario's runs, sweeps, tunings and forks, and its parent's runs (newest first), as
+         *     the list endpoints show them to the caller: every link holder's work on a saved scenario, the
+         *     caller's own on a preset, and the caller's own forks.
          */
         get: operations["scenarios-scenario_history"];
         put?: never;
