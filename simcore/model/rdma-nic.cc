@@ -284,11 +284,17 @@ RdmaNic::Receive(uint32_t port, RocePacket p)
         HandlePause(port, p);
         break;
     case PacketKind::TRIMMED:
-        if (p.flow < m_ctx->flows.size())
-        {
-            m_transport->OnTrimmed(m_ctx->flows[p.flow], p, NowPs());
-        }
+        OnTrimmedFrame(p);
         break;
+    }
+}
+
+void
+RdmaNic::OnTrimmedFrame(const RocePacket& p)
+{
+    if (p.flow < m_ctx->flows.size())
+    {
+        m_transport->OnTrimmed(m_ctx->flows[p.flow], p, NowPs());
     }
 }
 

@@ -65,6 +65,8 @@ class RdmaNic : public FabricDevice
     friend class Transport; // the reliability layer acknowledges and delivers through the NIC
 
     void OnData(const RocePacket& p);
+    /** switch.trimming: a DATA frame's header whose payload a switch cut (out of line: rare). */
+    __attribute__((noinline)) void OnTrimmedFrame(const RocePacket& p);
     void OnAck(const RocePacket& p, bool nack);
     void OnCnp(const RocePacket& p);
     void OnMarked(uint32_t flow, int64_t now);
