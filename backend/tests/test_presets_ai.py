@@ -22,20 +22,21 @@ def test_ai_rail_allreduce_ring_against_tree(sim):
     result = sim(PRESETS["ai-rail-allreduce"]["scenario"])
     ring, tree = job(result, "ring"), job(result, "tree")
     assert ring["completed"] and tree["completed"]
-    n, channels, size = 128, 4, 64 * MIB
+    n, channels, size = 128, 4, 32 * MIB
     # each channel's ring leaves every one of the 16 servers once per step through one NIC:
     # 2(n-1) steps x 16 hops x S/(4n) bytes x 4 channels cross the network, the rest NVLink
     block = size // (channels * n)
     assert ring["network_bytes"] == 2 * (n - 1) * 16 * block * channels
     assert ring["nvlink_bytes"] == 2 * (n - 1) * (n - 16) * block * channels
     assert ring["flows"] == 2 * (n - 1) * n * channels
-    # the bound: 4 channels, each through its own 400G NIC at the payload rate
+    # the bound: 4 channels, each through its own 400G NIC at the payload rate (64 KiB steps
+    # each pay a path latency, so a few per cent below it)
     assert 0.9 * channels * PAYLOAD <= ring["busbw_gbps"] <= channels * PAYLOAD
     # the tree starts after the ring ended, so the two do not share the fabric
     assert tree["iterations"][0]["start_us"] >= ring["jct_us"]
     assert tree["busbw_gbps"] < ring["busbw_gbps"]
-    # 2 trees x 4 channels, each reduce + broadcast over 127 edges, in 1 MiB chunks of 8 MiB
-    assert tree["flows"] == 2 * channels * 2 * (n - 1) * 8
+    # 2 trees x 4 channels, each reduce + broadcast over 127 edges, in 1 MiB chunks of 4 MiB
+    assert tree["flows"] == 2 * channels * 2 * (n - 1) * 4
 
 
 def test_ai_rail_allreduce_tree_wins_small_messages(sim):
@@ -104,6 +105,7 @@ def test_ai_link_failure_costs_a_timeout_then_runs_at_speed(sim):
     assert train["completed"]
     times = [it["time_us"] for it in train["iterations"]]
     assert times[0] > 2 * healthy["iterations"][0]["time_us"]  # waited for the RTO
+    assert len(times) == 3
     for t in times[2:]:
         assert t == pytest.approx(healthy["iterations"][0]["time_us"], rel=0.15)
     assert failed["faults"]["drops"]["link_down"] > 0

@@ -101,7 +101,7 @@ ReadLoss(ObjectReader& r, const Topology& topo, FaultSpec& f)
     else
     {
         f.everyN = static_cast<uint64_t>(
-            ReadInt(*everyN, r.FieldPath("every_n"), Range::Closed(1, 2147483647.0)));
+            ReadInt(*everyN, r.FieldPath("every_n"), Range::Of(schema::kLossEveryN)));
         r.Record("rate", nullptr);
         r.Record("every_n", f.everyN);
     }
@@ -255,7 +255,7 @@ ReadFault(const json& item, const std::string& path, const Topology& topo, uint8
         f.kind = kind == "link_down" ? FaultKind::LINK_DOWN : FaultKind::LINK_UP;
         f.link = ReadLink(r, topo);
         f.convergenceNs = UsToNs(
-            r.Number("convergence_us", 0, Range::Closed(0, kMaxFaultTimerUs, "us")));
+            r.Number("convergence_us", 0, Range::Of(schema::kLinkDownConvergenceUs)));
     }
     else if (kind == "pfc_storm")
     {
@@ -285,7 +285,7 @@ ReadFault(const json& item, const std::string& path, const Topology& topo, uint8
         }
         f.drainGbps = r.Number("drain_gbps", 0, Range::AboveTo(0, kMaxRateGbps, "Gbit/s"));
         f.bufferBytes = static_cast<uint64_t>(
-            r.Int("buffer_bytes", 131072, Range::Closed(8192, 67108864.0, "bytes")));
+            r.Int("buffer_bytes", 131072, Range::Of(schema::kSlowReceiverBufferBytes)));
     }
     else
     {

@@ -161,7 +161,7 @@ GenerateFlowList(ObjectReader& r,
             throw ScenarioError(item.FieldPath("size_bytes"), "field required");
         }
         f.sizeBytes = static_cast<uint64_t>(
-            item.RequiredInt("size_bytes", Range::Closed(0, kMaxSizeBytes, "bytes")));
+            item.RequiredInt("size_bytes", Range::Of(schema::kListedFlowSizeBytes)));
         if (!item.Has("start_us"))
         {
             throw ScenarioError(item.FieldPath("start_us"), "field required");
@@ -180,7 +180,7 @@ GenerateFlowList(ObjectReader& r,
         f.window = QpWindow(nic);
         f.udpSrcPort = static_cast<uint16_t>(
             item.Int("udp_src_port", kFirstUdpPort + (flows.size() % kUdpPortSpan),
-                     Range::Closed(1, 65535)));
+                     Range::Of(schema::kListedFlowUdpSrcPort)));
         if (const json* on = item.Raw("after"))
         {
             std::string afterPath = item.FieldPath("after");

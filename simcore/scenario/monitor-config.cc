@@ -181,7 +181,7 @@ ResolveMonitor(const json* monitor,
     if (interval)
     {
         m.sampleIntervalUs = ReadNumber(*interval, r.FieldPath("sample_interval_us"),
-                                        Range::Closed(0.1, kMaxDurationUs, "us"));
+                                        Range::Of(schema::kMonitorSampleIntervalUs));
     }
     if (m.sampleIntervalUs < minInterval)
     {

@@ -304,13 +304,13 @@ GeneratePerftest(GeneratorContext& g)
     const NicConfig& nic = g.Nic(src);
     uint64_t message =
         static_cast<uint64_t>(r.Int("message_bytes", static_cast<int64_t>(nic.messageBytes),
-                                    Range::Closed(1, 2147483648.0, "bytes")));
+                                    Range::Of(schema::kPerftestMessageBytes)));
     // An absent tx_depth follows the NIC's qp_depth, "bdp" included.
     uint32_t txDepth = r.Has("tx_depth") || !nic.qpDepthBdp
                            ? static_cast<uint32_t>(
-                                 r.Int("tx_depth", nic.qpDepth, Range::Closed(1, 65536)))
+                                 r.Int("tx_depth", nic.qpDepth, Range::Of(schema::kPerftestTxDepth)))
                            : kWindowBdp;
-    uint64_t iterations = static_cast<uint64_t>(r.Int("iterations", 0, Range::Closed(0, 1e9)));
+    uint64_t iterations = static_cast<uint64_t>(r.Int("iterations", 0, Range::Of(schema::kPerftestIterations)));
     r.Finish();
     double size = static_cast<double>(message) * static_cast<double>(iterations);
     if (size > kMaxSizeBytes)
@@ -467,9 +467,9 @@ GeneratePingmesh(GeneratorContext& g)
 {
     ObjectReader& r = g.Reader();
     std::vector<uint32_t> hosts = HostList(g, "hosts", false, 2);
-    double intervalUs = r.Number("interval_us", 100, Range::Closed(kMinProbeIntervalUs, kMaxDurationUs, "us"));
+    double intervalUs = r.Number("interval_us", schema::kPingmeshIntervalUs.def, Range::Of(schema::kPingmeshIntervalUs));
     uint64_t probeBytes =
-        static_cast<uint64_t>(r.Int("probe_bytes", 512, Range::Closed(1, 65536, "bytes")));
+        static_cast<uint64_t>(r.Int("probe_bytes", 512, Range::Of(schema::kPingmeshProbeBytes)));
     std::string scope = r.Enum("scope", "all", {"all", "tor", "podset", "fabric"});
     r.Finish();
     std::size_t n = hosts.size();
