@@ -120,3 +120,20 @@ def test_alpha_preset_replays_the_fix(sim):
     before = [p for ti, p in zip(t, paused) if 300 <= ti < 1000]
     after = [p for ti, p in zip(t, paused) if 1300 <= ti]
     assert sum(before) / len(before) > 2 * sum(after) / len(after)
+
+
+def test_summary_drops_name_every_reason_so_they_add_up(sim):
+    """With faults, summary.drops lists the fault reasons too: the breakdown sums to the total
+    (issue 22: a loss fault's drops were in the total with every listed reason 0)."""
+    for key in ("msft-link-failure", "msft-pfc-storm-watchdogs"):
+        result = sim(scenario_of(key))
+        drops = result["summary"]["drops"]
+        reasons = {k: v for k, v in drops.items() if k != "total"}
+        assert set(reasons) == {"headroom_overflow", "buffer_overflow", "tail_drop", "link_loss",
+                                "link_down", "pfc_watchdog", "nic_rx_overflow"}
+        assert sum(reasons.values()) == drops["total"] > 0
+        for reason, count in result["faults"]["drops"].items():
+            assert drops[reason] == count
+    # without faults the three admission reasons stay the only ones
+    assert set(sim(scenario_of("incast-2to1"))["summary"]["drops"]) == {
+        "total", "headroom_overflow", "buffer_overflow", "tail_drop"}

@@ -293,6 +293,15 @@ ResultAssembler::Summary() const
     dj["headroom_overflow"] = c.drops[DROP_HEADROOM_OVERFLOW];
     dj["buffer_overflow"] = c.drops[DROP_BUFFER_OVERFLOW];
     dj["tail_drop"] = c.drops[DROP_TAIL];
+    if (m_run.faults.Active() || !m_run.faults.Deadlocks().empty())
+    {
+        // the fault reasons too, so the breakdown adds up to the total (runs without faults
+        // cannot drop for them and keep the three keys they always had)
+        dj["link_loss"] = c.drops[DROP_LINK_LOSS];
+        dj["link_down"] = c.drops[DROP_LINK_DOWN];
+        dj["pfc_watchdog"] = c.drops[DROP_PFC_WATCHDOG];
+        dj["nic_rx_overflow"] = c.drops[DROP_NIC_RX_OVERFLOW];
+    }
     s["drops"] = dj;
     if (TrimmingEnabled(m_run.scenario))
     {

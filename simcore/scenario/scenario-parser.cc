@@ -5,13 +5,16 @@
 #include "json-input.h"
 #include "json-reader.h"
 #include "monitor-config.h"
+#include "headroom.h"
 #include "scenario-checks.h"
 #include "scenario-contract.h"
 #include "sha256.h"
 #include "topology-generator.h"
 #include "traffic-generator.h"
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace fabric
 {
@@ -50,6 +53,33 @@ BufferFieldPaths(const Topology& topo, const TopologyBuild& build, const json* o
         }
     }
     return paths;
+}
+
+/**
+ * A DCI edge whose buffer no field set (dci_buffer_bytes absent, no switch_overrides entry) and
+ * whose PFC headroom leaves less than kDciAutoPoolBytes of the 64 MB default gets headroom +
+ * kDciAutoPoolBytes (at most the 1 GB limit): a long link's headroom grows with its length
+ * (about 125 KB per km at 100G), so the default would refuse a DCI past about 500 km.
+ */
+void
+SizeDciEdgeBuffers(Scenario& s, const TopologyBuild& build, const std::vector<std::string>& paths)
+{
+    uint32_t mtu = std::max<uint32_t>(LargestHostMtu(s.topo, s.nicCfg), 1);
+    for (const auto& [edge, bytes] : build.bufferBytes)
+    {
+        SwitchConfig& cfg = s.switchCfg[edge];
+        if (paths[edge] != "topology.dci_buffer_bytes" || !cfg.pfc.enabled)
+        {
+            continue;
+        }
+        std::vector<uint64_t> headroom = SwitchPortHeadroom(s.topo, cfg, s.nicCfg, edge, mtu);
+        uint64_t reserved = std::accumulate(headroom.begin(), headroom.end(), uint64_t{0});
+        uint64_t needed = reserved + kDciAutoPoolBytes;
+        if (needed > cfg.bufferBytes)
+        {
+            cfg.bufferBytes = std::min<uint64_t>(needed, static_cast<uint64_t>(schema::kDciDciBufferBytes.max));
+        }
+    }
 }
 
 /** Hosts whose nic_overrides entry sets `field` (already validated). */
@@ -136,7 +166,12 @@ Resolve(const json& doc, const std::string& bytes, ordered_json* out)
 
     ResolveDeviceConfigs(s.topo, r.Raw("switch"), r.Raw("switch_overrides"), r.Raw("nic"),
                          r.Raw("nic_overrides"), build.bufferBytes, s.switchCfg, s.nicCfg, out);
-    CheckSwitchBuffers(s, BufferFieldPaths(s.topo, build, r.Raw("switch_overrides")));
+    std::vector<std::string> bufferPaths = BufferFieldPaths(s.topo, build, r.Raw("switch_overrides"));
+    if (build.dciBufferAuto)
+    {
+        SizeDciEdgeBuffers(s, build, bufferPaths);
+    }
+    CheckSwitchBuffers(s, bufferPaths);
     s.rtoOverridden = HostsOverriding(s.topo, r.Raw("nic_overrides"), "rto_us");
 
     TrafficContext ctx;

@@ -296,6 +296,7 @@ BuildDci(ObjectReader& r)
     r.Record("site", siteOut);
     p.lengthKm = r.Number("length_km", p.lengthKm, Range::Of(schema::kDciLengthKm));
     p.dciRateGbps = r.Number("dci_rate_gbps", p.dciRateGbps, RateRange());
+    p.dciBufferAuto = !r.Has("dci_buffer_bytes");
     p.dciBufferBytes =
         static_cast<uint64_t>(r.Int("dci_buffer_bytes", static_cast<int64_t>(p.dciBufferBytes),
                                     Range::Of(schema::kDciDciBufferBytes)));
@@ -671,6 +672,7 @@ GenerateDci(const DciParams& p)
     b.AddLink(edges[0], edges[1], p.dciRateGbps, delayUs);
     build.dciAccelerator = p.accelerator;
     build.dciAccelerator.edges = {edges[0], edges[1]};
+    build.dciBufferAuto = p.dciBufferAuto;
     b.CountStats();
     b.Topo().stats["oversubscription"] = LeafSpineOversubscription(p.site);
     b.Topo().stats["length_km"] = p.lengthKm;

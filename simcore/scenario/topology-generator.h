@@ -54,6 +54,7 @@ struct DciParams
     double lengthKm = 100;
     double dciRateGbps = 100;
     uint64_t dciBufferBytes = 64000000;
+    bool dciBufferAuto = false; ///< dci_buffer_bytes absent
     DciAcceleratorConfig accelerator; ///< edges filled in by GenerateDci
 };
 
@@ -75,8 +76,14 @@ struct TopologyBuild
 {
     Topology topo;
     std::vector<std::pair<uint32_t, uint64_t>> bufferBytes; ///< (node index, buffer) for DCI edges
+    /// dci without dci_buffer_bytes: an edge whose long link needs more PFC headroom than the
+    /// 64 MB default leaves room for gets headroom + kDciAutoPoolBytes (SizeDciEdgeBuffers)
+    bool dciBufferAuto = false;
     DciAcceleratorConfig dciAccelerator; ///< dci only (disabled elsewhere)
 };
+
+/** The shared pool an automatically sized DCI edge buffer keeps beside its headroom. */
+constexpr uint64_t kDciAutoPoolBytes = 12000000;
 
 Topology GenerateLeafSpine(const LeafSpineParams& p);
 Topology GenerateFatTree(const FatTreeParams& p);

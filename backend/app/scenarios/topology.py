@@ -115,7 +115,10 @@ class Dci(Strict):
     site: LeafSpineSite = Field(default_factory=LeafSpineSite)
     length_km: float = Field(100, ge=1, le=20_000)
     dci_rate_gbps: Rate = 100
-    dci_buffer_bytes: int = Field(64 * limits.MB, ge=64 * limits.KIB, le=limits.GB)
+    dci_buffer_bytes: int = Field(
+        64 * limits.MB, ge=64 * limits.KIB, le=limits.GB,
+        description="the edges' buffer; absent: 64 MB, or the edge's PFC headroom + 12 MB when "
+        "the long link needs more")
     accelerator: DciAccelerator = Field(default_factory=DciAccelerator)
 
 

@@ -146,7 +146,7 @@ export interface Percentiles {
   p999?: number | null;
 }
 /**
- * frames dropped, total and by reason (headroom_overflow, buffer_overflow, tail_drop, corrupt, and with faults link_loss, link_down, pfc_watchdog, nic_rx_overflow)
+ * frames dropped, total and by reason (headroom_overflow, buffer_overflow, tail_drop; with faults or watchdogs also link_loss, link_down, pfc_watchdog, nic_rx_overflow, so the reasons add up to total)
  *
  * This interface was referenced by `FabricResult`'s JSON-Schema
  * via the `definition` "Drops".

@@ -1082,6 +1082,7 @@ export interface components {
             accelerator?: components["schemas"]["DciAccelerator"];
             /**
              * Dci Buffer Bytes
+             * @description the edges' buffer; absent: 64 MB, or the edge's PFC headroom + 12 MB when the long link needs more
              * @default 64000000
              */
             dci_buffer_bytes: number;
