@@ -1,4 +1,5 @@
 import { FieldInput } from "../../../components/FieldInput";
+import { Term } from "../../../components/GlossaryTip";
 import { NIC_DEFAULTS, NIC_FIELDS, RUN_FIELDS, SWITCH_DEFAULTS, SWITCH_FIELDS } from "../../../lib/scenario/fields";
 import { getPath } from "../../../lib/scenario/paths";
 import type { Json, Scenario } from "../../../lib/scenario/types";
@@ -34,7 +35,7 @@ export function ParamsPanel({ doc, errors, onSet }: {
         ))}
       </details>
       <details>
-        <summary>NIC defaults (DCQCN)</summary>
+        <summary>NIC defaults (<Term term="term.dcqcn">DCQCN</Term>)</summary>
         {NIC_FIELDS.map((f) => (
           <FieldInput key={f.path} spec={f} value={getPath(doc.nic, f.path) ?? undefined}
             placeholder={NIC_DEFAULTS[f.path] ?? "from preset"}
