@@ -76,13 +76,15 @@ export function EditorPage() {
   const check = useConfigCheck(checkJson);
   const crossField = useMemo(() => crossFieldErrors(doc), [doc]);
   const errors = useMemo(
-    () => ({ ...fieldErrorMap(validate.error), ...fieldErrorMap(save.error), ...crossField }),
+    // the API's own message for a field wins: it names the allowed range ("at most 1,000,000,000
+    // bytes"), which a cross-field message ("must not exceed ECN Kmax") would hide
+    () => ({ ...crossField, ...fieldErrorMap(validate.error), ...fieldErrorMap(save.error) }),
     [validate.error, save.error, crossField],
   );
   // a node not linked yet is a hint while drawing, not a reason to refuse the run button's look
   const blocking = Object.entries(errors).filter(([, m]) => !isDrawingHint(m));
   const unsettled = validate.isPending || docJson !== validatedJson;
-  useUnsavedWarning(state.dirty);
+  const unsaved = useUnsavedWarning(state.dirty);
   const queryClient = useQueryClient();
   /** Expands a generated fabric first: a fabric the API refuses never replaces the canvas. */
   const generate = async (t: GeneratorTopology) => {
@@ -97,6 +99,7 @@ export function EditorPage() {
     if (state.sourceId && !state.dirty) return state.sourceId;
     const created = await save.mutateAsync({ doc: toScenarioDocument(state), parentId: state.sourceId });
     dispatch({ type: "saved", sourceId: created.id });
+    unsaved.saved(); // the navigation that follows (run, sweep, tune) leaves without a prompt
     return created.id;
   };
   const run = async (seeds: number[]) => {

@@ -1,5 +1,4 @@
 import { FieldInput } from "../../../components/FieldInput";
-import { Term } from "../../../components/GlossaryTip";
 import { NIC_DEFAULTS, NIC_FIELDS, RUN_FIELDS, SWITCH_DEFAULTS, SWITCH_FIELDS } from "../../../lib/scenario/fields";
 import { getPath } from "../../../lib/scenario/paths";
 import type { Json, Scenario } from "../../../lib/scenario/types";
@@ -16,9 +15,11 @@ export function ParamsPanel({ doc, errors, onSet }: {
     <div className="params-panel">
       <details open>
         <summary>Run</summary>
-        <label className="field">
+        <label className={`field${errors.name ? " has-error" : ""}`}>
           <span>Name</span>
-          <input value={doc.name ?? ""} onChange={(e) => onSet("name", e.target.value)} aria-label="Scenario name" />
+          <input value={doc.name ?? ""} onChange={(e) => onSet("name", e.target.value)} aria-label="Scenario name"
+            aria-invalid={!!errors.name} aria-describedby={errors.name ? "scenario-name-error" : undefined} />
+          {errors.name && <small className="field-error" id="scenario-name-error" role="alert">{errors.name}</small>}
         </label>
         {RUN_FIELDS.map((f) => (
           <FieldInput key={f.path} spec={{ path: f.path, label: f.label, unit: f.unit, type: "number" }}
@@ -35,7 +36,7 @@ export function ParamsPanel({ doc, errors, onSet }: {
         ))}
       </details>
       <details>
-        <summary>NIC defaults (<Term term="term.dcqcn">DCQCN</Term>)</summary>
+        <summary>NIC defaults (DCQCN)</summary>
         {NIC_FIELDS.map((f) => (
           <FieldInput key={f.path} spec={f} value={getPath(doc.nic, f.path) ?? undefined}
             placeholder={NIC_DEFAULTS[f.path] ?? "from preset"}
@@ -51,6 +52,7 @@ export function ParamsPanel({ doc, errors, onSet }: {
 
 function isShown(path: string) {
   return (
+    path === "name" ||
     RUN_FIELDS.some((f) => f.path === path) ||
     SWITCH_FIELDS.some((f) => `switch.${f.path}` === path) ||
     NIC_FIELDS.some((f) => `nic.${f.path}` === path)
