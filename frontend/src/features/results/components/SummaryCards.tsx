@@ -73,7 +73,7 @@ export function summaryCards(summary: ResultSummary, w: Windows, flows?: FlowRec
       focus: slowFlow ? { kind: "flow", id: String(slowFlow.id) } : undefined,
     },
     {
-      label: "Max queue", term: "term.max_queue", value: formatBytes(mq.bytes), window: mq.wholeRun ? `${whole}, warm-up included` : warm,
+      label: "Max queue", term: "term.max_queue", value: formatBytes(mq.bytes), window: mq.wholeRun ? (w.warmupUs > 0 ? `${whole}, warm-up included` : "whole run (no warm-up)") : warm,
       where: mq.port ? `${mq.port}${mq.priority != null ? ` (priority ${mq.priority})` : ""}` : undefined,
       note: queueNote || undefined, href: charted(mq.port) ? "#chart-queues" : "#table-ports", linkText: charted(mq.port) ? "queue chart" : "ports table",
       focus: mq.port ? { kind: "port", id: mq.port } : undefined,

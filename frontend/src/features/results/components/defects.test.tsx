@@ -38,6 +38,10 @@ describe("defect 1: every card says its port or flow and window, and Max queue a
     expect(card.where).toBe("leaf0->h0 (priority 3)");
     expect(card.window).toBe("whole run, warm-up included");
     expect(card.note).toContain("1.062 KB after warm-up");
+    // issue 22 §4: a run without warm-up (storm, deadlock) says no "warm-up included"
+    const cold = summaryCards(summary, runWindows({ sim_time_ns: 3_000_000, warmup_ns: 0 }, undefined), undefined, series).find((c) => c.label === "Max queue")!;
+    expect(cold.window).toBe("whole run (no warm-up)");
+    expect(cold.note ?? "").not.toContain("warm-up");
     expect(card.href).toBe("#chart-queues");
     // the chart's peak is the card's value to within one sampling interval's worth of change
     const chartPeak = Math.max(...series.queues["leaf0->h0"]);
