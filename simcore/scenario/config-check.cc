@@ -38,7 +38,8 @@ Num(double v)
     if (v != std::floor(v))
     {
         int magnitude = int(std::floor(std::log10(std::fabs(v))));
-        rounded = RoundDecimals(v, std::max(0, 3 - magnitude));
+        double unit = std::pow(10.0, magnitude - 3); // 4 significant digits, as the app rounds
+        rounded = magnitude > 3 ? std::round(v / unit) * unit : RoundDecimals(v, 3 - magnitude);
     }
     if (rounded == std::floor(rounded) && std::fabs(rounded) < 1e15)
     {
@@ -603,6 +604,12 @@ ConfigCheckJson(const Scenario& s)
     j["counts"] = {{"error", counts["error"]}, {"warning", counts["warning"]}, {"info", counts["info"]}};
     j["effective"] = effective;
     return j;
+}
+
+std::string
+FormatCheckNumber(double v)
+{
+    return Num(v);
 }
 
 } // namespace fabric

@@ -90,6 +90,19 @@ TEST(ConfigCheck, QpDepthBelowBdp)
     EXPECT_NE(x->message.find("cannot exceed 3.913 Gbit/s"), std::string::npos) << x->message;
 }
 
+TEST(ConfigCheck, NumbersPrintAsTheAppPrintsThem)
+{
+    // the frontend: toLocaleString("en-US") for whole numbers, 4 significant digits otherwise
+    EXPECT_EQ(FormatCheckNumber(39728), "39,728");
+    EXPECT_EQ(FormatCheckNumber(8.934), "8.934");
+    EXPECT_EQ(FormatCheckNumber(8.93), "8.93");
+    EXPECT_EQ(FormatCheckNumber(0.0625), "0.0625");
+    EXPECT_EQ(FormatCheckNumber(1234.5), "1,235");
+    EXPECT_EQ(FormatCheckNumber(12345.6), "12,350");
+    EXPECT_EQ(FormatCheckNumber(-5), "-5");
+    EXPECT_EQ(FormatCheckNumber(1e9), "1,000,000,000");
+}
+
 TEST(ConfigCheck, MessagesFormatNumbersLikeTheirNumbers)
 {
     json d = Base();
