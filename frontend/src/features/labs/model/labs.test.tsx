@@ -121,6 +121,18 @@ describe("lab 1: predictions tied to their run, answers after predicting", () =>
     expect(screen.getByRole("link", { name: "gave" })).toHaveAttribute("href", "/runs/r1");
   });
 
+  it("asks for no command line in any lab: each step in the app, commands only as an aside (issue 22 §3)", () => {
+    const dir = join(process.cwd(), "..", "docs", "labs");
+    const labs = ["lab1-ecn-incast", "lab2-rdma-distance", "lab3-pfc-storm", "lab4-pingmesh", "lab5-dci-accelerator", "lab6-pfc-alpha", "lab7-ecmp-collisions", "lab8-erd-at-scale"];
+    for (const slug of labs) {
+      const text = readFileSync(join(dir, `${slug}.md`), "utf8");
+      const body = text.split("\n---\n")[1].split("## Instructor notes")[0];
+      const outside = body.split("\n").filter((l) => /python3 |fabricsim (run|expand|check)/.test(l) && !l.startsWith(">"));
+      expect([slug, outside]).toEqual([slug, []]);
+      expect([slug, /\(Answer:/.test(body)]).toEqual([slug, false]);
+    }
+  });
+
   it("keeps no answer in lab 1's text: answers live in the predictions and the instructor notes", () => {
     const text = readFileSync(join(process.cwd(), "..", "docs", "labs", "lab1-ecn-incast.md"), "utf8");
     const body = text.split("---\n")[2].split("## Instructor notes")[0];
