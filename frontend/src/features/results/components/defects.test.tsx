@@ -13,7 +13,7 @@ import { summaryCards, SummaryCards } from "./SummaryCards";
 import { LineChart, visibleMax } from "./LineChart";
 import { TimeCharts } from "./TimeCharts";
 import { DataTable } from "./DataTable";
-import { FlowTable } from "./ResultTables";
+import { FlowTable, PortTable } from "./ResultTables";
 import { RunLauncher } from "../../runs/components/RunLauncher";
 import type { LayoutGraph } from "../../../lib/topology/types";
 
@@ -317,5 +317,18 @@ describe("defect 2 (DCI): a queue no sample caught links the table, not an empty
     const card = summaryCards(s, runWindows({ sim_time_ns: 5_060_000, warmup_ns: 1_000_000 }, undefined), undefined, series).find((c) => c.label === "Max queue")!;
     expect(card.href).toBe("#table-ports");
     expect(card.note).toContain("held between samples");
+  });
+});
+
+describe("issue 22 §4: the ports table says 'after warm-up' only when there is one", () => {
+  const rows = [{ port: "leaf0->h0", queueMax: 1000, queueMaxAfterWarmup: 1000, queueMean: 10, queueP99: 900, utilization: 0.5, utilizationActive: null, ecnMarks: 0, pausesSent: 0, pausesReceived: 0, pauseUs: 0 }] as unknown as Parameters<typeof PortTable>[0]["rows"];
+  it("drops the repeated column and the label without a warm-up", () => {
+    const { container, unmount } = render(<PortTable rows={rows} selected={null} onSelect={() => {}} hasActive={false} hasWarmup={false} />);
+    expect(container.textContent).not.toMatch(/after warm-up/);
+    const titles = [...container.querySelectorAll("[title]")].map((e) => e.getAttribute("title"));
+    expect(titles.filter((t) => /after warm-up|warm-up included/.test(t ?? ""))).toEqual([]);
+    unmount();
+    const warm = render(<PortTable rows={rows} selected={null} onSelect={() => {}} hasActive={false} />);
+    expect(warm.container.textContent).toMatch(/max after warm-up/);
   });
 });
