@@ -9,6 +9,7 @@ import type { ExplicitLink } from "../../lib/scenario/types";
 import { EditorCanvas } from "../../features/topology/components/EditorCanvas";
 import { GeneratorForm } from "../../features/topology/components/GeneratorForm";
 import { ImportExport, readImport } from "../../features/topology/components/ImportExport";
+import { HpccImport } from "../../features/topology/components/HpccImport";
 import { BulkSelect } from "../../features/topology/components/BulkSelect";
 import { SelectionPanel } from "../../features/topology/components/SelectionPanel";
 import { ParamsPanel } from "../../features/scenarios/components/ParamsPanel";
@@ -174,6 +175,12 @@ export function EditorPage() {
             <summary>Import / export</summary>
             <ImportExport doc={toScenarioDocument(state)} explicit={() => (g ? explicitFrom(doc.topology, g) : null)} onImport={importFile} />
             {importError && <p className="field-error" role="alert">Not imported: {importError}</p>}
+            <HpccImport doc={toScenarioDocument(state)} onDoc={(d) => {
+              dispatch({ type: "replaceDocument", doc: d });
+              setSelected(new Set());
+              setLinkIndex(null);
+              setFitKey((k) => k + 1);
+            }} />
           </details>
           <ParamsPanel doc={doc} errors={errors} onSet={(path, value) => dispatch({ type: "setField", path, value })} />
         </aside>
