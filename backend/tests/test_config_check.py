@@ -30,7 +30,7 @@ def test_short_headroom_and_low_rto_are_found_with_numbers_and_fix(api):
     headroom = rules["headroom_below_cable"]
     assert headroom["severity"] == "error"
     assert headroom["numbers"]["required_bytes"] == 39728  # 2x12500x1 + 2x1082 + 12500, cells
-    assert "39728" in headroom["fix"]
+    assert "39,728" in headroom["fix"]  # numbers as the app prints them (issue 22 §4)
     assert rules["rto_below_rtt"]["numbers"]["rto_us"] == 5
     assert body["counts"]["error"] >= 2
 

@@ -19,10 +19,15 @@ test("a student follows lab 1: the checklist ticks, the prediction sits beside t
 
   // predict before running
   await expect(step(/Predict before you run/)).not.toBeChecked();
-  await dock.getByLabel(/What goodput will h0 receive/).fill("22");
-  await dock.locator("form.prediction").first().getByRole("button", { name: "Save" }).click();
+  // the answer shows only once the student has predicted (issue 22 §3)
+  const goodput = dock.locator("form.prediction", { has: page.getByLabel(/What goodput will h0 receive/) });
+  await expect(dock.getByTestId("answer-goodput")).toHaveCount(0);
+  await expect(dock.getByText(/About 21 Gbit\/s/)).toHaveCount(0);
+  await goodput.getByLabel(/What goodput will h0 receive/).fill("22");
+  await goodput.getByRole("button", { name: "Save" }).click();
   await expect(step(/Predict before you run/)).toBeChecked();
-  await expect(dock.getByTestId("prediction-goodput")).toContainText("You predicted 22 Gbit/s; run the scenario to compare.");
+  await expect(dock.getByTestId("prediction-goodput")).toContainText("You predicted 22 Gbit/s; run the preset as it is to compare.");
+  await expect(dock.getByTestId("answer-goodput")).toContainText("Answer: About 21 Gbit/s");
   await shot(page, "lab-editor");
 
   // run the preset: the run-finished step ticks and the result sits beside the prediction
@@ -30,7 +35,7 @@ test("a student follows lab 1: the checklist ticks, the prediction sits beside t
   await expect(page).toHaveURL(/\/runs\//);
   expect(await waitForRunEnd(page)).toBe("SUCCEEDED");
   await expect(step(/Run the preset as it is/)).toBeChecked();
-  await expect(dock.getByTestId("prediction-goodput")).toContainText(/You predicted 22 Gbit\/s; the run gave \d+(\.\d+)? Gbit\/s/);
+  await expect(dock.getByTestId("prediction-goodput")).toContainText(/You predicted 22 Gbit\/s; the run of the preset as it is gave \d+(\.\d+)? Gbit\/s/);
   await expect(dock.getByTestId("lab-progress")).toHaveText("3 of 7 done");
   await shot(page, "lab-results");
 

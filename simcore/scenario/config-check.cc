@@ -6,6 +6,8 @@
 #include "common/wire.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <string>
 #include <cmath>
 #include <deque>
 #include <set>
@@ -19,6 +21,54 @@ namespace
 {
 
 constexpr std::size_t kMaxPairsChecked = 20000;
+
+/**
+ * A number in a finding's message or fix as the app prints the finding's numbers: whole numbers
+ * exactly with thousands separators ("705,706"), others to 4 significant digits ("8.934"). One
+ * formatting, so a message never says "8.930000 us" beside a "base rtt us 8.934".
+ */
+std::string
+Num(double v)
+{
+    if (!std::isfinite(v))
+    {
+        return std::to_string(v);
+    }
+    double rounded = v;
+    if (v != std::floor(v))
+    {
+        int magnitude = int(std::floor(std::log10(std::fabs(v))));
+        double unit = std::pow(10.0, magnitude - 3); // 4 significant digits, as the app rounds
+        rounded = magnitude > 3 ? std::round(v / unit) * unit : RoundDecimals(v, 3 - magnitude);
+    }
+    if (rounded == std::floor(rounded) && std::fabs(rounded) < 1e15)
+    {
+        std::string digits = std::to_string(int64_t(std::fabs(rounded)));
+        std::string out;
+        for (std::size_t i = 0; i < digits.size(); ++i)
+        {
+            if (i > 0 && (digits.size() - i) % 3 == 0)
+            {
+                out += ',';
+            }
+            out += digits[i];
+        }
+        return (rounded < 0 ? "-" : "") + out;
+    }
+    char buf[64];
+    int magnitude = int(std::floor(std::log10(std::fabs(rounded))));
+    std::snprintf(buf, sizeof buf, "%.*f", std::max(0, 3 - magnitude), rounded);
+    std::string out = buf;
+    while (out.back() == '0')
+    {
+        out.pop_back();
+    }
+    if (out.back() == '.')
+    {
+        out.pop_back();
+    }
+    return out;
+}
 
 struct Hop
 {
@@ -171,12 +221,12 @@ CheckSwitchBuffers(const Scenario& s, std::vector<Finding>& out)
                                {Port(t, peer, sw)},
                                {{"headroom_bytes", double(have)}, {"required_bytes", double(need)},
                                 {"rate_gbps", l.rateGbps}, {"delay_us", l.delayUs}},
-                               "headroom of " + std::to_string(have) + " B at " + t.nodes[sw].id +
+                               "headroom of " + Num(have) + " B at " + t.nodes[sw].id +
                                    "'s ingress from " + t.nodes[peer].id +
-                                   " is below the " + std::to_string(need) +
+                                   " is below the " + Num(need) +
                                    " B that arrive after XOFF (2 x rate x cable delay + 2 frames "
                                    "+ 1 us of response): lossless traffic will be dropped",
-                               "set switch.pfc.headroom_bytes to at least " + std::to_string(need) +
+                               "set switch.pfc.headroom_bytes to at least " + Num(need) +
                                    " (or \"auto\")"});
             }
         }
@@ -185,10 +235,10 @@ CheckSwitchBuffers(const Scenario& s, std::vector<Finding>& out)
             out.push_back({"error", "buffer_below_headroom", {t.nodes[sw].id},
                            {{"buffer_bytes", double(cfg.bufferBytes)},
                             {"headroom_reserved_bytes", double(reserved)}, {"ports", double(ports)}},
-                           t.nodes[sw].id + "'s buffer (" + std::to_string(cfg.bufferBytes) +
+                           t.nodes[sw].id + "'s buffer (" + Num(cfg.bufferBytes) +
                                " B) does not even hold its headroom reservations (" +
-                               std::to_string(reserved) + " B): no shared buffer is left",
-                           "raise switch.buffer_bytes above " + std::to_string(reserved) +
+                               Num(reserved) + " B): no shared buffer is left",
+                           "raise switch.buffer_bytes above " + Num(reserved) +
                                " B or lower the headroom"});
             continue;
         }
@@ -201,12 +251,12 @@ CheckSwitchBuffers(const Scenario& s, std::vector<Finding>& out)
             out.push_back({"warning", "kmax_above_buffer", {t.nodes[sw].id},
                            {{"kmax_bytes", double(e.kmaxBytes)},
                             {"max_queue_bytes", RoundDecimals(singlePort, 0)}, {"alpha", cfg.pfc.alpha}},
-                           "ECN Kmax (" + std::to_string(e.kmaxBytes) + " B) is above the " +
-                               std::to_string(uint64_t(singlePort)) +
+                           "ECN Kmax (" + Num(e.kmaxBytes) + " B) is above the " +
+                               Num(RoundDecimals(singlePort, 0)) +
                                " B one egress queue can hold (alpha/(1+alpha) x shared pool): "
                                "marking never reaches Pmax before PFC fires",
                            "lower switch.ecn.kmax_bytes below " +
-                               std::to_string(uint64_t(singlePort)) + " B"});
+                               Num(RoundDecimals(singlePort, 0)) + " B"});
         }
         // Incast into one port from all the others: each ingress gets alpha x B/(1 + alpha x N).
         uint32_t senders = ports > 1 ? ports - 1 : 1;
@@ -217,10 +267,10 @@ CheckSwitchBuffers(const Scenario& s, std::vector<Finding>& out)
             out.push_back({"error", "alpha_below_frame", {t.nodes[sw].id},
                            {{"alpha", cfg.pfc.alpha}, {"per_ingress_bytes", RoundDecimals(perIngress, 0)},
                             {"frame_bytes", double(frame)}, {"senders", double(senders)}},
-                           "with alpha " + std::to_string(cfg.pfc.alpha) + " and " +
-                               std::to_string(senders) +
+                           "with alpha " + Num(cfg.pfc.alpha) + " and " +
+                               Num(senders) +
                                " ports sending into one, each ingress may hold only " +
-                               std::to_string(uint64_t(perIngress)) +
+                               Num(RoundDecimals(perIngress, 0)) +
                                " B, less than one frame: PFC pauses at every frame",
                            "raise switch.pfc.alpha (1/16 = 0.0625 is a common default)"});
         }
@@ -293,21 +343,21 @@ CheckPaths(const Scenario& s, std::vector<Finding>& out)
                             {"base_rtt_us", RoundDecimals(windowRtt, 3)}, {"throughput_cap_gbps", RoundDecimals(cap, 3)},
                             {"link_gbps", minRate}},
                            "a QP of " + t.nodes[f.src].id + " may have " +
-                               std::to_string(uint64_t(window)) + " B outstanding, below the " +
-                               std::to_string(uint64_t(bdp)) + " B bandwidth-delay product to " +
+                               Num(window) + " B outstanding, below the " +
+                               Num(RoundDecimals(bdp, 0)) + " B bandwidth-delay product to " +
                                t.nodes[f.dst].id + ": one QP cannot exceed " +
-                               std::to_string(RoundDecimals(cap, 2)).substr(0, 6) + " Gbit/s",
+                               Num(RoundDecimals(cap, 3)) + " Gbit/s",
                            "raise nic.qp_depth to at least " +
-                               std::to_string(uint64_t(std::ceil(bdp / double(f.messageBytes)))) +
+                               Num(uint64_t(std::ceil(bdp / double(f.messageBytes)))) +
                                " messages (or use more QPs)"});
         }
         if (nic.rtoUs < rtt && rtoReported.insert(f.src).second)
         {
             out.push_back({"error", "rto_below_rtt", {t.nodes[f.src].id},
                            {{"rto_us", nic.rtoUs}, {"base_rtt_us", RoundDecimals(rtt, 3)}},
-                           t.nodes[f.src].id + "'s RTO (" + std::to_string(nic.rtoUs).substr(0, 8) +
+                           t.nodes[f.src].id + "'s RTO (" + Num(nic.rtoUs) +
                                " us) is below the base RTT to " + t.nodes[f.dst].id + " (" +
-                               std::to_string(RoundDecimals(rtt, 2)).substr(0, 8) +
+                               Num(RoundDecimals(rtt, 3)) +
                                " us): every message times out and is sent again",
                            "raise nic.rto_us well above the RTT (x10 or more)"});
         }
@@ -357,16 +407,16 @@ CheckDcqcn(const Scenario& s, std::vector<Finding>& out)
             std::string fix;
             if (cc.minRateMbps >= lineMbps)
             {
-                problem = "min_rate_mbps (" + std::to_string(int64_t(cc.minRateMbps)) +
+                problem = "min_rate_mbps (" + Num(int64_t(cc.minRateMbps)) +
                           ") is not below the link rate: DCQCN can never slow down";
-                fix = "set nic.cc.min_rate_mbps well below " + std::to_string(int64_t(lineMbps));
+                fix = "set nic.cc.min_rate_mbps well below " + Num(int64_t(lineMbps));
             }
             else if (cc.raiMbps > 0.05 * lineMbps)
             {
-                problem = "rai_mbps (" + std::to_string(int64_t(cc.raiMbps)) +
+                problem = "rai_mbps (" + Num(int64_t(cc.raiMbps)) +
                           ") is more than 5% of the link rate: recovery overshoots and oscillates";
                 fix = "lower nic.cc.rai_mbps to about 0.1% of the link rate (" +
-                      std::to_string(int64_t(lineMbps / 1000)) + " Mbit/s)";
+                      Num(int64_t(lineMbps / 1000)) + " Mbit/s)";
             }
             else if (cc.rhaiMbps < cc.raiMbps)
             {
@@ -423,12 +473,12 @@ CheckDciAccelerator(const Scenario& s, std::vector<Finding>& out)
             {"warning", "dci_accelerator_buffer_below_bdp", {link},
              {{"buffer_bytes", double(a.bufferBytes)}, {"bdp_bytes", RoundDecimals(bdp, 0)},
               {"long_haul_rtt_us", RoundDecimals(rttUs, 3)}, {"link_gbps", longHaul->rateGbps}},
-             "the accelerator holds at most " + std::to_string(a.bufferBytes) +
-                 " B per edge, below the long link's " + std::to_string(uint64_t(bdp)) +
+             "the accelerator holds at most " + Num(a.bufferBytes) +
+                 " B per edge, below the long link's " + Num(RoundDecimals(bdp, 0)) +
                  " B bandwidth-delay product: beyond it frames pass unheld and their senders wait "
                  "for the far end's ACKs",
              "raise topology.accelerator.buffer_bytes to at least " +
-                 std::to_string(uint64_t(std::ceil(bdp)))});
+                 Num(uint64_t(std::ceil(bdp)))});
     }
     if (a.retransmitTimeoutUs < rttUs)
     {
@@ -436,9 +486,9 @@ CheckDciAccelerator(const Scenario& s, std::vector<Finding>& out)
                        {{"retransmit_timeout_us", a.retransmitTimeoutUs},
                         {"long_haul_rtt_us", RoundDecimals(rttUs, 3)}},
                        "the accelerator resends held data after " +
-                           std::to_string(std::llround(a.retransmitTimeoutUs)) +
+                           Num(a.retransmitTimeoutUs) +
                            " us, before the far end's ACK can return (" +
-                           std::to_string(std::llround(rttUs)) + " us round trip)",
+                           Num(RoundDecimals(rttUs, 3)) + " us round trip)",
                        "raise topology.accelerator.retransmit_timeout_us above the long-haul RTT "
                        "(or leave it unset: 2 x RTT + 100 us)"});
     }
@@ -554,6 +604,12 @@ ConfigCheckJson(const Scenario& s)
     j["counts"] = {{"error", counts["error"]}, {"warning", counts["warning"]}, {"info", counts["info"]}};
     j["effective"] = effective;
     return j;
+}
+
+std::string
+FormatCheckNumber(double v)
+{
+    return Num(v);
 }
 
 } // namespace fabric

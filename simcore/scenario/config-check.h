@@ -35,6 +35,9 @@ std::vector<Finding> CheckConfiguration(const Scenario& s);
 /** {"findings": [...], "counts": {"error": n, "warning": n, "info": n}, "effective": [...]} */
 nlohmann::ordered_json ConfigCheckJson(const Scenario& s);
 
+/** A number as findings' messages print it (and the app prints their numbers): "39,728", "8.934". */
+std::string FormatCheckNumber(double v);
+
 } // namespace fabric
 
 #endif

@@ -83,6 +83,43 @@ TEST(ConfigCheck, QpDepthBelowBdp)
     EXPECT_NEAR(x->numbers.at("base_rtt_us"), 8.374, 0.001);
     EXPECT_NEAR(x->numbers.at("bdp_bytes"), 104672, 1);
     EXPECT_NEAR(x->numbers.at("throughput_cap_gbps"), 3.913, 0.001);
+    // issue 22 §4: the message prints the numbers as the app does ("104,672", "3.913"), not
+    // "104671" beside a bdp_bytes of 104,672 or "3.910000"
+    EXPECT_NE(x->message.find("4,096 B outstanding, below the 104,672 B bandwidth-delay"), std::string::npos)
+        << x->message;
+    EXPECT_NE(x->message.find("cannot exceed 3.913 Gbit/s"), std::string::npos) << x->message;
+}
+
+TEST(ConfigCheck, NumbersPrintAsTheAppPrintsThem)
+{
+    // the frontend: toLocaleString("en-US") for whole numbers, 4 significant digits otherwise
+    EXPECT_EQ(FormatCheckNumber(39728), "39,728");
+    EXPECT_EQ(FormatCheckNumber(8.934), "8.934");
+    EXPECT_EQ(FormatCheckNumber(8.93), "8.93");
+    EXPECT_EQ(FormatCheckNumber(0.0625), "0.0625");
+    EXPECT_EQ(FormatCheckNumber(1234.5), "1,235");
+    EXPECT_EQ(FormatCheckNumber(12345.6), "12,350");
+    EXPECT_EQ(FormatCheckNumber(-5), "-5");
+    EXPECT_EQ(FormatCheckNumber(1e9), "1,000,000,000");
+}
+
+TEST(ConfigCheck, MessagesFormatNumbersLikeTheirNumbers)
+{
+    json d = Base();
+    d["nic"] = {{"rto_us", 5}};
+    auto slow = Check(d);
+    const Finding* rto = Find(slow, "rto_below_rtt");
+    ASSERT_NE(rto, nullptr);
+    // the base RTT as in numbers (8.374), never "8.370000"
+    EXPECT_NE(rto->message.find("RTO (5 us) is below the base RTT to h2 (8.374 us)"), std::string::npos)
+        << rto->message;
+    d = Base();
+    d["switch"] = {{"pfc", {{"headroom_bytes", 20000}}}};
+    auto shortHeadroom = Check(d);
+    const Finding* head = Find(shortHeadroom, "headroom_below_cable");
+    ASSERT_NE(head, nullptr);
+    EXPECT_NE(head->message.find("headroom of 20,000 B"), std::string::npos) << head->message;
+    EXPECT_NE(head->fix.find("at least 39,728 (or"), std::string::npos) << head->fix;
 }
 
 TEST(ConfigCheck, RtoBelowRtt)

@@ -2,7 +2,7 @@
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 CheckKind = Literal["preset_opened", "param_changed", "run_finished", "prediction_saved"]
 
@@ -12,7 +12,8 @@ class StepCheck(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     kind: CheckKind
-    preset: str | None = Field(None, description="preset_opened: the preset key")
+    preset: str | None = Field(None, description="preset_opened: the preset key; run_finished "
+                               "without a path: the run's scenario is this preset unchanged")
     path: str | None = Field(None, description="param_changed / run_finished: a dotted scenario path")
     value: Any = Field(None, description="the value the path must have (omitted: any change)")
     prediction: str | None = Field(None, description="prediction_saved: the prediction id")
@@ -35,6 +36,18 @@ class LabPrediction(BaseModel):
     question: str = Field(min_length=1, max_length=500)
     unit: str = ""
     metric: str | None = Field(None, description="dotted path in the run summary, e.g. throughput_gbps")
+    run: StepCheck | None = Field(None, description="the run the question is about (a run_finished "
+                                  "check); its metric is the one shown beside the answer. Omitted: "
+                                  "the latest run")
+    answer: str = Field("", max_length=1000, description="shown once the student has saved a "
+                        "prediction (markdown); keep answers out of the lab text")
+
+    @model_validator(mode="after")
+    def _run_is_a_run(self) -> "LabPrediction":
+        """A prediction is compared with a finished run."""
+        if self.run is not None and self.run.kind != "run_finished":
+            raise ValueError("run must be a run_finished check")
+        return self
 
 
 class LabMeta(BaseModel):

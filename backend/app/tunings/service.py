@@ -41,7 +41,7 @@ def create_tuning(session: Session, *, body: TuningCreate, bases: list[ScenarioR
                                           f"{max_points})")
     check_points(body, space, [b.document for b in bases])
     admit(simulations_at_most(body, space.size))
-    tuning = Tuning(id=new_id(), name=body.name or f"tuning of {bases[0].name}"[:200],
+    tuning = Tuning(id=new_id(), name=body.name or f"Tuning of {bases[0].name}"[:200],
                     scenario_ids=list(body.scenario_ids),
                     spec=body.model_dump(mode="json", by_alias=True), status=RunStatus.PENDING,
                     client=client, owner_hash=owner_hash)

@@ -30,7 +30,13 @@ def test_every_lab_parses_with_steps_and_instructor_notes():
         "preset_opened", "prediction_saved", "run_finished"]
     assert lab1.body.startswith("# Lab 1: ECN thresholds")
     assert "## Instructor notes" not in lab1.body and "23.1" in lab1.instructor
-    assert lab1.predictions[0].metric == "throughput_gbps"
+    goodput = next(p for p in lab1.predictions if p.id == "goodput")
+    assert goodput.metric == "throughput_gbps"
+    # issue 22 §3: tied to the unchanged preset's run, with its answer kept out of the text
+    assert goodput.run.kind == "run_finished" and goodput.run.preset == "incast-2to1"
+    assert "21 Gbit/s" in goodput.answer and "(Answer:" not in lab1.body
+    run_preset = next(s for s in lab1.steps if s.id == "run-preset")
+    assert run_preset.check.preset == "incast-2to1" and run_preset.check.path is None
 
 
 def test_format_errors_name_the_file_and_problem():
@@ -38,6 +44,9 @@ def test_format_errors_name_the_file_and_problem():
         parse_lab("x", "# no front matter\n")
     with pytest.raises(LabFormatError, match="steps"):
         parse_lab("x", "---\ntitle: t\npreset: p\nsteps: []\n---\nbody\n")
+    with pytest.raises(LabFormatError, match="run must be a run_finished check"):
+        parse_lab("x", "---\ntitle: t\npreset: p\nsteps:\n  - {id: a, text: b}\npredictions:\n"
+                       "  - {id: q, question: q, run: {kind: preset_opened}}\n---\n")
     with pytest.raises(LabFormatError, match="kind"):
         parse_lab("x", "---\ntitle: t\npreset: p\nsteps:\n  - {id: a, text: b, check: {kind: magic}}\n---\n")
 
@@ -56,14 +65,16 @@ def test_lab_presets_exist_and_step_targets_validate(api):
         preset = api.get(f"/presets/{lab.preset}")
         assert preset.status_code == 200, lab.slug
         document = preset.json()["scenario"]
-        for step in lab.steps:
-            check = step.check
+        runs = [p.run for p in lab.predictions if p.run is not None]
+        for check in [step.check for step in lab.steps] + runs:
+            if check is not None and check.kind == "run_finished" and check.preset is not None:
+                assert check.preset == lab.preset, lab.slug
             if check is None or check.path is None:
                 continue
             target = copy.deepcopy(document)
             set_path(target, check.path, check.value)
             response = api.post("/scenarios/validate", json={"scenario": target})
-            assert response.status_code == 200, (lab.slug, step.id, response.text)
+            assert response.status_code == 200, (lab.slug, check.path, response.text)
         for step in lab.steps:
             if step.check and step.check.kind == "preset_opened":
                 assert step.check.preset == lab.preset

@@ -150,6 +150,8 @@ def test_tuning_404(api):
     body["scenario_ids"] = [base["id"]]
     body["strategies"] = [{"name": "vendor"}]
     created = api.post("/tunings", json=body).json()
+    # unnamed: a heading that starts with a capital (issue 22 §1)
+    assert created["name"] == f"Tuning of {base['name']}"
     assert api.post(f"/tunings/{created['id']}/apply",
                     json={"evaluation_id": 2**31 - 1}).status_code == 404
     assert api.post(f"/tunings/{created['id']}/cancel").status_code in (200, 409)

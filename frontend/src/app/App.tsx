@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { BrowserRouter, NavLink, Route, Routes, useLocation } from "react-router";
+import { NavLink, Outlet, Route, RouterProvider, createBrowserRouter, createRoutesFromElements, useLocation } from "react-router";
 import { HomePage } from "./routes/HomePage";
 import { EditorPage } from "./routes/EditorPage";
 import { RunPage } from "./routes/RunPage";
@@ -24,41 +24,7 @@ export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <SignInAnnouncements>
-      <BrowserRouter>
-        <a className="skip-link" href="#main">Skip to content</a>
-        <header className="app-header">
-          <NavLink to="/" className="brand">FabricTwin</NavLink>
-          <nav aria-label="Main">
-            <NavLink to="/" end>Home</NavLink>
-            <NavLink to="/editor">Editor</NavLink>
-            <NavLink to="/labs">Labs</NavLink>
-          </nav>
-          <AccountControl />
-        </header>
-        <div className="app-body">
-        <div id="main" className="app-main">
-          <SignInGate>
-          <Routes>
-            <Route path="/" element={<HomePage />} />
-            <Route path="/editor" element={<EditorRoute />} />
-            <Route path="/runs/:id" element={<RunPage />} />
-            <Route path="/compare" element={<ComparePage />} />
-            <Route path="/seeds" element={<SeedsPage />} />
-            <Route path="/sweeps/new" element={<NewSweepPage />} />
-            <Route path="/sweeps/:id" element={<SweepPage />} />
-            <Route path="/tunings/new" element={<NewTuningPage />} />
-            <Route path="/tunings/:id" element={<TuningPage />} />
-            <Route path="/s/:id" element={<SharePage />} />
-            <Route path="/share/:id" element={<SharePage />} />
-            <Route path="/labs" element={<LabsPage />} />
-            <Route path="/guide/:name" element={<GuidePage />} />
-            <Route path="*" element={<Empty>Page not found. <NavLink to="/">Back to the presets</NavLink></Empty>} />
-          </Routes>
-          </SignInGate>
-        </div>
-        <LabDock />
-        </div>
-      </BrowserRouter>
+        <RouterProvider router={router} />
       </SignInAnnouncements>
     </QueryClientProvider>
   );
@@ -69,6 +35,53 @@ function SignInAnnouncements({ children }: { children: ReactNode }) {
   useSignInAnnouncements(queryClient);
   return <>{children}</>;
 }
+
+/** Header, the page and the lab dock around every route. */
+function Layout() {
+  return (
+    <>
+      <a className="skip-link" href="#main">Skip to content</a>
+      <header className="app-header">
+        <NavLink to="/" className="brand">FabricTwin</NavLink>
+        <nav aria-label="Main">
+          <NavLink to="/" end>Home</NavLink>
+          <NavLink to="/editor">Editor</NavLink>
+          <NavLink to="/labs">Labs</NavLink>
+        </nav>
+        <AccountControl />
+      </header>
+      <div className="app-body">
+        <div id="main" className="app-main">
+          <SignInGate>
+            <Outlet />
+          </SignInGate>
+        </div>
+        <LabDock />
+      </div>
+    </>
+  );
+}
+
+// A data router: the editor's unsaved-work prompt blocks every in-app navigation (useBlocker),
+// the browser's back and forward buttons included.
+const router = createBrowserRouter(createRoutesFromElements(
+  <Route element={<Layout />}>
+    <Route path="/" element={<HomePage />} />
+    <Route path="/editor" element={<EditorRoute />} />
+    <Route path="/runs/:id" element={<RunPage />} />
+    <Route path="/compare" element={<ComparePage />} />
+    <Route path="/seeds" element={<SeedsPage />} />
+    <Route path="/sweeps/new" element={<NewSweepPage />} />
+    <Route path="/sweeps/:id" element={<SweepPage />} />
+    <Route path="/tunings/new" element={<NewTuningPage />} />
+    <Route path="/tunings/:id" element={<TuningPage />} />
+    <Route path="/s/:id" element={<SharePage />} />
+    <Route path="/share/:id" element={<SharePage />} />
+    <Route path="/labs" element={<LabsPage />} />
+    <Route path="/guide/:name" element={<GuidePage />} />
+    <Route path="*" element={<Empty>Page not found. <NavLink to="/">Back to the presets</NavLink></Empty>} />
+  </Route>,
+));
 
 /** A new query string (another scenario, or "New fabric") starts a fresh editor. */
 function EditorRoute() {

@@ -4,10 +4,10 @@ import { useQuery } from "@tanstack/react-query";
 import { client, unwrap } from "../lib/api/client";
 import { scenarioDocument, useScenario } from "../lib/api/queries";
 import {
-  type LabSignal, activeLab, labProgress, labSignal, onLabSignal, recentSignals, setActiveLab, stepDone, subscribeLabs, updateProgress,
+  type LabSignal, type PredictionSpec, activeLab, labProgress, labSignal, onLabSignal, predictionResults, recentSignals, setActiveLab, stepDone,
+  subscribeLabs, updateProgress,
 } from "../features/labs/model/progress";
 import type { Scenario } from "../lib/scenario/types";
-import { getPath } from "../lib/scenario/paths";
 import { useLab } from "../features/labs/api/labs";
 import { LabView } from "../features/labs/components/LabView";
 import { usePresets } from "../features/scenarios/api/scenarios";
@@ -45,12 +45,12 @@ function ActiveLab({ slug }: { slug: string }) {
     const l = labRef.current;
     if (!l) return;
     const ticks = l.steps.filter((st) => st.check && stepDone(st.check as never, s, presetRef.current)).map((st) => st.id);
-    const metrics = s.kind === "run_finished" && s.summary ? numericMetrics(l, s.summary) : null;
-    if (ticks.length === 0 && !metrics) return;
+    const results = predictionResults((l.predictions ?? []) as PredictionSpec[], s, presetRef.current);
+    if (ticks.length === 0 && Object.keys(results).length === 0) return;
     updateProgress(slug, (p) => ({
       ...p,
       done: { ...p.done, ...Object.fromEntries(ticks.map((id) => [id, true])) },
-      ...(metrics && s.kind === "run_finished" ? { lastRun: { id: s.runId, metrics } } : {}),
+      results: { ...p.results, ...results },
     }));
   };
 
@@ -70,15 +70,6 @@ function ActiveLab({ slug }: { slug: string }) {
       )}
     </aside>
   );
-}
-
-function numericMetrics(lab: { predictions?: { metric?: string | null }[] }, summary: Record<string, unknown>) {
-  const out: Record<string, number> = {};
-  for (const p of lab.predictions ?? []) {
-    const v = p.metric ? getPath(summary, p.metric) : undefined;
-    if (p.metric && typeof v === "number") out[p.metric] = v;
-  }
-  return out;
 }
 
 /** On a run page, signals "run finished" once the run succeeds, with its scenario and summary. */

@@ -30,3 +30,6 @@ export const formatNumber = format(",.4~r");
 export const formatPercent = (v: number) => `${format(".1f")(v * 100)} %`;
 export const formatGbps = (v: number) => `${format(",.4~r")(v)} Gbit/s`;
 export const formatSigned = (v: number, f: (x: number) => string) => (v > 0 ? `+${f(v)}` : v < 0 ? `−${f(-v)}` : f(0));
+
+/** A heading starts with a capital ("tuning of incast" -> "Tuning of incast"); the rest is kept. */
+export const capitalise = (s: string) => (s ? s[0].toUpperCase() + s.slice(1) : s);

@@ -9,6 +9,7 @@ import type { ExplicitLink } from "../../lib/scenario/types";
 import { EditorCanvas } from "../../features/topology/components/EditorCanvas";
 import { GeneratorForm } from "../../features/topology/components/GeneratorForm";
 import { ImportExport, readImport } from "../../features/topology/components/ImportExport";
+import { HpccImport } from "../../features/topology/components/HpccImport";
 import { BulkSelect } from "../../features/topology/components/BulkSelect";
 import { SelectionPanel } from "../../features/topology/components/SelectionPanel";
 import { ParamsPanel } from "../../features/scenarios/components/ParamsPanel";
@@ -76,13 +77,15 @@ export function EditorPage() {
   const check = useConfigCheck(checkJson);
   const crossField = useMemo(() => crossFieldErrors(doc), [doc]);
   const errors = useMemo(
-    () => ({ ...fieldErrorMap(validate.error), ...fieldErrorMap(save.error), ...crossField }),
+    // the API's own message for a field wins: it names the allowed range ("at most 1,000,000,000
+    // bytes"), which a cross-field message ("must not exceed ECN Kmax") would hide
+    () => ({ ...crossField, ...fieldErrorMap(validate.error), ...fieldErrorMap(save.error) }),
     [validate.error, save.error, crossField],
   );
   // a node not linked yet is a hint while drawing, not a reason to refuse the run button's look
   const blocking = Object.entries(errors).filter(([, m]) => !isDrawingHint(m));
   const unsettled = validate.isPending || docJson !== validatedJson;
-  useUnsavedWarning(state.dirty);
+  const unsaved = useUnsavedWarning(state.dirty);
   const queryClient = useQueryClient();
   /** Expands a generated fabric first: a fabric the API refuses never replaces the canvas. */
   const generate = async (t: GeneratorTopology) => {
@@ -97,6 +100,7 @@ export function EditorPage() {
     if (state.sourceId && !state.dirty) return state.sourceId;
     const created = await save.mutateAsync({ doc: toScenarioDocument(state), parentId: state.sourceId });
     dispatch({ type: "saved", sourceId: created.id });
+    unsaved.saved(); // the navigation that follows (run, sweep, tune) leaves without a prompt
     return created.id;
   };
   const run = async (seeds: number[]) => {
@@ -171,6 +175,12 @@ export function EditorPage() {
             <summary>Import / export</summary>
             <ImportExport doc={toScenarioDocument(state)} explicit={() => (g ? explicitFrom(doc.topology, g) : null)} onImport={importFile} />
             {importError && <p className="field-error" role="alert">Not imported: {importError}</p>}
+            <HpccImport doc={toScenarioDocument(state)} onDoc={(d) => {
+              dispatch({ type: "replaceDocument", doc: d });
+              setSelected(new Set());
+              setLinkIndex(null);
+              setFitKey((k) => k + 1);
+            }} />
           </details>
           <ParamsPanel doc={doc} errors={errors} onSet={(path, value) => dispatch({ type: "setField", path, value })} />
         </aside>

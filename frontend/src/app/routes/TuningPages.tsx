@@ -3,6 +3,7 @@ import { rememberWork } from "../../lib/localWork/localWork";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { ChartFrame } from "../../components/ChartFrame";
 import { Empty, ErrorBox, Loading } from "../../components/States";
+import { capitalise } from "../../lib/format";
 import { useScenario } from "../../lib/api/queries";
 import { HeatmapExplorer, type ExplorerMark } from "../../features/sweeps/components/HeatmapExplorer";
 import { useApplyPick, useCancelTuning, useCreateTuning, useTuning, useTuningResults } from "../../features/tuning/api/tunings";
@@ -69,7 +70,7 @@ export function TuningPage() {
   return (
     <div className="tuning-page" ref={pageRef}>
       <div className="page-bar row">
-        <h1>{t.name} <small className="muted-id">{t.id}</small></h1>
+        <h1>{capitalise(t.name)} <small className="muted-id">{t.id}</small></h1>
         <span className={`status status-${t.status.toLowerCase()}`} data-testid="tuning-status">{t.status}</span>
         <span className="grow" />
         {running && <button type="button" onClick={() => cancel.mutate()}>Cancel</button>}

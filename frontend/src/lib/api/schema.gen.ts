@@ -1675,6 +1675,12 @@ export interface components {
          * @description A predict-before-you-run question; the answer is compared with a result metric.
          */
         LabPrediction: {
+            /**
+             * Answer
+             * @description shown once the student has saved a prediction (markdown); keep answers out of the lab text
+             * @default
+             */
+            answer: string;
             /** Id */
             id: string;
             /**
@@ -1684,6 +1690,8 @@ export interface components {
             metric?: string | null;
             /** Question */
             question: string;
+            /** @description the run the question is about (a run_finished check); its metric is the one shown beside the answer. Omitted: the latest run */
+            run?: components["schemas"]["StepCheck"] | null;
             /**
              * Unit
              * @default
@@ -3377,7 +3385,7 @@ export interface components {
             prediction?: string | null;
             /**
              * Preset
-             * @description preset_opened: the preset key
+             * @description preset_opened: the preset key; run_finished without a path: the run's scenario is this preset unchanged
              */
             preset?: string | null;
             /**

@@ -55,3 +55,14 @@ describe("cross-field checks the editor makes itself", () => {
     });
   });
 });
+
+describe("issue 22 §4: a name too long, a Kmin out of range", () => {
+  it("says the name's limit in words", () => {
+    const map = fieldErrorMap(toApiError(422, { detail: [
+      { loc: ["body", "scenario", "name"], msg: "String should have at most 200 characters", type: "string_too_long", ctx: { max_length: "200" } },
+      { loc: ["body", "scenario", "switch", "ecn", "kmin_bytes"], msg: "Input should be less than or equal to 1000000000", type: "less_than_equal", ctx: { le: "1000000000" } },
+    ] }));
+    expect(map.name).toBe("Name must be at most 200 characters");
+    expect(map["switch.ecn.kmin_bytes"]).toBe("ECN Kmin must be at most 1,000,000,000 bytes (allowed: 0 to 1,000,000,000 bytes)");
+  });
+});

@@ -49,6 +49,10 @@ export function humanMessage(f: FieldError): string {
     case "float_type":
     case "float_parsing":
       return `${name} must be a number${allowed}`;
+    case "string_too_long":
+      return `${capital(name)} must be at most ${fmt(Number(f.ctx?.max_length))} characters`;
+    case "string_too_short":
+      return `${capital(name)} must be at least ${fmt(Number(f.ctx?.min_length))} character${Number(f.ctx?.min_length) === 1 ? "" : "s"}`;
     case "missing":
       return `${name} is required`;
     case "extra_forbidden":
@@ -62,6 +66,8 @@ export function humanMessage(f: FieldError): string {
   }
   return e ? `${name}: ${f.message}${allowed}` : f.message;
 }
+
+const capital = (s: string) => (s ? s[0].toUpperCase() + s.slice(1) : s);
 
 function lastPart(path: string) {
   const parts = path.split(".").filter((p) => !/^\d+$/.test(p));

@@ -19,7 +19,7 @@ export interface FieldSpec {
 }
 
 const inCells = (value: unknown, { cellBytes }: { cellBytes: number }) =>
-  typeof value === "number" && cellBytes > 0
+  typeof value === "number" && value >= 0 && cellBytes > 0 // a negative value has its error, not "-0 cells"
     ? `${Math.ceil(value / cellBytes).toLocaleString()} cells, ${(value / 1000).toLocaleString()} KB`
     : undefined;
 

@@ -1,4 +1,4 @@
-import { HOST_SPACING, ROW_GAP, tieredLayout } from "./layout";
+import { HOST_SPACING, ROW_GAP, switchRing, tieredLayout } from "./layout";
 import type { ExpandNode } from "./types";
 
 // expand output of leaf_spine {leaves: 2, spines: 2, hosts_per_leaf: 2}
@@ -67,3 +67,54 @@ describe("tieredLayout", () => {
     expect(g.nodes[0]).toMatchObject({ x: 5, y: 7 });
   });
 });
+
+// Issue 22 §3: msft-deadlock's 5-switch ring was drawn as a straight row, its closing link lying on
+// top of the others, so the cycle the lesson is about was invisible.
+describe("rings drawn as rings", () => {
+  const ringNodes: ExpandNode[] = [
+    ...[0, 1, 2, 3, 4].map((i) => ({ id: `h${i}`, kind: "host" as const, tier: 0 })),
+    ...[0, 1, 2, 3, 4].map((i) => ({ id: `s${i}`, kind: "switch" as const, tier: 1 })),
+  ];
+  const pairs = [["h0", "s0"], ["h1", "s1"], ["h2", "s2"], ["h3", "s3"], ["h4", "s4"], ["s0", "s1"], ["s1", "s2"], ["s2", "s3"], ["s3", "s4"], ["s4", "s0"]];
+  const ringLinks = pairs.map(([a, b], id) => ({ id, a, b, rate_gbps: 100 }));
+
+  it("finds the ring of msft-deadlock in order, and no ring in a leaf-spine or a chain", () => {
+    expect(switchRing(ringNodes, ringLinks)).toEqual(["s0", "s1", "s2", "s3", "s4"]);
+    expect(switchRing(nodes, [])).toBeNull();
+    expect(switchRing(ringNodes, ringLinks.filter((l) => !(l.a === "s4" && l.b === "s0")))).toBeNull();
+    expect(switchRing(ringNodes.map((n) => ({ ...n, x: 1, y: 1 })), ringLinks)).toBeNull(); // drawn positions win
+  });
+
+  it("puts the switches on a circle and each host outside its switch, so every link is visible", () => {
+    const g = tieredLayout(ringNodes, ringLinks);
+    expect(g.shape).toBe("ring");
+    const at = Object.fromEntries(g.nodes.map((n) => [n.id, n]));
+    const sw = ["s0", "s1", "s2", "s3", "s4"].map((id) => at[id]);
+    const cx = sw.reduce((s, n) => s + n.x, 0) / 5;
+    const cy = sw.reduce((s, n) => s + n.y, 0) / 5;
+    const radius = sw.map((n) => Math.hypot(n.x - cx, n.y - cy));
+    for (const d of radius) expect(d).toBeCloseTo(radius[0], 6);
+    // not a row: the switches span both directions
+    expect(Math.max(...sw.map((n) => n.y)) - Math.min(...sw.map((n) => n.y))).toBeGreaterThan(radius[0]);
+    for (let i = 0; i < 5; i += 1) {
+      const h = at[`h${i}`];
+      expect(Math.hypot(h.x - cx, h.y - cy)).toBeGreaterThan(radius[0] + 50);
+    }
+    // no link passes over a switch it does not join (the row layout drew s4-s0 over s1..s3)
+    for (const l of ringLinks) {
+      for (const n of sw) {
+        if (n.id === l.a || n.id === l.b) continue;
+        expect(distanceToSegment(n, at[l.a], at[l.b]), `${l.a}-${l.b} over ${n.id}`).toBeGreaterThan(20);
+      }
+    }
+    expect(Math.min(...g.nodes.map((n) => n.x))).toBe(0);
+    expect(Math.min(...g.nodes.map((n) => n.y))).toBe(0);
+  });
+});
+
+function distanceToSegment(p: { x: number; y: number }, a: { x: number; y: number }, b: { x: number; y: number }) {
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  const t = Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / (dx * dx + dy * dy)));
+  return Math.hypot(p.x - (a.x + t * dx), p.y - (a.y + t * dy));
+}

@@ -16,9 +16,76 @@ export const naturalCompare = (a: string, b: string) => collator.compare(a, b);
  * Nodes that already carry x/y (explicit topologies drawn in the editor) keep them.
  */
 export function tieredLayout(nodes: ExpandNode[], links: ExpandLink[]): LayoutGraph {
+  const ring = switchRing(nodes, links);
+  if (ring) return ringLayout(ring, nodes, links);
   const sites = splitSites(nodes);
   if (sites) return siteLayout(sites, links);
   return rowsLayout(nodes, links);
+}
+
+/**
+ * The switches in ring order when they form one cycle (every switch linked to exactly two others,
+ * all on one tier, at least three): rows would draw the ring as a straight line with its closing
+ * link over the others, hiding the cycle (msft-deadlock). Null otherwise, or once nodes were placed.
+ */
+export function switchRing(nodes: ExpandNode[], links: ExpandLink[]): string[] | null {
+  if (nodes.some((n) => n.x != null)) return null;
+  const switches = nodes.filter((n) => n.kind === "switch");
+  if (switches.length < 3 || switches.some((s) => s.tier !== switches[0].tier)) return null;
+  const ids = new Set(switches.map((s) => s.id));
+  const adj = new Map<string, Set<string>>(switches.map((s) => [s.id, new Set<string>()]));
+  for (const l of links) {
+    if (l.a !== l.b && ids.has(l.a) && ids.has(l.b)) { adj.get(l.a)!.add(l.b); adj.get(l.b)!.add(l.a); }
+  }
+  if ([...adj.values()].some((peers) => peers.size !== 2)) return null;
+  const start = [...ids].sort(naturalCompare)[0];
+  const order = [start];
+  let prev = start;
+  let cur = [...adj.get(start)!].sort(naturalCompare)[0];
+  while (cur !== start) {
+    order.push(cur);
+    const next = [...adj.get(cur)!].find((p) => p !== prev)!;
+    prev = cur;
+    cur = next;
+  }
+  return order.length === switches.length ? order : null;
+}
+
+/** Ring spacing: the arc between two neighbouring switches, and how far hosts sit outside. */
+export const RING_ARC = 110;
+export const RING_HOST_OFFSET = 90;
+
+/** Switches on a circle in ring order (the first on top, clockwise), each host outside its switch. */
+function ringLayout(ring: string[], nodes: ExpandNode[], links: ExpandLink[]): LayoutGraph {
+  const r = Math.max(100, (ring.length * RING_ARC) / (2 * Math.PI));
+  const angle = new Map(ring.map((id, i) => [id, -Math.PI / 2 + (2 * Math.PI * i) / ring.length]));
+  const attached = new Map<string, string[]>();
+  for (const l of links) {
+    for (const [h, s] of [[l.a, l.b], [l.b, l.a]]) {
+      if (angle.has(s) && !angle.has(h)) attached.set(s, [...(attached.get(s) ?? []), h]);
+    }
+  }
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const placed = new Map<string, { x: number; y: number }>();
+  for (const id of ring) {
+    const a = angle.get(id)!;
+    placed.set(id, { x: r * Math.cos(a), y: r * Math.sin(a) });
+    const hosts = (attached.get(id) ?? []).filter((h) => !placed.has(h)).sort(naturalCompare);
+    const rh = r + RING_HOST_OFFSET;
+    hosts.forEach((h, j) => {
+      const ah = a + ((j - (hosts.length - 1) / 2) * SMALL_HOST_SPACING) / rh;
+      placed.set(h, { x: rh * Math.cos(ah), y: rh * Math.sin(ah) });
+    });
+  }
+  // anything not on or next to the ring: a row underneath
+  const rest = nodes.filter((n) => !placed.has(n.id)).sort((a, b) => naturalCompare(a.id, b.id));
+  rest.forEach((n, i) => placed.set(n.id, { x: -r + i * SMALL_HOST_SPACING, y: r + RING_HOST_OFFSET + ROW_GAP }));
+  const xs = [...placed.values()].map((p) => p.x);
+  const ys = [...placed.values()].map((p) => p.y);
+  const x0 = Math.min(...xs);
+  const y0 = Math.min(...ys);
+  const laid = nodes.map((n) => ({ ...byId.get(n.id)!, x: placed.get(n.id)!.x - x0, y: placed.get(n.id)!.y - y0 }));
+  return { nodes: laid, links, width: Math.max(...xs) - x0, height: Math.max(...ys) - y0, shape: "ring" };
 }
 
 /** Gap between two sites, as a share of a site's width (the long-haul link spans it). */

@@ -38,6 +38,8 @@ export interface LayoutNode extends ExpandNode {
 export interface LayoutGraph {
   nodes: LayoutNode[];
   links: ExpandLink[];
+  /** "ring": switches on a circle (a cycle of switches, e.g. msft-deadlock); rows otherwise. */
+  shape?: "ring";
   width: number;
   height: number;
 }

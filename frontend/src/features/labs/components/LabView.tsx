@@ -47,8 +47,8 @@ export function LabView({ lab, progress, presetHref, onToggleStep, onPredict, on
           <h3>Predict before you run</h3>
           {(lab.predictions ?? []).map((p) => (
             <PredictionBox key={p.id} id={p.id} question={p.question} unit={p.unit ?? ""} answer={progress.predictions[p.id] ?? ""}
-              result={p.metric && progress.lastRun ? progress.lastRun.metrics[p.metric] : undefined}
-              runId={progress.lastRun?.id} onSave={(a) => onPredict(p.id, a)} />
+              hasMetric={!!p.metric} result={progress.results?.[p.id]} runWords={runWords(p.run, lab.preset)}
+              solution={p.answer ?? ""} onSave={(a) => onPredict(p.id, a)} />
           ))}
         </section>
       )}
@@ -72,8 +72,21 @@ export function LabView({ lab, progress, presetHref, onToggleStep, onPredict, on
   );
 }
 
-function PredictionBox({ id, question, unit, answer, result, runId, onSave }: {
-  id: string; question: string; unit: string; answer: string; result?: number; runId?: string; onSave: (a: string) => void;
+type RunCondition = NonNullable<Lab["predictions"]>[number]["run"];
+
+/** The run a prediction is compared with, in words: [the run that gave it, what to do to get one]. */
+export function runWords(run: RunCondition, preset: string): [string, string] {
+  if (run?.path) return [`the run with ${run.path} = ${String(run.value)}`, `run with ${run.path} = ${String(run.value)}`];
+  if (run?.preset) {
+    const what = run.preset === preset ? "the preset" : `the preset ${run.preset}`;
+    return [`the run of ${what} as it is`, `run ${what} as it is`];
+  }
+  return ["the run", "run the scenario"];
+}
+
+function PredictionBox({ id, question, unit, answer, hasMetric, result, runWords: [theRun, doRun], solution, onSave }: {
+  id: string; question: string; unit: string; answer: string; hasMetric: boolean;
+  result?: { runId: string; value: number }; runWords: [string, string]; solution: string; onSave: (a: string) => void;
 }) {
   const [draft, setDraft] = useState(answer);
   const saved = answer !== "" && draft === answer;
@@ -87,9 +100,13 @@ function PredictionBox({ id, question, unit, answer, result, runId, onSave }: {
       {answer && (
         <p className="prediction-vs" data-testid={`prediction-${id}`}>
           You predicted <strong>{answer}{unit && ` ${unit}`}</strong>
-          {result !== undefined ? <>; the run {runId && <Link to={`/runs/${runId}`}>gave</Link>} <strong>{fmt(result)}{unit && ` ${unit}`}</strong>.</> : "; run the scenario to compare."}
+          {!hasMetric ? "." : result !== undefined
+            ? <>; {theRun} <Link to={`/runs/${result.runId}`}>gave</Link> <strong>{fmt(result.value)}{unit && ` ${unit}`}</strong>.</>
+            : `; ${doRun} to compare.`}
         </p>
       )}
+      {/* the answer only once the student has committed to a prediction */}
+      {answer && solution && <p className="prediction-answer" data-testid={`answer-${id}`}><strong>Answer:</strong> {solution}</p>}
     </form>
   );
 }

@@ -1,6 +1,11 @@
 import { render, screen } from "@testing-library/react";
 import { Markdown, guideHref } from "../../../components/Markdown";
-import { effectiveValue, stepDone } from "./progress";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { MemoryRouter } from "react-router";
+import { type LabProgress, effectiveValue, predictionResults, sameScenario, stepDone } from "./progress";
+import { LabView } from "../components/LabView";
+import type { Lab } from "../api/labs";
 import { NEW_SCENARIO } from "../../scenarios/editor/model";
 import type { Scenario } from "../../../lib/scenario/types";
 
@@ -60,5 +65,80 @@ describe("lab markdown", () => {
     expect(screen.getByText("now").tagName).toBe("STRONG");
     expect(document.querySelector("img")).toBeNull();
     expect(screen.getByRole("link", { name: "docs" })).toHaveAttribute("href", "#");
+  });
+});
+
+// Issue 22 §3, lab 1: a prediction is compared with the run it asks about; its answer shows only
+// once the student predicted; "run the preset as it is" ticks only for the unchanged preset.
+describe("lab 1: predictions tied to their run, answers after predicting", () => {
+  const summary = (throughput: number) => ({ throughput_gbps: throughput, max_queue_bytes: 7434 });
+  const asIs = { kind: "run_finished" as const, preset: "incast-2to1" };
+
+  it("ticks 'run the preset as it is' only for the unchanged preset", () => {
+    const run = (doc: Scenario) => stepDone(asIs, { kind: "run_finished", runId: "r", doc }, preset);
+    expect(run(preset)).toBe(true);
+    expect(run({ ...preset, name: "my copy", switch: { ecn: { kmax_bytes: 5500, kmin_bytes: 5000 } } })).toBe(true); // key order, name
+    expect(run({ ...preset, nic: { cc: { algorithm: "none" } } })).toBe(false); // Kmax 5500 but congestion control off
+    expect(run({ ...preset, switch: { ecn: { kmin_bytes: 5000, kmax_bytes: 200000 } } })).toBe(false);
+    expect(stepDone(asIs, { kind: "run_finished", runId: "r", doc: preset })).toBe(false); // preset not loaded yet
+    expect(sameScenario(preset, { ...preset, description: "x" })).toBe(true);
+  });
+
+  it("compares each prediction with the run it asks about, not the latest run", () => {
+    const predictions = [
+      { id: "goodput", metric: "throughput_gbps", run: asIs },
+      { id: "kmax-goodput", metric: "throughput_gbps", run: { kind: "run_finished" as const, path: "switch.ecn.kmax_bytes", value: 200000 } },
+      { id: "ceiling", metric: null },
+    ];
+    const first = predictionResults(predictions, { kind: "run_finished", runId: "r1", doc: preset, summary: summary(20.94) }, preset);
+    expect(first).toEqual({ goodput: { runId: "r1", value: 20.94 } });
+    const kmax = { ...preset, switch: { ecn: { kmin_bytes: 5000, kmax_bytes: 200000 } } };
+    const later = predictionResults(predictions, { kind: "run_finished", runId: "r2", doc: kmax, summary: summary(6.1) }, preset);
+    expect(later).toEqual({ "kmax-goodput": { runId: "r2", value: 6.1 } }); // the preset prediction keeps r1
+  });
+
+  const lab = {
+    slug: "lab1", title: "Lab 1", preset: "incast-2to1", time: "", body: "# Lab 1\n\ntext", instructor: "", questions: [],
+    steps: [{ id: "open", text: "Open", check: null }],
+    predictions: [{ id: "goodput", question: "What goodput will h0 receive?", unit: "Gbit/s", metric: "throughput_gbps", run: asIs, answer: "About 21 Gbit/s." }],
+  } as unknown as Lab;
+  const view = (progress: LabProgress) => render(
+    <MemoryRouter><LabView lab={lab} progress={progress} presetHref={null} onToggleStep={() => {}} onPredict={() => {}} onClose={() => {}} /></MemoryRouter>);
+
+  it("hides the answer until a prediction is saved, then shows it with the right run's result", () => {
+    view({ done: {}, predictions: {} });
+    expect(screen.queryByTestId("answer-goodput")).toBeNull();
+    expect(screen.queryByText(/About 21 Gbit\/s/)).toBeNull();
+  });
+
+  it("says which run it waits for, then the result of that run", () => {
+    const { unmount } = view({ done: {}, predictions: { goodput: "22" } });
+    expect(screen.getByTestId("prediction-goodput")).toHaveTextContent("You predicted 22 Gbit/s; run the preset as it is to compare.");
+    expect(screen.getByTestId("answer-goodput")).toHaveTextContent("Answer: About 21 Gbit/s.");
+    unmount();
+    view({ done: {}, predictions: { goodput: "22" }, results: { goodput: { runId: "r1", value: 20.9375 } } });
+    expect(screen.getByTestId("prediction-goodput")).toHaveTextContent("You predicted 22 Gbit/s; the run of the preset as it is gave 20.94 Gbit/s.");
+    expect(screen.getByRole("link", { name: "gave" })).toHaveAttribute("href", "/runs/r1");
+  });
+
+  it("asks for no command line in any lab: each step in the app, commands only as an aside (issue 22 §3)", () => {
+    const dir = join(process.cwd(), "..", "docs", "labs");
+    const labs = ["lab1-ecn-incast", "lab2-rdma-distance", "lab3-pfc-storm", "lab4-pingmesh", "lab5-dci-accelerator", "lab6-pfc-alpha", "lab7-ecmp-collisions", "lab8-erd-at-scale"];
+    for (const slug of labs) {
+      const text = readFileSync(join(dir, `${slug}.md`), "utf8");
+      const body = text.split("\n---\n")[1].split("## Instructor notes")[0];
+      const outside = body.split("\n").filter((l) => /python3 |fabricsim (run|expand|check)/.test(l) && !l.startsWith(">"));
+      expect([slug, outside]).toEqual([slug, []]);
+      expect([slug, /\(Answer:/.test(body)]).toEqual([slug, false]);
+    }
+  });
+
+  it("keeps no answer in lab 1's text: answers live in the predictions and the instructor notes", () => {
+    const text = readFileSync(join(process.cwd(), "..", "docs", "labs", "lab1-ecn-incast.md"), "utf8");
+    const body = text.split("---\n")[2].split("## Instructor notes")[0];
+    expect(body).not.toMatch(/\(Answer:|About 21 Gbit\/s|23\.1 Gbit\/s\.\)/);
+    expect(text.split("## Instructor notes")[1]).toMatch(/23\.1 Gbit\/s/);
+    // every step in the app; the command line only as an aside
+    for (const line of body.split("\n").filter((l) => /python3|fabricsim/.test(l))) expect(line.startsWith("> ")).toBe(true);
   });
 });

@@ -21,8 +21,15 @@ export type LabSignal =
 export interface LabProgress {
   done: Record<string, boolean>;
   predictions: Record<string, string>;
-  /** Latest finished run seen while the lab was open, with its summary metrics. */
-  lastRun?: { id: string; metrics: Record<string, number> };
+  /** Per prediction, the latest finished run its question is about and the metric it gave. */
+  results?: Record<string, { runId: string; value: number }>;
+}
+
+/** A prediction's question, the run it is about (a run_finished check) and the summary metric. */
+export interface PredictionSpec {
+  id: string;
+  metric?: string | null;
+  run?: StepCheck | null;
 }
 
 const ACTIVE = "fabrictwin.lab.active";
@@ -89,8 +96,38 @@ export function stepDone(check: StepCheck, signal: LabSignal, presetDoc?: Scenar
   }
   if (check.kind === "run_finished") {
     if (signal.kind !== "run_finished") return false;
-    if (!check.path) return true;
-    return same(effectiveValue(signal.doc, check.path), check.value);
+    if (check.path) return same(effectiveValue(signal.doc, check.path), check.value);
+    // "the preset as it is": the run's scenario is the lab's preset, nothing changed
+    if (check.preset) return !!presetDoc && sameScenario(signal.doc, presetDoc);
+    return true;
   }
   return false;
+}
+
+/** Two scenario documents alike in every setting (name, description and key order aside). */
+export function sameScenario(a: Scenario, b: Scenario): boolean {
+  const settings = (d: Scenario) => canonical({ ...d, name: undefined, description: undefined });
+  return settings(a) === settings(b);
+}
+
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+  if (v && typeof v === "object") {
+    const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined && x !== null).sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonical(x)}`).join(",")}}`;
+  }
+  return JSON.stringify(v);
+}
+
+/** The predictions a finished run answers: each whose run condition it meets, with its metric. */
+export function predictionResults(predictions: PredictionSpec[], signal: LabSignal, presetDoc?: Scenario): Record<string, { runId: string; value: number }> {
+  if (signal.kind !== "run_finished" || !signal.summary) return {};
+  const out: Record<string, { runId: string; value: number }> = {};
+  for (const p of predictions) {
+    if (!p.metric) continue;
+    if (p.run && !stepDone(p.run, signal, presetDoc)) continue;
+    const v = getPath(signal.summary, p.metric);
+    if (typeof v === "number") out[p.id] = { runId: signal.runId, value: v };
+  }
+  return out;
 }

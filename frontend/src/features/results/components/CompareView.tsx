@@ -4,7 +4,7 @@ import { ChartFrame } from "../../../components/ChartFrame";
 import { Empty, ErrorBox, Loading } from "../../../components/States";
 import { formatBytes, formatCount, formatDurationUs, formatGbps, formatNumber, formatSigned } from "../../../lib/format";
 import type { ComparedRun } from "../api/compare";
-import { COMPARE_METRICS, type CompareMetric, delta, difference, resample, scenarioDiff } from "../utils/compare";
+import { type CompareMetric, compareMetrics, delta, difference, resample, scenarioDiff } from "../utils/compare";
 import type { LayoutGraph } from "../../../lib/topology/types";
 import { FabricDifference } from "../compare/FabricDifference";
 import { cdfAll, type CdfBucket } from "../utils/cdf";
@@ -125,7 +125,7 @@ export function CompareView({ runs, candidates, onAdd, onRemove, graph }: {
               <tr><th>metric</th>{runs.map((r, i) => <th key={r.id} title={label(r, i)}>{letter(i)}</th>)}</tr>
             </thead>
             <tbody>
-              {COMPARE_METRICS.map((m) => {
+              {compareMetrics(runs.some((r) => Number(r.runInfo?.warmup_ns ?? 0) > 0)).map((m) => {
                 const base = runs[0].summary ? m.get(runs[0].summary) : null;
                 return (
                   <tr key={m.key} data-metric={m.key}>

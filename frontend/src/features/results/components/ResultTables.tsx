@@ -8,15 +8,20 @@ const dash = "—";
 const opt = <T,>(v: T | null | undefined, f: (x: T) => string) => (v == null ? dash : f(v));
 
 /** Per-port table: queue depth, utilization, ECN, PFC; a click highlights the port everywhere. */
-export function PortTable({ rows, selected, onSelect, hasActive }: { rows: PortRow[]; selected: string | null; onSelect: (port: string) => void; hasActive: boolean }) {
+export function PortTable({ rows, selected, onSelect, hasActive, hasWarmup = true }: {
+  rows: PortRow[]; selected: string | null; onSelect: (port: string) => void; hasActive: boolean;
+  /** Without a warm-up the "after warm-up" column would repeat "queue max" (issue 22 §4). */
+  hasWarmup?: boolean;
+}) {
   const columns = useMemo<Column<PortRow>[]>(() => {
+    const after = hasWarmup ? "after warm-up" : "whole run (no warm-up)";
     const c: Column<PortRow>[] = [
       { key: "port", label: "port (egress)", value: (r) => r.port, width: "1.6fr" },
-      { key: "qmax", label: "queue max", numeric: true, value: (r) => r.queueMax, format: (r) => opt(r.queueMax, formatBytes), title: "whole run, warm-up included" },
-      { key: "qmaxw", label: "max after warm-up", numeric: true, value: (r) => r.queueMaxAfterWarmup, format: (r) => opt(r.queueMaxAfterWarmup, formatBytes) },
-      { key: "qmean", label: "mean", numeric: true, value: (r) => r.queueMean, format: (r) => opt(r.queueMean, formatBytes), title: "after warm-up" },
-      { key: "qp99", label: "p99", numeric: true, value: (r) => r.queueP99, format: (r) => opt(r.queueP99, formatBytes), title: "after warm-up, sampled" },
-      { key: "util", label: "utilization", numeric: true, value: (r) => r.utilization, format: (r) => opt(r.utilization, formatPercent), title: "after warm-up, whole window" },
+      { key: "qmax", label: "queue max", numeric: true, value: (r) => r.queueMax, format: (r) => opt(r.queueMax, formatBytes), title: hasWarmup ? "whole run, warm-up included" : "whole run" },
+      ...(hasWarmup ? [{ key: "qmaxw", label: "max after warm-up", numeric: true, value: (r: PortRow) => r.queueMaxAfterWarmup, format: (r: PortRow) => opt(r.queueMaxAfterWarmup, formatBytes) }] : []),
+      { key: "qmean", label: "mean", numeric: true, value: (r) => r.queueMean, format: (r) => opt(r.queueMean, formatBytes), title: after },
+      { key: "qp99", label: "p99", numeric: true, value: (r) => r.queueP99, format: (r) => opt(r.queueP99, formatBytes), title: `${after}, sampled` },
+      { key: "util", label: "utilization", numeric: true, value: (r) => r.utilization, format: (r) => opt(r.utilization, formatPercent), title: hasWarmup ? "after warm-up, whole window" : "whole run" },
     ];
     if (hasActive) c.push({ key: "utila", label: "util. (active)", numeric: true, value: (r) => r.utilizationActive, format: (r) => opt(r.utilizationActive, formatPercent), title: "over the active period (first start to last completion)" });
     c.push(
@@ -26,7 +31,7 @@ export function PortTable({ rows, selected, onSelect, hasActive }: { rows: PortR
       { key: "pt", label: "pause time", numeric: true, value: (r) => r.pauseUs, format: (r) => (r.pauseUs ? formatDurationUs(r.pauseUs) : "0") },
     );
     return c;
-  }, [hasActive]);
+  }, [hasActive, hasWarmup]);
   return (
     <DataTable
       label="Ports" rows={rows} columns={columns} rowKey={(r) => r.port} selected={selected} onSelect={onSelect}

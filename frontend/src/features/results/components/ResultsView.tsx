@@ -133,7 +133,7 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
       <section className="chart-frame" id="table-ports" aria-label="Ports table">
         <header><h3>Ports</h3></header>
         <p className="chart-note">Every egress port that queued, sent after warm-up, marked or paused. Click a row to highlight the port on the charts and the fabric.</p>
-        <PortTable rows={rows} selected={focus?.kind === "port" ? focus.id : null} onSelect={(p) => setFocus({ kind: "port", id: p })} hasActive={!!windows.active} />
+        <PortTable rows={rows} selected={focus?.kind === "port" ? focus.id : null} onSelect={(p) => setFocus({ kind: "port", id: p })} hasActive={!!windows.active} hasWarmup={windows.warmupUs > 0} />
       </section>
       <section className="chart-frame" id="table-flows" aria-label="Flows table">
         <header><h3>Flows</h3></header>

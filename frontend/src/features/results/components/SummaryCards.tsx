@@ -1,5 +1,6 @@
 import type { FlowRecord, ResultSeries, ResultSummary } from "../../../lib/api/resultTypes";
 import { type Windows, flowAtPercentile, maxQueue, portRows, topPort } from "../utils/derive";
+import { Term } from "../../../components/GlossaryTip";
 import { formatBytes, formatCount, formatDurationUs, formatNumber } from "../../../lib/format";
 
 /** What a card points at: the page highlights it in the charts, tables and overlay. */
@@ -10,6 +11,8 @@ export interface Focus {
 
 export interface Card {
   label: string;
+  /** Glossary key of the card's metric ("term.pfc_pauses"): its heading explains itself. */
+  term?: string;
   value: string;
   /** The port or flow the number belongs to, when it belongs to one. */
   where?: string;
@@ -51,38 +54,38 @@ export function summaryCards(summary: ResultSummary, w: Windows, flows?: FlowRec
   const probeNote = probes.total > 0 ? `${formatCount(probes.delivered)} of ${formatCount(probes.total)} pingmesh probes delivered (left out: see the Pingmesh panel)` : null;
 
   const cards: Card[] = [
-    { label: "Throughput", value: `${formatNumber(summary.throughput_gbps)} Gbit/s`, window: warm, note: "payload delivered to all hosts", href: "#table-flows", linkText: "flows table" },
+    { label: "Throughput", term: "term.throughput", value: `${formatNumber(summary.throughput_gbps)} Gbit/s`, window: warm, note: "payload delivered to all hosts", href: "#table-flows", linkText: "flows table" },
     {
-      label: "FCT p50", value: orDash(fct?.p50, formatDurationUs), window: whole,
+      label: "FCT p50", term: "term.fct", value: orDash(fct?.p50, formatDurationUs), window: whole,
       note: [fct?.count ? `${formatCount(fct.count)} finite flows completed` : "no finite flow completed", probes.total ? "pingmesh probes left out" : null].filter(Boolean).join(" · "),
       href: "#chart-cdf", linkText: "FCT CDF",
     },
     {
-      label: "FCT p99", value: orDash(fct?.p99, formatDurationUs), window: whole,
+      label: "FCT p99", term: "term.fct", value: orDash(fct?.p99, formatDurationUs), window: whole,
       where: p99Flow ? `flow ${p99Flow.id} ${p99Flow.src}->${p99Flow.dst}` : undefined,
       note: fct?.mean != null ? `mean ${formatDurationUs(fct.mean)}` : undefined, href: "#chart-cdf", linkText: "FCT CDF",
       focus: p99Flow ? { kind: "flow", id: String(p99Flow.id) } : undefined,
     },
     {
-      label: "Slowdown p99", value: orDash(summary.slowdown?.p99, (v) => `${formatNumber(v)}×`), window: whole,
+      label: "Slowdown p99", term: "term.slowdown", value: orDash(summary.slowdown?.p99, (v) => `${formatNumber(v)}×`), window: whole,
       where: slowFlow ? `flow ${slowFlow.id} ${slowFlow.src}->${slowFlow.dst}` : undefined,
       note: summary.slowdown?.p50 != null ? `p50 ${formatNumber(summary.slowdown.p50)}× (FCT / ideal FCT)` : "FCT / ideal FCT", href: "#chart-cdf", linkText: "slowdown CDF",
       focus: slowFlow ? { kind: "flow", id: String(slowFlow.id) } : undefined,
     },
     {
-      label: "Max queue", value: formatBytes(mq.bytes), window: mq.wholeRun ? `${whole}, warm-up included` : warm,
+      label: "Max queue", term: "term.max_queue", value: formatBytes(mq.bytes), window: mq.wholeRun ? (w.warmupUs > 0 ? `${whole}, warm-up included` : "whole run (no warm-up)") : warm,
       where: mq.port ? `${mq.port}${mq.priority != null ? ` (priority ${mq.priority})` : ""}` : undefined,
       note: queueNote || undefined, href: charted(mq.port) ? "#chart-queues" : "#table-ports", linkText: charted(mq.port) ? "queue chart" : "ports table",
       focus: mq.port ? { kind: "port", id: mq.port } : undefined,
     },
     {
-      label: "ECN marks", value: formatCount(summary.ecn_marked_packets), window: whole,
+      label: "ECN marks", term: "term.ecn_marks", value: formatCount(summary.ecn_marked_packets), window: whole,
       where: ecnTop ? `most on ${ecnTop.port} (${formatCount(ecnTop.value)})` : undefined,
       note: summary.cnps_sent != null ? `${formatCount(summary.cnps_sent)} CNPs sent` : "packets", href: "#table-ports", linkText: "ports table",
       focus: ecnTop ? { kind: "port", id: ecnTop.port } : undefined,
     },
     {
-      label: "PFC pauses", value: formatCount(summary.pfc_pauses_sent), window: whole,
+      label: "PFC pauses", term: "term.pfc_pauses", value: formatCount(summary.pfc_pauses_sent), window: whole,
       where: pauseTop ? `most on ${pauseTop.port} (${formatCount(pauseTop.value)})` : undefined,
       note: summary.pfc_pauses_received != null ? `frames sent · ${formatCount(summary.pfc_pauses_received)} received` : "frames sent",
       href: pauseTop && series && pauseTop.port in series.pause ? "#chart-pause" : "#table-ports",
@@ -90,7 +93,7 @@ export function summaryCards(summary: ResultSummary, w: Windows, flows?: FlowRec
       focus: pauseTop ? { kind: "port", id: pauseTop.port } : undefined,
     },
     {
-      label: "Drops", value: formatCount(drops.total ?? 0), window: whole,
+      label: "Drops", term: "term.drops", value: formatCount(drops.total ?? 0), window: whole,
       note: [dropReasons.join(", "), summary.retransmitted_packets != null ? `${formatCount(summary.retransmitted_packets)} packets retransmitted` : null].filter(Boolean).join(" · ") || "packets",
       href: "#table-flows", linkText: "flows table (retransmits)",
     },
@@ -113,7 +116,7 @@ export function SummaryCards({ cards, onFocus }: { cards: Card[]; onFocus?: (f: 
     <dl className="summary-cards">
       {cards.map((c) => (
         <div className="card" key={c.label} data-metric={c.label}>
-          <dt>{c.label}</dt>
+          <dt>{c.term ? <Term term={c.term}>{c.label}</Term> : c.label}</dt>
           <dd>{c.value}</dd>
           {c.where && <small className="card-where">{c.where}</small>}
           <small className="card-window">{c.window}</small>

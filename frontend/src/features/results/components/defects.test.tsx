@@ -13,7 +13,7 @@ import { summaryCards, SummaryCards } from "./SummaryCards";
 import { LineChart, visibleMax } from "./LineChart";
 import { TimeCharts } from "./TimeCharts";
 import { DataTable } from "./DataTable";
-import { FlowTable } from "./ResultTables";
+import { FlowTable, PortTable } from "./ResultTables";
 import { RunLauncher } from "../../runs/components/RunLauncher";
 import type { LayoutGraph } from "../../../lib/topology/types";
 
@@ -38,6 +38,10 @@ describe("defect 1: every card says its port or flow and window, and Max queue a
     expect(card.where).toBe("leaf0->h0 (priority 3)");
     expect(card.window).toBe("whole run, warm-up included");
     expect(card.note).toContain("1.062 KB after warm-up");
+    // issue 22 §4: a run without warm-up (storm, deadlock) says no "warm-up included"
+    const cold = summaryCards(summary, runWindows({ sim_time_ns: 3_000_000, warmup_ns: 0 }, undefined), undefined, series).find((c) => c.label === "Max queue")!;
+    expect(cold.window).toBe("whole run (no warm-up)");
+    expect(cold.note ?? "").not.toContain("warm-up");
     expect(card.href).toBe("#chart-queues");
     // the chart's peak is the card's value to within one sampling interval's worth of change
     const chartPeak = Math.max(...series.queues["leaf0->h0"]);
@@ -313,5 +317,18 @@ describe("defect 2 (DCI): a queue no sample caught links the table, not an empty
     const card = summaryCards(s, runWindows({ sim_time_ns: 5_060_000, warmup_ns: 1_000_000 }, undefined), undefined, series).find((c) => c.label === "Max queue")!;
     expect(card.href).toBe("#table-ports");
     expect(card.note).toContain("held between samples");
+  });
+});
+
+describe("issue 22 §4: the ports table says 'after warm-up' only when there is one", () => {
+  const rows = [{ port: "leaf0->h0", queueMax: 1000, queueMaxAfterWarmup: 1000, queueMean: 10, queueP99: 900, utilization: 0.5, utilizationActive: null, ecnMarks: 0, pausesSent: 0, pausesReceived: 0, pauseUs: 0 }] as unknown as Parameters<typeof PortTable>[0]["rows"];
+  it("drops the repeated column and the label without a warm-up", () => {
+    const { container, unmount } = render(<PortTable rows={rows} selected={null} onSelect={() => {}} hasActive={false} hasWarmup={false} />);
+    expect(container.textContent).not.toMatch(/after warm-up/);
+    const titles = [...container.querySelectorAll("[title]")].map((e) => e.getAttribute("title"));
+    expect(titles.filter((t) => /after warm-up|warm-up included/.test(t ?? ""))).toEqual([]);
+    unmount();
+    const warm = render(<PortTable rows={rows} selected={null} onSelect={() => {}} hasActive={false} />);
+    expect(warm.container.textContent).toMatch(/max after warm-up/);
   });
 });

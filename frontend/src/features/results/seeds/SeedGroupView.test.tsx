@@ -42,3 +42,40 @@ describe("SeedGroupView", () => {
     expect(screen.queryByTestId("group-cards")).toBeNull();
   });
 });
+
+// Issue 22 §4: fat-tree-k4-websearch over seeds 1-5 showed two empty charts ("No queue was watched
+// in every seed": each run watches its own deepest queues), and a "Max queue (after warm-up)" card
+// repeating the whole-run value in a scenario with no warm-up.
+describe("SeedGroupView with random traffic and no warm-up", () => {
+  const withWatched = (r: ComparedRun, queue: string, flow: string): ComparedRun => ({
+    ...r, series: { ...r.series!, queues: { [queue]: [0, 500, 250, 0] }, flow_rates_gbps: { [flow]: [1, 2, 3, 4] } },
+  });
+
+  it("bands the queues and flows the seeds watched even when no seed watched the same ones", () => {
+    const runs = [
+      withWatched(seedRun(1, 90, 1000), "edge0->h0", "3"), withWatched(seedRun(2, 92, 2000), "edge0->h0", "7"),
+      withWatched(seedRun(3, 97, 3000), "agg1->edge2", "7"),
+    ];
+    const { container } = render(<MemoryRouter><SeedGroupView runs={runs} /></MemoryRouter>);
+    const queueLines = [...container.querySelectorAll("#chart-queues path.series-line")].map((p) => p.getAttribute("data-series"));
+    expect(queueLines).toEqual(["edge0->h0 (in 2 of 3 seeds)", "agg1->edge2 (in 1 of 3 seeds)"]); // most seeds first
+    expect(container.querySelectorAll("#chart-rates path.series-line")).toHaveLength(2);
+    expect(screen.queryByText(/No queue was watched/)).toBeNull();
+  });
+
+  it("drops the after-warm-up card and says 'whole run' when no seed has a warm-up", () => {
+    const { container } = render(<MemoryRouter><SeedGroupView runs={[seedRun(1, 90, 1000), seedRun(2, 92, 2000)]} /></MemoryRouter>);
+    const labels = [...container.querySelectorAll("[data-testid=group-cards] dt")].map((d) => d.textContent);
+    expect(labels).toContain("Max queue (whole run)");
+    expect(labels).not.toContain("Max queue (after warm-up)");
+    expect(labels).toContain("Throughput (whole run, no warm-up)");
+    expect(container.textContent).not.toMatch(/after warm-up|warm-up included/);
+  });
+
+  it("keeps both when the runs have a warm-up", () => {
+    const warm = (r: ComparedRun): ComparedRun => ({ ...r, runInfo: { sim_time_ns: 30_000, warmup_ns: 10_000 } });
+    const { container } = render(<MemoryRouter><SeedGroupView runs={[warm(seedRun(1, 90, 1000)), warm(seedRun(2, 92, 2000))]} /></MemoryRouter>);
+    const labels = [...container.querySelectorAll("[data-testid=group-cards] dt")].map((d) => d.textContent);
+    expect(labels).toEqual(expect.arrayContaining(["Throughput (after warm-up)", "Max queue (whole run)", "Max queue (after warm-up)"]));
+  });
+});

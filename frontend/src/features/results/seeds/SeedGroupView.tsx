@@ -7,7 +7,7 @@ import type { ComparedRun } from "../api/compare";
 import type { CompareMetric } from "../utils/compare";
 import { type Column, DataTable } from "../components/DataTable";
 import { LineChart } from "../components/LineChart";
-import { type GroupFlowRow, type GroupPortRow, type SeedRun, groupBands, groupCards, groupFlowRows, groupPortRows, groupProblem } from "./group";
+import { type GroupFlowRow, type GroupPortRow, type SeedRun, groupBands, groupCards, groupFlowRows, groupHasWarmup, groupPortRows, groupProblem } from "./group";
 import { type Estimate, formatEstimate } from "./stats";
 import { splitProbes } from "../utils/probes";
 
@@ -19,17 +19,18 @@ const cell = (e: Estimate | null) => e?.mean ?? null;
 const bytesFmt = (v: number) => formatBytes(v);
 
 /** The ports table of the group: each cell is the mean ± 95% half-width over the seeds. */
-function GroupPortTable({ rows }: { rows: GroupPortRow[] }) {
+function GroupPortTable({ rows, warm }: { rows: GroupPortRow[]; warm: boolean }) {
+  const after = warm ? "after warm-up" : "whole run (no warm-up)";
   const columns = useMemo<Column<GroupPortRow>[]>(() => [
     { key: "port", label: "port (egress)", value: (r) => r.port, width: "1.4fr", format: (r) => `${r.port}${r.seen < (r.cells.ecnMarks?.n ?? 0) ? ` (in ${r.seen})` : ""}` },
-    { key: "qmax", label: "queue max", numeric: true, value: (r) => cell(r.cells.queueMax), format: (r) => est(r.cells.queueMax, formatBytes), title: "whole run, warm-up included" },
-    { key: "qmean", label: "mean", numeric: true, value: (r) => cell(r.cells.queueMean), format: (r) => est(r.cells.queueMean, formatBytes), title: "after warm-up" },
+    { key: "qmax", label: "queue max", numeric: true, value: (r) => cell(r.cells.queueMax), format: (r) => est(r.cells.queueMax, formatBytes), title: warm ? "whole run, warm-up included" : "whole run" },
+    { key: "qmean", label: "mean", numeric: true, value: (r) => cell(r.cells.queueMean), format: (r) => est(r.cells.queueMean, formatBytes), title: after },
     { key: "qp99", label: "p99", numeric: true, value: (r) => cell(r.cells.queueP99), format: (r) => est(r.cells.queueP99, formatBytes) },
-    { key: "util", label: "utilization", numeric: true, value: (r) => cell(r.cells.utilization), format: (r) => est(r.cells.utilization, formatPercent), title: "after warm-up, whole window" },
+    { key: "util", label: "utilization", numeric: true, value: (r) => cell(r.cells.utilization), format: (r) => est(r.cells.utilization, formatPercent), title: warm ? "after warm-up, whole window" : "whole run" },
     { key: "ecn", label: "ECN marks", numeric: true, value: (r) => cell(r.cells.ecnMarks), format: (r) => est(r.cells.ecnMarks, formatNumber) },
     { key: "ps", label: "pauses sent", numeric: true, value: (r) => cell(r.cells.pausesSent), format: (r) => est(r.cells.pausesSent, formatNumber) },
     { key: "pt", label: "pause time", numeric: true, value: (r) => cell(r.cells.pauseUs), format: (r) => est(r.cells.pauseUs, formatDurationUs) },
-  ], []);
+  ], [warm, after]);
   return <DataTable label="Ports over seeds" rows={rows} columns={columns} rowKey={(r) => r.port} filterText={(r) => r.port} initialSort={{ key: "qmax", desc: true }} />;
 }
 
@@ -93,22 +94,22 @@ export function SeedGroupView({ runs }: { runs: ComparedRun[] }) {
             ))}
           </dl>
           <ChartFrame id="chart-queues" title="Queue occupancy, mean and 95% band over seeds (bytes)" filename="seeds-queues" subtitle={subtitle}
-            note="The busiest queues every seed watched: the line is the mean, the shaded band the pointwise 95% interval.">
+            note="The busiest queues the seeds watched (each run watches its own deepest queues; a queue not watched in every seed is banded over those that did and says in how many): the line is the mean, the shaded band the pointwise 95% interval.">
             {queues && queues.series.length ? (
               <LineChart t={queues.t} xDomain={[queues.t[0], queues.t[queues.t.length - 1]]} yLabel="bytes" yFormat={bytesFmt}
                 series={queues.series.map((s) => ({ key: s.key, name: s.name, values: s.band.mean, band: s.band }))} />
-            ) : <Empty>No queue was watched in every seed, or none held data.</Empty>}
+            ) : <Empty>No watched queue held data in any seed.</Empty>}
           </ChartFrame>
           <ChartFrame id="chart-rates" title="Per-flow rate, mean and 95% band over seeds (Gbit/s)" filename="seeds-rates" subtitle={subtitle}>
             {rates && rates.series.length ? (
               <LineChart t={rates.t} xDomain={[rates.t[0], rates.t[rates.t.length - 1]]} yLabel="Gbit/s"
                 series={rates.series.map((s) => ({ key: s.key, name: s.name, values: s.band.mean, band: s.band }))} />
-            ) : <Empty>No flow rate was recorded in every seed.</Empty>}
+            ) : <Empty>No flow rate was recorded in any seed.</Empty>}
           </ChartFrame>
           <section className="chart-frame" id="table-ports" aria-label="Ports table">
             <header><h3>Ports (mean ± 95% CI over seeds)</h3></header>
             <p className="chart-note">A port that did nothing in a seed counts as zero there; "(in k)" says in how many seeds it did something.</p>
-            <GroupPortTable rows={ports} />
+            <GroupPortTable rows={ports} warm={groupHasWarmup(seedRuns)} />
           </section>
           <section className="chart-frame" id="table-flows" aria-label="Flows table">
             <header><h3>Flows by id (mean ± 95% CI over the seeds where the flow completed)</h3></header>

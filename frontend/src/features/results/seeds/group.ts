@@ -2,7 +2,7 @@
 // a mean with its 95% interval over the seeds, and the watched series as mean lines with bands.
 // Computed in the browser from the runs' own results (GET /runs/{id}/summary, /series, /flows).
 import type { FlowRecord, ResultSeries, ResultSummary, RunInfo } from "../../../lib/api/resultTypes";
-import { COMPARE_METRICS, type CompareMetric, resample } from "../utils/compare";
+import { type CompareMetric, compareMetrics, resample } from "../utils/compare";
 import { portRows, runWindows } from "../utils/derive";
 import { type Band, type Estimate, meanCiOf, pointwiseBand } from "./stats";
 
@@ -25,8 +25,11 @@ export interface GroupCard {
   perSeed: (number | null)[];
 }
 
+/** Whether any seed's run has a warm-up (the cards and tables say "after warm-up" only then). */
+export const groupHasWarmup = (runs: SeedRun[]) => runs.some((r) => runWindows(r.runInfo, undefined).warmupUs > 0);
+
 export function groupCards(runs: SeedRun[]): GroupCard[] {
-  return COMPARE_METRICS.map((metric) => {
+  return compareMetrics(groupHasWarmup(runs)).map((metric) => {
     const perSeed = runs.map((r) => metric.get(r.summary));
     return { metric, estimate: meanCiOf(perSeed), perSeed };
   });
@@ -97,24 +100,30 @@ export interface BandSeries {
   key: string;
   name: string;
   band: Band;
+  /** Seeds that watched this series (the band is over those). */
+  seeds: number;
 }
 
 /**
- * Mean and 95% band of the series every seed watched, on the first seed's clock: the `limit`
- * series with the highest mean peak (the busiest queues, the fastest flows).
+ * Mean and 95% band of the watched series on the first seed's clock: the `limit` series watched
+ * in the most seeds, then with the highest mean peak (the busiest queues, the fastest flows). A
+ * series some seeds did not watch (each seed's run picks its own deepest queues and slowest flows,
+ * so random traffic seldom repeats them) is banded over the seeds that did, and says in how many.
  */
 export function groupBands(runs: SeedRun[], pick: (s: ResultSeries) => Record<string, number[]>, limit = 4, label: (key: string) => string = (k) => k): { t: number[]; series: BandSeries[] } | null {
   const withSeries = runs.filter((r) => r.series && r.series.t_us.length);
   if (withSeries.length !== runs.length || !runs.length) return null;
   const t = withSeries[0].series!.t_us;
-  const keys = Object.keys(pick(withSeries[0].series!)).filter((k) => withSeries.every((r) => k in pick(r.series!)));
+  const keys = [...new Set(withSeries.flatMap((r) => Object.keys(pick(r.series!))))];
   const series = keys.map((key) => {
-    const band = pointwiseBand(withSeries.map((r) => resample(t, r.series!.t_us, pick(r.series!)[key])));
+    const have = withSeries.filter((r) => key in pick(r.series!));
+    const band = pointwiseBand(have.map((r) => resample(t, r.series!.t_us, pick(r.series!)[key])));
     const peak = band.mean.reduce((m, v) => (v > m ? v : m), 0);
-    return { key, name: label(key), band, peak };
+    const name = have.length < runs.length ? `${label(key)} (in ${have.length} of ${runs.length} seeds)` : label(key);
+    return { key, name, band, peak, seeds: have.length };
   });
-  series.sort((a, b) => b.peak - a.peak || a.key.localeCompare(b.key));
-  return { t, series: series.filter((s) => s.peak > 0).slice(0, limit).map(({ key, name, band }) => ({ key, name, band })) };
+  series.sort((a, b) => b.seeds - a.seeds || b.peak - a.peak || a.key.localeCompare(b.key));
+  return { t, series: series.filter((s) => s.peak > 0).slice(0, limit).map(({ key, name, band, seeds }) => ({ key, name, band, seeds })) };
 }
 
 /** Why these runs cannot be one result, or null when they can (same scenario, distinct seeds). */

@@ -26,6 +26,16 @@ export const COMPARE_METRICS: CompareMetric[] = [
   { key: "completed", label: "Flows completed", unit: "count", get: (s) => s.flows_completed ?? null, higherIsBetter: true },
 ];
 
+/**
+ * The metrics for runs with or without a warm-up: without one, "after warm-up" would repeat the
+ * whole-run value under a label that promises a window that does not exist (issue 22 §4).
+ */
+export function compareMetrics(hasWarmup: boolean): CompareMetric[] {
+  if (hasWarmup) return COMPARE_METRICS;
+  return COMPARE_METRICS.filter((m) => m.key !== "max_queue_warm")
+    .map((m) => (m.key === "throughput" ? { ...m, label: "Throughput (whole run, no warm-up)" } : m));
+}
+
 export interface Delta {
   abs: number;
   /** null when the base is zero. */

@@ -1,17 +1,31 @@
-import { useState } from "react";
+import { useId, useState } from "react";
 
-/** Parses "1, 2, 5-7" into distinct seeds; null when malformed. */
-export function parseSeeds(text: string): number[] | null {
-  const out: number[] = [];
-  for (const part of text.split(",").map((s) => s.trim()).filter(Boolean)) {
+/** The most seeds one run request may start (POST /runs: seeds max_length). */
+export const MAX_SEEDS = 64;
+const SYNTAX = `whole numbers and ranges, e.g. 1, 2, 5-7 (at most ${MAX_SEEDS} seeds)`;
+
+/** "1, 2, 5-7" as distinct seeds, or what is wrong with the text in words. */
+export function readSeeds(text: string): { seeds: number[] } | { error: string } {
+  const out = new Set<number>();
+  const parts = text.split(",").map((s) => s.trim()).filter(Boolean);
+  if (parts.length === 0) return { error: `Seeds: enter ${SYNTAX}` };
+  for (const part of parts) {
     const m = part.match(/^(\d+)(?:\s*-\s*(\d+))?$/);
-    if (!m) return null;
+    if (!m) return { error: `Seeds: "${part}" is not a seed; use ${SYNTAX}` };
     const a = Number(m[1]);
     const b = m[2] !== undefined ? Number(m[2]) : a;
-    if (b < a || b - a > 63) return null;
-    for (let s = a; s <= b; s += 1) if (!out.includes(s)) out.push(s);
+    if (b < a) return { error: `Seeds: the range ${part} runs backwards; write ${b}-${a}` };
+    if (b - a + 1 > MAX_SEEDS) return { error: `Seeds: ${part} is ${(b - a + 1).toLocaleString("en-US")} seeds; one run request takes at most ${MAX_SEEDS}` };
+    for (let s = a; s <= b; s += 1) out.add(s);
+    if (out.size > MAX_SEEDS) return { error: `Seeds: more than ${MAX_SEEDS} seeds; one run request takes at most ${MAX_SEEDS}` };
   }
-  return out.length ? out : null;
+  return { seeds: [...out] };
+}
+
+/** Parses "1, 2, 5-7" into distinct seeds; null when malformed or more than MAX_SEEDS. */
+export function parseSeeds(text: string): number[] | null {
+  const r = readSeeds(text);
+  return "seeds" in r ? r.seeds : null;
 }
 
 /**
@@ -28,7 +42,9 @@ export function RunLauncher({ onRun, busy, defaultSeed = 1, warning, disabledRea
 }) {
   const [text, setText] = useState(String(defaultSeed));
   const [confirming, setConfirming] = useState(false);
-  const seeds = parseSeeds(text);
+  const read = readSeeds(text);
+  const seeds = "seeds" in read ? read.seeds : null;
+  const errorId = useId();
   const ask = !!warning && !confirming;
   return (
     <form className="run-launcher row" onSubmit={(e) => {
@@ -43,9 +59,11 @@ export function RunLauncher({ onRun, busy, defaultSeed = 1, warning, disabledRea
     }}>
       <label>
         Seeds{" "}
-        <input value={text} onChange={(e) => setText(e.target.value)} size={8} aria-invalid={!seeds} aria-label="Seeds (e.g. 1, 2, 5-7)" />
+        <input value={text} onChange={(e) => setText(e.target.value)} size={8} aria-invalid={!seeds} aria-label="Seeds (e.g. 1, 2, 5-7)"
+          aria-describedby={"error" in read ? errorId : undefined} />
       </label>
       <button type="submit" className="primary" disabled={!seeds || busy || !!disabledReason} title={disabledReason}>{busy ? "Starting…" : warning && confirming ? "Run anyway" : "Run"}</button>
+      {"error" in read && <span className="run-warning seeds-error" id={errorId} role="alert">{read.error}</span>}
       {warning && confirming && <span className="run-warning" role="alert">{warning}</span>}
     </form>
   );

@@ -15,9 +15,11 @@ export function ParamsPanel({ doc, errors, onSet }: {
     <div className="params-panel">
       <details open>
         <summary>Run</summary>
-        <label className="field">
+        <label className={`field${errors.name ? " has-error" : ""}`}>
           <span>Name</span>
-          <input value={doc.name ?? ""} onChange={(e) => onSet("name", e.target.value)} aria-label="Scenario name" />
+          <input value={doc.name ?? ""} onChange={(e) => onSet("name", e.target.value)} aria-label="Scenario name"
+            aria-invalid={!!errors.name} aria-describedby={errors.name ? "scenario-name-error" : undefined} />
+          {errors.name && <small className="field-error" id="scenario-name-error" role="alert">{errors.name}</small>}
         </label>
         {RUN_FIELDS.map((f) => (
           <FieldInput key={f.path} spec={{ path: f.path, label: f.label, unit: f.unit, type: "number" }}
@@ -50,6 +52,7 @@ export function ParamsPanel({ doc, errors, onSet }: {
 
 function isShown(path: string) {
   return (
+    path === "name" ||
     RUN_FIELDS.some((f) => f.path === path) ||
     SWITCH_FIELDS.some((f) => `switch.${f.path}` === path) ||
     NIC_FIELDS.some((f) => `nic.${f.path}` === path)

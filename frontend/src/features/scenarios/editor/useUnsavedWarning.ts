@@ -1,11 +1,14 @@
-import { useEffect, useRef } from "react";
+import { useCallback, useEffect, useRef } from "react";
+import { type BlockerFunction, useBlocker } from "react-router";
 
 export const UNSAVED_MESSAGE = "This fabric has unsaved changes. Leave the editor and lose them?";
 
 /**
- * Warns before unsaved work is lost: the browser's prompt on reload/close (beforeunload), and a
- * confirm on in-app links (BrowserRouter has no navigation blocker, so link clicks are caught in
- * the capture phase before the router sees them).
+ * Warns before unsaved work is lost: the browser's prompt on reload or close (beforeunload), and a
+ * confirm on every navigation inside the app (links, the back and forward buttons, navigate()),
+ * through the data router's blocker; "Cancel" keeps the editor as it is. Returns `saved()`: call it
+ * once the work is saved and before navigating away in the same tick (the next render would be too
+ * late for the navigation that follows).
  */
 export function useUnsavedWarning(dirty: boolean, message = UNSAVED_MESSAGE) {
   const dirtyRef = useRef(dirty);
@@ -16,23 +19,18 @@ export function useUnsavedWarning(dirty: boolean, message = UNSAVED_MESSAGE) {
       e.preventDefault();
       e.returnValue = message; // older browsers show it; the rest show their own text
     };
-    const onClick = (e: MouseEvent) => {
-      if (!dirtyRef.current || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
-      const a = (e.target as Element | null)?.closest?.("a[href]") as HTMLAnchorElement | null;
-      if (!a || a.target === "_blank" || a.hasAttribute("download")) return;
-      const url = new URL(a.href, window.location.href);
-      if (url.origin !== window.location.origin) return;
-      if (url.pathname === window.location.pathname && url.search === window.location.search) return;
-      if (!window.confirm(message)) {
-        e.preventDefault();
-        e.stopPropagation();
-      }
-    };
     window.addEventListener("beforeunload", onBeforeUnload);
-    document.addEventListener("click", onClick, true);
-    return () => {
-      window.removeEventListener("beforeunload", onBeforeUnload);
-      document.removeEventListener("click", onClick, true);
-    };
+    return () => window.removeEventListener("beforeunload", onBeforeUnload);
   }, [message]);
+
+  const shouldBlock = useCallback<BlockerFunction>(({ currentLocation: a, nextLocation: b }) =>
+    dirtyRef.current && (a.pathname !== b.pathname || a.search !== b.search), []);
+  const blocker = useBlocker(shouldBlock);
+  useEffect(() => {
+    if (blocker.state !== "blocked") return;
+    if (window.confirm(message)) blocker.proceed();
+    else blocker.reset();
+  }, [blocker, message]);
+
+  return { saved: useCallback(() => { dirtyRef.current = false; }, []) };
 }

@@ -160,13 +160,14 @@ export function EditorCanvas(p: EditorCanvasProps) {
           </>
         )}
       </div>
+      {/* the banners lie over the canvas's top edge: choosing a tool never moves the canvas */}
+      <div className="canvas-stack">
       {p.picking && (
-        <div className="picking-banner" role="status">
+        <div className="picking-banner canvas-banner" role="status">
           Click hosts on the canvas to {p.picking.label}. <button type="button" onClick={p.picking.onDone}>Done</button>
         </div>
       )}
-      {tool === "link" && !p.picking && <div className="picking-banner" role="status">{linkFrom ? `Link from ${linkFrom}: click the other end` : "Click the first node of the link"}</div>}
-      <div className="canvas-stack">
+      {tool === "link" && !p.picking && <div className="picking-banner canvas-banner" role="status">{linkFrom ? `Link from ${linkFrom}: click the other end` : "Click the first node of the link"}</div>}
       <TopologyCanvas
         graph={shown}
         fitKey={p.fitKey}

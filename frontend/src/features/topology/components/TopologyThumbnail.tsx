@@ -8,7 +8,7 @@ export function TopologyThumbnail({ scenarioId, height = 110 }: { scenarioId: st
   const { graph: full, error } = useFabricGraph(scenarioDocument(scenario.data)?.topology);
   // flatter rows so a small card shows the fabric, not mostly vertical gaps
   const graph = useMemo(
-    () => full && { ...full, nodes: full.nodes.map((n) => ({ ...n, y: n.y * 0.35 })), height: full.height * 0.35 },
+    () => full && (full.shape === "ring" ? full : { ...full, nodes: full.nodes.map((n) => ({ ...n, y: n.y * 0.35 })), height: full.height * 0.35 }),
     [full],
   );
   if (error || scenario.error) return <div className="thumb-empty">no preview</div>;

@@ -24,7 +24,8 @@ export function ParetoScatter({ results, onPick, height = 300 }: { results: Tuni
     const fr = dots.filter((d) => front.has(d.id)).sort((a, b) => a.objectives![0].mean - b.objectives![0].mean);
     const frontPath = line<(typeof fr)[number]>().x((d) => x(d.objectives![0].mean)).y((d) => y(d.objectives![1].mean))(fr) ?? "";
     return { x, y, frontPath };
-  }, [results, w, h]);
+  }, [results, w, h]); // eslint-disable-line react-hooks/exhaustive-deps -- dots and front derive from results
+  const strategies = [...new Set(dots.map((d) => d.strategy))];
   if (dots.length === 0) return <p className="hint">No two-objective evaluation has finished yet.</p>;
   return (
     <div ref={ref}>
@@ -44,6 +45,17 @@ export function ParetoScatter({ results, onPick, height = 300 }: { results: Tuni
           ))}
         </g>
       </svg>
+      <ul className="legend-list" aria-label="Legend">
+        {strategies.map((st) => (
+          <li key={st} data-legend-label={`${st} (an evaluation)`} data-legend-color={STRATEGY_COLORS[st] ?? "#333"} data-legend-dash="">
+            <svg width={12} height={12} aria-hidden="true"><circle cx={6} cy={6} r={4} fill={STRATEGY_COLORS[st] ?? "#333"} opacity={0.8} /></svg> {st}
+          </li>
+        ))}
+        <li data-legend-label="Pareto front (no other point is better on both objectives)" data-legend-color="#222" data-legend-dash="">
+          <svg width={30} height={12} aria-hidden="true"><line x1={0} x2={30} y1={6} y2={6} stroke="#222" strokeWidth={1.5} /><circle cx={15} cy={6} r={5} fill="#fff" stroke="#000" /></svg>{" "}
+          Pareto front: large outlined dots, joined (no other point is better on both objectives)
+        </li>
+      </ul>
     </div>
   );
 }
