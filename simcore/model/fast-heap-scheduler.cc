@@ -151,7 +151,7 @@ FastHeapScheduler::InsertDirect(int64_t delayTs, ns3::EventImpl* impl)
     // uid: the last one the simulator handed out, so that while this event runs, EventId
     // IsExpired() answers for events of the same time exactly as before (inserted earlier =
     // already run); context: the current one, as Simulator::Schedule would use.
-    Push(m_nowTs + static_cast<uint64_t>(delayTs), Slot{impl, m_lastUid, m_nowContext});
+    Push(m_nowTs + static_cast<uint64_t>(delayTs), Slot{Tagged(impl), m_lastUid, m_nowContext});
 }
 
 bool
@@ -177,7 +177,7 @@ FastHeapScheduler::PeekNext() const
     Key top = m_heap[0];
     const Slot& s = m_slots[SlotOf(top)];
     Event ev;
-    ev.impl = s.impl;
+    ev.impl = Untagged(s.impl);
     ev.key.m_ts = TsOf(top);
     ev.key.m_uid = s.uid;
     ev.key.m_context = s.context;
@@ -185,12 +185,13 @@ FastHeapScheduler::PeekNext() const
 }
 
 ns3::Scheduler::Event
-FastHeapScheduler::Take(Key k)
+FastHeapScheduler::Take(Key k, bool& direct)
 {
     uint32_t slot = SlotOf(k);
     const Slot& s = m_slots[slot];
     Event ev;
-    ev.impl = s.impl;
+    direct = IsTagged(s.impl);
+    ev.impl = Untagged(s.impl);
     ev.key.m_ts = TsOf(k);
     ev.key.m_uid = s.uid;
     ev.key.m_context = s.context;
@@ -200,6 +201,13 @@ FastHeapScheduler::Take(Key k)
 
 ns3::Scheduler::Event
 FastHeapScheduler::RemoveNext()
+{
+    bool direct;
+    return RemoveNext(direct);
+}
+
+ns3::Scheduler::Event
+FastHeapScheduler::RemoveNext(bool& direct)
 {
     SettleRoot();
     Key top = m_heap[0];
@@ -213,7 +221,7 @@ FastHeapScheduler::RemoveNext()
         // then takes the root's place (see Push); anything else settles the heap first.
         m_rootVacant = true;
     }
-    Event ev = Take(top);
+    Event ev = Take(top, direct);
     m_nowTs = ev.key.m_ts;
     m_nowContext = ev.key.m_context;
     return ev;
@@ -298,7 +306,7 @@ FastHeapScheduler::Remove(const Event& ev)
     {
         Key k = m_heap[i];
         const Slot& s = m_slots[SlotOf(k)];
-        if (s.uid == ev.key.m_uid && s.impl == ev.impl && TsOf(k) == ev.key.m_ts)
+        if (s.uid == ev.key.m_uid && s.impl == ev.impl && TsOf(k) == ev.key.m_ts) // never tagged
         {
             RemoveAt(i);
             m_freeSlots.push_back(SlotOf(k));

@@ -30,6 +30,18 @@ class FastHeapScheduler : public ns3::Scheduler
     void Remove(const Event& ev) override;
 
     /**
+     * RemoveNext for FabricSimulatorImpl's loop (a direct call, not a virtual one); direct tells
+     * whether the event came through InsertDirect (such events are never cancelled: no EventId
+     * names them).
+     */
+    Event RemoveNext(bool& direct);
+    /** IsEmpty() without a virtual call. */
+    bool Empty() const
+    {
+        return m_size == 0;
+    }
+
+    /**
      * The scheduler of the running simulation when it is a FastHeapScheduler and time runs in
      * picoseconds (the fabric model's resolution), else nullptr: callers then fall back to
      * ns3::Simulator.
@@ -64,13 +76,32 @@ class FastHeapScheduler : public ns3::Scheduler
      */
     using Key = unsigned __int128;
 
-    /** What the heap does not need to compare: the event and ns-3's uid and context. */
+    /**
+     * What the heap does not need to compare: the event and ns-3's uid and context. impl has its
+     * lowest bit set for an event of the direct lane (EventImpls are at least 8-byte aligned).
+     */
     struct Slot
     {
         ns3::EventImpl* impl;
         uint32_t uid;
         uint32_t context;
     };
+
+    static ns3::EventImpl* Tagged(ns3::EventImpl* impl)
+    {
+        return reinterpret_cast<ns3::EventImpl*>(reinterpret_cast<uintptr_t>(impl) | 1u);
+    }
+
+    static bool IsTagged(const ns3::EventImpl* impl)
+    {
+        return (reinterpret_cast<uintptr_t>(impl) & 1u) != 0;
+    }
+
+    static ns3::EventImpl* Untagged(ns3::EventImpl* impl)
+    {
+        return reinterpret_cast<ns3::EventImpl*>(reinterpret_cast<uintptr_t>(impl) &
+                                                 ~static_cast<uintptr_t>(1));
+    }
 
     static Key MakeKey(uint64_t ts, uint32_t seq, uint32_t slot)
     {
@@ -88,7 +119,7 @@ class FastHeapScheduler : public ns3::Scheduler
     }
 
     void Push(uint64_t ts, const Slot& s);
-    Event Take(Key top);
+    Event Take(Key top, bool& direct);
     void SiftUp(size_t i, Key k);
     /** Removes element i. */
     void RemoveAt(size_t i);
