@@ -141,7 +141,54 @@ FabricSwitch::EcmpHash(uint32_t seed, uint32_t src, uint32_t dst, uint16_t udpSr
     return h;
 }
 
-FabricSwitch::Route
+[[gnu::always_inline]] inline void
+FabricSwitch::UpdateStats(uint32_t idx, uint64_t newBytes)
+{
+    QueueStats& s = m_stats[idx];
+    int64_t now = NowPs();
+    int64_t warmup = m_ctx->warmupPs;
+    int64_t from = std::max(s.lastChangePs, warmup);
+    if (now > from)
+    {
+        s.byteTimePs += static_cast<double>(m_queues[idx].bytes) * static_cast<double>(now - from);
+    }
+    s.lastChangePs = now;
+    if (newBytes > s.maxBytesRun)
+    {
+        s.maxBytesRun = newBytes;
+    }
+    if (now >= warmup && newBytes > s.maxBytes)
+    {
+        s.maxBytes = newBytes;
+    }
+    s.everUsed = true;
+}
+
+[[gnu::always_inline]] inline void
+FabricSwitch::UpdateIngressStats(uint32_t port, uint8_t prio)
+{
+    IngressStats& s = m_ingressStats[port * kNumPriorities + prio];
+    int64_t now = NowPs();
+    int64_t warmup = m_ctx->warmupPs;
+    int64_t from = std::max(s.lastChangePs, warmup);
+    if (now > from)
+    {
+        s.byteTimePs += static_cast<double>(s.bytes) * static_cast<double>(now - from);
+    }
+    s.lastChangePs = now;
+    uint64_t bytes = m_mmu.IngressBytes(port, prio);
+    s.bytes = bytes;
+    if (bytes > s.maxBytesRun)
+    {
+        s.maxBytesRun = bytes;
+    }
+    if (now >= warmup && bytes > s.maxBytes)
+    {
+        s.maxBytes = bytes;
+    }
+}
+
+[[gnu::always_inline]] inline FabricSwitch::Route
 FabricSwitch::RouteTo(const RocePacket& p) const
 {
     Route r;
@@ -266,47 +313,6 @@ FabricSwitch::Drop(uint32_t port, const RocePacket& p, DropReason reason)
         m_ctx->flows[p.flow].bytesDropped += p.payload;
     }
     m_dropTrace(port, reason);
-}
-
-void
-FabricSwitch::UpdateStats(uint32_t idx, uint64_t newBytes)
-{
-    QueueStats& s = m_stats[idx];
-    int64_t now = NowPs();
-    int64_t from = std::max(s.lastChangePs, m_ctx->warmupPs);
-    if (now > from)
-    {
-        s.byteTimePs += static_cast<double>(m_queues[idx].bytes) * static_cast<double>(now - from);
-    }
-    s.lastChangePs = now;
-    if (newBytes > s.maxBytesRun)
-    {
-        s.maxBytesRun = newBytes;
-    }
-    if (now >= m_ctx->warmupPs && newBytes > s.maxBytes)
-    {
-        s.maxBytes = newBytes;
-    }
-    s.everUsed = true;
-}
-
-void
-FabricSwitch::UpdateIngressStats(uint32_t port, uint8_t prio)
-{
-    IngressStats& s = m_ingressStats[port * kNumPriorities + prio];
-    int64_t now = NowPs();
-    int64_t from = std::max(s.lastChangePs, m_ctx->warmupPs);
-    if (now > from)
-    {
-        s.byteTimePs += static_cast<double>(s.bytes) * static_cast<double>(now - from);
-    }
-    s.lastChangePs = now;
-    s.bytes = m_mmu.IngressShared(port, prio) + m_mmu.IngressHeadroom(port, prio);
-    s.maxBytesRun = std::max(s.maxBytesRun, s.bytes);
-    if (now >= m_ctx->warmupPs)
-    {
-        s.maxBytes = std::max(s.maxBytes, s.bytes);
-    }
 }
 
 void
