@@ -66,9 +66,8 @@ FabricSwitch::Configure(FabricContext* ctx, uint32_t node, const SwitchConfig& c
     m_mmu.Configure(n, cfg.bufferBytes, cfg.cellBytes, cfg.pfc, headroomPerPort);
     m_queues.assign(static_cast<size_t>(n) * kNumPriorities, Queue());
     m_stats.assign(static_cast<size_t>(n) * kNumPriorities, QueueStats());
-    m_ingressStats.assign(static_cast<size_t>(n) * kNumPriorities, IngressStats());
+    m_ingress.assign(static_cast<size_t>(n) * kNumPriorities, IngressSlot());
     m_nonEmpty.assign(n, 0);
-    m_pfcState.assign(static_cast<size_t>(n) * kNumPriorities, PfcState());
     m_portEcn.resize(static_cast<size_t>(n) * kNumPriorities);
     for (uint32_t port = 0; port < n; ++port)
     {
@@ -167,7 +166,7 @@ FabricSwitch::UpdateStats(uint32_t idx, uint64_t newBytes)
 [[gnu::always_inline]] inline void
 FabricSwitch::UpdateIngressStats(uint32_t port, uint8_t prio)
 {
-    IngressStats& s = m_ingressStats[port * kNumPriorities + prio];
+    IngressStats& s = m_ingress[port * kNumPriorities + prio].stats;
     int64_t now = NowPs();
     int64_t warmup = m_ctx->warmupPs;
     int64_t from = std::max(s.lastChangePs, warmup);
@@ -408,13 +407,13 @@ void
 FabricSwitch::CheckXoff(uint32_t port, uint8_t prio)
 {
     UpdateIngressStats(port, prio); // called after every admission
-    PfcState& st = m_pfcState[port * kNumPriorities + prio];
+    PfcState& st = m_ingress[port * kNumPriorities + prio].pfc;
     if (st.xoff || !m_mmu.ShouldPause(port, prio))
     {
         return;
     }
     st.xoff = true;
-    IngressStats& is = m_ingressStats[port * kNumPriorities + prio];
+    IngressStats& is = m_ingress[port * kNumPriorities + prio].stats;
     ++is.xoffs;
     if (NowPs() >= m_ctx->warmupPs)
     {
@@ -440,7 +439,7 @@ FabricSwitch::CheckXon(uint32_t port, uint8_t prio)
         return;
     }
     UpdateIngressStats(port, prio); // called after every release
-    PfcState& st = m_pfcState[port * kNumPriorities + prio];
+    PfcState& st = m_ingress[port * kNumPriorities + prio].pfc;
     if (!st.xoff || !m_mmu.ShouldResume(port, prio))
     {
         return;
@@ -453,7 +452,7 @@ FabricSwitch::CheckXon(uint32_t port, uint8_t prio)
 void
 FabricSwitch::RefreshPause(uint32_t port, uint8_t prio, uint32_t generation)
 {
-    PfcState& st = m_pfcState[port * kNumPriorities + prio];
+    PfcState& st = m_ingress[port * kNumPriorities + prio].pfc;
     if (!st.xoff || st.generation != generation)
     {
         return;
@@ -491,7 +490,7 @@ FabricSwitch::IsPausing(uint32_t port) const
 {
     for (uint32_t prio = 0; prio < kNumPriorities; ++prio)
     {
-        if (m_pfcState.at(port * kNumPriorities + prio).xoff)
+        if (m_ingress.at(port * kNumPriorities + prio).pfc.xoff)
         {
             return true;
         }
@@ -502,7 +501,7 @@ FabricSwitch::IsPausing(uint32_t port) const
 bool
 FabricSwitch::IsPausingPrio(uint32_t port, uint8_t prio) const
 {
-    return m_pfcState.at(port * kNumPriorities + (prio & 7)).xoff;
+    return m_ingress.at(port * kNumPriorities + (prio & 7)).pfc.xoff;
 }
 
 void
@@ -634,7 +633,7 @@ FabricSwitch::Stats(uint32_t port, uint8_t prio) const
 const IngressStats&
 FabricSwitch::Ingress(uint32_t port, uint8_t prio) const
 {
-    return m_ingressStats.at(static_cast<size_t>(port) * kNumPriorities + (prio & 7));
+    return m_ingress.at(static_cast<size_t>(port) * kNumPriorities + (prio & 7)).stats;
 }
 
 void
@@ -669,8 +668,9 @@ FabricSwitch::FinishStats(int64_t endPs)
         }
         s.lastChangePs = endPs;
     }
-    for (IngressStats& s : m_ingressStats)
+    for (IngressSlot& slot : m_ingress)
     {
+        IngressStats& s = slot.stats;
         int64_t from = std::max(s.lastChangePs, m_ctx->warmupPs);
         if (endPs > from)
         {
