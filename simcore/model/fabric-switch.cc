@@ -104,10 +104,16 @@ FabricSwitch::SetRoutes(RouteTable table, const std::vector<uint32_t>* hostAttac
                         const std::vector<uint32_t>* hostAttachNode,
                         const std::vector<uint32_t>* hostPort)
 {
-    m_routes = std::move(table);
+    m_routeEntries.assign(table.count.size(), RouteEntry());
+    for (size_t a = 0; a < table.count.size(); ++a)
+    {
+        m_routeEntries[a].offset = a < table.offset.size() ? table.offset[a] : 0;
+        m_routeEntries[a].n = table.count[a];
+    }
+    m_routePorts = std::move(table.ports);
     if (m_balancer)
     {
-        m_balancer->Init(static_cast<uint32_t>(m_routes.count.size()));
+        m_balancer->Init(static_cast<uint32_t>(m_routeEntries.size()));
     }
     m_hostAttach = hostAttach;
     m_hostAttachNode = hostAttachNode;
@@ -201,12 +207,13 @@ FabricSwitch::RouteTo(const RocePacket& p) const
         return r;
     }
     r.attach = (*m_hostAttach)[p.dst];
-    if (r.attach >= m_routes.count.size())
+    if (r.attach >= m_routeEntries.size())
     {
         return r;
     }
-    r.n = m_routes.count[r.attach];
-    r.ports = r.n ? &m_routes.ports[m_routes.offset[r.attach]] : nullptr;
+    RouteEntry e = m_routeEntries[r.attach];
+    r.n = e.n;
+    r.ports = r.n ? &m_routePorts[e.offset] : nullptr;
     return r;
 }
 
