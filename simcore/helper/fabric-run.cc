@@ -1,6 +1,7 @@
 #include "helper/fabric-run.h"
 #include "helper/result-assembler.h"
 
+#include "model/fabric-simulator-impl.h"
 #include "model/fast-heap-scheduler.h"
 
 #include "ns3/core-module.h"
@@ -23,6 +24,13 @@ FabricRun::FabricRun(const Scenario& scenario)
 {
     using namespace ns3;
     Simulator::Destroy();
+    // The engine's event loop (docs/model.md, "Engine"); FABRICSIM_SIMULATOR overrides it
+    // (ns3::DefaultSimulatorImpl gives the same results, more slowly). Bound before the
+    // simulator is created again below.
+    const char* implName = std::getenv("FABRICSIM_SIMULATOR");
+    FabricSimulatorImpl::GetTypeId(); // registers the TypeId (static library)
+    GlobalValue::Bind("SimulatorImplementationType",
+                      StringValue(implName && *implName ? implName : "fabric::FabricSimulatorImpl"));
     if (!g_resolutionSet)
     {
         Time::SetResolution(Time::PS);

@@ -108,13 +108,9 @@ FabricDevice::PortToward(uint32_t neighbor) const
 }
 
 bool
-FabricDevice::IsPaused(uint32_t port, uint8_t prio)
+FabricDevice::PauseInForce(uint32_t port, uint8_t prio)
 {
     Port& p = m_ports[port];
-    if (prio >= kNumPriorities || p.pausedUntil[prio] == 0)
-    {
-        return false;
-    }
     int64_t now = NowPs();
     if (now < p.pausedUntil[prio])
     {

@@ -126,7 +126,14 @@ class FabricDevice : public ns3::Object
     uint32_t PortToward(uint32_t neighbor) const;
 
     /** Whether the egress of port is paused for prio now. */
-    bool IsPaused(uint32_t port, uint8_t prio);
+    bool IsPaused(uint32_t port, uint8_t prio)
+    {
+        if (prio >= kNumPriorities || m_ports[port].pausedUntil[prio] == 0)
+        {
+            return false; // the per-packet case: no pause ever received or it was accounted
+        }
+        return PauseInForce(port, prio);
+    }
     /** Closes pause intervals still open at the end of the run (for pause duration). */
     void ClosePauses(int64_t endPs);
 
@@ -160,6 +167,8 @@ class FabricDevice : public ns3::Object
     template <void (FabricDevice::*F)(uint32_t)>
     class PortEvent;
 
+    /** IsPaused with a pause set: still in force, or expired (then accounted and cleared). */
+    bool PauseInForce(uint32_t port, uint8_t prio);
     void TxDone(uint32_t port);
     void PauseExpired(uint32_t port);
     void DeliverHead(uint32_t port);

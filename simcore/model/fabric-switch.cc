@@ -66,9 +66,8 @@ FabricSwitch::Configure(FabricContext* ctx, uint32_t node, const SwitchConfig& c
     m_mmu.Configure(n, cfg.bufferBytes, cfg.cellBytes, cfg.pfc, headroomPerPort);
     m_queues.assign(static_cast<size_t>(n) * kNumPriorities, Queue());
     m_stats.assign(static_cast<size_t>(n) * kNumPriorities, QueueStats());
-    m_ingressStats.assign(static_cast<size_t>(n) * kNumPriorities, IngressStats());
+    m_ingress.assign(static_cast<size_t>(n) * kNumPriorities, IngressSlot());
     m_nonEmpty.assign(n, 0);
-    m_pfcState.assign(static_cast<size_t>(n) * kNumPriorities, PfcState());
     m_portEcn.resize(static_cast<size_t>(n) * kNumPriorities);
     for (uint32_t port = 0; port < n; ++port)
     {
@@ -105,10 +104,16 @@ FabricSwitch::SetRoutes(RouteTable table, const std::vector<uint32_t>* hostAttac
                         const std::vector<uint32_t>* hostAttachNode,
                         const std::vector<uint32_t>* hostPort)
 {
-    m_routes = std::move(table);
+    m_routeEntries.assign(table.count.size(), RouteEntry());
+    for (size_t a = 0; a < table.count.size(); ++a)
+    {
+        m_routeEntries[a].offset = a < table.offset.size() ? table.offset[a] : 0;
+        m_routeEntries[a].n = table.count[a];
+    }
+    m_routePorts = std::move(table.ports);
     if (m_balancer)
     {
-        m_balancer->Init(static_cast<uint32_t>(m_routes.count.size()));
+        m_balancer->Init(static_cast<uint32_t>(m_routeEntries.size()));
     }
     m_hostAttach = hostAttach;
     m_hostAttachNode = hostAttachNode;
@@ -141,7 +146,54 @@ FabricSwitch::EcmpHash(uint32_t seed, uint32_t src, uint32_t dst, uint16_t udpSr
     return h;
 }
 
-FabricSwitch::Route
+[[gnu::always_inline]] inline void
+FabricSwitch::UpdateStats(uint32_t idx, uint64_t newBytes)
+{
+    QueueStats& s = m_stats[idx];
+    int64_t now = NowPs();
+    int64_t warmup = m_ctx->warmupPs;
+    int64_t from = std::max(s.lastChangePs, warmup);
+    if (now > from)
+    {
+        s.byteTimePs += static_cast<double>(m_queues[idx].bytes) * static_cast<double>(now - from);
+    }
+    s.lastChangePs = now;
+    if (newBytes > s.maxBytesRun)
+    {
+        s.maxBytesRun = newBytes;
+    }
+    if (now >= warmup && newBytes > s.maxBytes)
+    {
+        s.maxBytes = newBytes;
+    }
+    s.everUsed = true;
+}
+
+[[gnu::always_inline]] inline void
+FabricSwitch::UpdateIngressStats(uint32_t port, uint8_t prio)
+{
+    IngressStats& s = m_ingress[port * kNumPriorities + prio].stats;
+    int64_t now = NowPs();
+    int64_t warmup = m_ctx->warmupPs;
+    int64_t from = std::max(s.lastChangePs, warmup);
+    if (now > from)
+    {
+        s.byteTimePs += static_cast<double>(s.bytes) * static_cast<double>(now - from);
+    }
+    s.lastChangePs = now;
+    uint64_t bytes = m_mmu.IngressBytes(port, prio);
+    s.bytes = bytes;
+    if (bytes > s.maxBytesRun)
+    {
+        s.maxBytesRun = bytes;
+    }
+    if (now >= warmup && bytes > s.maxBytes)
+    {
+        s.maxBytes = bytes;
+    }
+}
+
+[[gnu::always_inline]] inline FabricSwitch::Route
 FabricSwitch::RouteTo(const RocePacket& p) const
 {
     Route r;
@@ -155,12 +207,13 @@ FabricSwitch::RouteTo(const RocePacket& p) const
         return r;
     }
     r.attach = (*m_hostAttach)[p.dst];
-    if (r.attach >= m_routes.count.size())
+    if (r.attach >= m_routeEntries.size())
     {
         return r;
     }
-    r.n = m_routes.count[r.attach];
-    r.ports = r.n ? &m_routes.ports[m_routes.offset[r.attach]] : nullptr;
+    RouteEntry e = m_routeEntries[r.attach];
+    r.n = e.n;
+    r.ports = r.n ? &m_routePorts[e.offset] : nullptr;
     return r;
 }
 
@@ -291,47 +344,6 @@ FabricSwitch::Drop(uint32_t port, const RocePacket& p, DropReason reason)
 }
 
 void
-FabricSwitch::UpdateStats(uint32_t idx, uint64_t newBytes)
-{
-    QueueStats& s = m_stats[idx];
-    int64_t now = NowPs();
-    int64_t from = std::max(s.lastChangePs, m_ctx->warmupPs);
-    if (now > from)
-    {
-        s.byteTimePs += static_cast<double>(m_queues[idx].bytes) * static_cast<double>(now - from);
-    }
-    s.lastChangePs = now;
-    if (newBytes > s.maxBytesRun)
-    {
-        s.maxBytesRun = newBytes;
-    }
-    if (now >= m_ctx->warmupPs && newBytes > s.maxBytes)
-    {
-        s.maxBytes = newBytes;
-    }
-    s.everUsed = true;
-}
-
-void
-FabricSwitch::UpdateIngressStats(uint32_t port, uint8_t prio)
-{
-    IngressStats& s = m_ingressStats[port * kNumPriorities + prio];
-    int64_t now = NowPs();
-    int64_t from = std::max(s.lastChangePs, m_ctx->warmupPs);
-    if (now > from)
-    {
-        s.byteTimePs += static_cast<double>(s.bytes) * static_cast<double>(now - from);
-    }
-    s.lastChangePs = now;
-    s.bytes = m_mmu.IngressShared(port, prio) + m_mmu.IngressHeadroom(port, prio);
-    s.maxBytesRun = std::max(s.maxBytesRun, s.bytes);
-    if (now >= m_ctx->warmupPs)
-    {
-        s.maxBytes = std::max(s.maxBytes, s.bytes);
-    }
-}
-
-void
 FabricSwitch::RecordHop(uint32_t inPort, uint32_t outPort, const RocePacket& p)
 {
     // The hops of PSN 0, the flow's first packet: with per-flow ECMP every packet of the flow
@@ -424,13 +436,13 @@ void
 FabricSwitch::CheckXoff(uint32_t port, uint8_t prio)
 {
     UpdateIngressStats(port, prio); // called after every admission
-    PfcState& st = m_pfcState[port * kNumPriorities + prio];
+    PfcState& st = m_ingress[port * kNumPriorities + prio].pfc;
     if (st.xoff || !m_mmu.ShouldPause(port, prio))
     {
         return;
     }
     st.xoff = true;
-    IngressStats& is = m_ingressStats[port * kNumPriorities + prio];
+    IngressStats& is = m_ingress[port * kNumPriorities + prio].stats;
     ++is.xoffs;
     if (NowPs() >= m_ctx->warmupPs)
     {
@@ -456,7 +468,7 @@ FabricSwitch::CheckXon(uint32_t port, uint8_t prio)
         return;
     }
     UpdateIngressStats(port, prio); // called after every release
-    PfcState& st = m_pfcState[port * kNumPriorities + prio];
+    PfcState& st = m_ingress[port * kNumPriorities + prio].pfc;
     if (!st.xoff || !m_mmu.ShouldResume(port, prio))
     {
         return;
@@ -469,7 +481,7 @@ FabricSwitch::CheckXon(uint32_t port, uint8_t prio)
 void
 FabricSwitch::RefreshPause(uint32_t port, uint8_t prio, uint32_t generation)
 {
-    PfcState& st = m_pfcState[port * kNumPriorities + prio];
+    PfcState& st = m_ingress[port * kNumPriorities + prio].pfc;
     if (!st.xoff || st.generation != generation)
     {
         return;
@@ -507,7 +519,7 @@ FabricSwitch::IsPausing(uint32_t port) const
 {
     for (uint32_t prio = 0; prio < kNumPriorities; ++prio)
     {
-        if (m_pfcState.at(port * kNumPriorities + prio).xoff)
+        if (m_ingress.at(port * kNumPriorities + prio).pfc.xoff)
         {
             return true;
         }
@@ -518,7 +530,7 @@ FabricSwitch::IsPausing(uint32_t port) const
 bool
 FabricSwitch::IsPausingPrio(uint32_t port, uint8_t prio) const
 {
-    return m_pfcState.at(port * kNumPriorities + (prio & 7)).xoff;
+    return m_ingress.at(port * kNumPriorities + (prio & 7)).pfc.xoff;
 }
 
 void
@@ -650,7 +662,7 @@ FabricSwitch::Stats(uint32_t port, uint8_t prio) const
 const IngressStats&
 FabricSwitch::Ingress(uint32_t port, uint8_t prio) const
 {
-    return m_ingressStats.at(static_cast<size_t>(port) * kNumPriorities + (prio & 7));
+    return m_ingress.at(static_cast<size_t>(port) * kNumPriorities + (prio & 7)).stats;
 }
 
 void
@@ -685,8 +697,9 @@ FabricSwitch::FinishStats(int64_t endPs)
         }
         s.lastChangePs = endPs;
     }
-    for (IngressStats& s : m_ingressStats)
+    for (IngressSlot& slot : m_ingress)
     {
+        IngressStats& s = slot.stats;
         int64_t from = std::max(s.lastChangePs, m_ctx->warmupPs);
         if (endPs > from)
         {

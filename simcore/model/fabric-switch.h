@@ -161,6 +161,13 @@ class FabricSwitch : public FabricDevice
         uint32_t generation = 0;
     };
 
+    /** What each admission and release of (ingress port, priority) updates, on one cache line. */
+    struct alignas(64) IngressSlot
+    {
+        IngressStats stats;
+        PfcState pfc;
+    };
+
     /** The equal-cost egress ports toward p's destination: n = 0 with `port` set when the
      *  destination hangs off this switch (or UINT32_MAX when unroutable). */
     struct Route
@@ -196,10 +203,16 @@ class FabricSwitch : public FabricDevice
     std::vector<EcnConfig> m_portEcn;  ///< port x 8: ecn resolved for the port's rate
     std::vector<Queue> m_queues;       ///< port x 8
     std::vector<QueueStats> m_stats;   ///< port x 8
-    std::vector<IngressStats> m_ingressStats; ///< port x 8
+    std::vector<IngressSlot> m_ingress; ///< port x 8: statistics and PFC state of each ingress
     std::vector<uint8_t> m_nonEmpty;   ///< per port: bit prio set when that egress queue holds frames
-    std::vector<PfcState> m_pfcState;  ///< port x 8 (ingress side)
-    RouteTable m_routes;
+    /** Start in m_routePorts and next-hop count of each attachment index, read with one load. */
+    struct RouteEntry
+    {
+        uint32_t offset = 0;
+        uint32_t n = 0;
+    };
+    std::vector<RouteEntry> m_routeEntries; ///< from the RouteTable's offset and count
+    std::vector<uint16_t> m_routePorts;     ///< the RouteTable's next-hop ports
     ns3::Ptr<LoadBalancer> m_balancer; ///< null under "ecmp"
     const std::vector<uint32_t>* m_hostAttach = nullptr;
     const std::vector<uint32_t>* m_hostAttachNode = nullptr;

@@ -86,88 +86,16 @@ FastHeapScheduler::Renumber()
 }
 
 void
-FastHeapScheduler::SiftUp(size_t i, Key k)
-{
-    while (i > 0)
-    {
-        size_t parent = (i - 1) >> 2;
-        Key pk = m_heap[parent];
-        if (!(k < pk))
-        {
-            break;
-        }
-        m_heap[i] = pk;
-        i = parent;
-    }
-    m_heap[i] = k;
-}
-
-void
-FastHeapScheduler::Push(uint64_t ts, const Slot& s)
-{
-    uint32_t slot;
-    if (!m_freeSlots.empty())
-    {
-        slot = m_freeSlots.back();
-        m_freeSlots.pop_back();
-        m_slots[slot] = s;
-    }
-    else
-    {
-        slot = static_cast<uint32_t>(m_slots.size());
-        m_slots.push_back(s);
-    }
-    if (m_seq == UINT32_MAX)
-    {
-        Renumber();
-    }
-    Key k = MakeKey(ts, m_seq++, slot);
-    if (m_rootVacant)
-    {
-        // The event just run left the root empty: put the new one there and sift it down
-        // (one pass instead of a removal pass plus an insertion pass).
-        m_rootVacant = false;
-        FillVacancy(0, k);
-        return;
-    }
-    if (m_size == m_capacity)
-    {
-        Grow();
-    }
-    SiftUp(m_size++, k);
-}
-
-void
 FastHeapScheduler::Insert(const Event& ev)
 {
     m_lastUid = ev.key.m_uid;
     Push(ev.key.m_ts, Slot{ev.impl, ev.key.m_uid, ev.key.m_context});
 }
 
-void
-FastHeapScheduler::InsertDirect(int64_t delayTs, ns3::EventImpl* impl)
-{
-    impl->Ref();
-    // uid: the last one the simulator handed out, so that while this event runs, EventId
-    // IsExpired() answers for events of the same time exactly as before (inserted earlier =
-    // already run); context: the current one, as Simulator::Schedule would use.
-    Push(m_nowTs + static_cast<uint64_t>(delayTs), Slot{impl, m_lastUid, m_nowContext});
-}
-
 bool
 FastHeapScheduler::IsEmpty() const
 {
     return m_size == 0; // with a vacant root m_size >= 2 (the vacancy and a real event)
-}
-
-void
-FastHeapScheduler::SettleRoot()
-{
-    if (m_rootVacant)
-    {
-        m_rootVacant = false;
-        RemoveAt(0);
-    }
 }
 
 ns3::Scheduler::Event
@@ -177,7 +105,7 @@ FastHeapScheduler::PeekNext() const
     Key top = m_heap[0];
     const Slot& s = m_slots[SlotOf(top)];
     Event ev;
-    ev.impl = s.impl;
+    ev.impl = Untagged(s.impl);
     ev.key.m_ts = TsOf(top);
     ev.key.m_uid = s.uid;
     ev.key.m_context = s.context;
@@ -185,38 +113,10 @@ FastHeapScheduler::PeekNext() const
 }
 
 ns3::Scheduler::Event
-FastHeapScheduler::Take(Key k)
-{
-    uint32_t slot = SlotOf(k);
-    const Slot& s = m_slots[slot];
-    Event ev;
-    ev.impl = s.impl;
-    ev.key.m_ts = TsOf(k);
-    ev.key.m_uid = s.uid;
-    ev.key.m_context = s.context;
-    m_freeSlots.push_back(slot);
-    return ev;
-}
-
-ns3::Scheduler::Event
 FastHeapScheduler::RemoveNext()
 {
-    SettleRoot();
-    Key top = m_heap[0];
-    if (m_size == 1)
-    {
-        m_size = 0;
-    }
-    else
-    {
-        // Leave the root vacant: the event about to run usually schedules another one, which
-        // then takes the root's place (see Push); anything else settles the heap first.
-        m_rootVacant = true;
-    }
-    Event ev = Take(top);
-    m_nowTs = ev.key.m_ts;
-    m_nowContext = ev.key.m_context;
-    return ev;
+    bool direct;
+    return RemoveNext(direct);
 }
 
 void
@@ -298,7 +198,7 @@ FastHeapScheduler::Remove(const Event& ev)
     {
         Key k = m_heap[i];
         const Slot& s = m_slots[SlotOf(k)];
-        if (s.uid == ev.key.m_uid && s.impl == ev.impl && TsOf(k) == ev.key.m_ts)
+        if (s.uid == ev.key.m_uid && s.impl == ev.impl && TsOf(k) == ev.key.m_ts) // never tagged
         {
             RemoveAt(i);
             m_freeSlots.push_back(SlotOf(k));

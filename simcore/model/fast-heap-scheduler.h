@@ -30,6 +30,18 @@ class FastHeapScheduler : public ns3::Scheduler
     void Remove(const Event& ev) override;
 
     /**
+     * RemoveNext for FabricSimulatorImpl's loop (a direct call, not a virtual one); direct tells
+     * whether the event came through InsertDirect (such events are never cancelled: no EventId
+     * names them).
+     */
+    Event RemoveNext(bool& direct);
+    /** IsEmpty() without a virtual call. */
+    bool Empty() const
+    {
+        return m_size == 0;
+    }
+
+    /**
      * The scheduler of the running simulation when it is a FastHeapScheduler and time runs in
      * picoseconds (the fabric model's resolution), else nullptr: callers then fall back to
      * ns3::Simulator.
@@ -64,13 +76,32 @@ class FastHeapScheduler : public ns3::Scheduler
      */
     using Key = unsigned __int128;
 
-    /** What the heap does not need to compare: the event and ns-3's uid and context. */
+    /**
+     * What the heap does not need to compare: the event and ns-3's uid and context. impl has its
+     * lowest bit set for an event of the direct lane (EventImpls are at least 8-byte aligned).
+     */
     struct Slot
     {
         ns3::EventImpl* impl;
         uint32_t uid;
         uint32_t context;
     };
+
+    static ns3::EventImpl* Tagged(ns3::EventImpl* impl)
+    {
+        return reinterpret_cast<ns3::EventImpl*>(reinterpret_cast<uintptr_t>(impl) | 1u);
+    }
+
+    static bool IsTagged(const ns3::EventImpl* impl)
+    {
+        return (reinterpret_cast<uintptr_t>(impl) & 1u) != 0;
+    }
+
+    static ns3::EventImpl* Untagged(ns3::EventImpl* impl)
+    {
+        return reinterpret_cast<ns3::EventImpl*>(reinterpret_cast<uintptr_t>(impl) &
+                                                 ~static_cast<uintptr_t>(1));
+    }
 
     static Key MakeKey(uint64_t ts, uint32_t seq, uint32_t slot)
     {
@@ -88,7 +119,7 @@ class FastHeapScheduler : public ns3::Scheduler
     }
 
     void Push(uint64_t ts, const Slot& s);
-    Event Take(Key top);
+    Event Take(Key top, bool& direct);
     void SiftUp(size_t i, Key k);
     /** Removes element i. */
     void RemoveAt(size_t i);
@@ -114,6 +145,114 @@ class FastHeapScheduler : public ns3::Scheduler
     uint32_t m_nowContext = 0xffffffff; ///< context of the last event removed
     uint32_t m_lastUid = 0;      ///< uid of the last event the simulator inserted
 };
+
+inline void
+FastHeapScheduler::SiftUp(size_t i, Key k)
+{
+    while (i > 0)
+    {
+        size_t parent = (i - 1) >> 2;
+        Key pk = m_heap[parent];
+        if (!(k < pk))
+        {
+            break;
+        }
+        m_heap[i] = pk;
+        i = parent;
+    }
+    m_heap[i] = k;
+}
+
+inline void
+FastHeapScheduler::SettleRoot()
+{
+    if (m_rootVacant)
+    {
+        m_rootVacant = false;
+        RemoveAt(0);
+    }
+}
+
+inline void
+FastHeapScheduler::Push(uint64_t ts, const Slot& s)
+{
+    uint32_t slot;
+    if (!m_freeSlots.empty())
+    {
+        slot = m_freeSlots.back();
+        m_freeSlots.pop_back();
+        m_slots[slot] = s;
+    }
+    else
+    {
+        slot = static_cast<uint32_t>(m_slots.size());
+        m_slots.push_back(s);
+    }
+    if (m_seq == UINT32_MAX)
+    {
+        Renumber();
+    }
+    Key k = MakeKey(ts, m_seq++, slot);
+    if (m_rootVacant)
+    {
+        // The event just run left the root empty: put the new one there and sift it down
+        // (one pass instead of a removal pass plus an insertion pass).
+        m_rootVacant = false;
+        FillVacancy(0, k);
+        return;
+    }
+    if (m_size == m_capacity)
+    {
+        Grow();
+    }
+    SiftUp(m_size++, k);
+}
+
+inline void
+FastHeapScheduler::InsertDirect(int64_t delayTs, ns3::EventImpl* impl)
+{
+    impl->Ref();
+    // uid: the last one the simulator handed out, so that while this event runs, EventId
+    // IsExpired() answers for events of the same time exactly as before (inserted earlier =
+    // already run); context: the current one, as Simulator::Schedule would use.
+    Push(m_nowTs + static_cast<uint64_t>(delayTs), Slot{Tagged(impl), m_lastUid, m_nowContext});
+}
+
+inline ns3::Scheduler::Event
+FastHeapScheduler::Take(Key k, bool& direct)
+{
+    uint32_t slot = SlotOf(k);
+    const Slot& s = m_slots[slot];
+    Event ev;
+    direct = IsTagged(s.impl);
+    ev.impl = Untagged(s.impl);
+    ev.key.m_ts = TsOf(k);
+    ev.key.m_uid = s.uid;
+    ev.key.m_context = s.context;
+    m_freeSlots.push_back(slot);
+    return ev;
+}
+
+inline ns3::Scheduler::Event
+FastHeapScheduler::RemoveNext(bool& direct)
+{
+    SettleRoot();
+    Key top = m_heap[0];
+    if (m_size == 1)
+    {
+        m_size = 0;
+    }
+    else
+    {
+        // Leave the root vacant: the event about to run usually schedules another one, which
+        // then takes the root's place (see Push); anything else settles the heap first.
+        m_rootVacant = true;
+    }
+    Event ev = Take(top, direct);
+    m_nowTs = ev.key.m_ts;
+    m_nowContext = ev.key.m_context;
+    return ev;
+}
 
 } // namespace fabric
 

@@ -9,6 +9,7 @@
 #include "model/roce-packet.h"
 #include "model/fabric-config.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -34,12 +35,71 @@ class SwitchMmu
                    const std::vector<uint64_t>& headroomBytes);
 
     /** Bytes charged for a frame: rounded up to whole cells. */
-    uint32_t Charge(uint32_t frameBytes) const;
+    uint32_t Charge(uint32_t frameBytes) const
+    {
+        // Whole cells, rounded up; the division is a multiplication (exact for 32-bit operands).
+        uint64_t x = static_cast<uint64_t>(frameBytes) + m_cell - 1;
+        if (x > UINT32_MAX || m_cell == 1)
+        {
+            return static_cast<uint32_t>(x / m_cell * m_cell);
+        }
+        uint64_t cells = static_cast<uint64_t>((static_cast<unsigned __int128>(m_cellInv) * x) >> 64);
+        return static_cast<uint32_t>(cells * m_cell);
+    }
 
     /** Admits charge bytes arriving on (port, prio); egressBytes is the target queue's depth. */
-    Verdict Admit(uint32_t port, uint8_t prio, uint32_t charge, uint64_t egressBytes);
+    Verdict Admit(uint32_t port, uint8_t prio, uint32_t charge, uint64_t egressBytes)
+    {
+        uint32_t idx = Index(port, prio);
+        if (idx >= m_ingress.size())
+        {
+            return DROP_BUFFER;
+        }
+        Ingress& in = m_ingress[idx];
+        bool fitsPool = m_sharedUsed + charge <= m_pool;
+        if (!m_pfc.enabled)
+        {
+            if (!fitsPool)
+            {
+                return DROP_BUFFER;
+            }
+            if (egressBytes + charge > Threshold())
+            {
+                return DROP_TAIL_THRESHOLD;
+            }
+            in.shared += charge;
+            m_sharedUsed += charge;
+            return ADMIT;
+        }
+        if (fitsPool && in.shared + charge <= Threshold(port))
+        {
+            in.shared += charge;
+            m_sharedUsed += charge;
+            return ADMIT;
+        }
+        if (in.headroom + charge <= m_headroom[port])
+        {
+            in.headroom += charge;
+            return ADMIT;
+        }
+        return DROP_HEADROOM;
+    }
+
     /** The frame left the switch: release its charge from (port, prio). */
-    void Release(uint32_t port, uint8_t prio, uint32_t charge);
+    void Release(uint32_t port, uint8_t prio, uint32_t charge)
+    {
+        uint32_t idx = Index(port, prio);
+        if (idx >= m_ingress.size())
+        {
+            return;
+        }
+        Ingress& in = m_ingress[idx];
+        uint64_t fromHeadroom = std::min<uint64_t>(in.headroom, charge);
+        in.headroom -= fromHeadroom;
+        uint64_t fromShared = std::min<uint64_t>(in.shared, charge - fromHeadroom);
+        in.shared -= fromShared;
+        m_sharedUsed -= std::min(m_sharedUsed, fromShared);
+    }
 
     /** Changes alpha from now on (a `set` fault replaying a misconfiguration). */
     void SetAlpha(double alpha)
@@ -48,15 +108,48 @@ class SwitchMmu
     }
 
     /** alpha x (free shared buffer). */
-    uint64_t Threshold() const;
+    uint64_t Threshold() const
+    {
+        uint64_t freeBytes = m_pool > m_sharedUsed ? m_pool - m_sharedUsed : 0;
+        return static_cast<uint64_t>(m_pfc.alpha * static_cast<double>(freeBytes));
+    }
+
     /** The ingress port's alpha (pfc.alpha_by_rate, else pfc.alpha) x (free shared buffer). */
-    uint64_t Threshold(uint32_t port) const;
+    uint64_t Threshold(uint32_t port) const
+    {
+        uint64_t freeBytes = m_pool > m_sharedUsed ? m_pool - m_sharedUsed : 0;
+        double alpha = port < m_portAlpha.size() ? m_portAlpha[port] : m_pfc.alpha;
+        return static_cast<uint64_t>(alpha * static_cast<double>(freeBytes));
+    }
+
     /** Gives one ingress port its own alpha (call after Configure). */
     void SetPortAlpha(uint32_t port, double alpha);
+
     /** PFC on and the ingress queue is over the threshold or using headroom. */
-    bool ShouldPause(uint32_t port, uint8_t prio) const;
+    bool ShouldPause(uint32_t port, uint8_t prio) const
+    {
+        if (!m_pfc.enabled)
+        {
+            return false;
+        }
+        const Ingress& in = m_ingress[Index(port, prio)];
+        return in.headroom > 0 || in.shared > Threshold(port);
+    }
+
     /** No headroom in use and the ingress queue at least the XON offset below the threshold. */
-    bool ShouldResume(uint32_t port, uint8_t prio) const;
+    bool ShouldResume(uint32_t port, uint8_t prio) const
+    {
+        const Ingress& in = m_ingress[Index(port, prio)];
+        return in.headroom == 0 &&
+               (in.shared == 0 || in.shared + m_pfc.xonOffsetBytes <= Threshold(port));
+    }
+
+    /** The charge of (port, prio): shared pool plus headroom (port and prio in range). */
+    uint64_t IngressBytes(uint32_t port, uint8_t prio) const
+    {
+        const Ingress& in = m_ingress[Index(port, prio)];
+        return in.shared + in.headroom;
+    }
 
     uint64_t IngressShared(uint32_t port, uint8_t prio) const;
     uint64_t IngressHeadroom(uint32_t port, uint8_t prio) const;
