@@ -17,6 +17,7 @@ HOST_FIELDS = {
     "incast": ("senders", "receiver"), "pairs": ("pairs",), "permutation": ("hosts",),
     "all_to_all": ("hosts",), "perftest": ("src", "dst"), "workload": ("hosts",),
     "pingmesh": ("hosts",), "flows": (), "stride": ("hosts",), "inter_pod_permutation": ("hosts",),
+    "collective": ("hosts",),
 }
 
 LIST_FIELDS = ("senders", "hosts")
