@@ -9,6 +9,7 @@ import { type Focus, SummaryCards, summaryCards } from "./SummaryCards";
 import { CdfChart } from "./CdfChart";
 import { TopologyOverlay } from "./TopologyOverlay";
 import { DiagnosticsPanels } from "../diagnostics/DiagnosticsPanels";
+import { JobsSection } from "./JobsSection";
 import { TimeCharts } from "./TimeCharts";
 import { FlowTable, PortTable } from "./ResultTables";
 import { splitProbes } from "../utils/probes";
@@ -88,6 +89,7 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
         <a className="button" href={`/api/v1/runs/${runId}/flows.csv`} download={`run-${runId}-flows.csv`}>Download flows CSV</a>
       </div>
       <SummaryCards cards={cards} onFocus={setFocus} />
+      <JobsSection runId={runId} subtitle={exportSubtitle} />
       <DiagnosticsPanels runId={runId} />
       {windows.active && (
         <p className="hint" data-testid="active-period">
