@@ -1,5 +1,9 @@
 import { render, screen, within } from "@testing-library/react";
-import type { Job } from "../../../lib/api/resultTypes";
+import { MemoryRouter } from "react-router";
+import type { Job, ResultSummary } from "../../../lib/api/resultTypes";
+import type { ComparedRun } from "../api/compare";
+import { jobCompareRows } from "../utils/compare";
+import { CompareView } from "./CompareView";
 import fixture from "../utils/testdata/job-ring-8.json";
 import { busFactorText, jobCards, slowestStepOf, stepBars, stepTimeUs } from "../utils/jobs";
 import { JobPanel } from "./JobsSection";
@@ -48,5 +52,32 @@ describe("a collective job's cards and timeline", () => {
     const bands = svg.querySelectorAll("g.iteration-band");
     expect([...bands].map((b) => b.textContent)).toEqual(["iteration 0: 169 us", "iteration 1: 177 us"]);
     expect(within(panel).getByText("JCT").closest(".card")).toHaveTextContent("344 us");
+  });
+});
+
+describe("comparing runs with jobs", () => {
+  const run = (id: string, jobs: Job[]): ComparedRun => ({
+    id, loading: false, run: { id, seed: 1, scenario_id: id } as ComparedRun["run"], scenario: { name: id, scenario: {} },
+    runInfo: {}, summary: { throughput_gbps: 1, drops: { total: 0 } } as unknown as ResultSummary, flows: [], jobs,
+  });
+  const alone = { ...job, name: "train" };
+  const shared = { ...job, name: "train", jct_us: 688.188, busbw_gbps: 323.7755 };
+  it("matches jobs by name: JCT and busbw with deltas against A, a dash where a run lacks the job", () => {
+    expect(jobCompareRows([run("a", [alone]), run("b", [shared, { ...job, name: "other" }])]).map((r) => [r.label, r.values])).toEqual([
+      ["train: JCT", [344.094, 688.188]], ["train: busbw", [647.551, 323.7755]],
+      ["other: JCT", [null, 344.094]], ["other: busbw", [null, 647.551]],
+    ]);
+    render(<MemoryRouter><CompareView runs={[run("a", [alone]), run("b", [shared])]} candidates={[]} onAdd={() => {}} onRemove={() => {}} /></MemoryRouter>);
+    const table = screen.getByTestId("compare-jobs");
+    const jct = table.querySelector('tr[data-metric="jct_us"]')!;
+    expect(jct.textContent).toBe("train: JCT344 us688 us +344 us (+100 %)");
+    expect(jct.querySelector(".delta")).toHaveClass("worse");
+    const busbw = table.querySelector('tr[data-metric="busbw_gbps"]')!;
+    expect(busbw.querySelector(".delta")).toHaveClass("worse");
+    expect(busbw.querySelector(".delta")?.textContent).toContain("(−50 %)");
+  });
+  it("shows no jobs table when no run has a job", () => {
+    render(<MemoryRouter><CompareView runs={[run("a", []), run("b", [])]} candidates={[]} onAdd={() => {}} onRemove={() => {}} /></MemoryRouter>);
+    expect(screen.queryByTestId("compare-jobs")).toBeNull();
   });
 });
