@@ -21,6 +21,8 @@ const RULE_TITLES: Record<string, string> = {
   dcqcn_vs_link_rate: "DCQCN parameters inconsistent with the link rate",
   dci_accelerator_buffer_below_bdp: "WAN accelerator buffer below the long link's BDP",
   dci_accelerator_timeout_below_rtt: "WAN accelerator resend timeout below the long-haul RTT",
+  collective_no_nvlink: "Collective with one rank per server: no NVLink steps",
+  collective_oversubscribed: "Collective across the leaves of an oversubscribed fabric",
 };
 
 /** Whole numbers exactly (byte counts are compared with the fix), fractions to 4 significant digits. */
