@@ -32,6 +32,7 @@ export function JobTimeline({ job }: { job: Job }) {
   const x = scaleLinear().domain([startUs, endUs > startUs ? endUs : startUs + 1]).range([0, innerW]);
   const y = (step: number) => step * rowH;
   const slow = bars.find((b) => b.slowest);
+  const slowText = `the job's slowest step${slow ? `: step ${slow.step}, iteration ${slow.iteration}, ${formatDurationUs(slow.endUs - slow.startUs)}` : " (on another channel)"}`;
   const yTicks = scaleLinear().domain([0, rows]).ticks(Math.min(rows, 6)).filter((t) => Number.isInteger(t) && t < rows);
   return (
     <div className="job-timeline">
@@ -72,7 +73,7 @@ export function JobTimeline({ job }: { job: Job }) {
                 <title>{b.title}</title>
               </rect>
             ))}
-            {slow && (
+            {slow && innerW >= 700 && (
               <text className="slowest-label" x={x(slow.endUs) + 144 > innerW ? x(slow.startUs) - 4 : x(slow.endUs) + 4} y={y(slow.step) + rowH / 2} dy="0.32em" fontSize={10}
                 textAnchor={x(slow.endUs) + 144 > innerW ? "end" : "start"} fill="#000">
                 slowest: step {slow.step}, {formatDurationUs(slow.endUs - slow.startUs)}
@@ -84,7 +85,7 @@ export function JobTimeline({ job }: { job: Job }) {
       <ul className="legend-list">
         <li data-legend-label="step with network transfers" data-legend-color={STEP_COLORS.network}><span className="swatch" style={{ background: STEP_COLORS.network }} />step with network transfers</li>
         <li data-legend-label="step inside servers only (NVLink)" data-legend-color={STEP_COLORS.nvlink}><span className="swatch" style={{ background: STEP_COLORS.nvlink }} />step inside servers only (NVLink)</li>
-        <li data-legend-label="the job's slowest step" data-legend-color={STEP_COLORS.slowest}><span className="swatch" style={{ background: STEP_COLORS.slowest }} />the job's slowest step</li>
+        <li data-legend-label={slowText} data-slowest-legend data-legend-color={STEP_COLORS.slowest}><span className="swatch" style={{ background: STEP_COLORS.slowest }} />{slowText}</li>
       </ul>
     </div>
   );

@@ -2,7 +2,7 @@ import { useCallback, useMemo, useRef, useState } from "react";
 import { ChartFrame } from "../../../components/ChartFrame";
 import { Empty, ErrorBox, Loading } from "../../../components/States";
 import type { LayoutGraph } from "../../../lib/topology/types";
-import { useRunFlows, useRunSeries, useRunSummary } from "../api/results";
+import { useRunFlows, useRunJobs, useRunSeries, useRunSummary } from "../api/results";
 import { activeDomain, portRows, runWindows } from "../utils/derive";
 import { formatDurationUs } from "../../../lib/format";
 import { type Focus, SummaryCards, summaryCards } from "./SummaryCards";
@@ -41,6 +41,7 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
   const summary = useRunSummary(runId);
   const series = useRunSeries(runId);
   const flows = useRunFlows(runId);
+  const jobs = useRunJobs(runId);
   const [domain, setDomain] = useState<[number, number] | null>(null);
   const [cdfMetric, setCdfMetric] = useState<"fct_us" | "slowdown">("fct_us");
   const [marker, setMarker] = useState<number | null>(null);
@@ -139,7 +140,8 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
       </section>
       <section className="chart-frame" id="table-flows" aria-label="Flows table">
         <header><h3>Flows</h3></header>
-        <p className="chart-note">Click a row to highlight the flow (its hosts on the fabric, its line on the rate chart); tick a box to chart it.</p>
+        <p className="chart-note">Click a row to highlight the flow (its hosts on the fabric, its line on the rate chart); tick a box to chart it.
+          {(jobs.data?.length ?? 0) > 0 && " A collective's transfers are not listed here: its steps are on the job's iteration timeline above."}</p>
         {flows.isLoading && <Loading what="Loading flows" />}
         {flowList && (
           <FlowTable flows={flowList} selected={focus?.kind === "flow" ? focus.id : null} onSelect={(id) => setFocus({ kind: "flow", id })}

@@ -49,6 +49,8 @@ describe("a collective job's cards and timeline", () => {
     expect(highlighted[0].getAttribute("fill")).toBe(STEP_COLORS.slowest);
     expect(highlighted[0].querySelector("title")?.textContent).toContain("58.7 us");
     expect(svg.querySelectorAll("rect.step-bar")).toHaveLength(28);
+    // the legend names the same step and time as the card
+    expect(panel.querySelector("[data-slowest-legend]")?.textContent).toBe("the job's slowest step: step 9, iteration 1, 58.7 us");
     const bands = svg.querySelectorAll("g.iteration-band");
     expect([...bands].map((b) => b.textContent)).toEqual(["iteration 0: 169 us", "iteration 1: 177 us"]);
     expect(within(panel).getByText("JCT").closest(".card")).toHaveTextContent("344 us");
