@@ -520,8 +520,10 @@ CheckCollectives(const Scenario& s, std::vector<Finding>& out)
                  name + " spans " + std::to_string(leaves.size()) + " leaves of a fabric oversubscribed " +
                      ratio.str() + ":1: ranks under one leaf sending across leaves at once get 1/" + ratio.str() +
                      " of their NIC rate through its uplinks",
-                 "place the job under fewer leaves (placement packed, fewer servers) or add uplink "
-                 "capacity (more spines, faster fabric links) to reach 1:1"});
+                 anyServer ? "add uplink capacity (more spines, faster leaf-spine links) to reach 1:1: a job "
+                             "over several servers uses the leaf of every rail its NICs are on"
+                           : "place the job under fewer leaves (placement packed, fewer servers) or add uplink "
+                             "capacity (more spines, faster fabric links) to reach 1:1"});
         }
     }
 }

@@ -291,7 +291,13 @@ TEST(ConfigCheck, CollectiveInsideServersOfARailFabric)
     json d = Base();
     d["topology"] = json::parse(R"({"kind": "rail_optimized", "units": 1, "servers_per_unit": 2, "nics_per_server": 2, "spines": 1})");
     d["traffic"] = json::parse(R"([{"kind": "collective", "op": "all_reduce", "message_bytes": 4000, "servers": 2}])");
-    EXPECT_EQ(Find(Check(d), "collective_no_nvlink"), nullptr);
+    auto placed = Check(d);
+    EXPECT_EQ(Find(placed, "collective_no_nvlink"), nullptr);
+    // 2 servers x 400G down per rail leaf, 1 spine x 400G up: 2:1, and the job uses both rail leaves
+    const Finding* over = Find(placed, "collective_oversubscribed");
+    ASSERT_NE(over, nullptr);
+    EXPECT_EQ(over->where.size(), 2u);
+    EXPECT_NE(over->fix.find("uses the leaf of every rail"), std::string::npos);
     d["traffic"][0].erase("servers");
     d["traffic"][0]["hosts"] = json::array({"h0", "h2"});
     auto spread = Check(d);
