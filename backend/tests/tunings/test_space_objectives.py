@@ -139,3 +139,11 @@ def test_job_metrics_are_the_first_jobs():
     # a job that did not finish has a null JCT: missing, not zero
     unfinished = O.derive_metrics({**RESULT, "jobs": [{"name": "a", "jct_us": None, "busbw_gbps": None}]}, DOC)
     assert O.value(O.Objective("metric", "jct_us", "min"), unfinished) is None
+
+
+def test_job_metrics_are_accepted_objectives_with_their_sense():
+    from app.tunings.schemas import ObjectiveIn
+    assert ObjectiveIn(kind="metric", metric="jct_us").sense == "min"
+    assert ObjectiveIn(kind="metric", metric="busbw_gbps").sense == "max"
+    with pytest.raises(ValueError):
+        ObjectiveIn(kind="metric", metric="jct")
