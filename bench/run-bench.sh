@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Benchmarks of the packet-level model (docs/benchmarks.md records the figures).
-#   bench/run-bench.sh [A|B|big|all|A-run|A-scenario|hpcc] [duration_us]
+#   bench/run-bench.sh [A|B|big|all|A-run|A-scenario|hpcc|ai] [duration_us]
 # Builds the fabricmodel library with the project's CMake, compiles simcore/examples/fabric-bench.cc
 # against it, and prints one JSON line per reference.
 #   A-run:      times `fabricsim run bench/reference-a.json` (the path users take: parse, validate,
 #               expand, run, write the result) with /usr/bin/time; same flows and seeds as A 10000.
 #   A-scenario: rewrites bench/reference-a.json from fabric-bench (after changing Reference A).
 #   hpcc:       the HPCC benchmark flow by flow (validation/hpcc_run.sh) with its wall time and RSS.
+#   ai:         `fabricsim run bench/ai-256-ring.json`: a 256-GPU (32 servers x 8) rail-optimized
+#               ring all-reduce of 256 MB at 4096-byte MTU (issue 20's target: <= 60 s on one core);
+#               prints the job's JCT and busbw beside the times.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 which="${1:-all}"
@@ -32,18 +35,22 @@ import json, sys
 t = json.load(open(sys.argv[1]))
 r = json.load(open(sys.argv[2]))
 s = r["summary"]
+jobs = [{k: j[k] for k in ("name", "ranks", "jct_us", "busbw_gbps", "nic_payload_gbps", "flows")}
+        for j in r.get("jobs", [])]
 print(json.dumps({"run": "fabricsim run", **t, "perf": r.get("perf"),
-                  "flows_completed": s.get("flows_completed"), "slowdown": s.get("slowdown")}))
+                  "flows_completed": s.get("flows_completed"), "slowdown": s.get("slowdown"),
+                  **({"jobs": jobs} if jobs else {})}))
 PY
   rm -rf "$out"
 }
 case "$which" in
   A-run) fabricsim_run "$root/bench/reference-a.json" ;;
+  ai) fabricsim_run "$root/bench/ai-256-ring.json" ;;
   A-scenario) "$bin" scenario-A 10000 0.3 > "$root/bench/reference-a.json" ;;
   hpcc) "$root/validation/hpcc_run.sh" ;;
   A) run A "$dur" 0.3 ;;
   B) run B "$dur" ;;
   big) run big "$dur" 0.1 ;;
   all) run A "$dur" 0.3; run B "$dur" ;;
-  *) echo "usage: $0 [A|B|big|all|A-run|A-scenario|hpcc] [duration_us]" >&2; exit 2 ;;
+  *) echo "usage: $0 [A|B|big|all|A-run|A-scenario|hpcc|ai] [duration_us]" >&2; exit 2 ;;
 esac

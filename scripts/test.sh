@@ -52,15 +52,36 @@ e2e() {
         exec .venv/bin/uvicorn app.main:app --host 127.0.0.1 --port "$port" >"$work/backend.log" 2>&1
     ) &
     e2e_pids+=($!)
+    # e2e/sign-in.spec.ts: a second API on the same database, broker and runs that requires
+    # sign-in against the local OIDC provider stand-in (backend/tests/oidc_provider.py; loopback)
+    local free='import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+    local oidc_port signed_port secret
+    oidc_port="$(python3 -c "$free")" signed_port="$(python3 -c "$free")"
+    secret="$(python3 -c 'import secrets; print(secrets.token_urlsafe(24))')"
+    .venv/bin/python -m tests.oidc_provider --port "$oidc_port" --client-secret "$secret" >"$work/oidc.log" 2>&1 &
+    e2e_pids+=($!)
+    (
+        export DATABASE_URL="$db_url"
+        export CELERY_BROKER_URL="${CELERY_BROKER_URL%/*}/1" REDIS_URL="${REDIS_URL%/*}/1"
+        export RUNS_DIR="$work/runs" OIDC_ISSUER="http://127.0.0.1:$oidc_port" OIDC_CLIENT_ID=fabrictwin-test
+        export OIDC_CLIENT_SECRET="$secret" SESSION_COOKIE_SECURE=false
+        SESSION_SECRET="$(python3 -c 'import secrets; print(secrets.token_urlsafe(32))')"
+        export SESSION_SECRET
+        exec .venv/bin/uvicorn app.main:app --host 127.0.0.1 --port "$signed_port" >"$work/backend-signed.log" 2>&1
+    ) &
+    e2e_pids+=($!)
     local ok=0
     for _ in $(seq 120); do
-        curl -fsS "http://127.0.0.1:$port/api/v1/health" >/dev/null 2>&1 && { ok=1; break; }
+        curl -fsS "http://127.0.0.1:$port/api/v1/health" >/dev/null 2>&1 &&
+            curl -fsS "http://127.0.0.1:$signed_port/api/v1/health" >/dev/null 2>&1 &&
+            curl -fsS "http://127.0.0.1:$oidc_port/.well-known/openid-configuration" >/dev/null 2>&1 && { ok=1; break; }
         sleep 0.5
     done
     [ "$ok" = 1 ] || { echo "backend did not start"; tail -n 30 "$work"/*.log; return 1; }
-    (cd frontend && E2E_BASE_URL="http://127.0.0.1:$port" E2E_JUNIT="$REPORTS/e2e.xml" npm run -s e2e)
+    (cd frontend && E2E_BASE_URL="http://127.0.0.1:$port" E2E_OIDC_BASE_URL="http://127.0.0.1:$signed_port" \
+        E2E_JUNIT="$REPORTS/e2e.xml" npm run -s e2e)
     local rc=$?
-    [ $rc = 0 ] || tail -n 40 "$work/backend.log" "$work/worker.log"
+    [ $rc = 0 ] || tail -n 40 "$work/backend.log" "$work/backend-signed.log" "$work/oidc.log" "$work/worker.log"
     return $rc
 }
 

@@ -77,8 +77,9 @@ def queue_stats(result: dict, name: str) -> dict:
 # -- every preset --------------------------------------------------------------------------------
 
 def test_all_presets_are_covered():
-    # the msft-* presets are checked in test_presets_faults.py
-    assert set(PRESETS) == {"incast-2to1", "leaf-spine-permutation", "fat-tree-k4-websearch",
+    # the msft-* presets are checked in test_presets_faults.py, the ai-* in test_presets_ai.py
+    assert set(PRESETS) == {"ai-rail-allreduce", "ai-moe-alltoall", "ai-two-jobs", "ai-link-failure",
+                            "incast-2to1", "leaf-spine-permutation", "fat-tree-k4-websearch",
                             "three-tier-podsets", "dci-100km-perftest", "pfc-alpha-incast",
                             "msft-pfc-storm", "msft-pfc-storm-watchdogs", "msft-link-failure",
                             "msft-deadlock", "msft-deadlock-cured", "msft-pingmesh",

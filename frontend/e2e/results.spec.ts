@@ -3,7 +3,7 @@
 // of two runs and the HTML report.
 import { type APIRequestContext, type Page, expect, test } from "@playwright/test";
 import { readFileSync } from "node:fs";
-import { shot } from "./helpers";
+import { holdOwnerToken, newOwnerToken, shot } from "./helpers";
 
 test.describe.configure({ mode: "serial" });
 test.use({ viewport: { width: 1440, height: 900 } });
@@ -25,8 +25,8 @@ async function presetScenario(request: APIRequestContext, key: string) {
   return (await r.json()) as { scenario_id: string; scenario: Record<string, unknown> };
 }
 
-async function startRun(request: APIRequestContext, scenarioId: string, seed = 1) {
-  const created = await (await request.post(`${API}/runs`, { data: { scenario_id: scenarioId, seeds: [seed] } })).json();
+async function startRun(request: APIRequestContext, scenarioId: string, seed = 1, headers: Record<string, string> = {}) {
+  const created = await (await request.post(`${API}/runs`, { data: { scenario_id: scenarioId, seeds: [seed] }, headers })).json();
   return created.data[0].id as string;
 }
 
@@ -248,14 +248,24 @@ test("compare two runs: deltas, scenario diff, overlaid charts, URL kept", async
   await expect(page).toHaveURL(new RegExp(`/compare\\?runs=${a}$`));
 });
 
-test("compare from a scenario's history: the fork against its parent, fabric as a difference", async ({ page }) => {
-  // the fork of the test above: its scenario page offers its run and its parent's, both ticked
+test("compare from a scenario's history: the fork against its parent, fabric as a difference", async ({ page, request }) => {
+  // the fork of the test above: its scenario page offers its run and its parent's, both ticked.
+  // The parent is a preset: of its runs the history shows only this browser's (docs/security.md),
+  // so the browser holds the token of a run of it (a seed no other test ran: not shared by cache)
   expect(forkScenarioId, "the Kmax 200000 fork of the test above").not.toBe("");
+  const token = newOwnerToken();
+  const preset = await presetScenario(request, "incast-2to1");
+  const mine = await startRun(request, preset.scenario_id, 100_000 + Math.floor(Math.random() * 1e9), { "X-Owner-Token": token });
+  await waitSucceeded(request, mine);
+  await holdOwnerToken(page, token);
   await page.goto(`/s/${forkScenarioId}`);
   const picker = page.getByRole("region", { name: "Runs of this scenario, its parent and its forks" });
   await expect(picker.getByRole("checkbox", { checked: true })).toHaveCount(2);
+  // the browser's run of the preset is offered, another browser's (the spec's first) is not
+  await expect(picker.locator(`a[href="/runs/${mine}"]`)).toHaveCount(1);
+  await expect(picker.locator(`a[href="/runs/${runs["incast-2to1"]}"]`)).toHaveCount(0);
   await picker.getByTestId("compare-selected").click();
-  await expect(page).toHaveURL(new RegExp(`/compare\\?runs=[\\w-]+,${runs["incast-2to1"]}$`));
+  await expect(page).toHaveURL(new RegExp(`/compare\\?runs=[\\w-]+,${mine}$`));
   await expect(page.getByTestId("scenario-diff")).toContainText("switch.ecn.kmax_bytes");
   const fabric = page.getByTestId("fabric-difference");
   await expect(fabric.getByRole("img", { name: /Legend: B − A/ })).toBeVisible();
@@ -281,8 +291,13 @@ test("compare from a scenario's history: the fork against its parent, fabric as 
 test("several seeds as one result: mean ± 95% CI on every card, bands on the charts", async ({ page, request }) => {
   test.setTimeout(300_000);
   const scenario = scenarios["incast-2to1"];
-  const created = await (await request.post(`${API}/runs`, { data: { scenario_id: scenario, seeds: [2, 3] } })).json();
+  // two more seeds of the preset as the page's own (a preset's runs show to their owner only;
+  // seeds no other test ran, so the cache hands out no other browser's run)
+  const token = newOwnerToken();
+  const seed = 100_000 + Math.floor(Math.random() * 1e9);
+  const created = await (await request.post(`${API}/runs`, { data: { scenario_id: scenario, seeds: [seed, seed + 1] }, headers: { "X-Owner-Token": token } })).json();
   for (const r of created.data) await waitSucceeded(request, r.id);
+  await holdOwnerToken(page, token);
   await page.goto(`/runs/${runs["incast-2to1"]}`);
   await page.getByRole("link", { name: /mean over 3 seeds/ }).click();
   await expect(page).toHaveURL(/\/seeds\?runs=/);

@@ -57,6 +57,19 @@ DataInNetwork(const RunView& run)
     return in;
 }
 
+bool
+TrimmingEnabled(const Scenario& scenario)
+{
+    for (std::size_t i = 0; i < scenario.switchCfg.size(); ++i)
+    {
+        if (!scenario.topo.nodes[i].isHost && scenario.switchCfg[i].trimming)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
 nlohmann::ordered_json
 ConservationReport(const RunView& run, const InNetwork& in)
 {
@@ -90,6 +103,12 @@ ConservationReport(const RunView& run, const InNetwork& in)
     dropped["buffer_overflow"] = c.dropDataBytes[DROP_BUFFER_OVERFLOW];
     dropped["tail_drop"] = c.dropDataBytes[DROP_TAIL];
     dropped["unroutable"] = c.unroutableDataBytes;
+    if (TrimmingEnabled(run.scenario)) // present only when some switch trims
+    {
+        dropped["trimmed"] = c.trimmedDataBytes;
+        droppedTotal += c.trimmedDataBytes;
+        dropped["total"] = droppedTotal;
+    }
     nlohmann::ordered_json j;
     j["bytes_sent"] = sent;
     j["bytes_retransmitted"] = retransmitted;

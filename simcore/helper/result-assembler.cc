@@ -294,6 +294,11 @@ ResultAssembler::Summary() const
     dj["buffer_overflow"] = c.drops[DROP_BUFFER_OVERFLOW];
     dj["tail_drop"] = c.drops[DROP_TAIL];
     s["drops"] = dj;
+    if (TrimmingEnabled(m_run.scenario))
+    {
+        // frames cut to their header instead of dropped: not drops, no byte lost
+        s["trimmed_packets"] = c.trimmedPackets;
+    }
     s["retransmitted_packets"] = c.retransmitted;
     s["flows_total"] = m_run.ctx.flows.size();
     s["flows_completed"] = completed;

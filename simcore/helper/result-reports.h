@@ -27,6 +27,8 @@ struct InNetwork
     std::vector<uint64_t> queued; ///< per flow index: frames in a switch egress queue
 };
 InNetwork DataInNetwork(const RunView& run);
+/** Whether some switch has switch.trimming (the result then reports trimmed frames). */
+bool TrimmingEnabled(const Scenario& scenario);
 /** summary.conservation: sent = received + dropped + in flight + queued, exactly. */
 nlohmann::ordered_json ConservationReport(const RunView& run, const InNetwork& in);
 /** summary.counters.whole_run / .after_warmup. */

@@ -102,6 +102,9 @@ struct SwitchConfig
     bool ecnMarkOnDequeue = false; ///< ecn_mark_point: false = "enqueue", true = "dequeue"
     /** load_balancing: how an egress is chosen among equal-cost next hops. */
     LoadBalancing loadBalancing = LoadBalancing::ECMP;
+    /** trimming: a data frame the buffer cannot hold is cut to its header and forwarded at the
+     *  control priority instead of dropped (NDP, Ultra Ethernet). */
+    bool trimming = false;
 };
 
 struct CcConfig

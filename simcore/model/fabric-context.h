@@ -109,6 +109,8 @@ struct FabricCounters
     std::array<uint64_t, DROP_REASONS> drops{};
     std::array<uint64_t, DROP_REASONS> dropDataBytes{}; ///< DATA payload bytes of those drops
     uint64_t unroutableDataBytes = 0; ///< DATA payload a switch had no route for
+    uint64_t trimmedPackets = 0;      ///< DATA frames cut to their header (switch.trimming)
+    uint64_t trimmedDataBytes = 0;    ///< the payload those frames lost
 };
 
 struct FabricContext

@@ -217,6 +217,11 @@ FabricSwitch::Receive(uint32_t inPort, RocePacket p)
     SwitchMmu::Verdict v = m_mmu.Admit(inPort, prio, charge, QueueBytes(out, prio));
     if (v != SwitchMmu::ADMIT)
     {
+        if (m_cfg.trimming && p.kind == PacketKind::DATA)
+        {
+            Trim(out, p); // off the admitted path: a run without trimming never gets here
+            return;
+        }
         Drop(inPort, p,
              v == SwitchMmu::DROP_HEADROOM   ? DROP_HEADROOM_OVERFLOW
              : v == SwitchMmu::DROP_BUFFER ? DROP_BUFFER_OVERFLOW
@@ -250,6 +255,23 @@ FabricSwitch::MaybeMark(uint32_t port, uint8_t prio, uint64_t queueBytes, RocePa
         ++m_ports[port].ecnMarked;
     }
     p.ecn = true;
+}
+
+void
+FabricSwitch::Trim(uint32_t out, RocePacket p)
+{
+    ++m_ctx->counters.trimmedPackets;
+    if (p.flow < m_ctx->flows.size())
+    {
+        m_ctx->counters.trimmedDataBytes += p.payload;
+        m_ctx->flows[p.flow].bytesDropped += p.payload; // the payload leaves the network here
+    }
+    p.kind = PacketKind::TRIMMED;
+    p.payload = 0;
+    p.wire = kTrimmedFrameBytes + p.gap;
+    p.priority = kControlPriority; // ahead of the data, outside the buffer accounting
+    p.ecn = false;
+    Enqueue(out, p);
 }
 
 void

@@ -177,6 +177,8 @@ class FabricSwitch : public FabricDevice
     /** RED/ECN on a DATA frame leaving (or joining) egress port's queue of queueBytes. */
     void MaybeMark(uint32_t port, uint8_t prio, uint64_t queueBytes, RocePacket& p);
     void Drop(uint32_t port, const RocePacket& p, DropReason reason);
+    /** switch.trimming: the frame the buffer could not hold, cut to its header, to egress out. */
+    void Trim(uint32_t out, RocePacket p);
     void SendPause(uint32_t port, uint8_t prio, bool resume);
     void CheckXoff(uint32_t port, uint8_t prio);
     void CheckXon(uint32_t port, uint8_t prio);

@@ -76,6 +76,17 @@ RcTransport::OnData(FlowState& f, const RocePacket& p, int64_t now)
     }
 }
 
+void
+RcTransport::OnTrimmed(FlowState& f, const RocePacket& p, int64_t /* now */)
+{
+    // The gap is known at once: ask for everything from the first missing packet (go-back-N).
+    if (p.psn >= f.expected && m_nic->Config().nackEnabled && !f.nackSent)
+    {
+        f.nackSent = true;
+        SendAck(f, PacketKind::NACK, f.expected);
+    }
+}
+
 bool
 RcTransport::OnAck(FlowState& f, const RocePacket& p, bool nack, int64_t now)
 {

@@ -283,6 +283,12 @@ RdmaNic::Receive(uint32_t port, RocePacket p)
     case PacketKind::PAUSE:
         HandlePause(port, p);
         break;
+    case PacketKind::TRIMMED:
+        if (p.flow < m_ctx->flows.size())
+        {
+            m_transport->OnTrimmed(m_ctx->flows[p.flow], p, NowPs());
+        }
+        break;
     }
 }
 

@@ -18,8 +18,12 @@ enum class PacketKind : uint8_t
     ACK,
     NACK,
     CNP,
-    PAUSE
+    PAUSE,
+    TRIMMED ///< a DATA frame a switch cut to its header (switch.trimming): psn says which
 };
+
+/** Frame bytes of a trimmed DATA frame: its header (NDP's 64 bytes). */
+constexpr uint32_t kTrimmedFrameBytes = 64;
 
 /** One frame in flight or queued. At most 40 bytes, copied by value. */
 struct RocePacket

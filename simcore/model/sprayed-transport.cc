@@ -130,10 +130,31 @@ SprayedTransport::OnData(FlowState& f, const RocePacket& p, int64_t now)
     }
 }
 
+void
+SprayedTransport::OnTrimmed(FlowState& f, const RocePacket& p, int64_t /* now */)
+{
+    // Ask for exactly that packet again: a NACK naming it (in the SACK slot).
+    if (p.psn >= f.expected)
+    {
+        SendAck(f, PacketKind::NACK, f.expected, static_cast<uint32_t>(p.psn + 1));
+    }
+}
+
 bool
-SprayedTransport::OnAck(FlowState& f, const RocePacket& p, bool /* nack */, int64_t now)
+SprayedTransport::OnAck(FlowState& f, const RocePacket& p, bool nack, int64_t now)
 {
     Sender& s = m_senders[FlowIndex(f)];
+    if (nack)
+    {
+        // a trimmed packet's NACK: resend the PSN it names now, once
+        uint64_t psn = p.payload > 0 ? p.payload - 1 : f.sndNxt;
+        if (psn >= f.sndUna && psn < f.sndNxt && s.status[psn - f.sndUna] == OUTSTANDING)
+        {
+            s.status[psn - f.sndUna] = QUEUED;
+            s.retx.push_back(psn);
+        }
+        return f.sndUna >= f.totalPkts;
+    }
     uint64_t cumulative = p.psn;
     int64_t latestRttPs = -1; // RTT of the packet this ACK reports (its latest transmission)
     if (cumulative > f.sndUna && cumulative <= f.sndNxt)

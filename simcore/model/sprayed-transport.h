@@ -35,6 +35,7 @@ class SprayedTransport : public Transport
     void OnData(FlowState& f, const RocePacket& p, int64_t now) override;
     bool OnAck(FlowState& f, const RocePacket& p, bool nack, int64_t now) override;
     void OnTimeout(FlowState& f, int64_t now) override;
+    void OnTrimmed(FlowState& f, const RocePacket& p, int64_t now) override;
     void OnRetire(uint32_t flow) override;
     uint64_t QpsPerNic(uint64_t hosts, uint64_t processes) const override;
     uint64_t ContextKey(const FlowSpec& spec, uint32_t processes) const override;

@@ -45,6 +45,11 @@ Transport::OnRetire(uint32_t /* flow */)
 {
 }
 
+void
+Transport::OnTrimmed(FlowState& /* f */, const RocePacket& /* p */, int64_t /* now */)
+{
+}
+
 uint32_t
 Transport::ExtraHeaderBytes() const
 {

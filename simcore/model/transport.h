@@ -46,6 +46,11 @@ class Transport : public ns3::Object
     virtual bool OnAck(FlowState& f, const RocePacket& p, bool nack, int64_t now) = 0;
     /** Sender: no progress for an RTO with packets outstanding. */
     virtual void OnTimeout(FlowState& f, int64_t now) = 0;
+    /**
+     * Receiver: the header of DATA frame p.psn arrived, its payload cut by a switch
+     * (switch.trimming). Default: nothing (the transport's loss recovery finds the gap).
+     */
+    virtual void OnTrimmed(FlowState& f, const RocePacket& p, int64_t now);
     /** Sender: the QP finished or the NIC is disposed (free per-QP state). */
     virtual void OnRetire(uint32_t flow);
     /** Header bytes a DATA frame carries beyond nic.header_bytes (ERD's RD headers and EETH). */

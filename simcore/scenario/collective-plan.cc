@@ -333,77 +333,119 @@ class Planner
         return m_req.chunkBytes ? m_req.chunkBytes : kDefaultPipelineChunk;
     }
 
-    /** NCCL's double binary tree: tree 0 over rank order, tree 1 shifted by one rank. */
+    /**
+     * NCCL's double binary tree. The trees join nodes: ranks, or, when ranks come in servers
+     * (consecutive, equal counts g), servers, each reached through its GPU of local index
+     * c mod g (so a channel's tree edges stay on one rail) with a chain over NVLink through the
+     * server's other GPUs to it, as NCCL builds trees across nodes. Tree 0 over node order,
+     * tree 1 shifted by one node (leaves of one are inner nodes of the other); each carries
+     * half the data: reduce to the root, then broadcast back, chunk by chunk.
+     */
     void DoubleTree(uint32_t c)
     {
-        std::vector<int64_t> parent = InOrderTreeParents(m_n);
+        std::vector<std::vector<uint32_t>> chains; // per node: its ranks, the head last
+        std::size_t g = m_servers.ranks[0].size();
+        if (m_servers.contiguousEqual && g > 1)
+        {
+            for (const auto& server : m_servers.ranks)
+            {
+                chains.push_back(Rotated(server, static_cast<uint32_t>((c + 1) % g)));
+            }
+        }
+        else
+        {
+            for (uint32_t r = 0; r < m_n; ++r)
+            {
+                chains.push_back({r});
+            }
+        }
+        std::size_t nodes = chains.size();
+        std::vector<int64_t> parent = InOrderTreeParents(static_cast<uint32_t>(nodes));
         uint64_t half = CeilDiv(ChannelBytes(), 2);
         std::vector<uint64_t> parts = Chunks(half, PipelineChunk());
         uint32_t m = static_cast<uint32_t>(parts.size());
+        std::vector<std::vector<std::size_t>> children(nodes);
+        std::size_t root = 0;
+        for (std::size_t q = 0; q < nodes; ++q)
+        {
+            if (parent[q] < 0)
+            {
+                root = q;
+            }
+            else
+            {
+                children[static_cast<std::size_t>(parent[q])].push_back(q);
+            }
+        }
+        std::vector<std::size_t> order = PostOrder(children, root);
         for (uint32_t t = 0; t < 2; ++t)
         {
-            // rank at position q: tree 0 q, tree 1 q + 1 (leaves of one are inner nodes of
-            // the other)
-            auto rank = [&](std::size_t q) { return static_cast<uint32_t>((q + t) % m_n); };
-            std::vector<std::vector<std::size_t>> children(m_n);
-            std::size_t root = 0;
-            for (std::size_t q = 0; q < m_n; ++q)
-            {
-                if (parent[q] < 0)
-                {
-                    root = q;
-                }
-                else
-                {
-                    children[static_cast<std::size_t>(parent[q])].push_back(q);
-                }
-            }
             uint32_t ch = 2 * c + t;
-            // reduce, leaves first (post-order: a node after its children)
-            std::vector<std::vector<uint32_t>> up(m_n);
-            std::vector<std::size_t> order = PostOrder(children, root);
+            auto chain = [&](std::size_t q) -> const std::vector<uint32_t>& {
+                return chains[(q + t) % nodes];
+            };
+            // reduce: up each chain to its head, then from head to head towards the root
+            std::vector<std::vector<std::vector<uint32_t>>> ready(nodes); // [q][j]: head's inputs
+            std::vector<std::vector<uint32_t>> up(nodes);
             for (std::size_t q : order)
             {
-                if (parent[q] < 0)
-                {
-                    continue;
-                }
+                const std::vector<uint32_t>& ranks = chain(q);
+                ready[q].assign(m, {});
                 for (uint32_t j = 0; j < m; ++j)
                 {
-                    std::vector<uint32_t> after;
+                    uint32_t last = UINT32_MAX;
+                    for (std::size_t i = 0; i + 1 < ranks.size(); ++i)
+                    {
+                        std::vector<uint32_t> after;
+                        if (last != UINT32_MAX)
+                        {
+                            after.push_back(last);
+                        }
+                        last = Add(ranks[i], ranks[i + 1], parts[j], j, ch, std::move(after));
+                    }
+                    if (last != UINT32_MAX)
+                    {
+                        ready[q][j].push_back(last);
+                    }
                     for (std::size_t k : children[q])
                     {
-                        after.push_back(up[k][j]);
+                        ready[q][j].push_back(up[k][j]);
                     }
-                    up[q].push_back(Add(rank(q), rank(static_cast<std::size_t>(parent[q])),
-                                        parts[j], j, ch, std::move(after)));
+                    if (parent[q] >= 0)
+                    {
+                        up[q].push_back(Add(ranks.back(),
+                                            chain(static_cast<std::size_t>(parent[q])).back(),
+                                            parts[j], j, ch, ready[q][j]));
+                    }
                 }
             }
-            // broadcast back, root first (reverse post-order: a node before its children)
-            std::vector<std::vector<uint32_t>> down(m_n);
+            // broadcast: head to head from the root, then down each chain
+            std::vector<std::vector<uint32_t>> down(nodes);
             for (auto it = order.rbegin(); it != order.rend(); ++it)
             {
                 std::size_t q = *it;
-                if (parent[q] < 0)
-                {
-                    continue;
-                }
-                std::size_t p = static_cast<std::size_t>(parent[q]);
+                const std::vector<uint32_t>& ranks = chain(q);
                 for (uint32_t j = 0; j < m; ++j)
                 {
-                    std::vector<uint32_t> after;
-                    if (p == root)
+                    std::vector<uint32_t> have; // the head holds the reduced chunk
+                    if (parent[q] < 0)
                     {
-                        for (std::size_t k : children[root])
-                        {
-                            after.push_back(up[k][j]);
-                        }
+                        have = ready[q][j];
                     }
                     else
                     {
-                        after.push_back(down[p][j]);
+                        std::size_t p = static_cast<std::size_t>(parent[q]);
+                        std::vector<uint32_t> after =
+                            parent[p] < 0 ? ready[p][j] : std::vector<uint32_t>{down[p][j]};
+                        down[q].push_back(
+                            Add(chain(p).back(), ranks.back(), parts[j], m + j, ch, std::move(after)));
+                        have = {down[q][j]};
                     }
-                    down[q].push_back(Add(rank(p), rank(q), parts[j], m + j, ch, std::move(after)));
+                    for (std::size_t i = ranks.size() - 1; i > 0; --i)
+                    {
+                        uint32_t sent = Add(ranks[i], ranks[i - 1], parts[j], m + j, ch, have);
+                        have = {sent};
+                    }
                 }
             }
         }

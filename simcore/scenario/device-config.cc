@@ -290,6 +290,10 @@ ReadSwitchConfig(const json& value, const std::string& path, ordered_json* out)
     s.loadBalancing = lb == "per_packet" ? LoadBalancing::PER_PACKET
                       : lb == "adaptive" ? LoadBalancing::ADAPTIVE
                                          : LoadBalancing::ECMP;
+    if (r.Has("trimming")) // read only when given: other documents normalize as before
+    {
+        s.trimming = r.Bool("trimming", false);
+    }
     r.Finish();
     return s;
 }

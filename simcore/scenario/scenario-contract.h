@@ -104,6 +104,7 @@ constexpr NumberField kSwitchPfcHeadroomBytes{0, false, 64000000, false, kNoDefa
 inline const EnumField kSwitchPfcPauseMode{"xoff_xon", {"xoff_xon", "quanta"}};
 constexpr NumberField kSwitchPfcPauseQuanta{512, false, 65535, false, 65535, true, nullptr, nullptr};
 constexpr NumberField kSwitchPfcXonOffsetBytes{0, false, 10000000, false, 4160, true, "bytes", nullptr};
+constexpr BoolField kSwitchTrimming{false};
 
 // Fields of `nic` (and of nic_overrides entries).
 constexpr NumberField kNicAckIntervalPackets{1, false, 1024, false, 1, true, "packets", nullptr};

@@ -107,6 +107,10 @@ class Switch(Strict):
         "ecmp", description="choice among equal-cost next hops: ecmp (5-tuple hash, one path "
         "per QP), per_packet (round robin, packet by packet), adaptive (the next hop whose "
         "egress queue holds the fewest bytes, packet by packet; ties follow the hash)")
+    trimming: StrictBool = Field(
+        False, description="packet trimming (NDP, Ultra Ethernet): a data frame the buffer "
+        "cannot hold is cut to its 64-byte header and forwarded at the control priority instead "
+        "of dropped; the receiver asks for that packet again")
 
     @model_validator(mode="after")
     def _priority_ecn(self) -> "Switch":
@@ -145,6 +149,7 @@ class SwitchPartial(Strict):
     data_priority: int | None = Field(None, ge=0, le=6)
     ecn_mark_point: Literal["enqueue", "dequeue"] | None = None
     load_balancing: LoadBalancing | None = None
+    trimming: StrictBool | None = None
 
 
 class Cc(Strict):

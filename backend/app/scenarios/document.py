@@ -146,9 +146,16 @@ def _override_errors(s: Scenario, hosts: set[str], switches: set[str]) -> list:
 
 
 def _traffic_errors(s: Scenario, hosts: set[str], switches: set[str]) -> list:
-    """Every host (or ToR) a generator names exists."""
+    """Every host (or ToR) a generator names exists; collectives' job names are unique."""
     errors = []
+    jobs: dict[str, int] = {}
     for i, gen in enumerate(s.traffic):
+        if gen.kind == "collective":
+            job = gen.job or gen.name or f"job{i}"
+            if job in jobs:
+                errors.append(error_at(("traffic", i, "job"), f"'{job}' is already the job of "
+                                       f"traffic[{jobs[job]}]: give each collective its own job", gen.job))
+            jobs.setdefault(job, i)
         for field in HOST_FIELDS[gen.kind]:
             seen: set[str] = set()
             for sub, name in _names(getattr(gen, field)):

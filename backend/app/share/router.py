@@ -11,7 +11,7 @@ from fastapi import APIRouter, FastAPI, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.orm import Session
 
-from app.api.deps import IdPath, ScenarioDep, SessionDep
+from app.api.deps import CallerDep, IdPath, ScenarioDep, SessionDep
 from app.core import simulator
 from app.scenarios.models import ScenarioRow
 from app.share import thumbnail
@@ -60,9 +60,11 @@ def thumbnail_png(row: ScenarioDep) -> Response:
 
 
 @router.get("/{id}/history", response_model=ScenarioHistory)
-def scenario_history(session: SessionDep, row: ScenarioDep) -> ScenarioHistory:
-    """The scenario's runs, sweeps, tunings and forks, and its parent's runs (newest first)."""
-    return history(session, row)
+def scenario_history(session: SessionDep, caller: CallerDep, row: ScenarioDep) -> ScenarioHistory:
+    """The scenario's runs, sweeps, tunings and forks, and its parent's runs (newest first), as
+    the list endpoints show them to the caller: every link holder's work on a saved scenario, the
+    caller's own on a preset, and the caller's own forks."""
+    return history(session, row, caller.listing())
 
 
 @router.get("/{id}/thumbnail.svg", response_class=Response,

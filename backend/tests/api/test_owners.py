@@ -1,6 +1,8 @@
 """Issue 23: who may see and change what. Every route of the live OpenAPI document is called by
 the owner of a scenario (and of its runs, sweep and tuning), by another anonymous visitor with a
-token of its own, and by a visitor without any token; per route and caller the status is checked,
+token of its own, by a visitor without any token, and, on an API server of the same database that
+requires sign-in (the local OIDC provider stand-in), by a signed-in member and by an instructor
+whose class the owner is not in; per route and caller the status is checked,
 and that nothing of the owner's comes back that the caller was not given (enumeration through
 lists and search, and direct references by id, sweep points and tuning evaluations included).
 Then the probes of the issue as regressions: cancelling someone else's run, search and listing.
@@ -16,8 +18,9 @@ import pytest
 
 from tests.helpers import FINAL, OWNER_TOKEN, create_scenario, start_run, wait_final
 from tests.imports.test_router import TOPOLOGY, first_flows
+from tests.oidc_provider import Provider, sign_in, signed_stack
 from tests.scenarios_data import incast, long_running, two_hosts
-from tests.support import wait_until
+from tests.support import Stack, wait_until
 
 MARK = secrets.token_hex(4)
 SWEEP = {"seed": 1, "parameters": [{"path": "switch.ecn.kmin_bytes", "values": [0, 5000]}]}
@@ -78,6 +81,30 @@ def nobody(stack) -> Iterator[httpx.Client]:
         yield client
 
 
+@pytest.fixture(scope="module")
+def signed(stack) -> Iterator[tuple[Stack, Provider]]:
+    """An API server that requires sign-in, on the same database, broker and runs directory as
+    the anonymous one (so it serves the owner's work, and the runs it starts are run)."""
+    with signed_stack("oidc-owners", stack.env) as pair:
+        yield pair
+
+
+@pytest.fixture(scope="module")
+def member(signed) -> Iterator[httpx.Client]:
+    """A signed-in member (of the group 'lab')."""
+    client = sign_in(*signed, "mallory", groups=["lab"])
+    yield client
+    client.close()
+
+
+@pytest.fixture(scope="module")
+def instructor(signed) -> Iterator[httpx.Client]:
+    """A signed-in instructor of the group 'lab' (the anonymous owner is in no class)."""
+    client = sign_in(*signed, "ines", roles=["instructor"], groups=["lab"])
+    yield client
+    client.close()
+
+
 def _request(route: str, method: str, w: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """The concrete path and JSON body of one operation, on the owner's resources."""
     ids = {"/scenarios/": w["SD"] if method == "delete" else w["S"],
@@ -127,9 +154,9 @@ def _leaks(text: str, ids: list[str]) -> list[str]:
 
 
 # the owner last: its calls delete SD and cancel the long run
-@pytest.mark.parametrize("caller", ["visitor", "nobody", "owner"])
-def test_every_route_by_caller(api, visitor, nobody, world, caller):
-    client = {"owner": api, "visitor": visitor, "nobody": nobody}[caller]
+@pytest.mark.parametrize("caller", ["visitor", "nobody", "member", "instructor", "owner"])
+def test_every_route_by_caller(request, api, world, caller):
+    client = api if caller == "owner" else request.getfixturevalue(caller)
     w = world
     never = [w["S2"], w["R2"], f"unshared {MARK}"]  # the owner never gave these out
     # in lists, nothing of the owner's (S itself may appear: the visitor's own sweep and tuning
@@ -232,6 +259,97 @@ def test_evaluations_and_points_of_another_tuning_are_not_reachable(api, visitor
                         json={"evaluation_id": theirs}).status_code == 403
     assert visitor.post(f"/sweeps/{world['W']}/cancel").status_code == 403
     assert visitor.post(f"/tunings/{world['T']}/cancel").status_code == 403
+
+
+def _history(client: httpx.Client, scenario_id: str) -> dict[str, set[str]]:
+    """The ids of each list of GET /scenarios/{id}/history."""
+    response = client.get(f"/scenarios/{scenario_id}/history")
+    assert response.status_code == 200, response.text
+    return {k: {x["id"] for x in v} for k, v in response.json().items() if isinstance(v, list)}
+
+
+def test_history_of_a_preset_shows_the_callers_own_work_only(api, visitor, nobody, world):
+    """A preset is everyone's: its history (the scenario page's comparison picker) shows the
+    caller's runs, tunings and forks of it, never another owner's; a saved scenario's shows
+    every link holder's work on it, but its preset parent's runs are still the caller's own."""
+    preset = api.get("/presets/incast-2to1").json()["scenario_id"]
+    seed = 1_000_000 + secrets.randbelow(10**9)  # no other test's run of it to share by cache
+    mine = start_run(api, preset, [seed])[0]["id"]
+    theirs = start_run(visitor, preset, [seed + 1])[0]["id"]
+    tuning = api.post("/tunings", json={"scenario_ids": [preset], **TUNING})
+    assert tuning.status_code == 201, tuning.text
+    tuning = tuning.json()["id"]
+    api.post(f"/tunings/{tuning}/cancel")
+    copy = incast(name=f"preset copy {MARK}", duration_us=1000)
+    my_fork = api.post(f"/scenarios/{preset}/fork", json={"scenario": copy}).json()["id"]
+    my_fork_run = start_run(api, my_fork, [seed])[0]["id"]
+    their_fork = visitor.post(f"/scenarios/{preset}/fork", json={"scenario": copy}).json()["id"]
+
+    a = _history(api, preset)
+    assert mine in a["runs"] and theirs not in a["runs"]
+    assert tuning in a["tunings"]
+    assert my_fork in a["forks"] and their_fork not in a["forks"]
+    assert my_fork_run in a["fork_runs"]
+    b = _history(visitor, preset)
+    assert theirs in b["runs"] and mine not in b["runs"]
+    assert tuning not in b["tunings"]
+    assert their_fork in b["forks"] and my_fork not in b["forks"]
+    assert my_fork_run not in b["fork_runs"]
+    assert not any(_history(nobody, preset).values())
+    # the owner's fork, read by the visitor through its link: the fork's runs (a saved scenario's
+    # work is its link holders'), but of its preset parent only the visitor's own run
+    f = _history(visitor, my_fork)
+    assert my_fork_run in f["runs"]
+    assert theirs in f["parent_runs"] and mine not in f["parent_runs"]
+    # a saved scenario's sweeps and tunings are its link holders' (as GET /sweeps?scenario_id=)
+    s = _history(visitor, world["S"])
+    assert world["R"] in s["runs"] and world["W"] in s["sweeps"] and world["T"] in s["tunings"]
+
+
+def _ids(client: httpx.Client, path: str, **params: Any) -> set[str]:
+    response = client.get(path, params={"limit": 200, **params})
+    assert response.status_code == 200, response.text
+    return {x["id"] for x in response.json()["data"]}
+
+
+def test_signed_in_roles_list_and_change_what_the_docs_say(api, signed, member, instructor, world):
+    """docs/security.md, sign-in roles: a member lists its own work (in every session) and none
+    of another member's or of the anonymous owner's; an instructor lists its class's too but
+    changes none of it; an admin lists everyone's and may change it."""
+    alice = sign_in(*signed, "alice", groups=["lab"])  # in the instructor's class
+    design = create_scenario(alice, two_hosts(name=f"alice {MARK}"))["id"]
+    long = create_scenario(alice, long_running(f"alice long {MARK}"))["id"]
+    run = start_run(alice, long)[0]["id"]
+    preset = alice.get("/presets/incast-2to1").json()["scenario_id"]
+    preset_run = start_run(alice, preset, [2_000_000 + secrets.randbelow(10**9)])[0]["id"]
+    again = sign_in(*signed, "alice", groups=["lab"])  # another session of the same account
+    assert {design, long} <= _ids(again, "/scenarios") and run in _ids(again, "/runs")
+    assert preset_run in _history(again, preset)["runs"]
+    theirs = [world["S"], world["S2"], world["R"], world["R2"], world["W"], world["T"]]
+    for path in ("/scenarios", "/runs", "/sweeps", "/tunings"):
+        assert not set(theirs) & _ids(alice, path, **({"kind": "all"} if path == "/scenarios" else {}))
+    # another member: nothing of alice's listed, not even by the preset's history; no changes
+    for path, mine in (("/scenarios", design), ("/runs", run)):
+        assert mine not in _ids(member, path) and mine not in _ids(api, path)
+    assert preset_run not in _history(member, preset)["runs"]
+    assert member.post(f"/runs/{run}/cancel").status_code == 403
+    assert member.delete(f"/scenarios/{design}").status_code == 403
+    # the instructor of alice's group: lists her work, changes none of it
+    assert design in _ids(instructor, "/scenarios") and run in _ids(instructor, "/runs")
+    assert preset_run in _history(instructor, preset)["runs"]
+    assert world["R2"] not in _ids(instructor, "/runs")  # the anonymous owner is in no class
+    assert instructor.post(f"/runs/{run}/cancel").status_code == 403
+    assert instructor.delete(f"/scenarios/{design}").status_code == 403
+    # an admin: everyone's, and may cancel and delete
+    admin = sign_in(*signed, "root", roles=["admin"])
+    assert {design, world["S2"]} <= _ids(admin, "/scenarios")
+    assert {run, world["R2"]} <= _ids(admin, "/runs")
+    assert preset_run in _history(admin, preset)["runs"]
+    assert admin.post(f"/runs/{run}/cancel").status_code == 200
+    assert admin.delete(f"/scenarios/{design}").status_code == 204
+    assert alice.get(f"/runs/{run}").json()["status"] == "CANCELLED"
+    for client in (alice, again, admin):
+        client.close()
 
 
 def test_malformed_token_is_401_on_every_route_kind(stack):

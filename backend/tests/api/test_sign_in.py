@@ -3,44 +3,23 @@ stand-in (tests/oidc_provider.py) through the real Authlib client. Signed out: 4
 but health; a member owns its work by account (in every session), another member gets 403 and
 lists nothing of it; an admin lists and may cancel everyone's; a forged provider answer is 401."""
 
-import secrets
 from collections.abc import Iterator
 
 import httpx
 import pytest
 
 from tests.helpers import create_scenario
-from tests.oidc_provider import CLIENT_ID, CLIENT_SECRET, Provider
+from tests.oidc_provider import Provider, sign_in, signed_stack
 from tests.scenarios_data import long_running, two_hosts
 from tests.support import Stack, service_env
 
 
 @pytest.fixture(scope="module")
 def signed(pg_url: str) -> Iterator[tuple[Stack, Provider]]:
-    provider = Provider().start()
-    env = service_env(DATABASE_URL=pg_url, OIDC_ISSUER=provider.issuer, OIDC_CLIENT_ID=CLIENT_ID,
-                      OIDC_CLIENT_SECRET=CLIENT_SECRET, SESSION_SECRET=secrets.token_urlsafe(32),
-                      SESSION_COOKIE_SECURE="false", REAPER_INTERVAL_S="0",
+    env = service_env(DATABASE_URL=pg_url, REAPER_INTERVAL_S="0",
                       CELERY_BROKER_URL="redis://127.0.0.1:1/0")  # no runs start here
-    stack = Stack("oidc", env)
-    try:
-        stack.start_server()
-        yield stack, provider
-    finally:
-        stack.stop()
-        provider.stop()
-
-
-def sign_in(stack: Stack, provider: Provider, sub: str, roles: list[str] | None = None,
-            groups: list[str] | None = None) -> httpx.Client:
-    """A browser signed in as `sub` (the provider signs in whoever the test names)."""
-    provider.next_user = {"sub": sub, "name": f"user {sub}", **({"roles": roles} if roles else {}),
-                          **({"groups": groups} if groups else {})}
-    client = httpx.Client(base_url=stack.base_url, timeout=30, follow_redirects=True)
-    response = client.get("/auth/login")
-    assert response.status_code == 200 and str(response.url).endswith("/"), response.text[:300]
-    client.follow_redirects = False
-    return client
+    with signed_stack("oidc", env) as pair:
+        yield pair
 
 
 def test_signed_out_gets_401_but_health(signed):

@@ -9,7 +9,7 @@ from app.labs.service import LabFormatError, parse_lab
 
 LAB_SLUGS = {"lab1-ecn-incast", "lab2-rdma-distance", "lab3-pfc-storm", "lab4-pingmesh",
              "lab5-dci-accelerator", "lab6-pfc-alpha", "lab7-ecmp-collisions",
-             "lab8-erd-at-scale"}
+             "lab8-erd-at-scale", "lab9-collectives-rail"}
 
 
 def set_path(document: dict, path: str, value) -> None:

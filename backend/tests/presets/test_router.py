@@ -3,7 +3,8 @@
 PRESET_KEYS = {"incast-2to1", "leaf-spine-permutation", "fat-tree-k4-websearch",
                "three-tier-podsets", "dci-100km-perftest", "pfc-alpha-incast",
                "msft-pfc-storm", "msft-pfc-storm-watchdogs", "msft-link-failure", "msft-deadlock",
-               "msft-deadlock-cured", "msft-pingmesh", "ntt-dci-distance", "erd-vs-rc"}
+               "msft-deadlock-cured", "msft-pingmesh", "ntt-dci-distance", "erd-vs-rc",
+               "ai-rail-allreduce", "ai-moe-alltoall", "ai-two-jobs", "ai-link-failure"}
 
 
 def test_list_presets(api):
@@ -12,8 +13,8 @@ def test_list_presets(api):
     incast = next(p for p in body["data"] if p["key"] == "incast-2to1")
     assert incast["hosts"] == 4 and incast["switches"] == 3 and incast["topology_kind"] == "leaf_spine"
     # the list says which presets carry a comparison, so the gallery can offer to run it
-    assert [p["key"] for p in body["data"] if "comparison" in p] == ["ntt-dci-distance",
-                                                                     "erd-vs-rc"]
+    assert [p["key"] for p in body["data"] if "comparison" in p] == [
+        "ntt-dci-distance", "erd-vs-rc", "ai-rail-allreduce", "ai-moe-alltoall", "ai-two-jobs"]
     ntt = next(p for p in body["data"] if p["key"] == "ntt-dci-distance")
     assert ntt["comparison"]["title"].startswith("NTT")
 

@@ -43,3 +43,28 @@ def test_history_lists_runs_sweeps_tunings_and_forks(api):
     api.post(f"/sweeps/{sweep.json()['id']}/cancel")
     api.post(f"/tunings/{tuning.json()['id']}/cancel")
     assert api.get("/scenarios/nope/history").status_code == 404
+
+
+def test_a_scenarios_tunings_are_found_by_a_query_on_sqlite_too(tmp_path):
+    """The embedded instance (SQLite) finds the tunings naming a scenario with json_each, as
+    PostgreSQL does with JSONB containment (the test above): only those naming it, none by a
+    prefix of its id."""
+    from sqlalchemy import create_engine, select
+    from sqlalchemy.orm import Session
+
+    from app.core.db import Base
+    from app.share.history import _tuning_of
+    from app.tunings.models import Tuning
+
+    engine = create_engine(f"sqlite:///{tmp_path / 'h.db'}")
+    Base.metadata.create_all(engine)
+    with Session(engine) as session:
+        session.add_all([Tuning(id="t1", scenario_ids=["abc", "xyz"], spec={}),
+                         Tuning(id="t2", scenario_ids=["abcd"], spec={}),
+                         Tuning(id="t3", scenario_ids=[], spec={})])
+        session.commit()
+        found = lambda sid: session.scalars(select(Tuning.id).where(_tuning_of(session, sid))
+                                            .order_by(Tuning.id)).all()  # noqa: E731
+        assert found("abc") == ["t1"] and found("xyz") == ["t1"] and found("abcd") == ["t2"]
+        assert found("ab") == []
+    engine.dispose()

@@ -1,4 +1,5 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import { BrowserRouter, NavLink, Route, Routes, useLocation } from "react-router";
 import { HomePage } from "./routes/HomePage";
 import { EditorPage } from "./routes/EditorPage";
@@ -12,6 +13,8 @@ import { Empty } from "../components/States";
 import { LabsPage } from "./routes/LabsPage";
 import { GuidePage } from "./routes/GuidePage";
 import { LabDock } from "./LabDock";
+import { AccountControl, SignInGate } from "./AccountControl";
+import { useSignInAnnouncements } from "../lib/account/account";
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
@@ -20,6 +23,7 @@ const queryClient = new QueryClient({
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
+      <SignInAnnouncements>
       <BrowserRouter>
         <a className="skip-link" href="#main">Skip to content</a>
         <header className="app-header">
@@ -29,9 +33,11 @@ export function App() {
             <NavLink to="/editor">Editor</NavLink>
             <NavLink to="/labs">Labs</NavLink>
           </nav>
+          <AccountControl />
         </header>
         <div className="app-body">
         <div id="main" className="app-main">
+          <SignInGate>
           <Routes>
             <Route path="/" element={<HomePage />} />
             <Route path="/editor" element={<EditorRoute />} />
@@ -48,12 +54,20 @@ export function App() {
             <Route path="/guide/:name" element={<GuidePage />} />
             <Route path="*" element={<Empty>Page not found. <NavLink to="/">Back to the presets</NavLink></Empty>} />
           </Routes>
+          </SignInGate>
         </div>
         <LabDock />
         </div>
       </BrowserRouter>
+      </SignInAnnouncements>
     </QueryClientProvider>
   );
+}
+
+/** Any API call answered 401 "sign in first" shows the sign-in screen (lib/account). */
+function SignInAnnouncements({ children }: { children: ReactNode }) {
+  useSignInAnnouncements(queryClient);
+  return <>{children}</>;
 }
 
 /** A new query string (another scenario, or "New fabric") starts a fresh editor. */

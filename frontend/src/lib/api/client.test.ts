@@ -1,5 +1,6 @@
 import { client, unwrap } from "./client";
 import { loadMine, ownerTokens, rememberScenario } from "../localWork/localWork";
+import { onSignInRequired } from "../account/account";
 
 const OWN = "A".repeat(32);
 const MINTED = "m".repeat(32);
@@ -41,14 +42,14 @@ describe("the API client and owner tokens", () => {
     expect(ownerTokens()).toEqual([]);
   });
 
-  it("goes to sign in when the instance requires it, and only then", async () => {
-    const assign = vi.fn();
-    vi.stubGlobal("location", { ...window.location, assign });
+  it("announces that sign-in is needed when the instance requires it, and only then", async () => {
+    const heard = vi.fn();
+    const stop = onSignInRequired(heard);
     const ask = (detail: string) => unwrap(client.GET("/api/v1/runs", { fetch: fakeFetch({ detail }, 401).fetch, baseUrl: BASE })).catch(() => undefined);
     await ask("X-Owner-Token: each token is 22-64 URL-safe characters (A-Z a-z 0-9 _ -)");
-    expect(assign).not.toHaveBeenCalled();
+    expect(heard).not.toHaveBeenCalled();
     await ask("sign in first: this instance requires it (/api/v1/auth/login)");
-    expect(assign).toHaveBeenCalledWith("/api/v1/auth/login");
-    vi.unstubAllGlobals();
+    expect(heard).toHaveBeenCalledTimes(1);
+    stop();
   });
 });

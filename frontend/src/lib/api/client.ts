@@ -2,21 +2,20 @@ import createClient from "openapi-fetch";
 import type { paths } from "./schema.gen";
 import { ApiError, toApiError } from "./errors";
 import { ownerTokens, rememberToken } from "../localWork/localWork";
+import { announceSignInRequired } from "../account/account";
 
 /** The generated, typed client. Relative URLs: the backend serves the app at the same origin. */
 export const client = createClient<paths>({ baseUrl: "" });
 
 const SIGN_IN = "/api/v1/auth/";
-let signingIn = false;
 
-/** An instance that requires sign-in (OIDC_ISSUER) answers 401 "sign in first": go sign in. */
+/** An instance that requires sign-in (OIDC_ISSUER) answers 401 "sign in first": the app shows its
+ * sign-in screen (lib/account; not a redirect to the provider, which would sign straight back in
+ * after "Sign out"). */
 async function signInIfAsked(response: Response) {
   try {
     const body = (await response.clone().json()) as { detail?: unknown };
-    if (typeof body?.detail === "string" && body.detail.startsWith("sign in first") && !signingIn) {
-      signingIn = true; // several calls answer 401 at once: navigate once
-      window.location.assign(`${SIGN_IN}login`);
-    }
+    if (typeof body?.detail === "string" && body.detail.startsWith("sign in first")) announceSignInRequired();
   } catch {
     /* not the sign-in answer */
   }

@@ -1,7 +1,7 @@
 // Issue 22 §2: a scenario's history (read by its id) offers its family's runs to compare with.
 import { render, screen, within } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
-import { familyRuns, parentLatest, type ScenarioHistory } from "./history";
+import { familyRuns, parentLatest, rememberedMissing, withRuns, type ScenarioHistory } from "./history";
 import { HistoryPanel } from "../../features/scenarios/components/HistoryPanel";
 
 const run = (id: string, scenario_id: string, status = "SUCCEEDED", seed = 1, created_at = "2026-01-01T00:00:00Z") =>
@@ -30,6 +30,28 @@ describe("a scenario's family of runs", () => {
     expect(parentLatest(history)?.id).toBe("r-parent-new");
     expect(parentLatest({ ...history, parent: null, parent_runs: [] })).toBeUndefined();
     expect(familyRuns(undefined)).toEqual([]);
+  });
+});
+
+describe("runs this browser started that the history leaves out", () => {
+  // a preset's history lists the caller's own runs only, and a run the cache handed out is its
+  // first creator's: the browser that was given its id still sees it (docs/security.md)
+  const mine = [
+    { id: "r-cached", scenario_id: "base", created_at: "2026-01-07T00:00:00Z" },
+    { id: "r-mine", scenario_id: "fork1", created_at: "2026-01-01T00:00:00Z" },
+    { id: "r-elsewhere", scenario_id: "other", created_at: "2026-01-01T00:00:00Z" },
+    { id: "r-kid2", scenario_id: "kid", created_at: "2026-01-08T00:00:00Z" },
+  ];
+  it("asks for the family's remembered runs not listed, and no other", () => {
+    expect(rememberedMissing(history, mine)).toEqual(["r-cached", "r-kid2"]);
+  });
+  it("puts them in their lists, newest first, so the parent's latest is the remembered one", () => {
+    const h = withRuns(history, [run("r-cached", "base", "SUCCEEDED", 1, "2026-01-07T00:00:00Z"), run("r-kid2", "kid", "SUCCEEDED", 1, "2026-01-08T00:00:00Z")]);
+    expect(h.parent_runs.map((r) => r.id)).toEqual(["r-cached", "r-parent-new", "r-parent-old"]);
+    expect(h.fork_runs.map((r) => r.id)).toEqual(["r-kid2", "r-kid"]);
+    expect(h.runs.map((r) => r.id)).toEqual(["r-mine", "r-failed"]);
+    expect(parentLatest(h)?.id).toBe("r-cached");
+    expect(withRuns(history, [])).toBe(history);
   });
 });
 

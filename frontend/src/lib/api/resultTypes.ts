@@ -97,6 +97,10 @@ export interface ResultSummary {
     pause_duration_us_after_warmup?: number;
   }[];
   drops: Drops;
+  /**
+   * only when some switch has switch.trimming: DATA frames cut to their header instead of dropped (not counted in drops)
+   */
+  trimmed_packets?: number;
   retransmitted_packets?: number;
   flows_total?: number;
   flows_completed?: number;

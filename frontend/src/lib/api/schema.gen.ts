@@ -477,7 +477,9 @@ export interface paths {
         };
         /**
          * Scenario History
-         * @description The scenario's runs, sweeps, tunings and forks, and its parent's runs (newest first).
+         * @description The scenario's runs, sweeps, tunings and forks, and its parent's runs (newest first), as
+         *     the list endpoints show them to the caller: every link holder's work on a saved scenario, the
+         *     caller's own on a preset, and the caller's own forks.
          */
         get: operations["scenarios-scenario_history"];
         put?: never;
@@ -3760,6 +3762,12 @@ export interface components {
              */
             load_balancing: "ecmp" | "per_packet" | "adaptive";
             pfc?: components["schemas"]["Pfc"];
+            /**
+             * Trimming
+             * @description packet trimming (NDP, Ultra Ethernet): a data frame the buffer cannot hold is cut to its 64-byte header and forwarded at the control priority instead of dropped; the receiver asks for that packet again
+             * @default false
+             */
+            trimming: boolean;
         };
         /**
          * SwitchPartial
@@ -3788,6 +3796,8 @@ export interface components {
             /** Load Balancing */
             load_balancing?: ("ecmp" | "per_packet" | "adaptive") | null;
             pfc?: components["schemas"]["PfcPartial"] | null;
+            /** Trimming */
+            trimming?: boolean | null;
         };
         /**
          * SwitchWatchdog

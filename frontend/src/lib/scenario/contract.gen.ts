@@ -87,6 +87,7 @@ export const SWITCH_CONTRACT: Readonly<Record<string, FieldContract>> = {
   "pfc.pause_mode": { type: "enum", options: ["xoff_xon", "quanta"], default: "xoff_xon" },
   "pfc.pause_quanta": { type: "integer", min: 512, max: 65535, default: 65535 },
   "pfc.xon_offset_bytes": { type: "integer", min: 0, max: 10000000, default: 4160, unit: "bytes" },
+  "trimming": { type: "boolean", default: false, description: "packet trimming (NDP, Ultra Ethernet): a data frame the buffer cannot hold is cut to its 64-byte header and forwarded at the control priority instead of dropped; the receiver asks for that packet again" },
 };
 
 /** Default of every `switch` field that has one (paths relative to it). */
@@ -107,6 +108,7 @@ export const SWITCH_DEFAULTS: Readonly<Record<string, unknown>> = {
   "pfc.pause_mode": "xoff_xon",
   "pfc.pause_quanta": 65535,
   "pfc.xon_offset_bytes": 4160,
+  "trimming": false,
 };
 
 /** Every scalar field of `nic` (paths relative to it). */

@@ -1,0 +1,111 @@
+"""Physics of the AI-fabric presets (docs/presets.md, 15-18): each runs on the real `fabricsim`,
+and what its description claims shows, against figures computed here by hand.
+
+NIC payload rate at 400 Gbit/s and MTU 4096: 400 x 4096 / (4096 + 82) = 392.149 Gbit/s.
+"""
+
+import copy
+
+import pytest
+
+from tests.test_presets_physics import PRESETS, fabricsim, goodput_ceiling, sim  # noqa: F401
+
+PAYLOAD = goodput_ceiling(400, 4096)
+MIB = 1048576
+
+
+def job(result: dict, name: str) -> dict:
+    return next(j for j in result["jobs"] if j["name"] == name)
+
+
+def test_ai_rail_allreduce_ring_against_tree(sim):
+    result = sim(PRESETS["ai-rail-allreduce"]["scenario"])
+    ring, tree = job(result, "ring"), job(result, "tree")
+    assert ring["completed"] and tree["completed"]
+    n, channels, size = 128, 4, 64 * MIB
+    # each channel's ring leaves every one of the 16 servers once per step through one NIC:
+    # 2(n-1) steps x 16 hops x S/(4n) bytes x 4 channels cross the network, the rest NVLink
+    block = size // (channels * n)
+    assert ring["network_bytes"] == 2 * (n - 1) * 16 * block * channels
+    assert ring["nvlink_bytes"] == 2 * (n - 1) * (n - 16) * block * channels
+    assert ring["flows"] == 2 * (n - 1) * n * channels
+    # the bound: 4 channels, each through its own 400G NIC at the payload rate
+    assert 0.9 * channels * PAYLOAD <= ring["busbw_gbps"] <= channels * PAYLOAD
+    # the tree starts after the ring ended, so the two do not share the fabric
+    assert tree["iterations"][0]["start_us"] >= ring["jct_us"]
+    assert tree["busbw_gbps"] < ring["busbw_gbps"]
+    # 2 trees x 4 channels, each reduce + broadcast over 127 edges, in 1 MiB chunks of 8 MiB
+    assert tree["flows"] == 2 * channels * 2 * (n - 1) * 8
+
+
+def test_ai_rail_allreduce_tree_wins_small_messages(sim):
+    scenario = copy.deepcopy(PRESETS["ai-rail-allreduce"]["scenario"])
+    for gen in scenario["traffic"]:
+        gen["message_bytes"] = MIB
+    result = sim(scenario)
+    # 254 ring steps of 2 KiB cost their latency; 2 x 4 tree levels do not
+    assert job(result, "tree")["jct_us"] < job(result, "ring")["jct_us"]
+
+
+def variant(key: str, **nic_switch) -> dict:
+    scenario = copy.deepcopy(PRESETS[key]["scenario"])
+    for path, value in nic_switch.items():
+        section, field = path.split("__")
+        scenario.setdefault(section, {})[field] = value
+    return scenario
+
+
+def test_ai_moe_alltoall_spraying_needs_a_transport_that_tolerates_reordering(sim):
+    # 24 blocks of 1 MiB leave each GPU through its NIC (7 of its 31 go over NVLink)
+    bound_us = 24 * MIB * 8 / (PAYLOAD * 1000)
+    ecmp = job(sim(PRESETS["ai-moe-alltoall"]["scenario"]), "moe")
+    assert ecmp["network_bytes"] == 32 * 24 * MIB
+    assert ecmp["jct_us"] > 2 * bound_us  # hashed collisions on the spine links
+    sprayed_rc = sim(variant("ai-moe-alltoall", switch__load_balancing="per_packet"))
+    assert sprayed_rc["summary"]["retransmitted_packets"] > 1000  # go-back-N on reordering
+    sprayed = job(sim(variant("ai-moe-alltoall", switch__load_balancing="per_packet",
+                              nic__transport="sprayed")), "moe")
+    assert sprayed["jct_us"] < 0.7 * ecmp["jct_us"]
+    adaptive = job(sim(variant("ai-moe-alltoall", switch__load_balancing="adaptive",
+                               nic__transport="sprayed")), "moe")
+    assert bound_us <= adaptive["jct_us"] <= 1.05 * bound_us
+
+
+def test_ai_two_jobs_spread_doubles_each_jct(sim):
+    spread = sim(PRESETS["ai-two-jobs"]["scenario"])
+    alone_doc = copy.deepcopy(PRESETS["ai-two-jobs"]["scenario"])
+    alone_doc["traffic"] = alone_doc["traffic"][:1]
+    alone = job(sim(alone_doc), "A")
+    # a 32-rank ring of 64 MiB, one channel: 62 steps of 2 MiB through one 400G NIC each
+    step_us = 2 * MIB * 8 / (PAYLOAD * 1000)
+    assert alone["jct_us"] == pytest.approx(62 * step_us, rel=0.03)
+    for name in ("A", "B"):
+        assert job(spread, name)["jct_us"] == pytest.approx(2 * alone["jct_us"], rel=0.1)
+    packed_doc = copy.deepcopy(PRESETS["ai-two-jobs"]["scenario"])
+    for gen in packed_doc["traffic"]:
+        gen["placement"] = "packed"
+    packed = sim(packed_doc)
+    for name in ("A", "B"):
+        assert job(packed, name)["jct_us"] == pytest.approx(alone["jct_us"], rel=0.01)
+    hosts = [set(job(packed, name)["hosts"]) for name in ("A", "B")]
+    assert not hosts[0] & hosts[1]
+
+
+def test_ai_link_failure_costs_a_timeout_then_runs_at_speed(sim):
+    failed = sim(PRESETS["ai-link-failure"]["scenario"])
+    healthy_doc = copy.deepcopy(PRESETS["ai-link-failure"]["scenario"])
+    del healthy_doc["faults"]
+    healthy = job(sim(healthy_doc), "train")
+    # 62 ring steps of 64 MiB / (8 channels x 32 ranks) through one NIC each
+    step_us = 64 * MIB / (8 * 32) * 8 / (PAYLOAD * 1000)
+    for it in healthy["iterations"]:
+        assert it["time_us"] == pytest.approx(62 * step_us, rel=0.1)
+    train = job(failed, "train")
+    assert train["completed"]
+    times = [it["time_us"] for it in train["iterations"]]
+    assert times[0] > 2 * healthy["iterations"][0]["time_us"]  # waited for the RTO
+    for t in times[2:]:
+        assert t == pytest.approx(healthy["iterations"][0]["time_us"], rel=0.15)
+    assert failed["faults"]["drops"]["link_down"] > 0
+    assert failed["summary"]["retransmitted_packets"] >= failed["faults"]["drops"]["link_down"]
+    assert train["flows_completed"] == train["flows"]
