@@ -41,7 +41,8 @@ function numbersText(numbers: Record<string, number>) {
 export function groupFindings(findings: CheckFinding[]): (CheckFinding & { count: number })[] {
   const groups = new Map<string, CheckFinding & { count: number }>();
   for (const f of findings) {
-    const key = `${f.severity}|${f.rule}|${f.fix}`;
+    // a collective's findings are per job (their messages name it): never merged into another job's
+    const key = `${f.severity}|${f.rule}|${f.fix}${f.rule.startsWith("collective_") ? `|${f.message}` : ""}`;
     const g = groups.get(key);
     if (g) {
       g.where = [...g.where, ...f.where.filter((w) => !g.where.includes(w))];

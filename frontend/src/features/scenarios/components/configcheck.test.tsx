@@ -1,5 +1,5 @@
 import { fireEvent, render, screen } from "@testing-library/react";
-import { ConfigCheckPanel } from "./ConfigCheckPanel";
+import { ConfigCheckPanel, groupFindings } from "./ConfigCheckPanel";
 import { countsText, findingTarget } from "../configcheck/targets";
 import { ApiError } from "../../../lib/api/errors";
 import type { CheckResult } from "../api/scenarios";
@@ -80,5 +80,12 @@ describe("the collective findings", () => {
     fireEvent.click(screen.getByRole("button", { name: /Collective across the leaves of an oversubscribed fabric/ }));
     expect(onShow).toHaveBeenCalledWith(expect.objectContaining({ where: ["leaf0", "leaf1"] }));
     expect(screen.getByText("leaves 2 · oversubscription 2 · ranks 4")).toBeInTheDocument();
+  });
+  it("stay one per job: two jobs with the same fix are not merged", () => {
+    const [, over] = collective.findings;
+    const jobB = { ...over, message: over.message.replace("job 'a'", "job 'b'") };
+    expect(groupFindings([over, jobB]).map((g) => [g.message.slice(0, 7), g.count])).toEqual([["job 'a'", 1], ["job 'b'", 1]]);
+    // other rules still group one finding per port into one item
+    expect(groupFindings([result.findings[0], { ...result.findings[0], where: ["h1"] }])).toHaveLength(1);
   });
 });
