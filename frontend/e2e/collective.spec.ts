@@ -84,6 +84,9 @@ test("a collective from the editor: check, run, job cards and timeline", async (
   const cardTime = (await panel.locator('[data-metric="Slowest step"] dd').textContent())!.trim();
   expect(await bar.locator("title").textContent()).toContain(`: ${cardTime},`);
   await expect(panel.locator("g.iteration-band")).toHaveCount(2);
+  // the slowest transfer's two hosts on the fabric overlay
+  await panel.getByRole("button", { name: "Show the slowest transfer's hosts" }).click();
+  await expect(page.getByTestId("overlay-shown")).toContainText(`${slow.src}->${slow.dst}`);
   await panel.scrollIntoViewIfNeeded();
   await shot(page, "collective-results-1440");
   await page.setViewportSize({ width: 390, height: 844 });

@@ -47,6 +47,8 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
   const [marker, setMarker] = useState<number | null>(null);
   const [focus, setFocus] = useState<Focus | null>(null);
   const [picked, setPicked] = useState<string[] | null>(null);
+  // hosts a job panel asked to show on the fabric (its ranks, its slowest transfer's ends)
+  const [shown, setShown] = useState<{ ids: string[]; what: string } | null>(null);
   const s = series.data;
   const full: [number, number] = useMemo(() => (s && s.t_us.length ? [s.t_us[0], s.t_us[s.t_us.length - 1]] : [0, 1]), [s]);
   // The charts open on the span where something happens, not on an axis that is mostly empty.
@@ -90,7 +92,11 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
         <a className="button" href={`/api/v1/runs/${runId}/flows.csv`} download={`run-${runId}-flows.csv`}>Download flows CSV</a>
       </div>
       <SummaryCards cards={cards} onFocus={setFocus} />
-      <JobsSection runId={runId} subtitle={exportSubtitle} />
+      <JobsSection runId={runId} subtitle={exportSubtitle} onShowNodes={graph ? (ids, what) => {
+        setFocus(null);
+        setShown({ ids, what });
+        document.getElementById("overlay")?.scrollIntoView?.({ block: "start" });
+      } : undefined} />
       <DiagnosticsPanels runId={runId} />
       {windows.active && (
         <p className="hint" data-testid="active-period">
@@ -124,10 +130,11 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
         )}
       </ChartFrame>
       {graph && (
-        <ChartFrame id="overlay" title="Fabric overlay" filename={`run-${runId}-fabric`} subtitle={exportSubtitle}>
+        <ChartFrame id="overlay" title="Fabric overlay" filename={`run-${runId}-fabric`} subtitle={exportSubtitle}
+          note={shown && !focusFlow ? <span data-testid="overlay-shown">Highlighted: {shown.what}. <button type="button" className="small" onClick={() => setShown(null)}>Clear</button></span> : undefined}>
           <TopologyOverlay
             graph={graph} summary={summary.data.summary} series={s} onTime={setMarker} windows={windows}
-            focusPort={focus?.kind === "port" ? focus.id : null} focusNodes={focusFlow ? [focusFlow.src, focusFlow.dst] : undefined}
+            focusPort={focus?.kind === "port" ? focus.id : null} focusNodes={focusFlow ? [focusFlow.src, focusFlow.dst] : shown?.ids}
             onPickPort={(p) => setFocus({ kind: "port", id: p })}
             badges={acceleratorBadges((scenario as { topology?: unknown } | undefined)?.topology)}
           />

@@ -1,4 +1,4 @@
-import { render, screen, within } from "@testing-library/react";
+import { fireEvent, render, screen, within } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
 import type { Job, ResultSummary } from "../../../lib/api/resultTypes";
 import type { ComparedRun } from "../api/compare";
@@ -54,6 +54,17 @@ describe("a collective job's cards and timeline", () => {
     const bands = svg.querySelectorAll("g.iteration-band");
     expect([...bands].map((b) => b.textContent)).toEqual(["iteration 0: 169 us", "iteration 1: 177 us"]);
     expect(within(panel).getByText("JCT").closest(".card")).toHaveTextContent("344 us");
+  });
+});
+
+describe("a job on the fabric", () => {
+  it("asks the page to highlight its ranks, or its slowest transfer's two hosts", () => {
+    const onShowNodes = vi.fn();
+    render(<JobPanel job={job} index={0} runId="r1" onShowNodes={onShowNodes} />);
+    fireEvent.click(screen.getByRole("button", { name: "Show the slowest transfer's hosts" }));
+    expect(onShowNodes).toHaveBeenLastCalledWith(["h6", "h0"], "the slowest step's transfer h6->h0 (job ar8)");
+    fireEvent.click(screen.getByRole("button", { name: "Show its ranks on the fabric" }));
+    expect(onShowNodes).toHaveBeenLastCalledWith(job.hosts, "the 8 ranks of job ar8");
   });
 });
 
