@@ -12,6 +12,17 @@ const MARGIN = { top: 22, right: 16, bottom: 36, left: 44 };
 export const STEP_COLORS = { network: CATEGORICAL[0], nvlink: CATEGORICAL[2], slowest: CATEGORICAL[5] } as const;
 const fmt = format(",~g");
 
+const LABEL_W = 144;
+
+/** Where the slowest step's label goes: right of its bar, else left of it, else inside it (black on
+ *  vermillion), else nowhere (the legend names the step anyway). */
+export function labelPlacement(x0: number, x1: number, width: number): { x: number; anchor: "start" | "end" } | null {
+  if (x1 + 4 + LABEL_W <= width) return { x: x1 + 4, anchor: "start" };
+  if (x0 - 4 - LABEL_W >= 0) return { x: x0 - 4, anchor: "end" };
+  if (x1 - x0 >= LABEL_W + 8) return { x: x0 + 4, anchor: "start" };
+  return null;
+}
+
 /**
  * A job's steps over time, one channel at a time: a bar per step (its rows are step numbers) from
  * its first transfer's start to its last completion, the iterations shaded behind, the job's
@@ -32,6 +43,7 @@ export function JobTimeline({ job }: { job: Job }) {
   const x = scaleLinear().domain([startUs, endUs > startUs ? endUs : startUs + 1]).range([0, innerW]);
   const y = (step: number) => step * rowH;
   const slow = bars.find((b) => b.slowest);
+  const slowLabel = slow ? labelPlacement(x(slow.startUs), x(slow.endUs), innerW) : null;
   const slowText = `the job's slowest step${slow ? `: step ${slow.step}, iteration ${slow.iteration}, ${formatDurationUs(slow.endUs - slow.startUs)}` : " (on another channel)"}`;
   const yTicks = scaleLinear().domain([0, rows]).ticks(Math.min(rows, 6)).filter((t) => Number.isInteger(t) && t < rows);
   return (
@@ -73,9 +85,9 @@ export function JobTimeline({ job }: { job: Job }) {
                 <title>{b.title}</title>
               </rect>
             ))}
-            {slow && innerW >= 700 && (
-              <text className="slowest-label" x={x(slow.endUs) + 144 > innerW ? x(slow.startUs) - 4 : x(slow.endUs) + 4} y={y(slow.step) + rowH / 2} dy="0.32em" fontSize={10}
-                textAnchor={x(slow.endUs) + 144 > innerW ? "end" : "start"} fill="#000">
+            {slow && innerW >= 700 && slowLabel && (
+              <text className="slowest-label" x={slowLabel.x} y={y(slow.step) + rowH / 2} dy="0.32em" fontSize={10}
+                textAnchor={slowLabel.anchor} fill="#000">
                 slowest: step {slow.step}, {formatDurationUs(slow.endUs - slow.startUs)}
               </text>
             )}

@@ -7,7 +7,7 @@ import { CompareView } from "./CompareView";
 import fixture from "../utils/testdata/job-ring-8.json";
 import { busFactorText, jobCards, slowestStepOf, stepBars, stepTimeUs } from "../utils/jobs";
 import { JobPanel } from "./JobsSection";
-import { STEP_COLORS } from "./JobTimeline";
+import { STEP_COLORS, labelPlacement } from "./JobTimeline";
 
 // jobs[0] of a real run: ring all-reduce of 8 MB over 8 ranks (2 servers x 4 NICs), 2 channels, 2 iterations
 const job = fixture.job as unknown as Job;
@@ -54,6 +54,16 @@ describe("a collective job's cards and timeline", () => {
     const bands = svg.querySelectorAll("g.iteration-band");
     expect([...bands].map((b) => b.textContent)).toEqual(["iteration 0: 169 us", "iteration 1: 177 us"]);
     expect(within(panel).getByText("JCT").closest(".card")).toHaveTextContent("344 us");
+  });
+});
+
+describe("the slowest step's label", () => {
+  it("goes right of the bar, else left, else inside it, never off the chart", () => {
+    expect(labelPlacement(100, 200, 1000)).toEqual({ x: 204, anchor: "start" });
+    expect(labelPlacement(500, 950, 1000)).toEqual({ x: 496, anchor: "end" });
+    // the all-to-all's slowest step runs from 0 to the end: inside
+    expect(labelPlacement(0, 1000, 1000)).toEqual({ x: 4, anchor: "start" });
+    expect(labelPlacement(60, 100, 200)).toBeNull();
   });
 });
 
