@@ -36,7 +36,8 @@ export function JobTimeline({ job }: { job: Job }) {
   const startUs = Math.min(...job.iterations.map((i) => i.start_us ?? endUs), endUs);
   const bars = useMemo(() => stepBars(job, channel, endUs), [job, channel, endUs]);
   const rows = Math.max(1, ...bars.map((b) => b.step + 1));
-  const rowH = Math.max(3, Math.min(14, Math.floor(280 / rows)));
+  // 2 px rows at least: a 128-rank ring (254 steps) stays about 500 px tall
+  const rowH = Math.max(2, Math.min(14, Math.floor(280 / rows)));
   const height = MARGIN.top + MARGIN.bottom + rows * rowH;
   const innerW = Math.max(width - MARGIN.left - MARGIN.right, 10);
   const innerH = rows * rowH;
