@@ -10,6 +10,8 @@
 #include <string>
 #include <cmath>
 #include <deque>
+#include <iomanip>
+#include <sstream>
 #include <set>
 
 namespace fabric
@@ -494,6 +496,88 @@ CheckDciAccelerator(const Scenario& s, std::vector<Finding>& out)
     }
 }
 
+/** The largest oversubscription the topology generator reported (leaf, ToR or rail leaf); 0 if none. */
+double
+Oversubscription(const Topology& t)
+{
+    double over = 0;
+    const std::string suffix = "oversubscription";
+    for (const auto& [key, value] : t.stats)
+    {
+        if (key.size() >= suffix.size() && key.compare(key.size() - suffix.size(), suffix.size(), suffix) == 0)
+        {
+            over = std::max(over, value);
+        }
+    }
+    return over;
+}
+
+/** Collectives (docs/config-check.md): a job whose ranks are each on a server of their own has
+ *  no NVLink step (every step crosses the fabric; `hierarchical` has no level inside a server),
+ *  and a job over several servers under several leaves of an oversubscribed fabric shares the
+ *  leaves' uplinks: ranks under one leaf sending across at once get 1/oversubscription of
+ *  their NIC rate. One finding per job and rule; nothing is computed for a scenario without. */
+void
+CheckCollectives(const Scenario& s, std::vector<Finding>& out)
+{
+    if (s.jobs.empty())
+    {
+        return;
+    }
+    const Topology& t = s.topo;
+    const double over = Oversubscription(t);
+    auto adj = Adjacency(t);
+    for (const JobSpec& job : s.jobs)
+    {
+        const std::string name = "job '" + job.name + "'";
+        const double ranks = double(job.ranks.size());
+        bool anyServer = false;
+        std::set<std::string> leaves;
+        for (uint32_t h : job.ranks)
+        {
+            anyServer = anyServer || !t.nodes[h].server.empty();
+            for (const auto& [neighbor, link] : adj[h])
+            {
+                if (!t.nodes[neighbor].isHost)
+                {
+                    leaves.insert(t.nodes[neighbor].id);
+                }
+            }
+        }
+        if (job.ranks.size() > 1 && job.servers == job.ranks.size())
+        {
+            const bool hierarchical = job.algorithm == "hierarchical";
+            out.push_back(
+                {hierarchical ? "warning" : "info", "collective_no_nvlink",
+                 {t.nodes[job.ranks[0]].id},
+                 {{"ranks", ranks}, {"servers", double(job.servers)}},
+                 name + (anyServer ? ": each of its ranks is on a different server"
+                                   : ": every host is its own server (this fabric's hosts name none)") +
+                     ": no NVLink steps, every step crosses the fabric" +
+                     (hierarchical ? "; hierarchical has no level inside a server" : ""),
+                 anyServer ? "give the job `servers` (all their NICs become ranks) or list hosts that share servers"
+                           : "use a rail_optimized topology (or explicit hosts with `server`) for GPUs that share a server"});
+        }
+        if (over > 1 && job.servers > 1 && leaves.size() > 1)
+        {
+            std::vector<std::string> where(leaves.begin(), leaves.end());
+            std::ostringstream ratio;
+            ratio << std::setprecision(4) << over;
+            out.push_back(
+                {"warning", "collective_oversubscribed", where,
+                 {{"oversubscription", RoundDecimals(over, 3)}, {"leaves", double(leaves.size())},
+                  {"ranks", ranks}},
+                 name + " spans " + std::to_string(leaves.size()) + " leaves of a fabric oversubscribed " +
+                     ratio.str() + ":1: ranks under one leaf sending across leaves at once get 1/" + ratio.str() +
+                     " of their NIC rate through its uplinks",
+                 anyServer ? "add uplink capacity (more spines, faster leaf-spine links) to reach 1:1: a job "
+                             "over several servers uses the leaf of every rail its NICs are on"
+                           : "place the job under fewer leaves (placement packed, fewer servers) or add uplink "
+                             "capacity (more spines, faster fabric links) to reach 1:1"});
+        }
+    }
+}
+
 /** Applies a scenario's `set` faults to a copy: the configuration in force at the end. */
 Scenario
 AfterSets(const Scenario& s, ordered_json& effective)
@@ -557,6 +641,7 @@ CheckConfiguration(const Scenario& s)
     CheckPaths(s, out);
     CheckDcqcn(s, out);
     CheckDciAccelerator(s, out);
+    CheckCollectives(s, out);
     return out;
 }
 

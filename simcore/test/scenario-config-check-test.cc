@@ -278,3 +278,67 @@ TEST(ConfigCheck, QpDepthAgainstTheAcceleratorsRtt)
     d["nic"]["qp_depth"] = 92;
     EXPECT_EQ(Find(Check(d), "qp_depth_below_bdp"), nullptr);
 }
+
+TEST(ConfigCheck, CollectiveOnHostsWithoutServers)
+{
+    // leaf_spine hosts name no server: each of the 4 ranks is a server of its own, so no step
+    // goes over NVLink (info; a warning for hierarchical, which then has no level inside a server).
+    json d = Base();
+    d["traffic"] = json::parse(R"([{"kind": "collective", "op": "all_reduce", "message_bytes": 4000, "job": "a"}])");
+    auto all = Check(d);
+    const Finding* x = Find(all, "collective_no_nvlink");
+    ASSERT_NE(x, nullptr);
+    EXPECT_EQ(x->severity, "info");
+    EXPECT_EQ(x->numbers.at("ranks"), 4);
+    EXPECT_EQ(x->numbers.at("servers"), 4);
+    EXPECT_NE(x->message.find("every host is its own server"), std::string::npos);
+    d["traffic"][0]["algorithm"] = "hierarchical";
+    EXPECT_EQ(Find(Check(d), "collective_no_nvlink")->severity, "warning");
+}
+
+TEST(ConfigCheck, CollectiveAcrossOversubscribedLeaves)
+{
+    // Base: 2 hosts x 100G under each leaf, 1 uplink of 100G: oversubscribed 2:1 (expand's
+    // stats). A job on h0 h1 h2 h3 spans leaf0 and leaf1: warned; on h0 h1 (one leaf) it is not.
+    json d = Base();
+    d["traffic"] = json::parse(R"([{"kind": "collective", "op": "all_gather", "message_bytes": 4000, "job": "a"}])");
+    auto all = Check(d);
+    const Finding* x = Find(all, "collective_oversubscribed");
+    ASSERT_NE(x, nullptr);
+    EXPECT_EQ(x->severity, "warning");
+    EXPECT_EQ(x->numbers.at("oversubscription"), 2);
+    EXPECT_EQ(x->numbers.at("leaves"), 2);
+    EXPECT_EQ(x->where, (std::vector<std::string>{"leaf0", "leaf1"}));
+    EXPECT_NE(x->message.find("oversubscribed 2:1"), std::string::npos);
+    d["traffic"][0]["hosts"] = json::array({"h0", "h1"});
+    EXPECT_EQ(Find(Check(d), "collective_oversubscribed"), nullptr);
+    // 1:1 (two spines): nothing to warn about
+    json full = Base();
+    full["topology"]["spines"] = 2;
+    full["traffic"] = d["traffic"];
+    full["traffic"][0].erase("hosts");
+    EXPECT_EQ(Find(Check(full), "collective_oversubscribed"), nullptr);
+}
+
+TEST(ConfigCheck, CollectiveInsideServersOfARailFabric)
+{
+    // rail_optimized, 1 unit of 2 servers x 2 NICs (rail leaves leaf..0 and ..1), 1 spine:
+    // ranks share servers, so there are NVLink steps: no collective_no_nvlink. One NIC of each
+    // server (hosts h0 and h2) are two servers of one rank each: noted.
+    json d = Base();
+    d["topology"] = json::parse(R"({"kind": "rail_optimized", "units": 1, "servers_per_unit": 2, "nics_per_server": 2, "spines": 1})");
+    d["traffic"] = json::parse(R"([{"kind": "collective", "op": "all_reduce", "message_bytes": 4000, "servers": 2}])");
+    auto placed = Check(d);
+    EXPECT_EQ(Find(placed, "collective_no_nvlink"), nullptr);
+    // 2 servers x 400G down per rail leaf, 1 spine x 400G up: 2:1, and the job uses both rail leaves
+    const Finding* over = Find(placed, "collective_oversubscribed");
+    ASSERT_NE(over, nullptr);
+    EXPECT_EQ(over->where.size(), 2u);
+    EXPECT_NE(over->fix.find("uses the leaf of every rail"), std::string::npos);
+    d["traffic"][0].erase("servers");
+    d["traffic"][0]["hosts"] = json::array({"h0", "h2"});
+    auto spread = Check(d);
+    const Finding* x = Find(spread, "collective_no_nvlink");
+    ASSERT_NE(x, nullptr);
+    EXPECT_NE(x->message.find("each of its ranks is on a different server"), std::string::npos);
+}

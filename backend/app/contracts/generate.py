@@ -20,6 +20,7 @@ from app.contracts.fields import FieldSpec, definition_ranges, leaf, object_fiel
 from app.scenarios import limits
 from app.scenarios.document import Scenario
 from app.scenarios.faults import SET_PARAMS
+from app.scenarios.traffic import COLLECTIVE_ALGORITHMS
 
 ROOT = Path(__file__).resolve().parents[3]
 COMMAND = "python -m app.contracts.generate (scripts/gen-contracts.sh)"
@@ -133,6 +134,16 @@ def typescript(schema: dict) -> str:
     out += ["/** What a `set` fault may change: its param -> the static setting it overrides. */",
             "export const SET_PARAMS: Readonly<Record<string, string>> = {"]
     out += [f"  {_ts_value(k)}: {_ts_value(path)}," for k, (path, _, _) in SET_PARAMS.items()]
+    out += ["};", ""]
+    out += ["/** The `collective` generator: each op and the algorithms that run it (the first is the default). */",
+            "export const COLLECTIVE_ALGORITHMS: Readonly<Record<string, readonly string[]>> = {"]
+    out += [f"  {_ts_value(op)}: {_ts_value(list(algs))}," for op, algs in COLLECTIVE_ALGORITHMS.items()]
+    out += ["};", ""]
+    props = schema["$defs"]["Collective"]["properties"]
+    out += ["/** Defaults of the `collective` generator's fields that have one. */",
+            "export const COLLECTIVE_DEFAULTS: Readonly<Record<string, unknown>> = {"]
+    out += [f"  {_ts_value(k)}: {_ts_value(v['default'])}," for k, v in props.items()
+            if v.get("default") is not None]
     out += ["};", ""]
     return "\n".join(out)
 

@@ -116,10 +116,16 @@ def record_progress(session: Session, *, claim: Claim, line: dict[str, Any] | No
     return result.rowcount == 1
 
 
-def metrics_of(summary: dict[str, Any]) -> dict[str, Any]:
-    """The summary columns of a result."""
+def job_metrics(jobs: list[dict[str, Any]] | None) -> dict[str, Any]:
+    """The first collective job's JCT and bus bandwidth (result.jobs[0]); null without a job."""
+    first = (jobs or [{}])[0]
+    return {"jct_us": first.get("jct_us"), "busbw_gbps": first.get("busbw_gbps")}
+
+
+def metrics_of(summary: dict[str, Any], jobs: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The summary columns of a result (and its first job's, from its `jobs` list)."""
     fct, slowdown = summary.get("fct_us") or {}, summary.get("slowdown") or {}
-    return {
+    return {**job_metrics(jobs),
         "throughput_gbps": summary.get("throughput_gbps"), "fct_p50_us": fct.get("p50"),
         "fct_p99_us": fct.get("p99"), "slowdown_p99": slowdown.get("p99"),
         "max_queue_bytes": summary.get("max_queue_bytes"),
@@ -137,7 +143,7 @@ def _success_values(result_text: str) -> dict[str, Any]:
         status=RunStatus.SUCCEEDED, finished_at=utcnow(), heartbeat_at=utcnow(), progress=1.0,
         sim_time_ns=int(info.get("sim_time_ns", 0)), duration_ns=int(info.get("duration_ns", 0)),
         events=int(info.get("events", 0)), wall_s=float(result.get("perf", {}).get("wall_s", 0)),
-        summary=result.get("summary"), **metrics_of(result.get("summary", {})))
+        summary=result.get("summary"), **metrics_of(result.get("summary", {}), result.get("jobs")))
 
 
 def finish_success(session: Session, *, claim: Claim, result_text: str) -> bool:

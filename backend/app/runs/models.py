@@ -60,6 +60,9 @@ class Run(Base):
     cnps_sent: Mapped[int | None] = mapped_column(BigInteger)
     pfc_pauses_sent: Mapped[int | None] = mapped_column(BigInteger)
     drops_total: Mapped[int | None] = mapped_column(BigInteger)
+    # the first collective job's (result.jobs[0]); null for runs without one
+    jct_us: Mapped[float | None] = mapped_column(Float)
+    busbw_gbps: Mapped[float | None] = mapped_column(Float)
     summary: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
 

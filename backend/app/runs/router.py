@@ -181,6 +181,13 @@ def diagnostics(session: SessionDep, run: RunDep, request: Request,
                           transport=result.get("transport"))
 
 
+@router.get("/{id}/jobs", response_model=list[dict[str, Any]], responses=NOT_MODIFIED)
+def jobs(session: SessionDep, run: RunDep, request: Request, response: Response) -> list[dict[str, Any]]:
+    """The result's collective jobs (docs/result-format.md, "jobs"): JCT, algbw and busbw, every
+    iteration and step; an empty list when the run has none."""
+    return succeeded_result(session, run, request, response).get("jobs", [])
+
+
 @router.get("/{id}/result", response_class=Response,
             responses={200: {"content": {"application/json": {}}}})
 def result(session: SessionDep, run: RunDep) -> Response:

@@ -9,7 +9,7 @@ from app.core.validation import error_at, raise_errors
 from app.runs.models import RunStatus
 
 METRIC_NAMES = ("throughput_gbps", "fct_p50_us", "fct_p99_us", "slowdown_p99", "max_queue_bytes",
-                "ecn_marked_packets", "cnps_sent", "pfc_pauses_sent", "drops_total")
+                "ecn_marked_packets", "cnps_sent", "pfc_pauses_sent", "drops_total", "jct_us", "busbw_gbps")
 
 
 class RunCreate(BaseModel):
@@ -40,6 +40,8 @@ class RunMetrics(BaseModel):
     cnps_sent: int | None = None
     pfc_pauses_sent: int | None = None
     drops_total: int | None = None
+    jct_us: float | None = Field(None, description="the first collective job's completion time (result.jobs[0])")
+    busbw_gbps: float | None = Field(None, description="the first collective job's bus bandwidth (NCCL-tests')")
 
 
 class RunPublic(BaseModel):

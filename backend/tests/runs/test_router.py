@@ -8,7 +8,7 @@ from tests.runs.e2e import run_two_hosts_end_to_end
 from tests.scenarios_data import incast, long_running
 from tests.support import wait_until
 
-RUN_PATHS = ["", "/summary", "/flows", "/flows.csv", "/series", "/result", "/events"]
+RUN_PATHS = ["", "/summary", "/flows", "/flows.csv", "/series", "/jobs", "/result", "/events"]
 
 
 def test_end_to_end_on_postgres(api):
@@ -59,6 +59,27 @@ def test_result_views_are_cacheable_and_revalidated(api, engine):
     refused = api.get(f"/runs/{pending['id']}/summary", headers={"If-None-Match": "*"})
     assert refused.status_code == 409 and "etag" not in refused.headers
     assert api.post(f"/runs/{pending['id']}/cancel").status_code == 200
+
+
+def test_collective_job_and_its_metric_columns(api):
+    """A run with a collective: /jobs lists its job as the result has it, and the run's jct_us and
+    busbw_gbps columns (what sweeps read) are that job's; a run without one has an empty list."""
+    document = {"schema_version": 1, "name": "ring of four", "duration_us": 2000,
+                "topology": {"kind": "leaf_spine", "leaves": 2, "spines": 1, "hosts_per_leaf": 2},
+                "traffic": [{"kind": "collective", "op": "all_reduce", "message_bytes": 400000,
+                             "job": "ar"}]}
+    run = start_run(api, create_scenario(api, document)["id"])[0]
+    assert wait_final(api, run["id"])["status"] == "SUCCEEDED"
+    jobs = api.get(f"/runs/{run['id']}/jobs").json()
+    raw = api.get(f"/runs/{run['id']}/result").json()
+    assert jobs == raw["jobs"] and [j["name"] for j in jobs] == ["ar"]
+    assert jobs[0]["completed"] and jobs[0]["jct_us"] > 0
+    metrics = api.get(f"/runs/{run['id']}").json()["summary"]
+    assert metrics["jct_us"] == jobs[0]["jct_us"] and metrics["busbw_gbps"] == jobs[0]["busbw_gbps"]
+    plain = start_run(api, create_scenario(api, incast())["id"])[0]
+    assert wait_final(api, plain["id"])["status"] == "SUCCEEDED"
+    assert api.get(f"/runs/{plain['id']}/jobs").json() == []
+    assert api.get(f"/runs/{plain['id']}").json()["summary"]["jct_us"] is None
 
 
 @pytest.mark.parametrize("suffix", RUN_PATHS)

@@ -122,3 +122,28 @@ def test_pareto_front_has_no_dominated_point():
     assert O.pareto_front([(1, 1), (1, 1)], ("max", "max")) == [0]  # a duplicate kept once
     for i in front:
         assert not any(O.dominates(values[j], values[i], ("max", "max")) for j in range(6))
+
+
+def test_job_metrics_are_the_first_jobs():
+    """jct_us (min) and busbw_gbps (max) read result.jobs[0]; without a job they are missing, so
+    an objective on them has no value (and a constraint on them fails)."""
+    jobs = [{"name": "a", "jct_us": 373.579, "busbw_gbps": 2698.22},
+            {"name": "b", "jct_us": 900.0, "busbw_gbps": 100.0}]
+    m = O.derive_metrics({**RESULT, "jobs": jobs}, DOC)
+    assert (m["jct_us"], m["busbw_gbps"]) == (373.579, 2698.22)
+    assert O.SINGLE_METRICS["jct_us"] == "min" and O.SINGLE_METRICS["busbw_gbps"] == "max"
+    assert O.value(O.Objective("metric", "jct_us", "min"), m) == 373.579
+    bare = O.derive_metrics(RESULT, DOC)
+    assert bare["jct_us"] is None and O.value(O.Objective("metric", "busbw_gbps", "max"), bare) is None
+    assert not O.Constraint("jct_us", "<=", 1e9).holds(bare)
+    # a job that did not finish has a null JCT: missing, not zero
+    unfinished = O.derive_metrics({**RESULT, "jobs": [{"name": "a", "jct_us": None, "busbw_gbps": None}]}, DOC)
+    assert O.value(O.Objective("metric", "jct_us", "min"), unfinished) is None
+
+
+def test_job_metrics_are_accepted_objectives_with_their_sense():
+    from app.tunings.schemas import ObjectiveIn
+    assert ObjectiveIn(kind="metric", metric="jct_us").sense == "min"
+    assert ObjectiveIn(kind="metric", metric="busbw_gbps").sense == "max"
+    with pytest.raises(ValueError):
+        ObjectiveIn(kind="metric", metric="jct")

@@ -274,6 +274,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/runs/{id}/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Jobs
+         * @description The result's collective jobs (docs/result-format.md, "jobs"): JCT, algbw and busbw, every
+         *     iteration and step; an empty list when the run has none.
+         */
+        get: operations["runs-jobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/runs/{id}/result": {
         parameters: {
             query?: never;
@@ -1053,7 +1074,7 @@ export interface components {
              * Metric
              * @enum {string}
              */
-            metric: "throughput_gbps" | "fct_p99_us" | "fct_p50_us" | "slowdown_p99" | "drops_total" | "pfc_pauses_sent" | "max_queue_bytes" | "queue_p99_bytes" | "ecn_marked_packets" | "cnps_sent";
+            metric: "throughput_gbps" | "fct_p99_us" | "fct_p50_us" | "slowdown_p99" | "drops_total" | "pfc_pauses_sent" | "max_queue_bytes" | "queue_p99_bytes" | "ecn_marked_packets" | "cnps_sent" | "jct_us" | "busbw_gbps";
             /**
              * Op
              * @enum {string}
@@ -2312,7 +2333,7 @@ export interface components {
              */
             kind: "bytetuning_throughput" | "bytetuning_latency" | "metric";
             /** Metric */
-            metric?: ("throughput_gbps" | "fct_p99_us" | "fct_p50_us" | "slowdown_p99" | "drops_total" | "pfc_pauses_sent" | "max_queue_bytes" | "queue_p99_bytes" | "ecn_marked_packets" | "cnps_sent") | null;
+            metric?: ("throughput_gbps" | "fct_p99_us" | "fct_p50_us" | "slowdown_p99" | "drops_total" | "pfc_pauses_sent" | "max_queue_bytes" | "queue_p99_bytes" | "ecn_marked_packets" | "cnps_sent" | "jct_us" | "busbw_gbps") | null;
         };
         /**
          * ObjectiveOut
@@ -2862,6 +2883,11 @@ export interface components {
          * @description Summary columns (filterable and sortable); null until SUCCEEDED.
          */
         RunMetrics: {
+            /**
+             * Busbw Gbps
+             * @description the first collective job's bus bandwidth (NCCL-tests')
+             */
+            busbw_gbps?: number | null;
             /** Cnps Sent */
             cnps_sent?: number | null;
             /** Drops Total */
@@ -2872,6 +2898,11 @@ export interface components {
             fct_p50_us?: number | null;
             /** Fct P99 Us */
             fct_p99_us?: number | null;
+            /**
+             * Jct Us
+             * @description the first collective job's completion time (result.jobs[0])
+             */
+            jct_us?: number | null;
             /** Max Queue Bytes */
             max_queue_bytes?: number | null;
             /** Pfc Pauses Sent */
@@ -4695,6 +4726,53 @@ export interface operations {
                 content: {
                     "text/csv": unknown;
                 };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "runs-jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    }[];
+                };
+            };
+            /** @description not modified: the If-None-Match tag is the result's */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
             401: {

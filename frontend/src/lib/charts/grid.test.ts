@@ -1,4 +1,4 @@
-import { computeGrid, differenceGrid, type SweepPoint } from "./grid";
+import { HIGHER_IS_BETTER, computeGrid, differenceGrid, metricLabels, type SweepPoint } from "./grid";
 
 const pt = (index: number, a: number, b: number, c: number, v: number): SweepPoint => ({
   index, run_id: `r${index}`, status: "SUCCEEDED", params: { a, b, c }, metrics: { fct_p99_us: v },
@@ -40,5 +40,19 @@ describe("computeGrid with linked parameters", () => {
     })));
     const g = computeGrid(pts, { x: "kmin", y: "pmax", metric: "throughput_gbps", aggregate: "slice", slice: {}, dims: ["kmin", "pmax"] });
     expect(g.cells).toHaveLength(4);
+  });
+});
+
+describe("the collective job's metrics", () => {
+  const job = (index: number, a: number, jct: number | null, busbw: number | null): SweepPoint => ({
+    index, run_id: `j${index}`, status: "SUCCEEDED", params: { a, b: 1 }, metrics: { fct_p99_us: 1, jct_us: jct, busbw_gbps: busbw },
+  });
+  it("are offered only when a point has a job, and busbw's best is its highest", () => {
+    expect(Object.keys(metricLabels(points))).not.toContain("jct_us");
+    const jobs = [job(0, 1, 400, 300), job(1, 2, 200, 600)];
+    expect(metricLabels(jobs)).toMatchObject({ jct_us: expect.stringMatching(/first job/), busbw_gbps: expect.stringMatching(/first job/) });
+    expect(HIGHER_IS_BETTER.has("busbw_gbps") && !HIGHER_IS_BETTER.has("jct_us")).toBe(true);
+    const g = computeGrid(jobs, { x: "b", y: "b", metric: "busbw_gbps", aggregate: "best", slice: {}, higherIsBetter: HIGHER_IS_BETTER.has("busbw_gbps") });
+    expect(g.cells.map((c) => c.value)).toEqual([600]);
   });
 });

@@ -43,7 +43,10 @@ export interface Grid {
 }
 
 /** Metrics where a higher value is better; all others are minimised. */
-export const HIGHER_IS_BETTER = new Set(["throughput_gbps"]);
+export const HIGHER_IS_BETTER = new Set(["throughput_gbps", "busbw_gbps"]);
+
+/** The first collective job's metrics (result.jobs[0]): a run without a collective has none. */
+export const JOB_METRICS = ["jct_us", "busbw_gbps"];
 
 export const METRIC_LABELS: Record<string, string> = {
   throughput_gbps: "Throughput (Gbit/s)",
@@ -55,7 +58,15 @@ export const METRIC_LABELS: Record<string, string> = {
   cnps_sent: "CNPs sent",
   pfc_pauses_sent: "PFC pauses sent",
   drops_total: "Drops",
+  jct_us: "Job completion time, first job (us)",
+  busbw_gbps: "Bus bandwidth, first job (Gbit/s)",
 };
+
+/** The metric labels worth offering for these points: the job metrics only when some point has one. */
+export function metricLabels(points: SweepPoint[]): Record<string, string> {
+  const hasJob = points.some((p) => p.metrics?.jct_us != null);
+  return Object.fromEntries(Object.entries(METRIC_LABELS).filter(([k]) => hasJob || !JOB_METRICS.includes(k)));
+}
 
 /** A metric's value in its unit, short enough for a heatmap cell: 622.3 KB, 193 us, 23.1 Gbit/s,
  * 7,010 (never 6.223e+5). */

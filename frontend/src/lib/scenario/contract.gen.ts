@@ -417,3 +417,26 @@ export const SET_PARAMS: Readonly<Record<string, string>> = {
   "rto_us": "nic.rto_us",
   "cnp_interval_us": "nic.cnp_interval_us",
 };
+
+/** The `collective` generator: each op and the algorithms that run it (the first is the default). */
+export const COLLECTIVE_ALGORITHMS: Readonly<Record<string, readonly string[]>> = {
+  "all_reduce": ["ring", "tree", "halving_doubling", "hierarchical"],
+  "all_gather": ["ring", "halving_doubling"],
+  "reduce_scatter": ["ring", "halving_doubling"],
+  "all_to_all": ["direct"],
+  "broadcast": ["ring", "tree"],
+};
+
+/** Defaults of the `collective` generator's fields that have one. */
+export const COLLECTIVE_DEFAULTS: Readonly<Record<string, unknown>> = {
+  "name": "",
+  "start_us": 0,
+  "qps": 1,
+  "algorithm": "ring",
+  "placement": "packed",
+  "channels": 1,
+  "chunk_bytes": 0,
+  "iterations": 1,
+  "compute_us": 0,
+  "job": "",
+};

@@ -27,6 +27,13 @@ describe("panel fields against the scenario schema", () => {
     expect(NIC_DEFAULTS.transport).toBe("rc");
   });
 
+  it("offers packet trimming (issue 20) as a switch checkbox, off by default", () => {
+    const f = SWITCH_FIELDS.find((x) => x.path === "trimming");
+    expect(f?.type).toBe("bool");
+    expect(SWITCH_DEFAULTS.trimming).toBe(false);
+    expect(node("switch", "trimming").type).toBe("boolean");
+  });
+
   it("every select offers exactly the schema's enumeration", () => {
     for (const [scope, fields] of [["switch", SWITCH_FIELDS], ["nic", NIC_FIELDS]] as const) {
       for (const f of fields.filter((x) => x.type === "select")) {

@@ -63,6 +63,7 @@ export const SWITCH_FIELDS: FieldSpec[] = [
   sw("ecmp_seed", "ECMP hash seed"),
   sw("data_priority", "Data priority", { unit: "0..6" }),
   sw("load_balancing", "Load balancing"),
+  sw("trimming", "Packet trimming (instead of drops)"),
 ];
 
 export const NIC_FIELDS: FieldSpec[] = [

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { client, unwrap } from "../../../lib/api/client";
-import type { FlowRecord, ResultSeries, ResultSummary, RunInfo } from "../../../lib/api/resultTypes";
+import type { FlowRecord, Job, ResultSeries, ResultSummary, RunInfo } from "../../../lib/api/resultTypes";
 
 export function useRunSummary(id: string | undefined, enabled = true) {
   return useQuery({
@@ -42,5 +42,16 @@ export function useRunFlows(id: string | undefined, enabled = true) {
       const flows = [first, ...rest].flatMap((r) => r.data as unknown as FlowRecord[]);
       return { flows, count: first.count };
     },
+  });
+}
+
+/** The run's collective jobs (GET /runs/{id}/jobs): an empty list when it has none. */
+export function useRunJobs(id: string | undefined, enabled = true) {
+  return useQuery({
+    queryKey: ["run", id, "jobs"],
+    enabled: !!id && enabled,
+    staleTime: Infinity,
+    queryFn: async () =>
+      (await unwrap(client.GET("/api/v1/runs/{id}/jobs", { params: { path: { id: id! } } }))) as unknown as Job[],
   });
 }

@@ -4,7 +4,7 @@ import { ChartFrame } from "../../../components/ChartFrame";
 import { Empty, ErrorBox, Loading } from "../../../components/States";
 import { formatBytes, formatCount, formatDurationUs, formatGbps, formatNumber, formatSigned } from "../../../lib/format";
 import type { ComparedRun } from "../api/compare";
-import { type CompareMetric, compareMetrics, delta, difference, resample, scenarioDiff } from "../utils/compare";
+import { type CompareMetric, compareMetrics, delta, difference, jobCompareRows, resample, scenarioDiff } from "../utils/compare";
 import type { LayoutGraph } from "../../../lib/topology/types";
 import { FabricDifference } from "../compare/FabricDifference";
 import { cdfAll, type CdfBucket } from "../utils/cdf";
@@ -21,6 +21,22 @@ const fmt: Record<CompareMetric["unit"], (v: number) => string> = {
   gbps: formatGbps, us: formatDurationUs, x: (v) => `${formatNumber(v)}×`, bytes: formatBytes, count: formatCount, ratio: formatNumber,
 };
 
+/** A run's value with its delta against A (green when better, red when worse). */
+function DeltaCell({ base, value, unit, higherIsBetter, first }: { base: number | null; value: number | null; unit: CompareMetric["unit"]; higherIsBetter: boolean; first: boolean }) {
+  const d = first ? null : delta(base, value);
+  const better = d && d.abs !== 0 ? (d.abs > 0) === higherIsBetter : null;
+  return (
+    <td>
+      {value == null ? "—" : fmt[unit](value)}
+      {d && (
+        <small className={`delta ${better == null ? "" : better ? "better" : "worse"}`}>
+          {" "}{formatSigned(d.abs, fmt[unit])}{d.rel != null ? ` (${formatSigned(d.rel * 100, (x) => `${formatNumber(x)} %`)})` : ""}
+        </small>
+      )}
+    </td>
+  );
+}
+
 /** The comparison as one HTML file: the page's tables as text, its charts as SVG, the fabric as PNG with its legend. */
 async function downloadCompareReport(root: HTMLElement | null, runs: ComparedRun[]) {
   if (!root) return;
@@ -32,7 +48,9 @@ async function downloadCompareReport(root: HTMLElement | null, runs: ComparedRun
       letter: letter(i), id: r.id, scenarioName: r.scenario?.name ?? "run", seed: r.run?.seed ?? "?",
       simulator: `${r.runInfo?.simulator ?? "fabricsim"} ${r.runInfo?.version ?? "?"}`, scenarioSha256: String(r.runInfo?.scenario_sha256 ?? ""),
     })),
-    summary: tableText(root.querySelector<HTMLTableElement>("[data-testid=compare-table]")),
+    // the jobs' JCT and busbw rows (when the runs have collectives) after the summary's, header left out
+    summary: [...tableText(root.querySelector<HTMLTableElement>("[data-testid=compare-table]")),
+      ...tableText(root.querySelector<HTMLTableElement>("[data-testid=compare-jobs]")).slice(1)],
     differences: tableText(root.querySelector<HTMLTableElement>("[data-testid=scenario-diff]")),
     charts, images, generatedAt: new Date().toISOString(),
   });
@@ -77,6 +95,7 @@ export function CompareView({ runs, candidates, onAdd, onRemove, graph }: {
     const base = queues.series[0].values;
     return queues.series.slice(1).map((s) => ({ ...s, name: `${s.name.split(":")[0]} − A`, values: difference(base, s.values) }));
   }, [queues, asDifference, runs]);
+  const jobRows = useMemo(() => jobCompareRows(runs), [runs]);
   const sameFabric = !diff.some((d) => d.path.startsWith("topology"));
   const queueDomain = useMemo(() => (queues ? activeDomain(queues.t, [Object.fromEntries(queues.series.map((s) => [s.name, s.values]))]) : null), [queues]);
   const cdfs = useMemo(
@@ -130,24 +149,32 @@ export function CompareView({ runs, candidates, onAdd, onRemove, graph }: {
                 return (
                   <tr key={m.key} data-metric={m.key}>
                     <th scope="row">{m.label}</th>
-                    {runs.map((r, i) => {
-                      const v = r.summary ? m.get(r.summary) : null;
-                      const d = i > 0 ? delta(base, v) : null;
-                      const better = d && d.abs !== 0 ? (d.abs > 0) === m.higherIsBetter : null;
-                      return (
-                        <td key={r.id}>
-                          {v == null ? "—" : fmt[m.unit](v)}
-                          {d && (
-                            <small className={`delta ${better == null ? "" : better ? "better" : "worse"}`}>
-                              {" "}{formatSigned(d.abs, fmt[m.unit])}{d.rel != null ? ` (${formatSigned(d.rel * 100, (x) => `${formatNumber(x)} %`)})` : ""}
-                            </small>
-                          )}
-                        </td>
-                      );
-                    })}
+                    {runs.map((r, i) => (
+                      <DeltaCell key={r.id} base={base} value={r.summary ? m.get(r.summary) : null} unit={m.unit} higherIsBetter={m.higherIsBetter} first={i === 0} />
+                    ))}
                   </tr>
                 );
               })}
+            </tbody>
+          </table>
+        </section>
+      )}
+
+      {jobRows.length > 0 && (
+        <section className="chart-frame" aria-label="Collective jobs comparison">
+          <header><h3>Collective jobs (deltas against A)</h3></header>
+          <p className="chart-note">Jobs are matched by name. JCT: first send to last completion; busbw: NCCL-tests' bus bandwidth (algbw × the op's factor).</p>
+          <table className="compare-table" data-testid="compare-jobs">
+            <thead>
+              <tr><th>job</th>{runs.map((r, i) => <th key={r.id} title={label(r, i)}>{letter(i)}</th>)}</tr>
+            </thead>
+            <tbody>
+              {jobRows.map((row) => (
+                <tr key={`${row.job}-${row.metric}`} data-job={row.job} data-metric={row.metric}>
+                  <th scope="row">{row.label}</th>
+                  {row.values.map((v, i) => <DeltaCell key={runs[i].id} base={row.values[0]} value={v} unit={row.unit} higherIsBetter={row.higherIsBetter} first={i === 0} />)}
+                </tr>
+              ))}
             </tbody>
           </table>
         </section>

@@ -2,13 +2,14 @@ import { useCallback, useMemo, useRef, useState } from "react";
 import { ChartFrame } from "../../../components/ChartFrame";
 import { Empty, ErrorBox, Loading } from "../../../components/States";
 import type { LayoutGraph } from "../../../lib/topology/types";
-import { useRunFlows, useRunSeries, useRunSummary } from "../api/results";
+import { useRunFlows, useRunJobs, useRunSeries, useRunSummary } from "../api/results";
 import { activeDomain, portRows, runWindows } from "../utils/derive";
 import { formatDurationUs } from "../../../lib/format";
 import { type Focus, SummaryCards, summaryCards } from "./SummaryCards";
 import { CdfChart } from "./CdfChart";
 import { TopologyOverlay } from "./TopologyOverlay";
 import { DiagnosticsPanels } from "../diagnostics/DiagnosticsPanels";
+import { JobsSection } from "./JobsSection";
 import { TimeCharts } from "./TimeCharts";
 import { FlowTable, PortTable } from "./ResultTables";
 import { splitProbes } from "../utils/probes";
@@ -40,11 +41,14 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
   const summary = useRunSummary(runId);
   const series = useRunSeries(runId);
   const flows = useRunFlows(runId);
+  const jobs = useRunJobs(runId);
   const [domain, setDomain] = useState<[number, number] | null>(null);
   const [cdfMetric, setCdfMetric] = useState<"fct_us" | "slowdown">("fct_us");
   const [marker, setMarker] = useState<number | null>(null);
   const [focus, setFocus] = useState<Focus | null>(null);
   const [picked, setPicked] = useState<string[] | null>(null);
+  // hosts a job panel asked to show on the fabric (its ranks, its slowest transfer's ends)
+  const [shown, setShown] = useState<{ ids: string[]; what: string } | null>(null);
   const s = series.data;
   const full: [number, number] = useMemo(() => (s && s.t_us.length ? [s.t_us[0], s.t_us[s.t_us.length - 1]] : [0, 1]), [s]);
   // The charts open on the span where something happens, not on an axis that is mostly empty.
@@ -88,6 +92,11 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
         <a className="button" href={`/api/v1/runs/${runId}/flows.csv`} download={`run-${runId}-flows.csv`}>Download flows CSV</a>
       </div>
       <SummaryCards cards={cards} onFocus={setFocus} />
+      <JobsSection runId={runId} subtitle={exportSubtitle} onShowNodes={graph ? (ids, what) => {
+        setFocus(null);
+        setShown({ ids, what });
+        document.getElementById("overlay")?.scrollIntoView?.({ block: "start" });
+      } : undefined} />
       <DiagnosticsPanels runId={runId} />
       {windows.active && (
         <p className="hint" data-testid="active-period">
@@ -121,10 +130,11 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
         )}
       </ChartFrame>
       {graph && (
-        <ChartFrame id="overlay" title="Fabric overlay" filename={`run-${runId}-fabric`} subtitle={exportSubtitle}>
+        <ChartFrame id="overlay" title="Fabric overlay" filename={`run-${runId}-fabric`} subtitle={exportSubtitle}
+          note={shown && !focusFlow ? <span data-testid="overlay-shown">Highlighted: {shown.what}. <button type="button" className="small" onClick={() => setShown(null)}>Clear</button></span> : undefined}>
           <TopologyOverlay
             graph={graph} summary={summary.data.summary} series={s} onTime={setMarker} windows={windows}
-            focusPort={focus?.kind === "port" ? focus.id : null} focusNodes={focusFlow ? [focusFlow.src, focusFlow.dst] : undefined}
+            focusPort={focus?.kind === "port" ? focus.id : null} focusNodes={focusFlow ? [focusFlow.src, focusFlow.dst] : shown?.ids}
             onPickPort={(p) => setFocus({ kind: "port", id: p })}
             badges={acceleratorBadges((scenario as { topology?: unknown } | undefined)?.topology)}
           />
@@ -137,7 +147,8 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
       </section>
       <section className="chart-frame" id="table-flows" aria-label="Flows table">
         <header><h3>Flows</h3></header>
-        <p className="chart-note">Click a row to highlight the flow (its hosts on the fabric, its line on the rate chart); tick a box to chart it.</p>
+        <p className="chart-note">Click a row to highlight the flow (its hosts on the fabric, its line on the rate chart); tick a box to chart it.
+          {(jobs.data?.length ?? 0) > 0 && " A collective's transfers are not listed here: its steps are on the job's iteration timeline above."}</p>
         {flows.isLoading && <Loading what="Loading flows" />}
         {flowList && (
           <FlowTable flows={flowList} selected={focus?.kind === "flow" ? focus.id : null} onSelect={(id) => setFocus({ kind: "flow", id })}

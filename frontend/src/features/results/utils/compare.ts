@@ -86,3 +86,24 @@ export function difference(base: number[], values: number[]): number[] {
 export function linkDifference(a: (number | null)[], b: (number | null)[]): (number | null)[] {
   return a.map((x, i) => (x == null && b[i] == null ? null : (b[i] ?? 0) - (x ?? 0)));
 }
+
+/** One job's JCT or busbw in each run (matched by job name; null where a run lacks the job). */
+export interface JobCompareRow {
+  job: string;
+  metric: "jct_us" | "busbw_gbps";
+  label: string;
+  unit: "us" | "gbps";
+  higherIsBetter: boolean;
+  values: (number | null)[];
+}
+
+/** Rows for every job name some run has (in order of first appearance): its JCT, then its busbw. */
+export function jobCompareRows(runs: { jobs?: { name: string; jct_us: number | null; busbw_gbps: number | null }[] }[]): JobCompareRow[] {
+  const names: string[] = [];
+  for (const r of runs) for (const j of r.jobs ?? []) if (!names.includes(j.name)) names.push(j.name);
+  const of = (r: (typeof runs)[number], name: string) => r.jobs?.find((j) => j.name === name);
+  return names.flatMap((job) => [
+    { job, metric: "jct_us" as const, label: `${job}: JCT`, unit: "us" as const, higherIsBetter: false, values: runs.map((r) => of(r, job)?.jct_us ?? null) },
+    { job, metric: "busbw_gbps" as const, label: `${job}: busbw`, unit: "gbps" as const, higherIsBetter: true, values: runs.map((r) => of(r, job)?.busbw_gbps ?? null) },
+  ]);
+}

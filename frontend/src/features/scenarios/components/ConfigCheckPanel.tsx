@@ -21,6 +21,8 @@ const RULE_TITLES: Record<string, string> = {
   dcqcn_vs_link_rate: "DCQCN parameters inconsistent with the link rate",
   dci_accelerator_buffer_below_bdp: "WAN accelerator buffer below the long link's BDP",
   dci_accelerator_timeout_below_rtt: "WAN accelerator resend timeout below the long-haul RTT",
+  collective_no_nvlink: "Collective with one rank per server: no NVLink steps",
+  collective_oversubscribed: "Collective across the leaves of an oversubscribed fabric",
 };
 
 /** Whole numbers exactly (byte counts are compared with the fix), fractions to 4 significant digits. */
@@ -39,7 +41,8 @@ function numbersText(numbers: Record<string, number>) {
 export function groupFindings(findings: CheckFinding[]): (CheckFinding & { count: number })[] {
   const groups = new Map<string, CheckFinding & { count: number }>();
   for (const f of findings) {
-    const key = `${f.severity}|${f.rule}|${f.fix}`;
+    // a collective's findings are per job (their messages name it): never merged into another job's
+    const key = `${f.severity}|${f.rule}|${f.fix}${f.rule.startsWith("collective_") ? `|${f.message}` : ""}`;
     const g = groups.get(key);
     if (g) {
       g.where = [...g.where, ...f.where.filter((w) => !g.where.includes(w))];

@@ -3,6 +3,7 @@ import type { TrafficGenerator, TrafficKind } from "../../../lib/scenario/types"
 import type { LayoutGraph } from "../../../lib/topology/types";
 import type { PickRequest } from "./HostListField";
 import { GeneratorEditor } from "./GeneratorEditor";
+import { COLLECTIVE_ALGORITHMS } from "../../../lib/scenario/contract.gen";
 
 const KINDS: { kind: TrafficKind; title: string; make: (hosts: string[]) => TrafficGenerator }[] = [
   { kind: "incast", title: "Incast (N to 1)", make: (h) => ({ kind: "incast", senders: h.slice(1, 3), receiver: h[0] ?? "h0", size_bytes: 0 }) },
@@ -12,6 +13,11 @@ const KINDS: { kind: TrafficKind; title: string; make: (hosts: string[]) => Traf
   { kind: "perftest", title: "Perftest (ib_write_bw)", make: (h) => ({ kind: "perftest", src: h[1] ?? "h1", dst: h[0] ?? "h0", iterations: 0 }) },
   { kind: "workload", title: "Workload (flow-size distribution)", make: () => ({ kind: "workload", distribution: "websearch", load: 0.5 }) },
   { kind: "pingmesh", title: "Pingmesh", make: () => ({ kind: "pingmesh", interval_us: 100, probe_bytes: 512 }) },
+  // a collective over every host (the contract's first op and its default algorithm); 64 MB as in NCCL-tests' sweeps
+  { kind: "collective", title: "Collective (all-reduce, all-gather, ...)", make: () => {
+    const op = Object.keys(COLLECTIVE_ALGORITHMS)[0];
+    return { kind: "collective", op, algorithm: COLLECTIVE_ALGORITHMS[op][0], message_bytes: 64_000_000 };
+  } },
 ];
 
 export interface TrafficPanelProps {

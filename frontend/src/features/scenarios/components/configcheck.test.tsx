@@ -1,5 +1,5 @@
 import { fireEvent, render, screen } from "@testing-library/react";
-import { ConfigCheckPanel } from "./ConfigCheckPanel";
+import { ConfigCheckPanel, groupFindings } from "./ConfigCheckPanel";
 import { countsText, findingTarget } from "../configcheck/targets";
 import { ApiError } from "../../../lib/api/errors";
 import type { CheckResult } from "../api/scenarios";
@@ -66,5 +66,26 @@ describe("groupFindings", () => {
     const f = (where: string, fix: string) => ({ severity: "error" as const, rule: "headroom_below_cable", where: [where], numbers: {}, message: where, fix });
     const g = groupFindings([f("h0->leaf0", "A"), f("h1->leaf0", "A"), f("spine0->leaf0", "B"), f("h1->leaf0", "A")]);
     expect(g.map((x) => [x.where, x.count, x.message])).toEqual([[["h0->leaf0", "h1->leaf0"], 3, "h0->leaf0"], [["spine0->leaf0"], 1, "spine0->leaf0"]]);
+  });
+});
+
+describe("the collective findings", () => {
+  // `fabricsim check` of a hierarchical all-reduce over leaf_spine {leaves: 2, spines: 1, hosts_per_leaf: 2} (2:1)
+  const collective: CheckResult = JSON.parse(String.raw`{"findings":[{"severity":"warning","rule":"collective_no_nvlink","where":["h0"],"numbers":{"ranks":4,"servers":4},"message":"job 'a': every host is its own server (this fabric's hosts name none): no NVLink steps, every step crosses the fabric; hierarchical has no level inside a server","fix":"use a rail_optimized topology (or explicit hosts with ` + "`server`" + String.raw`) for GPUs that share a server"},{"severity":"warning","rule":"collective_oversubscribed","where":["leaf0","leaf1"],"numbers":{"leaves":2,"oversubscription":2,"ranks":4},"message":"job 'a' spans 2 leaves of a fabric oversubscribed 2:1: ranks under one leaf sending across leaves at once get 1/2 of their NIC rate through its uplinks","fix":"place the job under fewer leaves (placement packed, fewer servers) or add uplink capacity (more spines, faster fabric links) to reach 1:1"}],"counts":{"error":0,"warning":2,"info":0},"effective":[]}`);
+  it("have titles, their leaves and their numbers", () => {
+    const onShow = vi.fn();
+    render(<ConfigCheckPanel result={collective} error={null} checking={false} onShow={onShow} />);
+    expect(screen.getByTestId("config-check-summary")).toHaveTextContent("2 warnings");
+    expect(screen.getByRole("button", { name: /Collective with one rank per server: no NVLink steps/ })).toBeInTheDocument();
+    fireEvent.click(screen.getByRole("button", { name: /Collective across the leaves of an oversubscribed fabric/ }));
+    expect(onShow).toHaveBeenCalledWith(expect.objectContaining({ where: ["leaf0", "leaf1"] }));
+    expect(screen.getByText("leaves 2 · oversubscription 2 · ranks 4")).toBeInTheDocument();
+  });
+  it("stay one per job: two jobs with the same fix are not merged", () => {
+    const [, over] = collective.findings;
+    const jobB = { ...over, message: over.message.replace("job 'a'", "job 'b'") };
+    expect(groupFindings([over, jobB]).map((g) => [g.message.slice(0, 7), g.count])).toEqual([["job 'a'", 1], ["job 'b'", 1]]);
+    // other rules still group one finding per port into one item
+    expect(groupFindings([result.findings[0], { ...result.findings[0], where: ["h1"] }])).toHaveLength(1);
   });
 });

@@ -4,7 +4,7 @@ import { format } from "d3-format";
 import { ChartFrame } from "../../../components/ChartFrame";
 import { Empty, Loading } from "../../../components/States";
 import { type SequentialScheme, divergingScale, sequentialScale } from "../../../lib/charts/color";
-import { type Aggregate, type GridCell, type ParamValue, type SweepPoint, METRIC_LABELS, computeGrid, differenceGrid, differingMetric, formatMetric, paramValues, valueExtent } from "../../../lib/charts/grid";
+import { type Aggregate, type GridCell, type ParamValue, type SweepPoint, METRIC_LABELS, computeGrid, metricLabels, differenceGrid, differingMetric, formatMetric, paramValues, valueExtent } from "../../../lib/charts/grid";
 import { Heatmap, type HeatmapMark } from "./Heatmap";
 
 export interface ExplorerMark { params: Record<string, ParamValue>; label: string; color: string; id?: number }
@@ -54,8 +54,8 @@ export function HeatmapExplorer({ points, paths, comparePoints, onOpenRun, marks
 }) {
   const [x, setX] = useState(paths[0]);
   const [y, setY] = useState(paths[1] ?? paths[0]);
-  const [metric, setMetric] = useState(() => differingMetric(points, initialMetric, Object.keys(METRIC_LABELS)));
-  const labels: Record<string, string> = { ...extraMetrics, ...METRIC_LABELS };
+  const [metric, setMetric] = useState(() => differingMetric(points, initialMetric, Object.keys(metricLabels(points))));
+  const labels: Record<string, string> = { ...extraMetrics, ...metricLabels(points) };
   const [metric2, setMetric2] = useState<string>("");
   useEffect(() => onMetricsShown?.([metric, metric2].filter(Boolean)), [metric, metric2, onMetricsShown]);
   const [aggregate, setAggregate] = useState<Aggregate>(initialAggregate);

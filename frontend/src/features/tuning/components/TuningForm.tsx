@@ -13,6 +13,8 @@ const OBJECTIVES: Record<string, string> = {
   throughput_gbps: "Throughput (max)", fct_p99_us: "FCT p99 (min)", slowdown_p99: "Slowdown p99 (min)",
   queue_p99_bytes: "Queue p99 (min)", max_queue_bytes: "Max queue (min)", drops_total: "Drops (min)",
   pfc_pauses_sent: "PFC pauses (min)", ecn_marked_packets: "ECN-marked packets (min)",
+  // a collective job's (the scenario's first: result.jobs[0]); no value without a collective
+  jct_us: "Job completion time, first job (min)", busbw_gbps: "Bus bandwidth, first job (max)",
 };
 
 interface Row { path: string; values: string; unit: string; name: string }

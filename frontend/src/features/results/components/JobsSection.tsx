@@ -1,0 +1,56 @@
+import { ChartFrame } from "../../../components/ChartFrame";
+import { ErrorBox } from "../../../components/States";
+import type { Job } from "../../../lib/api/resultTypes";
+import { formatBytes, formatCount } from "../../../lib/format";
+import { useRunJobs } from "../api/results";
+import { BUSBW_MEANING, jobCards } from "../utils/jobs";
+import { JobTimeline } from "./JobTimeline";
+import { SummaryCards } from "./SummaryCards";
+
+/** An anchor id for a job's timeline (job names are free text). */
+export const jobAnchor = (i: number) => `job-${i}-timeline`;
+
+/** One collective job: what it ran, its cards and its iteration timeline. */
+export function JobPanel({ job, index, subtitle, runId, onShowNodes }: {
+  job: Job; index: number; subtitle?: string; runId: string;
+  /** Highlights hosts on the fabric overlay (absent: no buttons). */
+  onShowNodes?: (ids: string[], what: string) => void;
+}) {
+  const anchor = jobAnchor(index);
+  const slow = job.slowest_step;
+  return (
+    <section className="job-panel" aria-label={`Job ${job.name}`} data-job={job.name}>
+      <h3>Job {job.name}</h3>
+      <p className="hint">
+        {job.op.replace(/_/g, "-")} ({job.algorithm.replace(/_/g, " ")}) of {formatBytes(job.message_bytes)} over {formatCount(job.ranks)} ranks
+        on {formatCount(job.servers)} server{job.servers === 1 ? "" : "s"}, {job.channels} channel{job.channels === 1 ? "" : "s"}
+      </p>
+      <SummaryCards cards={jobCards(job, anchor)} />
+      {onShowNodes && (
+        <div className="row">
+          <button type="button" className="small" onClick={() => onShowNodes(job.hosts, `the ${job.ranks} ranks of job ${job.name}`)}>Show its ranks on the fabric</button>
+          {slow && <button type="button" className="small" onClick={() => onShowNodes([slow.src, slow.dst], `the slowest step's transfer ${slow.src}->${slow.dst} (job ${job.name})`)}>Show the slowest transfer's hosts</button>}
+        </div>
+      )}
+      <ChartFrame id={anchor} title={`Iteration timeline: ${job.name}`} filename={`run-${runId}-job-${index}-timeline`} subtitle={subtitle}
+        note={<>Each bar is a step of the channel: from its first transfer's start to its last completion at the receiver; rows are step numbers.
+          {job.steps_truncated && " Only the first steps are kept in the result (steps_truncated): later ones are not drawn."}</>}>
+        {job.steps.length ? <JobTimeline job={job} /> : <p className="hint">No step was recorded.</p>}
+      </ChartFrame>
+    </section>
+  );
+}
+
+/** The run's collective jobs (none: nothing shown). */
+export function JobsSection({ runId, subtitle, onShowNodes }: { runId: string; subtitle?: string; onShowNodes?: (ids: string[], what: string) => void }) {
+  const jobs = useRunJobs(runId);
+  if (jobs.error) return <ErrorBox error={jobs.error} title="Could not load the jobs" />;
+  if (!jobs.data?.length) return null;
+  return (
+    <section className="jobs" aria-label="Collective jobs">
+      <h2>Collective jobs</h2>
+      <p className="hint" data-testid="busbw-meaning">{BUSBW_MEANING} The ideal is the NIC's payload rate (line rate × MTU / (MTU + headers)); steps inside a server use NVLink and can push busbw above it.</p>
+      {jobs.data.map((j, i) => <JobPanel key={`${j.name}-${i}`} job={j} index={i} subtitle={subtitle} runId={runId} onShowNodes={onShowNodes} />)}
+    </section>
+  );
+}

@@ -1,0 +1,106 @@
+import { fireEvent, render, screen, within } from "@testing-library/react";
+import { MemoryRouter } from "react-router";
+import type { Job, ResultSummary } from "../../../lib/api/resultTypes";
+import type { ComparedRun } from "../api/compare";
+import { jobCompareRows } from "../utils/compare";
+import { CompareView } from "./CompareView";
+import fixture from "../utils/testdata/job-ring-8.json";
+import { busFactorText, jobCards, slowestStepOf, stepBars, stepTimeUs } from "../utils/jobs";
+import { JobPanel } from "./JobsSection";
+import { STEP_COLORS, labelPlacement } from "./JobTimeline";
+
+// jobs[0] of a real run: ring all-reduce of 8 MB over 8 ranks (2 servers x 4 NICs), 2 channels, 2 iterations
+const job = fixture.job as unknown as Job;
+
+describe("a collective job's cards and timeline", () => {
+  it("the cards read the job: JCT, busbw against the NIC payload rate, and the slowest step with its link", () => {
+    const cards = Object.fromEntries(jobCards(job, "t").map((c) => [c.label, c]));
+    expect(cards.JCT.value).toBe("344 us");
+    expect(cards["Bus bandwidth"].value).toBe(`${job.busbw_gbps!.toLocaleString("en-US", { maximumSignificantDigits: 4 })} Gbit/s`);
+    // 647.551 / 369.686 (busbw over the mean iteration time, as the result states it)
+    expect(cards["Bus bandwidth"].where).toBe("ideal 369.7 Gbit/s (NIC payload rate): 175.2 %");
+    expect(cards["Bus bandwidth"].note).toContain("above the NIC rate: steps inside a server go over NVLink");
+    expect(busFactorText(job)).toBe("2(n−1)/n = 1.75 for n = 8");
+    expect(cards.Iterations.value).toBe("2 / 2");
+    expect(cards["Slowest step"].value).toBe("58.7 us");
+    expect(cards["Slowest step"].where).toBe("h6->h0 via the network");
+    expect(cards["Slowest step"].note).toBe("step 9 of channel 0, iteration 1: its slowest transfer");
+  });
+
+  it("the slowest step named by the result is the longest step, and the only highlighted bar", () => {
+    const longest = Math.max(...job.steps.map((s) => stepTimeUs(s) ?? 0));
+    const slow = slowestStepOf(job)!;
+    expect(stepTimeUs(slow)).toBeCloseTo(job.slowest_step!.time_us, 3);
+    expect(stepTimeUs(slow)).toBeCloseTo(longest, 3);
+    const bars = stepBars(job, 0, job.jct_us!);
+    expect(bars).toHaveLength(2 * 14); // 2(n-1) steps per iteration, 2 iterations
+    expect(bars.filter((b) => b.slowest).map((b) => [b.iteration, b.step])).toEqual([[1, 9]]);
+    expect(stepBars(job, 1, job.jct_us!).some((b) => b.slowest)).toBe(false);
+  });
+
+  it("draws the slowest step's channel first, that step highlighted, and the iterations where the cards say", () => {
+    render(<JobPanel job={job} index={0} runId="r1" />);
+    const panel = screen.getByRole("region", { name: "Job ar8" });
+    expect(within(panel).getByLabelText("Channel of ar8")).toHaveValue("0");
+    const svg = within(panel).getByRole("img", { name: "Steps of ar8, channel 0, over time" });
+    const highlighted = svg.querySelectorAll("rect.step-bar.slowest");
+    expect(highlighted).toHaveLength(1);
+    expect(highlighted[0].getAttribute("data-step")).toBe("9");
+    expect(highlighted[0].getAttribute("fill")).toBe(STEP_COLORS.slowest);
+    expect(highlighted[0].querySelector("title")?.textContent).toContain("58.7 us");
+    expect(svg.querySelectorAll("rect.step-bar")).toHaveLength(28);
+    // the legend names the same step and time as the card
+    expect(panel.querySelector("[data-slowest-legend]")?.textContent).toBe("the job's slowest step: step 9, iteration 1, 58.7 us");
+    const bands = svg.querySelectorAll("g.iteration-band");
+    expect([...bands].map((b) => b.textContent)).toEqual(["iteration 0: 169 us", "iteration 1: 177 us"]);
+    expect(within(panel).getByText("JCT").closest(".card")).toHaveTextContent("344 us");
+  });
+});
+
+describe("the slowest step's label", () => {
+  it("goes right of the bar, else left, else inside it, never off the chart", () => {
+    expect(labelPlacement(100, 200, 1000)).toEqual({ x: 204, anchor: "start" });
+    expect(labelPlacement(500, 950, 1000)).toEqual({ x: 496, anchor: "end" });
+    // the all-to-all's slowest step runs from 0 to the end: inside
+    expect(labelPlacement(0, 1000, 1000)).toEqual({ x: 4, anchor: "start" });
+    expect(labelPlacement(60, 100, 200)).toBeNull();
+  });
+});
+
+describe("a job on the fabric", () => {
+  it("asks the page to highlight its ranks, or its slowest transfer's two hosts", () => {
+    const onShowNodes = vi.fn();
+    render(<JobPanel job={job} index={0} runId="r1" onShowNodes={onShowNodes} />);
+    fireEvent.click(screen.getByRole("button", { name: "Show the slowest transfer's hosts" }));
+    expect(onShowNodes).toHaveBeenLastCalledWith(["h6", "h0"], "the slowest step's transfer h6->h0 (job ar8)");
+    fireEvent.click(screen.getByRole("button", { name: "Show its ranks on the fabric" }));
+    expect(onShowNodes).toHaveBeenLastCalledWith(job.hosts, "the 8 ranks of job ar8");
+  });
+});
+
+describe("comparing runs with jobs", () => {
+  const run = (id: string, jobs: Job[]): ComparedRun => ({
+    id, loading: false, run: { id, seed: 1, scenario_id: id } as ComparedRun["run"], scenario: { name: id, scenario: {} },
+    runInfo: {}, summary: { throughput_gbps: 1, drops: { total: 0 } } as unknown as ResultSummary, flows: [], jobs,
+  });
+  const alone = { ...job, name: "train" };
+  const shared = { ...job, name: "train", jct_us: 688.188, busbw_gbps: 323.7755 };
+  it("matches jobs by name: JCT and busbw with deltas against A, a dash where a run lacks the job", () => {
+    expect(jobCompareRows([run("a", [alone]), run("b", [shared, { ...job, name: "other" }])]).map((r) => [r.label, r.values])).toEqual([
+      ["train: JCT", [344.094, 688.188]], ["train: busbw", [647.551, 323.7755]],
+      ["other: JCT", [null, 344.094]], ["other: busbw", [null, 647.551]],
+    ]);
+    render(<MemoryRouter><CompareView runs={[run("a", [alone]), run("b", [shared])]} candidates={[]} onAdd={() => {}} onRemove={() => {}} /></MemoryRouter>);
+    const table = screen.getByTestId("compare-jobs");
+    const jct = table.querySelector('tr[data-metric="jct_us"]')!;
+    expect(jct.textContent).toBe("train: JCT344 us688 us +344 us (+100 %)");
+    expect(jct.querySelector(".delta")).toHaveClass("worse");
+    const busbw = table.querySelector('tr[data-metric="busbw_gbps"]')!;
+    expect(busbw.querySelector(".delta")).toHaveClass("worse");
+    expect(busbw.querySelector(".delta")?.textContent).toContain("(−50 %)");
+  });
+  it("shows no jobs table when no run has a job", () => {
+    render(<MemoryRouter><CompareView runs={[run("a", []), run("b", [])]} candidates={[]} onAdd={() => {}} onRemove={() => {}} /></MemoryRouter>);
+    expect(screen.queryByTestId("compare-jobs")).toBeNull();
+  });
+});

@@ -1,0 +1,110 @@
+// A collective job's numbers as the results page shows them (docs/result-format.md, "jobs"):
+// the cards and the iteration timeline are computed here from the same `Job`, so they agree.
+import type { Job, JobStep } from "../../../lib/api/resultTypes";
+import { formatBytes, formatCount, formatDurationUs, formatGbps, formatPercent } from "../../../lib/format";
+import type { Card } from "../components/SummaryCards";
+
+/** NCCL-tests' bus-bandwidth factor, in words, for the op over n ranks. */
+export function busFactorText(job: Pick<Job, "op" | "ranks" | "bus_factor">): string {
+  const n = job.ranks;
+  const formula = job.op === "all_reduce" ? `2(n−1)/n` : job.op === "broadcast" ? "1" : `(n−1)/n`;
+  return `${formula} = ${+job.bus_factor.toFixed(4)} for n = ${n}`;
+}
+
+/** What busbw means, in one sentence (NCCL-tests' definition). */
+export const BUSBW_MEANING =
+  "algbw = message size / time; busbw = algbw × the op's factor (NCCL-tests: 2(n−1)/n for all-reduce, " +
+  "(n−1)/n for all-gather, reduce-scatter and all-to-all, 1 for broadcast): the rate each rank's busiest " +
+  "link moved data at, comparable with a link's speed whatever the rank count.";
+
+/** Steps whose every transfer stayed inside a server (NVLink) carry no network flow. */
+export const viaOf = (s: JobStep): "network" | "nvlink" => (s.network_flows > 0 ? "network" : "nvlink");
+
+/** A step's duration: first transfer's start to last completion (null when it did not finish). */
+export const stepTimeUs = (s: JobStep): number | null => (s.start_us != null && s.end_us != null ? s.end_us - s.start_us : null);
+
+/** The job's slowest step among its steps (the one slowest_step names), or undefined. */
+export function slowestStepOf(job: Job): JobStep | undefined {
+  const s = job.slowest_step;
+  if (!s) return undefined;
+  return job.steps.find((x) => x.iteration === s.iteration && x.channel === s.channel && x.step === s.step);
+}
+
+/** The channels the steps use, in order. */
+export const channelsOf = (job: Job): number[] => [...new Set(job.steps.map((s) => s.channel))].sort((a, b) => a - b);
+
+const us = (v: number | null | undefined) => (v == null ? "—" : formatDurationUs(v));
+const gbps = (v: number | null | undefined) => (v == null ? "—" : formatGbps(v));
+
+/** The job's cards: JCT, busbw against the NIC's payload rate, algbw, iterations, bytes, slowest step. */
+export function jobCards(job: Job, anchor: string): Card[] {
+  const whole = "whole job, every iteration";
+  const its = job.iterations;
+  const times = its.map((i) => i.time_us).filter((t): t is number => t != null);
+  const slow = job.slowest_step;
+  const ratio = job.busbw_gbps != null && job.nic_payload_gbps > 0 ? job.busbw_gbps / job.nic_payload_gbps : null;
+  const onNvlink = job.nvlink_bytes > 0;
+  const total = job.network_bytes + job.nvlink_bytes;
+  return [
+    {
+      label: "JCT", value: us(job.jct_us), window: "first send to last completion",
+      note: job.completed ? `${formatCount(job.flows_completed)} of ${formatCount(job.flows)} transfers completed`
+        : `not finished: ${formatCount(job.flows_completed)} of ${formatCount(job.flows)} transfers completed by the end of the run`,
+      href: `#${anchor}`, linkText: "iteration timeline",
+    },
+    {
+      label: "Bus bandwidth", value: gbps(job.busbw_gbps), window: "mean over iterations",
+      where: `ideal ${formatGbps(job.nic_payload_gbps)} (NIC payload rate)${ratio != null ? `: ${formatPercent(ratio)}` : ""}`,
+      note: `algbw × ${busFactorText(job)}${onNvlink && ratio != null && ratio > 1 ? " · above the NIC rate: steps inside a server go over NVLink" : ""}`,
+      href: `#${anchor}`, linkText: "iteration timeline",
+    },
+    {
+      label: "Algorithm bandwidth", value: gbps(job.algbw_gbps), window: "mean over iterations",
+      note: `${formatBytes(job.message_bytes)} / iteration time`, href: `#${anchor}`, linkText: "iteration timeline",
+    },
+    {
+      label: "Iterations", value: `${its.filter((i) => i.time_us != null).length} / ${its.length}`, window: "completed / run",
+      note: times.length ? `${formatDurationUs(Math.min(...times))} – ${formatDurationUs(Math.max(...times))} each` : "none completed",
+      href: `#${anchor}`, linkText: "iteration timeline",
+    },
+    {
+      label: "Network vs NVLink", value: `${formatBytes(job.network_bytes)} · ${formatBytes(job.nvlink_bytes)}`, window: whole,
+      note: total > 0 ? `${formatPercent(job.network_bytes / total)} of the bytes crossed the fabric` : "no bytes moved",
+      href: `#${anchor}`, linkText: "iteration timeline",
+    },
+    {
+      label: "Slowest step", value: slow ? formatDurationUs(slow.time_us) : "—", window: "first start to last completion of the step",
+      where: slow ? `${slow.src}->${slow.dst} via ${slow.via === "nvlink" ? "NVLink" : "the network"}` : undefined,
+      note: slow ? `step ${slow.step} of channel ${slow.channel}, iteration ${slow.iteration}: its slowest transfer` : "no step completed",
+      href: `#${anchor}`, linkText: "highlighted on the timeline",
+    },
+  ];
+}
+
+/** One bar of the timeline: a step of a channel, from its first start to its last completion. */
+export interface StepBar {
+  key: string;
+  step: number;
+  iteration: number;
+  channel: number;
+  startUs: number;
+  endUs: number;
+  via: "network" | "nvlink";
+  slowest: boolean;
+  title: string;
+}
+
+/** The bars of one channel's steps (those that started; an unfinished one runs to `endUs`). */
+export function stepBars(job: Job, channel: number, endUs: number): StepBar[] {
+  const slow = job.slowest_step;
+  return job.steps.filter((s) => s.channel === channel && s.start_us != null).map((s) => {
+    const isSlowest = !!slow && slow.iteration === s.iteration && slow.channel === s.channel && slow.step === s.step;
+    const t = stepTimeUs(s);
+    const worst = s.slowest ? `; slowest transfer ${s.slowest.src}->${s.slowest.dst} ${formatDurationUs(s.slowest.time_us)} via ${s.slowest.via}` : "";
+    return {
+      key: `${s.iteration}-${s.step}`, step: s.step, iteration: s.iteration, channel: s.channel,
+      startUs: s.start_us as number, endUs: s.end_us ?? endUs, via: viaOf(s), slowest: isSlowest,
+      title: `iteration ${s.iteration}, channel ${s.channel}, step ${s.step}: ${t == null ? "not finished" : formatDurationUs(t)}, ${formatBytes(s.bytes)} (${s.network_flows} network, ${s.nvlink_flows} NVLink transfers)${worst}${isSlowest ? " — the job's slowest step" : ""}`,
+    };
+  });
+}
