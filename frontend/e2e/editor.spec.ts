@@ -210,7 +210,7 @@ test("DCI accelerator: ticked in the generator, drawn at both site edges, report
   await buffer.fill("1000000");
   await form.getByRole("button", { name: "Generate" }).click();
   await expect(check).toContainText("WAN accelerator buffer below the long link's BDP");
-  await expect(check).toContainText("12500000");
+  await expect(check).toContainText("12,500,000");
   // 20 MB per edge and a 3 ms timeout: no finding at all (nor a QP depth one: with the
   // accelerator the window of 92 x 4 KB turns over in the 7 us RTT to a-dci)
   await buffer.fill("20000000");

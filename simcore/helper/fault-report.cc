@@ -213,6 +213,7 @@ PingmeshReport(const RunView& run)
     std::vector<double> loaded;
     uint64_t sent = 0;
     uint64_t unanswered = 0;
+    uint64_t delivered = 0;
     for (const FlowState& f : run.ctx.flows)
     {
         if (!f.spec || !f.spec->probe)
@@ -220,6 +221,7 @@ PingmeshReport(const RunView& run)
             continue;
         }
         ++sent;
+        delivered += f.completePs >= 0 ? 1 : 0; // reached the receiver (its ACK may not be back)
         if (f.senderDonePs < 0)
         {
             ++unanswered; // no answer before the end of the run (a storm, a failure, or late)
@@ -234,6 +236,7 @@ PingmeshReport(const RunView& run)
     }
     json j;
     j["probes_sent"] = sent;
+    j["probes_delivered"] = delivered;
     j["probes_unanswered"] = unanswered;
     j["rtt"] = RttStats(all);
     j["idle"] = RttStats(idle);

@@ -268,6 +268,10 @@ export interface DeadlockCycle {
  */
 export interface Pingmesh {
   probes_sent: number;
+  /**
+   * probes whose last byte reached the receiver (the summary cards' count); probes_sent - probes_unanswered of them also got their ACK back
+   */
+  probes_delivered: number;
   probes_unanswered: number;
   rtt: Rtt;
   idle: Rtt;

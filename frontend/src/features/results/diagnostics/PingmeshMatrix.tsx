@@ -1,6 +1,7 @@
 import { scaleSequential } from "d3-scale";
 import { interpolateYlOrRd } from "d3-scale-chromatic";
 import type { PingmeshReport, RttStats } from "./types";
+import { formatCount } from "../../../lib/format";
 
 const fmt = (v: number | null) => (v === null ? "–" : v.toLocaleString(undefined, { maximumFractionDigits: 1 }));
 
@@ -17,6 +18,13 @@ function Row({ name, s }: { name: string; s: RttStats }) {
  * RDMA Pingmesh: a source ToR x destination ToR matrix coloured by p99 RTT, and the percentiles
  * idle vs under load and per scope (Guo et al. 2016, Figure 8).
  */
+/** Sent, delivered (the summary cards' count) and answered (an RTT measured), so the two agree. */
+export function pingmeshCounts(p: PingmeshReport): string {
+  const answered = p.probes_sent - p.probes_unanswered;
+  return `${formatCount(p.probes_sent)} probes: ${formatCount(p.probes_delivered)} delivered, ${formatCount(answered)} answered with an RTT, ` +
+    `${formatCount(p.probes_unanswered)} without an answer by the end of the run`;
+}
+
 export function PingmeshMatrix({ pingmesh }: { pingmesh: PingmeshReport }) {
   const tors = Array.from(new Set(pingmesh.tor_matrix.flatMap((c) => [c.src_tor, c.dst_tor]))).sort();
   const cell = new Map(pingmesh.tor_matrix.map((c) => [`${c.src_tor}|${c.dst_tor}`, c]));
@@ -24,7 +32,7 @@ export function PingmeshMatrix({ pingmesh }: { pingmesh: PingmeshReport }) {
   const colour = scaleSequential(interpolateYlOrRd).domain([0, maxP99]);
   return (
     <section className="card diagnostics" aria-label="Pingmesh">
-      <h3>RDMA Pingmesh ({pingmesh.probes_sent} probes, {pingmesh.probes_unanswered} unanswered)</h3>
+      <h3>RDMA Pingmesh ({pingmeshCounts(pingmesh)})</h3>
       <div className="row" style={{ alignItems: "flex-start", gap: 24, flexWrap: "wrap" }}>
         <table className="pingmesh-matrix" aria-label="p99 RTT by source and destination ToR">
           <caption>p99 RTT (us): source ToR (rows) × destination ToR (columns)</caption>

@@ -34,7 +34,7 @@ describe("DeadlockPanel", () => {
 
 describe("PingmeshMatrix", () => {
   const report: PingmeshReport = {
-    probes_sent: 40, probes_unanswered: 2,
+    probes_sent: 40, probes_delivered: 39, probes_unanswered: 2,
     rtt: stats(300), idle: stats(8.6), loaded: stats(394),
     scopes: { tor: stats(21), podset: stats(395), fabric: stats(null, 0) },
     pairs: [],
@@ -47,6 +47,9 @@ describe("PingmeshMatrix", () => {
 
   it("puts p99 per ToR pair in the matrix, empty where no probe went", () => {
     render(<PingmeshMatrix pingmesh={report} />);
+    // the summary card counts delivered probes; the panel says delivered and answered both
+    expect(screen.getByRole("heading", { level: 3 }).textContent).toBe(
+      "RDMA Pingmesh (40 probes: 39 delivered, 38 answered with an RTT, 2 without an answer by the end of the run)");
     expect(screen.getByTestId("pm-leaf0-leaf1").textContent).toBe("376");
     expect(screen.getByTestId("pm-leaf1-leaf1").textContent).toBe("–");
     // the hottest cell is the darkest (highest p99)
