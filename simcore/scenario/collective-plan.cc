@@ -527,6 +527,7 @@ class Planner
         bool halve = m_req.op != "all_gather";
         bool dbl = m_req.op != "reduce_scatter";
         std::vector<uint32_t> prev; // by rank: the transfer it sent in the previous step
+        uint32_t lastDistance = 0;  // the partner distance of that step
         uint32_t step = 0;
         auto exchange = [&](uint32_t distance, uint64_t bytes) {
             std::vector<uint32_t> cur(m_n);
@@ -535,12 +536,12 @@ class Planner
                 std::vector<uint32_t> after;
                 if (!prev.empty())
                 {
-                    after.push_back(prev[r ^ m_lastDistance]); // what arrived at r last step
+                    after.push_back(prev[r ^ lastDistance]); // what arrived at r last step
                 }
                 cur[r] = Add(r, r ^ distance, bytes, step, c, std::move(after));
             }
             prev.swap(cur);
-            m_lastDistance = distance;
+            lastDistance = distance;
             ++step;
         };
         if (halve)
@@ -640,7 +641,6 @@ class Planner
     uint32_t m_n;
     Servers m_servers;
     uint32_t m_iteration = 0;
-    uint32_t m_lastDistance = 0;
     std::vector<Transfer> m_out;
     std::vector<std::vector<uint32_t>> m_touch;
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> m_connections;

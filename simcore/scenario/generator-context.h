@@ -158,27 +158,15 @@ class GeneratorContext
     {
         for (uint32_t q = 0; q < m_qps; ++q)
         {
-            if (m_flows.size() >= kMaxFlows)
-            {
-                throw ScenarioError(m_r.GetPath(),
-                                    "brings the number of flows (QPs) over the limit of " +
-                                        std::to_string(kMaxFlows));
-            }
-            FlowSpec f;
-            f.src = src;
-            f.dst = dst;
-            f.generator = m_index;
-            f.priority = m_priority;
-            f.sizeBytes = sizeBytes;
+            std::size_t n = m_flows.size();
+            FlowSpec& f = NewFlow(src, dst, sizeBytes);
             f.startNs = startNs;
             f.messageBytes = messageBytes;
             f.window = window;
-            f.udpSrcPort = static_cast<uint16_t>(kFirstUdpPort + (m_flows.size() % kUdpPortSpan));
+            f.udpSrcPort = static_cast<uint16_t>(kFirstUdpPort + (n % kUdpPortSpan));
             // Outside ConnectProcesses a flow's sending process is its id mod p, as before.
-            f.srcProcess = m_inProcessPair ? m_srcProcess
-                                           : static_cast<uint32_t>(m_flows.size() % Processes(src));
+            f.srcProcess = m_inProcessPair ? m_srcProcess : static_cast<uint32_t>(n % Processes(src));
             f.probe = probe;
-            m_flows.push_back(f);
         }
     }
 
@@ -188,22 +176,11 @@ class GeneratorContext
      */
     uint32_t AddFlow(uint32_t src, uint32_t dst, uint64_t sizeBytes, uint16_t udpSrcPort)
     {
-        if (m_flows.size() >= kMaxFlows)
-        {
-            throw ScenarioError(m_r.GetPath(), "brings the number of flows (QPs) over the limit of " +
-                                                   std::to_string(kMaxFlows));
-        }
-        FlowSpec f;
-        f.src = src;
-        f.dst = dst;
-        f.generator = m_index;
-        f.priority = m_priority;
-        f.sizeBytes = sizeBytes;
+        FlowSpec& f = NewFlow(src, dst, sizeBytes);
         f.startNs = StartNs();
         f.messageBytes = Nic(src).messageBytes;
         f.window = QpWindow(Nic(src));
         f.udpSrcPort = udpSrcPort;
-        m_flows.push_back(f);
         return static_cast<uint32_t>(m_flows.size() - 1);
     }
 
@@ -268,6 +245,23 @@ class GeneratorContext
     }
 
   private:
+    /** Appends a flow of this generator (endpoints, size, priority); throws past kMaxFlows. */
+    FlowSpec& NewFlow(uint32_t src, uint32_t dst, uint64_t sizeBytes)
+    {
+        if (m_flows.size() >= kMaxFlows)
+        {
+            throw ScenarioError(m_r.GetPath(), "brings the number of flows (QPs) over the limit of " +
+                                                   std::to_string(kMaxFlows));
+        }
+        FlowSpec& f = m_flows.emplace_back();
+        f.src = src;
+        f.dst = dst;
+        f.generator = m_index;
+        f.priority = m_priority;
+        f.sizeBytes = sizeBytes;
+        return f;
+    }
+
     const TrafficContext& m_ctx;
     ObjectReader& m_r;
     uint32_t m_index;
