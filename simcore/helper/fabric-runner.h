@@ -21,6 +21,7 @@ struct RunLimits
     double maxWallS = 0;      ///< 0 = no limit
     uint64_t maxEvents = 0;   ///< 0 = no limit
     uint64_t maxMemoryMb = 0; ///< 0 = no limit (checked against peak RSS)
+    uint32_t threads = 1;     ///< partitions run at once (results identical for every count)
 };
 
 struct Progress
@@ -61,12 +62,18 @@ class FabricRunner
     uint64_t Events() const;
     uint64_t PacketsTx() const;
     uint64_t SimTimeNs() const;
+    /**
+     * How the run used threads (the result's perf.parallel): threads asked, partitions used,
+     * lookahead, windows, frames handed between partitions, events per partition.
+     */
+    nlohmann::ordered_json Parallel() const;
 
     /** The simulated run and its parts (helper/fabric-run.h), for tests and examples. */
     FabricRun& Fabric();
 
   private:
     std::unique_ptr<FabricRun> m_impl;
+    uint32_t m_threads = 1;
 };
 
 } // namespace fabric

@@ -1,11 +1,16 @@
 #include "helper/run-controller.h"
 #include "helper/flow-dependencies.h"
 #include "helper/network-builder.h"
+#include "helper/partitioner.h"
 #include "helper/process-memory.h"
 #include "helper/run-monitor.h"
 #include "model/fault-schedule.h"
 
+#include "model/fabric-simulator-impl.h"
+
 #include "ns3/simulator.h"
+
+#include <stdexcept>
 
 
 namespace fabric
@@ -27,28 +32,68 @@ RunController::RunController(const Scenario& scenario, FabricContext& ctx,
 RunController::~RunController() = default;
 
 void
-RunController::StartDueFlows()
+RunController::ScheduleFlowStarts()
+{
+    // Each sending NIC starts its own flows, in start order, with events of its own: a flow's
+    // start touches only its sender, so a partition runs it without stopping the others.
+    const auto& specs = m_scenario.flows;
+    const std::vector<RdmaNic*>& nics = m_network.Nics();
+    m_nicStarts.assign(nics.size(), {});
+    m_nicCursor.assign(nics.size(), 0);
+    for (uint32_t i : m_network.StartOrder())
+    {
+        if (specs[i].src < nics.size() && nics[specs[i].src])
+        {
+            m_nicStarts[specs[i].src].push_back(i);
+        }
+    }
+    for (uint32_t node = 0; node < m_nicStarts.size(); ++node)
+    {
+        if (!m_nicStarts[node].empty())
+        {
+            int64_t at = static_cast<int64_t>(specs[m_nicStarts[node][0]].startNs) * 1000;
+            ns3::Simulator::ScheduleWithContext(node, ns3::PicoSeconds(at),
+                                                &RunController::StartNicFlows, this, node);
+        }
+    }
+}
+
+void
+RunController::StartNicFlows(uint32_t node)
 {
     const auto& specs = m_scenario.flows;
     int64_t now = NowPs();
-    const std::vector<uint32_t>& order = m_network.StartOrder();
-    const std::vector<RdmaNic*>& nics = m_network.Nics();
-    while (m_nextStart < order.size())
+    const std::vector<uint32_t>& mine = m_nicStarts[node];
+    uint32_t& cursor = m_nicCursor[node];
+    while (cursor < mine.size())
     {
-        uint32_t i = order[m_nextStart];
+        uint32_t i = mine[cursor];
         int64_t at = static_cast<int64_t>(specs[i].startNs) * 1000;
         if (at > now)
         {
-            ns3::Simulator::Schedule(ns3::PicoSeconds(at - now), &RunController::StartDueFlows,
-                                     this);
+            ns3::Simulator::Schedule(ns3::PicoSeconds(at - now), &RunController::StartNicFlows,
+                                     this, node);
             return;
         }
-        ++m_nextStart;
-        if (specs[i].src < nics.size() && nics[specs[i].src])
-        {
-            nics[specs[i].src]->StartFlow(i);
-        }
+        ++cursor;
+        m_network.Nics()[node]->StartFlow(i);
     }
+}
+
+std::size_t
+RunController::FlowsStarted() const
+{
+    // The entries of the start order due by now (the monitor admits them when it samples; a
+    // flow due at this very instant may not have sent yet, and shows zero bytes until it does).
+    const auto& specs = m_scenario.flows;
+    const std::vector<uint32_t>& order = m_network.StartOrder();
+    int64_t now = NowPs();
+    while (m_nextStart < order.size() &&
+           static_cast<int64_t>(specs[order[m_nextStart]].startNs) * 1000 <= now)
+    {
+        ++m_nextStart;
+    }
+    return m_nextStart;
 }
 
 void
@@ -105,7 +150,27 @@ RunController::Run(const RunLimits& limits, const std::function<void(const Progr
     m_progress = progress;
     m_wallStart = std::chrono::steady_clock::now();
 
-    Simulator::Schedule(Seconds(0), &RunController::StartDueFlows, this);
+    if (limits.threads > 1)
+    {
+        m_partitions = std::make_unique<Partitioning>(
+            PlanPartitions(m_scenario, m_network, limits.threads));
+        if (m_partitions->plan.parts > 1)
+        {
+            m_ctx.partitionCounters.assign(m_partitions->plan.parts, FabricCounters());
+            auto impl = ns3::DynamicCast<FabricSimulatorImpl>(ns3::Simulator::GetImplementation());
+            if (!impl)
+            {
+                throw std::runtime_error("--threads needs the fabric engine (FABRICSIM_SIMULATOR "
+                                         "names another)");
+            }
+            PartitionPlan plan = m_partitions->plan;
+            FabricContext* ctx = &m_ctx;
+            plan.onWorkerStart = [ctx](uint32_t part)
+            { t_partitionCounters = &ctx->partitionCounters[part]; };
+            impl->SetPartitions(plan);
+        }
+    }
+    ScheduleFlowStarts();
     if (m_dependencies)
     {
         m_dependencies->Start();
@@ -150,7 +215,7 @@ RunController::TakeWarmupSnapshot()
     // Zero baselines without a warm-up (everything is after it). A run that ended inside the
     // warm-up takes its final counters as the baseline: nothing happened after the warm-up.
     bool zero = m_ctx.warmupPs == 0;
-    m_warmup.counters = zero ? FabricCounters() : m_ctx.counters;
+    m_warmup.counters = zero ? FabricCounters() : TotalCounters(m_ctx);
     m_warmup.ports.assign(m_network.NodeCount(), {});
     for (uint32_t node = 0; node < m_network.NodeCount(); ++node)
     {
@@ -178,6 +243,9 @@ void
 RunController::Finish()
 {
     m_finished = true;
+    // Partitions' counters into the fabric's (a parallel run).
+    m_ctx.counters = TotalCounters(m_ctx);
+    m_ctx.partitionCounters.clear();
     m_endPs = NowPs();
     // The warm-up snapshot is bookkeeping, not model: the event count stays what it was.
     m_events = ns3::Simulator::GetEventCount() - (m_warmupSnapshotTaken ? 1 : 0);

@@ -66,12 +66,17 @@ class RunController
     /** The end of the simulated window: when the run finished, else now. */
     int64_t EndPs() const;
     /** How many entries of the start order have been started (the monitor admits them). */
-    std::size_t FlowsStarted() const { return m_nextStart; }
+    std::size_t FlowsStarted() const;
+    /** How the run was split across threads (null: one thread). */
+    const struct Partitioning* Partitions() const { return m_partitions.get(); }
     /** The counters when the warm-up ended (taken at the end if the run ended inside it). */
     const WarmupBaseline& Warmup() const { return m_warmup; }
 
   private:
-    void StartDueFlows();
+    /** Schedules each sending NIC's first flow start (an event of that NIC). */
+    void ScheduleFlowStarts();
+    /** Starts the flows of node's NIC that are due now, then waits for its next one. */
+    void StartNicFlows(uint32_t node);
     void CheckLimits();
     /** Copies the whole-run counters when the warm-up ends (the "after warm-up" baseline). */
     void SnapshotWarmup();
@@ -86,7 +91,10 @@ class RunController
     /// Starts the flows the start order leaves out (waiting ones, NVLink steps); null when none.
     std::unique_ptr<FlowDependencyTracker> m_dependencies;
 
-    std::size_t m_nextStart = 0; ///< next entry of the start order to start
+    mutable std::size_t m_nextStart = 0; ///< entries of the start order due so far (FlowsStarted)
+    std::vector<std::vector<uint32_t>> m_nicStarts; ///< per node, its flows in start order
+    std::vector<uint32_t> m_nicCursor;              ///< per node, the next of them to start
+    std::unique_ptr<struct Partitioning> m_partitions;
     RunLimits m_limits;
     std::function<void(const Progress&)> m_progress;
     std::chrono::steady_clock::time_point m_wallStart;

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <ns3/rng-stream.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <thread>
 #include <sstream>
 #include <stdexcept>
 #include <sys/prctl.h>
@@ -53,6 +55,28 @@ ParseJobs(const std::string& text)
     return v;
 }
 
+} // namespace
+
+uint32_t
+ParseThreads(const std::string& text)
+{
+    unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    long limit = 4L * cores;
+    char* end = nullptr;
+    errno = 0;
+    long v = std::strtol(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || errno != 0 || v < 1 || v > limit)
+    {
+        throw std::invalid_argument("--threads: must be an integer from 1 to " +
+                                    std::to_string(limit) + " (4 x the " +
+                                    std::to_string(cores) + " cores here; got \"" + text + "\")");
+    }
+    return static_cast<uint32_t>(v);
+}
+
+namespace
+{
+
 BatchOptions
 ParseOptions(const std::vector<std::string>& args)
 {
@@ -61,7 +85,7 @@ ParseOptions(const std::vector<std::string>& args)
     {
         const std::string& a = args[i];
         bool takesValue = a == "--jobs" || a == "--max-wall-s" || a == "--max-events" ||
-                          a == "--max-memory-mb";
+                          a == "--max-memory-mb" || a == "--threads";
         if (takesValue && i + 1 >= args.size())
         {
             throw std::invalid_argument(a + ": needs a value");
@@ -69,6 +93,12 @@ ParseOptions(const std::vector<std::string>& args)
         if (a == "--jobs")
         {
             o.jobs = ParseJobs(args[++i]);
+        }
+        else if (a == "--threads")
+        {
+            ParseThreads(args[i + 1]); // refused here, before any run starts
+            o.limitArgs.push_back(a);
+            o.limitArgs.push_back(args[++i]);
         }
         else if (takesValue)
         {

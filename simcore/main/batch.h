@@ -10,6 +10,7 @@
  */
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -27,5 +28,11 @@ using RunOne = std::function<int(const std::vector<std::string>&)>;
  * manifest throws `std::invalid_argument` (reported with exit 2) before anything runs.
  */
 int RunBatch(const std::vector<std::string>& args, const RunOne& runOne);
+
+/**
+ * --threads: an integer from 1 to 4 x the machine's cores; throws std::invalid_argument with
+ * the allowed range otherwise.
+ */
+uint32_t ParseThreads(const std::string& text);
 
 } // namespace fabricsim

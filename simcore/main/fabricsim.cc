@@ -5,17 +5,18 @@
  *   fabricsim validate SCENARIO.json
  *   fabricsim expand SCENARIO.json
  *   fabricsim run SCENARIO.json --out RESULT.json [--progress] [--max-wall-s S]
- *                 [--max-events N] [--max-memory-mb M]
+ *                 [--max-events N] [--max-memory-mb M] [--threads N]
  *   fabricsim check SCENARIO.json   (configuration check: findings as JSON)
  *   fabricsim schema
  *   fabricsim batch MANIFEST.json [--jobs N] [--max-wall-s S] [--max-events N]
- *                   [--max-memory-mb M]   (many runs, one child process each: main/batch.h)
+ *                   [--max-memory-mb M] [--threads N]   (many runs, one child process each: main/batch.h)
  *
  * Exit codes: 0 ok, 2 invalid input, 3 a limit stopped the run (partial result written),
  * 1 internal error. Errors are one line on stderr.
  */
 
 #include "helper/fabric-runner.h"
+#include "helper/partitioner.h"
 #include "helper/process-memory.h"
 #include "main/batch.h"
 #include "scenario/config-check.h"
@@ -48,8 +49,8 @@ constexpr int kExitLimit = 3;
 
 const char* kUsage = "usage: fabricsim --version | validate FILE | expand FILE | check FILE | schema | run FILE "
                      "--out RESULT [--progress] [--max-wall-s S] [--max-events N] "
-                     "[--max-memory-mb M] | batch MANIFEST [--jobs N] [--max-wall-s S] "
-                     "[--max-events N] [--max-memory-mb M]";
+                     "[--max-memory-mb M] [--threads N] | batch MANIFEST [--jobs N] "
+                     "[--max-wall-s S] [--max-events N] [--max-memory-mb M] [--threads N]";
 
 /** A bad command line: reported like invalid input (exit 2). */
 struct UsageError
@@ -152,6 +153,17 @@ ParseRunOptions(const std::vector<std::string>& args)
         {
             o.limits.maxMemoryMb = static_cast<uint64_t>(ParsePositive(a, value()));
         }
+        else if (a == "--threads")
+        {
+            try
+            {
+                o.limits.threads = fabricsim::ParseThreads(value());
+            }
+            catch (const std::invalid_argument& e)
+            {
+                throw UsageError{e.what()};
+            }
+        }
         else if (!a.empty() && a[0] == '-')
         {
             throw UsageError{"unknown option " + a};
@@ -240,6 +252,14 @@ Run(const std::vector<std::string>& args)
     RunOptions o = ParseRunOptions(args);
     fabric::Scenario scenario = Load(o.scenarioPath);
     CheckOutPath(o.outPath);
+    if (o.limits.threads > 1)
+    {
+        std::string refusal = fabric::ParallelRefusal(scenario);
+        if (!refusal.empty())
+        {
+            throw UsageError{"--threads " + std::to_string(o.limits.threads) + ": " + refusal};
+        }
+    }
     std::vector<fabric::ScenarioWarning> warnings = fabric::ScenarioWarnings(scenario);
     auto start = std::chrono::steady_clock::now();
 
@@ -292,7 +312,8 @@ Run(const std::vector<std::string>& args)
     result["perf"] = {{"wall_s", wallS},
                       {"events_per_s", static_cast<double>(runner.Events()) / safeWall},
                       {"packets_per_s", static_cast<double>(runner.PacketsTx()) / safeWall},
-                      {"peak_rss_mb", fabric::PeakRssMb()}};
+                      {"peak_rss_mb", fabric::PeakRssMb()},
+                      {"parallel", runner.Parallel()}};
     WriteFile(o.outPath, fabric::DumpDeterministic(std::move(result)) + "\n");
     return status == fabric::RunStatus::OK ? kExitOk : kExitLimit;
 }

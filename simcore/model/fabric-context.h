@@ -113,6 +113,20 @@ struct FabricCounters
     uint64_t trimmedDataBytes = 0;    ///< the payload those frames lost
 };
 
+/**
+ * In a parallel run each partition's thread adds to its own counters (summed at the end);
+ * nullptr on the main thread, which adds to the context's.
+ */
+inline thread_local FabricCounters* t_partitionCounters
+    __attribute__((tls_model("initial-exec"))) = nullptr;
+
+/** Adds to a per-flow total that devices of several partitions add to (drops). */
+inline void
+AddShared(uint64_t& total, uint64_t v)
+{
+    __atomic_fetch_add(&total, v, __ATOMIC_RELAXED);
+}
+
 struct FabricContext
 {
     const Scenario* scenario = nullptr;
@@ -122,7 +136,41 @@ struct FabricContext
     /// telemetry.flow_paths: per flow, the nodes its first packet crossed (else empty)
     std::vector<std::vector<uint32_t>> flowPaths;
     std::vector<uint64_t> hostRxBytes; ///< payload delivered in order after warm-up, per node
+    /// Parallel runs: the counters of partitions 1.. (partition 0 adds to counters)
+    std::vector<FabricCounters> partitionCounters;
 };
+
+/** The counters of the whole fabric: the context's plus every partition's. */
+inline FabricCounters
+TotalCounters(const FabricContext& ctx)
+{
+    FabricCounters t = ctx.counters;
+    for (const FabricCounters& c : ctx.partitionCounters)
+    {
+        t.packetsTx += c.packetsTx;
+        t.ecnMarked += c.ecnMarked;
+        t.cnpsSent += c.cnpsSent;
+        t.retransmitted += c.retransmitted;
+        t.pausesSent += c.pausesSent;
+        t.pausesReceived += c.pausesReceived;
+        for (size_t r = 0; r < t.drops.size(); ++r)
+        {
+            t.drops[r] += c.drops[r];
+            t.dropDataBytes[r] += c.dropDataBytes[r];
+        }
+        t.unroutableDataBytes += c.unroutableDataBytes;
+        t.trimmedPackets += c.trimmedPackets;
+        t.trimmedDataBytes += c.trimmedDataBytes;
+    }
+    return t;
+}
+
+/** The counters the calling thread adds to (its partition's in a parallel run). */
+inline FabricCounters&
+Counters(FabricContext* ctx)
+{
+    return t_partitionCounters ? *t_partitionCounters : ctx->counters;
+}
 
 
 } // namespace fabric

@@ -161,7 +161,7 @@ FabricDevice::HandlePause(uint32_t port, const RocePacket& pkt)
         {
             // The switch PFC watchdog ignores pauses on a stormed queue (it drops instead).
             ++p.pausesReceived[prio];
-            ++m_ctx->counters.pausesReceived;
+            ++Counters(m_ctx).pausesReceived;
             return;
         }
     }
@@ -178,7 +178,7 @@ FabricDevice::HandlePause(uint32_t port, const RocePacket& pkt)
         return;
     }
     ++p.pausesReceived[prio];
-    ++m_ctx->counters.pausesReceived;
+    ++Counters(m_ctx).pausesReceived;
     if (!wasPaused)
     {
         p.pauseStart[prio] = now;
@@ -228,7 +228,7 @@ FabricDevice::TryTransmit(uint32_t port)
     if (now < p.busyUntil)
     {
         p.txPending = true;
-        ScheduleEventPs(p.busyUntil - now, p.txDoneEvent);
+        ScheduleEventPs(p.busyUntil - now, p.txDoneEvent, m_node);
         return;
     }
     RocePacket pkt;
@@ -238,7 +238,7 @@ FabricDevice::TryTransmit(uint32_t port)
     }
     int64_t ser = p.SerializationPs(pkt.wire);
     p.busyUntil = now + ser;
-    ++m_ctx->counters.packetsTx;
+    ++Counters(m_ctx).packetsTx;
     if (!m_txTrace.IsEmpty())
     {
         m_txTrace(port, pkt);
@@ -259,13 +259,13 @@ FabricDevice::TryTransmit(uint32_t port)
         if (p.fault->LoseOnTx(pkt))
         {
             lost = true;
-            ++m_ctx->counters.drops[DROP_LINK_LOSS];
+            ++Counters(m_ctx).drops[DROP_LINK_LOSS];
             ++p.fault->drops[DROP_LINK_LOSS];
             if (pkt.kind == PacketKind::DATA && pkt.flow < m_ctx->flows.size())
             {
                 // Conservation: a lost DATA frame's payload is dropped, like any other drop.
-                m_ctx->counters.dropDataBytes[DROP_LINK_LOSS] += pkt.payload;
-                m_ctx->flows[pkt.flow].bytesDropped += pkt.payload;
+                Counters(m_ctx).dropDataBytes[DROP_LINK_LOSS] += pkt.payload;
+                AddShared(m_ctx->flows[pkt.flow].bytesDropped, pkt.payload);
             }
         }
     }
@@ -275,19 +275,60 @@ FabricDevice::TryTransmit(uint32_t port)
         // the head has an event in the scheduler: far fewer pending events than frames in flight.
         InFlight f;
         f.arrivePs = now + ser + p.delayPs;
+        f.key = FastHeapScheduler::NextKey(m_node);
         f.pkt = pkt;
-        p.inFlight.Push(f);
-        if (!p.arrivalPending)
+        if (p.mailbox == nullptr)
         {
-            p.arrivalPending = true;
-            ScheduleEventPs(ser + p.delayPs, p.arrivalEvent);
+            PutOnWire(port, f);
+        }
+        else
+        {
+            p.mailbox->frames[p.mailbox->cur].push_back(OutFrame{this, port, f});
+            p.mailbox->minArrivePs = std::min(p.mailbox->minArrivePs, f.arrivePs);
         }
     }
     if (HasBacklog(port))
     {
         p.txPending = true;
-        ScheduleEventPs(ser, p.txDoneEvent);
+        ScheduleEventPs(ser, p.txDoneEvent, m_node);
     }
+}
+
+/** The arrival event of frame f at the far end of p: at its time, with its sender's tie key. */
+static inline void
+ScheduleArrival(Port& p, const InFlight& f)
+{
+    if (FastHeapScheduler* s = FastHeapScheduler::Active())
+    {
+        s->InsertKeyed(static_cast<uint64_t>(f.arrivePs), f.key, ns3::PeekPointer(p.arrivalEvent),
+                       p.neighbor);
+        return;
+    }
+    p.arrivalEvent->Ref(); // the simulator releases one reference after running it
+    ns3::Simulator::GetImplementation()->ScheduleWithContext(
+        p.neighbor, ns3::PicoSeconds(f.arrivePs - NowPs()), ns3::PeekPointer(p.arrivalEvent));
+}
+
+void
+FabricDevice::PutOnWire(uint32_t port, const InFlight& f)
+{
+    Port& p = m_ports[port];
+    p.inFlight.Push(f);
+    if (!p.arrivalPending)
+    {
+        p.arrivalPending = true;
+        ScheduleArrival(p, f);
+    }
+}
+
+void
+FabricDevice::DeliverMailbox(std::vector<OutFrame>& frames)
+{
+    for (const OutFrame& o : frames)
+    {
+        o.dev->PutOnWire(o.port, o.f);
+    }
+    frames.clear();
 }
 
 void
@@ -303,13 +344,12 @@ FabricDevice::DeliverHead(uint32_t port)
     if (!p.inFlight.Empty())
     {
         p.arrivalPending = true;
-        int64_t next = p.inFlight.Front().arrivePs;
-        ScheduleEventPs(std::max<int64_t>(0, next - NowPs()), p.arrivalEvent);
+        ScheduleArrival(p, p.inFlight.Front());
     }
     if (p.fault != nullptr &&
         p.fault->CutOnWire(f.arrivePs - p.delayPs - p.SerializationPs(f.pkt.wire)))
     {
-        ++m_ctx->counters.drops[DROP_LINK_DOWN];
+        ++Counters(m_ctx).drops[DROP_LINK_DOWN];
         ++p.fault->drops[DROP_LINK_DOWN];
         return;
     }

@@ -12,6 +12,7 @@
 #include "model/roce-packet.h"
 
 #include "ns3/object.h"
+#include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"
 #include "ns3/traced-callback.h"
 
@@ -46,15 +47,37 @@ NowPs()
  * else Simulator::Schedule; same order, same event count either way.
  */
 inline void
-ScheduleEventPs(int64_t delayPs, const ns3::Ptr<ns3::EventImpl>& ev)
+ScheduleEventPs(int64_t delayPs, const ns3::Ptr<ns3::EventImpl>& ev, uint32_t owner)
 {
     if (FastHeapScheduler* s = FastHeapScheduler::Active())
     {
-        s->InsertDirect(delayPs, ns3::PeekPointer(ev));
+        s->InsertDirect(delayPs, ns3::PeekPointer(ev), owner);
         return;
     }
-    ns3::Simulator::Schedule(ns3::PicoSeconds(delayPs), ev);
+    ev->Ref(); // the simulator releases one reference after running it
+    ns3::Simulator::GetImplementation()->ScheduleWithContext(owner, ns3::PicoSeconds(delayPs),
+                                                             ns3::PeekPointer(ev));
 }
+
+/** A frame sent toward a device of another partition (parallel runs). */
+struct OutFrame
+{
+    FabricDevice* dev; ///< the sender
+    uint32_t port;     ///< the sender's port
+    InFlight f;
+};
+
+/**
+ * Frames one partition sent to another during a window of a parallel run, handed over at the
+ * window's end: the sender appends to frames[cur], the receiver takes frames[cur ^ 1] after the
+ * simulator flipped cur at the barrier. Every frame arrives at least one lookahead later.
+ */
+struct Mailbox
+{
+    std::vector<OutFrame> frames[2];
+    uint32_t cur = 0;
+    int64_t minArrivePs = std::numeric_limits<int64_t>::max(); ///< over frames[cur]
+};
 
 /** One direction of a link as seen from its sending device, plus that device's pause state. */
 struct Port
@@ -72,6 +95,9 @@ struct Port
     ns3::Ptr<ns3::EventImpl> txDoneEvent;  ///< reused for every transmission-done event
     ns3::Ptr<ns3::EventImpl> arrivalEvent; ///< reused for every arrival event
     PortFault* fault = nullptr; ///< set only while a fault or watchdog concerns this port
+    /// Parallel runs: the peer runs in another partition, frames go through this mailbox (and
+    /// inFlight and arrivalPending belong to the peer's partition).
+    Mailbox* mailbox = nullptr;
     uint64_t txWireBytesWarm = 0; ///< wire bytes of frames started after warm-up
     /// Serialization time inside [warm-up, busyUntil]: utilization counts only the bits sent
     /// inside the measurement window (a frame started before the warm-up ends counts its part
@@ -140,6 +166,9 @@ class FabricDevice : public ns3::Object
     /** Starts a transmission on port if the line is free and something may be sent. */
     void TryTransmit(uint32_t port);
 
+    /** Puts the frames of a mailbox on their links' far ends (in the receiving partition). */
+    static void DeliverMailbox(std::vector<OutFrame>& frames);
+
     /**
      * Drops what waits for port at the priorities in mask, counted as reason (a switch: link
      * down or PFC watchdog); a NIC keeps its frames (its QPs retry when the link returns).
@@ -172,6 +201,8 @@ class FabricDevice : public ns3::Object
     void TxDone(uint32_t port);
     void PauseExpired(uint32_t port);
     void DeliverHead(uint32_t port);
+    /** A frame on the wire toward the peer of port: queued for its arrival event. */
+    void PutOnWire(uint32_t port, const InFlight& f);
 };
 
 } // namespace fabric

@@ -1,6 +1,10 @@
 #include "model/fabric-simulator-impl.h"
 
+#include "model/fabric-device.h"
 #include "model/fast-heap-scheduler.h"
+
+#include <algorithm>
+#include <limits>
 
 #include "ns3/object-factory.h"
 #include "ns3/simulator.h"
@@ -27,7 +31,50 @@ struct NotifyAccess : ns3::EventImpl
     }
 };
 
+/** Runs one event of a FastHeapScheduler's loop; a non-direct one is marked run (expired). */
+inline void
+Fire(ns3::EventImpl* impl, bool direct)
+{
+    if (direct)
+    {
+        NotifyAccess::Fire(impl);
+    }
+    else if (!impl->IsCancelled())
+    {
+        // Marked before it runs, so that its EventId is expired while and after it runs, as
+        // ns-3's uid rule says; a cancelled event is skipped (and counted, as in ns-3).
+        impl->Cancel();
+        NotifyAccess::Fire(impl);
+    }
+    impl->Unref();
+}
+
+/** Waits until flag's value differs from seen: spins, then yields (a shared machine). */
+template <typename T>
+inline void
+WaitChange(const std::atomic<T>& flag, T seen)
+{
+    for (uint32_t spins = 0; flag.load(std::memory_order_acquire) == seen; ++spins)
+    {
+        if (spins < 4000)
+        {
+            __builtin_ia32_pause();
+        }
+        else
+        {
+            std::this_thread::yield();
+        }
+    }
+}
+
 } // namespace
+
+struct FabricSimulatorImpl::Part
+{
+    ns3::Ptr<FastHeapScheduler> sched;
+    uint64_t events = 0;
+    std::thread thread;
+};
 
 ns3::TypeId
 FabricSimulatorImpl::GetTypeId()
@@ -45,6 +92,7 @@ FabricSimulatorImpl::FabricSimulatorImpl()
       m_currentContext(ns3::Simulator::NO_CONTEXT),
       m_mainThread(std::this_thread::get_id())
 {
+    FastHeapScheduler::ResetKeys(); // a new simulation: every node's count from zero
 }
 
 FabricSimulatorImpl::~FabricSimulatorImpl() = default;
@@ -58,6 +106,16 @@ FabricSimulatorImpl::DoDispose()
         ns3::Scheduler::Event ev = m_events->RemoveNext();
         ev.impl->Unref();
     }
+    for (auto& part : m_parts)
+    {
+        while (!part->sched->Empty())
+        {
+            ns3::Scheduler::Event ev = part->sched->RemoveNext();
+            ev.impl->Unref();
+        }
+    }
+    m_parts.clear();
+    FastHeapScheduler::SetRoutes(nullptr);
     m_events = nullptr;
     m_fast = nullptr;
     ns3::SimulatorImpl::DoDispose();
@@ -101,7 +159,47 @@ FabricSimulatorImpl::GetSystemId() const
 bool
 FabricSimulatorImpl::IsFinished() const
 {
-    return m_events->IsEmpty() || m_stop;
+    bool empty = m_events->IsEmpty();
+    for (const auto& part : m_parts)
+    {
+        empty = empty && part->sched->Empty();
+    }
+    return empty || m_stop;
+}
+
+FastHeapScheduler*
+FabricSimulatorImpl::Active() const
+{
+    FastHeapScheduler* a = FastHeapScheduler::Active();
+    return a ? a : m_fast;
+}
+
+void
+FabricSimulatorImpl::SetPartitions(const PartitionPlan& plan)
+{
+    if (plan.parts <= 1 || !m_fast)
+    {
+        return;
+    }
+    m_plan = plan;
+    m_parts.clear();
+    for (uint32_t i = 0; i < plan.parts; ++i)
+    {
+        auto part = std::make_unique<Part>();
+        part->sched = ns3::CreateObject<FastHeapScheduler>();
+        m_parts.push_back(std::move(part));
+    }
+    m_fast->MakeActive(); // creating a scheduler made it the thread's
+    m_route.assign(FastHeapScheduler::kGlobalSource + 1, m_fast);
+    for (size_t node = 0; node < plan.partOf.size(); ++node)
+    {
+        m_route[node] = ns3::PeekPointer(m_parts[plan.partOf[node]]->sched);
+    }
+    FastHeapScheduler::SetRoutes(m_route.data());
+    // Events scheduled so far (setup) go to their owners' partitions, keys unchanged.
+    m_fast->Distribute();
+    m_stats = ParallelStats();
+    m_stats.threads = plan.parts;
 }
 
 void
@@ -121,15 +219,7 @@ FabricSimulatorImpl::RunFast(FastHeapScheduler& sched)
         bool direct;
         ns3::Scheduler::Event ev = sched.RemoveNext(direct);
         Execute(ev);
-        if (direct)
-        {
-            NotifyAccess::Fire(ev.impl);
-        }
-        else
-        {
-            ev.impl->Invoke();
-        }
-        ev.impl->Unref();
+        Fire(ev.impl, direct);
         if (m_foreignPending.load(std::memory_order_relaxed))
         {
             TakeEventsFromOtherThreads();
@@ -143,6 +233,11 @@ FabricSimulatorImpl::Run()
     m_mainThread = std::this_thread::get_id();
     TakeEventsFromOtherThreads();
     m_stop = false;
+    if (!m_parts.empty())
+    {
+        RunParallel();
+        return;
+    }
     if (m_fast)
     {
         RunFast(*m_fast);
@@ -158,6 +253,155 @@ FabricSimulatorImpl::Run()
         {
             TakeEventsFromOtherThreads();
         }
+    }
+}
+
+void
+FabricSimulatorImpl::RunWindow(uint32_t i)
+{
+    Part& part = *m_parts[i];
+    FastHeapScheduler& sched = *part.sched;
+    // Frames other partitions sent during the last window reach their links' far ends here.
+    for (Mailbox* box : m_plan.inboxes[i])
+    {
+        FabricDevice::DeliverMailbox(box->frames[box->cur ^ 1]);
+    }
+    FastHeapScheduler::SetInWindow(true);
+    unsigned __int128 end = m_windowEnd;
+    uint64_t n = 0;
+    while (!sched.Empty() && sched.PeekOrder() < end)
+    {
+        bool direct;
+        ns3::Scheduler::Event ev = sched.RemoveNext(direct);
+        ++n;
+        Fire(ev.impl, direct);
+    }
+    FastHeapScheduler::SetInWindow(false);
+    part.events += n;
+}
+
+void
+FabricSimulatorImpl::WorkerLoop(uint32_t i)
+{
+    m_parts[i]->sched->MakeActive();
+    if (m_plan.onWorkerStart)
+    {
+        m_plan.onWorkerStart(i);
+    }
+    uint64_t seen = 0;
+    while (true)
+    {
+        WaitChange(m_generation, seen);
+        seen = m_generation.load(std::memory_order_acquire);
+        if (m_quit.load(std::memory_order_acquire))
+        {
+            return;
+        }
+        RunWindow(i);
+        m_done.fetch_add(1, std::memory_order_acq_rel);
+    }
+}
+
+void
+FabricSimulatorImpl::RunGlobalEvent()
+{
+    m_fast->MakeActive();
+    bool direct;
+    ns3::Scheduler::Event ev = m_fast->RemoveNext(direct);
+    Execute(ev);
+    ++m_stats.globalEvents;
+    Fire(ev.impl, direct);
+}
+
+void
+FabricSimulatorImpl::RunParallel()
+{
+    using Order = unsigned __int128;
+    const Order kNone = ~Order(0);
+    uint32_t n = static_cast<uint32_t>(m_parts.size());
+    m_quit = false;
+    m_done = 0;
+    for (uint32_t i = 1; i < n; ++i)
+    {
+        m_parts[i]->thread = std::thread(&FabricSimulatorImpl::WorkerLoop, this, i);
+    }
+    while (!m_stop.load(std::memory_order_relaxed))
+    {
+        // The earliest thing pending anywhere: partitions' events and frames still in mailboxes.
+        int64_t tmin = std::numeric_limits<int64_t>::max();
+        for (auto& part : m_parts)
+        {
+            if (!part->sched->Empty())
+            {
+                tmin = std::min<int64_t>(tmin, static_cast<int64_t>(part->sched->PeekTs()));
+            }
+        }
+        for (Mailbox* box : m_plan.mailboxes)
+        {
+            tmin = std::min(tmin, box->minArrivePs);
+        }
+        Order global = m_fast->Empty() ? kNone : m_fast->PeekOrder();
+        if (tmin == std::numeric_limits<int64_t>::max() && global == kNone)
+        {
+            break;
+        }
+        Order end = global;
+        if (tmin != std::numeric_limits<int64_t>::max())
+        {
+            end = std::min(end, FastHeapScheduler::Order(
+                                    static_cast<uint64_t>(tmin + m_plan.lookaheadPs), 0));
+        }
+        if (tmin != std::numeric_limits<int64_t>::max() &&
+            FastHeapScheduler::Order(static_cast<uint64_t>(tmin), 0) < end)
+        {
+            // One window: every partition runs what is ordered before end, at once.
+            for (Mailbox* box : m_plan.mailboxes)
+            {
+                m_stats.framesHandedOver += box->frames[box->cur].size();
+                box->cur ^= 1;
+                box->minArrivePs = std::numeric_limits<int64_t>::max();
+            }
+            m_windowEnd = end;
+            m_done.store(0, std::memory_order_relaxed);
+            m_generation.fetch_add(1, std::memory_order_acq_rel);
+            m_parts[0]->sched->MakeActive();
+            RunWindow(0);
+            for (uint32_t spins = 0; m_done.load(std::memory_order_acquire) < n - 1; ++spins)
+            {
+                if (spins < 4000)
+                {
+                    __builtin_ia32_pause();
+                }
+                else
+                {
+                    std::this_thread::yield();
+                }
+            }
+            ++m_stats.windows;
+        }
+        if (global != kNone && global <= end)
+        {
+            RunGlobalEvent();
+        }
+    }
+    m_quit = true;
+    m_generation.fetch_add(1, std::memory_order_acq_rel);
+    for (uint32_t i = 1; i < n; ++i)
+    {
+        m_parts[i]->thread.join();
+    }
+    m_fast->MakeActive();
+    // Frames still in mailboxes are on the wire: put them there, as one thread would have.
+    for (Mailbox* box : m_plan.mailboxes)
+    {
+        FabricDevice::DeliverMailbox(box->frames[box->cur ^ 1]);
+        FabricDevice::DeliverMailbox(box->frames[box->cur]);
+        box->minArrivePs = std::numeric_limits<int64_t>::max();
+    }
+    m_stats.eventsPerPartition.clear();
+    for (auto& part : m_parts)
+    {
+        m_stats.eventsPerPartition.push_back(part->events);
     }
 }
 
@@ -197,6 +441,13 @@ FabricSimulatorImpl::Stop(const ns3::Time& delay)
 ns3::EventId
 FabricSimulatorImpl::Insert(uint64_t ts, uint32_t context, ns3::EventImpl* event)
 {
+    if (FastHeapScheduler* a = Active())
+    {
+        // The scheduling node's tie key; the owner's partition holds it.
+        uint32_t uid = a->NextUid();
+        a->InsertEvent(ts, FastHeapScheduler::NextKey(a->NowContext()), event, uid, context);
+        return ns3::EventId(event, ts, context, uid);
+    }
     ns3::Scheduler::Event ev;
     ev.impl = event;
     ev.key.m_ts = ts;
@@ -209,6 +460,11 @@ FabricSimulatorImpl::Insert(uint64_t ts, uint32_t context, ns3::EventImpl* event
 ns3::EventId
 FabricSimulatorImpl::Schedule(const ns3::Time& delay, ns3::EventImpl* event)
 {
+    if (FastHeapScheduler* a = Active())
+    {
+        return Insert(static_cast<uint64_t>(a->NowTs()) + static_cast<uint64_t>(delay.GetTimeStep()),
+                      a->NowContext(), event);
+    }
     return Insert(m_currentTs + static_cast<uint64_t>(delay.GetTimeStep()), m_currentContext,
                   event);
 }
@@ -217,6 +473,12 @@ void
 FabricSimulatorImpl::ScheduleWithContext(uint32_t context, const ns3::Time& delay,
                                          ns3::EventImpl* event)
 {
+    if (FastHeapScheduler* a = FastHeapScheduler::Active())
+    {
+        Insert(static_cast<uint64_t>(a->NowTs()) + static_cast<uint64_t>(delay.GetTimeStep()),
+               context, event);
+        return;
+    }
     if (std::this_thread::get_id() == m_mainThread)
     {
         Insert(m_currentTs + static_cast<uint64_t>(delay.GetTimeStep()), context, event);
@@ -230,7 +492,7 @@ FabricSimulatorImpl::ScheduleWithContext(uint32_t context, const ns3::Time& dela
 ns3::EventId
 FabricSimulatorImpl::ScheduleNow(ns3::EventImpl* event)
 {
-    return Insert(m_currentTs, m_currentContext, event);
+    return Schedule(ns3::TimeStep(0), event);
 }
 
 ns3::EventId
@@ -246,6 +508,10 @@ FabricSimulatorImpl::ScheduleDestroy(ns3::EventImpl* event)
 ns3::Time
 FabricSimulatorImpl::Now() const
 {
+    if (FastHeapScheduler* a = Active())
+    {
+        return ns3::TimeStep(a->NowTs());
+    }
     return ns3::TimeStep(m_currentTs);
 }
 
@@ -256,7 +522,7 @@ FabricSimulatorImpl::GetDelayLeft(const ns3::EventId& id) const
     {
         return ns3::TimeStep(0);
     }
-    return ns3::TimeStep(id.GetTs() - m_currentTs);
+    return ns3::TimeStep(id.GetTs() - Now().GetTimeStep());
 }
 
 void
@@ -283,7 +549,14 @@ FabricSimulatorImpl::Remove(const ns3::EventId& id)
     ev.key.m_ts = id.GetTs();
     ev.key.m_context = id.GetContext();
     ev.key.m_uid = id.GetUid();
-    m_events->Remove(ev);
+    if (m_parts.empty())
+    {
+        m_events->Remove(ev);
+    }
+    else
+    {
+        m_route[std::min<uint32_t>(ev.key.m_context, FastHeapScheduler::kGlobalSource)]->Remove(ev);
+    }
     ev.impl->Cancel();
     ev.impl->Unref(); // the reference the scheduler held
 }
@@ -316,6 +589,11 @@ FabricSimulatorImpl::IsExpired(const ns3::EventId& id) const
         }
         return true;
     }
+    if (m_fast)
+    {
+        // An event is marked when it runs (see Fire): run or cancelled means expired.
+        return impl == nullptr || impl->IsCancelled();
+    }
     return impl == nullptr || id.GetTs() < m_currentTs ||
            (id.GetTs() == m_currentTs && id.GetUid() <= m_currentUid) || impl->IsCancelled();
 }
@@ -329,13 +607,22 @@ FabricSimulatorImpl::GetMaximumSimulationTime() const
 uint32_t
 FabricSimulatorImpl::GetContext() const
 {
+    if (FastHeapScheduler* a = Active())
+    {
+        return a->NowContext();
+    }
     return m_currentContext;
 }
 
 uint64_t
 FabricSimulatorImpl::GetEventCount() const
 {
-    return m_eventCount;
+    uint64_t n = m_eventCount;
+    for (const auto& part : m_parts)
+    {
+        n += part->events;
+    }
+    return n;
 }
 
 } // namespace fabric

@@ -1,10 +1,12 @@
 /*
  * The fabric model's ns-3 SimulatorImpl: the event loop of ns-3's DefaultSimulatorImpl (same
- * event order, same uids, same event count, same Stop/Cancel/Remove/IsExpired/Destroy rules)
- * without its per-event overhead: no EventId built for PreEventHook, no logging checks, no
- * virtual calls into a FastHeapScheduler, and the model's direct-lane events run without
- * EventImpl::Invoke. Chosen through ns-3's "SimulatorImplementationType" by FabricRun;
- * docs/model.md ("Engine") explains why results stay identical.
+ * Stop/Cancel/Remove/IsExpired/Destroy rules) without its per-event overhead, and its parallel
+ * form: the fabric split into partitions, each with its own FastHeapScheduler run by its own
+ * thread in windows of one lookahead (the smallest propagation delay of a link between
+ * partitions), frames crossing partitions handed over through mailboxes at each window's end,
+ * and the run's own events (flow starts' bookkeeping, sampling, faults, limits) run alone
+ * between windows. Events of equal time run in an order no partitioning changes (see
+ * FastHeapScheduler), so every thread count gives the same results. docs/model.md ("Engine").
  */
 #ifndef FABRIC_FABRIC_SIMULATOR_IMPL_H
 #define FABRIC_FABRIC_SIMULATOR_IMPL_H
@@ -15,15 +17,40 @@
 #include "ns3/simulator-impl.h"
 
 #include <atomic>
+#include <functional>
 #include <cstdint>
 #include <list>
+#include <memory>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace fabric
 {
 
 class FastHeapScheduler;
+struct Mailbox;
+
+/** How a parallel run splits the fabric (built by the helper that knows the topology). */
+struct PartitionPlan
+{
+    uint32_t parts = 1;
+    std::vector<uint16_t> partOf;                 ///< per node
+    std::vector<std::vector<Mailbox*>> inboxes;   ///< per receiving partition
+    std::vector<Mailbox*> mailboxes;              ///< all of them
+    int64_t lookaheadPs = 0;                      ///< smallest delay of a cut link
+    std::function<void(uint32_t)> onWorkerStart;  ///< called in each partition's thread first
+};
+
+/** What a parallel run did (the result's perf object). */
+struct ParallelStats
+{
+    uint32_t threads = 1;
+    uint64_t windows = 0;
+    uint64_t globalEvents = 0;
+    std::vector<uint64_t> eventsPerPartition;
+    uint64_t framesHandedOver = 0;
+};
 
 class FabricSimulatorImpl : public ns3::SimulatorImpl
 {
@@ -53,7 +80,23 @@ class FabricSimulatorImpl : public ns3::SimulatorImpl
     uint32_t GetContext() const override;
     uint64_t GetEventCount() const override;
 
+    /** Splits the run into plan.parts partitions (before Run; plan.parts 1: sequential). */
+    void SetPartitions(const PartitionPlan& plan);
+    const ParallelStats& Stats() const
+    {
+        return m_stats;
+    }
+
   private:
+    struct Part;
+    void RunParallel();
+    /** Runs partition i's events ordered before the current window's end. */
+    void RunWindow(uint32_t i);
+    void WorkerLoop(uint32_t i);
+    /** Runs the head event of the global scheduler (all partitions idle). */
+    void RunGlobalEvent();
+    FastHeapScheduler* Active() const;
+
     void DoDispose() override;
 
     /** Inserts event at absolute time ts with the next uid. */
@@ -75,7 +118,7 @@ class FabricSimulatorImpl : public ns3::SimulatorImpl
     ns3::Ptr<ns3::Scheduler> m_events;
     FastHeapScheduler* m_fast = nullptr; ///< m_events when it is a FastHeapScheduler
     std::list<ns3::EventId> m_destroyEvents;
-    bool m_stop = false;
+    std::atomic<bool> m_stop{false};
     uint32_t m_uid;
     uint32_t m_currentUid;
     uint64_t m_currentTs = 0;
@@ -86,6 +129,16 @@ class FabricSimulatorImpl : public ns3::SimulatorImpl
     std::atomic<bool> m_foreignPending{false};
     std::mutex m_foreignMutex;
     std::thread::id m_mainThread;
+
+    // Parallel runs
+    PartitionPlan m_plan;
+    std::vector<std::unique_ptr<Part>> m_parts;
+    std::vector<FastHeapScheduler*> m_route; ///< per node, then the global scheduler at 0xffff
+    unsigned __int128 m_windowEnd = 0;
+    std::atomic<uint64_t> m_generation{0};
+    std::atomic<uint32_t> m_done{0};
+    std::atomic<bool> m_quit{false};
+    ParallelStats m_stats;
 };
 
 } // namespace fabric

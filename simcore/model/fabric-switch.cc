@@ -255,8 +255,8 @@ FabricSwitch::Receive(uint32_t inPort, RocePacket p)
         // Unroutable (the scenario layer rejects disconnected topologies): counted, not lost.
         if (p.kind == PacketKind::DATA && p.flow < m_ctx->flows.size())
         {
-            m_ctx->counters.unroutableDataBytes += p.payload;
-            m_ctx->flows[p.flow].bytesDropped += p.payload;
+            Counters(m_ctx).unroutableDataBytes += p.payload;
+            AddShared(m_ctx->flows[p.flow].bytesDropped, p.payload);
         }
         return;
     }
@@ -304,7 +304,7 @@ FabricSwitch::MaybeMark(uint32_t port, uint8_t prio, uint64_t queueBytes, RocePa
     }
     if (!p.ecn) // counts packets newly marked here, not ones marked upstream
     {
-        ++m_ctx->counters.ecnMarked;
+        ++Counters(m_ctx).ecnMarked;
         ++m_ports[port].ecnMarked;
     }
     p.ecn = true;
@@ -313,11 +313,11 @@ FabricSwitch::MaybeMark(uint32_t port, uint8_t prio, uint64_t queueBytes, RocePa
 void
 FabricSwitch::Trim(uint32_t out, RocePacket p)
 {
-    ++m_ctx->counters.trimmedPackets;
+    ++Counters(m_ctx).trimmedPackets;
     if (p.flow < m_ctx->flows.size())
     {
-        m_ctx->counters.trimmedDataBytes += p.payload;
-        m_ctx->flows[p.flow].bytesDropped += p.payload; // the payload leaves the network here
+        Counters(m_ctx).trimmedDataBytes += p.payload;
+        AddShared(m_ctx->flows[p.flow].bytesDropped, p.payload); // the payload leaves the network here
     }
     p.kind = PacketKind::TRIMMED;
     p.payload = 0;
@@ -330,15 +330,15 @@ FabricSwitch::Trim(uint32_t out, RocePacket p)
 void
 FabricSwitch::Drop(uint32_t port, const RocePacket& p, DropReason reason)
 {
-    ++m_ctx->counters.drops[reason];
+    ++Counters(m_ctx).drops[reason];
     if (m_ports[port].fault != nullptr)
     {
         ++m_ports[port].fault->drops[reason];
     }
     if (p.kind == PacketKind::DATA && p.flow < m_ctx->flows.size())
     {
-        m_ctx->counters.dropDataBytes[reason] += p.payload;
-        m_ctx->flows[p.flow].bytesDropped += p.payload;
+        Counters(m_ctx).dropDataBytes[reason] += p.payload;
+        AddShared(m_ctx->flows[p.flow].bytesDropped, p.payload);
     }
     m_dropTrace(port, reason);
 }
@@ -508,7 +508,7 @@ FabricSwitch::SendPause(uint32_t port, uint8_t prio, bool resume)
     if (!resume)
     {
         ++m_ports[port].pausesSent[prio];
-        ++m_ctx->counters.pausesSent;
+        ++Counters(m_ctx).pausesSent;
     }
     m_pfcTrace(port, prio, !resume);
     Enqueue(port, f);

@@ -3,6 +3,7 @@
 #include "ns3/nstime.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -24,16 +25,16 @@ FastHeapScheduler::GetTypeId()
 
 FastHeapScheduler::FastHeapScheduler()
 {
-    if (s_active)
+    if (t_active)
     {
         // Replacing a running scheduler (Simulator::SetScheduler moves its events here): carry
         // the current time over.
-        m_nowTs = s_active->m_nowTs;
-        m_nowContext = s_active->m_nowContext;
-        m_lastUid = s_active->m_lastUid;
+        m_nowTs = t_active->m_nowTs;
+        m_nowContext = t_active->m_nowContext;
+        m_lastUid = t_active->m_lastUid;
     }
     // The direct lane and NowTs() assume the model's picosecond time steps.
-    s_active = ns3::Time::GetResolution() == ns3::Time::PS ? this : nullptr;
+    t_active = ns3::Time::GetResolution() == ns3::Time::PS ? this : nullptr;
     m_capacity = 1021; // + 3 leading pad elements = 16 KiB
     m_block = std::aligned_alloc(64, (m_capacity + 3) * sizeof(Key));
     if (!m_block)
@@ -47,9 +48,9 @@ FastHeapScheduler::FastHeapScheduler()
 
 FastHeapScheduler::~FastHeapScheduler()
 {
-    if (s_active == this)
+    if (t_active == this)
     {
-        s_active = nullptr;
+        t_active = nullptr;
     }
     std::free(m_block);
 }
@@ -72,24 +73,53 @@ FastHeapScheduler::Grow()
 }
 
 void
-FastHeapScheduler::Renumber()
+FastHeapScheduler::TooManyEvents()
 {
-    // Before the 32-bit insertion counter wraps: renumber pending events 0..n-1 in heap order
-    // (a sorted array is a valid heap), which keeps every relative order.
+    throw std::length_error("more than 16,777,216 events pending in one partition");
+}
+
+void
+FastHeapScheduler::CrossPartition(uint32_t owner)
+{
+    // A model event touched a node of another partition without a link between them: a bug
+    // the parallel engine must not hide (results would depend on the partitioning).
+    std::fprintf(stderr, "fabricsim: internal error: an event for node %u scheduled across "
+                         "partitions inside a window\n", owner);
+    std::abort();
+}
+
+void
+FastHeapScheduler::Distribute()
+{
     SettleRoot();
-    std::sort(m_heap, m_heap + m_size);
+    std::vector<std::pair<Key, Slot>> all;
+    all.reserve(m_size);
     for (size_t i = 0; i < m_size; ++i)
     {
-        m_heap[i] = MakeKey(TsOf(m_heap[i]), static_cast<uint32_t>(i), SlotOf(m_heap[i]));
+        all.emplace_back(m_heap[i], m_slots[SlotOf(m_heap[i])]);
     }
-    m_seq = static_cast<uint32_t>(m_size);
+    m_size = 0;
+    m_slots.clear();
+    m_freeSlots.clear();
+    for (const auto& [k, slot] : all)
+    {
+        uint32_t owner = slot.context;
+        FastHeapScheduler* t =
+            s_route ? s_route[owner < kGlobalSource ? owner : kGlobalSource] : this;
+        t->PushOrder(k >> kSlotBits, slot);
+    }
+}
+
+void
+FastHeapScheduler::ResetKeys()
+{
+    std::fill(std::begin(s_seq), std::end(s_seq), 0);
 }
 
 void
 FastHeapScheduler::Insert(const Event& ev)
 {
-    m_lastUid = ev.key.m_uid;
-    Push(ev.key.m_ts, Slot{ev.impl, ev.key.m_uid, ev.key.m_context});
+    InsertEvent(ev.key.m_ts, NextKey(m_nowContext), ev.impl, ev.key.m_uid, ev.key.m_context);
 }
 
 bool
@@ -198,7 +228,7 @@ FastHeapScheduler::Remove(const Event& ev)
     {
         Key k = m_heap[i];
         const Slot& s = m_slots[SlotOf(k)];
-        if (s.uid == ev.key.m_uid && s.impl == ev.impl && TsOf(k) == ev.key.m_ts) // never tagged
+        if (s.uid == ev.key.m_uid && s.impl == ev.impl && TsOf(k) == ClampTs(ev.key.m_ts))
         {
             RemoveAt(i);
             m_freeSlots.push_back(SlotOf(k));

@@ -2,7 +2,9 @@
  * An ns-3 event scheduler for the fabric model: a 4-ary min-heap of 16-byte keys in one
  * cache-line-aligned array, with a "direct" lane that lets the model's own per-packet events skip
  * Simulator::Schedule (no EventImpl allocation, no EventId). Chosen through ns-3's pluggable
- * Scheduler TypeId; docs/model.md ("Engine") explains why results stay identical.
+ * Scheduler TypeId. Events at the same time run in an order that does not depend on how the
+ * fabric is partitioned across threads: by the node that scheduled them, then that node's own
+ * scheduling order (docs/model.md, "Engine"). One scheduler per partition in a parallel run.
  */
 #ifndef FABRIC_FAST_HEAP_SCHEDULER_H
 #define FABRIC_FAST_HEAP_SCHEDULER_H
@@ -11,6 +13,7 @@
 #include "ns3/scheduler.h"
 
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 namespace fabric
@@ -48,7 +51,85 @@ class FastHeapScheduler : public ns3::Scheduler
      */
     static FastHeapScheduler* Active()
     {
-        return s_active;
+        return t_active;
+    }
+
+    /** Makes this the scheduler of the calling thread (a partition's worker in a parallel run). */
+    void MakeActive()
+    {
+        t_active = this;
+    }
+
+    /** Context given to events scheduled outside any node (setup, the run's own events). */
+    static constexpr uint32_t kGlobalSource = 0xffff;
+
+    /**
+     * Tie key of an event scheduled by node src (kGlobalSource for none): src, then src's own
+     * count of events scheduled so far. Same for every partitioning of the fabric: a node's
+     * events always run in the same order, whichever thread runs them.
+     */
+    static uint64_t NextKey(uint32_t context)
+    {
+        uint32_t src = context < kGlobalSource ? context : kGlobalSource;
+        return (static_cast<uint64_t>(src) << kSeqBits) | s_seq[src]++;
+    }
+
+    /** Starts every node's count again (a new simulation). */
+    static void ResetKeys();
+
+    /**
+     * Parallel runs: route[node] is the scheduler of node's partition, route[kGlobalSource] the
+     * run's own (global) events' one; nullptr for one partition. Set before the run starts.
+     */
+    static void SetRoutes(FastHeapScheduler** route)
+    {
+        s_route = route;
+    }
+
+    /** Moves every pending event whose owner routes to another scheduler there (keys kept). */
+    void Distribute();
+
+    /** Next uid for an EventId (the scheduler's own count: no shared counter across threads). */
+    uint32_t NextUid()
+    {
+        uint32_t u = m_nextUid++;
+        if (m_nextUid == 0)
+        {
+            m_nextUid = 4; // past ns-3's reserved uids
+        }
+        return u;
+    }
+
+    /** Marks the calling thread as running a window of its partition (no cross inserts). */
+    static void SetInWindow(bool in)
+    {
+        t_inWindow = in;
+    }
+
+    /** The context owning events scheduled by the event now running (ns-3's GetContext()). */
+    uint32_t NowContext() const
+    {
+        return m_nowContext;
+    }
+
+    /** Time of the next event (the smallest key's time); only when !Empty(). */
+    uint64_t PeekTs()
+    {
+        SettleRoot();
+        return TsOf(m_heap[0]);
+    }
+
+    /** Time and tie key of the next event; only when !Empty(). */
+    unsigned __int128 PeekOrder()
+    {
+        SettleRoot();
+        return m_heap[0] >> kSlotBits;
+    }
+
+    /** Builds the order value PeekOrder() compares against: (ts, tie key). */
+    static unsigned __int128 Order(uint64_t ts, uint64_t tie)
+    {
+        return (static_cast<unsigned __int128>(ClampTs(ts)) << (kSrcBits + kSeqBits)) | tie;
     }
 
     /**
@@ -68,13 +149,33 @@ class FastHeapScheduler : public ns3::Scheduler
      * so this takes one.
      */
     void InsertDirect(int64_t delayTs, ns3::EventImpl* impl);
+    /** InsertDirect for an event owned by node owner (its context while it runs). */
+    void InsertDirect(int64_t delayTs, ns3::EventImpl* impl, uint32_t owner);
+    /**
+     * Inserts a direct-lane event at absolute time ts with a tie key made earlier by NextKey
+     * (a frame's arrival carries the key its sender gave it when it started transmission).
+     */
+    void InsertKeyed(uint64_t ts, uint64_t tie, ns3::EventImpl* impl, uint32_t owner);
+    /** Insert() with the owner and the tie key given (the simulator's generic path). */
+    void InsertEvent(uint64_t ts, uint64_t tie, ns3::EventImpl* impl, uint32_t uid, uint32_t owner);
 
   private:
     /**
-     * Heap key: time in the high 64 bits, then (insertion sequence << 32 | slot): one unsigned
-     * 128-bit comparison orders by (time, insertion order) like ns-3's (m_ts, m_uid).
+     * Heap key, one unsigned 128-bit comparison: time (44 bits of picoseconds: 17.5 s, past any
+     * run's end), then the tie key (scheduling node 16 bits, its sequence 44 bits), then the
+     * slot (24 bits) that holds the event.
      */
     using Key = unsigned __int128;
+    static constexpr unsigned kSlotBits = 24;
+    static constexpr unsigned kSeqBits = 44;
+    static constexpr unsigned kSrcBits = 16;
+    static constexpr uint64_t kMaxTs = (uint64_t(1) << 44) - 1;
+    static constexpr uint32_t kMaxSlots = uint32_t(1) << kSlotBits;
+
+    static uint64_t ClampTs(uint64_t ts)
+    {
+        return ts < kMaxTs ? ts : kMaxTs;
+    }
 
     /**
      * What the heap does not need to compare: the event and ns-3's uid and context. impl has its
@@ -103,22 +204,26 @@ class FastHeapScheduler : public ns3::Scheduler
                                                  ~static_cast<uintptr_t>(1));
     }
 
-    static Key MakeKey(uint64_t ts, uint32_t seq, uint32_t slot)
+    static Key MakeKey(uint64_t ts, uint64_t tie, uint32_t slot)
     {
-        return (static_cast<Key>(ts) << 64) | (static_cast<Key>(seq) << 32) | slot;
+        return (Order(ts, tie) << kSlotBits) | slot;
     }
 
     static uint32_t SlotOf(Key k)
     {
-        return static_cast<uint32_t>(k);
+        return static_cast<uint32_t>(k) & (kMaxSlots - 1);
     }
 
     static uint64_t TsOf(Key k)
     {
-        return static_cast<uint64_t>(k >> 64);
+        return static_cast<uint64_t>(k >> (kSlotBits + kSrcBits + kSeqBits));
     }
 
-    void Push(uint64_t ts, const Slot& s);
+    void Push(uint64_t ts, uint64_t tie, const Slot& s)
+    {
+        PushOrder(Order(ts, tie), s);
+    }
+    void PushOrder(unsigned __int128 order, const Slot& s);
     Event Take(Key top, bool& direct);
     void SiftUp(size_t i, Key k);
     /** Removes element i. */
@@ -128,9 +233,17 @@ class FastHeapScheduler : public ns3::Scheduler
     /** Fills a vacant root with the last element. */
     void SettleRoot();
     void Grow();
-    void Renumber();
+    [[noreturn]] static void TooManyEvents();
+    [[noreturn]] static void CrossPartition(uint32_t owner);
+    /** The scheduler that holds events of owner. */
+    FastHeapScheduler* Route(uint32_t owner);
 
-    static inline FastHeapScheduler* s_active = nullptr;
+    static inline thread_local FastHeapScheduler* t_active
+        __attribute__((tls_model("initial-exec"))) = nullptr;
+    static inline FastHeapScheduler** s_route = nullptr;
+    static inline thread_local bool t_inWindow __attribute__((tls_model("initial-exec"))) = false;
+    /** Per scheduling node, the events it scheduled so far (written only by its own thread). */
+    static inline uint64_t s_seq[kGlobalSource + 1] = {};
 
     Key* m_heap = nullptr;   ///< element i at m_heap[i]; m_heap + 1 is 64-byte aligned, so the
                              ///< four children 4i+1 .. 4i+4 of i share one cache line
@@ -140,10 +253,10 @@ class FastHeapScheduler : public ns3::Scheduler
     std::vector<Slot> m_slots;
     std::vector<uint32_t> m_freeSlots;
     bool m_rootVacant = false; ///< m_heap[0] is empty (counted in m_size), see RemoveNext
-    uint32_t m_seq = 0;          ///< insertion counter (renumbered before it wraps)
     uint64_t m_nowTs = 0;        ///< time of the last event removed
     uint32_t m_nowContext = 0xffffffff; ///< context of the last event removed
     uint32_t m_lastUid = 0;      ///< uid of the last event the simulator inserted
+    uint32_t m_nextUid = 4;      ///< NextUid()
 };
 
 inline void
@@ -174,7 +287,7 @@ FastHeapScheduler::SettleRoot()
 }
 
 inline void
-FastHeapScheduler::Push(uint64_t ts, const Slot& s)
+FastHeapScheduler::PushOrder(unsigned __int128 order, const Slot& s)
 {
     uint32_t slot;
     if (!m_freeSlots.empty())
@@ -186,13 +299,13 @@ FastHeapScheduler::Push(uint64_t ts, const Slot& s)
     else
     {
         slot = static_cast<uint32_t>(m_slots.size());
+        if (slot >= kMaxSlots)
+        {
+            TooManyEvents();
+        }
         m_slots.push_back(s);
     }
-    if (m_seq == UINT32_MAX)
-    {
-        Renumber();
-    }
-    Key k = MakeKey(ts, m_seq++, slot);
+    Key k = (order << kSlotBits) | slot;
     if (m_rootVacant)
     {
         // The event just run left the root empty: put the new one there and sift it down
@@ -211,11 +324,46 @@ FastHeapScheduler::Push(uint64_t ts, const Slot& s)
 inline void
 FastHeapScheduler::InsertDirect(int64_t delayTs, ns3::EventImpl* impl)
 {
+    InsertDirect(delayTs, impl, m_nowContext);
+}
+
+inline FastHeapScheduler*
+FastHeapScheduler::Route(uint32_t owner)
+{
+    if (s_route == nullptr)
+    {
+        return this; // one partition: every event here
+    }
+    FastHeapScheduler* t = s_route[owner < kGlobalSource ? owner : kGlobalSource];
+    if (t != this && t_inWindow)
+    {
+        CrossPartition(owner);
+    }
+    return t;
+}
+
+inline void
+FastHeapScheduler::InsertDirect(int64_t delayTs, ns3::EventImpl* impl, uint32_t owner)
+{
     impl->Ref();
-    // uid: the last one the simulator handed out, so that while this event runs, EventId
-    // IsExpired() answers for events of the same time exactly as before (inserted earlier =
-    // already run); context: the current one, as Simulator::Schedule would use.
-    Push(m_nowTs + static_cast<uint64_t>(delayTs), Slot{Tagged(impl), m_lastUid, m_nowContext});
+    // No EventId names a direct-lane event: its uid is never compared.
+    Route(owner)->Push(m_nowTs + static_cast<uint64_t>(delayTs), NextKey(m_nowContext),
+                       Slot{Tagged(impl), m_lastUid, owner});
+}
+
+inline void
+FastHeapScheduler::InsertKeyed(uint64_t ts, uint64_t tie, ns3::EventImpl* impl, uint32_t owner)
+{
+    impl->Ref();
+    Route(owner)->Push(ts, tie, Slot{Tagged(impl), m_lastUid, owner});
+}
+
+inline void
+FastHeapScheduler::InsertEvent(uint64_t ts, uint64_t tie, ns3::EventImpl* impl, uint32_t uid,
+                               uint32_t owner)
+{
+    m_lastUid = uid;
+    Route(owner)->Push(ts, tie, Slot{impl, uid, owner});
 }
 
 inline ns3::Scheduler::Event

@@ -77,7 +77,7 @@ SlowReceiver::Arrive(const RocePacket& p)
     uint32_t bytes = FrameBytes(p);
     if (m_bytes + bytes > m_buffer)
     {
-        ++m_ctx->counters.drops[DROP_NIC_RX_OVERFLOW];
+        ++Counters(m_ctx).drops[DROP_NIC_RX_OVERFLOW];
         if (PortFault* pf = m_nic->GetPortMutable(0).fault)
         {
             ++pf->drops[DROP_NIC_RX_OVERFLOW];

@@ -164,7 +164,7 @@ RdmaNic::BuildData(uint32_t flow, RocePacket& out, int64_t now)
     if (retransmit)
     {
         ++f.retransmits;
-        ++m_ctx->counters.retransmitted;
+        ++Counters(m_ctx).retransmitted;
         f.bytesRetransmitted += out.payload;
     }
     double rate = f.cc->GetRateBps();
@@ -342,7 +342,7 @@ RdmaNic::OnData(const RocePacket& p)
         // The flag rides on the next ACK/NACK (every marked packet with an ACK per packet);
         // no CNP and no pacing. Counted as a CNP so the summary stays comparable.
         f.eceSinceAck = true;
-        ++m_ctx->counters.cnpsSent;
+        ++Counters(m_ctx).cnpsSent;
         m_cnpTxTrace(f.spec->id);
     }
     else if (p.ecn)
@@ -383,7 +383,7 @@ RdmaNic::SendCnp(uint32_t flow)
 {
     FlowState& f = m_ctx->flows[flow];
     f.lastCnpPs = NowPs();
-    ++m_ctx->counters.cnpsSent;
+    ++Counters(m_ctx).cnpsSent;
     m_cnpTxTrace(f.spec->id);
     SendControl(f, PacketKind::CNP, 0);
 }
@@ -511,7 +511,7 @@ RdmaNic::SendPause(uint8_t prio, uint16_t quanta, bool indefinite)
             indefinite ? kForeverPs
                        : now + static_cast<int64_t>(quanta * 64.0 * m_ports[0].psPerByte + 0.5);
         ++m_ports[0].pausesSent[prio];
-        ++m_ctx->counters.pausesSent;
+        ++Counters(m_ctx).pausesSent;
         m_pausedPrios |= static_cast<uint8_t>(1u << prio);
     }
     else
