@@ -15,6 +15,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -292,6 +293,47 @@ TEST_F(CliTest, BadCommandLinesAndGarbageNeverCrash)
     EXPECT_EQ(o.code, 2);
     EXPECT_EQ(Lines(o.err), 1u);
     EXPECT_EQ(o.err.rfind("(root): ", 0), 0u) << o.err;
+}
+
+TEST_F(CliTest, ThreadsGiveTheSameResultBytesAndBadCountsAreRefused)
+{
+    std::string scenario = kExamples + "/valid/fat-tree-permutation.json";
+    Outcome one = Fabricsim("run " + Quote(scenario) + " --out " + Quote(Path("t1.json")));
+    ASSERT_EQ(one.code, 0) << one.err;
+    Outcome two = Fabricsim("run " + Quote(scenario) + " --out " + Quote(Path("t2.json")) +
+                            " --threads 2");
+    ASSERT_EQ(two.code, 0) << two.err;
+    EXPECT_EQ(WithoutPerf(ReadFile(Path("t1.json"))), WithoutPerf(ReadFile(Path("t2.json"))));
+    json perf = json::parse(ReadFile(Path("t2.json")))["perf"]["parallel"];
+    EXPECT_EQ(perf["threads"], 2);
+    EXPECT_EQ(perf["partitions"], 2);
+    EXPECT_EQ(json::parse(ReadFile(Path("t1.json")))["perf"]["parallel"]["partitions"], 1);
+
+    unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    // Up to 4 x the cores is allowed (more threads than cores, slower but the same bytes) ...
+    Outcome many = Fabricsim("run " + Quote(scenario) + " --out " + Quote(Path("t4.json")) +
+                             " --threads " + std::to_string(4 * cores));
+    EXPECT_EQ(many.code, 0) << many.err;
+    // ... and 0, negatives, non-integers and more than 4 x the cores are refused in one line.
+    for (const std::string& bad :
+         std::vector<std::string>{"0", "-2", "1.5", "two", "", std::to_string(4 * cores + 1)})
+    {
+        Outcome o = Fabricsim("run " + Quote(scenario) + " --out " + Quote(Path("tb.json")) +
+                              " --threads " + Quote(bad));
+        EXPECT_EQ(o.code, 2) << bad;
+        EXPECT_EQ(Lines(o.err), 1u) << o.err;
+        EXPECT_NE(o.err.find("--threads"), std::string::npos) << o.err;
+        EXPECT_NE(o.err.find("from 1 to " + std::to_string(4 * cores)), std::string::npos) << o.err;
+    }
+    Outcome batch = Fabricsim("batch " + Quote(Path("none.json")) + " --threads 0");
+    EXPECT_EQ(batch.code, 2);
+    EXPECT_NE(batch.err.find("--threads"), std::string::npos) << batch.err;
+    // What cannot run on threads yet is refused, naming it, not run on one thread silently.
+    Outcome refused = Fabricsim("run " + Quote(kExamples + "/valid/flow-list-after.json") +
+                                " --out " + Quote(Path("tr.json")) + " --threads 2");
+    EXPECT_EQ(refused.code, 2);
+    EXPECT_EQ(Lines(refused.err), 1u);
+    EXPECT_NE(refused.err.find("run on one thread"), std::string::npos) << refused.err;
 }
 
 TEST_F(CliTest, BatchResultsEqualStandaloneRunsAndEachEntryReportsItsExit)

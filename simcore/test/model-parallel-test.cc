@@ -45,7 +45,7 @@ FatTreeDoc()
            {"size_bytes", 300000}}}},
         {"faults",
          {{{"kind", "link_down"},
-           {"link", {"agg0_0", "core0"}},
+           {"link", "agg0_0->core0"},
            {"start_us", 120},
            {"convergence_us", 20}},
           {{"kind", "pfc_storm"}, {"host", "h9"}, {"start_us", 150}}}},
@@ -88,8 +88,8 @@ TEST(Parallel, SameBytesOnEveryThreadCount)
     EXPECT_EQ(one.parallel["partitions"], 1);
     json r = json::parse(one.result);
     // The run exercised what it claims: PFC pauses, ECN marks, the storm and the failure.
-    EXPECT_GT(r["summary"]["counters"]["whole_run"]["pauses_sent"].get<double>(), 0);
-    EXPECT_GT(r["summary"]["counters"]["whole_run"]["ecn_marked"].get<double>(), 0);
+    EXPECT_GT(r["summary"]["counters"]["whole_run"]["pfc_pauses_sent"].get<double>(), 0);
+    EXPECT_GT(r["summary"]["counters"]["whole_run"]["ecn_marked_packets"].get<double>(), 0);
     ASSERT_TRUE(r.contains("faults"));
     for (uint32_t threads : {2u, 3u, 4u})
     {
@@ -122,8 +122,12 @@ TEST(Parallel, RefusesWhatRunsOnOneThread)
     json doc = FatTreeDoc();
     doc["traffic"] = {{{"kind", "flows"},
                        {"flows",
-                        {{{"src", "h0"}, {"dst", "h5"}, {"size_bytes", 10000}},
-                         {{"src", "h5"}, {"dst", "h9"}, {"size_bytes", 10000}, {"after", {0}}}}}}};
+                        {{{"src", "h0"}, {"dst", "h5"}, {"size_bytes", 10000}, {"start_us", 0}},
+                         {{"src", "h5"},
+                          {"dst", "h9"},
+                          {"size_bytes", 10000},
+                          {"start_us", 0},
+                          {"after", {0}}}}}}};
     doc.erase("faults");
     Scenario s = LoadScenario(doc.dump());
     std::string why = ParallelRefusal(s);

@@ -498,11 +498,47 @@ export interface JobSlowest {
   via: "network" | "nvlink";
 }
 /**
- * wall-clock figures (wall_s, events_per_s, packets_per_s, peak_rss_mb): the only non-deterministic block
+ * wall-clock figures (wall_s, events_per_s, packets_per_s, peak_rss_mb) and how the run used threads (parallel): the only block that may differ between runs of the same scenario and seed
  *
  * This interface was referenced by `FabricResult`'s JSON-Schema
  * via the `definition` "Perf".
  */
 export interface Perf {
-  [k: string]: number;
+  wall_s?: number;
+  events_per_s?: number;
+  packets_per_s?: number;
+  peak_rss_mb?: number;
+  parallel?: Parallel;
+  [k: string]: number | Parallel | undefined;
+}
+/**
+ * how a run used threads (fabricsim --threads): results outside perf are the same bytes for every thread count
+ *
+ * This interface was referenced by `FabricResult`'s JSON-Schema
+ * via the `definition` "Parallel".
+ */
+export interface Parallel {
+  /**
+   * threads asked for (--threads)
+   */
+  threads: number;
+  /**
+   * partitions the fabric was split into (at most threads; 1: the run used one thread)
+   */
+  partitions: number;
+  /**
+   * links between partitions
+   */
+  cut_links?: number;
+  /**
+   * smallest propagation delay of a link between partitions: the window length
+   */
+  lookahead_ns?: number;
+  windows?: number;
+  /**
+   * the run's own events (sampling, faults, limits), run alone between windows
+   */
+  global_events?: number;
+  frames_between_partitions?: number;
+  events_per_partition?: number[];
 }
