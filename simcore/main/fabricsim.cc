@@ -58,6 +58,12 @@ struct UsageError
     std::string message;
 };
 
+/** A valid command the simulator cannot do for this scenario (exit 2, the reason only). */
+struct Refused
+{
+    std::string message;
+};
+
 /** Last line of defence: a fatal signal still ends with one line on stderr and exit 1. */
 extern "C" void
 OnFatalSignal(int sig)
@@ -257,7 +263,7 @@ Run(const std::vector<std::string>& args)
         std::string refusal = fabric::ParallelRefusal(scenario);
         if (!refusal.empty())
         {
-            throw UsageError{"--threads " + std::to_string(o.limits.threads) + ": " + refusal};
+            throw Refused{"--threads " + std::to_string(o.limits.threads) + ": " + refusal};
         }
     }
     std::vector<fabric::ScenarioWarning> warnings = fabric::ScenarioWarnings(scenario);
@@ -353,6 +359,11 @@ Guarded(const std::function<int()>& body)
     catch (const UsageError& e)
     {
         std::cerr << OneLine(e.message) << " (" << kUsage << ")" << std::endl;
+        return kExitInvalid;
+    }
+    catch (const Refused& e)
+    {
+        std::cerr << OneLine(e.message) << std::endl;
         return kExitInvalid;
     }
     catch (const fabric::ScenarioError& e)

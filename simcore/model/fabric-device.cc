@@ -68,6 +68,9 @@ FabricDevice::Connect(FabricDevice* a, uint32_t pa, FabricDevice* b, uint32_t pb
     a->m_ports.at(pa).peerPort = pb;
     b->m_ports.at(pb).peer = a;
     b->m_ports.at(pb).peerPort = pa;
+    // Arrivals carry their sender's node (the neighbor as b sees it) and port.
+    a->m_ports.at(pa).arrivalKey = FastHeapScheduler::ArrivalKey(b->m_ports.at(pb).neighbor, pa);
+    b->m_ports.at(pb).arrivalKey = FastHeapScheduler::ArrivalKey(a->m_ports.at(pa).neighbor, pb);
 }
 
 uint32_t
@@ -203,6 +206,33 @@ FabricDevice::PauseExpired(uint32_t port)
     TryTransmit(port);
 }
 
+/** The arrival event of frame f at the far end of p: at its time, with its sender's tie key. */
+__attribute__((always_inline)) static inline void
+ScheduleArrival(Port& p, const InFlight& f)
+{
+    if (FastHeapScheduler* s = FastHeapScheduler::Active())
+    {
+        s->InsertKeyed(static_cast<uint64_t>(f.arrivePs), p.arrivalKey,
+                       ns3::PeekPointer(p.arrivalEvent), p.neighbor);
+        return;
+    }
+    p.arrivalEvent->Ref(); // the simulator releases one reference after running it
+    ns3::Simulator::GetImplementation()->ScheduleWithContext(
+        p.neighbor, ns3::PicoSeconds(f.arrivePs - NowPs()), ns3::PeekPointer(p.arrivalEvent));
+}
+
+/** A frame on the wire toward the peer of p: queued for its arrival event. */
+__attribute__((always_inline)) static inline void
+PutOnWire(Port& p, const InFlight& f)
+{
+    p.inFlight.Push(f);
+    if (!p.arrivalPending)
+    {
+        p.arrivalPending = true;
+        ScheduleArrival(p, f);
+    }
+}
+
 void
 FabricDevice::TryTransmit(uint32_t port)
 {
@@ -275,11 +305,10 @@ FabricDevice::TryTransmit(uint32_t port)
         // the head has an event in the scheduler: far fewer pending events than frames in flight.
         InFlight f;
         f.arrivePs = now + ser + p.delayPs;
-        f.key = FastHeapScheduler::NextKey(m_node);
         f.pkt = pkt;
-        if (p.mailbox == nullptr)
+        if (__builtin_expect(p.mailbox == nullptr, 1))
         {
-            PutOnWire(port, f);
+            PutOnWire(p, f);
         }
         else
         {
@@ -294,39 +323,12 @@ FabricDevice::TryTransmit(uint32_t port)
     }
 }
 
-/** The arrival event of frame f at the far end of p: at its time, with its sender's tie key. */
-static inline void
-ScheduleArrival(Port& p, const InFlight& f)
-{
-    if (FastHeapScheduler* s = FastHeapScheduler::Active())
-    {
-        s->InsertKeyed(static_cast<uint64_t>(f.arrivePs), f.key, ns3::PeekPointer(p.arrivalEvent),
-                       p.neighbor);
-        return;
-    }
-    p.arrivalEvent->Ref(); // the simulator releases one reference after running it
-    ns3::Simulator::GetImplementation()->ScheduleWithContext(
-        p.neighbor, ns3::PicoSeconds(f.arrivePs - NowPs()), ns3::PeekPointer(p.arrivalEvent));
-}
-
-void
-FabricDevice::PutOnWire(uint32_t port, const InFlight& f)
-{
-    Port& p = m_ports[port];
-    p.inFlight.Push(f);
-    if (!p.arrivalPending)
-    {
-        p.arrivalPending = true;
-        ScheduleArrival(p, f);
-    }
-}
-
 void
 FabricDevice::DeliverMailbox(std::vector<OutFrame>& frames)
 {
     for (const OutFrame& o : frames)
     {
-        o.dev->PutOnWire(o.port, o.f);
+        PutOnWire(o.dev->m_ports[o.port], o.f);
     }
     frames.clear();
 }

@@ -98,6 +98,9 @@ struct Port
     /// Parallel runs: the peer runs in another partition, frames go through this mailbox (and
     /// inFlight and arrivalPending belong to the peer's partition).
     Mailbox* mailbox = nullptr;
+    /// Tie key of arrivals on this link direction (FastHeapScheduler::ArrivalKey of this node and
+    /// port): one per direction, as its frames never arrive at the same time.
+    uint64_t arrivalKey = 0;
     uint64_t txWireBytesWarm = 0; ///< wire bytes of frames started after warm-up
     /// Serialization time inside [warm-up, busyUntil]: utilization counts only the bits sent
     /// inside the measurement window (a frame started before the warm-up ends counts its part
@@ -201,8 +204,6 @@ class FabricDevice : public ns3::Object
     void TxDone(uint32_t port);
     void PauseExpired(uint32_t port);
     void DeliverHead(uint32_t port);
-    /** A frame on the wire toward the peer of port: queued for its arrival event. */
-    void PutOnWire(uint32_t port, const InFlight& f);
 };
 
 } // namespace fabric

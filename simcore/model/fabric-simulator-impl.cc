@@ -381,6 +381,14 @@ FabricSimulatorImpl::RunParallel()
         }
         if (global != kNone && global <= end)
         {
+            uint32_t owner = m_fast->HeadContext();
+            if (owner < FastHeapScheduler::kGlobalSource && owner < m_plan.partOf.size())
+            {
+                // A node's event that one of the run's own events scheduled (a fault touching a
+                // port): its partition runs it, at its place in the order.
+                m_fast->MoveHeadToOwner();
+                continue;
+            }
             RunGlobalEvent();
         }
     }

@@ -74,6 +74,18 @@ class FastHeapScheduler : public ns3::Scheduler
         return (static_cast<uint64_t>(src) << kSeqBits) | s_seq[src]++;
     }
 
+    /**
+     * Tie key of the frames a node sends on one port (one link direction: its frames never
+     * arrive at the same picosecond, and one arrival at most is pending): the sending node, then
+     * a bit above any count NextKey reaches (2^43 events), then the port. An arrival is ordered
+     * among events of the same picosecond by the node that sent the frame.
+     */
+    static uint64_t ArrivalKey(uint32_t node, uint32_t port)
+    {
+        uint32_t src = node < kGlobalSource ? node : kGlobalSource;
+        return (static_cast<uint64_t>(src) << kSeqBits) | (uint64_t(1) << (kSeqBits - 1)) | port;
+    }
+
     /** Starts every node's count again (a new simulation). */
     static void ResetKeys();
 
@@ -88,6 +100,25 @@ class FastHeapScheduler : public ns3::Scheduler
 
     /** Moves every pending event whose owner routes to another scheduler there (keys kept). */
     void Distribute();
+
+    /** The owner (context) of the next event; only when !Empty(). */
+    uint32_t HeadContext()
+    {
+        SettleRoot();
+        return m_slots[SlotOf(m_heap[0])].context;
+    }
+
+    /** Moves the next event, key kept, to the scheduler of its owner's partition. */
+    void MoveHeadToOwner()
+    {
+        SettleRoot();
+        Key k = m_heap[0];
+        Slot s = m_slots[SlotOf(k)];
+        RemoveAt(0);
+        m_freeSlots.push_back(SlotOf(k));
+        FastHeapScheduler* t = s_route[s.context < kGlobalSource ? s.context : kGlobalSource];
+        t->PushOrder(k >> kSlotBits, s);
+    }
 
     /** Next uid for an EventId (the scheduler's own count: no shared counter across threads). */
     uint32_t NextUid()
@@ -171,6 +202,11 @@ class FastHeapScheduler : public ns3::Scheduler
     static constexpr unsigned kSrcBits = 16;
     static constexpr uint64_t kMaxTs = (uint64_t(1) << 44) - 1;
     static constexpr uint32_t kMaxSlots = uint32_t(1) << kSlotBits;
+
+    static unsigned __int128 UnclampedOrder(uint64_t ts, uint64_t tie)
+    {
+        return (static_cast<unsigned __int128>(ts) << (kSrcBits + kSeqBits)) | tie;
+    }
 
     static uint64_t ClampTs(uint64_t ts)
     {
@@ -330,7 +366,7 @@ FastHeapScheduler::InsertDirect(int64_t delayTs, ns3::EventImpl* impl)
 inline FastHeapScheduler*
 FastHeapScheduler::Route(uint32_t owner)
 {
-    if (s_route == nullptr)
+    if (__builtin_expect(s_route == nullptr, 1))
     {
         return this; // one partition: every event here
     }
@@ -346,16 +382,19 @@ inline void
 FastHeapScheduler::InsertDirect(int64_t delayTs, ns3::EventImpl* impl, uint32_t owner)
 {
     impl->Ref();
-    // No EventId names a direct-lane event: its uid is never compared.
-    Route(owner)->Push(m_nowTs + static_cast<uint64_t>(delayTs), NextKey(m_nowContext),
-                       Slot{Tagged(impl), m_lastUid, owner});
+    // No EventId names a direct-lane event: its uid is never compared. The model's own events
+    // are never past the 17.5 s the key holds (runs end within 1 s). Into this scheduler even
+    // when owner's partition has another: only the run's own events (between windows) do that,
+    // and the parallel loop hands such an event to its partition when its turn comes.
+    PushOrder(UnclampedOrder(m_nowTs + static_cast<uint64_t>(delayTs), NextKey(m_nowContext)),
+              Slot{Tagged(impl), m_lastUid, owner});
 }
 
 inline void
 FastHeapScheduler::InsertKeyed(uint64_t ts, uint64_t tie, ns3::EventImpl* impl, uint32_t owner)
 {
     impl->Ref();
-    Route(owner)->Push(ts, tie, Slot{Tagged(impl), m_lastUid, owner});
+    PushOrder(UnclampedOrder(ts, tie), Slot{Tagged(impl), m_lastUid, owner});
 }
 
 inline void

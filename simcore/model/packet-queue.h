@@ -86,7 +86,6 @@ using PacketQueue = RingQueue<RocePacket>;
 struct InFlight
 {
     int64_t arrivePs = 0;
-    uint64_t key = 0; ///< tie key of its arrival event, given by the sender at transmission
     RocePacket pkt;
 };
 

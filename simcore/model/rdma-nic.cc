@@ -13,6 +13,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <mutex>
 
 namespace fabric
 {
@@ -128,7 +129,13 @@ RdmaNic::StartFlow(uint32_t flow)
     f.started = true;
     f.startPs = NowPs();
     f.lineRateBps = m_ports[0].rateBps;
-    f.cc = m_ccFactory.Create<CongestionOps>();
+    {
+        // ns-3's attribute system shares its accessors and checkers between all objects with
+        // reference counts that are not atomic: partitions' threads create objects one at a time.
+        static std::mutex createMutex;
+        std::lock_guard<std::mutex> lock(createMutex);
+        f.cc = m_ccFactory.Create<CongestionOps>();
+    }
     f.cc->Init(f.lineRateBps);
     f.nextSendPs = f.startPs;
     f.lastProgressPs = f.startPs;

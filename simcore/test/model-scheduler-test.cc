@@ -232,5 +232,6 @@ TEST(ModelScheduler, Ns3MapSchedulerFallbackRunsTheSameModel)
     EXPECT_TRUE(m["summary"]["conservation"]["balanced"].get<bool>());
     EXPECT_EQ(m["summary"]["flows_completed"], f["summary"]["flows_completed"]);
     EXPECT_NEAR(m["summary"]["throughput_gbps"].get<double>(),
-                f["summary"]["throughput_gbps"].get<double>(), 2.0);
+                f["summary"]["throughput_gbps"].get<double>(),
+                0.1 * f["summary"]["throughput_gbps"].get<double>());
 }
