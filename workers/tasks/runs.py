@@ -12,10 +12,14 @@ import os
 import shutil
 from pathlib import Path
 
+from sqlalchemy import select
+
 from app.core.config import get_settings
 from app.core.db import DB_UNAVAILABLE, get_sessionmaker
 from app.core.queue import BATCH_QUEUE, SIM_QUEUE, celery_app
 from app.runs import execution
+from app.runs.models import Run
+from workers import slots
 from workers.dbretry import DB_RETRY_TASK_OPTIONS, with_db_retry
 from workers.simprocess import command, run_simulator
 
@@ -52,7 +56,18 @@ def execute(self, run_id: str) -> str:
 
 
 def execute_run(run_id: str, *, task_id: str, worker: str) -> str:
-    """One run in this process; raises execution.OverConcurrency or a database error at claim."""
+    """One run in this process, holding one of the machine's slots per simulator thread
+    (workers/slots.py; taken before the claim, so that a run waiting for slots stays PENDING and
+    needs no heartbeat); raises execution.OverConcurrency or a database error at claim."""
+    settings = get_settings()
+    with get_sessionmaker()() as session:
+        threads = session.scalar(select(Run.threads).where(Run.id == run_id)) or 1
+    with slots.hold(threads, *slots.slots_of(settings)):
+        return _execute_claimed(run_id, task_id=task_id, worker=worker)
+
+
+def _execute_claimed(run_id: str, *, task_id: str, worker: str) -> str:
+    """Claim the run, simulate it, store the outcome (the caller holds the slots)."""
     settings = get_settings()
     sessions = get_sessionmaker()
     with sessions() as session:
@@ -63,7 +78,7 @@ def execute_run(run_id: str, *, task_id: str, worker: str) -> str:
         return "skipped"
     workdir = _prepare(claim, Path(settings.RUNS_DIR))
     argv = command(Path(settings.FABRICSIM_BIN), workdir, settings.RUN_MAX_WALL_S,
-                   settings.RUN_MAX_MEMORY_MB)
+                   settings.RUN_MAX_MEMORY_MB, claim.threads)
 
     def tick(line):
         try:

@@ -3,10 +3,13 @@
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
+from app.core.config import get_settings, max_run_threads
 from app.core.validation import error_at, raise_errors
 from app.runs.models import RunStatus
+from app.runs.threads import range_message
 
 METRIC_NAMES = ("throughput_gbps", "fct_p50_us", "fct_p99_us", "slowdown_p99", "max_queue_bytes",
                 "ecn_marked_packets", "cnps_sent", "pfc_pauses_sent", "drops_total", "jct_us", "busbw_gbps")
@@ -19,6 +22,23 @@ class RunCreate(BaseModel):
     scenario_id: str = Field(min_length=1, max_length=64)
     seeds: list[Annotated[int, Field(ge=0, le=2**31 - 1)]] = Field(
         default=[1], min_length=1, max_length=64)
+    threads: int | None = Field(
+        None, ge=1, description="simulator threads of each run: 1 to MAX_RUN_THREADS (the "
+        "workers' cores unless configured); absent: chosen from the fabric's size (1 below 128 "
+        "hosts, else hosts / 64 up to the maximum) and 1 for scenarios the simulator runs on one "
+        "thread only (collectives, flow lists with `after`, the DCI accelerator: 422 when asked "
+        "for more). Results are the same for every value; a cached result serves any.")
+
+    @field_validator("threads", mode="before")
+    @classmethod
+    def _threads_in_range(cls, value: object) -> object:
+        """An integer from 1 to the configured maximum (the message names the range)."""
+        maximum = max_run_threads(get_settings())
+        if value is None:
+            return value
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= maximum:
+            raise PydanticCustomError("threads_range", range_message(maximum))
+        return value
 
     @model_validator(mode="after")
     def _distinct(self) -> "RunCreate":
@@ -62,6 +82,10 @@ class RunPublic(BaseModel):
     started_at: datetime | None
     finished_at: datetime | None
     cached: bool = Field(False, description="true when POST /runs returned an existing result")
+    threads: int = Field(1, description="simulator threads the run asked for (perf.parallel.threads)")
+    partitions: int | None = Field(
+        None, description="partitions the simulator made (fewer than threads on small fabrics); "
+        "null until SUCCEEDED")
     summary: RunMetrics | None
 
 
