@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from app.scenarios.topology import Dci, Explicit, FatTree, LeafSpine, RailOptimized, ThreeTier, Topology
+from app.scenarios.topology import Dci, FatTree, LeafSpine, RailOptimized, ThreeTier, Topology
 
 HOSTS_PER_THREAD = 64
 
@@ -50,8 +50,11 @@ def parallel_refusal(document: dict[str, Any]) -> str:
 
 def host_count(document: dict[str, Any]) -> int:
     """Hosts of the scenario's fabric after expansion (0 when the topology does not validate)."""
+    raw = document.get("topology")
+    if isinstance(raw, dict) and raw.get("kind") == "explicit":  # drawn: count, whatever its links
+        return sum(isinstance(n, dict) and n.get("kind") == "host" for n in raw.get("nodes") or [])
     try:
-        topo = _TOPOLOGY.validate_python(document.get("topology"))
+        topo = _TOPOLOGY.validate_python(raw)
     except ValidationError:
         return 0
     if isinstance(topo, (LeafSpine, Dci)):
@@ -63,8 +66,7 @@ def host_count(document: dict[str, Any]) -> int:
         return topo.podsets * topo.tors_per_podset * topo.hosts_per_tor
     if isinstance(topo, RailOptimized):
         return topo.units * topo.servers_per_unit * topo.nics_per_server
-    assert isinstance(topo, Explicit)
-    return sum(node.kind == "host" for node in topo.nodes)
+    return 0
 
 
 def auto_threads(document: dict[str, Any], maximum: int) -> int:

@@ -2847,6 +2847,11 @@ export interface components {
              *     ]
              */
             seeds: number[];
+            /**
+             * Threads
+             * @description simulator threads of each run: 1 to MAX_RUN_THREADS (the workers' cores unless configured); absent: chosen from the fabric's size (1 below 128 hosts, else hosts / 64 up to the maximum) and 1 for scenarios the simulator runs on one thread only (collectives, flow lists with `after`, the DCI accelerator: 422 when asked for more). Results are the same for every value; a cached result serves any.
+             */
+            threads?: number | null;
         };
         /**
          * RunDiagnostics
@@ -2941,6 +2946,11 @@ export interface components {
             /** Id */
             id: string;
             /**
+             * Partitions
+             * @description partitions the simulator made (fewer than threads on small fabrics); null until SUCCEEDED
+             */
+            partitions?: number | null;
+            /**
              * Progress
              * @description 0..1, simulated time / duration
              */
@@ -2955,6 +2965,12 @@ export interface components {
             started_at: string | null;
             status: components["schemas"]["RunStatus"];
             summary: components["schemas"]["RunMetrics"] | null;
+            /**
+             * Threads
+             * @description simulator threads the run asked for (perf.parallel.threads)
+             * @default 1
+             */
+            threads: number;
             /** Wall S */
             wall_s: number;
         };
