@@ -21,8 +21,8 @@ from app.core.strict_json import StrictJsonRoute
 from app.runs import service
 from app.runs import threads as threads_rules
 from app.runs.models import FINAL_STATES, Run
-from app.runs.schemas import (FlowsPublic, RunCreate, RunDiagnostics, RunPublic, RunsCreated,
-                              RunsPublic, RunStatus, RunSummary)
+from app.runs.schemas import (MAX_SEEDS, FlowsPublic, RunCreate, RunDiagnostics, RunLimits, RunPublic,
+                              RunsCreated, RunsPublic, RunStatus, RunSummary)
 from app.scenarios.models import ScenarioRow
 
 log = logging.getLogger(__name__)
@@ -127,6 +127,14 @@ def list_(session: SessionDep, caller: CallerDep, scenario_id: str | None = None
     rows, count = service.list_runs(session, scenario_id=scenario_id, status=status,
                                     limit=limit, offset=offset, owned_by=owned_by)
     return RunsPublic(data=[service.to_public(r) for r in rows], count=count)
+
+
+@router.get("/limits", response_model=RunLimits)
+def limits(settings: SettingsDep) -> RunLimits:
+    """The seeds and simulator threads one run request may ask for on this instance."""
+    return RunLimits(max_seeds=MAX_SEEDS,
+                     max_threads=max_run_threads(settings),
+                     hosts_per_thread=threads_rules.HOSTS_PER_THREAD)
 
 
 @router.get("/{id}", response_model=RunPublic)

@@ -14,6 +14,8 @@ from app.runs.threads import range_message
 METRIC_NAMES = ("throughput_gbps", "fct_p50_us", "fct_p99_us", "slowdown_p99", "max_queue_bytes",
                 "ecn_marked_packets", "cnps_sent", "pfc_pauses_sent", "drops_total", "jct_us", "busbw_gbps")
 
+MAX_SEEDS = 64
+
 
 class RunCreate(BaseModel):
     """Body of POST /runs: one run per seed."""
@@ -21,7 +23,7 @@ class RunCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
     scenario_id: str = Field(min_length=1, max_length=64)
     seeds: list[Annotated[int, Field(ge=0, le=2**31 - 1)]] = Field(
-        default=[1], min_length=1, max_length=64)
+        default=[1], min_length=1, max_length=MAX_SEEDS)
     threads: int | None = Field(
         None, ge=1, description="simulator threads of each run: 1 to MAX_RUN_THREADS (the "
         "workers' cores unless configured); absent: chosen from the fabric's size (1 below 128 "
@@ -87,6 +89,15 @@ class RunPublic(BaseModel):
         None, description="partitions the simulator made (fewer than threads on small fabrics); "
         "null until SUCCEEDED")
     summary: RunMetrics | None
+
+
+class RunLimits(BaseModel):
+    """What POST /runs accepts on this instance (the run form's ranges)."""
+
+    max_seeds: int = Field(description="seeds per request")
+    max_threads: int = Field(description="simulator threads per run (MAX_RUN_THREADS)")
+    hosts_per_thread: int = Field(description="the default: 1 thread below 2 x this many hosts, "
+                                              "else hosts / this, up to max_threads")
 
 
 class RunsPublic(BaseModel):

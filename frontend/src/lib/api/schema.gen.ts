@@ -152,6 +152,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/runs/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Limits
+         * @description The seeds and simulator threads one run request may ask for on this instance.
+         */
+        get: operations["runs-limits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/runs/{id}": {
         parameters: {
             query?: never;
@@ -2884,6 +2904,27 @@ export interface components {
             } | null;
         };
         /**
+         * RunLimits
+         * @description What POST /runs accepts on this instance (the run form's ranges).
+         */
+        RunLimits: {
+            /**
+             * Hosts Per Thread
+             * @description the default: 1 thread below 2 x this many hosts, else hosts / this, up to max_threads
+             */
+            hosts_per_thread: number;
+            /**
+             * Max Seeds
+             * @description seeds per request
+             */
+            max_seeds: number;
+            /**
+             * Max Threads
+             * @description simulator threads per run (MAX_RUN_THREADS)
+             */
+            max_threads: number;
+        };
+        /**
          * RunMetrics
          * @description Summary columns (filterable and sortable); null until SUCCEEDED.
          */
@@ -4478,6 +4519,33 @@ export interface operations {
             };
             /** @description over a quota (Retry-After; the message names it) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "runs-limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunLimits"];
+                };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
