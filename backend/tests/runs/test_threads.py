@@ -2,11 +2,13 @@
 the sim-parallel worker, the threads and partitions the run records, and the 422s."""
 
 import json
+import uuid
 
 import pytest
 from sqlalchemy import text
 
 from app.core.config import REPO_ROOT
+from app.core.queue import PARALLEL_QUEUE, SIM_QUEUE, celery_app, enqueue_run, held_messages
 from tests.helpers import create_scenario, error_locs, wait_final
 from tests.scenarios_data import incast
 
@@ -76,3 +78,18 @@ def test_collective_on_two_threads_is_refused(api):
     assert "flows that wait for other flows" in response.json()["detail"][0]["msg"]
     assert api.get("/runs", params={"scenario_id": scenario["id"]}).json()["count"] == 0
     assert post_runs(api, scenario["id"], threads=1).status_code == 201
+
+
+def test_a_parallel_run_is_sent_to_sim_parallel_and_the_reconciler_sees_it():
+    """enqueue_run routes threads > 1 to sim-parallel, and held_messages (the reconciler's view of
+    the broker) looks there by default, so a run waiting there is not sent twice. The pytest
+    process's broker database has no worker: the message stays where it was sent."""
+    run_id = uuid.uuid4().hex[:16]
+    enqueue_run(run_id, threads=2)
+    try:
+        assert ("runs.execute", run_id) in held_messages(queues=(PARALLEL_QUEUE,))
+        assert ("runs.execute", run_id) not in held_messages(queues=(SIM_QUEUE,))
+        assert ("runs.execute", run_id) in held_messages()
+    finally:
+        with celery_app.connection_for_write() as connection:
+            connection.default_channel.queue_delete(PARALLEL_QUEUE)
