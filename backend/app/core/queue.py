@@ -60,7 +60,8 @@ celery_app.conf.update(
 def enqueue_run(run_id: str, *, batch: bool = False, threads: int = 1) -> str:
     """Send `runs.execute` for a committed run row; returns the Celery task id."""
     queue = BATCH_QUEUE if batch else PARALLEL_QUEUE if threads > 1 else SIM_QUEUE
-    return celery_app.send_task("runs.execute", args=[run_id], queue=queue).id
+    return celery_app.send_task("runs.execute", args=[run_id], kwargs={"threads": threads},
+                                queue=queue).id
 
 
 def enqueue_sweep(sweep_id: str) -> str:
