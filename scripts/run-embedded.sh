@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the embedded stack (scripts/start.sh calls it after setup): Redis with an append-only file,
-# migrations, one Celery worker and uvicorn, and supervises them: when the worker's main process,
-# uvicorn or Redis dies, it is started again and the restart is logged (stdout and
-# $FT_DATA_DIR/supervisor.log). Ctrl-C (or SIGTERM) stops everything.
+# migrations, one Celery worker, the worker of runs on several simulator threads (queue
+# sim-parallel, concurrency 1; docs/operations.md, Parallel runs) and uvicorn, and supervises
+# them: when a worker's main process, uvicorn or Redis dies, it is started again and the restart
+# is logged (stdout and $FT_DATA_DIR/supervisor.log). Ctrl-C (or SIGTERM) stops everything.
 # Settings: PORT (8000), FT_BROKER_PORT (6390), FT_WORKERS (1), FT_DATA_DIR (.data).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -37,6 +38,11 @@ start_worker() {
         -c "${FT_WORKERS:-1}" --loglevel=INFO >>"$DATA/worker.log" 2>&1 &
     pid[worker]=$!
 }
+start_parallel() {
+    setsid .venv/bin/celery -A workers.celery_app worker -Q sim-parallel -c 1 -n parallel@%h \
+        --loglevel=INFO >>"$DATA/worker-parallel.log" 2>&1 &
+    pid[parallel]=$!
+}
 start_api() {
     setsid .venv/bin/uvicorn app.main:app --host "${FT_HOST:-0.0.0.0}" --port "$PORT" \
         >>"$DATA/api.log" 2>&1 &
@@ -47,7 +53,7 @@ stopping=0
 cleanup() {
     stopping=1
     trap - INT TERM EXIT
-    for name in api worker redis; do
+    for name in api worker parallel redis; do
         [ -n "${pid[$name]:-}" ] && kill -TERM -- "-${pid[$name]}" 2>/dev/null || true
     done
     wait 2>/dev/null || true
@@ -62,10 +68,12 @@ else
 fi
 backend/scripts/prestart.sh
 start_worker
+start_parallel
 start_api
 say "worker started (pid ${pid[worker]})"
+say "parallel started (pid ${pid[parallel]}; the worker of runs on several threads)"
 say "api started (pid ${pid[api]})"
-echo "FabricTwin on http://localhost:$PORT  (API docs: /docs, logs: $DATA/{api,worker,supervisor}.log; Ctrl-C stops)"
+echo "FabricTwin on http://localhost:$PORT  (API docs: /docs, logs: $DATA/{api,worker,worker-parallel,supervisor}.log; Ctrl-C stops)"
 
 declare -A restarts=()
 while [ "$stopping" = 0 ]; do

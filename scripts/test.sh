@@ -45,6 +45,13 @@ e2e() {
         exec .venv/bin/celery -A workers.celery_app worker -Q sim,sim-batch,celery -c 2 --loglevel=INFO >"$work/worker.log" 2>&1
     ) &
     e2e_pids+=($!)
+    (   # runs on several simulator threads (docs/operations.md, Parallel runs)
+        export DATABASE_URL="$db_url"
+        export CELERY_BROKER_URL="${CELERY_BROKER_URL%/*}/1" REDIS_URL="${REDIS_URL%/*}/1"
+        export RUNS_DIR="$work/runs"
+        exec .venv/bin/celery -A workers.celery_app worker -Q sim-parallel -c 1 -n parallel@%h --loglevel=INFO >"$work/worker-parallel.log" 2>&1
+    ) &
+    e2e_pids+=($!)
     (
         export DATABASE_URL="$db_url"
         export CELERY_BROKER_URL="${CELERY_BROKER_URL%/*}/1" REDIS_URL="${REDIS_URL%/*}/1"

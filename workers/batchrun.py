@@ -19,6 +19,7 @@ from pathlib import Path
 from app.core.config import get_settings
 from app.core.db import DB_UNAVAILABLE, get_sessionmaker
 from app.runs import execution
+from workers import slots
 from workers.dbretry import with_db_retry
 from workers.simprocess import run_simulator
 
@@ -94,6 +95,13 @@ def execute_runs(run_ids: list[str], *, task_id: str, worker: str) -> BatchOutco
 
     A database outage at claim propagates (the caller's task retries the chunk: runs already
     claimed by this task id are taken over by the retry)."""
+    settings = get_settings()
+    with slots.hold(1, *slots.slots_of(settings)):  # one simulation at a time: one slot
+        return _execute_chunk(run_ids, task_id=task_id, worker=worker)
+
+
+def _execute_chunk(run_ids: list[str], *, task_id: str, worker: str) -> BatchOutcome:
+    """execute_runs, holding a slot."""
     settings = get_settings()
     claims, outcome = _claim_all(run_ids, task_id=task_id, worker=worker)
     if not claims:

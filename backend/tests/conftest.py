@@ -29,7 +29,8 @@ def pg_url() -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def stack(pg_url: str) -> Iterator[Stack]:
-    """API server + 2 workers on PostgreSQL and Redis (the production code path)."""
+    """API server + 2 workers on PostgreSQL and Redis (the production code path), and the
+    worker of runs on several threads (queue sim-parallel, docs/operations.md)."""
     broker = redis_url_with_db(require_env("CELERY_BROKER_URL"), PG_REDIS_DB)
     runs_dir = tempfile.mkdtemp(prefix="ft-runs-")
     env = service_env(DATABASE_URL=pg_url, CELERY_BROKER_URL=broker, RUNS_DIR=runs_dir,
@@ -37,12 +38,15 @@ def stack(pg_url: str) -> Iterator[Stack]:
                       PROGRESS_WRITE_INTERVAL_S="0.3", MAX_BODY_BYTES="200000",
                       # every test calls from 127.0.0.1: a short window for failed owner tokens
                       # (tests/api/test_owners.py floods it and waits the window out)
-                      FAILED_TOKEN_ATTEMPTS="60", FAILED_TOKEN_WINDOW_S="3")
+                      FAILED_TOKEN_ATTEMPTS="60", FAILED_TOKEN_WINDOW_S="3",
+                      # threads 2..4 on any machine (the simulator allows 4 x its cores)
+                      MAX_RUN_THREADS="4")
     stack = Stack("pg", env)
     try:
         stack.start_server()
         stack.start_worker()
         stack.start_worker()
+        stack.start_worker(queues="sim-parallel")
         yield stack
     finally:
         stack.stop()

@@ -16,6 +16,7 @@ from app.core.config import get_settings
 from app.core.db import DB_UNAVAILABLE, get_sessionmaker
 from app.core.queue import BATCH_QUEUE, SIM_QUEUE, celery_app
 from app.runs import execution
+from workers import slots
 from workers.dbretry import DB_RETRY_TASK_OPTIONS, with_db_retry
 from workers.simprocess import command, run_simulator
 
@@ -36,23 +37,34 @@ def _prepare(claim: execution.Claim, runs_dir: Path) -> Path:
 
 @celery_app.task(name="runs.execute", bind=True, acks_late=True, reject_on_worker_lost=True,
                  **DB_RETRY_TASK_OPTIONS)
-def execute(self, run_id: str) -> str:
-    """Claim the run, simulate it with limits, stream progress, store the result.
+def execute(self, run_id: str, threads: int = 1) -> str:
+    """Claim the run, simulate it with limits, stream progress, store the result. `threads`:
+    the run's simulator threads (app.core.queue.enqueue_run sends the row's), the slots it holds.
 
     A database outage at claim raises out of here and Celery retries the task."""
     try:
         return execute_run(run_id, task_id=self.request.id or run_id,
-                           worker=f"{self.request.hostname} pid={os.getpid()}")
+                           worker=f"{self.request.hostname} pid={os.getpid()}", threads=threads)
     except execution.OverConcurrency:
         # The client already runs its quota of runs: leave the slot to others, try again later
         # (a new message, so waiting for a quota never counts against the database-retry cap).
         queue = (self.request.delivery_info or {}).get("routing_key") or SIM_QUEUE
-        execute.apply_async((run_id,), queue=queue, countdown=get_settings().QUOTA_DEFER_S)
+        execute.apply_async((run_id,), {"threads": threads}, queue=queue,
+                            countdown=get_settings().QUOTA_DEFER_S)
         return "deferred"
 
 
-def execute_run(run_id: str, *, task_id: str, worker: str) -> str:
-    """One run in this process; raises execution.OverConcurrency or a database error at claim."""
+def execute_run(run_id: str, *, task_id: str, worker: str, threads: int = 1) -> str:
+    """One run in this process, holding one of the machine's slots per simulator thread
+    (workers/slots.py; taken before the claim, so that a run waiting for slots stays PENDING and
+    needs no heartbeat); raises execution.OverConcurrency or a database error at claim."""
+    settings = get_settings()
+    with slots.hold(threads, *slots.slots_of(settings)):
+        return _execute_claimed(run_id, task_id=task_id, worker=worker)
+
+
+def _execute_claimed(run_id: str, *, task_id: str, worker: str) -> str:
+    """Claim the run, simulate it, store the outcome (the caller holds the slots)."""
     settings = get_settings()
     sessions = get_sessionmaker()
     with sessions() as session:
@@ -63,7 +75,7 @@ def execute_run(run_id: str, *, task_id: str, worker: str) -> str:
         return "skipped"
     workdir = _prepare(claim, Path(settings.RUNS_DIR))
     argv = command(Path(settings.FABRICSIM_BIN), workdir, settings.RUN_MAX_WALL_S,
-                   settings.RUN_MAX_MEMORY_MB)
+                   settings.RUN_MAX_MEMORY_MB, claim.threads)
 
     def tick(line):
         try:

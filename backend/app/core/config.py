@@ -1,5 +1,6 @@
 """One Settings object for the backend and the workers, read from the environment."""
 
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
@@ -29,6 +30,13 @@ class Settings(BaseSettings):
     # CPU niceness of every fabricsim process (0-19; 0: the worker's own). Where simulators share
     # cores with the API, requests then get a core at once (docs/benchmarks.md, API under load).
     SIM_NICE: Annotated[int, Field(ge=0, le=19)] = 10
+    # Threads of one run (issue 19, docs/operations.md "Parallel runs"): POST /runs accepts
+    # `threads` from 1 to MAX_RUN_THREADS (0: this machine's cores; the simulator allows up to
+    # 4 x its machine's cores). WORKER_SLOTS: the simulator threads a worker machine runs at once
+    # (0: its cores), shared through lock files in WORKER_SLOTS_DIR (default RUNS_DIR/.slots).
+    MAX_RUN_THREADS: Annotated[int, Field(ge=0, le=4096)] = 0
+    WORKER_SLOTS: Annotated[int, Field(ge=0, le=4096)] = 0
+    WORKER_SLOTS_DIR: Path | None = None
     MAX_SWEEP_POINTS: int = 5000
     MAX_SEEDS_PER_REQUEST: int = 64
     VALIDATE_TIMEOUT_S: float = 20.0
@@ -77,6 +85,11 @@ class Settings(BaseSettings):
     OIDC_GROUPS_CLAIM: str = "groups"      # an instructor lists the work of its groups' members
     SESSION_SECRET: str = ""               # signs the session cookie; required with OIDC_ISSUER
     SESSION_COOKIE_SECURE: bool = True     # the cookie only over HTTPS (false: local testing)
+
+
+def max_run_threads(settings: Settings) -> int:
+    """The most threads one run may ask for (MAX_RUN_THREADS, or this machine's cores)."""
+    return settings.MAX_RUN_THREADS or os.cpu_count() or 1
 
 
 @lru_cache

@@ -6,6 +6,10 @@ Two simulation queues give fair service: `sim` carries runs a person started, `s
 points of sweeps (and tunings). Workers consume both; Kombu's Redis transport serves the queues of
 a worker round robin, so one client's 5,000 queued sweep points delay another client's single run
 by at most one point per worker slot instead of by the whole sweep.
+
+A third, `sim-parallel`, carries runs on more than one simulator thread (issue 19): a worker of
+concurrency 1 serves it, and each such run takes as many of the machine's slots as it has threads
+(workers/slots.py; docs/operations.md, "Parallel runs").
 """
 
 import base64
@@ -16,7 +20,8 @@ from celery import Celery
 
 from app.core.config import get_settings
 
-__all__ = ["ALL_QUEUES", "BATCH_QUEUE", "CONTROL_QUEUE", "SIM_QUEUE", "celery_app", "enqueue_run",
+__all__ = ["ALL_QUEUES", "BATCH_QUEUE", "CONTROL_QUEUE", "PARALLEL_QUEUE", "SIM_QUEUE", "celery_app",
+           "enqueue_run",
            "enqueue_sweep", "held_messages", "kick_tuning"]
 
 settings = get_settings()
@@ -25,6 +30,7 @@ settings = get_settings()
 SIM_QUEUE = "sim"
 BATCH_QUEUE = "sim-batch"
 CONTROL_QUEUE = "celery"
+PARALLEL_QUEUE = "sim-parallel"
 ALL_QUEUES = f"{SIM_QUEUE},{BATCH_QUEUE},{CONTROL_QUEUE}"
 
 celery_app = Celery("fabrictwin", broker=settings.CELERY_BROKER_URL,
@@ -51,10 +57,11 @@ celery_app.conf.update(
 )
 
 
-def enqueue_run(run_id: str, *, batch: bool = False) -> str:
+def enqueue_run(run_id: str, *, batch: bool = False, threads: int = 1) -> str:
     """Send `runs.execute` for a committed run row; returns the Celery task id."""
-    queue = BATCH_QUEUE if batch else SIM_QUEUE
-    return celery_app.send_task("runs.execute", args=[run_id], queue=queue).id
+    queue = BATCH_QUEUE if batch else PARALLEL_QUEUE if threads > 1 else SIM_QUEUE
+    return celery_app.send_task("runs.execute", args=[run_id], kwargs={"threads": threads},
+                                queue=queue).id
 
 
 def enqueue_sweep(sweep_id: str) -> str:
@@ -98,7 +105,8 @@ def _held_items(raw: bytes | str) -> list[tuple[str, str]]:
         return []
 
 
-def held_messages(queues: Iterable[str] = (SIM_QUEUE, BATCH_QUEUE, CONTROL_QUEUE)) -> set[tuple[str, str]]:
+def held_messages(queues: Iterable[str] = (SIM_QUEUE, BATCH_QUEUE, CONTROL_QUEUE, PARALLEL_QUEUE),
+                  ) -> set[tuple[str, str]]:
     """Every (task, first argument) waiting in `queues` or delivered and not yet acknowledged.
 
     Raises the Redis client's error when the broker is unreachable (the caller skips its pass).

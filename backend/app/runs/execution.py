@@ -23,6 +23,7 @@ class Claim:
     attempt: int
     seed: int
     document: dict[str, Any]
+    threads: int = 1
 
 
 def _guard(claim: Claim) -> tuple:
@@ -73,7 +74,7 @@ def claim_run(session: Session, *, run_id: str, task_id: str, worker: str,
         session.rollback()
         raise OverConcurrency(run.client)
     now, seen_status, attempt = utcnow(), run.status, run.attempts + 1
-    scenario_id, seed = run.scenario_id, run.seed
+    scenario_id, seed, threads = run.scenario_id, run.seed, run.threads or 1
     result = session.execute(update(Run).where(
         Run.id == run_id, Run.status == seen_status, Run.attempts == attempt - 1).values(
         status=RunStatus.RUNNING, attempts=attempt, task_id=task_id, worker=worker[:200],
@@ -85,7 +86,7 @@ def claim_run(session: Session, *, run_id: str, task_id: str, worker: str,
     from app.scenarios.models import ScenarioRow
 
     document = session.get(ScenarioRow, scenario_id).document
-    return Claim(run_id, task_id, attempt, seed, document)
+    return Claim(run_id, task_id, attempt, seed, document, threads)
 
 
 def _aware(moment):
@@ -139,10 +140,12 @@ def _success_values(result_text: str) -> dict[str, Any]:
     """Column values of a SUCCEEDED run from its result."""
     result = json.loads(result_text)
     info = result.get("run_info", {})
+    parallel = result.get("perf", {}).get("parallel") or {}
     return dict(
         status=RunStatus.SUCCEEDED, finished_at=utcnow(), heartbeat_at=utcnow(), progress=1.0,
         sim_time_ns=int(info.get("sim_time_ns", 0)), duration_ns=int(info.get("duration_ns", 0)),
         events=int(info.get("events", 0)), wall_s=float(result.get("perf", {}).get("wall_s", 0)),
+        partitions=int(parallel.get("partitions", 1)),
         summary=result.get("summary"), **metrics_of(result.get("summary", {}), result.get("jobs")))
 
 

@@ -64,6 +64,10 @@ class Run(Base):
     jct_us: Mapped[float | None] = mapped_column(Float)
     busbw_gbps: Mapped[float | None] = mapped_column(Float)
     summary: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # simulator threads asked for (`fabricsim run --threads`) and the partitions it made
+    # (result perf.parallel; null until SUCCEEDED)
+    threads: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    partitions: Mapped[int | None] = mapped_column(Integer)
 
 
 class RunResult(Base):

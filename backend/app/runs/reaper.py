@@ -29,7 +29,7 @@ def reap(session: Session, *, enqueue) -> list[str]:
                 is_point = session.scalar(select(SweepPoint.id).where(
                     SweepPoint.run_id == run.id).limit(1)) is not None
                 try:
-                    enqueue(run.id, batch=is_point)
+                    enqueue(run.id, batch=is_point, threads=run.threads or 1)
                 except Exception as exc:  # noqa: BLE001 - stays PENDING: the reconciler retries
                     log.warning("run %s: could not enqueue (%s)", run.id, type(exc).__name__)
         else:

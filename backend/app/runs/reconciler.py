@@ -60,15 +60,16 @@ def exclusive(engine: Engine) -> Iterator[bool]:
             connection.commit()
 
 
-def _orphan_candidates(session: Session, grace_s: float) -> tuple[list[tuple[str, bool]], list[str]]:
-    """PENDING runs (id, is a sweep point) and unexpanded sweeps older than the grace period."""
+def _orphan_candidates(session: Session, grace_s: float) -> tuple[list[tuple[str, bool, int]], list[str]]:
+    """PENDING runs (id, is a sweep point, threads) and unexpanded sweeps older than the grace
+    period."""
     cutoff = utcnow() - timedelta(seconds=grace_s)
     point = select(SweepPoint.run_id).where(SweepPoint.run_id == Run.id).exists()
-    runs = session.execute(select(Run.id, point).where(
+    runs = session.execute(select(Run.id, point, Run.threads).where(
         Run.status == RunStatus.PENDING, Run.created_at < cutoff)).all()
     sweeps = session.scalars(select(Sweep.id).where(
         Sweep.expanded.is_(False), Sweep.cancelled.is_(False), Sweep.created_at < cutoff)).all()
-    return [(r[0], bool(r[1])) for r in runs], list(sweeps)
+    return [(r[0], bool(r[1]), r[2] or 1) for r in runs], list(sweeps)
 
 
 def reconcile(session: Session, *, enqueue_run: Callable[..., object],
@@ -85,12 +86,12 @@ def reconcile(session: Session, *, enqueue_run: Callable[..., object],
     except Exception as exc:  # noqa: BLE001 - broker down: nothing is lost, try next pass
         done.skipped = f"broker unreachable: {type(exc).__name__}"
         return done
-    for run_id, is_point in runs:
+    for run_id, is_point, threads in runs:
         if ("runs.execute", run_id) in in_broker:
             continue
         if session.scalar(select(Run.status).where(Run.id == run_id)) != RunStatus.PENDING:
             continue  # claimed meanwhile
-        enqueue_run(run_id, batch=is_point)
+        enqueue_run(run_id, batch=is_point, threads=threads)
         done.requeued_runs.append(run_id)
     for sweep_id in sweeps:
         if ("sweeps.expand", sweep_id) not in in_broker:

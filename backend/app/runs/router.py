@@ -12,15 +12,17 @@ from sse_starlette.sse import EventSourceResponse
 from app.api.deps import (OWNER_RESPONSES, CallerDep, RunDep, SessionDep, SettingsDep,
                           open_listing, require_owner)
 from app.api.sse import LastEventId, limited_stream, poll_events
+from app.core.config import max_run_threads
 from app.core.db import get_sessionmaker
 from app.core.owners import token_hash
 from app.core.queue import enqueue_run
 from app.runs.quotas import check_submission, client_key
 from app.core.strict_json import StrictJsonRoute
 from app.runs import service
+from app.runs import threads as threads_rules
 from app.runs.models import FINAL_STATES, Run
-from app.runs.schemas import (FlowsPublic, RunCreate, RunDiagnostics, RunPublic, RunsCreated,
-                              RunsPublic, RunStatus, RunSummary)
+from app.runs.schemas import (MAX_SEEDS, FlowsPublic, RunCreate, RunDiagnostics, RunLimits, RunPublic,
+                              RunsCreated, RunsPublic, RunStatus, RunSummary)
 from app.scenarios.models import ScenarioRow
 
 log = logging.getLogger(__name__)
@@ -33,7 +35,7 @@ def start(session: Session, run: Run) -> None:
     """Enqueue a committed PENDING run. When the broker is down the run stays PENDING: the
     reconciler (app/runs/reconciler.py) enqueues it once the broker answers again."""
     try:
-        enqueue_run(run.id)
+        enqueue_run(run.id, threads=run.threads or 1)
     except Exception as exc:  # noqa: BLE001 - any broker error: leave it to the reconciler
         log.warning("run %s: broker unreachable (%s); the reconciler will enqueue it",
                     run.id, type(exc).__name__)
@@ -77,6 +79,18 @@ def result_cache_headers(sha256: str) -> dict[str, str]:
             "Cache-Control": RESULT_CACHE_CONTROL}
 
 
+def run_threads(document: dict[str, Any], asked: int | None, maximum: int) -> int:
+    """The threads of new runs of `document`: `asked` (422 at `threads` when the simulator runs
+    the scenario on one thread only), else the default of app/runs/threads.py."""
+    if asked is None:
+        return threads_rules.auto_threads(document, maximum)
+    refusal = threads_rules.parallel_refusal(document) if asked > 1 else ""
+    if refusal:
+        raise HTTPException(422, [{"loc": ["body", "threads"], "type": "single_thread_scenario",
+                                   "msg": f"threads {asked}: {refusal}", "input": asked}])
+    return asked
+
+
 @router.post("", response_model=RunsCreated, status_code=201,
              responses={429: {"description": "over a quota (Retry-After; the message names it)"}})
 def create(session: SessionDep, settings: SettingsDep, caller: CallerDep,
@@ -84,15 +98,17 @@ def create(session: SessionDep, settings: SettingsDep, caller: CallerDep,
     """One run per seed; a scenario+seed that already succeeded returns that run (cached), one
     still in flight is shared. New runs are owned by the caller's first owner token (a fresh
     one when it sent none, returned): anyone with the scenario's link may run it."""
-    if session.get(ScenarioRow, body.scenario_id) is None:
+    scenario = session.get(ScenarioRow, body.scenario_id)
+    if scenario is None:
         raise HTTPException(404, f"scenario '{body.scenario_id}' not found")
+    threads = run_threads(scenario.document, body.threads, max_run_threads(settings))
     client = client_key(caller, session, settings)
     token = caller.owner_token()
     new_runs = sum(service.reusable_run(session, scenario_id=body.scenario_id, seed=seed) is None
                    for seed in body.seeds)
     check_submission(session, settings, client=client, new_runs=new_runs)
     created = service.create_runs(session, scenario_id=body.scenario_id, seeds=body.seeds,
-                                  client=client, owner_hash=token_hash(token))
+                                  client=client, owner_hash=token_hash(token), threads=threads)
     for run, cached in created:
         if not cached and run.status == RunStatus.PENDING and run.attempts == 0 and run.task_id is None:
             start(session, run)
@@ -111,6 +127,14 @@ def list_(session: SessionDep, caller: CallerDep, scenario_id: str | None = None
     rows, count = service.list_runs(session, scenario_id=scenario_id, status=status,
                                     limit=limit, offset=offset, owned_by=owned_by)
     return RunsPublic(data=[service.to_public(r) for r in rows], count=count)
+
+
+@router.get("/limits", response_model=RunLimits)
+def limits(settings: SettingsDep) -> RunLimits:
+    """The seeds and simulator threads one run request may ask for on this instance."""
+    return RunLimits(max_seeds=MAX_SEEDS,
+                     max_threads=max_run_threads(settings),
+                     hosts_per_thread=threads_rules.HOSTS_PER_THREAD)
 
 
 @router.get("/{id}", response_model=RunPublic)

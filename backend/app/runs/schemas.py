@@ -3,13 +3,18 @@
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
+from app.core.config import get_settings, max_run_threads
 from app.core.validation import error_at, raise_errors
 from app.runs.models import RunStatus
+from app.runs.threads import range_message
 
 METRIC_NAMES = ("throughput_gbps", "fct_p50_us", "fct_p99_us", "slowdown_p99", "max_queue_bytes",
                 "ecn_marked_packets", "cnps_sent", "pfc_pauses_sent", "drops_total", "jct_us", "busbw_gbps")
+
+MAX_SEEDS = 64
 
 
 class RunCreate(BaseModel):
@@ -18,7 +23,24 @@ class RunCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
     scenario_id: str = Field(min_length=1, max_length=64)
     seeds: list[Annotated[int, Field(ge=0, le=2**31 - 1)]] = Field(
-        default=[1], min_length=1, max_length=64)
+        default=[1], min_length=1, max_length=MAX_SEEDS)
+    threads: int | None = Field(
+        None, ge=1, description="simulator threads of each run: 1 to MAX_RUN_THREADS (the "
+        "workers' cores unless configured); absent: chosen from the fabric's size (1 below 128 "
+        "hosts, else hosts / 64 up to the maximum) and 1 for scenarios the simulator runs on one "
+        "thread only (collectives, flow lists with `after`, the DCI accelerator: 422 when asked "
+        "for more). Results are the same for every value; a cached result serves any.")
+
+    @field_validator("threads", mode="before")
+    @classmethod
+    def _threads_in_range(cls, value: object) -> object:
+        """An integer from 1 to the configured maximum (the message names the range)."""
+        maximum = max_run_threads(get_settings())
+        if value is None:
+            return value
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= maximum:
+            raise PydanticCustomError("threads_range", range_message(maximum))
+        return value
 
     @model_validator(mode="after")
     def _distinct(self) -> "RunCreate":
@@ -62,7 +84,20 @@ class RunPublic(BaseModel):
     started_at: datetime | None
     finished_at: datetime | None
     cached: bool = Field(False, description="true when POST /runs returned an existing result")
+    threads: int = Field(1, description="simulator threads the run asked for (perf.parallel.threads)")
+    partitions: int | None = Field(
+        None, description="partitions the simulator made (fewer than threads on small fabrics); "
+        "null until SUCCEEDED")
     summary: RunMetrics | None
+
+
+class RunLimits(BaseModel):
+    """What POST /runs accepts on this instance (the run form's ranges)."""
+
+    max_seeds: int = Field(description="seeds per request")
+    max_threads: int = Field(description="simulator threads per run (MAX_RUN_THREADS)")
+    hosts_per_thread: int = Field(description="the default: 1 thread below 2 x this many hosts, "
+                                              "else hosts / this, up to max_threads")
 
 
 class RunsPublic(BaseModel):

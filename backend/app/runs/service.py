@@ -24,7 +24,7 @@ def to_public(run: Run, cached: bool = False) -> RunPublic:
         progress=run.progress, sim_time_ns=run.sim_time_ns, duration_ns=run.duration_ns,
         events=run.events, wall_s=run.wall_s, attempts=run.attempts, error=run.error,
         created_at=run.created_at, started_at=run.started_at, finished_at=run.finished_at,
-        cached=cached, summary=metrics)
+        cached=cached, threads=run.threads or 1, partitions=run.partitions, summary=metrics)
 
 
 def reusable_run(session: Session, *, scenario_id: str, seed: int) -> Run | None:
@@ -60,8 +60,10 @@ def reusable_runs_by_content(session: Session, sim_hashes: set[str],
 
 
 def create_runs(session: Session, *, scenario_id: str, seeds: list[int],
-                client: str | None = None, owner_hash: str | None = None) -> list[tuple[Run, bool]]:
-    """One run per seed: (run, cached); a SUCCEEDED or in-flight run is reused. Commits."""
+                client: str | None = None, owner_hash: str | None = None,
+                threads: int = 1) -> list[tuple[Run, bool]]:
+    """One run per seed: (run, cached); a SUCCEEDED or in-flight run is reused, whatever threads
+    it ran on (results are the same bytes for every thread count outside `perf`). Commits."""
     out: list[tuple[Run, bool]] = []
     for seed in seeds:
         existing = reusable_run(session, scenario_id=scenario_id, seed=seed)
@@ -69,7 +71,7 @@ def create_runs(session: Session, *, scenario_id: str, seeds: list[int],
             out.append((existing, existing.status == RunStatus.SUCCEEDED))
             continue
         run = Run(id=new_id(), scenario_id=scenario_id, seed=seed, status=RunStatus.PENDING,
-                  client=client, owner_hash=owner_hash)
+                  client=client, owner_hash=owner_hash, threads=threads)
         session.add(run)
         out.append((run, False))
     session.commit()

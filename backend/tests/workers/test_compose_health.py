@@ -45,7 +45,10 @@ def _unescape(text: str) -> str:
 
 
 def test_every_long_running_service_has_a_health_check():
-    assert set(SERVICES) == {"postgres", "redis", "backend", "worker", "frontend"}
+    assert set(SERVICES) == {"postgres", "redis", "backend", "worker", "worker-parallel", "frontend"}
+    # the worker of runs on several threads is the worker on its own queue (issue 19)
+    assert SERVICES["worker-parallel"]["healthcheck"] == SERVICES["worker"]["healthcheck"]
+    assert SERVICES["worker-parallel"]["command"][-8:-4] == ["-Q", "sim-parallel", "-c", "1"]
     for name, service in SERVICES.items():
         check = service.get("healthcheck")
         assert check and check["test"][0] in ("CMD", "CMD-SHELL"), name

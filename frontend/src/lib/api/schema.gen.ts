@@ -152,6 +152,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/runs/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Limits
+         * @description The seeds and simulator threads one run request may ask for on this instance.
+         */
+        get: operations["runs-limits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/runs/{id}": {
         parameters: {
             query?: never;
@@ -2847,6 +2867,11 @@ export interface components {
              *     ]
              */
             seeds: number[];
+            /**
+             * Threads
+             * @description simulator threads of each run: 1 to MAX_RUN_THREADS (the workers' cores unless configured); absent: chosen from the fabric's size (1 below 128 hosts, else hosts / 64 up to the maximum) and 1 for scenarios the simulator runs on one thread only (collectives, flow lists with `after`, the DCI accelerator: 422 when asked for more). Results are the same for every value; a cached result serves any.
+             */
+            threads?: number | null;
         };
         /**
          * RunDiagnostics
@@ -2877,6 +2902,27 @@ export interface components {
             transport?: {
                 [key: string]: unknown;
             } | null;
+        };
+        /**
+         * RunLimits
+         * @description What POST /runs accepts on this instance (the run form's ranges).
+         */
+        RunLimits: {
+            /**
+             * Hosts Per Thread
+             * @description the default: 1 thread below 2 x this many hosts, else hosts / this, up to max_threads
+             */
+            hosts_per_thread: number;
+            /**
+             * Max Seeds
+             * @description seeds per request
+             */
+            max_seeds: number;
+            /**
+             * Max Threads
+             * @description simulator threads per run (MAX_RUN_THREADS)
+             */
+            max_threads: number;
         };
         /**
          * RunMetrics
@@ -2941,6 +2987,11 @@ export interface components {
             /** Id */
             id: string;
             /**
+             * Partitions
+             * @description partitions the simulator made (fewer than threads on small fabrics); null until SUCCEEDED
+             */
+            partitions?: number | null;
+            /**
              * Progress
              * @description 0..1, simulated time / duration
              */
@@ -2955,6 +3006,12 @@ export interface components {
             started_at: string | null;
             status: components["schemas"]["RunStatus"];
             summary: components["schemas"]["RunMetrics"] | null;
+            /**
+             * Threads
+             * @description simulator threads the run asked for (perf.parallel.threads)
+             * @default 1
+             */
+            threads: number;
             /** Wall S */
             wall_s: number;
         };
@@ -4462,6 +4519,33 @@ export interface operations {
             };
             /** @description over a quota (Retry-After; the message names it) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "runs-limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunLimits"];
+                };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

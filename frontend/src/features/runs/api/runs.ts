@@ -8,8 +8,18 @@ export const FINAL = new Set(["SUCCEEDED", "FAILED", "CANCELLED"]);
 
 export function useCreateRuns() {
   return useMutation({
-    mutationFn: ({ scenarioId, seeds }: { scenarioId: string; seeds: number[] }) =>
-      unwrap(client.POST("/api/v1/runs", { body: { scenario_id: scenarioId, seeds } })),
+    // threads absent: the API picks them from the fabric's size
+    mutationFn: ({ scenarioId, seeds, threads }: { scenarioId: string; seeds: number[]; threads?: number }) =>
+      unwrap(client.POST("/api/v1/runs", { body: { scenario_id: scenarioId, seeds, ...(threads ? { threads } : {}) } })),
+  });
+}
+
+/** What a run request may ask for on this instance (seeds, simulator threads). */
+export function useRunLimits() {
+  return useQuery({
+    queryKey: ["runs", "limits"],
+    staleTime: Infinity,
+    queryFn: () => unwrap(client.GET("/api/v1/runs/limits")),
   });
 }
 

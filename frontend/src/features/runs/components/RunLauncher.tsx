@@ -29,18 +29,44 @@ export function parseSeeds(text: string): number[] | null {
 }
 
 /**
- * Seeds field and the Run button. With a `warning` (e.g. a fabric with no traffic) the first
+ * The threads box: empty is "auto" (the API picks from the fabric's size: GET /runs/limits),
+ * else a whole number from 1 to `max` (the instance's MAX_RUN_THREADS; unknown while loading).
+ */
+export function readThreads(text: string, max?: number): { threads: number | undefined } | { error: string } {
+  const t = text.trim();
+  if (t === "") return { threads: undefined };
+  const range = max ? `from 1 to ${max}` : "of 1 or more";
+  if (!/^\d+$/.test(t) || Number(t) < 1 || (max !== undefined && Number(t) > max)) {
+    return { error: `Threads: ${t} is not a whole number ${range}; leave it empty for auto (chosen from the fabric's size)` };
+  }
+  return { threads: Number(t) };
+}
+
+/** "2 threads, 2 partitions" (partitions once the run has them; fewer on small fabrics). */
+export function threadsLabel(run: { threads?: number; partitions?: number | null }): string {
+  const n = run.threads ?? 1;
+  const threads = `${n} thread${n === 1 ? "" : "s"}`;
+  if (run.partitions === undefined || run.partitions === null) return threads;
+  return `${threads}, ${run.partitions} partition${run.partitions === 1 ? "" : "s"}`;
+}
+
+/**
+ * Seeds and threads fields and the Run button. With a `warning` (e.g. a fabric with no traffic) the first
  * press only shows it and turns the button into "Run anyway"; with a `disabledReason` (invalid
  * fields) the button is disabled and says why in its title.
  */
-export function RunLauncher({ onRun, busy, defaultSeed = 1, warning, disabledReason }: {
-  onRun: (seeds: number[]) => void;
+export function RunLauncher({ onRun, busy, defaultSeed = 1, warning, disabledReason, maxThreads }: {
+  onRun: (seeds: number[], threads?: number) => void;
   busy: boolean;
   defaultSeed?: number;
   warning?: string | null;
   disabledReason?: string;
+  maxThreads?: number;
 }) {
   const [text, setText] = useState(String(defaultSeed));
+  const [threadsText, setThreadsText] = useState("");
+  const readT = readThreads(threadsText, maxThreads);
+  const threadsId = useId();
   const [confirming, setConfirming] = useState(false);
   const read = readSeeds(text);
   const seeds = "seeds" in read ? read.seeds : null;
@@ -49,21 +75,29 @@ export function RunLauncher({ onRun, busy, defaultSeed = 1, warning, disabledRea
   return (
     <form className="run-launcher row" onSubmit={(e) => {
       e.preventDefault();
-      if (!seeds || disabledReason) return;
+      if (!seeds || disabledReason || "error" in readT) return;
       if (ask) {
         setConfirming(true);
         return;
       }
       setConfirming(false);
-      onRun(seeds);
+      onRun(seeds, readT.threads);
     }}>
       <label>
         Seeds{" "}
         <input value={text} onChange={(e) => setText(e.target.value)} size={8} aria-invalid={!seeds} aria-label="Seeds (e.g. 1, 2, 5-7)"
           aria-describedby={"error" in read ? errorId : undefined} />
       </label>
-      <button type="submit" className="primary" disabled={!seeds || busy || !!disabledReason} title={disabledReason}>{busy ? "Starting…" : warning && confirming ? "Run anyway" : "Run"}</button>
+      <label title="Simulator threads of each run: results are the same for every value; auto picks from the fabric's size (1 below 128 hosts)">
+        Threads{" "}
+        <input type="number" min={1} max={maxThreads} step={1} value={threadsText} placeholder="auto" className="threads-input"
+          onChange={(e) => setThreadsText(e.target.value)} aria-invalid={"error" in readT}
+          aria-label={`Threads (empty: auto${maxThreads ? `; 1 to ${maxThreads}` : ""})`}
+          aria-describedby={"error" in readT ? threadsId : undefined} />
+      </label>
+      <button type="submit" className="primary" disabled={!seeds || "error" in readT || busy || !!disabledReason} title={disabledReason}>{busy ? "Starting…" : warning && confirming ? "Run anyway" : "Run"}</button>
       {"error" in read && <span className="run-warning seeds-error" id={errorId} role="alert">{read.error}</span>}
+      {"error" in readT && <span className="run-warning seeds-error" id={threadsId} role="alert">{readT.error}</span>}
       {warning && confirming && <span className="run-warning" role="alert">{warning}</span>}
     </form>
   );

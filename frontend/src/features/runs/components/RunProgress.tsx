@@ -2,6 +2,7 @@ import { format } from "d3-format";
 import { useRef } from "react";
 import { ErrorBox } from "../../../components/States";
 import { formatWallS } from "../../../lib/format";
+import { threadsLabel } from "./RunLauncher";
 import { type ProgressSample, type RunPublic, FINAL, etaFromSamples, useCancelRun } from "../api/runs";
 
 const us = (ns: number) => format(",.0f")(ns / 1000);
@@ -34,6 +35,7 @@ export function RunProgress({ run }: { run: RunPublic }) {
       <p className="hint">
         simulated {us(run.status === "SUCCEEDED" ? run.duration_ns : run.sim_time_ns)} / {us(run.duration_ns)} us
         {" · "}{format(",")(run.events)} events · wall {formatWallS(run.wall_s)}
+        {" · "}<span data-testid="run-threads">{threadsLabel(run)}</span>
         {eta !== null && !final && <> · about {eta < 60 ? `${Math.ceil(eta)} s` : `${Math.ceil(eta / 60)} min`} left</>}
       </p>
       {run.status === "CANCELLED" && (

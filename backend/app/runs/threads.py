@@ -1,0 +1,81 @@
+"""How many threads a run simulates on (issue 19, `fabricsim run --threads N`).
+
+- The range: 1 to MAX_RUN_THREADS (app/core/config.max_run_threads: the machine's cores unless
+  configured).
+- The scenarios the simulator runs on one thread only: `parallel_refusal` mirrors
+  simcore/helper/partitioner.cc ParallelRefusal from the scenario document (flows that wait for
+  other flows: a collective generator or a flow list with `after`; the DCI accelerator).
+  backend/tests/runs/test_threads.py runs the real fabricsim on the examples to keep both in step.
+  A collective whose plan has a single step and iteration waits for nothing and the simulator
+  would run it on several threads; the API refuses every collective, which is simpler to state
+  and loses nothing (a one-step collective is a few flows).
+- The default when a request names none (`auto_threads`): 1 for a refused scenario and for a
+  fabric below 2 x HOSTS_PER_THREAD hosts, else min(maximum, hosts // HOSTS_PER_THREAD). A thread
+  gets at least 64 hosts' worth of ports: below that the windows' barriers cost more than the
+  partitions gain (docs/model.md, the parallel engine), and the simulator makes fewer partitions
+  than threads on small fabrics anyway.
+"""
+
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from app.scenarios.topology import Dci, FatTree, LeafSpine, RailOptimized, ThreeTier, Topology
+
+HOSTS_PER_THREAD = 64
+
+# The simulator's words (partitioner.cc), after "--threads N: "; "--threads 1" becomes the
+# API's field name.
+FLOWS_WAIT = 'flows that wait for other flows (collectives, "after") run on one thread: use threads 1'
+DCI_ACCELERATOR = "the DCI accelerator runs on one thread: use threads 1"
+
+_TOPOLOGY = TypeAdapter(Topology)
+
+
+def parallel_refusal(document: dict[str, Any]) -> str:
+    """Why the simulator refuses this scenario on more than one thread, or ""."""
+    for gen in document.get("traffic") or []:
+        if not isinstance(gen, dict):
+            continue
+        if gen.get("kind") == "collective":
+            return FLOWS_WAIT
+        if gen.get("kind") == "flows" and any(
+                isinstance(f, dict) and f.get("after") for f in gen.get("flows") or []):
+            return FLOWS_WAIT
+    topology = document.get("topology") or {}
+    if topology.get("kind") == "dci" and (topology.get("accelerator") or {}).get("enabled") is True:
+        return DCI_ACCELERATOR
+    return ""
+
+
+def host_count(document: dict[str, Any]) -> int:
+    """Hosts of the scenario's fabric after expansion (0 when the topology does not validate)."""
+    raw = document.get("topology")
+    if isinstance(raw, dict) and raw.get("kind") == "explicit":  # drawn: count, whatever its links
+        return sum(isinstance(n, dict) and n.get("kind") == "host" for n in raw.get("nodes") or [])
+    try:
+        topo = _TOPOLOGY.validate_python(raw)
+    except ValidationError:
+        return 0
+    if isinstance(topo, (LeafSpine, Dci)):
+        site = topo.site if isinstance(topo, Dci) else topo
+        return site.leaves * site.hosts_per_leaf * (2 if isinstance(topo, Dci) else 1)
+    if isinstance(topo, FatTree):
+        return topo.k ** 3 // 4
+    if isinstance(topo, ThreeTier):
+        return topo.podsets * topo.tors_per_podset * topo.hosts_per_tor
+    if isinstance(topo, RailOptimized):
+        return topo.units * topo.servers_per_unit * topo.nics_per_server
+    return 0
+
+
+def auto_threads(document: dict[str, Any], maximum: int) -> int:
+    """The threads of a run whose request names none (the rule in the module's docstring)."""
+    if parallel_refusal(document):
+        return 1
+    return max(1, min(maximum, host_count(document) // HOSTS_PER_THREAD))
+
+
+def range_message(maximum: int) -> str:
+    """The allowed range, as the 422 states it."""
+    return f"must be an integer from 1 to {maximum} (MAX_RUN_THREADS; absent: chosen from the fabric's size)"
