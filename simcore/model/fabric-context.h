@@ -113,6 +113,13 @@ struct FabricCounters
     uint64_t trimmedDataBytes = 0;    ///< the payload those frames lost
 };
 
+/** A collective job's DATA frames that started on one direction of a link (jobs[].links). */
+struct JobLinkLoad
+{
+    uint64_t bytes = 0;  ///< payload, retransmissions included
+    uint64_t frames = 0;
+};
+
 struct FabricContext
 {
     const Scenario* scenario = nullptr;
@@ -122,6 +129,10 @@ struct FabricContext
     /// telemetry.flow_paths: per flow, the nodes its first packet crossed (else empty)
     std::vector<std::vector<uint32_t>> flowPaths;
     std::vector<uint64_t> hostRxBytes; ///< payload delivered in order after warm-up, per node
+    /// Collective jobs only (helper/job-links.h): per (job, link id, direction 0 a->b / 1 b->a)
+    /// at [(job x jobLinkCount + link) x 2 + direction]; empty for other runs.
+    std::vector<JobLinkLoad> jobLinks;
+    uint32_t jobLinkCount = 0;
 };
 
 
