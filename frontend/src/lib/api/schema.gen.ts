@@ -1071,6 +1071,11 @@ export interface components {
          */
         ConstraintIn: {
             /**
+             * Job
+             * @description jct_us and busbw_gbps only: the job (default the first)
+             */
+            job?: string | null;
+            /**
              * Metric
              * @enum {string}
              */
@@ -2328,6 +2333,11 @@ export interface components {
              */
             goal?: ("max" | "min") | null;
             /**
+             * Job
+             * @description jct_us and busbw_gbps only: the collective job they are read from (a job of every scenario); default the first
+             */
+            job?: string | null;
+            /**
              * Kind
              * @enum {string}
              */
@@ -2354,6 +2364,11 @@ export interface components {
              * @enum {string}
              */
             goal: "max" | "min";
+            /**
+             * Job
+             * @description jct_us / busbw_gbps: the job named (null: the first)
+             */
+            job?: string | null;
             /** Kind */
             kind: string;
             /** Label */

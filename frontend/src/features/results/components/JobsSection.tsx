@@ -3,7 +3,7 @@ import { ErrorBox } from "../../../components/States";
 import type { Job } from "../../../lib/api/resultTypes";
 import { formatBytes, formatCount } from "../../../lib/format";
 import { useRunJobs } from "../api/results";
-import { BUSBW_MEANING, jobCards } from "../utils/jobs";
+import { BUSBW_MEANING, IDEAL_MEANING, jobCards } from "../utils/jobs";
 import { JobTimeline } from "./JobTimeline";
 import { SummaryCards } from "./SummaryCards";
 
@@ -11,10 +11,12 @@ import { SummaryCards } from "./SummaryCards";
 export const jobAnchor = (i: number) => `job-${i}-timeline`;
 
 /** One collective job: what it ran, its cards and its iteration timeline. */
-export function JobPanel({ job, index, subtitle, runId, onShowNodes }: {
+export function JobPanel({ job, index, subtitle, runId, onShowNodes, onShowLinks }: {
   job: Job; index: number; subtitle?: string; runId: string;
   /** Highlights hosts on the fabric overlay (absent: no buttons). */
   onShowNodes?: (ids: string[], what: string) => void;
+  /** Colours the fabric overlay by this job's bytes per link. */
+  onShowLinks?: (index: number) => void;
 }) {
   const anchor = jobAnchor(index);
   const slow = job.slowest_step;
@@ -28,6 +30,7 @@ export function JobPanel({ job, index, subtitle, runId, onShowNodes }: {
       <SummaryCards cards={jobCards(job, anchor)} />
       {onShowNodes && (
         <div className="row">
+          {onShowLinks && (job.links?.length ?? 0) > 0 && <button type="button" className="small" onClick={() => onShowLinks(index)}>Show its links on the fabric</button>}
           <button type="button" className="small" onClick={() => onShowNodes(job.hosts, `the ${job.ranks} ranks of job ${job.name}`)}>Show its ranks on the fabric</button>
           {slow && <button type="button" className="small" onClick={() => onShowNodes([slow.src, slow.dst], `the slowest step's transfer ${slow.src}->${slow.dst} (job ${job.name})`)}>Show the slowest transfer's hosts</button>}
         </div>
@@ -42,15 +45,17 @@ export function JobPanel({ job, index, subtitle, runId, onShowNodes }: {
 }
 
 /** The run's collective jobs (none: nothing shown). */
-export function JobsSection({ runId, subtitle, onShowNodes }: { runId: string; subtitle?: string; onShowNodes?: (ids: string[], what: string) => void }) {
+export function JobsSection({ runId, subtitle, onShowNodes, onShowLinks }: {
+  runId: string; subtitle?: string; onShowNodes?: (ids: string[], what: string) => void; onShowLinks?: (index: number) => void;
+}) {
   const jobs = useRunJobs(runId);
   if (jobs.error) return <ErrorBox error={jobs.error} title="Could not load the jobs" />;
   if (!jobs.data?.length) return null;
   return (
     <section className="jobs" aria-label="Collective jobs">
       <h2>Collective jobs</h2>
-      <p className="hint" data-testid="busbw-meaning">{BUSBW_MEANING} The ideal is the NIC's payload rate (line rate × MTU / (MTU + headers)); steps inside a server use NVLink and can push busbw above it.</p>
-      {jobs.data.map((j, i) => <JobPanel key={`${j.name}-${i}`} job={j} index={i} subtitle={subtitle} runId={runId} onShowNodes={onShowNodes} />)}
+      <p className="hint" data-testid="busbw-meaning">{BUSBW_MEANING} {IDEAL_MEANING}</p>
+      {jobs.data.map((j, i) => <JobPanel key={`${j.name}-${i}`} job={j} index={i} subtitle={subtitle} runId={runId} onShowNodes={onShowNodes} onShowLinks={onShowLinks} />)}
     </section>
   );
 }
