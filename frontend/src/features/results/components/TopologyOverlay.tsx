@@ -156,16 +156,19 @@ export function TopologyOverlay({ graph, summary, series, onTime, windows, focus
 
 /** The job's links in words: how many, how many between switches, which it shared and with whom. */
 function JobLinksNote({ view }: { view: NonNullable<ReturnType<typeof jobLinkSummary>> }) {
-  const { job, links, betweenSwitches, shared, bytes } = view;
-  const partners = [...new Set(shared.flatMap((s) => s.others.map((o) => o.job)))];
+  const { job, links, betweenSwitches, shared, sent, partners } = view;
+  const together = partners.filter((p) => p.concurrent).map((p) => p.job);
+  const apart = partners.filter((p) => !p.concurrent).map((p) => p.job);
+  const names = (l: string[]) => `job${l.length === 1 ? "" : "s"} ${l.join(", ")}`;
   return (
     <div className="job-links" data-testid="job-links">
       <p className="hint">
-        Job {job.name}: {formatBytes(bytes)} of DATA frames over {formatCount(links.length)} link direction{links.length === 1 ? "" : "s"},{" "}
+        Job {job.name}: {formatBytes(sent)} of DATA left its ranks' NICs (its network bytes) and crossed {formatCount(links.length)} link direction{links.length === 1 ? "" : "s"},{" "}
         {betweenSwitches.length ? `${formatCount(betweenSwitches.length)} of them between switches (leaf–spine)` : "none between switches: its traffic stayed on the leaves"}.{" "}
-        {shared.length
-          ? `It shared ${formatCount(shared.length)} with job${partners.length === 1 ? "" : "s"} ${partners.join(", ")}: frames of both queued there.`
-          : "It shared no link direction with another job."}
+        {shared.length ? `It shared ${formatCount(shared.length)} with ${names(partners.map((p) => p.job))}` : "It shared no link direction with another job."}
+        {together.length > 0 && `: ${names(together)} ran at the same time, so their frames queued together there`}
+        {apart.length > 0 && `${together.length ? "; " : ": "}${names(apart)} ran at another time, so they did not compete`}
+        {shared.length > 0 && "."}
       </p>
       {shared.length > 0 && (
         <details className="overlay-top" open={shared.length <= 8}>

@@ -101,10 +101,10 @@ describe("overlay over the active period (defect 6) and its clock (defect 7)", (
 
 describe("a collective job's links on the fabric", () => {
   // job A: h0 -> leaf0 -> spine0 -> leaf1 -> h1; job B shares leaf0 -> spine0 only
-  const A = { name: "A", hosts: ["h0", "h1"], links: [
+  const A = { name: "A", hosts: ["h0", "h1"], iterations: [{ index: 0, start_us: 0, end_us: 100 }], links: [
     { link: "h0->leaf0", bytes: 4000, frames: 4 }, { link: "leaf0->spine0", bytes: 4000, frames: 4 },
     { link: "spine0->leaf1", bytes: 4000, frames: 4 }, { link: "leaf1->h1", bytes: 4000, frames: 4 }] } as unknown as Job;
-  const B = { name: "B", hosts: ["h0"], links: [{ link: "leaf0->spine0", bytes: 1000, frames: 1 }, { link: "spine0->leaf0", bytes: 500, frames: 1 }] } as unknown as Job;
+  const B = { name: "B", hosts: ["h0"], iterations: [{ index: 0, start_us: 50, end_us: 150 }], links: [{ link: "leaf0->spine0", bytes: 1000, frames: 1 }, { link: "spine0->leaf0", bytes: 500, frames: 1 }] } as unknown as Job;
   const kindOf = (id: string) => (id.startsWith("h") ? "host" as const : "switch" as const);
 
   it("colours each link by the job's bytes and names the links it shared, with whom", () => {
@@ -113,7 +113,10 @@ describe("a collective job's links on the fabric", () => {
     const o = overlayColors("job_bytes", links, withCounts, undefined, 0, null, B.links);
     expect(o.values).toEqual([null, 1500, null, null]); // both directions add up
     const a = jobLinkSummary([A, B], 0, kindOf);
-    expect(a.bytes).toBe(16000);
+    expect(a.sent).toBe(4000); // each byte once, as it left the NIC: not the sum over its 4 hops
+    expect(a.partners).toEqual([{ job: "B", concurrent: true }]);
+    const later = { ...B, iterations: [{ index: 0, start_us: 100, end_us: 200 }] } as unknown as Job;
+    expect(jobLinkSummary([A, later], 0, kindOf).partners).toEqual([{ job: "B", concurrent: false }]);
     expect(a.betweenSwitches.map((l) => l.link)).toEqual(["leaf0->spine0", "spine0->leaf1"]);
     expect(a.shared).toEqual([{ link: "leaf0->spine0", bytes: 4000, others: [{ job: "B", bytes: 1000 }] }]);
     // the other direction of a shared link is not a shared direction
@@ -126,8 +129,8 @@ describe("a collective job's links on the fabric", () => {
     rerender(<TopologyOverlay graph={graph} summary={withCounts} jobs={[A, B]} jobRequest={{ index: 0, seq: 1 }} />);
     expect(screen.getByRole("combobox", { name: /Colour links by/ })).toHaveValue("job_bytes");
     const note = screen.getByTestId("job-links");
-    expect(note).toHaveTextContent("Job A: 16 KB of DATA frames over 4 link directions, 2 of them between switches (leaf–spine).");
-    expect(note).toHaveTextContent("It shared 1 with job B");
+    expect(note).toHaveTextContent("Job A: 4 KB of DATA left its ranks' NICs (its network bytes) and crossed 4 link directions, 2 of them between switches (leaf–spine).");
+    expect(note).toHaveTextContent("It shared 1 with job B: job B ran at the same time, so their frames queued together there.");
     expect(note).toHaveTextContent("leaf0 → spine0: A 4 KB, B 1 KB");
     fireEvent.change(screen.getByLabelText("Job shown on the fabric"), { target: { value: "1" } });
     expect(screen.getByTestId("job-links")).toHaveTextContent("Job B:");

@@ -142,6 +142,22 @@ export function jobLinkSummary(jobs: Job[], index: number, kindOf: (node: string
   const shared: SharedLink[] = links.filter((l) => others.has(l.link))
     .map((l) => ({ link: l.link, bytes: l.bytes, others: others.get(l.link)! }))
     .sort((a, b) => b.bytes - a.bytes || a.link.localeCompare(b.link));
-  const bytes = links.reduce((t, l) => t + l.bytes, 0);
-  return { job, links, betweenSwitches, shared, bytes };
+  // what left the ranks' NICs (each byte once: the job card's network bytes), not the sum over hops
+  const sent = links.filter((l) => kindOf(l.link.split("->")[0]) === "host").reduce((t, l) => t + l.bytes, 0);
+  // jobs that shared a link with this one while both ran (else one after the other: no contention)
+  const span = jobSpan(job);
+  const partners = [...new Set(shared.flatMap((x) => x.others.map((o) => o.job)))].map((name) => {
+    const other = jobs.find((j) => j.name === name);
+    const o = other ? jobSpan(other) : null;
+    return { job: name, concurrent: !!span && !!o && span[0] < o[1] && o[0] < span[1] };
+  });
+  return { job, links, betweenSwitches, shared, sent, partners };
+}
+
+/** A job's first start and last end (us), from its iterations; null before it started. */
+export function jobSpan(job: Job): [number, number] | null {
+  const starts = job.iterations.map((i) => i.start_us).filter((v): v is number => v != null);
+  if (!starts.length) return null;
+  const ends = job.iterations.map((i) => i.end_us ?? Infinity);
+  return [Math.min(...starts), Math.max(...ends)];
 }
