@@ -47,6 +47,7 @@ test("ring against tree: each card against its own ideal, the ring's links on th
   await page.goto(`/runs/${id}`);
   const ringPanel = await checkBusbwCard(page, ring);
   await checkBusbwCard(page, tree);
+  await expect(ringPanel.getByTestId("job-sharing")).toHaveCount(0); // the tree runs after the ring
   await expect(page.getByTestId("busbw-meaning")).toContainText("a 4-channel ring's ideal is 4 NICs' rate");
   await ringPanel.getByRole("button", { name: "Show its links on the fabric" }).click();
   const overlay = page.locator("#overlay");
@@ -82,6 +83,8 @@ test("two jobs spread over two units: where their links are shared", async ({ pa
   await page.goto(`/runs/${id}`);
   const panel = await checkBusbwCard(page, a);
   await checkBusbwCard(page, b);
+  // why busbw is half the ideal: the other job's frames on the same links at the same time
+  await expect(panel.getByTestId("job-sharing")).toContainText(`While it ran, job ${b.name} crossed ${both.length} of the same link directions`);
   await panel.getByRole("button", { name: "Show its links on the fabric" }).click();
   const overlay = page.locator("#overlay");
   const note = overlay.getByTestId("job-links");

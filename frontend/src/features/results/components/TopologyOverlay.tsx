@@ -62,7 +62,8 @@ export function TopologyOverlay({ graph, summary, series, onTime, windows, focus
     return graph.links.findIndex((l) => (l.a === a && l.b === b) || (l.a === b && l.b === a));
   }, [graph, focusPort]);
   const linkStroke = useMemo(() => (i: number) => o.stroke[i], [o]);
-  const linkWidth = useMemo(() => (i: number) => (i === focusLink ? 7 : o.values[i] == null ? 1 : 3), [o, focusLink]);
+  // a job's links it shared with another job are drawn thicker, keeping their colour (its bytes)
+  const linkWidth = useMemo(() => (i: number) => (i === focusLink ? 7 : o.values[i] == null ? 1 : sharedLinks?.has(i) ? 6 : 3), [o, focusLink, sharedLinks]);
   const selectedNodes = useMemo(() => {
     const ids = new Set(jobView ? jobView.job.hosts : focusNodes ?? []);
     if (focusPort) for (const n of focusPort.split("->")) ids.add(n);
@@ -122,7 +123,7 @@ export function TopologyOverlay({ graph, summary, series, onTime, windows, focus
             onPickPort(ab >= ba ? `${l.a}->${l.b}` : `${l.b}->${l.a}`);
           }
         }}
-        selected={selectedNodes} selectedLinks={sharedLinks} fill badges={badges}
+        selected={selectedNodes} fill badges={badges}
       />
       <div className="row overlay-legend">
         <ColorLegend color={o.color} label={jobView ? `${spec.legend} (job ${jobView.job.name})` : spec.legend} tickFormat={spec.format} />
@@ -147,7 +148,7 @@ export function TopologyOverlay({ graph, summary, series, onTime, windows, focus
       )}
       <p className="hint">
         Click a link for both directions' values.{" "}
-        {jobView ? "The job's ranks are outlined; links it shared with another job are highlighted." : spec.timed ? "Only watched queues and ports (monitor) are sampled over time; others are grey." : "Ports with no activity are not listed in the result and are drawn grey."}
+        {jobView ? "The job's ranks are outlined; links it shared with another job are drawn thicker." : spec.timed ? "Only watched queues and ports (monitor) are sampled over time; others are grey." : "Ports with no activity are not listed in the result and are drawn grey."}
         {missing.length > 0 && " Per-link ECN marks and pauses received need a result that records them (newer simulator)."}
       </p>
     </div>

@@ -94,6 +94,14 @@ describe("a job on the fabric", () => {
     fireEvent.click(screen.getByRole("button", { name: "Show its ranks on the fabric" }));
     expect(onShowNodes).toHaveBeenLastCalledWith(job.hosts, "the 8 ranks of job ar8");
   });
+  it("says which job shared its links while it ran (why busbw is below the ideal), and not one that ran at another time", () => {
+    const other = { ...job, name: "other", links: job.links.slice(0, 3) };
+    const { rerender } = render(<JobPanel job={job} index={0} runId="r1" jobs={[job, other]} />);
+    expect(screen.getByTestId("job-sharing")).toHaveTextContent("While it ran, job other crossed 3 of the same link directions");
+    const after = { ...other, iterations: [{ ...job.iterations[0], start_us: 1e6, end_us: 2e6 }] };
+    rerender(<JobPanel job={job} index={0} runId="r1" jobs={[job, after]} />);
+    expect(screen.queryByTestId("job-sharing")).toBeNull();
+  });
   it("asks the page to colour the fabric by its links", () => {
     const onShowLinks = vi.fn();
     render(<JobPanel job={job} index={3} runId="r1" onShowNodes={vi.fn()} onShowLinks={onShowLinks} />);

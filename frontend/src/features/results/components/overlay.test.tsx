@@ -114,9 +114,9 @@ describe("a collective job's links on the fabric", () => {
     expect(o.values).toEqual([null, 1500, null, null]); // both directions add up
     const a = jobLinkSummary([A, B], 0, kindOf);
     expect(a.sent).toBe(4000); // each byte once, as it left the NIC: not the sum over its 4 hops
-    expect(a.partners).toEqual([{ job: "B", concurrent: true }]);
+    expect(a.partners).toEqual([{ job: "B", links: 1, concurrent: true }]);
     const later = { ...B, iterations: [{ index: 0, start_us: 100, end_us: 200 }] } as unknown as Job;
-    expect(jobLinkSummary([A, later], 0, kindOf).partners).toEqual([{ job: "B", concurrent: false }]);
+    expect(jobLinkSummary([A, later], 0, kindOf).partners).toEqual([{ job: "B", links: 1, concurrent: false }]);
     expect(a.betweenSwitches.map((l) => l.link)).toEqual(["leaf0->spine0", "spine0->leaf1"]);
     expect(a.shared).toEqual([{ link: "leaf0->spine0", bytes: 4000, others: [{ job: "B", bytes: 1000 }] }]);
     // the other direction of a shared link is not a shared direction

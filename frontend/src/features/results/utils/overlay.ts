@@ -129,29 +129,38 @@ export function topLinks(links: ExpandLink[], values: (number | null)[], n = 5) 
 /** One direction of a link a job crossed that other jobs crossed too (they queued behind each other there). */
 export interface SharedLink { link: string; bytes: number; others: { job: string; bytes: number }[] }
 
-/** What a job's links say: how many it crossed, how many between switches, which it shared with other jobs. */
-export function jobLinkSummary(jobs: Job[], index: number, kindOf: (node: string) => "host" | "switch" | undefined) {
+/** The link directions job `index` crossed that other jobs crossed too, and for each other job
+ *  whether the two ran at the same time (then their frames queued together there). */
+export function linkSharing(jobs: Job[], index: number) {
   const job = jobs[index];
-  const links = job?.links ?? [];
   const others = new Map<string, { job: string; bytes: number }[]>();
   jobs.forEach((j, i) => {
     if (i === index) return;
     for (const l of j.links ?? []) others.set(l.link, [...(others.get(l.link) ?? []), { job: j.name, bytes: l.bytes }]);
   });
-  const betweenSwitches = links.filter((l) => l.link.split("->").every((n) => kindOf(n) === "switch"));
-  const shared: SharedLink[] = links.filter((l) => others.has(l.link))
+  const shared: SharedLink[] = (job?.links ?? []).filter((l) => others.has(l.link))
     .map((l) => ({ link: l.link, bytes: l.bytes, others: others.get(l.link)! }))
     .sort((a, b) => b.bytes - a.bytes || a.link.localeCompare(b.link));
-  // what left the ranks' NICs (each byte once: the job card's network bytes), not the sum over hops
-  const sent = links.filter((l) => kindOf(l.link.split("->")[0]) === "host").reduce((t, l) => t + l.bytes, 0);
-  // jobs that shared a link with this one while both ran (else one after the other: no contention)
-  const span = jobSpan(job);
+  const span = job ? jobSpan(job) : null;
   const partners = [...new Set(shared.flatMap((x) => x.others.map((o) => o.job)))].map((name) => {
     const other = jobs.find((j) => j.name === name);
     const o = other ? jobSpan(other) : null;
-    return { job: name, concurrent: !!span && !!o && span[0] < o[1] && o[0] < span[1] };
+    return {
+      job: name, links: shared.filter((x) => x.others.some((y) => y.job === name)).length,
+      concurrent: !!span && !!o && span[0] < o[1] && o[0] < span[1],
+    };
   });
-  return { job, links, betweenSwitches, shared, sent, partners };
+  return { shared, partners };
+}
+
+/** What a job's links say: how many, how many between switches, which it shared with other jobs. */
+export function jobLinkSummary(jobs: Job[], index: number, kindOf: (node: string) => "host" | "switch" | undefined) {
+  const job = jobs[index];
+  const links = job?.links ?? [];
+  const betweenSwitches = links.filter((l) => l.link.split("->").every((n) => kindOf(n) === "switch"));
+  // what left the ranks' NICs (each byte once: the job card's network bytes), not the sum over hops
+  const sent = links.filter((l) => kindOf(l.link.split("->")[0]) === "host").reduce((t, l) => t + l.bytes, 0);
+  return { job, links, betweenSwitches, sent, ...linkSharing(jobs, index) };
 }
 
 /** A job's first start and last end (us), from its iterations; null before it started. */
