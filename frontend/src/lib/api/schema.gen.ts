@@ -2918,6 +2918,15 @@ export interface components {
              * @description the first collective job's completion time (result.jobs[0])
              */
             jct_us?: number | null;
+            /**
+             * Jobs
+             * @description every collective job's jct_us and busbw_gbps, by job name (null without a job)
+             */
+            jobs?: {
+                [key: string]: {
+                    [key: string]: number | null;
+                };
+            } | null;
             /** Max Queue Bytes */
             max_queue_bytes?: number | null;
             /** Pfc Pauses Sent */
