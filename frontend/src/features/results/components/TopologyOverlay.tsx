@@ -3,7 +3,7 @@ import { TopologyCanvas } from "../../../components/TopologyCanvas";
 import { ColorLegend } from "../../../components/ColorLegend";
 import type { Job, ResultSeries, ResultSummary } from "../../../lib/api/resultTypes";
 import type { LayoutGraph } from "../../../lib/topology/types";
-import { type OverlayMetric, OVERLAY, UNRECORDED_LINK, availableMetrics, jobLinkSummary, overlayColors, topLinks } from "../utils/overlay";
+import { type OverlayMetric, OVERLAY, UNRECORDED_LINK, availableMetrics, contendedLinks, jobLinkSummary, overlayColors, topLinks } from "../utils/overlay";
 import { type Windows, peakQueueIndex } from "../utils/derive";
 import { formatBytes, formatCount, formatDurationUs } from "../../../lib/format";
 
@@ -50,12 +50,8 @@ export function TopologyOverlay({ graph, summary, series, onTime, windows, focus
   const [clicked, setClicked] = useState<number | null>(null);
   const spec = OVERLAY[metric];
   const o = useMemo(() => overlayColors(metric, graph.links, summary, series, ti, activeScale, jobView?.links), [graph, metric, summary, series, ti, activeScale, jobView]);
-  // the links (either direction) the shown job shared with another job: outlined on the fabric
-  const sharedLinks = useMemo(() => {
-    if (!jobView?.shared.length) return undefined;
-    const dirs = new Set(jobView.shared.map((x) => x.link));
-    return new Set(graph.links.flatMap((l, i) => (dirs.has(`${l.a}->${l.b}`) || dirs.has(`${l.b}->${l.a}`) ? [i] : [])));
-  }, [graph, jobView]);
+  // the links (either direction) the shown job shared with a job that ran at the same time: drawn thicker
+  const sharedLinks = useMemo(() => (jobView ? contendedLinks(graph.links, jobView) : undefined), [graph, jobView]);
   const focusLink = useMemo(() => {
     if (!focusPort) return -1;
     const [a, b] = focusPort.split("->");
@@ -148,7 +144,7 @@ export function TopologyOverlay({ graph, summary, series, onTime, windows, focus
       )}
       <p className="hint">
         Click a link for both directions' values.{" "}
-        {jobView ? "The job's ranks are outlined; links it shared with another job are drawn thicker." : spec.timed ? "Only watched queues and ports (monitor) are sampled over time; others are grey." : "Ports with no activity are not listed in the result and are drawn grey."}
+        {jobView ? "The job's ranks are outlined; links it shared with a job running at the same time are drawn thicker." : spec.timed ? "Only watched queues and ports (monitor) are sampled over time; others are grey." : "Ports with no activity are not listed in the result and are drawn grey."}
         {missing.length > 0 && " Per-link ECN marks and pauses received need a result that records them (newer simulator)."}
       </p>
     </div>

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen } from "@testing-library/react";
 import { interpolateViridis } from "d3-scale-chromatic";
 import { TopologyOverlay } from "./TopologyOverlay";
-import { UNRECORDED_LINK, availableMetrics, jobLinkSummary, overlayColors } from "../utils/overlay";
+import { UNRECORDED_LINK, availableMetrics, contendedLinks, jobLinkSummary, overlayColors } from "../utils/overlay";
 import type { Job, ResultSummary } from "../../../lib/api/resultTypes";
 import type { LayoutGraph } from "../../../lib/topology/types";
 
@@ -117,6 +117,9 @@ describe("a collective job's links on the fabric", () => {
     expect(a.partners).toEqual([{ job: "B", links: 1, concurrent: true }]);
     const later = { ...B, iterations: [{ index: 0, start_us: 100, end_us: 200 }] } as unknown as Job;
     expect(jobLinkSummary([A, later], 0, kindOf).partners).toEqual([{ job: "B", links: 1, concurrent: false }]);
+    // drawn thicker: the link where both ran at once, none when B came after A
+    expect(contendedLinks(links, a)).toEqual(new Set([1]));
+    expect(contendedLinks(links, jobLinkSummary([A, later], 0, kindOf))).toBeUndefined();
     expect(a.betweenSwitches.map((l) => l.link)).toEqual(["leaf0->spine0", "spine0->leaf1"]);
     expect(a.shared).toEqual([{ link: "leaf0->spine0", bytes: 4000, others: [{ job: "B", bytes: 1000 }] }]);
     // the other direction of a shared link is not a shared direction

@@ -163,6 +163,15 @@ export function jobLinkSummary(jobs: Job[], index: number, kindOf: (node: string
   return { job, links, betweenSwitches, sent, ...linkSharing(jobs, index) };
 }
 
+/** Indices of the links (either direction) a job shared with a job that ran at the same time:
+ *  the ones where their frames competed (drawn thicker); undefined when none. */
+export function contendedLinks(links: ExpandLink[], view: Pick<ReturnType<typeof linkSharing>, "shared" | "partners">) {
+  const together = new Set(view.partners.filter((p) => p.concurrent).map((p) => p.job));
+  const dirs = new Set(view.shared.filter((x) => x.others.some((o) => together.has(o.job))).map((x) => x.link));
+  if (!dirs.size) return undefined;
+  return new Set(links.flatMap((l, i) => (dirs.has(`${l.a}->${l.b}`) || dirs.has(`${l.b}->${l.a}`) ? [i] : [])));
+}
+
 /** A job's first start and last end (us), from its iterations; null before it started. */
 export function jobSpan(job: Job): [number, number] | null {
   const starts = job.iterations.map((i) => i.start_us).filter((v): v is number => v != null);
