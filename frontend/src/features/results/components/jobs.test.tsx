@@ -59,6 +59,23 @@ describe("a collective job's cards and timeline", () => {
   });
 });
 
+describe("the slowest step on a long ring", () => {
+  it("stays vermillion and on top when rows are thinner than 4 px (254 steps)", () => {
+    const steps = Array.from({ length: 254 }, (_, i) => ({
+      ...job.steps[0], iteration: 0, channel: 0, step: i, start_us: i, end_us: i + (i === 126 ? 20 : 2),
+    }));
+    const long = { ...job, steps, iterations: [job.iterations[0]], slowest_step: { ...job.slowest_step!, iteration: 0, channel: 0, step: 126, time_us: 20 } };
+    render(<JobPanel job={long} index={0} runId="r1" />);
+    const rects = [...document.querySelectorAll("rect.step-bar")];
+    const slow = rects[rects.length - 1];
+    expect(slow).toHaveClass("slowest");
+    expect(slow.getAttribute("data-step")).toBe("126");
+    expect(slow.getAttribute("height")).toBe("5");
+    expect(slow.getAttribute("stroke")).toBe("none");
+    expect(slow.getAttribute("fill")).toBe(STEP_COLORS.slowest);
+  });
+});
+
 describe("the slowest step's label", () => {
   it("goes right of the bar, else left, else inside it, never off the chart", () => {
     expect(labelPlacement(100, 200, 1000)).toEqual({ x: 204, anchor: "start" });
