@@ -87,7 +87,8 @@ export function JobTimeline({ job }: { job: Job }) {
                 <rect key={b.key} className={`step-bar${b.slowest ? " slowest" : ""}`} data-step={b.step} data-iteration={b.iteration} data-via={b.via}
                   x={x(b.startUs)} width={Math.max(tall ? 3 : 1, x(b.endUs) - x(b.startUs))} y={tall ? y(b.step) + rowH / 2 - 2.5 : y(b.step) + 0.5}
                   height={tall ? 5 : Math.max(1, rowH - 1)}
-                  fill={b.slowest ? STEP_COLORS.slowest : STEP_COLORS[b.via]} stroke={b.slowest && !tall ? "#000" : "none"}>
+                  fill={b.slowest ? STEP_COLORS.slowest : STEP_COLORS[b.via]} stroke={b.slowest && !tall ? "#000" : "none"}
+                  shapeRendering={rowH < 4 ? "crispEdges" : undefined}>
                   <title>{b.title}</title>
                 </rect>
               );
