@@ -72,7 +72,7 @@ test("a collective from the editor: check, run, job cards and timeline", async (
   await expect(panel).toBeVisible();
   await expect(page.getByTestId("busbw-meaning")).toContainText("busbw = algbw × the op's factor");
   await expect(panel.locator('[data-metric="Iterations"] dd')).toHaveText("2 / 2");
-  await expect(panel.locator('[data-metric="Bus bandwidth"] .card-where')).toContainText(`ideal ${job.nic_payload_gbps.toLocaleString("en-US", { maximumSignificantDigits: 4 })} Gbit/s`);
+  await expect(panel.locator('[data-metric="Bus bandwidth"] .card-where')).toContainText(`ideal ${job.ideal_busbw_gbps.toLocaleString("en-US", { maximumSignificantDigits: 4 })} Gbit/s`);
   // the card's slowest step is the one bar highlighted, on the channel shown first
   const slow = job.slowest_step;
   await expect(panel.locator('[data-metric="Slowest step"] .card-where')).toHaveText(`${slow.src}->${slow.dst} via ${slow.via === "nvlink" ? "NVLink" : "the network"}`);

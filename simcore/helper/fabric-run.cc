@@ -49,6 +49,10 @@ FabricRun::FabricRun(const Scenario& scenario)
     m_ctx.warmupPs = static_cast<int64_t>(m_scenario.warmupNs) * 1000;
     m_ctx.hostRxBytes.assign(m_scenario.topo.nodes.size(), 0);
     m_network.Build();
+    if (JobLinkCounter::Needed(m_scenario))
+    {
+        m_jobLinks = std::make_unique<JobLinkCounter>(m_scenario, m_ctx, m_network);
+    }
     m_faults = std::make_unique<FaultSchedule>(m_scenario, m_network.Targets());
     m_controller = std::make_unique<RunController>(m_scenario, m_ctx, m_network, *m_faults);
     m_monitor = std::make_unique<RunMonitor>(m_scenario, m_ctx, m_network, *m_controller);

@@ -12,6 +12,7 @@
 #define FABRIC_FABRIC_RUN_H
 
 #include "helper/fabric-runner.h"
+#include "helper/job-links.h"
 #include "helper/network-builder.h"
 #include "helper/run-controller.h"
 #include "helper/run-monitor.h"
@@ -66,6 +67,8 @@ class FabricRun
     std::unique_ptr<FaultSchedule> m_faults;
     std::unique_ptr<RunController> m_controller;
     std::unique_ptr<RunMonitor> m_monitor;
+    /// The links collective jobs crossed (jobs[].links); null without jobs.
+    std::unique_ptr<JobLinkCounter> m_jobLinks;
 };
 
 } // namespace fabric

@@ -223,6 +223,8 @@ struct JobSpec
     double busFactor = 1;         ///< busbw = algbw x busFactor
     uint32_t iterations = 1;
     uint32_t channels = 1;
+    uint32_t ranksPerServer = 1; ///< most ranks in one server (1: every rank alone in its server)
+    double nvlinkGbps = 0;       ///< a step inside a server's rate (0: the job has none)
 };
 
 /** What a collective's flow is to its job: the iteration, step and channel it belongs to. */

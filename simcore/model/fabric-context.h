@@ -127,6 +127,13 @@ AddShared(uint64_t& total, uint64_t v)
     __atomic_fetch_add(&total, v, __ATOMIC_RELAXED);
 }
 
+/** A collective job's DATA frames that started on one direction of a link (jobs[].links). */
+struct JobLinkLoad
+{
+    uint64_t bytes = 0;  ///< payload, retransmissions included
+    uint64_t frames = 0;
+};
+
 struct FabricContext
 {
     const Scenario* scenario = nullptr;
@@ -138,6 +145,10 @@ struct FabricContext
     std::vector<uint64_t> hostRxBytes; ///< payload delivered in order after warm-up, per node
     /// Parallel runs: the counters of partitions 1.. (partition 0 adds to counters)
     std::vector<FabricCounters> partitionCounters;
+    /// Collective jobs only (helper/job-links.h): per (job, link id, direction 0 a->b / 1 b->a)
+    /// at [(job x jobLinkCount + link) x 2 + direction]; empty for other runs.
+    std::vector<JobLinkLoad> jobLinks;
+    uint32_t jobLinkCount = 0;
 };
 
 /** The counters of the whole fabric: the context's plus every partition's. */

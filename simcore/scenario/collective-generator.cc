@@ -246,6 +246,16 @@ GenerateCollective(GeneratorContext& g, ServerPool& pool)
     spec.busFactor = BusFactor(req.op, static_cast<uint32_t>(ranks.size()));
     spec.iterations = req.iterations;
     spec.channels = req.channels;
+    std::map<uint32_t, uint32_t> perServer;
+    for (uint32_t sv : req.serverOf)
+    {
+        // a host that is a server of its own has no NVLink peer: it counts as one rank alone
+        if (pool.hosts[sv].size() > 1)
+        {
+            spec.ranksPerServer = std::max(spec.ranksPerServer, ++perServer[sv]);
+        }
+    }
+    spec.nvlinkGbps = spec.ranksPerServer > 1 ? nvlinkGbps : 0;
     uint32_t jobIndex = static_cast<uint32_t>(rel.jobs.size());
     rel.jobs.push_back(spec);
 

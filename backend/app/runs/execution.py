@@ -118,9 +118,13 @@ def record_progress(session: Session, *, claim: Claim, line: dict[str, Any] | No
 
 
 def job_metrics(jobs: list[dict[str, Any]] | None) -> dict[str, Any]:
-    """The first collective job's JCT and bus bandwidth (result.jobs[0]); null without a job."""
+    """The first collective job's JCT and bus bandwidth (result.jobs[0]), and every job's by name
+    (`job_metrics`); null without a job."""
     first = (jobs or [{}])[0]
-    return {"jct_us": first.get("jct_us"), "busbw_gbps": first.get("busbw_gbps")}
+    by_name = {j["name"]: {"jct_us": j.get("jct_us"), "busbw_gbps": j.get("busbw_gbps")}
+               for j in jobs or []}
+    return {"jct_us": first.get("jct_us"), "busbw_gbps": first.get("busbw_gbps"),
+            "job_metrics": by_name or None}
 
 
 def metrics_of(summary: dict[str, Any], jobs: list[dict[str, Any]] | None = None) -> dict[str, Any]:

@@ -63,6 +63,8 @@ class Run(Base):
     # the first collective job's (result.jobs[0]); null for runs without one
     jct_us: Mapped[float | None] = mapped_column(Float)
     busbw_gbps: Mapped[float | None] = mapped_column(Float)
+    # every job's, by name: {"B": {"jct_us": ..., "busbw_gbps": ...}}; null without a job
+    job_metrics: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     summary: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     # simulator threads asked for (`fabricsim run --threads`) and the partitions it made
     # (result perf.parallel; null until SUCCEEDED)

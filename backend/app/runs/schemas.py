@@ -64,6 +64,8 @@ class RunMetrics(BaseModel):
     drops_total: int | None = None
     jct_us: float | None = Field(None, description="the first collective job's completion time (result.jobs[0])")
     busbw_gbps: float | None = Field(None, description="the first collective job's bus bandwidth (NCCL-tests')")
+    jobs: dict[str, dict[str, float | None]] | None = Field(
+        None, description="every collective job's jct_us and busbw_gbps, by job name (null without a job)")
 
 
 class RunPublic(BaseModel):

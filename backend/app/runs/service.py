@@ -18,7 +18,7 @@ def to_public(run: Run, cached: bool = False) -> RunPublic:
     """Row -> RunPublic."""
     metrics = None
     if run.status == RunStatus.SUCCEEDED:
-        metrics = RunMetrics(**{name: getattr(run, name) for name in METRIC_NAMES})
+        metrics = RunMetrics(**{name: getattr(run, name) for name in METRIC_NAMES}, jobs=run.job_metrics)
     return RunPublic(
         id=run.id, scenario_id=run.scenario_id, seed=run.seed, status=run.status,
         progress=run.progress, sim_time_ns=run.sim_time_ns, duration_ns=run.duration_ns,

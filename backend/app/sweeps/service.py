@@ -162,7 +162,7 @@ def _status(sweep: Sweep, counts: dict[str, int], done: int, failed: int) -> str
 # The table's columns, read as plain rows: building ORM objects for a sweep's hundreds of points
 # and runs took two thirds of the API's time on GET /sweeps/{id} under load (bench/load.py).
 _TABLE_COLUMNS = (SweepPoint.index, SweepPoint.params, SweepPoint.scenario_id, Run.id, Run.status,
-                  *(getattr(Run, m) for m in METRIC_NAMES))
+                  Run.job_metrics, *(getattr(Run, m) for m in METRIC_NAMES))
 POINTS_PAGE_MAX = 1000  # points per GET /sweeps/{id} page (the default page size too)
 
 
@@ -176,8 +176,8 @@ def to_public(session: Session, *, sweep: Sweep, offset: int = 0,
                            .where(SweepPoint.sweep_id == sweep.id)
                            .order_by(SweepPoint.index).offset(offset).limit(limit)).all()
     points = []
-    for index, params, scenario_id, run_id, status, *values in rows:
-        metrics = (RunMetrics(**dict(zip(METRIC_NAMES, values, strict=True)))
+    for index, params, scenario_id, run_id, status, jobs, *values in rows:
+        metrics = (RunMetrics(**dict(zip(METRIC_NAMES, values, strict=True)), jobs=jobs)
                    if status == RunStatus.SUCCEEDED else None)
         points.append(SweepPointPublic(index=index, params=params, scenario_id=scenario_id,
                                        run_id=run_id, status=status, metrics=metrics))

@@ -300,7 +300,7 @@ def _score(spec: TuningCreate, objectives: list[O.Objective], constraints: list[
     row.objectives = None if missing else [{"mean": m, "ci": ci} for m, ci in estimates]
     row.losses = losses_of(objectives, None if missing else estimates, row.feasible)
     row.metrics = {**_mean_metrics(per_run), **_mean_terms(objectives[0], per_run)}
-    row.run_metrics = [{k: m.get(k) for k in SCALAR_METRICS} for m in per_run]
+    row.run_metrics = [{k: m.get(k) for k in SCALAR_METRICS} | _job_metrics(m) for m in per_run]
     row.wall_s = float(sum(run.wall_s or 0 for run in runs))
     row.status = "DONE"
     if missing:
@@ -316,9 +316,18 @@ def _mean_terms(objective: O.Objective, per_run: list[dict[str, Any]]) -> dict[s
     return {f"term_{k}": sum(p[k] for p in parts) / len(parts) for k in parts[0]}
 
 
+def _job_metrics(metrics: dict[str, Any]) -> dict[str, float | None]:
+    """Every collective job's jct_us and busbw_gbps, flat, keyed as an objective naming the job
+    is labelled ("jct_us of ring")."""
+    return {f"{metric} of {job}": v.get(metric) for job, v in (metrics.get("jobs") or {}).items()
+            for metric in O.JOB_METRICS}
+
+
 def _mean_metrics(per_run: list[dict[str, Any]]) -> dict[str, float | None]:
     out: dict[str, float | None] = {}
-    for name in SCALAR_METRICS:
-        values = [m.get(name) for m in per_run if m.get(name) is not None]
+    names = list(SCALAR_METRICS) + [k for m in per_run for k in _job_metrics(m) if k not in SCALAR_METRICS]
+    flat = [m | _job_metrics(m) for m in per_run]
+    for name in dict.fromkeys(names):
+        values = [m.get(name) for m in flat if m.get(name) is not None]
         out[name] = sum(values) / len(values) if values else None
     return out

@@ -20,6 +20,7 @@ SINGLE_METRICS: dict[str, Goal] = {
     "jct_us": "min", "busbw_gbps": "max",
 }
 COMPOSITE = ("bytetuning_throughput", "bytetuning_latency")
+JOB_METRICS = ("jct_us", "busbw_gbps")  # a collective job's: an objective may name the job
 HOST_ID = re.compile(r"^h\d+$")
 
 
@@ -32,11 +33,14 @@ class Objective:
     goal: Goal = "max"
     beta: float = 0.5
     gamma: float = 1.0
+    job: str | None = None       # jct_us / busbw_gbps of this job (None: the first job)
 
     @property
     def label(self) -> str:
         """Short name for tables and axes."""
-        return self.metric if self.kind == "metric" and self.metric else self.kind
+        if self.kind == "metric" and self.metric:
+            return f"{self.metric} of {self.job}" if self.job else self.metric
+        return self.kind
 
 
 @dataclass(frozen=True)
@@ -46,14 +50,54 @@ class Constraint:
     metric: str
     op: Literal["<=", "<", ">=", ">"]
     value: float
+    job: str | None = None
 
     def holds(self, metrics: dict[str, Any]) -> bool:
         """A missing metric fails the constraint (nothing to show it holds)."""
-        x = metrics.get(self.metric)
+        x = metric_of(metrics, self.metric, self.job)
         if x is None:
             return False
         return {"<=": x <= self.value, "<": x < self.value, ">=": x >= self.value,
                 ">": x > self.value}[self.op]
+
+
+class JobNameError(ValueError):
+    """An objective or constraint names a job a scenario does not have: `where` locates the
+    field (("objectives", 0, "job")), `message` lists the scenario's jobs."""
+
+    def __init__(self, where: tuple[str | int, ...], message: str) -> None:
+        super().__init__(message)
+        self.where = where
+        self.message = message
+
+
+def job_names(document: dict[str, Any]) -> list[str]:
+    """The scenario's collective jobs, in traffic order, named as the simulator names them:
+    `job`, else the generator's `name`, else "job<index in traffic>"."""
+    names = []
+    for i, gen in enumerate(document.get("traffic") or []):
+        if isinstance(gen, dict) and gen.get("kind") == "collective":
+            names.append(gen.get("job") or gen.get("name") or f"job{i}")
+    return names
+
+
+def check_job_names(named: list[tuple[tuple[str | int, ...], str]],
+                    documents: list[tuple[str, dict[str, Any]]]) -> None:
+    """Every (field, job) names a collective job of every scenario (label, document); else a
+    JobNameError naming the field, the scenario and the jobs it has."""
+    for where, job in named:
+        for label, document in documents:
+            jobs = job_names(document)
+            if job not in jobs:
+                have = ", ".join(f'"{j}"' for j in jobs) if jobs else "none: it has no collective generator"
+                raise JobNameError(where, f'"{job}" is not a job of scenario {label} (its jobs: {have})')
+
+
+def metric_of(metrics: dict[str, Any], metric: str, job: str | None = None) -> Any:
+    """A metric of one run's metrics; with `job`, that collective job's (None when absent)."""
+    if job is None:
+        return metrics.get(metric)
+    return ((metrics.get("jobs") or {}).get(job) or {}).get(metric)
 
 
 def _host_rate_gbps(document: dict[str, Any], host: str) -> float:
@@ -106,6 +150,8 @@ def derive_metrics(result: dict[str, Any], document: dict[str, Any]) -> dict[str
     return {
         # the first collective job's (result.jobs[0]): null without one, so the objective is missing
         "jct_us": first_job.get("jct_us"), "busbw_gbps": first_job.get("busbw_gbps"),
+        # every job's, by name, for objectives and constraints that name one
+        "jobs": {j["name"]: {m: j.get(m) for m in JOB_METRICS} for j in result.get("jobs") or []},
         "throughput_gbps": summary.get("throughput_gbps"),
         "fct_p50_us": fct.get("p50"), "fct_p99_us": fct.get("p99"),
         "slowdown_p99": slowdown.get("p99"),
@@ -180,7 +226,7 @@ def value(objective: Objective, metrics: dict[str, Any]) -> float | None:
         return throughput_sensitive(metrics, objective.beta)
     if objective.kind == "bytetuning_latency":
         return latency_sensitive(metrics, objective.beta, objective.gamma)
-    x = metrics.get(objective.metric or "")
+    x = metric_of(metrics, objective.metric or "", objective.job)
     return None if x is None else float(x)
 
 

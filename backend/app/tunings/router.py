@@ -22,6 +22,7 @@ from app.tunings import service
 from app.tunings.models import Tuning, TuningEvaluation
 from app.tunings.schemas import (ApplyPick, SpaceOut, TuningCreate, TuningCreated, TuningPublic,
                                  TuningResults, TuningsPublic)
+from app.tunings.objectives import JobNameError
 from app.tunings.space import NAMED_SPACES, SpaceError
 
 router = APIRouter(prefix="/tunings", tags=["tunings"])
@@ -55,6 +56,8 @@ def create(session: SessionDep, settings: SettingsDep, caller: CallerDep,
     except SpaceError as exc:
         return unprocessable([{"loc": ["body", "space", *exc.where], "msg": exc.message,
                                "type": "space"}])
+    except JobNameError as exc:
+        return unprocessable([{"loc": ["body", *exc.where], "msg": exc.message, "type": "job"}])
     kick_tuning(tuning.id)
     return TuningCreated(**service.to_public(session, tuning=tuning).model_dump(),
                          owner_token=token)

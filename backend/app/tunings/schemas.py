@@ -7,14 +7,15 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.core.validation import error_at, raise_errors
 from app.sweeps.schemas import PathStr
-from app.tunings.objectives import COMPOSITE, SINGLE_METRICS
+from app.tunings.objectives import COMPOSITE, JOB_METRICS, SINGLE_METRICS
 from app.runs.models import RunStatus
 from app.tunings.space import UNITS
 
 Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,31}$", examples=["kmin"])]
 UnitName = Literal["model", "bytes", "cells", "percent", "alpha_direct", "alpha_broadcom_index",
                    "alpha_sai_exponent"]
-MetricName = Literal[tuple(SINGLE_METRICS)]  # type: ignore[valid-type]
+MetricName = Literal[tuple(SINGLE_METRICS)]
+JobName = Annotated[str, Field(min_length=1, max_length=64, examples=["ring"])]  # type: ignore[valid-type]
 StrategyName = Literal["vendor", "experience", "grid", "random", "annealing", "tpe", "nsga2"]
 TuningStatus = RunStatus  # a tuning goes through the states of a run
 assert set(UnitName.__args__) == set(UNITS)  # one list of units
@@ -71,6 +72,8 @@ class ObjectiveIn(BaseModel):
     goal: Literal["max", "min"] | None = Field(None, description="default: the metric's sense")
     beta: float = Field(0.5, ge=0, le=1)
     gamma: float = Field(1.0, ge=0, le=1e6)
+    job: JobName | None = Field(None, description="jct_us and busbw_gbps only: the collective "
+                                "job they are read from (a job of every scenario); default the first")
 
     @property
     def sense(self) -> Literal["max", "min"]:
@@ -86,6 +89,7 @@ class ConstraintIn(BaseModel):
     metric: MetricName
     op: Literal["<=", "<", ">=", ">"]
     value: float
+    job: JobName | None = Field(None, description="jct_us and busbw_gbps only: the job (default the first)")
 
 
 class StrategyOptions(BaseModel):
@@ -147,6 +151,13 @@ class TuningCreate(BaseModel):
             elif objective.kind != "metric" and objective.metric is not None:
                 errors.append(error_at(("objectives", i, "metric"), f"only for kind 'metric' "
                                        f"({objective.kind} is a composite)", objective.metric))
+            if objective.job is not None and objective.metric not in JOB_METRICS:
+                errors.append(error_at(("objectives", i, "job"), "names a collective job: only "
+                                       f"for metric {' or '.join(JOB_METRICS)}", objective.job))
+        for i, constraint in enumerate(self.constraints):
+            if constraint.job is not None and constraint.metric not in JOB_METRICS:
+                errors.append(error_at(("constraints", i, "job"), "names a collective job: only "
+                                       f"for metric {' or '.join(JOB_METRICS)}", constraint.job))
         if len(set(self.seeds)) != len(self.seeds):
             errors.append(error_at(("seeds",), "seeds must be distinct", self.seeds))
         if len(set(self.scenario_ids)) != len(self.scenario_ids):
@@ -312,6 +323,7 @@ class ObjectiveOut(BaseModel):
     beta: float
     gamma: float
     formula: str = Field(description="how the score is computed; a single metric's name")
+    job: str | None = Field(None, description="jct_us / busbw_gbps: the job named (null: the first)")
 
 
 class TuningResults(BaseModel):

@@ -40,6 +40,9 @@ def create_tuning(session: Session, *, body: TuningCreate, bases: list[ScenarioR
         raise SpaceError(("parameters",), f"the space has {space.size} points (at most "
                                           f"{max_points})")
     check_points(body, space, [b.document for b in bases])
+    O.check_job_names([(("objectives", i, "job"), o.job) for i, o in enumerate(body.objectives) if o.job]
+                      + [(("constraints", i, "job"), c.job) for i, c in enumerate(body.constraints) if c.job],
+                      [(f'"{b.name}"', b.document) for b in bases])
     admit(simulations_at_most(body, space.size))
     tuning = Tuning(id=new_id(), name=body.name or f"Tuning of {bases[0].name}"[:200],
                     scenario_ids=list(body.scenario_ids),
@@ -198,7 +201,7 @@ def results(session: Session, *, tuning: Tuning, with_metrics: bool = True) -> T
         pareto=_pareto(rows, goals), table=_table(spec, rows, picks),
         paths=_paths(session, tuning, rows),
         objective_specs=[ObjectiveOut(label=o.label, kind=o.kind, metric=o.metric, goal=o.goal,
-                                      beta=o.beta, gamma=o.gamma,
+                                      beta=o.beta, gamma=o.gamma, job=o.job,
                                       formula=O.FORMULAS.get(o.kind, o.label)) for o in objectives])
 
 

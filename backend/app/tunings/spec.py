@@ -43,12 +43,12 @@ def build_space(spec: SpaceIn) -> Space:
 
 
 def objectives_of(spec: TuningCreate) -> list[Objective]:
-    return [Objective(kind=o.kind, metric=o.metric, goal=o.sense, beta=o.beta, gamma=o.gamma)
-            for o in spec.objectives]
+    return [Objective(kind=o.kind, metric=o.metric, goal=o.sense, beta=o.beta, gamma=o.gamma,
+                      job=o.job) for o in spec.objectives]
 
 
 def constraints_of(spec: TuningCreate) -> list[Constraint]:
-    return [Constraint(c.metric, c.op, c.value) for c in spec.constraints]
+    return [Constraint(c.metric, c.op, c.value, c.job) for c in spec.constraints]
 
 
 def strategy_of(spec: TuningCreate, sspec: StrategyIn, space: Space) -> Strategy:

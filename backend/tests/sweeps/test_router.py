@@ -111,3 +111,26 @@ def test_sweep_422_points_at_parameter(api):
     assert error_locs(api.post("/sweeps", json=twice)) == [["body", "parameters", 1, "path"]]
     huge = api.get("/sweeps", params={"offset": 10**30})
     assert huge.status_code == 422 and huge.json()["detail"][0]["loc"] == ["query", "offset"]
+
+
+def test_a_sweep_reads_every_job_by_name(api):
+    """Each point's metrics carry every collective job's JCT and busbw by name (`jobs`), so the
+    heatmap can show job B's, not only the first job's columns; B's follow its swept size."""
+    from tests.tunings.test_job_objectives import TWO_JOBS
+
+    base = create_scenario(api, TWO_JOBS)
+    grid = {"parameters": [{"path": "traffic.1.message_bytes", "values": [524288, 1048576]}]}
+    response = api.post("/sweeps", json={"scenario_id": base["id"], "seed": 1, **grid})
+    assert response.status_code == 201, response.text
+    events = sse_events(api, f"/sweeps/{response.json()['id']}/events", timeout=300)
+    assert events[-1][0] == "done" and events[-1][1]["status"] == "SUCCEEDED", events[-1]
+    points = api.get(f"/sweeps/{response.json()['id']}").json()["points"]
+    by_size = {p["params"]["traffic.1.message_bytes"]: p for p in points}
+    for point in points:
+        jobs = {j["name"]: j for j in api.get(f"/runs/{point['run_id']}/jobs").json()}
+        metrics = point["metrics"]
+        assert metrics["jobs"] == {name: {"jct_us": j["jct_us"], "busbw_gbps": j["busbw_gbps"]}
+                                   for name, j in jobs.items()}
+        assert metrics["jct_us"] == jobs["A"]["jct_us"]  # the first job's columns, as before
+    # twice the bytes over the same ring: B takes longer, A (unchanged) does not move much
+    assert by_size[1048576]["metrics"]["jobs"]["B"]["jct_us"] > by_size[524288]["metrics"]["jobs"]["B"]["jct_us"]

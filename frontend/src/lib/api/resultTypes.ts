@@ -412,6 +412,26 @@ export interface Job {
    * the slowest rank NIC's payload rate: line x mtu / (mtu + headers + preamble)
    */
   nic_payload_gbps: number;
+  /**
+   * the rate of a step between two GPUs of one server (NVLink); 0 when the job has no such step
+   */
+  nvlink_gbps: number;
+  /**
+   * the most ranks of the job in one server (1: every rank alone, all hops over the network)
+   */
+  ranks_per_server: number;
+  /**
+   * channels that leave a server through one NIC: ceil(channels / ranks_per_server) for ring and tree (channel c on local index c mod g), every channel for halving_doubling, direct and hierarchical
+   */
+  channels_per_nic: number;
+  /**
+   * the busbw the algorithm reaches when its busiest resource (a NIC at nic_payload_gbps shared by channels_per_nic channels, or NVLink) is never idle and nothing else waits (docs/model.md, 'The ideal bus bandwidth')
+   */
+  ideal_busbw_gbps: number;
+  /**
+   * the resource whose time bounds ideal_busbw_gbps
+   */
+  ideal_limit: "nic" | "nvlink";
   completed: boolean;
   /**
    * first transfer's start to last completion, every iteration
@@ -441,6 +461,10 @@ export interface Job {
    */
   steps_truncated: boolean;
   steps: JobStep[];
+  /**
+   * the directed links the job's DATA frames crossed (payload, retransmissions included), in link order
+   */
+  links: JobLink[];
 }
 /**
  * This interface was referenced by `FabricResult`'s JSON-Schema
@@ -496,6 +520,21 @@ export interface JobSlowest {
   dst: string;
   time_us: number;
   via: "network" | "nvlink";
+}
+/**
+ * This interface was referenced by `FabricResult`'s JSON-Schema
+ * via the `definition` "JobLink".
+ */
+export interface JobLink {
+  /**
+   * "a->b": a's egress toward b, as in link_utilization
+   */
+  link: string;
+  /**
+   * DATA payload of this job's frames that started on it
+   */
+  bytes: number;
+  frames: number;
 }
 /**
  * wall-clock figures (wall_s, events_per_s, packets_per_s, peak_rss_mb) and how the run used threads (parallel): the only block that may differ between runs of the same scenario and seed

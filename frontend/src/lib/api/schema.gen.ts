@@ -1091,6 +1091,11 @@ export interface components {
          */
         ConstraintIn: {
             /**
+             * Job
+             * @description jct_us and busbw_gbps only: the job (default the first)
+             */
+            job?: string | null;
+            /**
              * Metric
              * @enum {string}
              */
@@ -2348,6 +2353,11 @@ export interface components {
              */
             goal?: ("max" | "min") | null;
             /**
+             * Job
+             * @description jct_us and busbw_gbps only: the collective job they are read from (a job of every scenario); default the first
+             */
+            job?: string | null;
+            /**
              * Kind
              * @enum {string}
              */
@@ -2374,6 +2384,11 @@ export interface components {
              * @enum {string}
              */
             goal: "max" | "min";
+            /**
+             * Job
+             * @description jct_us / busbw_gbps: the job named (null: the first)
+             */
+            job?: string | null;
             /** Kind */
             kind: string;
             /** Label */
@@ -2949,6 +2964,15 @@ export interface components {
              * @description the first collective job's completion time (result.jobs[0])
              */
             jct_us?: number | null;
+            /**
+             * Jobs
+             * @description every collective job's jct_us and busbw_gbps, by job name (null without a job)
+             */
+            jobs?: {
+                [key: string]: {
+                    [key: string]: number | null;
+                };
+            } | null;
             /** Max Queue Bytes */
             max_queue_bytes?: number | null;
             /** Pfc Pauses Sent */

@@ -1,4 +1,4 @@
-import { HIGHER_IS_BETTER, computeGrid, differenceGrid, metricLabels, type SweepPoint } from "./grid";
+import { HIGHER_IS_BETTER, computeGrid, differenceGrid, flattenJobMetrics, formatMetric, metricLabels, type SweepPoint } from "./grid";
 
 const pt = (index: number, a: number, b: number, c: number, v: number): SweepPoint => ({
   index, run_id: `r${index}`, status: "SUCCEEDED", params: { a, b, c }, metrics: { fct_p99_us: v },
@@ -54,5 +54,31 @@ describe("the collective job's metrics", () => {
     expect(HIGHER_IS_BETTER.has("busbw_gbps") && !HIGHER_IS_BETTER.has("jct_us")).toBe(true);
     const g = computeGrid(jobs, { x: "b", y: "b", metric: "busbw_gbps", aggregate: "best", slice: {}, higherIsBetter: HIGHER_IS_BETTER.has("busbw_gbps") });
     expect(g.cells.map((c) => c.value)).toEqual([600]);
+  });
+});
+
+describe("a sweep's jobs by name", () => {
+  const point = (i: number, jobs: Record<string, { jct_us: number; busbw_gbps: number }>) => ({
+    index: i, params: { x: i, y: 0 }, run_id: `r${i}`, status: "SUCCEEDED",
+    metrics: flattenJobMetrics({ throughput_gbps: 1, jct_us: jobs.A.jct_us, busbw_gbps: jobs.A.busbw_gbps, jobs }),
+  });
+  it("flattens every job's JCT and busbw to keys the heatmap colours by, labelled with the job", () => {
+    const p = point(0, { A: { jct_us: 100, busbw_gbps: 50 }, B: { jct_us: 400, busbw_gbps: 25 } });
+    expect(p.metrics).toEqual({ throughput_gbps: 1, jct_us: 100, busbw_gbps: 50,
+      "jct_us of A": 100, "busbw_gbps of A": 50, "jct_us of B": 400, "busbw_gbps of B": 25 });
+    const labels = metricLabels([p]);
+    expect(labels["jct_us of B"]).toBe("Job completion time, job B (us)");
+    expect(labels["busbw_gbps of B"]).toBe("Bus bandwidth, job B (Gbit/s)");
+    expect(formatMetric("jct_us of B", 400)).toBe(formatMetric("jct_us", 400));
+    // one job: nothing beyond the first job's own columns
+    expect(Object.keys(metricLabels([point(1, { A: { jct_us: 1, busbw_gbps: 1 } })])).some((k) => k.includes(" of "))).toBe(false);
+    expect(flattenJobMetrics(null)).toBeNull();
+  });
+  it("finds the best cell of a named job's busbw as the highest, its JCT as the lowest", () => {
+    const pts = [point(0, { A: { jct_us: 1, busbw_gbps: 1 }, B: { jct_us: 300, busbw_gbps: 20 } }),
+      point(1, { A: { jct_us: 1, busbw_gbps: 1 }, B: { jct_us: 200, busbw_gbps: 30 } })];
+    const best = (metric: string) => computeGrid(pts, { x: "y", y: "y", metric, aggregate: "best", slice: {} }).cells[0].value;
+    expect(best("busbw_gbps of B")).toBe(30);
+    expect(best("jct_us of B")).toBe(200);
   });
 });

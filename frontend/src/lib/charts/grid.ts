@@ -62,15 +62,47 @@ export const METRIC_LABELS: Record<string, string> = {
   busbw_gbps: "Bus bandwidth, first job (Gbit/s)",
 };
 
-/** The metric labels worth offering for these points: the job metrics only when some point has one. */
+/** A named job's metric key, as the points carry it after flattenJobMetrics: "jct_us of B". */
+export const jobMetricKey = (metric: string, job: string) => `${metric} of ${job}`;
+
+/** The metric a key reads ("jct_us of B" reads jct_us), for its unit and its sense. */
+export const baseMetric = (key: string) => key.split(" of ")[0];
+
+/** A metric key's label: a named job's says which job. */
+export function metricLabel(key: string): string {
+  const [metric, ...rest] = key.split(" of ");
+  if (!rest.length) return METRIC_LABELS[key] ?? key;
+  const unit = metric === "jct_us" ? "us" : "Gbit/s";
+  return `${metric === "jct_us" ? "Job completion time" : "Bus bandwidth"}, job ${rest.join(" of ")} (${unit})`;
+}
+
+/** A run's metrics as the API gives them (every job's under `jobs`, by name) flattened into one
+ *  number per key: each job's jct_us and busbw_gbps become "jct_us of <job>", "busbw_gbps of <job>". */
+export function flattenJobMetrics(metrics: Record<string, unknown> | null | undefined): Record<string, number | null> | null {
+  if (!metrics) return null;
+  const out: Record<string, number | null> = {};
+  for (const [k, v] of Object.entries(metrics)) if (k !== "jobs") out[k] = (v as number | null) ?? null;
+  const jobs = (metrics.jobs ?? {}) as Record<string, Record<string, number | null>>;
+  for (const [job, values] of Object.entries(jobs)) for (const m of JOB_METRICS) out[jobMetricKey(m, job)] = values?.[m] ?? null;
+  return out;
+}
+
+/** The metric labels worth offering for these points: the job metrics only when some point has one,
+ *  and each job by name when the run has several. */
 export function metricLabels(points: SweepPoint[]): Record<string, string> {
   const hasJob = points.some((p) => p.metrics?.jct_us != null);
-  return Object.fromEntries(Object.entries(METRIC_LABELS).filter(([k]) => hasJob || !JOB_METRICS.includes(k)));
+  const base = Object.entries(METRIC_LABELS).filter(([k]) => hasJob || !JOB_METRICS.includes(k));
+  const named = [...new Set(points.flatMap((p) => Object.keys(p.metrics ?? {}).filter((k) => k.includes(" of "))))];
+  // one job: its named keys say what "first job" already says
+  const jobs = new Set(named.map((k) => k.split(" of ").slice(1).join(" of ")));
+  const extra = jobs.size > 1 ? named.sort().map((k) => [k, metricLabel(k)] as const) : [];
+  return Object.fromEntries([...base, ...extra]);
 }
 
 /** A metric's value in its unit, short enough for a heatmap cell: 622.3 KB, 193 us, 23.1 Gbit/s,
  * 7,010 (never 6.223e+5). */
-export function formatMetric(metric: string, v: number): string {
+export function formatMetric(key: string, v: number): string {
+  const metric = baseMetric(key);
   if (metric.endsWith("_bytes")) return formatBytes(v);
   if (metric.endsWith("_us")) return formatDurationUs(v);
   if (metric.endsWith("_gbps")) return `${formatNumber(v)} Gbit/s`;
@@ -121,7 +153,7 @@ export function computeGrid(points: SweepPoint[], spec: GridSpec): Grid {
     buckets.set(k, b);
   }
 
-  const higher = spec.higherIsBetter ?? HIGHER_IS_BETTER.has(spec.metric);
+  const higher = spec.higherIsBetter ?? HIGHER_IS_BETTER.has(baseMetric(spec.metric));
   const cells: GridCell[] = [];
   for (const [k, bucket] of buckets) {
     const [xi, yi] = k.split(",").map(Number);

@@ -79,13 +79,20 @@ export function JobTimeline({ job }: { job: Job }) {
             ))}
             <text x={innerW} y={innerH + 30} textAnchor="end" fontSize={10} fill="#555">time (us)</text>
             <text transform={`translate(${-32},${innerH / 2}) rotate(-90)`} textAnchor="middle" fontSize={10} fill="#555">step</text>
-            {bars.map((b) => (
-              <rect key={b.key} className={`step-bar${b.slowest ? " slowest" : ""}`} data-step={b.step} data-iteration={b.iteration} data-via={b.via}
-                x={x(b.startUs)} width={Math.max(1, x(b.endUs) - x(b.startUs))} y={y(b.step) + 0.5} height={Math.max(1, rowH - 1)}
-                fill={b.slowest ? STEP_COLORS.slowest : STEP_COLORS[b.via]} stroke={b.slowest ? "#000" : "none"}>
-                <title>{b.title}</title>
-              </rect>
-            ))}
+            {[...bars].sort((a, b) => Number(a.slowest) - Number(b.slowest)).map((b) => {
+              // on rows thinner than 4 px the slowest bar is drawn 5 px tall and unstroked, so it reads
+              // vermillion (the legend's colour) rather than as a black hairline
+              const tall = b.slowest && rowH < 4;
+              return (
+                <rect key={b.key} className={`step-bar${b.slowest ? " slowest" : ""}`} data-step={b.step} data-iteration={b.iteration} data-via={b.via}
+                  x={x(b.startUs)} width={Math.max(tall ? 3 : 1, x(b.endUs) - x(b.startUs))} y={tall ? y(b.step) + rowH / 2 - 2.5 : y(b.step) + 0.5}
+                  height={tall ? 5 : Math.max(1, rowH - 1)}
+                  fill={b.slowest ? STEP_COLORS.slowest : STEP_COLORS[b.via]} stroke={b.slowest && !tall ? "#000" : "none"}
+                  shapeRendering={rowH < 4 ? "crispEdges" : undefined}>
+                  <title>{b.title}</title>
+                </rect>
+              );
+            })}
             {slow && innerW >= 700 && slowLabel && (
               <text className="slowest-label" x={slowLabel.x} y={y(slow.step) + rowH / 2} dy="0.32em" fontSize={10}
                 textAnchor={slowLabel.anchor} fill="#000">

@@ -3,21 +3,27 @@ import { ErrorBox } from "../../../components/States";
 import type { Job } from "../../../lib/api/resultTypes";
 import { formatBytes, formatCount } from "../../../lib/format";
 import { useRunJobs } from "../api/results";
-import { BUSBW_MEANING, jobCards } from "../utils/jobs";
+import { BUSBW_MEANING, IDEAL_MEANING, jobCards } from "../utils/jobs";
 import { JobTimeline } from "./JobTimeline";
+import { linkSharing } from "../utils/overlay";
 import { SummaryCards } from "./SummaryCards";
 
 /** An anchor id for a job's timeline (job names are free text). */
 export const jobAnchor = (i: number) => `job-${i}-timeline`;
 
 /** One collective job: what it ran, its cards and its iteration timeline. */
-export function JobPanel({ job, index, subtitle, runId, onShowNodes }: {
+export function JobPanel({ job, index, subtitle, runId, onShowNodes, onShowLinks, jobs }: {
   job: Job; index: number; subtitle?: string; runId: string;
+  /** Every job of the run: the panel says which shared this job's links while it ran. */
+  jobs?: Job[];
   /** Highlights hosts on the fabric overlay (absent: no buttons). */
   onShowNodes?: (ids: string[], what: string) => void;
+  /** Colours the fabric overlay by this job's bytes per link. */
+  onShowLinks?: (index: number) => void;
 }) {
   const anchor = jobAnchor(index);
   const slow = job.slowest_step;
+  const together = jobs ? linkSharing(jobs, index).partners.filter((p) => p.concurrent) : [];
   return (
     <section className="job-panel" aria-label={`Job ${job.name}`} data-job={job.name}>
       <h3>Job {job.name}</h3>
@@ -26,8 +32,15 @@ export function JobPanel({ job, index, subtitle, runId, onShowNodes }: {
         on {formatCount(job.servers)} server{job.servers === 1 ? "" : "s"}, {job.channels} channel{job.channels === 1 ? "" : "s"}
       </p>
       <SummaryCards cards={jobCards(job, anchor)} />
+      {together.length > 0 && (
+        <p className="hint" data-testid="job-sharing">
+          While it ran, {together.map((p) => `job ${p.job} crossed ${p.links} of the same link direction${p.links === 1 ? "" : "s"}`).join(" and ")}: their
+          frames queued together there, so this job had less than the fabric to itself, which its ideal assumes.
+        </p>
+      )}
       {onShowNodes && (
         <div className="row">
+          {onShowLinks && (job.links?.length ?? 0) > 0 && <button type="button" className="small" onClick={() => onShowLinks(index)}>Show its links on the fabric</button>}
           <button type="button" className="small" onClick={() => onShowNodes(job.hosts, `the ${job.ranks} ranks of job ${job.name}`)}>Show its ranks on the fabric</button>
           {slow && <button type="button" className="small" onClick={() => onShowNodes([slow.src, slow.dst], `the slowest step's transfer ${slow.src}->${slow.dst} (job ${job.name})`)}>Show the slowest transfer's hosts</button>}
         </div>
@@ -42,15 +55,17 @@ export function JobPanel({ job, index, subtitle, runId, onShowNodes }: {
 }
 
 /** The run's collective jobs (none: nothing shown). */
-export function JobsSection({ runId, subtitle, onShowNodes }: { runId: string; subtitle?: string; onShowNodes?: (ids: string[], what: string) => void }) {
+export function JobsSection({ runId, subtitle, onShowNodes, onShowLinks }: {
+  runId: string; subtitle?: string; onShowNodes?: (ids: string[], what: string) => void; onShowLinks?: (index: number) => void;
+}) {
   const jobs = useRunJobs(runId);
   if (jobs.error) return <ErrorBox error={jobs.error} title="Could not load the jobs" />;
   if (!jobs.data?.length) return null;
   return (
     <section className="jobs" aria-label="Collective jobs">
       <h2>Collective jobs</h2>
-      <p className="hint" data-testid="busbw-meaning">{BUSBW_MEANING} The ideal is the NIC's payload rate (line rate × MTU / (MTU + headers)); steps inside a server use NVLink and can push busbw above it.</p>
-      {jobs.data.map((j, i) => <JobPanel key={`${j.name}-${i}`} job={j} index={i} subtitle={subtitle} runId={runId} onShowNodes={onShowNodes} />)}
+      <p className="hint" data-testid="busbw-meaning">{BUSBW_MEANING} {IDEAL_MEANING}</p>
+      {jobs.data.map((j, i) => <JobPanel key={`${j.name}-${i}`} job={j} index={i} subtitle={subtitle} runId={runId} onShowNodes={onShowNodes} onShowLinks={onShowLinks} jobs={jobs.data} />)}
     </section>
   );
 }

@@ -49,6 +49,8 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
   const [picked, setPicked] = useState<string[] | null>(null);
   // hosts a job panel asked to show on the fabric (its ranks, its slowest transfer's ends)
   const [shown, setShown] = useState<{ ids: string[]; what: string } | null>(null);
+  // a job panel's "Show its links": the overlay colours the fabric by that job's bytes per link
+  const [jobRequest, setJobRequest] = useState<{ index: number; seq: number } | null>(null);
   const s = series.data;
   const full: [number, number] = useMemo(() => (s && s.t_us.length ? [s.t_us[0], s.t_us[s.t_us.length - 1]] : [0, 1]), [s]);
   // The charts open on the span where something happens, not on an axis that is mostly empty.
@@ -96,6 +98,11 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
         setFocus(null);
         setShown({ ids, what });
         document.getElementById("overlay")?.scrollIntoView?.({ block: "start" });
+      } : undefined} onShowLinks={graph ? (index) => {
+        setFocus(null);
+        setShown(null);
+        setJobRequest((r) => ({ index, seq: (r?.seq ?? 0) + 1 }));
+        document.getElementById("overlay")?.scrollIntoView?.({ block: "start" });
       } : undefined} />
       <DiagnosticsPanels runId={runId} />
       {windows.active && (
@@ -137,6 +144,7 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
             focusPort={focus?.kind === "port" ? focus.id : null} focusNodes={focusFlow ? [focusFlow.src, focusFlow.dst] : shown?.ids}
             onPickPort={(p) => setFocus({ kind: "port", id: p })}
             badges={acceleratorBadges((scenario as { topology?: unknown } | undefined)?.topology)}
+            jobs={jobs.data} jobRequest={jobRequest}
           />
         </ChartFrame>
       )}

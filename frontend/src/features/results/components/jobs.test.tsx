@@ -5,7 +5,7 @@ import type { ComparedRun } from "../api/compare";
 import { jobCompareRows } from "../utils/compare";
 import { CompareView } from "./CompareView";
 import fixture from "../utils/testdata/job-ring-8.json";
-import { busFactorText, jobCards, slowestStepOf, stepBars, stepTimeUs } from "../utils/jobs";
+import { busFactorText, idealBusbw, idealText, jobCards, slowestStepOf, stepBars, stepTimeUs } from "../utils/jobs";
 import { JobPanel } from "./JobsSection";
 import { STEP_COLORS, labelPlacement } from "./JobTimeline";
 
@@ -13,13 +13,15 @@ import { STEP_COLORS, labelPlacement } from "./JobTimeline";
 const job = fixture.job as unknown as Job;
 
 describe("a collective job's cards and timeline", () => {
-  it("the cards read the job: JCT, busbw against the NIC payload rate, and the slowest step with its link", () => {
+  it("the cards read the job: JCT, busbw against its ideal, and the slowest step with its link", () => {
     const cards = Object.fromEntries(jobCards(job, "t").map((c) => [c.label, c]));
     expect(cards.JCT.value).toBe("344 us");
     expect(cards["Bus bandwidth"].value).toBe(`${job.busbw_gbps!.toLocaleString("en-US", { maximumSignificantDigits: 4 })} Gbit/s`);
-    // 647.551 / 369.686 (busbw over the mean iteration time, as the result states it)
-    expect(cards["Bus bandwidth"].where).toBe("ideal 369.7 Gbit/s (NIC payload rate): 175.2 %");
-    expect(cards["Bus bandwidth"].note).toContain("above the NIC rate: steps inside a server go over NVLink");
+    // 647.551 / 739.371: 2 channels, each leaving a server through its own NIC at 369.686 Gbit/s
+    // (before, the ideal was one NIC's rate and the card read 175.2 %)
+    expect(job.ideal_busbw_gbps).toBeCloseTo(2 * job.nic_payload_gbps, 2);
+    expect(cards["Bus bandwidth"].where).toBe("87.6 % of ideal 739.4 Gbit/s");
+    expect(cards["Bus bandwidth"].note).toBe("ideal = 2 channels × the slowest hop (NIC payload rate 369.7 Gbit/s; each channel leaves a server through its own NIC) · busbw = algbw × 2(n−1)/n = 1.75 for n = 8");
     expect(busFactorText(job)).toBe("2(n−1)/n = 1.75 for n = 8");
     expect(cards.Iterations.value).toBe("2 / 2");
     expect(cards["Slowest step"].value).toBe("58.7 us");
@@ -57,6 +59,23 @@ describe("a collective job's cards and timeline", () => {
   });
 });
 
+describe("the slowest step on a long ring", () => {
+  it("stays vermillion and on top when rows are thinner than 4 px (254 steps)", () => {
+    const steps = Array.from({ length: 254 }, (_, i) => ({
+      ...job.steps[0], iteration: 0, channel: 0, step: i, start_us: i, end_us: i + (i === 126 ? 20 : 2),
+    }));
+    const long = { ...job, steps, iterations: [job.iterations[0]], slowest_step: { ...job.slowest_step!, iteration: 0, channel: 0, step: 126, time_us: 20 } };
+    render(<JobPanel job={long} index={0} runId="r1" />);
+    const rects = [...document.querySelectorAll("rect.step-bar")];
+    const slow = rects[rects.length - 1];
+    expect(slow).toHaveClass("slowest");
+    expect(slow.getAttribute("data-step")).toBe("126");
+    expect(slow.getAttribute("height")).toBe("5");
+    expect(slow.getAttribute("stroke")).toBe("none");
+    expect(slow.getAttribute("fill")).toBe(STEP_COLORS.slowest);
+  });
+});
+
 describe("the slowest step's label", () => {
   it("goes right of the bar, else left, else inside it, never off the chart", () => {
     expect(labelPlacement(100, 200, 1000)).toEqual({ x: 204, anchor: "start" });
@@ -64,6 +83,22 @@ describe("the slowest step's label", () => {
     // the all-to-all's slowest step runs from 0 to the end: inside
     expect(labelPlacement(0, 1000, 1000)).toEqual({ x: 4, anchor: "start" });
     expect(labelPlacement(60, 100, 200)).toBeNull();
+  });
+});
+
+describe("the busbw card's ideal in words", () => {
+  it("says what bounds it: channels sharing a NIC, NVLink, a tree's head NIC, an all-to-all's share", () => {
+    const shared = { ...job, channels: 8, channels_per_nic: 2, ideal_busbw_gbps: 1478.7 };
+    expect(idealText(shared)).toBe("8 channels × the slowest hop (NIC payload rate 369.7 Gbit/s shared by 2 channels; 4 NICs per server for 8 channels)");
+    const flat = { ...job, ranks_per_server: 1, servers: 8, channels: 2, channels_per_nic: 2, ideal_busbw_gbps: 369.686, nvlink_gbps: 0 };
+    expect(idealText(flat)).toContain("every channel through each rank's one NIC");
+    expect(idealText({ ...job, algorithm: "tree" })).toContain("(n−1)/n × 2 channels");
+    expect(idealText({ ...job, op: "all_to_all", algorithm: "direct" })).toContain("(n−4)/n of each rank's bytes");
+    // a result from before the ideal: the NIC payload rate, said so
+    const old = { ...job } as Partial<Job>;
+    delete old.ideal_busbw_gbps;
+    expect(idealBusbw(old as Job)).toBe(job.nic_payload_gbps);
+    expect(idealText(old as Job)).toContain("NIC payload rate");
   });
 });
 
@@ -75,6 +110,20 @@ describe("a job on the fabric", () => {
     expect(onShowNodes).toHaveBeenLastCalledWith(["h6", "h0"], "the slowest step's transfer h6->h0 (job ar8)");
     fireEvent.click(screen.getByRole("button", { name: "Show its ranks on the fabric" }));
     expect(onShowNodes).toHaveBeenLastCalledWith(job.hosts, "the 8 ranks of job ar8");
+  });
+  it("says which job shared its links while it ran (why busbw is below the ideal), and not one that ran at another time", () => {
+    const other = { ...job, name: "other", links: job.links.slice(0, 3) };
+    const { rerender } = render(<JobPanel job={job} index={0} runId="r1" jobs={[job, other]} />);
+    expect(screen.getByTestId("job-sharing")).toHaveTextContent("While it ran, job other crossed 3 of the same link directions");
+    const after = { ...other, iterations: [{ ...job.iterations[0], start_us: 1e6, end_us: 2e6 }] };
+    rerender(<JobPanel job={job} index={0} runId="r1" jobs={[job, after]} />);
+    expect(screen.queryByTestId("job-sharing")).toBeNull();
+  });
+  it("asks the page to colour the fabric by its links", () => {
+    const onShowLinks = vi.fn();
+    render(<JobPanel job={job} index={3} runId="r1" onShowNodes={vi.fn()} onShowLinks={onShowLinks} />);
+    fireEvent.click(screen.getByRole("button", { name: "Show its links on the fabric" }));
+    expect(onShowLinks).toHaveBeenCalledWith(3);
   });
 });
 

@@ -1,8 +1,8 @@
 import { fireEvent, render, screen } from "@testing-library/react";
 import { interpolateViridis } from "d3-scale-chromatic";
 import { TopologyOverlay } from "./TopologyOverlay";
-import { UNRECORDED_LINK, availableMetrics, overlayColors } from "../utils/overlay";
-import type { ResultSummary } from "../../../lib/api/resultTypes";
+import { UNRECORDED_LINK, availableMetrics, contendedLinks, jobLinkSummary, overlayColors } from "../utils/overlay";
+import type { Job, ResultSummary } from "../../../lib/api/resultTypes";
 import type { LayoutGraph } from "../../../lib/topology/types";
 
 // A 2-leaf fabric: h0 - leaf0 - spine0 - leaf1 - h1, plus a link no port of which was active.
@@ -96,5 +96,47 @@ describe("overlay over the active period (defect 6) and its clock (defect 7)", (
     fireEvent.change(screen.getByLabelText(/Colour links by/), { target: { value: "queue_at_t" } });
     expect((screen.getByLabelText("Time scrubber") as HTMLInputElement).value).toBe("3");
     expect(screen.getByText(/t = 30 us/)).toBeInTheDocument();
+  });
+});
+
+describe("a collective job's links on the fabric", () => {
+  // job A: h0 -> leaf0 -> spine0 -> leaf1 -> h1; job B shares leaf0 -> spine0 only
+  const A = { name: "A", hosts: ["h0", "h1"], iterations: [{ index: 0, start_us: 0, end_us: 100 }], links: [
+    { link: "h0->leaf0", bytes: 4000, frames: 4 }, { link: "leaf0->spine0", bytes: 4000, frames: 4 },
+    { link: "spine0->leaf1", bytes: 4000, frames: 4 }, { link: "leaf1->h1", bytes: 4000, frames: 4 }] } as unknown as Job;
+  const B = { name: "B", hosts: ["h0"], iterations: [{ index: 0, start_us: 50, end_us: 150 }], links: [{ link: "leaf0->spine0", bytes: 1000, frames: 1 }, { link: "spine0->leaf0", bytes: 500, frames: 1 }] } as unknown as Job;
+  const kindOf = (id: string) => (id.startsWith("h") ? "host" as const : "switch" as const);
+
+  it("colours each link by the job's bytes and names the links it shared, with whom", () => {
+    expect(availableMetrics(withCounts, undefined, null, [A, B])).toContain("job_bytes");
+    expect(availableMetrics(withCounts, undefined, null, [])).not.toContain("job_bytes");
+    const o = overlayColors("job_bytes", links, withCounts, undefined, 0, null, B.links);
+    expect(o.values).toEqual([null, 1500, null, null]); // both directions add up
+    const a = jobLinkSummary([A, B], 0, kindOf);
+    expect(a.sent).toBe(4000); // each byte once, as it left the NIC: not the sum over its 4 hops
+    expect(a.partners).toEqual([{ job: "B", links: 1, concurrent: true }]);
+    const later = { ...B, iterations: [{ index: 0, start_us: 100, end_us: 200 }] } as unknown as Job;
+    expect(jobLinkSummary([A, later], 0, kindOf).partners).toEqual([{ job: "B", links: 1, concurrent: false }]);
+    // drawn thicker: the link where both ran at once, none when B came after A
+    expect(contendedLinks(links, a)).toEqual(new Set([1]));
+    expect(contendedLinks(links, jobLinkSummary([A, later], 0, kindOf))).toBeUndefined();
+    expect(a.betweenSwitches.map((l) => l.link)).toEqual(["leaf0->spine0", "spine0->leaf1"]);
+    expect(a.shared).toEqual([{ link: "leaf0->spine0", bytes: 4000, others: [{ job: "B", bytes: 1000 }] }]);
+    // the other direction of a shared link is not a shared direction
+    expect(jobLinkSummary([A, B], 1, kindOf).shared.map((s) => s.link)).toEqual(["leaf0->spine0"]);
+  });
+
+  it("opens on the job a panel asked for, says what it crossed and shared, and switches jobs", () => {
+    const { rerender } = render(<TopologyOverlay graph={graph} summary={withCounts} jobs={[A, B]} jobRequest={null} />);
+    expect(screen.queryByTestId("job-links")).toBeNull();
+    rerender(<TopologyOverlay graph={graph} summary={withCounts} jobs={[A, B]} jobRequest={{ index: 0, seq: 1 }} />);
+    expect(screen.getByRole("combobox", { name: /Colour links by/ })).toHaveValue("job_bytes");
+    const note = screen.getByTestId("job-links");
+    expect(note).toHaveTextContent("Job A: 4 KB of DATA left its ranks' NICs (its network bytes) and crossed 4 link directions, 2 of them between switches (leaf–spine).");
+    expect(note).toHaveTextContent("It shared 1 with job B: job B ran at the same time, so their frames queued together there.");
+    expect(note).toHaveTextContent("leaf0 → spine0: A 4 KB, B 1 KB");
+    fireEvent.change(screen.getByLabelText("Job shown on the fabric"), { target: { value: "1" } });
+    expect(screen.getByTestId("job-links")).toHaveTextContent("Job B:");
+    expect(screen.getByText("not crossed by the job")).toBeInTheDocument();
   });
 });

@@ -17,6 +17,12 @@ export const BUSBW_MEANING =
   "(n−1)/n for all-gather, reduce-scatter and all-to-all, 1 for broadcast): the rate each rank's busiest " +
   "link moved data at, comparable with a link's speed whatever the rank count.";
 
+/** What the busbw card's ideal is, in one sentence (docs/model.md, "The ideal bus bandwidth"). */
+export const IDEAL_MEANING =
+  "Each job's ideal is the busbw its algorithm reaches on a non-blocking fabric with no latency, its busiest resource never idle: " +
+  "a NIC at its payload rate (line rate × MTU / (MTU + headers)), shared by the channels that leave a server through it, or NVLink. " +
+  "Channels that leave a server through different NICs add up, so a 4-channel ring's ideal is 4 NICs' rate; the card says what bounds it.";
+
 /** Steps whose every transfer stayed inside a server (NVLink) carry no network flow. */
 export const viaOf = (s: JobStep): "network" | "nvlink" => (s.network_flows > 0 ? "network" : "nvlink");
 
@@ -36,14 +42,50 @@ export const channelsOf = (job: Job): number[] => [...new Set(job.steps.map((s) 
 const us = (v: number | null | undefined) => (v == null ? "—" : formatDurationUs(v));
 const gbps = (v: number | null | undefined) => (v == null ? "—" : formatGbps(v));
 
-/** The job's cards: JCT, busbw against the NIC's payload rate, algbw, iterations, bytes, slowest step. */
+/** The ideal busbw (docs/model.md, "The ideal bus bandwidth"); results before it: the NIC payload rate. */
+export const idealBusbw = (job: Job): number => job.ideal_busbw_gbps ?? job.nic_payload_gbps;
+
+const plural = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`;
+
+/** Why the ideal is what it is, in words, from the op, algorithm, channels and rates. */
+export function idealText(job: Job): string {
+  if (job.ideal_busbw_gbps == null) return "NIC payload rate (line rate × MTU / (MTU + headers))";
+  const C = job.channels;
+  const k = job.channels_per_nic;
+  const nic = `NIC payload rate ${formatGbps(job.nic_payload_gbps)}`;
+  const nvlink = `NVLink ${formatGbps(job.nvlink_gbps)} per transfer`;
+  const perChannel = job.ideal_limit === "nvlink" ? nvlink : k > 1 ? `${nic} shared by ${k} channels` : nic;
+  const oneNic = job.ranks_per_server === 1 || job.servers <= 1;
+  const exits = job.servers <= 1 ? "all hops inside one server"
+    : oneNic ? (C > 1 ? "every channel through each rank's one NIC" : "one NIC per rank")
+    : k === 1 ? (C > 1 ? "each channel leaves a server through its own NIC" : "the ring leaves a server through one NIC")
+    : `${job.ranks_per_server} NICs per server for ${plural(C, "channel")}`;
+  switch (job.algorithm) {
+    case "ring":
+      return `${plural(C, "channel")} × the slowest hop (${perChannel}; ${exits})`;
+    case "tree":
+      return job.op === "all_reduce"
+        ? `double binary tree: a server's head NIC sends 2 × S/${C} per channel, so (n−1)/n × ${plural(C, "channel")} × ${perChannel}`
+        : `a tree node sends each chunk to two children: ${plural(C, "channel")} × ${perChannel} / 2`;
+    case "halving_doubling":
+      return `every channel through the rank's NIC (${nic}); partners inside a server over ${nvlink}`;
+    case "direct":
+      return `(n−${job.ranks_per_server})/n of each rank's bytes leave through its NIC (${nic}) on a non-blocking fabric${job.ranks_per_server > 1 ? "; the rest goes over NVLink" : ""}`;
+    case "hierarchical":
+      return `NVLink phases inside the servers plus a ring across servers per rail (${nic}), one after the other`;
+    default:
+      return nic;
+  }
+}
+
+/** The job's cards: JCT, busbw against its ideal, algbw, iterations, bytes, slowest step. */
 export function jobCards(job: Job, anchor: string): Card[] {
   const whole = "whole job, every iteration";
   const its = job.iterations;
   const times = its.map((i) => i.time_us).filter((t): t is number => t != null);
   const slow = job.slowest_step;
-  const ratio = job.busbw_gbps != null && job.nic_payload_gbps > 0 ? job.busbw_gbps / job.nic_payload_gbps : null;
-  const onNvlink = job.nvlink_bytes > 0;
+  const ideal = idealBusbw(job);
+  const ratio = job.busbw_gbps != null && ideal > 0 ? job.busbw_gbps / ideal : null;
   const total = job.network_bytes + job.nvlink_bytes;
   return [
     {
@@ -54,8 +96,8 @@ export function jobCards(job: Job, anchor: string): Card[] {
     },
     {
       label: "Bus bandwidth", value: gbps(job.busbw_gbps), window: "mean over iterations",
-      where: `ideal ${formatGbps(job.nic_payload_gbps)} (NIC payload rate)${ratio != null ? `: ${formatPercent(ratio)}` : ""}`,
-      note: `algbw × ${busFactorText(job)}${onNvlink && ratio != null && ratio > 1 ? " · above the NIC rate: steps inside a server go over NVLink" : ""}`,
+      where: `${ratio != null ? `${formatPercent(ratio)} of ` : ""}ideal ${formatGbps(ideal)}`,
+      note: `ideal = ${idealText(job)} · busbw = algbw × ${busFactorText(job)}`,
       href: `#${anchor}`, linkText: "iteration timeline",
     },
     {

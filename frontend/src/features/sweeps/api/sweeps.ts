@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { client, unwrap } from "../../../lib/api/client";
 import type { components } from "../../../lib/api/schema.gen";
 import { throttle } from "../utils/throttle";
+import { flattenJobMetrics } from "../../../lib/charts/grid";
 
 export type SweepCreate = components["schemas"]["SweepCreate"];
 export type SweepPublic = components["schemas"]["SweepPublic"];
@@ -25,7 +26,9 @@ export async function readWholeSweep(readPage: (offset: number) => Promise<Sweep
     page = await readPage(page.next_offset);
     points.push(...page.points);
   }
-  return { ...page, points, offset: 0, next_offset: null };
+  // every job's metrics by name, flattened to "jct_us of <job>" keys the heatmap can colour by
+  const flat = points.map((p) => ({ ...p, metrics: flattenJobMetrics(p.metrics as Record<string, unknown> | null) }));
+  return { ...page, points: flat as SweepPublic["points"], offset: 0, next_offset: null };
 }
 
 function fetchSweep(id: string): Promise<SweepPublic> {

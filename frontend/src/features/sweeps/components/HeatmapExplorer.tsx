@@ -4,7 +4,7 @@ import { format } from "d3-format";
 import { ChartFrame } from "../../../components/ChartFrame";
 import { Empty, Loading } from "../../../components/States";
 import { type SequentialScheme, divergingScale, sequentialScale } from "../../../lib/charts/color";
-import { type Aggregate, type GridCell, type ParamValue, type SweepPoint, METRIC_LABELS, computeGrid, metricLabels, differenceGrid, differingMetric, formatMetric, paramValues, valueExtent } from "../../../lib/charts/grid";
+import { type Aggregate, type GridCell, type ParamValue, type SweepPoint, computeGrid, metricLabel, metricLabels, differenceGrid, differingMetric, formatMetric, paramValues, valueExtent } from "../../../lib/charts/grid";
 import { Heatmap, type HeatmapMark } from "./Heatmap";
 
 export interface ExplorerMark { params: Record<string, ParamValue>; label: string; color: string; id?: number }
@@ -101,7 +101,7 @@ export function HeatmapExplorer({ points, paths, comparePoints, onOpenRun, marks
       {c.count > 1 && <div>{aggregate} of {c.count} points{aggregate === "best" ? " (this one shown)" : ""}</div>}
       <table><tbody>
         {Object.entries(c.point.params).map(([k, v]) => <tr key={k}><td>{k}</td><td>{String(v)}</td></tr>)}
-        {Object.entries(c.point.metrics ?? {}).map(([k, v]) => <tr key={k}><td>{METRIC_LABELS[k] ?? k}</td><td>{v == null ? "—" : formatMetric(k, v)}</td></tr>)}
+        {Object.entries(c.point.metrics ?? {}).map(([k, v]) => <tr key={k}><td>{metricLabel(k)}</td><td>{v == null ? "—" : formatMetric(k, v)}</td></tr>)}
         <tr><td>status</td><td>{c.point.status}</td></tr>
       </tbody></table>
       {c.point.run_id && <em>click to open the run</em>}
@@ -157,7 +157,7 @@ export function HeatmapExplorer({ points, paths, comparePoints, onOpenRun, marks
         )}
         {diff && (
           <ChartFrame title="Difference (this − compared)" filename={`heatmap-diff-${metric}`}>
-            <Heatmap grid={diff} xLabel={x} yLabel={y} metricLabel={`Δ ${METRIC_LABELS[metric] ?? metric}`} color={divergingScale(valueExtent(diff) ?? [-1, 1])} onCellClick={open} renderTooltip={tooltip} />
+            <Heatmap grid={diff} xLabel={x} yLabel={y} metricLabel={`Δ ${metricLabel(metric)}`} color={divergingScale(valueExtent(diff) ?? [-1, 1])} onCellClick={open} renderTooltip={tooltip} />
           </ChartFrame>
         )}
       </div>

@@ -13,17 +13,38 @@ const OBJECTIVES: Record<string, string> = {
   throughput_gbps: "Throughput (max)", fct_p99_us: "FCT p99 (min)", slowdown_p99: "Slowdown p99 (min)",
   queue_p99_bytes: "Queue p99 (min)", max_queue_bytes: "Max queue (min)", drops_total: "Drops (min)",
   pfc_pauses_sent: "PFC pauses (min)", ecn_marked_packets: "ECN-marked packets (min)",
-  // a collective job's (the scenario's first: result.jobs[0]); no value without a collective
-  jct_us: "Job completion time, first job (min)", busbw_gbps: "Bus bandwidth, first job (max)",
+  // a collective job's (the one picked beside it; the first when none is); no value without a collective
+  jct_us: "Job completion time (min)", busbw_gbps: "Bus bandwidth (max)",
 };
+/** Objectives read from one collective job: the form offers a job picker beside them. */
+const JOB_METRICS = new Set(["jct_us", "busbw_gbps"]);
 
 interface Row { path: string; values: string; unit: string; name: string }
 
-const objective = (key: string, beta: number) =>
-  key.startsWith("bytetuning") ? { kind: key, beta } : { kind: "metric", metric: key };
+const objective = (key: string, beta: number, job: string) =>
+  key.startsWith("bytetuning") ? { kind: key, beta }
+    : { kind: "metric", metric: key, ...(JOB_METRICS.has(key) && job ? { job } : {}) };
 
-export function TuningForm({ scenarioId, busy, error, onSubmit }: {
+/** The job picker of an objective read from a collective job (nothing for other objectives). */
+function JobPicker({ metric, jobs, value, label, onChange, errors }: {
+  metric: string; jobs: string[]; value: string; label: string; onChange: (job: string) => void; errors: string[];
+}) {
+  if (!JOB_METRICS.has(metric)) return null;
+  if (!jobs.length) return <small className="field-error" role="alert">This scenario has no collective job: the objective would have no value.</small>;
+  return (
+    <>
+      <label>{label} <select value={value || jobs[0]} onChange={(e) => onChange(e.target.value)}>
+        {jobs.map((j) => <option key={j} value={j}>{j}</option>)}
+      </select></label>
+      {errors.map((m) => <small key={m} className="field-error" role="alert">{m}</small>)}
+    </>
+  );
+}
+
+export function TuningForm({ scenarioId, jobs = [], busy, error, onSubmit }: {
   scenarioId: string;
+  /** The scenario's collective jobs (lib/scenario/jobs), for jct_us and busbw_gbps objectives. */
+  jobs?: string[];
   busy: boolean;
   error: unknown;
   onSubmit: (body: TuningCreate) => void;
@@ -36,6 +57,8 @@ export function TuningForm({ scenarioId, busy, error, onSubmit }: {
   const [linkKmax, setLinkKmax] = useState(true);
   const [obj1, setObj1] = useState("bytetuning_throughput");
   const [obj2, setObj2] = useState("");
+  const [job1, setJob1] = useState("");
+  const [job2, setJob2] = useState("");
   const [beta, setBeta] = useState(0.5);
   const [seeds, setSeeds] = useState("1");
   const [chosen, setChosen] = useState<Record<string, number | null>>({ vendor: 1, experience: 1, grid: 1, random: 3, annealing: 3, tpe: null, nsga2: null });
@@ -56,7 +79,7 @@ export function TuningForm({ scenarioId, busy, error, onSubmit }: {
     };
     onSubmit({
       scenario_ids: [scenarioId], seeds: seedList, space,
-      objectives: [objective(obj1, beta), ...(obj2 ? [objective(obj2, beta)] : [])],
+      objectives: [objective(obj1, beta, job1 || jobs[0] || ""), ...(obj2 ? [objective(obj2, beta, job2 || jobs[0] || "")] : [])],
       strategies: strategies.map((s) => ({ name: s, budget: chosen[s]!, seed: 1 })),
     } as TuningCreate);
   };
@@ -86,7 +109,9 @@ export function TuningForm({ scenarioId, busy, error, onSubmit }: {
       <h3>Objective</h3>
       <div className="row">
         <label>Objective <select value={obj1} onChange={(e) => setObj1(e.target.value)}>{Object.entries(OBJECTIVES).map(([k, l]) => <option key={k} value={k}>{l}</option>)}</select></label>
+        <JobPicker metric={obj1} jobs={jobs} value={job1} label="Job of the objective" onChange={setJob1} errors={fieldMessages(fields, "objectives.0.job")} />
         <label>Second objective (Pareto) <select value={obj2} onChange={(e) => setObj2(e.target.value)}><option value="">(none)</option>{Object.entries(OBJECTIVES).map(([k, l]) => <option key={k} value={k}>{l}</option>)}</select></label>
+        <JobPicker metric={obj2} jobs={jobs} value={job2} label="Job of the second objective" onChange={setJob2} errors={fieldMessages(fields, "objectives.1.job")} />
         <label>beta <input type="number" step={0.1} min={0} max={1} value={beta} onChange={(e) => setBeta(Number(e.target.value))} /></label>
         <label>Seeds <input value={seeds} size={8} onChange={(e) => setSeeds(e.target.value)} aria-label="Seeds" /></label>
       </div>
