@@ -95,6 +95,28 @@ class RailOptimized(Strict):
         description="Gbit/s per GPU and direction inside a server: a documented cost, not a link")
 
 
+class MultiPlane(Strict):
+    """Multi-plane fabric (the 2025-2026 AI back-end designs: an 800G NIC split into planes):
+    every NIC's port is split into `planes` ports of host_rate_gbps, port k on plane k, and each
+    plane is its own rail-optimized leaf-spine (the rail_optimized fields, per plane). Hosts h{i}
+    as rail_optimized (server srv{s}, rail); p{k}-leaf{u}_{r}, p{k}-spine{j}."""
+
+    kind: Literal["multi_plane"]
+    planes: int = Field(4, ge=1, le=limits.MAX_PLANES,
+                        description="ports per NIC, each on its own plane (fabric)")
+    units: int = Field(1, ge=1, le=limits.RAIL_MAX_UNITS, description="scalable units")
+    servers_per_unit: int = Field(4, ge=1, le=limits.RAIL_MAX_SERVERS_PER_UNIT)
+    nics_per_server: int = Field(2, ge=1, le=limits.RAIL_MAX_NICS_PER_SERVER,
+                                 description="one per GPU; the number of rails")
+    spines: int = Field(2, ge=1, le=limits.RAIL_MAX_SPINES, description="per plane")
+    host_rate_gbps: Rate = Field(200, description="Gbit/s, each NIC port (one per plane)")
+    fabric_rate_gbps: Rate = Field(200, description="Gbit/s, each leaf-spine link")
+    link_delay_us: Delay = 1
+    nvlink_gbps: float = Field(
+        limits.RAIL_NVLINK_GBPS, ge=limits.MIN_RATE_GBPS, le=limits.MAX_NVLINK_GBPS,
+        description="Gbit/s per GPU and direction inside a server: a documented cost, not a link")
+
+
 class DciAccelerator(Strict):
     """The RDMA WAN accelerator at both site edges (a-dci, b-dci; NTT, seeds/002): pseudo-ACKs
     to the local sender, data held until the far end acknowledges it, resent over the long link."""
@@ -167,7 +189,7 @@ class Explicit(Strict):
         return self
 
 
-Generated = LeafSpine | FatTree | ThreeTier | Dci | RailOptimized
+Generated = LeafSpine | FatTree | ThreeTier | Dci | RailOptimized | MultiPlane
 Topology = Annotated[Generated | Explicit, Field(discriminator="kind")]
 
 
@@ -261,6 +283,11 @@ def counts(topo: Generated | Explicit) -> tuple[int, int]:
         hosts = topo.units * topo.servers_per_unit * topo.nics_per_server
         leaves = topo.units * topo.nics_per_server
         return hosts + leaves + topo.spines, hosts + leaves * topo.spines
+    if isinstance(topo, MultiPlane):
+        hosts = topo.units * topo.servers_per_unit * topo.nics_per_server
+        leaves = topo.units * topo.nics_per_server
+        return (hosts + topo.planes * (leaves + topo.spines),
+                topo.planes * (hosts + leaves * topo.spines))
     return len(topo.nodes), len(topo.links)
 
 
