@@ -97,11 +97,18 @@ NetworkBuilder::BuildDevices()
     m_devices.assign(n, nullptr);
     m_switches.assign(n, nullptr);
     m_nics.assign(n, nullptr);
+    std::vector<uint32_t> hostLinks(n, 0); // a host with a link per plane gets a MultiPlaneNic
+    for (const LinkSpec& l : m_scenario.topo.links)
+    {
+        hostLinks[std::min<size_t>(l.a, n - 1)] += l.a < n ? 1 : 0;
+        hostLinks[std::min<size_t>(l.b, n - 1)] += l.b < n ? 1 : 0;
+    }
     for (size_t i = 0; i < n; ++i)
     {
         if (nodes[i].isHost)
         {
-            auto nic = ns3::CreateObject<RdmaNic>();
+            ns3::Ptr<RdmaNic> nic = hostLinks[i] > 1 ? ns3::Ptr<RdmaNic>(ns3::CreateObject<MultiPlaneNic>())
+                                                     : ns3::CreateObject<RdmaNic>();
             m_nics[i] = ns3::PeekPointer(nic);
             m_devices[i] = nic;
         }

@@ -25,6 +25,7 @@ constexpr uint32_t kPlaneHashSeed = 0x504c414e; // "PLAN"
 } // namespace
 
 NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
+NS_OBJECT_ENSURE_REGISTERED(MultiPlaneNic);
 
 ns3::TypeId
 RdmaNic::GetTypeId()
@@ -47,6 +48,35 @@ RdmaNic::GetTypeId()
 }
 
 RdmaNic::RdmaNic() = default;
+
+ns3::TypeId
+MultiPlaneNic::GetTypeId()
+{
+    static ns3::TypeId tid = ns3::TypeId("fabric::MultiPlaneNic")
+                                 .SetParent<RdmaNic>()
+                                 .SetGroupName("Fabric")
+                                 .AddConstructor<MultiPlaneNic>();
+    return tid;
+}
+
+void
+MultiPlaneNic::Receive(uint32_t port, RocePacket p)
+{
+    m_rxPort = port; // control frames answering this one leave by the plane it came by
+    RdmaNic::Receive(port, p);
+}
+
+bool
+MultiPlaneNic::Dequeue(uint32_t port, RocePacket& out)
+{
+    return DequeuePlane(port, out);
+}
+
+bool
+MultiPlaneNic::HasBacklog(uint32_t port) const
+{
+    return !(port == 0 ? m_ctrl : m_portCtrl[port - 1]).Empty() || !m_active.empty();
+}
 
 void
 RdmaNic::Configure(FabricContext* ctx, uint32_t node, const NicConfig& cfg)
@@ -159,10 +189,6 @@ RdmaNic::StartFlow(uint32_t flow)
 bool
 RdmaNic::HasBacklog(uint32_t port) const
 {
-    if (__builtin_expect(port != 0, 0))
-    {
-        return !m_portCtrl[port - 1].Empty() || !m_active.empty();
-    }
     return !m_ctrl.Empty() || !m_active.empty();
 }
 
@@ -206,10 +232,6 @@ RdmaNic::BuildData(uint32_t flow, RocePacket& out, int64_t now)
 bool
 RdmaNic::Dequeue(uint32_t port, RocePacket& out)
 {
-    if (__builtin_expect(m_multiPort, 0))
-    {
-        return DequeuePlane(port, out);
-    }
     if (!m_ctrl.Empty())
     {
         out = m_ctrl.Pop();
@@ -306,7 +328,6 @@ RdmaNic::Wake()
 void
 RdmaNic::Receive(uint32_t port, RocePacket p)
 {
-    m_rxPort = port;
     switch (p.kind)
     {
     case PacketKind::DATA:

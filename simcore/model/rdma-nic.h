@@ -80,6 +80,7 @@ class RdmaNic : public FabricDevice
 
   private:
     friend class Transport; // the reliability layer acknowledges and delivers through the NIC
+    friend class MultiPlaneNic;
 
     /** Starts a transmission on every port that may send (one port: TryTransmit(0)). */
     void Kick()
@@ -168,6 +169,22 @@ class RdmaNic : public FabricDevice
     ns3::TracedCallback<uint32_t> m_cnpTxTrace; ///< flow id of the QP a CNP was sent for
     ns3::TracedCallback<uint32_t> m_cnpRxTrace;
     ns3::TracedCallback<uint32_t> m_completeTrace; ///< flow id completed at this receiver
+};
+
+/**
+ * The NIC of a multi-plane host (more than one port, one per plane): its own Dequeue,
+ * HasBacklog and Receive, so a one-port RdmaNic's per-packet path is the one it always was.
+ */
+class MultiPlaneNic : public RdmaNic
+{
+  public:
+    static ns3::TypeId GetTypeId();
+
+    void Receive(uint32_t port, RocePacket p) override;
+
+  protected:
+    bool Dequeue(uint32_t port, RocePacket& out) override;
+    bool HasBacklog(uint32_t port) const override;
 };
 
 } // namespace fabric
