@@ -241,7 +241,7 @@ RdmaNic::Dequeue(uint32_t port, RocePacket& out)
 }
 
 template <bool kPlanes>
-[[gnu::always_inline]] inline bool
+inline bool
 RdmaNic::DequeueData(uint32_t port, RocePacket& out)
 {
     size_t n = m_active.size();

@@ -94,7 +94,7 @@ class RdmaNic : public FabricDevice
             TryTransmit(0);
         }
     }
-    void KickPorts();
+    __attribute__((noinline, cold)) void KickPorts();
     /** Queues a control frame for the wire. */
     void PushControl(const RocePacket& c)
     {
@@ -108,13 +108,13 @@ class RdmaNic : public FabricDevice
     }
     /** Multi-plane: a pause on every port, other control frames on the port of the last
      *  arrival (the plane the flow's data came by), or the first usable one. */
-    void PushControlPlane(const RocePacket& c);
+    __attribute__((noinline, cold)) void PushControlPlane(const RocePacket& c);
     /** Multi-plane Dequeue: the port's control frames, then the round robin over the QPs that
      *  may use this port (pinned to it, or spraying and its plane reaches the destination). */
     bool DequeuePlane(uint32_t port, RocePacket& out);
     /** The round robin over the QPs (kPlanes: only those that may use port). */
     template <bool kPlanes>
-    bool DequeueData(uint32_t port, RocePacket& out);
+    __attribute__((always_inline)) inline bool DequeueData(uint32_t port, RocePacket& out);
     /** Whether port is up here and its plane reaches dst. */
     bool PlaneUsable(uint32_t port, uint32_t dst) const;
     void OnData(const RocePacket& p);

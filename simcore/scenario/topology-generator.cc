@@ -4,6 +4,7 @@
 #include "scenario-contract.h"
 
 #include <deque>
+#include <functional>
 #include <map>
 
 namespace fabric
@@ -387,6 +388,65 @@ ReadNodeRef(const json* v, const std::string& path, const Topology& topo)
     return it->second;
 }
 
+/**
+ * A host has exactly one link, or one link into each of several planes (a multi-plane NIC, one
+ * port per plane; a plane is a set of switches joined by switch-switch links): every link to
+ * a switch, no two into one plane. Error at topology.nodes[i].id.
+ */
+void
+CheckHostLinks(const Topology& topo, const std::vector<uint32_t>& degree, const std::string& nodesPath)
+{
+    std::vector<uint32_t> plane(topo.nodes.size());
+    for (std::size_t i = 0; i < plane.size(); ++i)
+    {
+        plane[i] = static_cast<uint32_t>(i);
+    }
+    std::function<uint32_t(uint32_t)> find = [&](uint32_t x)
+    { return plane[x] == x ? x : plane[x] = find(plane[x]); };
+    for (const auto& l : topo.links)
+    {
+        if (!topo.nodes[l.a].isHost && !topo.nodes[l.b].isHost)
+        {
+            plane[find(l.a)] = find(l.b);
+        }
+    }
+    std::map<uint32_t, std::map<uint32_t, uint32_t>> seen; // host -> plane -> its switch there
+    for (const auto& l : topo.links)
+    {
+        for (auto [h, other] : {std::pair{l.a, l.b}, std::pair{l.b, l.a}})
+        {
+            if (!topo.nodes[h].isHost || degree[h] <= 1)
+            {
+                continue;
+            }
+            std::string path = JoinPath(IndexPath(nodesPath, h), "id");
+            const std::string& id = topo.nodes[h].id;
+            if (topo.nodes[other].isHost)
+            {
+                throw ScenarioError(path, "host \"" + id + "\" has " + std::to_string(degree[h]) +
+                                              " links: a host has one link, or one to a switch of each plane");
+            }
+            auto [it, fresh] = seen[h].emplace(find(other), other);
+            if (!fresh)
+            {
+                throw ScenarioError(path, "host \"" + id + "\" has two links into one plane (\"" +
+                                              topo.nodes[it->second].id + "\" and \"" +
+                                              topo.nodes[other].id +
+                                              "\" are joined by switches): a host has one link, "
+                                              "or one to a switch of each plane");
+            }
+        }
+    }
+    for (std::size_t i = 0; i < topo.nodes.size(); ++i)
+    {
+        if (topo.nodes[i].isHost && degree[i] == 0)
+        {
+            throw ScenarioError(JoinPath(IndexPath(nodesPath, i), "id"),
+                                "host \"" + topo.nodes[i].id + "\" must have exactly one link (has 0)");
+        }
+    }
+}
+
 TopologyBuild
 BuildExplicit(ObjectReader& r)
 {
@@ -516,23 +576,15 @@ BuildExplicit(ObjectReader& r)
     r.Finish();
 
     Topology& topo = b.Topo();
-    for (std::size_t i = 0; i < topo.nodes.size(); ++i)
-    {
-        if (topo.nodes[i].isHost && degree[i] != 1)
-        {
-            throw ScenarioError(JoinPath(IndexPath(nodesPath, i), "id"),
-                                "host \"" + topo.nodes[i].id +
-                                    "\" must have exactly one link (has " +
-                                    std::to_string(degree[i]) + ")");
-        }
-    }
+    CheckHostLinks(topo, degree, nodesPath);
     for (const auto& l : topo.links)
     {
-        if (topo.nodes[l.a].isHost)
+        // A host hangs off the other end of its first link (a multi-plane NIC's plane 0).
+        if (topo.nodes[l.a].isHost && topo.nodes[l.a].group.empty())
         {
             topo.nodes[l.a].group = topo.nodes[l.b].id;
         }
-        if (topo.nodes[l.b].isHost)
+        if (topo.nodes[l.b].isHost && topo.nodes[l.b].group.empty())
         {
             topo.nodes[l.b].group = topo.nodes[l.a].id;
         }

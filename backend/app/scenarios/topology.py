@@ -184,7 +184,8 @@ class Explicit(Strict):
 
     @model_validator(mode="after")
     def _graph(self) -> "Explicit":
-        """Unique ids, links between existing different nodes, one link per host, connected."""
+        """Unique ids, links between existing different nodes, one link per host (or one per
+        plane), connected."""
         raise_errors("Explicit", graph_errors(self))
         return self
 
@@ -218,13 +219,49 @@ def graph_errors(topo: Explicit) -> list:
         degree[link.b] += 1
     if errors:
         return errors
-    for i, node in enumerate(topo.nodes):
-        if node.kind == "host" and degree[node.id] != 1:
-            errors.append(error_at(("nodes", i, "id"),
-                                   f"a host must have exactly one link (has {degree[node.id]})",
-                                   node.id))
+    errors += _host_link_errors(topo, kinds, degree)
     if not errors and not _connected(topo.nodes[0].id, adjacency, len(kinds)):
         errors.append(error_at((), "the topology must be connected", len(topo.links)))
+    return errors
+
+
+def _host_link_errors(topo: Explicit, kinds: dict[str, str], degree: dict[str, int]) -> list:
+    """A host has exactly one link, or one link into each of several planes (a multi-plane NIC:
+    a plane is a set of switches joined by switch-switch links), as `fabricsim validate` says."""
+    plane = {n: n for n, kind in kinds.items() if kind == "switch"}
+
+    def find(x: str) -> str:
+        while plane[x] != x:
+            plane[x] = plane[plane[x]]
+            x = plane[x]
+        return x
+
+    for link in topo.links:
+        if kinds[link.a] == "switch" and kinds[link.b] == "switch":
+            plane[find(link.a)] = find(link.b)
+    errors: list = []
+    into: dict[str, dict[str, str]] = defaultdict(dict)  # host -> plane -> its switch there
+    bad: set[str] = set()
+    index = {node.id: i for i, node in enumerate(topo.nodes)}
+    for link in topo.links:
+        for host, other in ((link.a, link.b), (link.b, link.a)):
+            if kinds[host] != "host" or degree[host] <= 1 or host in bad:
+                continue
+            where = ("nodes", index[host], "id")
+            if kinds[other] == "host":
+                msg = f"has {degree[host]} links: a host has one link, or one to a switch of each plane"
+            elif find(other) in into[host]:
+                msg = (f"has two links into one plane ('{into[host][find(other)]}' and '{other}' are "
+                       "joined by switches): a host has one link, or one to a switch of each plane")
+            else:
+                into[host][find(other)] = other
+                continue
+            bad.add(host)
+            errors.append(error_at(where, msg, host))
+    for i, node in enumerate(topo.nodes):
+        if node.kind == "host" and degree[node.id] == 0:
+            errors.append(error_at(("nodes", i, "id"), "a host must have exactly one link (has 0)",
+                                   node.id))
     return errors
 
 
