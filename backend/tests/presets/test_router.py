@@ -4,7 +4,8 @@ PRESET_KEYS = {"incast-2to1", "leaf-spine-permutation", "fat-tree-k4-websearch",
                "three-tier-podsets", "dci-100km-perftest", "pfc-alpha-incast",
                "msft-pfc-storm", "msft-pfc-storm-watchdogs", "msft-link-failure", "msft-deadlock",
                "msft-deadlock-cured", "msft-pingmesh", "ntt-dci-distance", "erd-vs-rc",
-               "ai-rail-allreduce", "ai-moe-alltoall", "ai-two-jobs", "ai-link-failure"}
+               "ai-rail-allreduce", "ai-moe-alltoall", "ai-two-jobs", "ai-link-failure",
+               "ai-multi-plane"}
 
 
 def test_list_presets(api):
