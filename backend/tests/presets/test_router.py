@@ -15,7 +15,8 @@ def test_list_presets(api):
     assert incast["hosts"] == 4 and incast["switches"] == 3 and incast["topology_kind"] == "leaf_spine"
     # the list says which presets carry a comparison, so the gallery can offer to run it
     assert [p["key"] for p in body["data"] if "comparison" in p] == [
-        "ntt-dci-distance", "erd-vs-rc", "ai-rail-allreduce", "ai-moe-alltoall", "ai-two-jobs"]
+        "ntt-dci-distance", "erd-vs-rc", "ai-rail-allreduce", "ai-moe-alltoall", "ai-two-jobs",
+        "ai-multi-plane"]
     ntt = next(p for p in body["data"] if p["key"] == "ntt-dci-distance")
     assert ntt["comparison"]["title"].startswith("NTT")
 
