@@ -218,3 +218,25 @@ TEST(MultiPlane, PfcPausesOnePlanePort)
     EXPECT_GT(fct, bound);
     EXPECT_LT(fct, bound * 1.10);
 }
+
+TEST(MultiPlane, RcQpMovesWhenItsPlaneLinkFails)
+{
+    // The one RC QP's plane (the documented hash) loses h0's access link at 50 us: the NIC sees
+    // its own link fail, moves the QP to the next plane (hash + 1 mod 4) and go-back-N resends
+    // what was lost; after the warm-up (100 us) it runs at one plane's rate again, on the new
+    // plane only.
+    Scenario probe = LoadScenario(Scenario4Planes("rc", kOneFlow));
+    const FlowSpec& spec = probe.flows[0];
+    uint32_t plane = FabricSwitch::EcmpHash(0x504c414e, spec.src, spec.dst, spec.udpSrcPort) % 4;
+    uint32_t next = (plane + 1) % 4;
+    std::string faults = R"([{"kind": "link_down", "link": "h0->p)" + std::to_string(plane) +
+                         R"(-leaf0_0", "start_us": 50}])";
+    FabricRunner r(LoadScenario(Scenario4Planes("rc", kOneFlow, faults)));
+    ASSERT_EQ(r.Run(RunLimits(), nullptr), RunStatus::OK);
+    auto res = r.Results();
+    EXPECT_NEAR(Throughput(res), kPlanePayloadGbps, kPlanePayloadGbps * 0.03);
+    auto u = PlaneUtilization(res);
+    ASSERT_EQ(u.size(), 1u);
+    EXPECT_EQ(u.begin()->first, static_cast<int>(next));
+    EXPECT_GT(res["flows"][0]["retransmits"].get<uint64_t>(), 0u);
+}
