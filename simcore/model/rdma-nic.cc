@@ -64,6 +64,8 @@ MultiPlaneNic::Receive(uint32_t port, RocePacket p)
 {
     m_rxPort = port; // control frames answering this one leave by the plane it came by
     RdmaNic::Receive(port, p);
+    // What the frame freed (an ACK opening a window) may leave by any plane.
+    KickPorts();
 }
 
 bool
@@ -476,7 +478,7 @@ RdmaNic::OnAck(const RocePacket& p, bool nack)
     {
         RetireFlow(p.flow); // sets senderDonePs: the sender FCT ends here
     }
-    Kick();
+    TryTransmit(0); // a multi-plane NIC kicks its other ports after every frame it receives
 }
 
 void
