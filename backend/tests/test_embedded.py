@@ -40,4 +40,4 @@ def test_embedded_end_to_end(embedded):
     run = run_two_hosts_end_to_end(embedded, "e2e embedded")
     assert run["status"] == "SUCCEEDED"
     presets = embedded.get("/presets").json()
-    assert presets["count"] == 18
+    assert presets["count"] == 19

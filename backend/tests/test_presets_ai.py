@@ -111,3 +111,26 @@ def test_ai_link_failure_costs_a_timeout_then_runs_at_speed(sim):
     assert failed["faults"]["drops"]["link_down"] > 0
     assert failed["summary"]["retransmitted_packets"] >= failed["faults"]["drops"]["link_down"]
     assert train["flows_completed"] == train["flows"]
+
+
+def test_ai_multi_plane_sprays_over_the_planes_and_loses_a_quarter_with_one(sim):
+    # 4 planes of 200G: an 800G NIC delivers 4 x 200 x 4096 / 4178 = 784.3 Gbit/s of payload
+    plane = goodput_ceiling(200, 4096)
+    result = sim(PRESETS["ai-multi-plane"]["scenario"])
+    train = job(result, "train")
+    assert train["completed"] and train["flows_completed"] == train["flows"]
+    assert train["nic_payload_gbps"] == pytest.approx(4 * plane, rel=1e-4)
+    # 8 ranks in 4 servers of 2: 2(n-1) = 14 steps, each moving 16 MiB / 8 = 2 MiB between servers
+    step_bytes = 16 * MIB // 8
+    full = 14 * step_bytes * 8 / (4 * plane * 1000)        # 299.5 us: the whole NIC per step
+    degraded = 14 * step_bytes * 8 / (3 * plane * 1000)    # 399.3 us: h0 with 3 of its 4 planes
+    times = [it["time_us"] for it in train["iterations"]]
+    assert full <= times[0] <= 1.05 * full
+    # the plane-3 link of h0 fails at 310 us, 1.5 us into iteration 1
+    assert 0.99 * degraded <= times[1] <= 1.05 * degraded
+    assert result["faults"]["drops"]["link_down"] > 0  # the frames on the wire when it failed
+    # RC pins the one QP of each ring hop to one plane: one plane's rate per step
+    rc = job(sim(variant("ai-multi-plane", nic__transport="rc")), "train")
+    one_plane = 14 * step_bytes * 8 / (plane * 1000)       # 1197.7 us
+    assert rc["completed"]
+    assert one_plane <= rc["iterations"][0]["time_us"] <= 1.05 * one_plane

@@ -83,7 +83,7 @@ def test_all_presets_are_covered():
                             "three-tier-podsets", "dci-100km-perftest", "pfc-alpha-incast",
                             "msft-pfc-storm", "msft-pfc-storm-watchdogs", "msft-link-failure",
                             "msft-deadlock", "msft-deadlock-cured", "msft-pingmesh",
-                            "ntt-dci-distance", "erd-vs-rc"}
+                            "ntt-dci-distance", "erd-vs-rc", "ai-multi-plane"}
 
 
 @pytest.mark.parametrize("path", PRESET_FILES, ids=lambda p: p.stem)

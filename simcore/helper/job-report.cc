@@ -74,7 +74,8 @@ Gbps(uint64_t bytes, double timeUs)
     return timeUs > 0 ? static_cast<double>(bytes) * 8.0 / timeUs / 1000.0 : 0.0;
 }
 
-/** A rank's NIC payload rate: its link's rate x mtu / (mtu + headers + preamble and gap). */
+/** A rank's NIC payload rate: its link's rate (a multi-plane NIC: its links' sum) x mtu /
+ *  (mtu + headers + preamble and gap). */
 double
 PayloadGbps(const Scenario& s, uint32_t host)
 {
@@ -83,8 +84,7 @@ PayloadGbps(const Scenario& s, uint32_t host)
     {
         if (l.a == host || l.b == host)
         {
-            rate = l.rateGbps;
-            break;
+            rate += l.rateGbps;
         }
     }
     const NicConfig& nic = s.nicCfg[host];

@@ -56,6 +56,7 @@ void
 NetworkBuilder::Build()
 {
     BuildDevices();
+    AssignPlanes();
     BuildRoutes();
     AttachAccelerators();
     BuildFlows();
@@ -96,11 +97,18 @@ NetworkBuilder::BuildDevices()
     m_devices.assign(n, nullptr);
     m_switches.assign(n, nullptr);
     m_nics.assign(n, nullptr);
+    std::vector<uint32_t> hostLinks(n, 0); // a host with a link per plane gets a MultiPlaneNic
+    for (const LinkSpec& l : m_scenario.topo.links)
+    {
+        hostLinks[std::min<size_t>(l.a, n - 1)] += l.a < n ? 1 : 0;
+        hostLinks[std::min<size_t>(l.b, n - 1)] += l.b < n ? 1 : 0;
+    }
     for (size_t i = 0; i < n; ++i)
     {
         if (nodes[i].isHost)
         {
-            auto nic = ns3::CreateObject<RdmaNic>();
+            ns3::Ptr<RdmaNic> nic = hostLinks[i] > 1 ? ns3::Ptr<RdmaNic>(ns3::CreateObject<MultiPlaneNic>())
+                                                     : ns3::CreateObject<RdmaNic>();
             m_nics[i] = ns3::PeekPointer(nic);
             m_devices[i] = nic;
         }
@@ -173,40 +181,105 @@ NetworkBuilder::BuildDevices()
 }
 
 void
-NetworkBuilder::BuildRoutes()
+NetworkBuilder::AssignPlanes()
 {
+    // A plane is a set of switches joined by switch-switch links: one for every topology but
+    // multi_plane, whose planes share no switch. Hosts join planes through their ports.
     size_t n = m_devices.size();
-    m_hostAttach.assign(n, UINT32_MAX);
-    m_hostAttachNode.assign(n, UINT32_MAX);
-    m_hostPort.assign(n, UINT32_MAX);
-    std::vector<uint32_t> attachIndexOf(n, UINT32_MAX);
-    std::vector<uint32_t> attachNodes;
-    for (size_t h = 0; h < n; ++h)
+    m_switchPlane.assign(n, UINT32_MAX);
+    uint32_t planes = 0;
+    std::vector<uint32_t> stack;
+    for (size_t s = 0; s < n; ++s)
     {
-        if (!m_nics[h] || m_nics[h]->GetNPorts() == 0)
+        if (!m_switches[s] || m_switchPlane[s] != UINT32_MAX)
         {
             continue;
         }
-        uint32_t sw = m_nics[h]->GetPort(0).neighbor;
-        if (sw >= n || !m_switches[sw])
+        m_switchPlane[s] = planes;
+        stack.push_back(static_cast<uint32_t>(s));
+        while (!stack.empty())
         {
-            continue; // a host wired straight to a host needs no switch route
+            const FabricSwitch* su = m_switches[stack.back()];
+            stack.pop_back();
+            for (uint32_t p = 0; p < su->GetNPorts(); ++p)
+            {
+                uint32_t v = su->GetPort(p).neighbor;
+                if (v < n && m_switches[v] && m_switchPlane[v] == UINT32_MAX)
+                {
+                    m_switchPlane[v] = planes;
+                    stack.push_back(v);
+                }
+            }
         }
-        if (attachIndexOf[sw] == UINT32_MAX)
-        {
-            attachIndexOf[sw] = static_cast<uint32_t>(attachNodes.size());
-            attachNodes.push_back(sw);
-        }
-        m_hostAttach[h] = attachIndexOf[sw];
-        m_hostAttachNode[h] = sw;
-        m_hostPort[h] = m_switches[sw]->PortToward(static_cast<uint32_t>(h));
+        ++planes;
     }
-    size_t nAttach = attachNodes.size();
+    m_planes.assign(std::max<uint32_t>(planes, 1), PlaneRoutes());
+    for (size_t h = 0; h < n; ++h)
+    {
+        if (!m_nics[h] || m_nics[h]->GetNPorts() <= 1)
+        {
+            continue;
+        }
+        std::vector<const std::vector<uint32_t>*> portAttach;
+        for (uint32_t k = 0; k < m_nics[h]->GetNPorts(); ++k)
+        {
+            uint32_t sw = m_nics[h]->GetPort(k).neighbor;
+            portAttach.push_back(sw < n && m_switches[sw] ? &m_planes[m_switchPlane[sw]].attach
+                                                          : nullptr);
+        }
+        m_nics[h]->SetPlaneRoutes(std::move(portAttach));
+    }
+}
+
+void
+NetworkBuilder::BuildRoutes()
+{
+    size_t n = m_devices.size();
+    for (PlaneRoutes& pl : m_planes)
+    {
+        pl.attach.assign(n, UINT32_MAX);
+        pl.attachNode.assign(n, UINT32_MAX);
+        pl.port.assign(n, UINT32_MAX);
+    }
+    std::vector<uint32_t> attachIndexOf(n, UINT32_MAX);
+    std::vector<std::vector<uint32_t>> attachNodes(m_planes.size()); ///< per plane
+    for (size_t h = 0; h < n; ++h)
+    {
+        uint32_t nPorts = m_nics[h] ? m_nics[h]->GetNPorts() : 0;
+        for (uint32_t k = 0; k < nPorts; ++k)
+        {
+            const Port& hostPort = m_nics[h]->GetPort(k);
+            uint32_t sw = hostPort.neighbor;
+            if (sw >= n || !m_switches[sw])
+            {
+                continue; // a host wired straight to a host needs no switch route
+            }
+            if (nPorts > 1 && hostPort.fault != nullptr && hostPort.fault->routedAround)
+            {
+                continue; // a plane whose link to this host failed no longer reaches it
+            }
+            PlaneRoutes& pl = m_planes[m_switchPlane[sw]];
+            if (pl.attach[h] != UINT32_MAX)
+            {
+                continue;
+            }
+            std::vector<uint32_t>& nodes = attachNodes[m_switchPlane[sw]];
+            if (attachIndexOf[sw] == UINT32_MAX)
+            {
+                attachIndexOf[sw] = static_cast<uint32_t>(nodes.size());
+                nodes.push_back(sw);
+            }
+            pl.attach[h] = attachIndexOf[sw];
+            pl.attachNode[h] = sw;
+            pl.port[h] = m_switches[sw]->PortToward(static_cast<uint32_t>(h));
+        }
+    }
     std::vector<RouteTable> tables(n);
     for (size_t s = 0; s < n; ++s)
     {
         if (m_switches[s])
         {
+            size_t nAttach = attachNodes[m_switchPlane[s]].size();
             tables[s].offset.assign(nAttach, 0);
             tables[s].count.assign(nAttach, 0);
         }
@@ -214,57 +287,60 @@ NetworkBuilder::BuildRoutes()
     std::vector<int32_t> dist(n);
     std::vector<uint32_t> bfs;
     bfs.reserve(n);
-    for (size_t a = 0; a < nAttach; ++a)
+    for (size_t plane = 0; plane < attachNodes.size(); ++plane)
     {
-        std::fill(dist.begin(), dist.end(), -1);
-        bfs.clear();
-        uint32_t root = attachNodes[a];
-        dist[root] = 0;
-        bfs.push_back(root);
-        for (size_t head = 0; head < bfs.size(); ++head)
+        for (size_t a = 0; a < attachNodes[plane].size(); ++a)
         {
-            uint32_t u = bfs[head];
-            const FabricSwitch* su = m_switches[u];
-            for (uint32_t p = 0; p < su->GetNPorts(); ++p)
+            std::fill(dist.begin(), dist.end(), -1);
+            bfs.clear();
+            uint32_t root = attachNodes[plane][a];
+            dist[root] = 0;
+            bfs.push_back(root);
+            for (size_t head = 0; head < bfs.size(); ++head)
             {
-                uint32_t v = su->GetPort(p).neighbor;
-                const PortFault* pf = su->GetPort(p).fault;
-                if (pf != nullptr && pf->routedAround)
+                uint32_t u = bfs[head];
+                const FabricSwitch* su = m_switches[u];
+                for (uint32_t p = 0; p < su->GetNPorts(); ++p)
                 {
-                    continue; // a failed link, once routing has converged (fault-schedule.cc)
-                }
-                if (v < n && m_switches[v] && dist[v] < 0)
-                {
-                    dist[v] = dist[u] + 1;
-                    bfs.push_back(v);
+                    uint32_t v = su->GetPort(p).neighbor;
+                    const PortFault* pf = su->GetPort(p).fault;
+                    if (pf != nullptr && pf->routedAround)
+                    {
+                        continue; // a failed link, once routing has converged (fault-schedule.cc)
+                    }
+                    if (v < n && m_switches[v] && dist[v] < 0)
+                    {
+                        dist[v] = dist[u] + 1;
+                        bfs.push_back(v);
+                    }
                 }
             }
-        }
-        for (uint32_t s : bfs)
-        {
-            if (s == root)
+            for (uint32_t s : bfs)
             {
-                continue;
-            }
-            RouteTable& t = tables[s];
-            t.offset[a] = static_cast<uint32_t>(t.ports.size());
-            const FabricSwitch* ss = m_switches[s];
-            uint32_t count = 0;
-            for (uint32_t p = 0; p < ss->GetNPorts() && count < 255; ++p)
-            {
-                uint32_t v = ss->GetPort(p).neighbor;
-                const PortFault* pf = ss->GetPort(p).fault;
-                if (pf != nullptr && pf->routedAround)
+                if (s == root)
                 {
                     continue;
                 }
-                if (v < n && m_switches[v] && dist[v] == dist[s] - 1)
+                RouteTable& t = tables[s];
+                t.offset[a] = static_cast<uint32_t>(t.ports.size());
+                const FabricSwitch* ss = m_switches[s];
+                uint32_t count = 0;
+                for (uint32_t p = 0; p < ss->GetNPorts() && count < 255; ++p)
                 {
-                    t.ports.push_back(static_cast<uint16_t>(p));
-                    ++count;
+                    uint32_t v = ss->GetPort(p).neighbor;
+                    const PortFault* pf = ss->GetPort(p).fault;
+                    if (pf != nullptr && pf->routedAround)
+                    {
+                        continue;
+                    }
+                    if (v < n && m_switches[v] && dist[v] == dist[s] - 1)
+                    {
+                        t.ports.push_back(static_cast<uint16_t>(p));
+                        ++count;
+                    }
                 }
+                t.count[a] = static_cast<uint8_t>(count);
             }
-            t.count[a] = static_cast<uint8_t>(count);
         }
     }
     for (size_t s = 0; s < n; ++s)
@@ -272,8 +348,8 @@ NetworkBuilder::BuildRoutes()
         if (m_switches[s])
         {
             tables[s].ports.shrink_to_fit();
-            m_switches[s]->SetRoutes(std::move(tables[s]), &m_hostAttach, &m_hostAttachNode,
-                                     &m_hostPort);
+            PlaneRoutes& pl = m_planes[m_switchPlane[s]];
+            m_switches[s]->SetRoutes(std::move(tables[s]), &pl.attach, &pl.attachNode, &pl.port);
         }
     }
 }
@@ -293,7 +369,7 @@ NetworkBuilder::NodePathOf(const FlowSpec& f) const
     probe.dst = f.dst;
     probe.udpSrc = f.udpSrcPort;
     path.push_back(f.src);
-    uint32_t node = m_nics[f.src]->GetPort(0).neighbor;
+    uint32_t node = m_nics[f.src]->GetPort(m_nics[f.src]->PathPort(f)).neighbor;
     for (int hop = 0; hop < 64 && node < n; ++hop)
     {
         path.push_back(node);
@@ -370,9 +446,19 @@ NetworkBuilder::BuildFlows()
         }
         auto hops = PathOf(s);
         uint32_t overhead = nc.headerBytes + nc.preambleIfgBytes;
+        // A QP sprayed over the planes of a multi-plane NIC has them all: the ideal FCT and the
+        // BDP count their summed rate at every hop (the path followed is plane 0's).
+        auto planeHops = hops;
+        if (m_nics[s.src]->SpraysPlanes())
+        {
+            for (auto& hop : planeHops)
+            {
+                hop.first *= m_nics[s.src]->GetNPorts();
+            }
+        }
         f.qpDepth = s.window != kWindowBdp
                         ? s.window
-                        : BdpQpDepth(hops, f.mtu, s.messageBytes, overhead, overhead + kAethBytes);
+                        : BdpQpDepth(planeHops, f.mtu, s.messageBytes, overhead, overhead + kAethBytes);
         uint64_t windowBytes = std::max<uint64_t>(1, uint64_t(std::max<uint32_t>(1, f.qpDepth)) *
                                                          std::max<uint64_t>(1, s.messageBytes));
         f.windowPkts = std::max<uint64_t>(1, (windowBytes + f.mtu - 1) / f.mtu);
@@ -381,7 +467,7 @@ NetworkBuilder::BuildFlows()
         f.baseRttPs = static_cast<int64_t>(BaseRttPs(hops, f.mtu + overhead, overhead + kAethBytes));
         if (f.valid && s.sizeBytes > 0)
         {
-            f.idealPs = IdealFctPs(s.sizeBytes, f.mtu, hops, nc.headerBytes + nc.preambleIfgBytes);
+            f.idealPs = IdealFctPs(s.sizeBytes, f.mtu, planeHops, nc.headerBytes + nc.preambleIfgBytes);
         }
     }
     m_startOrder.clear();

@@ -1,7 +1,7 @@
 /*
  * NetworkBuilder: builds and owns the simulated network of one run. It owns the devices (NICs,
  * switches, DCI accelerators) and their links, the ECMP route tables and the host attachment
- * tables they read (rebuilt when a failed link is routed around), and the flows' static setup
+ * tables they read, one set per plane (rebuilt when a failed link is routed around), and the flows' static setup
  * (MTU, packet count, QP depth, window, base RTT, ideal FCT: the FlowState fields it writes,
  * once, before the run). Everything else reads the network through its const queries.
  */
@@ -48,7 +48,7 @@ class NetworkBuilder
     const std::vector<FabricSwitch*>& Switches() const { return m_switches; }
     const std::vector<RdmaNic*>& Nics() const { return m_nics; }
     /** Per node: the switch a host hangs off (UINT32_MAX for switches and unattached hosts). */
-    const std::vector<uint32_t>& HostAttachNode() const { return m_hostAttachNode; }
+    const std::vector<uint32_t>& HostAttachNode() const { return m_planes.front().attachNode; }
     /** Flow indices by (start, id): the order the run starts them in. */
     const std::vector<uint32_t>& StartOrder() const { return m_startOrder; }
     /** "a->b" name of a node's egress toward a neighbor. */
@@ -60,6 +60,9 @@ class NetworkBuilder
 
   private:
     void BuildDevices();
+    /** Splits the switches into planes (sets joined by switch links) and hands each
+     *  multi-port NIC its ports' planes. */
+    void AssignPlanes();
     void BuildFlows();
     /** topology.accelerator: whether node is an accelerated DCI edge. */
     bool IsAcceleratorEdge(uint32_t node) const;
@@ -71,9 +74,15 @@ class NetworkBuilder
     std::vector<ns3::Ptr<FabricDevice>> m_devices; ///< per node
     std::vector<FabricSwitch*> m_switches;         ///< per node (nullptr for hosts)
     std::vector<RdmaNic*> m_nics;                  ///< per node (nullptr for switches)
-    std::vector<uint32_t> m_hostAttach;            ///< per node: attachment index
-    std::vector<uint32_t> m_hostAttachNode;        ///< per node: switch a host hangs off
-    std::vector<uint32_t> m_hostPort;              ///< per node: that switch's port toward it
+    /** The host attachment tables of one plane (the switches of a plane read its tables). */
+    struct PlaneRoutes
+    {
+        std::vector<uint32_t> attach;     ///< per node: attachment index in the plane
+        std::vector<uint32_t> attachNode; ///< per node: the plane's switch a host hangs off
+        std::vector<uint32_t> port;       ///< per node: that switch's port toward it
+    };
+    std::vector<PlaneRoutes> m_planes{1}; ///< one per plane (multi_plane), else one
+    std::vector<uint32_t> m_switchPlane;  ///< per node: a switch's plane
     std::vector<uint32_t> m_startOrder;            ///< flow indices by (start, id)
 };
 

@@ -27,7 +27,9 @@ class RingQueue
         return m_count;
     }
 
-    void Push(const T& p)
+    // Always inline: one store on the per-packet path (callers that grew past GCC's
+    // inlining budget had started calling it).
+    __attribute__((always_inline)) void Push(const T& p)
     {
         if (m_count == m_buf.size())
         {

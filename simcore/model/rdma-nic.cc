@@ -3,6 +3,7 @@
 #include "model/dcqcn-sampled.h"
 #include "model/dcqcn.h"
 #include "model/erd-transport.h"
+#include "model/fabric-switch.h"
 #include "model/nic-faults.h"
 #include "model/rc-transport.h"
 #include "model/sprayed-transport.h"
@@ -18,7 +19,14 @@
 namespace fabric
 {
 
+namespace
+{
+/** Seed of the hash that pins an RC/XRC QP to one plane of a multi-plane NIC. */
+constexpr uint32_t kPlaneHashSeed = 0x504c414e; // "PLAN"
+} // namespace
+
 NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
+NS_OBJECT_ENSURE_REGISTERED(MultiPlaneNic);
 
 ns3::TypeId
 RdmaNic::GetTypeId()
@@ -41,6 +49,37 @@ RdmaNic::GetTypeId()
 }
 
 RdmaNic::RdmaNic() = default;
+
+ns3::TypeId
+MultiPlaneNic::GetTypeId()
+{
+    static ns3::TypeId tid = ns3::TypeId("fabric::MultiPlaneNic")
+                                 .SetParent<RdmaNic>()
+                                 .SetGroupName("Fabric")
+                                 .AddConstructor<MultiPlaneNic>();
+    return tid;
+}
+
+void
+MultiPlaneNic::Receive(uint32_t port, RocePacket p)
+{
+    m_rxPort = port; // control frames answering this one leave by the plane it came by
+    RdmaNic::Receive(port, p);
+    // What the frame freed (an ACK opening a window) may leave by any plane.
+    KickPorts();
+}
+
+bool
+MultiPlaneNic::Dequeue(uint32_t port, RocePacket& out)
+{
+    return DequeuePlane(port, out);
+}
+
+bool
+MultiPlaneNic::HasBacklog(uint32_t port) const
+{
+    return !(port == 0 ? m_ctrl : m_portCtrl[port - 1]).Empty() || !m_active.empty();
+}
 
 void
 RdmaNic::Configure(FabricContext* ctx, uint32_t node, const NicConfig& cfg)
@@ -67,6 +106,17 @@ RdmaNic::Configure(FabricContext* ctx, uint32_t node, const NicConfig& cfg)
     m_goBackN = m_transport->GetInstanceTypeId() == RcTransport::GetTypeId() ||
                 m_transport->GetInstanceTypeId() == XrcTransport::GetTypeId();
     m_qpCache.SetCapacity(cfg.qpCacheEntries);
+    m_multiPort = m_ports.size() > 1;
+    if (m_multiPort)
+    {
+        m_portCtrl.resize(m_ports.size() - 1);
+        m_portRr.assign(m_ports.size(), 0);
+        m_nicRateBps = 0;
+        for (const Port& port : m_ports)
+        {
+            m_nicRateBps += port.rateBps;
+        }
+    }
     m_qpMissPs = static_cast<int64_t>(cfg.qpCacheMissNs * 1e3 + 0.5);
     m_ccFactory.SetTypeId(CongestionOps::TypeIdNameFor(cfg.cc.algorithm));
     if (cfg.cc.algorithm != "none")
@@ -128,7 +178,8 @@ RdmaNic::StartFlow(uint32_t flow)
     }
     f.started = true;
     f.startPs = NowPs();
-    f.lineRateBps = m_ports[0].rateBps;
+    // A spraying QP of a multi-plane NIC may use every port: its line rate is their sum.
+    f.lineRateBps = SpraysPlanes() ? m_nicRateBps : m_ports[0].rateBps;
     {
         // ns-3's attribute system shares its accessors and checkers between all objects with
         // reference counts that are not atomic: partitions' threads create objects one at a time.
@@ -141,7 +192,7 @@ RdmaNic::StartFlow(uint32_t flow)
     f.lastProgressPs = f.startPs;
     m_active.push_back(flow);
     ns3::Simulator::Schedule(ns3::PicoSeconds(m_rtoPs), &RdmaNic::CheckRto, this, flow);
-    TryTransmit(0);
+    Kick();
 }
 
 bool
@@ -195,6 +246,13 @@ RdmaNic::Dequeue(uint32_t port, RocePacket& out)
         out = m_ctrl.Pop();
         return true;
     }
+    return DequeueData<false>(port, out);
+}
+
+template <bool kPlanes>
+inline bool
+RdmaNic::DequeueData(uint32_t port, RocePacket& out)
+{
     size_t n = m_active.size();
     if (n == 0)
     {
@@ -207,14 +265,25 @@ RdmaNic::Dequeue(uint32_t port, RocePacket& out)
         return false;
     }
     int64_t earliest = kForeverPs;
+    // Each port of a multi-plane NIC keeps its own round robin (one shared pointer, moved by
+    // every port in turn, starves the QPs some port never reaches).
+    size_t& rr = kPlanes ? m_portRr[port] : m_rr;
     for (size_t i = 0; i < n; ++i)
     {
-        size_t slot = (m_rr + i) % n;
+        size_t slot = (rr + i) % n;
         uint32_t flow = m_active[slot];
         FlowState& f = m_ctx->flows[flow];
         if (m_goBackN ? !RcTransport::CanSendRc(f) : !m_transport->CanSend(f))
         {
             continue;
+        }
+        if constexpr (kPlanes)
+        {
+            // Pinned QPs leave by their plane only; spraying ones by any plane reaching dst.
+            if (m_goBackN ? PathPort(*f.spec) != port : !PlaneUsable(port, f.spec->dst))
+            {
+                continue;
+            }
         }
         if (IsPaused(port, f.spec->priority & 7))
         {
@@ -233,7 +302,7 @@ RdmaNic::Dequeue(uint32_t port, RocePacket& out)
             ScheduleWake(m_stallUntilPs);
             return false;
         }
-        m_rr = (slot + 1) % n;
+        rr = (slot + 1) % n;
         return BuildData(flow, out, now);
     }
     if (earliest != kForeverPs)
@@ -262,7 +331,7 @@ RdmaNic::Wake()
     {
         m_wakeAtPs = kForeverPs;
     }
-    TryTransmit(0);
+    Kick();
 }
 
 void
@@ -330,8 +399,7 @@ RdmaNic::SendControl(const FlowState& f, PacketKind kind, uint32_t psn, uint32_t
         c.ece = mutableFlow.eceSinceAck;
         mutableFlow.eceSinceAck = false;
     }
-    m_ctrl.Push(c);
-    TryTransmit(0);
+    PushControl(c);
 }
 
 void
@@ -417,7 +485,7 @@ RdmaNic::OnAck(const RocePacket& p, bool nack)
     {
         RetireFlow(p.flow); // sets senderDonePs: the sender FCT ends here
     }
-    TryTransmit(0);
+    TryTransmit(0); // a multi-plane NIC kicks its other ports after every frame it receives
 }
 
 void
@@ -454,13 +522,20 @@ RdmaNic::RetireFlow(uint32_t flow)
     {
         size_t slot = static_cast<size_t>(it - m_active.begin());
         m_active.erase(it);
-        if (m_rr > slot)
+        auto keep = [this, slot](size_t& rr) {
+            if (rr > slot)
+            {
+                --rr;
+            }
+            if (rr >= m_active.size())
+            {
+                rr = 0;
+            }
+        };
+        keep(m_rr);
+        for (size_t& rr : m_portRr)
         {
-            --m_rr;
-        }
-        if (m_rr >= m_active.size())
-        {
-            m_rr = 0;
+            keep(rr);
         }
     }
 }
@@ -478,7 +553,7 @@ RdmaNic::CheckRto(uint32_t flow)
     {
         m_transport->OnTimeout(f, now);
         f.lastProgressPs = now;
-        TryTransmit(0);
+        Kick();
     }
     // The deadline has passed only when nothing is outstanding (a QP paced far below line rate,
     // or between messages): look again one RTO later instead of re-arming at once.
@@ -517,8 +592,11 @@ RdmaNic::SendPause(uint8_t prio, uint16_t quanta, bool indefinite)
         m_pauseLapsePs =
             indefinite ? kForeverPs
                        : now + static_cast<int64_t>(quanta * 64.0 * m_ports[0].psPerByte + 0.5);
-        ++m_ports[0].pausesSent[prio];
-        ++Counters(m_ctx).pausesSent;
+        for (uint32_t port = 0; port < (m_multiPort ? m_ports.size() : 1); ++port)
+        {
+            ++m_ports[port].pausesSent[prio]; // a multi-plane NIC pauses every plane
+            ++Counters(m_ctx).pausesSent;
+        }
         m_pausedPrios |= static_cast<uint8_t>(1u << prio);
     }
     else
@@ -539,8 +617,7 @@ RdmaNic::SendPause(uint8_t prio, uint16_t quanta, bool indefinite)
     f.pausePriority = prio;
     f.quanta = quanta;
     f.indefinite = indefinite;
-    m_ctrl.Push(f);
-    TryTransmit(0);
+    PushControl(f);
     return true;
 }
 
@@ -631,6 +708,91 @@ RdmaNic::DoDispose()
         m_transport = nullptr;
     }
     FabricDevice::DoDispose();
+}
+
+void
+RdmaNic::SetPlaneRoutes(std::vector<const std::vector<uint32_t>*> portAttach)
+{
+    m_portAttach = std::move(portAttach);
+}
+
+bool
+RdmaNic::PlaneUsable(uint32_t port, uint32_t dst) const
+{
+    const Port& p = m_ports[port];
+    if (p.fault != nullptr && p.fault->down)
+    {
+        return false; // the NIC sees its own link fail at once
+    }
+    const std::vector<uint32_t>* attach = port < m_portAttach.size() ? m_portAttach[port] : nullptr;
+    return attach == nullptr || dst >= attach->size() || (*attach)[dst] != UINT32_MAX;
+}
+
+uint32_t
+RdmaNic::PathPort(const FlowSpec& f) const
+{
+    uint32_t n = static_cast<uint32_t>(m_ports.size());
+    if (n <= 1 || !m_goBackN)
+    {
+        return 0;
+    }
+    // A QP's plane: a hash of its 5-tuple (as ECMP picks a path), moved to the next plane
+    // that is up and reaches the destination when it is not.
+    uint32_t h = FabricSwitch::EcmpHash(kPlaneHashSeed, f.src, f.dst, f.udpSrcPort) % n;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        uint32_t port = (h + i) % n;
+        if (PlaneUsable(port, f.dst))
+        {
+            return port;
+        }
+    }
+    return h;
+}
+
+void
+RdmaNic::KickPorts()
+{
+    for (uint32_t port = 0; port < m_ports.size(); ++port)
+    {
+        TryTransmit(port);
+    }
+}
+
+void
+RdmaNic::PushControlPlane(const RocePacket& c)
+{
+    uint32_t n = static_cast<uint32_t>(m_ports.size());
+    if (c.kind == PacketKind::PAUSE)
+    {
+        for (uint32_t port = 0; port < n; ++port)
+        {
+            RocePacket pause = c;
+            pause.dst = m_ports[port].neighbor;
+            (port == 0 ? m_ctrl : m_portCtrl[port - 1]).Push(pause);
+            TryTransmit(port);
+        }
+        return;
+    }
+    uint32_t port = m_rxPort < n ? m_rxPort : 0;
+    for (uint32_t i = 0; i < n && !PlaneUsable(port, c.dst); ++i)
+    {
+        port = (m_rxPort + i + 1) % n;
+    }
+    (port == 0 ? m_ctrl : m_portCtrl[port - 1]).Push(c);
+    TryTransmit(port);
+}
+
+bool
+RdmaNic::DequeuePlane(uint32_t port, RocePacket& out)
+{
+    PacketQueue& ctrl = port == 0 ? m_ctrl : m_portCtrl[port - 1];
+    if (!ctrl.Empty())
+    {
+        out = ctrl.Pop();
+        return true;
+    }
+    return DequeueData<true>(port, out);
 }
 
 uint64_t

@@ -3,7 +3,10 @@
  * chosen by TypeId (RC go-back-N, XRC, sprayed, ERD), a retransmission timeout, a window of
  * outstanding bytes, per-QP rate pacing by a CongestionOps reaction point, the DCQCN
  * notification point (CNP generation), a QP-context cache and PFC pause of its egress per
- * priority. One port per NIC; several QPs share it round-robin.
+ * priority. Several QPs share the port round-robin. A multi-plane NIC (topology multi_plane) has
+ * a port per plane: RC and XRC pin each QP to one plane by a hash, the sprayed and ERD
+ * transports send each packet on whichever plane is free (docs/model.md, "Multi-plane NICs");
+ * a one-port NIC runs the same code as before.
  */
 #ifndef FABRIC_RDMA_NIC_H
 #define FABRIC_RDMA_NIC_H
@@ -34,6 +37,20 @@ class RdmaNic : public FabricDevice
 
     void Receive(uint32_t port, RocePacket p) override;
 
+    /**
+     * Multi-plane NICs (more than one port): per port, the attachment table of that port's
+     * plane (host -> attachment, UINT32_MAX when the host cannot be reached on that plane);
+     * the NIC sends nothing toward a destination over a plane that cannot reach it.
+     */
+    void SetPlaneRoutes(std::vector<const std::vector<uint32_t>*> portAttach);
+    /** The port a flow's packets leave by when it is pinned (RC, XRC); 0 on a one-port NIC. */
+    uint32_t PathPort(const FlowSpec& f) const;
+    /** Whether this NIC sends each packet of a QP on whichever plane is free (several ports,
+     *  a transport that tolerates reordering: sprayed, ERD). */
+    bool SpraysPlanes() const
+    {
+        return m_multiPort && !m_goBackN;
+    }
     const NicConfig& Config() const;
     const Transport& GetTransport() const;
     /** Sends that found their QP context out of the cache (nic.qp_cache_entries). */
@@ -63,7 +80,43 @@ class RdmaNic : public FabricDevice
 
   private:
     friend class Transport; // the reliability layer acknowledges and delivers through the NIC
+    friend class MultiPlaneNic;
 
+    /** Starts a transmission on every port that may send (one port: TryTransmit(0)). */
+    void Kick()
+    {
+        if (__builtin_expect(m_multiPort, 0))
+        {
+            KickPorts();
+        }
+        else
+        {
+            TryTransmit(0);
+        }
+    }
+    __attribute__((noinline, cold)) void KickPorts();
+    /** Queues a control frame for the wire. */
+    void PushControl(const RocePacket& c)
+    {
+        if (__builtin_expect(m_multiPort, 0))
+        {
+            PushControlPlane(c);
+            return;
+        }
+        m_ctrl.Push(c);
+        TryTransmit(0);
+    }
+    /** Multi-plane: a pause on every port, other control frames on the port of the last
+     *  arrival (the plane the flow's data came by), or the first usable one. */
+    __attribute__((noinline, cold)) void PushControlPlane(const RocePacket& c);
+    /** Multi-plane Dequeue: the port's control frames, then the round robin over the QPs that
+     *  may use this port (pinned to it, or spraying and its plane reaches the destination). */
+    bool DequeuePlane(uint32_t port, RocePacket& out);
+    /** The round robin over the QPs (kPlanes: only those that may use port). */
+    template <bool kPlanes>
+    __attribute__((always_inline)) inline bool DequeueData(uint32_t port, RocePacket& out);
+    /** Whether port is up here and its plane reaches dst. */
+    bool PlaneUsable(uint32_t port, uint32_t dst) const;
     void OnData(const RocePacket& p);
     /** switch.trimming: a DATA frame's header whose payload a switch cut (out of line: rare). */
     __attribute__((noinline)) void OnTrimmedFrame(const RocePacket& p);
@@ -92,6 +145,13 @@ class RdmaNic : public FabricDevice
     int64_t m_qpMissPs = 0;
     int64_t m_stallUntilPs = 0; ///< transmit pipeline waits for a QP context until then
     PacketQueue m_ctrl;
+    // Multi-plane NICs only (several ports); a one-port NIC never reads these.
+    bool m_multiPort = false;
+    uint32_t m_rxPort = 0; ///< the port the frame being received came in by
+    double m_nicRateBps = 0; ///< all ports together: a spraying QP's line rate
+    std::vector<PacketQueue> m_portCtrl; ///< control frames of ports 1..n-1 (port 0: m_ctrl)
+    std::vector<size_t> m_portRr; ///< per port: its round robin over m_active
+    std::vector<const std::vector<uint32_t>*> m_portAttach; ///< per port: SetPlaneRoutes
     std::vector<uint32_t> m_active; ///< sending QPs (flow indices), in round-robin order
     size_t m_rr = 0;
     int64_t m_wakeAtPs = kForeverPs;
@@ -109,6 +169,22 @@ class RdmaNic : public FabricDevice
     ns3::TracedCallback<uint32_t> m_cnpTxTrace; ///< flow id of the QP a CNP was sent for
     ns3::TracedCallback<uint32_t> m_cnpRxTrace;
     ns3::TracedCallback<uint32_t> m_completeTrace; ///< flow id completed at this receiver
+};
+
+/**
+ * The NIC of a multi-plane host (more than one port, one per plane): its own Dequeue,
+ * HasBacklog and Receive, so a one-port RdmaNic's per-packet path is the one it always was.
+ */
+class MultiPlaneNic : public RdmaNic
+{
+  public:
+    static ns3::TypeId GetTypeId();
+
+    void Receive(uint32_t port, RocePacket p) override;
+
+  protected:
+    bool Dequeue(uint32_t port, RocePacket& out) override;
+    bool HasBacklog(uint32_t port) const override;
 };
 
 } // namespace fabric

@@ -10,6 +10,7 @@
 #include <string>
 #include <cmath>
 #include <deque>
+#include <map>
 #include <iomanip>
 #include <sstream>
 #include <set>
@@ -330,6 +331,11 @@ CheckPaths(const Scenario& s, std::vector<Finding>& out)
         {
             minRate = std::min(minRate, h.rateGbps);
         }
+        if (adj[f.src].size() > 1 && (nic.transport == "sprayed" || nic.transport == "erd"))
+        {
+            // A multi-plane NIC sprays such a QP over all its planes (docs/model.md).
+            minRate *= double(adj[f.src].size());
+        }
         // The window is judged against the RTT it turns over in (to an accelerating edge);
         // the RTO rule below keeps the whole path's RTT.
         double windowRtt = BaseRttUs(WindowHops(s, hops), nic.mtuBytes);
@@ -578,6 +584,71 @@ CheckCollectives(const Scenario& s, std::vector<Finding>& out)
     }
 }
 
+/** Multi-plane NICs (a host with a link per plane): RC and XRC pin each QP to one plane, so a
+ *  connection with fewer QPs than planes leaves planes of its NIC idle. Once per sending host,
+ *  at its first such connection. */
+void
+CheckPlanes(const Scenario& s, std::vector<Finding>& out)
+{
+    const Topology& t = s.topo;
+    std::vector<uint32_t> planes(t.nodes.size(), 0);
+    bool any = false;
+    for (const LinkSpec& l : t.links)
+    {
+        for (uint32_t h : {l.a, l.b})
+        {
+            if (t.nodes[h].isHost)
+            {
+                any = ++planes[h] > 1 || any;
+            }
+        }
+    }
+    if (!any)
+    {
+        return;
+    }
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> qps; // (src, dst) -> QPs, in flow order
+    std::vector<std::pair<uint32_t, uint32_t>> order;
+    for (const FlowSpec& f : s.flows)
+    {
+        const std::string& transport = s.nicCfg[f.src].transport;
+        if (f.local || planes[f.src] <= 1 || (transport != "rc" && transport != "xrc"))
+        {
+            continue;
+        }
+        if (qps[{f.src, f.dst}]++ == 0)
+        {
+            order.push_back({f.src, f.dst});
+        }
+    }
+    std::set<uint32_t> reported;
+    for (const auto& pair : order)
+    {
+        uint32_t n = qps[pair];
+        uint32_t p = planes[pair.first];
+        if (n >= p || !reported.insert(pair.first).second)
+        {
+            continue;
+        }
+        double rate = 0;
+        for (const LinkSpec& l : t.links)
+        {
+            rate = l.a == pair.first || l.b == pair.first ? std::max(rate, l.rateGbps) : rate;
+        }
+        out.push_back(
+            {"warning", "multi_plane_qp_pinned",
+             {t.nodes[pair.first].id + "->" + t.nodes[pair.second].id},
+             {{"planes", double(p)}, {"qps", double(n)}, {"plane_gbps", rate},
+              {"nic_gbps", rate * p}},
+             t.nodes[pair.first].id + "'s NIC has " + std::to_string(p) + " planes, but " +
+                 s.nicCfg[pair.first].transport + " pins each QP to one: its " + std::to_string(n) +
+                 " QP" + (n == 1 ? "" : "s") + " to " + t.nodes[pair.second].id + " can use at most " +
+                 Num(rate * n) + " of its " + Num(rate * p) + " Gbit/s",
+             "use nic.transport \"sprayed\" (each packet on a free plane) or at least " +
+                 std::to_string(p) + " QPs per connection (qps; channels for a collective)"});
+    }
+}
+
 /** Applies a scenario's `set` faults to a copy: the configuration in force at the end. */
 Scenario
 AfterSets(const Scenario& s, ordered_json& effective)
@@ -642,6 +713,7 @@ CheckConfiguration(const Scenario& s)
     CheckDcqcn(s, out);
     CheckDciAccelerator(s, out);
     CheckCollectives(s, out);
+    CheckPlanes(s, out);
     return out;
 }
 

@@ -4,6 +4,7 @@
 #include "scenario-contract.h"
 
 #include <deque>
+#include <functional>
 #include <map>
 
 namespace fabric
@@ -223,27 +224,72 @@ RailHosts(const RailOptimizedParams& p)
     return static_cast<double>(p.units) * p.serversPerUnit * p.nicsPerServer;
 }
 
-TopologyBuild
-BuildRailOptimized(ObjectReader& r)
+/** The rail fields of rail_optimized and multi_plane (ranges and defaults: the contract). */
+template <typename Fields>
+RailOptimizedParams
+ReadRailFields(ObjectReader& r)
 {
-    // Ranges and defaults from the generated contract (backend/app/scenarios/topology.py).
     auto integer = [&r](const char* key, const NumberField& f)
     { return r.Int(key, static_cast<int64_t>(f.def), Range::Of(f)); };
     auto number = [&r](const char* key, const NumberField& f)
     { return r.Number(key, f.def, Range::Of(f)); };
     RailOptimizedParams p;
-    p.units = integer("units", schema::kRailOptimizedUnits);
-    p.serversPerUnit = integer("servers_per_unit", schema::kRailOptimizedServersPerUnit);
-    p.nicsPerServer = integer("nics_per_server", schema::kRailOptimizedNicsPerServer);
-    p.spines = integer("spines", schema::kRailOptimizedSpines);
-    p.hostRateGbps = number("host_rate_gbps", schema::kRailOptimizedHostRateGbps);
-    p.fabricRateGbps = number("fabric_rate_gbps", schema::kRailOptimizedFabricRateGbps);
-    p.linkDelayUs = number("link_delay_us", schema::kRailOptimizedLinkDelayUs);
-    p.nvlinkGbps = number("nvlink_gbps", schema::kRailOptimizedNvlinkGbps);
+    p.units = integer("units", Fields::kUnits);
+    p.serversPerUnit = integer("servers_per_unit", Fields::kServersPerUnit);
+    p.nicsPerServer = integer("nics_per_server", Fields::kNicsPerServer);
+    p.spines = integer("spines", Fields::kSpines);
+    p.hostRateGbps = number("host_rate_gbps", Fields::kHostRateGbps);
+    p.fabricRateGbps = number("fabric_rate_gbps", Fields::kFabricRateGbps);
+    p.linkDelayUs = number("link_delay_us", Fields::kLinkDelayUs);
+    p.nvlinkGbps = number("nvlink_gbps", Fields::kNvlinkGbps);
+    return p;
+}
+
+struct RailFields
+{
+    static constexpr const NumberField& kUnits = schema::kRailOptimizedUnits;
+    static constexpr const NumberField& kServersPerUnit = schema::kRailOptimizedServersPerUnit;
+    static constexpr const NumberField& kNicsPerServer = schema::kRailOptimizedNicsPerServer;
+    static constexpr const NumberField& kSpines = schema::kRailOptimizedSpines;
+    static constexpr const NumberField& kHostRateGbps = schema::kRailOptimizedHostRateGbps;
+    static constexpr const NumberField& kFabricRateGbps = schema::kRailOptimizedFabricRateGbps;
+    static constexpr const NumberField& kLinkDelayUs = schema::kRailOptimizedLinkDelayUs;
+    static constexpr const NumberField& kNvlinkGbps = schema::kRailOptimizedNvlinkGbps;
+};
+
+struct MultiPlaneFields
+{
+    static constexpr const NumberField& kUnits = schema::kMultiPlaneUnits;
+    static constexpr const NumberField& kServersPerUnit = schema::kMultiPlaneServersPerUnit;
+    static constexpr const NumberField& kNicsPerServer = schema::kMultiPlaneNicsPerServer;
+    static constexpr const NumberField& kSpines = schema::kMultiPlaneSpines;
+    static constexpr const NumberField& kHostRateGbps = schema::kMultiPlaneHostRateGbps;
+    static constexpr const NumberField& kFabricRateGbps = schema::kMultiPlaneFabricRateGbps;
+    static constexpr const NumberField& kLinkDelayUs = schema::kMultiPlaneLinkDelayUs;
+    static constexpr const NumberField& kNvlinkGbps = schema::kMultiPlaneNvlinkGbps;
+};
+
+TopologyBuild
+BuildRailOptimized(ObjectReader& r)
+{
+    RailOptimizedParams p = ReadRailFields<RailFields>(r);
     r.Finish();
     double leaves = static_cast<double>(p.units) * p.nicsPerServer;
     CheckCounts(RailHosts(p) + leaves + p.spines, RailHosts(p) + leaves * p.spines);
     return {GenerateRailOptimized(p), {}};
+}
+
+TopologyBuild
+BuildMultiPlane(ObjectReader& r)
+{
+    const NumberField& planesField = schema::kMultiPlanePlanes;
+    int64_t planes = r.Int("planes", static_cast<int64_t>(planesField.def), Range::Of(planesField));
+    RailOptimizedParams p = ReadRailFields<MultiPlaneFields>(r);
+    r.Finish();
+    double leaves = static_cast<double>(p.units) * p.nicsPerServer;
+    double k = static_cast<double>(planes);
+    CheckCounts(RailHosts(p) + k * (leaves + p.spines), k * (RailHosts(p) + leaves * p.spines));
+    return {GenerateMultiPlane(p, planes), {}};
 }
 
 /** topology.accelerator of a dci (the default timeout: 2 x the long-haul RTT + 100 us). */
@@ -340,6 +386,65 @@ ReadNodeRef(const json* v, const std::string& path, const Topology& topo)
         throw ScenarioError(path, "unknown node \"" + id + "\"");
     }
     return it->second;
+}
+
+/**
+ * A host has exactly one link, or one link into each of several planes (a multi-plane NIC, one
+ * port per plane; a plane is a set of switches joined by switch-switch links): every link to
+ * a switch, no two into one plane. Error at topology.nodes[i].id.
+ */
+void
+CheckHostLinks(const Topology& topo, const std::vector<uint32_t>& degree, const std::string& nodesPath)
+{
+    std::vector<uint32_t> plane(topo.nodes.size());
+    for (std::size_t i = 0; i < plane.size(); ++i)
+    {
+        plane[i] = static_cast<uint32_t>(i);
+    }
+    std::function<uint32_t(uint32_t)> find = [&](uint32_t x)
+    { return plane[x] == x ? x : plane[x] = find(plane[x]); };
+    for (const auto& l : topo.links)
+    {
+        if (!topo.nodes[l.a].isHost && !topo.nodes[l.b].isHost)
+        {
+            plane[find(l.a)] = find(l.b);
+        }
+    }
+    std::map<uint32_t, std::map<uint32_t, uint32_t>> seen; // host -> plane -> its switch there
+    for (const auto& l : topo.links)
+    {
+        for (auto [h, other] : {std::pair{l.a, l.b}, std::pair{l.b, l.a}})
+        {
+            if (!topo.nodes[h].isHost || degree[h] <= 1)
+            {
+                continue;
+            }
+            std::string path = JoinPath(IndexPath(nodesPath, h), "id");
+            const std::string& id = topo.nodes[h].id;
+            if (topo.nodes[other].isHost)
+            {
+                throw ScenarioError(path, "host \"" + id + "\" has " + std::to_string(degree[h]) +
+                                              " links: a host has one link, or one to a switch of each plane");
+            }
+            auto [it, fresh] = seen[h].emplace(find(other), other);
+            if (!fresh)
+            {
+                throw ScenarioError(path, "host \"" + id + "\" has two links into one plane (\"" +
+                                              topo.nodes[it->second].id + "\" and \"" +
+                                              topo.nodes[other].id +
+                                              "\" are joined by switches): a host has one link, "
+                                              "or one to a switch of each plane");
+            }
+        }
+    }
+    for (std::size_t i = 0; i < topo.nodes.size(); ++i)
+    {
+        if (topo.nodes[i].isHost && degree[i] == 0)
+        {
+            throw ScenarioError(JoinPath(IndexPath(nodesPath, i), "id"),
+                                "host \"" + topo.nodes[i].id + "\" must have exactly one link (has 0)");
+        }
+    }
 }
 
 TopologyBuild
@@ -471,23 +576,15 @@ BuildExplicit(ObjectReader& r)
     r.Finish();
 
     Topology& topo = b.Topo();
-    for (std::size_t i = 0; i < topo.nodes.size(); ++i)
-    {
-        if (topo.nodes[i].isHost && degree[i] != 1)
-        {
-            throw ScenarioError(JoinPath(IndexPath(nodesPath, i), "id"),
-                                "host \"" + topo.nodes[i].id +
-                                    "\" must have exactly one link (has " +
-                                    std::to_string(degree[i]) + ")");
-        }
-    }
+    CheckHostLinks(topo, degree, nodesPath);
     for (const auto& l : topo.links)
     {
-        if (topo.nodes[l.a].isHost)
+        // A host hangs off the other end of its first link (a multi-plane NIC's plane 0).
+        if (topo.nodes[l.a].isHost && topo.nodes[l.a].group.empty())
         {
             topo.nodes[l.a].group = topo.nodes[l.b].id;
         }
-        if (topo.nodes[l.b].isHost)
+        if (topo.nodes[l.b].isHost && topo.nodes[l.b].group.empty())
         {
             topo.nodes[l.b].group = topo.nodes[l.a].id;
         }
@@ -681,51 +778,78 @@ GenerateDci(const DciParams& p)
     return build;
 }
 
+namespace
+{
+
+/**
+ * rail_optimized (planes 0: no prefix) and multi_plane (planes >= 1: every host has one port
+ * per plane, plane k a rail-optimized leaf-spine of its own, ids prefixed "p{k}-"). Nodes: hosts,
+ * then the leaves plane by plane, then the spines plane by plane; links: plane by plane, the
+ * host links first, so a host's k-th link (its NIC's port k) is on plane k.
+ */
 Topology
-GenerateRailOptimized(const RailOptimizedParams& p)
+GenerateRailPlanes(const RailOptimizedParams& p, int64_t planes)
 {
     TopologyBuilder b;
+    const bool multi = planes > 0;
+    planes = std::max<int64_t>(planes, 1);
     const int64_t servers = p.units * p.serversPerUnit;
     std::vector<uint32_t> hosts;
-    std::vector<uint32_t> leaves;
-    std::vector<uint32_t> spines;
-    auto leafId = [](int64_t unit, int64_t rail)
-    { return "leaf" + std::to_string(unit) + "_" + std::to_string(rail); };
+    std::vector<uint32_t> leaves; ///< plane x unit x rail
+    std::vector<uint32_t> spines; ///< plane x spine
+    auto prefix = [multi](int64_t plane)
+    { return multi ? "p" + std::to_string(plane) + "-" : std::string(); };
+    auto leafId = [&prefix](int64_t plane, int64_t unit, int64_t rail)
+    { return prefix(plane) + "leaf" + std::to_string(unit) + "_" + std::to_string(rail); };
     for (int64_t s = 0; s < servers; ++s)
     {
         for (int64_t rail = 0; rail < p.nicsPerServer; ++rail)
         {
             int64_t i = s * p.nicsPerServer + rail;
             uint32_t h = b.AddNode("h" + std::to_string(i), true, 0,
-                                   leafId(s / p.serversPerUnit, rail));
+                                   leafId(0, s / p.serversPerUnit, rail));
             b.Topo().nodes[h].server = "srv" + std::to_string(s);
             b.Topo().nodes[h].rail = static_cast<int>(rail);
             hosts.push_back(h);
         }
     }
-    for (int64_t u = 0; u < p.units; ++u)
+    for (int64_t k = 0; k < planes; ++k)
     {
-        for (int64_t rail = 0; rail < p.nicsPerServer; ++rail)
+        for (int64_t u = 0; u < p.units; ++u)
         {
-            leaves.push_back(b.AddNode(leafId(u, rail), false, 1, "su" + std::to_string(u)));
+            for (int64_t rail = 0; rail < p.nicsPerServer; ++rail)
+            {
+                leaves.push_back(
+                    b.AddNode(leafId(k, u, rail), false, 1, "su" + std::to_string(u)));
+            }
         }
     }
-    for (int64_t j = 0; j < p.spines; ++j)
+    for (int64_t k = 0; k < planes; ++k)
     {
-        spines.push_back(b.AddNode("spine" + std::to_string(j), false, 2, "spines"));
-    }
-    for (std::size_t i = 0; i < hosts.size(); ++i)
-    {
-        int64_t s = static_cast<int64_t>(i) / p.nicsPerServer;
-        int64_t rail = static_cast<int64_t>(i) % p.nicsPerServer;
-        b.AddLink(hosts[i], leaves[(s / p.serversPerUnit) * p.nicsPerServer + rail], p.hostRateGbps,
-                  p.linkDelayUs);
-    }
-    for (uint32_t leaf : leaves)
-    {
-        for (uint32_t spine : spines)
+        for (int64_t j = 0; j < p.spines; ++j)
         {
-            b.AddLink(leaf, spine, p.fabricRateGbps, p.linkDelayUs);
+            spines.push_back(
+                b.AddNode(prefix(k) + "spine" + std::to_string(j), false, 2, prefix(k) + "spines"));
+        }
+    }
+    const std::size_t leavesPerPlane = static_cast<std::size_t>(p.units * p.nicsPerServer);
+    for (int64_t k = 0; k < planes; ++k)
+    {
+        const uint32_t* planeLeaves = &leaves[static_cast<std::size_t>(k) * leavesPerPlane];
+        for (std::size_t i = 0; i < hosts.size(); ++i)
+        {
+            int64_t s = static_cast<int64_t>(i) / p.nicsPerServer;
+            int64_t rail = static_cast<int64_t>(i) % p.nicsPerServer;
+            b.AddLink(hosts[i], planeLeaves[(s / p.serversPerUnit) * p.nicsPerServer + rail],
+                      p.hostRateGbps, p.linkDelayUs);
+        }
+        for (std::size_t l = 0; l < leavesPerPlane; ++l)
+        {
+            for (int64_t j = 0; j < p.spines; ++j)
+            {
+                b.AddLink(planeLeaves[l], spines[static_cast<std::size_t>(k * p.spines + j)],
+                          p.fabricRateGbps, p.linkDelayUs);
+            }
         }
     }
     b.CountStats();
@@ -735,7 +859,26 @@ GenerateRailOptimized(const RailOptimizedParams& p)
     t.stats["oversubscription"] = static_cast<double>(p.serversPerUnit) * p.hostRateGbps /
                                   (static_cast<double>(p.spines) * p.fabricRateGbps);
     t.stats["nvlink_gbps"] = p.nvlinkGbps;
+    if (multi)
+    {
+        t.stats["planes"] = static_cast<double>(planes);
+        t.stats["nic_rate_gbps"] = static_cast<double>(planes) * p.hostRateGbps;
+    }
     return t;
+}
+
+} // namespace
+
+Topology
+GenerateRailOptimized(const RailOptimizedParams& p)
+{
+    return GenerateRailPlanes(p, 0);
+}
+
+Topology
+GenerateMultiPlane(const RailOptimizedParams& p, int64_t planes)
+{
+    return GenerateRailPlanes(p, planes);
 }
 
 TopologyBuild
@@ -743,7 +886,7 @@ BuildTopology(const json& value, ordered_json* out)
 {
     ObjectReader r(value, kTopologyPath, out);
     std::string kind = r.Enum(
-        "kind", "", {"leaf_spine", "fat_tree", "three_tier", "dci", "rail_optimized", "explicit"});
+        "kind", "", {"leaf_spine", "fat_tree", "three_tier", "dci", "rail_optimized", "multi_plane", "explicit"});
     TopologyBuild build;
     if (kind == "leaf_spine")
     {
@@ -764,6 +907,10 @@ BuildTopology(const json& value, ordered_json* out)
     else if (kind == "rail_optimized")
     {
         build = BuildRailOptimized(r);
+    }
+    else if (kind == "multi_plane")
+    {
+        build = BuildMultiPlane(r);
     }
     else
     {
@@ -826,11 +973,12 @@ HostAttachments(const Topology& topo)
     std::vector<uint32_t> att(topo.nodes.size(), kNoNode);
     for (const auto& l : topo.links)
     {
-        if (topo.nodes[l.a].isHost)
+        // A multi-plane host has a link per plane: it hangs off its first (plane 0's leaf).
+        if (topo.nodes[l.a].isHost && att[l.a] == kNoNode)
         {
             att[l.a] = l.b;
         }
-        if (topo.nodes[l.b].isHost)
+        if (topo.nodes[l.b].isHost && att[l.b] == kNoNode)
         {
             att[l.b] = l.a;
         }

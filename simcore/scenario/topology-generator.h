@@ -1,5 +1,6 @@
 /*
- * Topology generators: leaf_spine, fat_tree, three_tier, dci, rail_optimized and explicit, each
+ * Topology generators: leaf_spine, fat_tree, three_tier, dci, rail_optimized, multi_plane and
+ * explicit, each
  * expanded to
  * explicit nodes and links with the ids documented in docs/scenario-format.md.
  */
@@ -90,6 +91,8 @@ Topology GenerateFatTree(const FatTreeParams& p);
 Topology GenerateThreeTier(const ThreeTierParams& p);
 TopologyBuild GenerateDci(const DciParams& p);
 Topology GenerateRailOptimized(const RailOptimizedParams& p);
+/** multi_plane: the rail-optimized fabric p once per plane, every host with a port per plane. */
+Topology GenerateMultiPlane(const RailOptimizedParams& p, int64_t planes);
 
 /**
  * Reads scenario.topology (at path "topology"), checks limits before expanding, expands and
@@ -103,7 +106,8 @@ void CheckConnected(const Topology& topo);
 /** Neighbor node indices of every node (one entry per link end). */
 std::vector<std::vector<uint32_t>> Adjacency(const Topology& topo);
 
-/** For every node: the node a host hangs off (its single link's other end); kNoNode else. */
+/** For every node: the node a host hangs off (its first link's other end: a multi-plane host's
+ *  plane-0 leaf); kNoNode else. */
 std::vector<uint32_t> HostAttachments(const Topology& topo);
 
 constexpr uint32_t kNoNode = 0xffffffffu;

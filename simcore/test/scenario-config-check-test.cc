@@ -342,3 +342,28 @@ TEST(ConfigCheck, CollectiveInsideServersOfARailFabric)
     ASSERT_NE(x, nullptr);
     EXPECT_NE(x->message.find("each of its ranks is on a different server"), std::string::npos);
 }
+
+TEST(ConfigCheck, MultiPlaneQpPinnedToOnePlane)
+{
+    // 4 planes of 200G (an 800G NIC): RC pins each QP to one plane, so h0's 2 QPs to h1 use at
+    // most 2 x 200 = 400 of its 800 Gbit/s; 4 QPs, or the sprayed transport, are clean.
+    json d = Base();
+    d["topology"] = json::parse(R"({"kind": "multi_plane", "planes": 4, "units": 1,
+                                    "servers_per_unit": 2, "nics_per_server": 1})");
+    d["traffic"] = json::parse(R"([{"kind": "pairs", "pairs": [["h0", "h1"]], "qps": 2}])");
+    auto all = Check(d);
+    const Finding* f = Find(all, "multi_plane_qp_pinned");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->severity, "warning");
+    EXPECT_EQ(f->where, std::vector<std::string>{"h0->h1"});
+    EXPECT_EQ(f->numbers.at("planes"), 4);
+    EXPECT_EQ(f->numbers.at("qps"), 2);
+    EXPECT_EQ(f->numbers.at("plane_gbps"), 200);
+    EXPECT_EQ(f->numbers.at("nic_gbps"), 800);
+    EXPECT_NE(f->message.find("at most 400 of its 800 Gbit/s"), std::string::npos) << f->message;
+    d["traffic"][0]["qps"] = 4;
+    EXPECT_EQ(Find(Check(d), "multi_plane_qp_pinned"), nullptr);
+    d["traffic"][0]["qps"] = 1;
+    d["nic"] = json::parse(R"({"transport": "sprayed"})");
+    EXPECT_EQ(Find(Check(d), "multi_plane_qp_pinned"), nullptr);
+}

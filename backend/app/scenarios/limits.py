@@ -63,6 +63,8 @@ RAIL_MAX_SPINES = 256  # as leaf_spine: the glossary shows one range for `spines
 # NVLink per GPU and direction, Gbit/s: NVIDIA's 900 GB/s for H100 counts both directions, so
 # 3,600 Gbit/s each way; the limit leaves room for 4x that.
 RAIL_NVLINK_GBPS = 3600.0
+# multi_plane: ports (planes) per NIC. 8 is the largest published split (an 800G NIC as 8 x 100G).
+MAX_PLANES = 8
 MAX_NVLINK_GBPS = 14_400.0
 # The collective generator (docs/scenario-format.md, "collective").
 MAX_COLLECTIVE_RANKS = 8192

@@ -95,6 +95,28 @@ class RailOptimized(Strict):
         description="Gbit/s per GPU and direction inside a server: a documented cost, not a link")
 
 
+class MultiPlane(Strict):
+    """Multi-plane fabric (the 2025-2026 AI back-end designs: an 800G NIC split into planes):
+    every NIC's port is split into `planes` ports of host_rate_gbps, port k on plane k, and each
+    plane is its own rail-optimized leaf-spine (the rail_optimized fields, per plane). Hosts h{i}
+    as rail_optimized (server srv{s}, rail); p{k}-leaf{u}_{r}, p{k}-spine{j}."""
+
+    kind: Literal["multi_plane"]
+    planes: int = Field(4, ge=1, le=limits.MAX_PLANES,
+                        description="ports per NIC, each on its own plane (fabric)")
+    units: int = Field(1, ge=1, le=limits.RAIL_MAX_UNITS, description="scalable units")
+    servers_per_unit: int = Field(4, ge=1, le=limits.RAIL_MAX_SERVERS_PER_UNIT)
+    nics_per_server: int = Field(2, ge=1, le=limits.RAIL_MAX_NICS_PER_SERVER,
+                                 description="one per GPU; the number of rails")
+    spines: int = Field(2, ge=1, le=limits.RAIL_MAX_SPINES, description="per plane")
+    host_rate_gbps: Rate = Field(200, description="Gbit/s, each NIC port (one per plane)")
+    fabric_rate_gbps: Rate = Field(200, description="Gbit/s, each leaf-spine link")
+    link_delay_us: Delay = 1
+    nvlink_gbps: float = Field(
+        limits.RAIL_NVLINK_GBPS, ge=limits.MIN_RATE_GBPS, le=limits.MAX_NVLINK_GBPS,
+        description="Gbit/s per GPU and direction inside a server: a documented cost, not a link")
+
+
 class DciAccelerator(Strict):
     """The RDMA WAN accelerator at both site edges (a-dci, b-dci; NTT, seeds/002): pseudo-ACKs
     to the local sender, data held until the far end acknowledges it, resent over the long link."""
@@ -162,12 +184,13 @@ class Explicit(Strict):
 
     @model_validator(mode="after")
     def _graph(self) -> "Explicit":
-        """Unique ids, links between existing different nodes, one link per host, connected."""
+        """Unique ids, links between existing different nodes, one link per host (or one per
+        plane), connected."""
         raise_errors("Explicit", graph_errors(self))
         return self
 
 
-Generated = LeafSpine | FatTree | ThreeTier | Dci | RailOptimized
+Generated = LeafSpine | FatTree | ThreeTier | Dci | RailOptimized | MultiPlane
 Topology = Annotated[Generated | Explicit, Field(discriminator="kind")]
 
 
@@ -196,13 +219,49 @@ def graph_errors(topo: Explicit) -> list:
         degree[link.b] += 1
     if errors:
         return errors
-    for i, node in enumerate(topo.nodes):
-        if node.kind == "host" and degree[node.id] != 1:
-            errors.append(error_at(("nodes", i, "id"),
-                                   f"a host must have exactly one link (has {degree[node.id]})",
-                                   node.id))
+    errors += _host_link_errors(topo, kinds, degree)
     if not errors and not _connected(topo.nodes[0].id, adjacency, len(kinds)):
         errors.append(error_at((), "the topology must be connected", len(topo.links)))
+    return errors
+
+
+def _host_link_errors(topo: Explicit, kinds: dict[str, str], degree: dict[str, int]) -> list:
+    """A host has exactly one link, or one link into each of several planes (a multi-plane NIC:
+    a plane is a set of switches joined by switch-switch links), as `fabricsim validate` says."""
+    plane = {n: n for n, kind in kinds.items() if kind == "switch"}
+
+    def find(x: str) -> str:
+        while plane[x] != x:
+            plane[x] = plane[plane[x]]
+            x = plane[x]
+        return x
+
+    for link in topo.links:
+        if kinds[link.a] == "switch" and kinds[link.b] == "switch":
+            plane[find(link.a)] = find(link.b)
+    errors: list = []
+    into: dict[str, dict[str, str]] = defaultdict(dict)  # host -> plane -> its switch there
+    bad: set[str] = set()
+    index = {node.id: i for i, node in enumerate(topo.nodes)}
+    for link in topo.links:
+        for host, other in ((link.a, link.b), (link.b, link.a)):
+            if kinds[host] != "host" or degree[host] <= 1 or host in bad:
+                continue
+            where = ("nodes", index[host], "id")
+            if kinds[other] == "host":
+                msg = f"has {degree[host]} links: a host has one link, or one to a switch of each plane"
+            elif find(other) in into[host]:
+                msg = (f"has two links into one plane ('{into[host][find(other)]}' and '{other}' are "
+                       "joined by switches): a host has one link, or one to a switch of each plane")
+            else:
+                into[host][find(other)] = other
+                continue
+            bad.add(host)
+            errors.append(error_at(where, msg, host))
+    for i, node in enumerate(topo.nodes):
+        if node.kind == "host" and degree[node.id] == 0:
+            errors.append(error_at(("nodes", i, "id"), "a host must have exactly one link (has 0)",
+                                   node.id))
     return errors
 
 
@@ -261,6 +320,11 @@ def counts(topo: Generated | Explicit) -> tuple[int, int]:
         hosts = topo.units * topo.servers_per_unit * topo.nics_per_server
         leaves = topo.units * topo.nics_per_server
         return hosts + leaves + topo.spines, hosts + leaves * topo.spines
+    if isinstance(topo, MultiPlane):
+        hosts = topo.units * topo.servers_per_unit * topo.nics_per_server
+        leaves = topo.units * topo.nics_per_server
+        return (hosts + topo.planes * (leaves + topo.spines),
+                topo.planes * (hosts + leaves * topo.spines))
     return len(topo.nodes), len(topo.links)
 
 

@@ -4,7 +4,8 @@ PRESET_KEYS = {"incast-2to1", "leaf-spine-permutation", "fat-tree-k4-websearch",
                "three-tier-podsets", "dci-100km-perftest", "pfc-alpha-incast",
                "msft-pfc-storm", "msft-pfc-storm-watchdogs", "msft-link-failure", "msft-deadlock",
                "msft-deadlock-cured", "msft-pingmesh", "ntt-dci-distance", "erd-vs-rc",
-               "ai-rail-allreduce", "ai-moe-alltoall", "ai-two-jobs", "ai-link-failure"}
+               "ai-rail-allreduce", "ai-moe-alltoall", "ai-two-jobs", "ai-link-failure",
+               "ai-multi-plane"}
 
 
 def test_list_presets(api):
@@ -14,7 +15,8 @@ def test_list_presets(api):
     assert incast["hosts"] == 4 and incast["switches"] == 3 and incast["topology_kind"] == "leaf_spine"
     # the list says which presets carry a comparison, so the gallery can offer to run it
     assert [p["key"] for p in body["data"] if "comparison" in p] == [
-        "ntt-dci-distance", "erd-vs-rc", "ai-rail-allreduce", "ai-moe-alltoall", "ai-two-jobs"]
+        "ntt-dci-distance", "erd-vs-rc", "ai-rail-allreduce", "ai-moe-alltoall", "ai-two-jobs",
+        "ai-multi-plane"]
     ntt = next(p for p in body["data"] if p["key"] == "ntt-dci-distance")
     assert ntt["comparison"]["title"].startswith("NTT")
 

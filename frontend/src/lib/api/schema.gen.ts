@@ -1315,7 +1315,7 @@ export interface components {
          */
         ExpandRequest: {
             /** Topology */
-            topology: components["schemas"]["LeafSpine"] | components["schemas"]["FatTree"] | components["schemas"]["ThreeTier"] | components["schemas"]["Dci"] | components["schemas"]["RailOptimized"] | components["schemas"]["Explicit"];
+            topology: components["schemas"]["LeafSpine"] | components["schemas"]["FatTree"] | components["schemas"]["ThreeTier"] | components["schemas"]["Dci"] | components["schemas"]["RailOptimized"] | components["schemas"]["MultiPlane"] | components["schemas"]["Explicit"];
         };
         /**
          * ExpandedLink
@@ -2167,6 +2167,73 @@ export interface components {
              * @default 10
              */
             sample_interval_us: number;
+        };
+        /**
+         * MultiPlane
+         * @description Multi-plane fabric (the 2025-2026 AI back-end designs: an 800G NIC split into planes):
+         *     every NIC's port is split into `planes` ports of host_rate_gbps, port k on plane k, and each
+         *     plane is its own rail-optimized leaf-spine (the rail_optimized fields, per plane). Hosts h{i}
+         *     as rail_optimized (server srv{s}, rail); p{k}-leaf{u}_{r}, p{k}-spine{j}.
+         */
+        MultiPlane: {
+            /**
+             * Fabric Rate Gbps
+             * @description Gbit/s, each leaf-spine link
+             * @default 200
+             */
+            fabric_rate_gbps: number;
+            /**
+             * Host Rate Gbps
+             * @description Gbit/s, each NIC port (one per plane)
+             * @default 200
+             */
+            host_rate_gbps: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "multi_plane";
+            /**
+             * Link Delay Us
+             * @description microseconds
+             * @default 1
+             */
+            link_delay_us: number;
+            /**
+             * Nics Per Server
+             * @description one per GPU; the number of rails
+             * @default 2
+             */
+            nics_per_server: number;
+            /**
+             * Nvlink Gbps
+             * @description Gbit/s per GPU and direction inside a server: a documented cost, not a link
+             * @default 3600
+             */
+            nvlink_gbps: number;
+            /**
+             * Planes
+             * @description ports per NIC, each on its own plane (fabric)
+             * @default 4
+             */
+            planes: number;
+            /**
+             * Servers Per Unit
+             * @default 4
+             */
+            servers_per_unit: number;
+            /**
+             * Spines
+             * @description per plane
+             * @default 2
+             */
+            spines: number;
+            /**
+             * Units
+             * @description scalable units
+             * @default 1
+             */
+            units: number;
         };
         /**
          * Nic
@@ -3135,7 +3202,7 @@ export interface components {
             };
             telemetry?: components["schemas"]["Telemetry"];
             /** Topology */
-            topology: components["schemas"]["LeafSpine"] | components["schemas"]["FatTree"] | components["schemas"]["ThreeTier"] | components["schemas"]["Dci"] | components["schemas"]["RailOptimized"] | components["schemas"]["Explicit"];
+            topology: components["schemas"]["LeafSpine"] | components["schemas"]["FatTree"] | components["schemas"]["ThreeTier"] | components["schemas"]["Dci"] | components["schemas"]["RailOptimized"] | components["schemas"]["MultiPlane"] | components["schemas"]["Explicit"];
             /** Traffic */
             traffic?: (components["schemas"]["Incast"] | components["schemas"]["Pairs"] | components["schemas"]["Permutation"] | components["schemas"]["AllToAll"] | components["schemas"]["Perftest"] | components["schemas"]["Workload"] | components["schemas"]["Pingmesh"] | components["schemas"]["FlowList"] | components["schemas"]["Stride"] | components["schemas"]["InterPodPermutation"] | components["schemas"]["Collective"])[];
             /**

@@ -26,6 +26,7 @@ const MSFT = "Guo et al., RDMA over Commodity Ethernet at Scale, SIGCOMM 2016 (s
 const NTT = "NTT, Long-distance RDMA-acceleration Frameworks, 2024 (seed 002)";
 const ERD = "Wang et al., An Optimized RDMA QP Communication Mechanism for Hyperscale AI Infrastructure (ERD, seed 004)";
 const FORMAT = "docs/scenario-format.md";
+const MULTI_PLANE = "Multi-plane AI back-end fabrics (NVIDIA Spectrum-X multiplane with ConnectX-8, DeepSeek's multi-plane fat tree); docs/scenario-format.md, multi_plane";
 const NVIDIA_SUPERPOD = "NVIDIA DGX SuperPOD reference architecture (DGX H100); docs/scenario-format.md, rail_optimized";
 const MODEL = "docs/model.md";
 const PFC_STD = "IEEE 802.1Qbb (PFC); dynamic threshold: Choudhury & Hahne, 1998";
@@ -112,6 +113,7 @@ const ENTRIES: Record<string, GlossaryEntry> = {
   "topology.servers_per_unit": { label: "Servers per unit", meaning: "GPU servers in each scalable unit; NIC r of each links to the unit's leaf for rail r.", typical: "32 (DGX SuperPOD)", source: NVIDIA_SUPERPOD, schema: "RailOptimized.servers_per_unit" },
   "topology.nics_per_server": { label: "NICs per server", meaning: "One RDMA NIC per GPU; also the number of rails, so of leaves per unit. A host of this fabric is one NIC.", typical: "8 (DGX H100: 8 x 400G)", source: NVIDIA_SUPERPOD, schema: "RailOptimized.nics_per_server" },
   "topology.nvlink_gbps": { label: "NVLink per GPU", unit: "Gbit/s", meaning: "Bandwidth between GPUs of one server, each direction. A documented cost, not a simulated link: flows between NICs of one server still cross the fabric.", typical: "3,600 (H100: 900 GB/s both ways)", source: NVIDIA_SUPERPOD, schema: "RailOptimized.nvlink_gbps" },
+  "topology.planes": { label: "Planes", meaning: "Ports per NIC, each on a fabric (plane) of its own: the NIC's rate is planes x the port rate. The sprayed transport sends each packet on a free plane; RC pins each QP to one plane by a hash, so a connection needs at least this many QPs to fill the NIC.", typical: "4 x 200G or 8 x 100G (an 800G NIC)", source: MULTI_PLANE, schema: "MultiPlane.planes" },
   "topology.site.leaves": { label: "Leaves per site", meaning: "Leaf switches in each site.", typical: "1-8", source: FORMAT, schema: "LeafSpineSite.leaves" },
   "topology.site.spines": { label: "Spines per site", meaning: "Spine switches in each site.", typical: "1-4", source: FORMAT, schema: "LeafSpineSite.spines" },
   "topology.site.hosts_per_leaf": { label: "Hosts per leaf", meaning: "Servers under each leaf of a site.", typical: "1-16", source: FORMAT, schema: "LeafSpineSite.hosts_per_leaf" },

@@ -40,6 +40,7 @@ export const LIMITS = {
   RAIL_MAX_NICS_PER_SERVER: 16,
   RAIL_MAX_SPINES: 256,
   RAIL_NVLINK_GBPS: 3600.0,
+  MAX_PLANES: 8,
   MAX_NVLINK_GBPS: 14400.0,
   MAX_COLLECTIVE_RANKS: 8192,
   MAX_COLLECTIVE_CHANNELS: 64,
@@ -294,6 +295,15 @@ export const SCHEMA_RANGES: Readonly<Record<string, NumberRange>> = {
   "Loss.rate": { min: 0, max: 1, exclusiveMin: true },
   "Loss.start_us": { min: 0 },
   "Monitor.sample_interval_us": { min: 0.1, max: 1000000.0 },
+  "MultiPlane.fabric_rate_gbps": { min: 0.01, max: 1600.0 },
+  "MultiPlane.host_rate_gbps": { min: 0.01, max: 1600.0 },
+  "MultiPlane.link_delay_us": { min: 0, max: 100000.0 },
+  "MultiPlane.nics_per_server": { min: 1, max: 16 },
+  "MultiPlane.nvlink_gbps": { min: 0.01, max: 14400.0 },
+  "MultiPlane.planes": { min: 1, max: 8 },
+  "MultiPlane.servers_per_unit": { min: 1, max: 256 },
+  "MultiPlane.spines": { min: 1, max: 256 },
+  "MultiPlane.units": { min: 1, max: 64 },
   "Nic.ack_interval_packets": { min: 1, max: 1024 },
   "Nic.cnp_interval_us": { min: 0, max: 1000000.0 },
   "Nic.header_bytes": { min: 20, max: 256 },
@@ -400,7 +410,7 @@ export const SCHEMA_RANGES: Readonly<Record<string, NumberRange>> = {
 };
 
 /** Every `topology` kind (its discriminator). */
-export const TOPOLOGY_KINDS = ["dci", "explicit", "fat_tree", "leaf_spine", "rail_optimized", "three_tier"] as const;
+export const TOPOLOGY_KINDS = ["dci", "explicit", "fat_tree", "leaf_spine", "multi_plane", "rail_optimized", "three_tier"] as const;
 
 /** Every `traffic` kind (its discriminator). */
 export const TRAFFIC_KINDS = ["all_to_all", "collective", "flows", "incast", "inter_pod_permutation", "pairs", "perftest", "permutation", "pingmesh", "stride", "workload"] as const;

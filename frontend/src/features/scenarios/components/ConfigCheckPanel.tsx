@@ -23,6 +23,7 @@ const RULE_TITLES: Record<string, string> = {
   dci_accelerator_timeout_below_rtt: "WAN accelerator resend timeout below the long-haul RTT",
   collective_no_nvlink: "Collective with one rank per server: no NVLink steps",
   collective_oversubscribed: "Collective across the leaves of an oversubscribed fabric",
+  multi_plane_qp_pinned: "Fewer QPs than planes: RC pins each QP to one plane",
 };
 
 /** Whole numbers exactly (byte counts are compared with the fix), fractions to 4 significant digits. */

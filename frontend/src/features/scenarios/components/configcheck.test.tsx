@@ -89,3 +89,16 @@ describe("the collective findings", () => {
     expect(groupFindings([result.findings[0], { ...result.findings[0], where: ["h1"] }])).toHaveLength(1);
   });
 });
+
+describe("the multi-plane finding", () => {
+  // `fabricsim check` of multi_plane {planes: 4, units: 1, servers_per_unit: 2, nics_per_server: 1}, pairs h0 -> h1 with qps 2 (RC)
+  const pinned: CheckResult = JSON.parse(String.raw`{"findings":[{"severity":"warning","rule":"multi_plane_qp_pinned","where":["h0->h1"],"numbers":{"nic_gbps":800,"plane_gbps":200,"planes":4,"qps":2},"message":"h0's NIC has 4 planes, but rc pins each QP to one: its 2 QPs to h1 can use at most 400 of its 800 Gbit/s","fix":"use nic.transport \"sprayed\" (each packet on a free plane) or at least 4 QPs per connection (qps; channels for a collective)"}],"counts":{"error":0,"warning":1,"info":0},"effective":[]}`);
+  it("has its title, its connection and its numbers", () => {
+    const onShow = vi.fn();
+    render(<ConfigCheckPanel result={pinned} error={null} checking={false} onShow={onShow} />);
+    expect(screen.getByTestId("config-check-summary")).toHaveTextContent("1 warning");
+    fireEvent.click(screen.getByRole("button", { name: /Fewer QPs than planes: RC pins each QP to one plane/ }));
+    expect(onShow).toHaveBeenCalledWith(expect.objectContaining({ where: ["h0->h1"] }));
+    expect(screen.getByText("nic gbps 800 · plane gbps 200 · planes 4 · qps 2")).toBeInTheDocument();
+  });
+});

@@ -84,6 +84,42 @@ describe("Rail-optimized generator", () => {
   });
 });
 
+describe("Multi-plane generator", () => {
+  it("is offered, shows its fields and generates a multi_plane topology from them", async () => {
+    const onGenerate = vi.fn();
+    render(<GeneratorForm topology={{ kind: "leaf_spine" }} onGenerate={onGenerate} />);
+    const select = screen.getByRole("combobox", { name: "Generator kind" }) as HTMLSelectElement;
+    expect([...select.options].map((o) => o.value)).toContain("multi_plane");
+    fireEvent.change(select, { target: { value: "multi_plane" } });
+    for (const name of [/^Planes/, /^Scalable units/, /^Servers per unit/, /^NICs \(GPUs\) per server/, /^Spines per plane/, /^NIC port rate/, /^Leaf-spine rate/, /^NVLink per GPU/]) {
+      expect(screen.getByRole("spinbutton", { name })).toBeTruthy();
+    }
+    // defaults: 1 unit x 4 servers x 2 NICs = 8 hosts; 4 planes x (2 leaves + 2 spines) = 16 switches;
+    // each leaf 4 x 200 down over 2 x 200 up = 2:1; each NIC 4 x 200 = 800 Gbit/s
+    expect(screen.getByTestId("generator-size").textContent).toBe("24 nodes");
+    expect(screen.getByTestId("generator-oversubscription").textContent).toContain("2:1");
+    expect(screen.getByTestId("generator-nic-rate").textContent).toContain("4 x 200 = 800 Gbit/s");
+    fireEvent.change(screen.getByRole("spinbutton", { name: /^Planes/ }), { target: { value: "8" } });
+    fireEvent.change(screen.getByRole("spinbutton", { name: /^NIC port rate/ }), { target: { value: "100" } });
+    fireEvent.change(screen.getByRole("spinbutton", { name: /^Spines per plane/ }), { target: { value: "1" } });
+    // by hand: 8 hosts + 8 planes x (2 leaves + 1 spine) = 32 nodes; 4 x 100 / (1 x 200) = 2:1
+    expect(screen.getByTestId("generator-size").textContent).toBe("32 nodes");
+    expect(screen.getByTestId("generator-nic-rate").textContent).toContain("8 x 100 = 800 Gbit/s");
+    fireEvent.click(screen.getByRole("button", { name: "Generate" }));
+    await vi.waitFor(() => expect(onGenerate).toHaveBeenCalled());
+    expect(onGenerate.mock.calls[0][0]).toEqual({
+      kind: "multi_plane", planes: 8, units: 1, servers_per_unit: 4, nics_per_server: 2, spines: 1,
+      host_rate_gbps: 100, fabric_rate_gbps: 200, link_delay_us: 1, nvlink_gbps: 3600,
+    });
+  });
+
+  it("loads a stored multi_plane topology into its form", () => {
+    render(<GeneratorForm topology={{ kind: "multi_plane", planes: 2 }} onGenerate={vi.fn()} />);
+    expect((screen.getByRole("combobox", { name: "Generator kind" }) as HTMLSelectElement).value).toBe("multi_plane");
+    expect((screen.getByRole("spinbutton", { name: /^Planes/ }) as HTMLInputElement).value).toBe("2");
+  });
+});
+
 describe("generator sizes (issue 22 §4)", () => {
   it("a fat tree with odd k says k must be even, never '62.5 nodes', and does not generate", () => {
     render(<GeneratorForm topology={{ kind: "fat_tree", k: 4 }} onGenerate={() => {}} />);

@@ -16,6 +16,7 @@ export function estimateNodes(kind: GeneratorKind, v: Record<string, number>): n
   else if (kind === "fat_tree") count = (n("k") ** 3) / 4 + (5 * n("k") ** 2) / 4;
   else if (kind === "three_tier") count = n("podsets") * (n("tors_per_podset") * (1 + n("hosts_per_tor")) + n("leafs_per_podset")) + n("spines");
   else if (kind === "rail_optimized") count = n("units") * n("nics_per_server") * (n("servers_per_unit") + 1) + n("spines");
+  else if (kind === "multi_plane") count = n("units") * n("nics_per_server") * (n("servers_per_unit") + n("planes")) + n("planes") * n("spines");
   else count = 2 * (n("site.leaves") * (1 + n("site.hosts_per_leaf")) + n("site.spines") + 1);
   return Number.isFinite(count) ? count : null;
 }
@@ -92,6 +93,21 @@ export const GENERATORS: Record<GeneratorKind, { title: string; params: ParamSpe
       { key: "nvlink_gbps", label: "NVLink per GPU (cost, not a link)", unit: "Gbit/s", min: 1, max: LIMITS.MAX_NVLINK_GBPS },
     ],
     defaults: { units: 2, servers_per_unit: 4, nics_per_server: 8, spines: 4, host_rate_gbps: 400, fabric_rate_gbps: 400, link_delay_us: 1, nvlink_gbps: LIMITS.RAIL_NVLINK_GBPS },
+  },
+  multi_plane: {
+    title: "Multi-plane (AI cluster)",
+    params: [
+      { key: "planes", label: "Planes (ports per NIC)", min: 1, max: LIMITS.MAX_PLANES },
+      { key: "units", label: "Scalable units", min: 1, max: LIMITS.RAIL_MAX_UNITS },
+      { key: "servers_per_unit", label: "Servers per unit", min: 1, max: LIMITS.RAIL_MAX_SERVERS_PER_UNIT },
+      { key: "nics_per_server", label: "NICs (GPUs) per server = rails", min: 1, max: LIMITS.RAIL_MAX_NICS_PER_SERVER },
+      { key: "spines", label: "Spines per plane", min: 1, max: LIMITS.RAIL_MAX_SPINES },
+      { key: "host_rate_gbps", label: "NIC port rate (per plane)", unit: "Gbit/s", min: 1, max: 1600 },
+      { key: "fabric_rate_gbps", label: "Leaf-spine rate", unit: "Gbit/s", min: 1, max: 1600 },
+      { key: "link_delay_us", label: "Link delay", unit: "us", min: 0, max: 1000, step: 0.1 },
+      { key: "nvlink_gbps", label: "NVLink per GPU (cost, not a link)", unit: "Gbit/s", min: 1, max: LIMITS.MAX_NVLINK_GBPS },
+    ],
+    defaults: { planes: 4, units: 1, servers_per_unit: 4, nics_per_server: 2, spines: 2, host_rate_gbps: 200, fabric_rate_gbps: 200, link_delay_us: 1, nvlink_gbps: LIMITS.RAIL_NVLINK_GBPS },
   },
   dci: {
     title: "DCI (two sites)",
@@ -180,7 +196,7 @@ export function GeneratorForm({ topology, onGenerate }: { topology: Topology; on
   // a fat tree of odd k has no whole number of pods or ports per direction
   const oddK = kind === "fat_tree" && Number.isFinite(values.k) && values.k % 2 !== 0;
   const nodes = oddK ? null : estimateNodes(kind, values);
-  const oversubscription = kind === "rail_optimized" ? railOversubscription(values) : null;
+  const oversubscription = kind === "rail_optimized" || kind === "multi_plane" ? railOversubscription(values) : null;
   const setValue = (key: string, v: number | undefined) => {
     const next = { ...values };
     if (v === undefined) delete next[key];
@@ -246,7 +262,8 @@ export function GeneratorForm({ topology, onGenerate }: { topology: Topology; on
         </label>
       )}
       {nodes !== null && <p className="hint" data-testid="generator-size">{nodes.toLocaleString("en-US")} nodes{nodes > MAX_NODES ? ` (at most ${MAX_NODES.toLocaleString("en-US")})` : ""}</p>}
-      {oversubscription !== null && <p className="hint" data-testid="generator-oversubscription">Each rail leaf: {oversubscription.toLocaleString("en-US", { maximumFractionDigits: 2 })}:1 oversubscribed (servers per unit x NIC rate / spines x leaf-spine rate)</p>}
+      {oversubscription !== null && <p className="hint" data-testid="generator-oversubscription">Each rail leaf{kind === "multi_plane" ? " (every plane)" : ""}: {oversubscription.toLocaleString("en-US", { maximumFractionDigits: 2 })}:1 oversubscribed (servers per unit x {kind === "multi_plane" ? "port" : "NIC"} rate / spines x leaf-spine rate)</p>}
+      {kind === "multi_plane" && Number.isFinite(values.planes * values.host_rate_gbps) && <p className="hint" data-testid="generator-nic-rate">Each NIC: {values.planes} x {values.host_rate_gbps} = {(values.planes * values.host_rate_gbps).toLocaleString("en-US")} Gbit/s. The sprayed transport uses every plane per QP; RC pins a QP to one plane.</p>}
       {oddK && <p className="field-error" role="alert" data-testid="generator-size">k must be even (got {values.k}): a fat tree's switches have k/2 ports down and k/2 up.</p>}
       {refused !== null && <p className="field-error" role="alert" data-testid="generator-error">Not generated: {refusalText(refused)}. The current fabric is kept.</p>}
       <button type="submit" className="primary" disabled={busy || oddK}>{busy ? "Generating…" : "Generate"}</button>
