@@ -112,8 +112,11 @@ FlowDependencyTracker::Release(uint32_t flow)
     int64_t now = ns3::Simulator::Now().GetPicoSeconds();
     int64_t at = std::max(static_cast<int64_t>(m_scenario.flows[flow].startNs) * 1000,
                           m_readyPs[flow]);
-    ns3::Simulator::Schedule(ns3::PicoSeconds(std::max<int64_t>(0, at - now)),
-                             &FlowDependencyTracker::Launch, this, flow);
+    // The flow starts at its sender: an event of that node (a parallel run keeps the nodes a
+    // dependency joins in one partition, helper/partitioner.cc).
+    ns3::Simulator::ScheduleWithContext(m_scenario.flows[flow].src,
+                                        ns3::PicoSeconds(std::max<int64_t>(0, at - now)),
+                                        &FlowDependencyTracker::Launch, this, flow);
 }
 
 void
@@ -131,8 +134,10 @@ FlowDependencyTracker::Launch(uint32_t flow)
     FlowState& f = m_ctx.flows[flow];
     f.startPs = ns3::Simulator::Now().GetPicoSeconds();
     uint64_t ns = flow < m_scenario.jobFlows.size() ? m_scenario.jobFlows[flow].localNs : 0;
-    ns3::Simulator::Schedule(ns3::NanoSeconds(static_cast<int64_t>(ns)),
-                             &FlowDependencyTracker::FinishLocal, this, flow);
+    // It completes at the receiving GPU, whose flows may wait for it.
+    ns3::Simulator::ScheduleWithContext(m_scenario.flows[flow].dst,
+                                        ns3::NanoSeconds(static_cast<int64_t>(ns)),
+                                        &FlowDependencyTracker::FinishLocal, this, flow);
 }
 
 void

@@ -13,11 +13,6 @@ namespace fabric
 std::string
 ParallelRefusal(const Scenario& scenario)
 {
-    if (FlowDependencyTracker::Needed(scenario))
-    {
-        return "flows that wait for other flows (collectives, \"after\") run on one thread: "
-               "use --threads 1";
-    }
     if (scenario.dciAccelerator.enabled)
     {
         return "the DCI accelerator runs on one thread: use --threads 1";
@@ -60,6 +55,28 @@ PlanPartitions(const Scenario& scenario, const NetworkBuilder& network, uint32_t
     uint32_t n = static_cast<uint32_t>(network.NodeCount());
     std::vector<uint32_t> parent(n);
     std::iota(parent.begin(), parent.end(), 0);
+    // Flows that wait for flows: a completion at one host starts a flow at another with no
+    // propagation delay between, so the two hosts share a partition (the receiver of each input
+    // and the sender of the flow waiting for it; both GPUs of an NVLink transfer). Hosts then
+    // form their own units (a server's GPUs on different rails would otherwise join every rail
+    // switch into one unit).
+    bool deps = FlowDependencyTracker::Needed(scenario);
+    if (deps)
+    {
+        const FlowDependencies& d = scenario.deps;
+        for (std::size_t f = 0; f < scenario.flows.size(); ++f)
+        {
+            const FlowSpec& spec = scenario.flows[f];
+            if (spec.local)
+            {
+                Join(parent, spec.src, spec.dst);
+            }
+            for (uint32_t k = d.Empty() ? 0 : d.begin[f]; !d.Empty() && k < d.begin[f + 1]; ++k)
+            {
+                Join(parent, scenario.flows[d.on[k]].dst, spec.src);
+            }
+        }
+    }
     for (uint32_t u = 0; u < n; ++u)
     {
         const FabricDevice* d = network.Device(u);
@@ -72,20 +89,23 @@ PlanPartitions(const Scenario& scenario, const NetworkBuilder& network, uint32_t
         {
             const Port& port = d->GetPort(p);
             // A single-port host stays with its switch; a link without delay cannot be cut.
-            if ((host && d->GetNPorts() == 1) || port.delayPs <= 0)
+            if ((host && !deps && d->GetNPorts() == 1) || port.delayPs <= 0)
             {
                 Join(parent, u, port.neighbor);
             }
         }
     }
     // Units in the order of their first switch (generators number a pod's switches together).
-    std::vector<uint32_t> key(n, std::numeric_limits<uint32_t>::max());
+    // A host counts as its first switch (so host units fall next to their leaves), then itself.
+    std::vector<uint64_t> key(n, std::numeric_limits<uint64_t>::max());
     std::vector<uint64_t> weight(n, 0);
     for (uint32_t u = 0; u < n; ++u)
     {
         uint32_t r = Find(parent, u);
         bool sw = !(u < nodes.size() && nodes[u].isHost);
-        uint32_t k = sw ? u : n + u;
+        const FabricDevice* dev = network.Device(u);
+        uint32_t at = sw || !dev || dev->GetNPorts() == 0 ? u : dev->GetPort(0).neighbor;
+        uint64_t k = (static_cast<uint64_t>(at) << 32) | (sw ? 0u : u + 1);
         key[r] = std::min(key[r], k);
         const FabricDevice* d = network.Device(u);
         weight[r] += 1 + (d ? d->GetNPorts() : 0);
@@ -98,8 +118,9 @@ PlanPartitions(const Scenario& scenario, const NetworkBuilder& network, uint32_t
             units.push_back(u);
         }
     }
-    std::sort(units.begin(), units.end(),
-              [&](uint32_t a, uint32_t b) { return key[a] < key[b]; });
+    std::sort(units.begin(), units.end(), [&](uint32_t a, uint32_t b) {
+        return key[a] != key[b] ? key[a] < key[b] : a < b;
+    });
     uint32_t parts = std::max<uint32_t>(1, std::min<uint32_t>(threads, units.size()));
     uint64_t total = 0;
     for (uint32_t u : units)

@@ -329,11 +329,12 @@ TEST_F(CliTest, ThreadsGiveTheSameResultBytesAndBadCountsAreRefused)
     EXPECT_EQ(batch.code, 2);
     EXPECT_NE(batch.err.find("--threads"), std::string::npos) << batch.err;
     // What cannot run on threads yet is refused, naming it, not run on one thread silently.
-    Outcome refused = Fabricsim("run " + Quote(kExamples + "/valid/flow-list-after.json") +
+    Outcome refused = Fabricsim("run " + Quote(kExamples + "/valid/dci-accelerator-bdp.json") +
                                 " --out " + Quote(Path("tr.json")) + " --threads 2");
     EXPECT_EQ(refused.code, 2);
     EXPECT_EQ(Lines(refused.err), 1u);
-    EXPECT_NE(refused.err.find("run on one thread"), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("DCI accelerator runs on one thread"), std::string::npos)
+        << refused.err;
 }
 
 TEST_F(CliTest, BatchResultsEqualStandaloneRunsAndEachEntryReportsItsExit)

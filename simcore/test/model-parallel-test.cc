@@ -2,8 +2,9 @@
  * The parallel engine (--threads): a k=4 fat tree with PFC, ECN, DCQCN, a WebSearch workload,
  * an incast, a link failure, a PFC storm with watchdogs, telemetry and sampling gives the same
  * result bytes on 1, 2, 3 and 4 threads (everything outside perf), and the runs on several
- * threads really were split (frames crossed partitions). What cannot run on threads yet is
- * refused with one line.
+ * threads really were split (frames crossed partitions); so do collectives and flow lists whose
+ * flows wait for flows. What cannot run on threads yet (the DCI accelerator) is refused in one
+ * line.
  */
 #include "helper/fabric-run.h"
 #include "helper/fabric-runner.h"
@@ -117,20 +118,32 @@ TEST(Parallel, EveryPartitionRunsItsShare)
     EXPECT_EQ(sum + o.parallel["global_events"].get<uint64_t>(), o.events + 1); // + warm-up
 }
 
+TEST(Parallel, CollectivesAndFlowsThatWaitGiveTheSameBytes)
+{
+    // Steps that wait for steps (ring and tree, NVLink inside servers, iterations): the hosts a
+    // dependency joins share a partition, so the run splits and stays exact.
+    for (const char* name : {"collective-hierarchical-iterations.json", "flow-list-after.json"})
+    {
+        SCOPED_TRACE(name);
+        std::string path = std::string(FABRICSIM_EXAMPLES_DIR) + "/valid/" + name;
+        Scenario s = LoadScenario(ReadScenarioFile(path));
+        ASSERT_TRUE(ParallelRefusal(s).empty());
+        Outcome one = RunWith(s, 1);
+        for (uint32_t threads : {2u, 3u})
+        {
+            Outcome o = RunWith(s, threads);
+            EXPECT_EQ(o.parallel["partitions"], threads);
+            EXPECT_TRUE(o.result == one.result) << "threads " << threads;
+        }
+    }
+}
+
 TEST(Parallel, RefusesWhatRunsOnOneThread)
 {
-    json doc = FatTreeDoc();
-    doc["traffic"] = {{{"kind", "flows"},
-                       {"flows",
-                        {{{"src", "h0"}, {"dst", "h5"}, {"size_bytes", 10000}, {"start_us", 0}},
-                         {{"src", "h5"},
-                          {"dst", "h9"},
-                          {"size_bytes", 10000},
-                          {"start_us", 0},
-                          {"after", {0}}}}}}};
-    doc.erase("faults");
-    Scenario s = LoadScenario(doc.dump());
+    std::string path = std::string(FABRICSIM_EXAMPLES_DIR) + "/valid/dci-accelerator-bdp.json";
+    Scenario s = LoadScenario(ReadScenarioFile(path));
     std::string why = ParallelRefusal(s);
     EXPECT_NE(why.find("--threads 1"), std::string::npos) << why;
+    EXPECT_NE(why.find("DCI accelerator"), std::string::npos) << why;
     EXPECT_EQ(why.find('\n'), std::string::npos);
 }

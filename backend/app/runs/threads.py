@@ -3,12 +3,10 @@
 - The range: 1 to MAX_RUN_THREADS (app/core/config.max_run_threads: the machine's cores unless
   configured).
 - The scenarios the simulator runs on one thread only: `parallel_refusal` mirrors
-  simcore/helper/partitioner.cc ParallelRefusal from the scenario document (flows that wait for
-  other flows: a collective generator or a flow list with `after`; the DCI accelerator).
-  backend/tests/runs/test_threads.py runs the real fabricsim on the examples to keep both in step.
-  A collective whose plan has a single step and iteration waits for nothing and the simulator
-  would run it on several threads; the API refuses every collective, which is simpler to state
-  and loses nothing (a one-step collective is a few flows).
+  simcore/helper/partitioner.cc ParallelRefusal from the scenario document (the DCI accelerator;
+  collectives and flows that wait for flows run on threads: the hosts a dependency joins share a
+  partition). backend/tests/runs/test_threads_rules.py runs the real fabricsim on the examples to
+  keep both in step.
 - The default when a request names none (`auto_threads`): 1 for a refused scenario and for a
   fabric below 2 x HOSTS_PER_THREAD hosts, else min(maximum, hosts // HOSTS_PER_THREAD). A thread
   gets at least 64 hosts' worth of ports: below that the windows' barriers cost more than the
@@ -26,7 +24,6 @@ HOSTS_PER_THREAD = 64
 
 # The simulator's words (partitioner.cc), after "--threads N: "; "--threads 1" becomes the
 # API's field name.
-FLOWS_WAIT = 'flows that wait for other flows (collectives, "after") run on one thread: use threads 1'
 DCI_ACCELERATOR = "the DCI accelerator runs on one thread: use threads 1"
 
 _TOPOLOGY = TypeAdapter(Topology)
@@ -34,14 +31,6 @@ _TOPOLOGY = TypeAdapter(Topology)
 
 def parallel_refusal(document: dict[str, Any]) -> str:
     """Why the simulator refuses this scenario on more than one thread, or ""."""
-    for gen in document.get("traffic") or []:
-        if not isinstance(gen, dict):
-            continue
-        if gen.get("kind") == "collective":
-            return FLOWS_WAIT
-        if gen.get("kind") == "flows" and any(
-                isinstance(f, dict) and f.get("after") for f in gen.get("flows") or []):
-            return FLOWS_WAIT
     topology = document.get("topology") or {}
     if topology.get("kind") == "dci" and (topology.get("accelerator") or {}).get("enabled") is True:
         return DCI_ACCELERATOR

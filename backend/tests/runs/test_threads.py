@@ -67,17 +67,20 @@ def test_threads_out_of_range_or_not_an_integer(api, threads):
     assert api.get("/runs", params={"scenario_id": scenario["id"]}).json()["count"] == 0
 
 
-def test_collective_on_two_threads_is_refused(api):
-    """The simulator runs flows that wait for others on one thread: the API says so at `threads`
-    (and runs it on one thread by default)."""
-    document = json.loads((REPO_ROOT / "docs/examples/valid/collective-hierarchical-iterations.json")
-                          .read_text())
+def test_dci_accelerator_on_two_threads_is_refused_and_a_collective_is_not(api):
+    """The simulator runs the DCI accelerator on one thread: the API says so at `threads` (and
+    runs it on one thread by default). A collective, whose steps wait for steps, is accepted."""
+    document = json.loads((REPO_ROOT / "docs/examples/valid/dci-accelerator-bdp.json").read_text())
     scenario = create_scenario(api, document)
     response = post_runs(api, scenario["id"], threads=2)
     assert error_locs(response) == [["body", "threads"]]
-    assert "flows that wait for other flows" in response.json()["detail"][0]["msg"]
+    assert "the DCI accelerator runs on one thread" in response.json()["detail"][0]["msg"]
     assert api.get("/runs", params={"scenario_id": scenario["id"]}).json()["count"] == 0
     assert post_runs(api, scenario["id"], threads=1).status_code == 201
+    collective = json.loads((REPO_ROOT / "docs/examples/valid/collective-hierarchical-iterations.json")
+                            .read_text())
+    scenario = create_scenario(api, collective)
+    assert post_runs(api, scenario["id"], threads=2).status_code == 201
 
 
 def test_a_parallel_run_is_sent_to_sim_parallel_and_the_reconciler_sees_it():

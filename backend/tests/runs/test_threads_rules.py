@@ -23,12 +23,6 @@ def _variants() -> list[tuple[str, dict]]:
     """Every valid example, and the examples' refused features switched off (which must run)."""
     out = [(path.stem, json.loads(path.read_text())) for path in EXAMPLES]
     for name, document in list(out):
-        if name == "flow-list-after":
-            plain = copy.deepcopy(document)
-            for flow in plain["traffic"][0]["flows"]:
-                flow.pop("gap_us", None)
-                flow["after"] = []  # an empty list waits for nothing
-            out.append(("flow-list-after-empty", plain))
         if name == "dci-accelerator-bdp":
             plain = copy.deepcopy(document)
             plain["topology"]["accelerator"]["enabled"] = False
@@ -57,10 +51,9 @@ def test_refusal_mirrors_the_simulator(name, document, tmp_path):
 
 
 def test_refused_scenarios_named():
-    assert rules.parallel_refusal({"traffic": [{"kind": "collective"}]}) == rules.FLOWS_WAIT
-    assert rules.parallel_refusal({"traffic": [{"kind": "flows", "flows": [{"after": [0]}]}]}) \
-        == rules.FLOWS_WAIT
-    assert rules.parallel_refusal({"traffic": [{"kind": "flows", "flows": [{"after": []}]}]}) == ""
+    # Collectives and flows that wait for flows run on threads (issue 19).
+    assert rules.parallel_refusal({"traffic": [{"kind": "collective"}]}) == ""
+    assert rules.parallel_refusal({"traffic": [{"kind": "flows", "flows": [{"after": [0]}]}]}) == ""
     dci = {"topology": {"kind": "dci", "accelerator": {"enabled": True}}}
     assert rules.parallel_refusal(dci) == rules.DCI_ACCELERATOR
     assert rules.parallel_refusal({"topology": {"kind": "dci"}, "traffic": []}) == ""
@@ -88,7 +81,10 @@ def test_default_threads_from_the_fabric_size():
     assert rules.auto_threads(fat_tree(8), 16) == 2      # 128 hosts
     assert rules.auto_threads(fat_tree(16), 16) == 16    # 1,024 hosts
     assert rules.auto_threads(fat_tree(16), 6) == 6      # capped by the maximum
-    assert rules.auto_threads(fat_tree(16, traffic=[{"kind": "collective"}]), 16) == 1
+    assert rules.auto_threads(fat_tree(16, traffic=[{"kind": "collective"}]), 16) == 16
+    dci = {"topology": {"kind": "dci", "site": {"leaves": 64, "hosts_per_leaf": 64},
+                        "accelerator": {"enabled": True}}}
+    assert rules.auto_threads(dci, 16) == 1               # refused: one thread
 
 
 def test_run_command_passes_threads(tmp_path):
