@@ -2,6 +2,7 @@
 
 #include "helper/flow-dependencies.h"
 #include "helper/network-builder.h"
+#include "scenario/scenario-contract.h"
 
 #include <algorithm>
 #include <limits>
@@ -9,6 +10,9 @@
 
 namespace fabric
 {
+
+// The scheduler's tie keys mix node ids below 2^15 (FastHeapScheduler::Mixed).
+static_assert(kMaxNodes < (1u << 15), "node ids must stay below 2^15");
 
 std::string
 ParallelRefusal(const Scenario& scenario)

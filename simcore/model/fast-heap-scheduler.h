@@ -203,6 +203,18 @@ class FastHeapScheduler : public ns3::Scheduler
     static constexpr uint64_t kMaxTs = (uint64_t(1) << 44) - 1;
     static constexpr uint32_t kMaxSlots = uint32_t(1) << kSlotBits;
 
+    /**
+     * The tie key as the heap compares it: the scheduling node's id XOR a 15-bit mask drawn from
+     * the time (a bijection for each picosecond), so that among frames of different nodes
+     * arriving at the same picosecond no node is always first (with ids in a fixed order,
+     * synchronised senders would always queue in id order). Node ids are below 2^15, the run's
+     * own source 0xffff stays above them, and one node's events keep their order.
+     */
+    static uint64_t Mixed(uint64_t ts, uint64_t tie)
+    {
+        return tie ^ (((ts * 0x9E3779B97F4A7C15ULL) >> 49) << kSeqBits);
+    }
+
     static unsigned __int128 UnclampedOrder(uint64_t ts, uint64_t tie)
     {
         return (static_cast<unsigned __int128>(ts) << (kSrcBits + kSeqBits)) | tie;
@@ -386,7 +398,8 @@ FastHeapScheduler::InsertDirect(int64_t delayTs, ns3::EventImpl* impl, uint32_t 
     // are never past the 17.5 s the key holds (runs end within 1 s). Into this scheduler even
     // when owner's partition has another: only the run's own events (between windows) do that,
     // and the parallel loop hands such an event to its partition when its turn comes.
-    PushOrder(UnclampedOrder(m_nowTs + static_cast<uint64_t>(delayTs), NextKey(m_nowContext)),
+    uint64_t ts = m_nowTs + static_cast<uint64_t>(delayTs);
+    PushOrder(UnclampedOrder(ts, Mixed(ts, NextKey(m_nowContext))),
               Slot{Tagged(impl), m_lastUid, owner});
 }
 
@@ -394,7 +407,7 @@ inline void
 FastHeapScheduler::InsertKeyed(uint64_t ts, uint64_t tie, ns3::EventImpl* impl, uint32_t owner)
 {
     impl->Ref();
-    PushOrder(UnclampedOrder(ts, tie), Slot{Tagged(impl), m_lastUid, owner});
+    PushOrder(UnclampedOrder(ts, Mixed(ts, tie)), Slot{Tagged(impl), m_lastUid, owner});
 }
 
 inline void
@@ -402,7 +415,7 @@ FastHeapScheduler::InsertEvent(uint64_t ts, uint64_t tie, ns3::EventImpl* impl, 
                                uint32_t owner)
 {
     m_lastUid = uid;
-    Route(owner)->Push(ts, tie, Slot{impl, uid, owner});
+    Route(owner)->Push(ts, Mixed(ClampTs(ts), tie), Slot{impl, uid, owner});
 }
 
 inline ns3::Scheduler::Event

@@ -33,6 +33,14 @@ PausingIncast(uint64_t durationNs, uint64_t warmupNs)
     SetCc(s, "none", true);
     s.switchCfg[sw].bufferBytes = 1000000;
     s.switchCfg[sw].pfc.pauseMode = PauseMode::XOFF_XON;
+    // Marking from 5 KB: the egress queue is marked whatever the ingress XOFF point (with the
+    // 100 KB default, whether the queue got there before PFC paused the senders depended on the
+    // order of frames arriving at the same picosecond).
+    for (auto& e : s.switchCfg[sw].ecn)
+    {
+        e.kminBytes = 5000;
+        e.kmaxBytes = 200000;
+    }
     s.durationNs = durationNs;
     s.warmupNs = warmupNs;
     AddFlow(s, 0, 2);

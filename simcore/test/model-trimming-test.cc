@@ -78,7 +78,19 @@ TEST(Trimming, OffItDropsAndLeavesTheResultWithoutTrimmingKeys)
     EXPECT_GT(s["drops"]["total"].get<uint64_t>(), 1000u);
     EXPECT_FALSE(s.contains("trimmed_packets"));
     EXPECT_FALSE(s["conservation"]["bytes_dropped"].contains("trimmed"));
-    EXPECT_LT(s["flows_completed"].get<uint64_t>(), 6u); // still recovering at 3 ms
+    // The drops cost timeouts and resends: the incast is still recovering at 3 ms, or it took
+    // more than twice the receiver link's time for the 12 MB (trimming: within 15 %, above).
+    double ideal = 12000000 * 8.0 / (100.0 * 4096 / (4096 + 82)) / 1000.0;
+    double end = 0;
+    for (const auto& f : res["flows"])
+    {
+        if (!f["fct_us"].is_null())
+        {
+            end = std::max(end, f["start_us"].get<double>() + f["fct_us"].get<double>());
+        }
+    }
+    EXPECT_TRUE(s["flows_completed"].get<uint64_t>() < 6u || end > 2 * ideal)
+        << s["flows_completed"] << " completed, the last at " << end << " us";
 }
 
 TEST(Trimming, RcGoesBackToTheFirstMissingPacket)
