@@ -49,16 +49,21 @@ Fire(ns3::EventImpl* impl, bool direct)
     impl->Unref();
 }
 
-/** Waits until flag's value differs from seen: spins, then yields (a shared machine). */
-template <typename T>
+/**
+ * Waits until done() holds: spins briefly (a barrier is usually microseconds away), then
+ * yields the core (a shared machine, or more threads than cores).
+ */
+template <typename Done>
 inline void
-WaitChange(const std::atomic<T>& flag, T seen)
+SpinUntil(Done done)
 {
-    for (uint32_t spins = 0; flag.load(std::memory_order_acquire) == seen; ++spins)
+    for (uint32_t spins = 0; !done(); ++spins)
     {
         if (spins < 4000)
         {
+#if defined(__x86_64__) || defined(__i386__)
             __builtin_ia32_pause();
+#endif
         }
         else
         {
@@ -291,7 +296,7 @@ FabricSimulatorImpl::WorkerLoop(uint32_t i)
     uint64_t seen = 0;
     while (true)
     {
-        WaitChange(m_generation, seen);
+        SpinUntil([&] { return m_generation.load(std::memory_order_acquire) != seen; });
         seen = m_generation.load(std::memory_order_acquire);
         if (m_quit.load(std::memory_order_acquire))
         {
@@ -366,17 +371,7 @@ FabricSimulatorImpl::RunParallel()
             m_generation.fetch_add(1, std::memory_order_acq_rel);
             m_parts[0]->sched->MakeActive();
             RunWindow(0);
-            for (uint32_t spins = 0; m_done.load(std::memory_order_acquire) < n - 1; ++spins)
-            {
-                if (spins < 4000)
-                {
-                    __builtin_ia32_pause();
-                }
-                else
-                {
-                    std::this_thread::yield();
-                }
-            }
+            SpinUntil([&] { return m_done.load(std::memory_order_acquire) >= n - 1; });
             ++m_stats.windows;
         }
         if (global != kNone && global <= end)
