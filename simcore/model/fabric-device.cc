@@ -206,14 +206,17 @@ FabricDevice::PauseExpired(uint32_t port)
     TryTransmit(port);
 }
 
-/** The arrival event of frame f at the far end of p: at its time, with its sender's tie key. */
-__attribute__((always_inline)) static inline void
-ScheduleArrival(Port& p, const InFlight& f)
+/**
+ * The arrival event of frame f at the far end of port (p) of dev: at its time, with its sender's
+ * tie key. On the FastHeapScheduler a handler-lane event (no event object to load when it runs).
+ */
+__attribute__((always_inline)) inline void
+FabricDevice::ScheduleArrival(FabricDevice* dev, uint32_t port, Port& p, const InFlight& f)
 {
     if (FastHeapScheduler* s = FastHeapScheduler::Active())
     {
-        s->InsertKeyed(static_cast<uint64_t>(f.arrivePs), p.arrivalKey,
-                       ns3::PeekPointer(p.arrivalEvent), p.neighbor);
+        s->InsertHandler(static_cast<uint64_t>(f.arrivePs), p.arrivalKey, s_arrivalHandler, dev,
+                         port, p.neighbor);
         return;
     }
     p.arrivalEvent->Ref(); // the simulator releases one reference after running it
@@ -221,17 +224,46 @@ ScheduleArrival(Port& p, const InFlight& f)
         p.neighbor, ns3::PicoSeconds(f.arrivePs - NowPs()), ns3::PeekPointer(p.arrivalEvent));
 }
 
-/** A frame on the wire toward the peer of p: queued for its arrival event. */
-__attribute__((always_inline)) static inline void
-PutOnWire(Port& p, const InFlight& f)
+/** A frame on the wire toward the peer of port (p) of dev: queued for its arrival event. */
+__attribute__((always_inline)) inline void
+FabricDevice::PutOnWire(FabricDevice* dev, uint32_t port, Port& p, const InFlight& f)
 {
     p.inFlight.Push(f);
     if (!p.arrivalPending)
     {
         p.arrivalPending = true;
-        ScheduleArrival(p, f);
+        ScheduleArrival(dev, port, p, f);
     }
 }
+
+/** Port's transmission-done event delayPs from now (owned by this node). */
+__attribute__((always_inline)) inline void
+FabricDevice::ScheduleTxDone(uint32_t port, int64_t delayPs)
+{
+    if (FastHeapScheduler* s = FastHeapScheduler::Active())
+    {
+        s->InsertHandlerIn(delayPs, s_txDoneHandler, this, port, m_node);
+        return;
+    }
+    ScheduleEventPs(delayPs, m_ports[port].txDoneEvent, m_node);
+}
+
+void
+FabricDevice::ArrivalThunk(void* dev, uint32_t port)
+{
+    static_cast<FabricDevice*>(dev)->DeliverHead(port);
+}
+
+void
+FabricDevice::TxDoneThunk(void* dev, uint32_t port)
+{
+    static_cast<FabricDevice*>(dev)->TxDone(port);
+}
+
+const uint32_t FabricDevice::s_arrivalHandler =
+    FastHeapScheduler::RegisterHandler(&FabricDevice::ArrivalThunk);
+const uint32_t FabricDevice::s_txDoneHandler =
+    FastHeapScheduler::RegisterHandler(&FabricDevice::TxDoneThunk);
 
 void
 FabricDevice::TryTransmit(uint32_t port)
@@ -258,7 +290,7 @@ FabricDevice::TryTransmit(uint32_t port)
     if (now < p.busyUntil)
     {
         p.txPending = true;
-        ScheduleEventPs(p.busyUntil - now, p.txDoneEvent, m_node);
+        ScheduleTxDone(port, p.busyUntil - now);
         return;
     }
     RocePacket pkt;
@@ -308,7 +340,7 @@ FabricDevice::TryTransmit(uint32_t port)
         f.pkt = pkt;
         if (__builtin_expect(p.mailbox == nullptr, 1))
         {
-            PutOnWire(p, f);
+            PutOnWire(this, port, p, f);
         }
         else
         {
@@ -319,7 +351,7 @@ FabricDevice::TryTransmit(uint32_t port)
     if (HasBacklog(port))
     {
         p.txPending = true;
-        ScheduleEventPs(ser, p.txDoneEvent, m_node);
+        ScheduleTxDone(port, ser);
     }
 }
 
@@ -328,7 +360,7 @@ FabricDevice::DeliverMailbox(std::vector<OutFrame>& frames)
 {
     for (const OutFrame& o : frames)
     {
-        PutOnWire(o.dev->m_ports[o.port], o.f);
+        PutOnWire(o.dev, o.port, o.dev->m_ports[o.port], o.f);
     }
     frames.clear();
 }
@@ -346,7 +378,7 @@ FabricDevice::DeliverHead(uint32_t port)
     if (!p.inFlight.Empty())
     {
         p.arrivalPending = true;
-        ScheduleArrival(p, p.inFlight.Front());
+        ScheduleArrival(this, port, p, p.inFlight.Front());
     }
     if (p.fault != nullptr &&
         p.fault->CutOnWire(f.arrivePs - p.delayPs - p.SerializationPs(f.pkt.wire)))

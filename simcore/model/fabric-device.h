@@ -80,9 +80,12 @@ struct Mailbox
 };
 
 /** One direction of a link as seen from its sending device, plus that device's pause state. */
-struct Port
+/// 64-byte aligned, the fields a frame touches first: a frame's arrival reads the first two
+/// lines, a transmission the first two, a switch's dequeue the third (pausedUntil). On a large
+/// fabric each line is a cache miss (docs/benchmarks.md, "Cost per event and fabric size").
+struct alignas(64) Port
 {
-    // Per-packet state first.
+    // Line 0: the link and the transmitter.
     FabricDevice* peer = nullptr;
     uint32_t peerPort = 0;
     bool txPending = false;
@@ -90,10 +93,6 @@ struct Port
     double psPerByte = 80.0;
     int64_t delayPs = 1000000;
     int64_t busyUntil = 0;
-    /** Frames on the wire, in order; one scheduler event is pending for the head only. */
-    RingQueue<InFlight> inFlight;
-    ns3::Ptr<ns3::EventImpl> txDoneEvent;  ///< reused for every transmission-done event
-    ns3::Ptr<ns3::EventImpl> arrivalEvent; ///< reused for every arrival event
     PortFault* fault = nullptr; ///< set only while a fault or watchdog concerns this port
     /// Parallel runs: the peer runs in another partition, frames go through this mailbox (and
     /// inFlight and arrivalPending belong to the peer's partition).
@@ -101,14 +100,23 @@ struct Port
     /// Tie key of arrivals on this link direction (FastHeapScheduler::ArrivalKey of this node and
     /// port): one per direction, as its frames never arrive at the same time.
     uint64_t arrivalKey = 0;
+
+    // Line 1: the frames on the wire and the utilization counts.
+    /** Frames on the wire, in order; one scheduler event is pending for the head only. */
+    RingQueue<InFlight> inFlight;
+    uint32_t neighbor = 0;        ///< node index of the peer
     uint64_t txWireBytesWarm = 0; ///< wire bytes of frames started after warm-up
     /// Serialization time inside [warm-up, busyUntil]: utilization counts only the bits sent
     /// inside the measurement window (a frame started before the warm-up ends counts its part
     /// after it; the part of the last frame past the end of the run is taken off at the end).
     int64_t txBusyPsWarm = 0;
+
+    // Line 2: PFC state read by every dequeue.
     std::array<int64_t, kNumPriorities> pausedUntil{}; ///< egress paused while now < this
 
-    uint32_t neighbor = 0; ///< node index of the peer
+    // Cold: set up once, or counted per PAUSE.
+    ns3::Ptr<ns3::EventImpl> txDoneEvent;  ///< transmission done (schedulers other than ours)
+    ns3::Ptr<ns3::EventImpl> arrivalEvent; ///< arrival (schedulers other than ours)
     uint32_t linkId = 0;
     double rateBps = 100e9;
     uint64_t ecnMarked = 0;       ///< DATA frames this egress (a switch's) newly CE-marked
@@ -133,7 +141,8 @@ struct Port
     }
 };
 
-class FabricDevice : public ns3::Object
+/// 16-byte aligned: the scheduler's handler lane keeps tags in a device pointer's low bits.
+class alignas(16) FabricDevice : public ns3::Object
 {
   public:
     static ns3::TypeId GetTypeId();
@@ -204,6 +213,15 @@ class FabricDevice : public ns3::Object
     void TxDone(uint32_t port);
     void PauseExpired(uint32_t port);
     void DeliverHead(uint32_t port);
+
+    // The per-port events on the FastHeapScheduler's handler lane (PortEvent objects otherwise).
+    static void ArrivalThunk(void* dev, uint32_t port);
+    static void TxDoneThunk(void* dev, uint32_t port);
+    static const uint32_t s_arrivalHandler;
+    static const uint32_t s_txDoneHandler;
+    static void ScheduleArrival(FabricDevice* dev, uint32_t port, Port& p, const InFlight& f);
+    static void PutOnWire(FabricDevice* dev, uint32_t port, Port& p, const InFlight& f);
+    void ScheduleTxDone(uint32_t port, int64_t delayPs);
 };
 
 } // namespace fabric

@@ -49,6 +49,18 @@ Fire(ns3::EventImpl* impl, bool direct)
     impl->Unref();
 }
 
+/** Runs one event as RemoveNextFast gave it: a handler call or an EventImpl. */
+inline void
+Fire(const FastHeapScheduler::Next& n)
+{
+    if (n.handler != nullptr)
+    {
+        n.handler(n.obj, n.arg);
+        return;
+    }
+    Fire(n.ev.impl, n.direct);
+}
+
 /**
  * Waits until done() holds: spins briefly (a barrier is usually microseconds away), then
  * yields the core (a shared machine, or more threads than cores).
@@ -221,10 +233,9 @@ FabricSimulatorImpl::RunFast(FastHeapScheduler& sched)
 {
     while (!m_stop && !sched.Empty())
     {
-        bool direct;
-        ns3::Scheduler::Event ev = sched.RemoveNext(direct);
-        Execute(ev);
-        Fire(ev.impl, direct);
+        FastHeapScheduler::Next n = sched.RemoveNextFast();
+        Execute(n.ev);
+        Fire(n);
         if (m_foreignPending.load(std::memory_order_relaxed))
         {
             TakeEventsFromOtherThreads();
@@ -276,10 +287,8 @@ FabricSimulatorImpl::RunWindow(uint32_t i)
     uint64_t n = 0;
     while (!sched.Empty() && sched.PeekOrder() < end)
     {
-        bool direct;
-        ns3::Scheduler::Event ev = sched.RemoveNext(direct);
         ++n;
-        Fire(ev.impl, direct);
+        Fire(sched.RemoveNextFast());
     }
     FastHeapScheduler::SetInWindow(false);
     part.events += n;
@@ -311,11 +320,10 @@ void
 FabricSimulatorImpl::RunGlobalEvent()
 {
     m_fast->MakeActive();
-    bool direct;
-    ns3::Scheduler::Event ev = m_fast->RemoveNext(direct);
-    Execute(ev);
+    FastHeapScheduler::Next n = m_fast->RemoveNextFast();
+    Execute(n.ev);
     ++m_stats.globalEvents;
-    Fire(ev.impl, direct);
+    Fire(n);
 }
 
 void

@@ -205,14 +205,9 @@ class FabricSwitch : public FabricDevice
     std::vector<QueueStats> m_stats;   ///< port x 8
     std::vector<IngressSlot> m_ingress; ///< port x 8: statistics and PFC state of each ingress
     std::vector<uint8_t> m_nonEmpty;   ///< per port: bit prio set when that egress queue holds frames
-    /** Start in m_routePorts and next-hop count of each attachment index, read with one load. */
-    struct RouteEntry
-    {
-        uint32_t offset = 0;
-        uint32_t n = 0;
-    };
-    std::vector<RouteEntry> m_routeEntries; ///< from the RouteTable's offset and count
-    std::vector<uint16_t> m_routePorts;     ///< the RouteTable's next-hop ports
+    /// Per attachment index: start in m_routePorts << 8 | next-hop count, read with one load.
+    std::vector<uint32_t> m_routeEntries;
+    std::vector<uint16_t> m_routePorts; ///< each distinct next-hop set once
     ns3::Ptr<LoadBalancer> m_balancer; ///< null under "ecmp"
     const std::vector<uint32_t>* m_hostAttach = nullptr;
     const std::vector<uint32_t>* m_hostAttachNode = nullptr;

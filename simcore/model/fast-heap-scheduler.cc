@@ -135,18 +135,76 @@ FastHeapScheduler::PeekNext() const
     Key top = m_heap[0];
     const Slot& s = m_slots[SlotOf(top)];
     Event ev;
-    ev.impl = Untagged(s.impl);
+    ev.impl = IsHandler(s.impl) ? nullptr : Untagged(s.impl); // no EventImpl for a handler
     ev.key.m_ts = TsOf(top);
     ev.key.m_uid = s.uid;
     ev.key.m_context = s.context;
     return ev;
 }
 
+namespace
+{
+/** A handler-lane event handed out through ns-3's Scheduler interface (rare: not the run loop). */
+class HandlerEvent : public ns3::EventImpl
+{
+  public:
+    HandlerEvent(FastHeapScheduler::Handler h, void* obj, uint32_t arg)
+        : m_h(h),
+          m_obj(obj),
+          m_arg(arg)
+    {
+    }
+
+  protected:
+    void Notify() override
+    {
+        m_h(m_obj, m_arg);
+    }
+
+  private:
+    FastHeapScheduler::Handler m_h;
+    void* m_obj;
+    uint32_t m_arg;
+};
+} // namespace
+
+uint32_t
+FastHeapScheduler::RegisterHandler(Handler h)
+{
+    for (uint32_t i = 0; i < s_nHandlers; ++i)
+    {
+        if (s_handlers[i] == h)
+        {
+            return i;
+        }
+    }
+    if (s_nHandlers == kMaxHandlers)
+    {
+        throw std::length_error("FastHeapScheduler: more handlers than kMaxHandlers");
+    }
+    s_handlers[s_nHandlers] = h;
+    return s_nHandlers++;
+}
+
 ns3::Scheduler::Event
 FastHeapScheduler::RemoveNext()
 {
+    // Through ns-3's interface (disposal, a scheduler replaced): a handler-lane event becomes an
+    // EventImpl of its own, which the caller runs or releases like any other.
     bool direct;
     return RemoveNext(direct);
+}
+
+ns3::Scheduler::Event
+FastHeapScheduler::RemoveNext(bool& direct)
+{
+    Next n = RemoveNextFast();
+    direct = n.direct;
+    if (n.handler != nullptr)
+    {
+        n.ev.impl = new HandlerEvent(n.handler, n.obj, n.arg);
+    }
+    return n.ev;
 }
 
 void

@@ -190,6 +190,34 @@ class FastHeapScheduler : public ns3::Scheduler
     /** Insert() with the owner and the tie key given (the simulator's generic path). */
     void InsertEvent(uint64_t ts, uint64_t tie, ns3::EventImpl* impl, uint32_t uid, uint32_t owner);
 
+    /**
+     * The handler lane: an event that is a plain call handler(obj, arg), with no EventImpl to
+     * load when it runs (the model's per-port events: a frame's arrival, a transmission's end).
+     * On a large fabric the event object was one more cache miss per event (docs/benchmarks.md).
+     */
+    using Handler = void (*)(void* obj, uint32_t arg);
+    static constexpr uint32_t kMaxHandlers = 4;
+    /** Registers h (once per process, at static initialisation); returns its index. */
+    static uint32_t RegisterHandler(Handler h);
+    /** A handler-lane event at absolute time ts with tie key tie; obj is 16-byte aligned. */
+    void InsertHandler(uint64_t ts, uint64_t tie, uint32_t handler, void* obj, uint32_t arg,
+                       uint32_t owner);
+    /** A handler-lane event delayTs from now, keyed like InsertDirect. */
+    void InsertHandlerIn(int64_t delayTs, uint32_t handler, void* obj, uint32_t arg,
+                         uint32_t owner);
+
+    /** The next event as the fabric's loop runs it: an EventImpl, or a handler call. */
+    struct Next
+    {
+        Event ev;              ///< time and context (impl null for a handler-lane event)
+        bool direct = false;   ///< ev.impl came through the direct lane
+        Handler handler = nullptr;
+        void* obj = nullptr;
+        uint32_t arg = 0;
+    };
+    /** RemoveNext for FabricSimulatorImpl's loops (handler-lane events not wrapped). */
+    Next RemoveNextFast();
+
   private:
     /**
      * Heap key, one unsigned 128-bit comparison: time (44 bits of picoseconds: 17.5 s, past any
@@ -252,6 +280,32 @@ class FastHeapScheduler : public ns3::Scheduler
                                                  ~static_cast<uintptr_t>(1));
     }
 
+    /**
+     * A handler-lane slot: impl holds obj | handler index << 2 | 2 (obj is 16-byte aligned; an
+     * EventImpl pointer never has bit 1 set) and uid holds arg.
+     */
+    static ns3::EventImpl* HandlerTag(void* obj, uint32_t handler)
+    {
+        return reinterpret_cast<ns3::EventImpl*>(reinterpret_cast<uintptr_t>(obj) |
+                                                 (uintptr_t(handler) << 2) | 2u);
+    }
+
+    static bool IsHandler(const ns3::EventImpl* impl)
+    {
+        return (reinterpret_cast<uintptr_t>(impl) & 2u) != 0;
+    }
+
+    static void* HandlerObj(const ns3::EventImpl* impl)
+    {
+        return reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(impl) &
+                                       ~static_cast<uintptr_t>(15));
+    }
+
+    static Handler HandlerOf(const ns3::EventImpl* impl)
+    {
+        return s_handlers[(reinterpret_cast<uintptr_t>(impl) >> 2) & (kMaxHandlers - 1)];
+    }
+
     static Key MakeKey(uint64_t ts, uint64_t tie, uint32_t slot)
     {
         return (Order(ts, tie) << kSlotBits) | slot;
@@ -272,7 +326,6 @@ class FastHeapScheduler : public ns3::Scheduler
         PushOrder(Order(ts, tie), s);
     }
     void PushOrder(unsigned __int128 order, const Slot& s);
-    Event Take(Key top, bool& direct);
     void SiftUp(size_t i, Key k);
     /** Removes element i. */
     void RemoveAt(size_t i);
@@ -292,6 +345,8 @@ class FastHeapScheduler : public ns3::Scheduler
     static inline thread_local bool t_inWindow __attribute__((tls_model("initial-exec"))) = false;
     /** Per scheduling node, the events it scheduled so far (written only by its own thread). */
     static inline uint64_t s_seq[kGlobalSource + 1] = {};
+    static inline Handler s_handlers[kMaxHandlers] = {};
+    static inline uint32_t s_nHandlers = 0;
 
     Key* m_heap = nullptr;   ///< element i at m_heap[i]; m_heap + 1 is 64-byte aligned, so the
                              ///< four children 4i+1 .. 4i+4 of i share one cache line
@@ -411,6 +466,22 @@ FastHeapScheduler::InsertKeyed(uint64_t ts, uint64_t tie, ns3::EventImpl* impl, 
 }
 
 inline void
+FastHeapScheduler::InsertHandler(uint64_t ts, uint64_t tie, uint32_t handler, void* obj,
+                                 uint32_t arg, uint32_t owner)
+{
+    PushOrder(UnclampedOrder(ts, Mixed(ts, tie)), Slot{HandlerTag(obj, handler), arg, owner});
+}
+
+inline void
+FastHeapScheduler::InsertHandlerIn(int64_t delayTs, uint32_t handler, void* obj, uint32_t arg,
+                                   uint32_t owner)
+{
+    uint64_t ts = m_nowTs + static_cast<uint64_t>(delayTs);
+    PushOrder(UnclampedOrder(ts, Mixed(ts, NextKey(m_nowContext))),
+              Slot{HandlerTag(obj, handler), arg, owner});
+}
+
+inline void
 FastHeapScheduler::InsertEvent(uint64_t ts, uint64_t tie, ns3::EventImpl* impl, uint32_t uid,
                                uint32_t owner)
 {
@@ -418,23 +489,8 @@ FastHeapScheduler::InsertEvent(uint64_t ts, uint64_t tie, ns3::EventImpl* impl, 
     Route(owner)->Push(ts, Mixed(ClampTs(ts), tie), Slot{impl, uid, owner});
 }
 
-inline ns3::Scheduler::Event
-FastHeapScheduler::Take(Key k, bool& direct)
-{
-    uint32_t slot = SlotOf(k);
-    const Slot& s = m_slots[slot];
-    Event ev;
-    direct = IsTagged(s.impl);
-    ev.impl = Untagged(s.impl);
-    ev.key.m_ts = TsOf(k);
-    ev.key.m_uid = s.uid;
-    ev.key.m_context = s.context;
-    m_freeSlots.push_back(slot);
-    return ev;
-}
-
-inline ns3::Scheduler::Event
-FastHeapScheduler::RemoveNext(bool& direct)
+inline FastHeapScheduler::Next
+FastHeapScheduler::RemoveNextFast()
 {
     SettleRoot();
     Key top = m_heap[0];
@@ -444,14 +500,31 @@ FastHeapScheduler::RemoveNext(bool& direct)
     }
     else
     {
-        // Leave the root vacant: the event about to run usually schedules another one, which
-        // then takes the root's place (see Push); anything else settles the heap first.
-        m_rootVacant = true;
+        m_rootVacant = true; // as in RemoveNext
     }
-    Event ev = Take(top, direct);
-    m_nowTs = ev.key.m_ts;
-    m_nowContext = ev.key.m_context;
-    return ev;
+    uint32_t slot = SlotOf(top);
+    const Slot& s = m_slots[slot];
+    Next n;
+    n.ev.key.m_ts = TsOf(top);
+    n.ev.key.m_context = s.context;
+    if (IsHandler(s.impl))
+    {
+        n.ev.impl = nullptr;
+        n.ev.key.m_uid = 0;
+        n.handler = HandlerOf(s.impl);
+        n.obj = HandlerObj(s.impl);
+        n.arg = s.uid;
+    }
+    else
+    {
+        n.direct = IsTagged(s.impl);
+        n.ev.impl = Untagged(s.impl);
+        n.ev.key.m_uid = s.uid;
+    }
+    m_freeSlots.push_back(slot);
+    m_nowTs = n.ev.key.m_ts;
+    m_nowContext = n.ev.key.m_context;
+    return n;
 }
 
 } // namespace fabric

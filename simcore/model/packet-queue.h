@@ -73,13 +73,14 @@ class RingQueue
         }
         m_buf.swap(nb);
         m_head = 0;
-        m_mask = newSize - 1;
+        m_mask = static_cast<uint32_t>(newSize - 1);
     }
 
     std::vector<T> m_buf; ///< size is 0 or a power of two
-    size_t m_mask = 0; ///< m_buf.size() - 1 once allocated
-    size_t m_head = 0;
-    size_t m_count = 0;
+    // 32-bit indices: a queue is 40 bytes, so a port's per-frame fields share cache lines.
+    uint32_t m_mask = 0; ///< m_buf.size() - 1 once allocated
+    uint32_t m_head = 0;
+    uint32_t m_count = 0;
 };
 
 using PacketQueue = RingQueue<RocePacket>;
