@@ -7,6 +7,7 @@
 #include "ns3/boolean.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace fabric
 {
@@ -284,6 +285,36 @@ NetworkBuilder::BuildRoutes()
             tables[s].count.assign(nAttach, 0);
         }
     }
+    // Switch-to-switch links that carry routes, as one adjacency array (port order kept): the
+    // searches below walk it instead of every port's state (a k=32 fat tree: 512 searches).
+    std::vector<uint32_t> adjStart(n + 1, 0);
+    std::vector<std::pair<uint16_t, uint32_t>> adj; ///< (port, neighbor switch)
+    for (size_t s = 0; s < n; ++s)
+    {
+        adjStart[s] = static_cast<uint32_t>(adj.size());
+        const FabricSwitch* sw = m_switches[s];
+        if (!sw)
+        {
+            continue;
+        }
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            const Port& port = sw->GetPort(p);
+            if (port.fault != nullptr && port.fault->routedAround)
+            {
+                continue; // a failed link, once routing has converged (fault-schedule.cc)
+            }
+            if (port.neighbor < n && m_switches[port.neighbor])
+            {
+                adj.emplace_back(static_cast<uint16_t>(p), port.neighbor);
+            }
+        }
+    }
+    adjStart[n] = static_cast<uint32_t>(adj.size());
+    // Each switch stores a distinct next-hop set once (a ToR sends every remote leaf to the
+    // same uplinks), found by a hash of the set and checked against the stored ports.
+    std::vector<std::unordered_multimap<uint64_t, uint32_t>> stored(n);
+    std::vector<uint16_t> hops;
     std::vector<int32_t> dist(n);
     std::vector<uint32_t> bfs;
     bfs.reserve(n);
@@ -299,16 +330,10 @@ NetworkBuilder::BuildRoutes()
             for (size_t head = 0; head < bfs.size(); ++head)
             {
                 uint32_t u = bfs[head];
-                const FabricSwitch* su = m_switches[u];
-                for (uint32_t p = 0; p < su->GetNPorts(); ++p)
+                for (uint32_t e = adjStart[u]; e < adjStart[u + 1]; ++e)
                 {
-                    uint32_t v = su->GetPort(p).neighbor;
-                    const PortFault* pf = su->GetPort(p).fault;
-                    if (pf != nullptr && pf->routedAround)
-                    {
-                        continue; // a failed link, once routing has converged (fault-schedule.cc)
-                    }
-                    if (v < n && m_switches[v] && dist[v] < 0)
+                    uint32_t v = adj[e].second;
+                    if (dist[v] < 0)
                     {
                         dist[v] = dist[u] + 1;
                         bfs.push_back(v);
@@ -321,25 +346,35 @@ NetworkBuilder::BuildRoutes()
                 {
                     continue;
                 }
-                RouteTable& t = tables[s];
-                t.offset[a] = static_cast<uint32_t>(t.ports.size());
-                const FabricSwitch* ss = m_switches[s];
-                uint32_t count = 0;
-                for (uint32_t p = 0; p < ss->GetNPorts() && count < 255; ++p)
+                hops.clear();
+                uint64_t h = 1469598103934665603ULL; // FNV-1a over the ports
+                for (uint32_t e = adjStart[s]; e < adjStart[s + 1] && hops.size() < 255; ++e)
                 {
-                    uint32_t v = ss->GetPort(p).neighbor;
-                    const PortFault* pf = ss->GetPort(p).fault;
-                    if (pf != nullptr && pf->routedAround)
+                    if (dist[adj[e].second] == dist[s] - 1)
                     {
-                        continue;
-                    }
-                    if (v < n && m_switches[v] && dist[v] == dist[s] - 1)
-                    {
-                        t.ports.push_back(static_cast<uint16_t>(p));
-                        ++count;
+                        hops.push_back(adj[e].first);
+                        h = (h ^ adj[e].first) * 1099511628211ULL;
                     }
                 }
-                t.count[a] = static_cast<uint8_t>(count);
+                RouteTable& t = tables[s];
+                t.count[a] = static_cast<uint8_t>(hops.size());
+                bool found = hops.empty(); // no route: count 0, offset unused
+                auto range = stored[s].equal_range(h);
+                for (auto it = range.first; it != range.second && !found; ++it)
+                {
+                    if (it->second + hops.size() <= t.ports.size() &&
+                        std::equal(hops.begin(), hops.end(), t.ports.begin() + it->second))
+                    {
+                        t.offset[a] = it->second;
+                        found = true;
+                    }
+                }
+                if (!found)
+                {
+                    t.offset[a] = static_cast<uint32_t>(t.ports.size());
+                    stored[s].emplace(h, t.offset[a]);
+                    t.ports.insert(t.ports.end(), hops.begin(), hops.end());
+                }
             }
         }
     }

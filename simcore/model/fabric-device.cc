@@ -215,7 +215,7 @@ FabricDevice::ScheduleArrival(FabricDevice* dev, uint32_t port, Port& p, const I
 {
     if (FastHeapScheduler* s = FastHeapScheduler::Active())
     {
-        s->InsertHandler(static_cast<uint64_t>(f.arrivePs), p.arrivalKey, s_arrivalHandler, dev,
+        s->InsertHandler(static_cast<uint64_t>(f.arrivePs), p.arrivalKey, kArrivalHandler, dev,
                          port, p.neighbor);
         return;
     }
@@ -242,7 +242,7 @@ FabricDevice::ScheduleTxDone(uint32_t port, int64_t delayPs)
 {
     if (FastHeapScheduler* s = FastHeapScheduler::Active())
     {
-        s->InsertHandlerIn(delayPs, s_txDoneHandler, this, port, m_node);
+        s->InsertHandlerIn(delayPs, kTxDoneHandler, this, port, m_node);
         return;
     }
     ScheduleEventPs(delayPs, m_ports[port].txDoneEvent, m_node);
@@ -260,10 +260,9 @@ FabricDevice::TxDoneThunk(void* dev, uint32_t port)
     static_cast<FabricDevice*>(dev)->TxDone(port);
 }
 
-const uint32_t FabricDevice::s_arrivalHandler =
-    FastHeapScheduler::RegisterHandler(&FabricDevice::ArrivalThunk);
-const uint32_t FabricDevice::s_txDoneHandler =
-    FastHeapScheduler::RegisterHandler(&FabricDevice::TxDoneThunk);
+const bool FabricDevice::s_handlersSet =
+    FastHeapScheduler::SetHandler(FabricDevice::kArrivalHandler, &FabricDevice::ArrivalThunk) &&
+    FastHeapScheduler::SetHandler(FabricDevice::kTxDoneHandler, &FabricDevice::TxDoneThunk);
 
 void
 FabricDevice::TryTransmit(uint32_t port)

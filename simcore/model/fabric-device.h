@@ -217,8 +217,9 @@ class alignas(16) FabricDevice : public ns3::Object
     // The per-port events on the FastHeapScheduler's handler lane (PortEvent objects otherwise).
     static void ArrivalThunk(void* dev, uint32_t port);
     static void TxDoneThunk(void* dev, uint32_t port);
-    static const uint32_t s_arrivalHandler;
-    static const uint32_t s_txDoneHandler;
+    static constexpr uint32_t kArrivalHandler = 0; ///< the scheduler's handler indices
+    static constexpr uint32_t kTxDoneHandler = 1;
+    static const bool s_handlersSet;
     static void ScheduleArrival(FabricDevice* dev, uint32_t port, Port& p, const InFlight& f);
     static void PutOnWire(FabricDevice* dev, uint32_t port, Port& p, const InFlight& f);
     void ScheduleTxDone(uint32_t port, int64_t delayPs);

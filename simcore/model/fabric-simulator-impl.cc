@@ -49,16 +49,16 @@ Fire(ns3::EventImpl* impl, bool direct)
     impl->Unref();
 }
 
-/** Runs one event as RemoveNextFast gave it: a handler call or an EventImpl. */
-inline void
-Fire(const FastHeapScheduler::Next& n)
+/** Runs one event as TakeNext gave it: a handler call or an EventImpl. */
+__attribute__((always_inline)) inline void
+Fire(const FastHeapScheduler::Taken& t)
 {
-    if (n.handler != nullptr)
+    if (FastHeapScheduler::IsHandler(t.tagged))
     {
-        n.handler(n.obj, n.arg);
+        FastHeapScheduler::CallHandler(t.tagged, t.uid);
         return;
     }
-    Fire(n.ev.impl, n.direct);
+    Fire(FastHeapScheduler::Untagged(t.tagged), FastHeapScheduler::IsTagged(t.tagged));
 }
 
 /**
@@ -222,10 +222,7 @@ FabricSimulatorImpl::SetPartitions(const PartitionPlan& plan)
 void
 FabricSimulatorImpl::Execute(const ns3::Scheduler::Event& ev)
 {
-    ++m_eventCount;
-    m_currentTs = ev.key.m_ts;
-    m_currentContext = ev.key.m_context;
-    m_currentUid = ev.key.m_uid;
+    Execute(ev.key.m_ts, ev.key.m_context, ev.key.m_uid);
 }
 
 void
@@ -233,9 +230,9 @@ FabricSimulatorImpl::RunFast(FastHeapScheduler& sched)
 {
     while (!m_stop && !sched.Empty())
     {
-        FastHeapScheduler::Next n = sched.RemoveNextFast();
-        Execute(n.ev);
-        Fire(n);
+        FastHeapScheduler::Taken t = sched.TakeNext();
+        Execute(t.ts, t.context, t.uid);
+        Fire(t);
         if (m_foreignPending.load(std::memory_order_relaxed))
         {
             TakeEventsFromOtherThreads();
@@ -288,7 +285,7 @@ FabricSimulatorImpl::RunWindow(uint32_t i)
     while (!sched.Empty() && sched.PeekOrder() < end)
     {
         ++n;
-        Fire(sched.RemoveNextFast());
+        Fire(sched.TakeNext());
     }
     FastHeapScheduler::SetInWindow(false);
     part.events += n;
@@ -320,10 +317,10 @@ void
 FabricSimulatorImpl::RunGlobalEvent()
 {
     m_fast->MakeActive();
-    FastHeapScheduler::Next n = m_fast->RemoveNextFast();
-    Execute(n.ev);
+    FastHeapScheduler::Taken t = m_fast->TakeNext();
+    Execute(t.ts, t.context, t.uid);
     ++m_stats.globalEvents;
-    Fire(n);
+    Fire(t);
 }
 
 void

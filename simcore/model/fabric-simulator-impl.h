@@ -103,6 +103,15 @@ class FabricSimulatorImpl : public ns3::SimulatorImpl
     ns3::EventId Insert(uint64_t ts, uint32_t context, ns3::EventImpl* event);
     /** Runs one event taken from the scheduler (the bookkeeping of every loop). */
     void Execute(const ns3::Scheduler::Event& ev);
+    /** The same from the heap's record (a handler-lane event's uid is its arg: no EventId names
+     *  it, and with the FastHeapScheduler IsExpired reads the event's mark, not the uid). */
+    void Execute(uint64_t ts, uint32_t context, uint32_t uid)
+    {
+        ++m_eventCount;
+        m_currentTs = ts;
+        m_currentContext = context;
+        m_currentUid = uid;
+    }
     /** The loop over a FastHeapScheduler: its calls made directly, direct-lane events fired. */
     void RunFast(FastHeapScheduler& sched);
     /** Moves events scheduled with a context from other threads into the scheduler. */

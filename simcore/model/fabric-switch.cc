@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <map>
 #include <stdexcept>
 
 namespace fabric
@@ -106,33 +105,19 @@ FabricSwitch::SetRoutes(RouteTable table, const std::vector<uint32_t>* hostAttac
                         const std::vector<uint32_t>* hostAttachNode,
                         const std::vector<uint32_t>* hostPort)
 {
-    // Every distinct next-hop set is stored once (a fat tree's ToR sends every remote leaf to
-    // the same uplinks): a large fabric's tables then stay in cache (docs/benchmarks.md).
+    // The builder stores each distinct next-hop set once (helper/network-builder.cc), so the
+    // tables of a large fabric stay small enough for the cache (docs/benchmarks.md).
+    if (table.ports.size() >= (1u << 24))
+    {
+        throw std::length_error("route table: more than 2^24 next-hop entries at one switch");
+    }
     m_routeEntries.assign(table.count.size(), 0);
-    m_routePorts.clear();
-    std::map<std::vector<uint16_t>, uint32_t> stored;
-    std::vector<uint16_t> set;
     for (size_t a = 0; a < table.count.size(); ++a)
     {
-        uint32_t n = table.count[a];
         uint32_t offset = a < table.offset.size() ? table.offset[a] : 0;
-        if (n == 0)
-        {
-            continue;
-        }
-        set.assign(table.ports.begin() + offset, table.ports.begin() + offset + n);
-        auto [it, added] = stored.emplace(set, static_cast<uint32_t>(m_routePorts.size()));
-        if (added)
-        {
-            m_routePorts.insert(m_routePorts.end(), set.begin(), set.end());
-        }
-        if (it->second >= (1u << 24))
-        {
-            throw std::length_error("route table: more than 2^24 next-hop entries at one switch");
-        }
-        m_routeEntries[a] = (it->second << 8) | n;
+        m_routeEntries[a] = table.count[a] ? (offset << 8) | table.count[a] : 0;
     }
-    m_routePorts.shrink_to_fit();
+    m_routePorts = std::move(table.ports);
     if (m_balancer)
     {
         m_balancer->Init(static_cast<uint32_t>(m_routeEntries.size()));

@@ -168,24 +168,6 @@ class HandlerEvent : public ns3::EventImpl
 };
 } // namespace
 
-uint32_t
-FastHeapScheduler::RegisterHandler(Handler h)
-{
-    for (uint32_t i = 0; i < s_nHandlers; ++i)
-    {
-        if (s_handlers[i] == h)
-        {
-            return i;
-        }
-    }
-    if (s_nHandlers == kMaxHandlers)
-    {
-        throw std::length_error("FastHeapScheduler: more handlers than kMaxHandlers");
-    }
-    s_handlers[s_nHandlers] = h;
-    return s_nHandlers++;
-}
-
 ns3::Scheduler::Event
 FastHeapScheduler::RemoveNext()
 {
@@ -198,13 +180,24 @@ FastHeapScheduler::RemoveNext()
 ns3::Scheduler::Event
 FastHeapScheduler::RemoveNext(bool& direct)
 {
-    Next n = RemoveNextFast();
-    direct = n.direct;
-    if (n.handler != nullptr)
+    Taken t = TakeNext();
+    Event ev;
+    ev.key.m_ts = t.ts;
+    ev.key.m_context = t.context;
+    if (IsHandler(t.tagged))
     {
-        n.ev.impl = new HandlerEvent(n.handler, n.obj, n.arg);
+        direct = false;
+        ev.key.m_uid = 0;
+        uintptr_t v = reinterpret_cast<uintptr_t>(t.tagged);
+        ev.impl = new HandlerEvent(s_handlers[(v >> 2) & (kMaxHandlers - 1)],
+                                   reinterpret_cast<void*>(v & ~static_cast<uintptr_t>(15)),
+                                   t.uid);
+        return ev;
     }
-    return n.ev;
+    direct = IsTagged(t.tagged);
+    ev.impl = Untagged(t.tagged);
+    ev.key.m_uid = t.uid;
+    return ev;
 }
 
 void

@@ -197,8 +197,12 @@ class FastHeapScheduler : public ns3::Scheduler
      */
     using Handler = void (*)(void* obj, uint32_t arg);
     static constexpr uint32_t kMaxHandlers = 4;
-    /** Registers h (once per process, at static initialisation); returns its index. */
-    static uint32_t RegisterHandler(Handler h);
+    /** Sets the handler of index i (0 .. kMaxHandlers-1: fixed indices, known when compiling). */
+    static bool SetHandler(uint32_t i, Handler h)
+    {
+        s_handlers[i & (kMaxHandlers - 1)] = h;
+        return true;
+    }
     /** A handler-lane event at absolute time ts with tie key tie; obj is 16-byte aligned. */
     void InsertHandler(uint64_t ts, uint64_t tie, uint32_t handler, void* obj, uint32_t arg,
                        uint32_t owner);
@@ -206,17 +210,43 @@ class FastHeapScheduler : public ns3::Scheduler
     void InsertHandlerIn(int64_t delayTs, uint32_t handler, void* obj, uint32_t arg,
                          uint32_t owner);
 
-    /** The next event as the fabric's loop runs it: an EventImpl, or a handler call. */
-    struct Next
+    /**
+     * The next event as the fabric's loops take it: its time and its slot as stored (tagged
+     * pointer, uid or a handler's arg, context). Run it with Untagged/IsTagged or CallHandler.
+     */
+    struct Taken
     {
-        Event ev;              ///< time and context (impl null for a handler-lane event)
-        bool direct = false;   ///< ev.impl came through the direct lane
-        Handler handler = nullptr;
-        void* obj = nullptr;
-        uint32_t arg = 0;
+        uint64_t ts;
+        ns3::EventImpl* tagged;
+        uint32_t uid;
+        uint32_t context;
     };
-    /** RemoveNext for FabricSimulatorImpl's loops (handler-lane events not wrapped). */
-    Next RemoveNextFast();
+    /** Removes the next event for FabricSimulatorImpl's loops (handler-lane events not wrapped). */
+    Taken TakeNext();
+
+    static bool IsHandler(const ns3::EventImpl* tagged)
+    {
+        return (reinterpret_cast<uintptr_t>(tagged) & 2u) != 0;
+    }
+
+    /** Runs a handler-lane event: its handler on its object, with arg (the slot's uid field). */
+    static void CallHandler(const ns3::EventImpl* tagged, uint32_t arg)
+    {
+        uintptr_t v = reinterpret_cast<uintptr_t>(tagged);
+        s_handlers[(v >> 2) & (kMaxHandlers - 1)](
+            reinterpret_cast<void*>(v & ~static_cast<uintptr_t>(15)), arg);
+    }
+
+    static bool IsTagged(const ns3::EventImpl* impl)
+    {
+        return (reinterpret_cast<uintptr_t>(impl) & 1u) != 0;
+    }
+
+    static ns3::EventImpl* Untagged(ns3::EventImpl* impl)
+    {
+        return reinterpret_cast<ns3::EventImpl*>(reinterpret_cast<uintptr_t>(impl) &
+                                                 ~static_cast<uintptr_t>(1));
+    }
 
   private:
     /**
@@ -269,16 +299,6 @@ class FastHeapScheduler : public ns3::Scheduler
         return reinterpret_cast<ns3::EventImpl*>(reinterpret_cast<uintptr_t>(impl) | 1u);
     }
 
-    static bool IsTagged(const ns3::EventImpl* impl)
-    {
-        return (reinterpret_cast<uintptr_t>(impl) & 1u) != 0;
-    }
-
-    static ns3::EventImpl* Untagged(ns3::EventImpl* impl)
-    {
-        return reinterpret_cast<ns3::EventImpl*>(reinterpret_cast<uintptr_t>(impl) &
-                                                 ~static_cast<uintptr_t>(1));
-    }
 
     /**
      * A handler-lane slot: impl holds obj | handler index << 2 | 2 (obj is 16-byte aligned; an
@@ -288,11 +308,6 @@ class FastHeapScheduler : public ns3::Scheduler
     {
         return reinterpret_cast<ns3::EventImpl*>(reinterpret_cast<uintptr_t>(obj) |
                                                  (uintptr_t(handler) << 2) | 2u);
-    }
-
-    static bool IsHandler(const ns3::EventImpl* impl)
-    {
-        return (reinterpret_cast<uintptr_t>(impl) & 2u) != 0;
     }
 
     static void* HandlerObj(const ns3::EventImpl* impl)
@@ -346,7 +361,6 @@ class FastHeapScheduler : public ns3::Scheduler
     /** Per scheduling node, the events it scheduled so far (written only by its own thread). */
     static inline uint64_t s_seq[kGlobalSource + 1] = {};
     static inline Handler s_handlers[kMaxHandlers] = {};
-    static inline uint32_t s_nHandlers = 0;
 
     Key* m_heap = nullptr;   ///< element i at m_heap[i]; m_heap + 1 is 64-byte aligned, so the
                              ///< four children 4i+1 .. 4i+4 of i share one cache line
@@ -489,8 +503,8 @@ FastHeapScheduler::InsertEvent(uint64_t ts, uint64_t tie, ns3::EventImpl* impl, 
     Route(owner)->Push(ts, Mixed(ClampTs(ts), tie), Slot{impl, uid, owner});
 }
 
-inline FastHeapScheduler::Next
-FastHeapScheduler::RemoveNextFast()
+inline FastHeapScheduler::Taken
+FastHeapScheduler::TakeNext()
 {
     SettleRoot();
     Key top = m_heap[0];
@@ -500,31 +514,17 @@ FastHeapScheduler::RemoveNextFast()
     }
     else
     {
-        m_rootVacant = true; // as in RemoveNext
+        // Leave the root vacant: the event about to run usually schedules another one, which
+        // then takes the root's place (see PushOrder); anything else settles the heap first.
+        m_rootVacant = true;
     }
     uint32_t slot = SlotOf(top);
     const Slot& s = m_slots[slot];
-    Next n;
-    n.ev.key.m_ts = TsOf(top);
-    n.ev.key.m_context = s.context;
-    if (IsHandler(s.impl))
-    {
-        n.ev.impl = nullptr;
-        n.ev.key.m_uid = 0;
-        n.handler = HandlerOf(s.impl);
-        n.obj = HandlerObj(s.impl);
-        n.arg = s.uid;
-    }
-    else
-    {
-        n.direct = IsTagged(s.impl);
-        n.ev.impl = Untagged(s.impl);
-        n.ev.key.m_uid = s.uid;
-    }
+    Taken t{TsOf(top), s.impl, s.uid, s.context};
     m_freeSlots.push_back(slot);
-    m_nowTs = n.ev.key.m_ts;
-    m_nowContext = n.ev.key.m_context;
-    return n;
+    m_nowTs = t.ts;
+    m_nowContext = t.context;
+    return t;
 }
 
 } // namespace fabric
