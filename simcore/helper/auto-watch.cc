@@ -177,7 +177,7 @@ AutoWatch::QueueSeries(nlohmann::ordered_json& out, nlohmann::ordered_json& sele
         uint64_t maxRun = 0;
         for (uint8_t prio = 0; prio < kControlPriority; ++prio)
         {
-            maxRun = std::max(maxRun, switches[a.node]->Stats(a.port, prio).maxBytesRun);
+            maxRun = std::max(maxRun, switches[a.node]->MaxBytesRun(a.port, prio));
         }
         if (maxRun == 0)
         {

@@ -66,7 +66,7 @@ FabricSwitch::Configure(FabricContext* ctx, uint32_t node, const SwitchConfig& c
     uint32_t n = GetNPorts();
     m_mmu.Configure(n, cfg.bufferBytes, cfg.cellBytes, cfg.pfc, headroomPerPort);
     m_queues.assign(static_cast<size_t>(n) * kNumPriorities, Queue());
-    m_stats.assign(static_cast<size_t>(n) * kNumPriorities, QueueStats());
+    m_samples.assign(static_cast<size_t>(n) * kNumPriorities, QueueSamples());
     m_ingress.assign(static_cast<size_t>(n) * kNumPriorities, IngressSlot());
     m_nonEmpty.assign(n, 0);
     m_portEcn.resize(static_cast<size_t>(n) * kNumPriorities);
@@ -156,13 +156,13 @@ FabricSwitch::EcmpHash(uint32_t seed, uint32_t src, uint32_t dst, uint16_t udpSr
 [[gnu::always_inline]] inline void
 FabricSwitch::UpdateStats(uint32_t idx, uint64_t newBytes)
 {
-    QueueStats& s = m_stats[idx];
+    Queue& s = m_queues[idx];
     int64_t now = NowPs();
     int64_t warmup = m_ctx->warmupPs;
     int64_t from = std::max(s.lastChangePs, warmup);
     if (now > from)
     {
-        s.byteTimePs += static_cast<double>(m_queues[idx].bytes) * static_cast<double>(now - from);
+        s.byteTimePs += static_cast<double>(s.bytes) * static_cast<double>(now - from);
     }
     s.lastChangePs = now;
     if (newBytes > s.maxBytesRun)
@@ -173,7 +173,6 @@ FabricSwitch::UpdateStats(uint32_t idx, uint64_t newBytes)
     {
         s.maxBytes = newBytes;
     }
-    s.everUsed = true;
 }
 
 [[gnu::always_inline]] inline void
@@ -660,10 +659,20 @@ FabricSwitch::DataQueueBytes(uint32_t port) const
     return sum;
 }
 
-const QueueStats&
+QueueStats
 FabricSwitch::Stats(uint32_t port, uint8_t prio) const
 {
-    return m_stats.at(static_cast<size_t>(port) * kNumPriorities + (prio & 7));
+    size_t idx = static_cast<size_t>(port) * kNumPriorities + (prio & 7);
+    const Queue& q = m_queues.at(idx);
+    QueueStats s;
+    s.maxBytes = q.maxBytes;
+    s.maxBytesRun = q.maxBytesRun;
+    s.byteTimePs = q.byteTimePs;
+    s.lastChangePs = q.lastChangePs;
+    s.everUsed = q.maxBytesRun > 0;
+    s.zeroSamplesBefore = m_samples[idx].zeroSamplesBefore;
+    s.samples = m_samples[idx].samples;
+    return s;
 }
 
 const IngressStats&
@@ -675,32 +684,32 @@ FabricSwitch::Ingress(uint32_t port, uint8_t prio) const
 void
 FabricSwitch::SampleQueues()
 {
-    for (size_t i = 0; i < m_stats.size(); ++i)
+    for (size_t i = 0; i < m_queues.size(); ++i)
     {
-        QueueStats& s = m_stats[i];
         if (i % kNumPriorities == kControlPriority)
         {
             continue;
         }
-        if (!s.everUsed)
+        const Queue& q = m_queues[i];
+        QueueSamples& s = m_samples[i];
+        if (q.maxBytesRun == 0) // never used yet
         {
             ++s.zeroSamplesBefore;
             continue;
         }
-        s.samples.push_back(static_cast<uint32_t>(std::min<uint64_t>(m_queues[i].bytes, UINT32_MAX)));
+        s.samples.push_back(static_cast<uint32_t>(std::min<uint64_t>(q.bytes, UINT32_MAX)));
     }
 }
 
 void
 FabricSwitch::FinishStats(int64_t endPs)
 {
-    for (size_t i = 0; i < m_stats.size(); ++i)
+    for (Queue& s : m_queues)
     {
-        QueueStats& s = m_stats[i];
         int64_t from = std::max(s.lastChangePs, m_ctx->warmupPs);
         if (endPs > from)
         {
-            s.byteTimePs += static_cast<double>(m_queues[i].bytes) * static_cast<double>(endPs - from);
+            s.byteTimePs += static_cast<double>(s.bytes) * static_cast<double>(endPs - from);
         }
         s.lastChangePs = endPs;
     }

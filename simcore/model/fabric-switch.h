@@ -107,7 +107,12 @@ class FabricSwitch : public FabricDevice
     const EcnConfig& PortEcn(uint32_t port, uint8_t prio) const;
     uint64_t QueueBytes(uint32_t port, uint8_t prio) const;
     uint64_t DataQueueBytes(uint32_t port) const;
-    const QueueStats& Stats(uint32_t port, uint8_t prio) const;
+    QueueStats Stats(uint32_t port, uint8_t prio) const;
+    /** Stats(port, prio).maxBytesRun without copying the samples. */
+    uint64_t MaxBytesRun(uint32_t port, uint8_t prio) const
+    {
+        return m_queues.at(static_cast<size_t>(port) * kNumPriorities + (prio & 7)).maxBytesRun;
+    }
     const IngressStats& Ingress(uint32_t port, uint8_t prio) const;
     /** Whether this switch is asserting XOFF toward the neighbor on port, any priority. */
     bool IsPausing(uint32_t port) const;
@@ -149,10 +154,24 @@ class FabricSwitch : public FabricDevice
     }
 
   private:
-    struct Queue
+    /**
+     * An egress queue of (port, priority) with the statistics every enqueue and dequeue update,
+     * on one cache line (everUsed is maxBytesRun > 0: every counted frame has bytes).
+     */
+    struct alignas(64) Queue
     {
         PacketQueue q;
         uint64_t bytes = 0;
+        uint64_t maxBytes = 0;    ///< after warm-up
+        uint64_t maxBytesRun = 0; ///< whole run
+        double byteTimePs = 0;    ///< integral of depth over time after warm-up (bytes x ps)
+        int64_t lastChangePs = 0;
+    };
+    /** A queue's periodic depth samples (SampleQueues): not touched per frame. */
+    struct QueueSamples
+    {
+        uint32_t zeroSamplesBefore = 0;
+        std::vector<uint32_t> samples;
     };
 
     struct PfcState
@@ -202,7 +221,7 @@ class FabricSwitch : public FabricDevice
     RedMarker m_red;
     std::vector<EcnConfig> m_portEcn;  ///< port x 8: ecn resolved for the port's rate
     std::vector<Queue> m_queues;       ///< port x 8
-    std::vector<QueueStats> m_stats;   ///< port x 8
+    std::vector<QueueSamples> m_samples; ///< port x 8
     std::vector<IngressSlot> m_ingress; ///< port x 8: statistics and PFC state of each ingress
     std::vector<uint8_t> m_nonEmpty;   ///< per port: bit prio set when that egress queue holds frames
     /// Per attachment index: start in m_routePorts << 8 | next-hop count, read with one load.

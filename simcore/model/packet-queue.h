@@ -8,6 +8,8 @@
 #include "model/roce-packet.h"
 
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace fabric
@@ -17,6 +19,39 @@ template <typename T>
 class RingQueue
 {
   public:
+    RingQueue() = default;
+    RingQueue(const RingQueue& o)
+    {
+        *this = o;
+    }
+    RingQueue(RingQueue&& o) noexcept
+        : m_buf(std::move(o.m_buf)),
+          m_mask(o.m_mask),
+          m_head(o.m_head),
+          m_count(o.m_count)
+    {
+        o.m_mask = o.m_head = o.m_count = 0;
+    }
+    RingQueue& operator=(const RingQueue& o)
+    {
+        if (this != &o)
+        {
+            m_buf.reset();
+            m_mask = m_head = m_count = 0;
+            o.ForEach([this](const T& x) { Push(x); });
+        }
+        return *this;
+    }
+    RingQueue& operator=(RingQueue&& o) noexcept
+    {
+        m_buf = std::move(o.m_buf);
+        m_mask = o.m_mask;
+        m_head = o.m_head;
+        m_count = o.m_count;
+        o.m_mask = o.m_head = o.m_count = 0;
+        return *this;
+    }
+
     bool Empty() const
     {
         return m_count == 0;
@@ -31,7 +66,7 @@ class RingQueue
     // inlining budget had started calling it).
     __attribute__((always_inline)) void Push(const T& p)
     {
-        if (m_count == m_buf.size())
+        if (m_count == Capacity())
         {
             Grow();
         }
@@ -63,22 +98,28 @@ class RingQueue
     }
 
   private:
-    void Grow()
+    uint32_t Capacity() const
     {
-        size_t newSize = m_buf.empty() ? 16 : m_buf.size() * 2;
-        std::vector<T> nb(newSize);
-        for (size_t i = 0; i < m_count; ++i)
-        {
-            nb[i] = m_buf[(m_head + i) & (m_buf.size() - 1)];
-        }
-        m_buf.swap(nb);
-        m_head = 0;
-        m_mask = static_cast<uint32_t>(newSize - 1);
+        return m_buf ? m_mask + 1 : 0;
     }
 
-    std::vector<T> m_buf; ///< size is 0 or a power of two
-    // 32-bit indices: a queue is 40 bytes, so a port's per-frame fields share cache lines.
-    uint32_t m_mask = 0; ///< m_buf.size() - 1 once allocated
+    void Grow()
+    {
+        uint32_t oldSize = Capacity();
+        uint32_t newSize = oldSize == 0 ? 16 : oldSize * 2;
+        std::unique_ptr<T[]> nb(new T[newSize]);
+        for (uint32_t i = 0; i < m_count; ++i)
+        {
+            nb[i] = m_buf[(m_head + i) & m_mask];
+        }
+        m_buf = std::move(nb);
+        m_head = 0;
+        m_mask = newSize - 1;
+    }
+
+    // 24 bytes: a port's per-frame fields and a switch queue's statistics share its cache line.
+    std::unique_ptr<T[]> m_buf; ///< 0 or a power of two elements
+    uint32_t m_mask = 0;        ///< capacity - 1 once allocated
     uint32_t m_head = 0;
     uint32_t m_count = 0;
 };
