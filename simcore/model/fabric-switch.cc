@@ -68,7 +68,7 @@ FabricSwitch::Configure(FabricContext* ctx, uint32_t node, const SwitchConfig& c
     m_queues.assign(static_cast<size_t>(n) * kNumPriorities, Queue());
     m_samples.assign(static_cast<size_t>(n) * kNumPriorities, QueueSamples());
     m_ingress.assign(static_cast<size_t>(n) * kNumPriorities, IngressSlot());
-    m_nonEmpty.assign(n, 0);
+    m_summary.assign(n, PortSummary());
     m_portEcn.resize(static_cast<size_t>(n) * kNumPriorities);
     for (uint32_t port = 0; port < n; ++port)
     {
@@ -382,27 +382,31 @@ FabricSwitch::Enqueue(uint32_t port, const RocePacket& p)
     uint32_t idx = port * kNumPriorities + prio;
     Queue& q = m_queues[idx];
     uint32_t bytes = FrameBytes(p);
+    PortSummary& sum = m_summary[port];
     if (prio != kControlPriority)
     {
         UpdateStats(idx, q.bytes + bytes);
+        sum.dataBytes += bytes;
+        sum.used |= static_cast<uint8_t>(1u << prio);
     }
     q.q.Push(p);
     q.bytes += bytes;
-    m_nonEmpty[port] |= static_cast<uint8_t>(1u << prio);
+    sum.nonEmpty |= static_cast<uint8_t>(1u << prio);
     TryTransmit(port);
 }
 
 bool
 FabricSwitch::HasBacklog(uint32_t port) const
 {
-    return m_nonEmpty[port] != 0;
+    return m_summary[port].nonEmpty != 0;
 }
 
 bool
 FabricSwitch::Dequeue(uint32_t port, RocePacket& out)
 {
     // Strict priority over the non-empty queues, highest first; control (7) is never paused.
-    uint32_t mask = m_nonEmpty[port];
+    PortSummary& sum = m_summary[port];
+    uint32_t mask = sum.nonEmpty;
     while (mask != 0)
     {
         int prio = 31 - __builtin_clz(mask);
@@ -416,12 +420,13 @@ FabricSwitch::Dequeue(uint32_t port, RocePacket& out)
         out = q.q.Pop();
         if (q.q.Empty())
         {
-            m_nonEmpty[port] &= static_cast<uint8_t>(~(1u << prio));
+            sum.nonEmpty &= static_cast<uint8_t>(~(1u << prio));
         }
         uint32_t bytes = FrameBytes(out);
         if (prio != kControlPriority)
         {
             UpdateStats(idx, q.bytes - bytes);
+            sum.dataBytes -= bytes;
         }
         q.bytes -= bytes;
         if (m_markOnDequeue)
@@ -448,6 +453,7 @@ FabricSwitch::CheckXoff(uint32_t port, uint8_t prio)
         return;
     }
     st.xoff = true;
+    m_summary[port].xoff |= static_cast<uint8_t>(1u << prio);
     IngressStats& is = m_ingress[port * kNumPriorities + prio].stats;
     ++is.xoffs;
     if (NowPs() >= m_ctx->warmupPs)
@@ -480,6 +486,7 @@ FabricSwitch::CheckXon(uint32_t port, uint8_t prio)
         return;
     }
     st.xoff = false;
+    m_summary[port].xoff &= static_cast<uint8_t>(~(1u << prio));
     ++st.generation;
     SendPause(port, prio, true);
 }
@@ -523,14 +530,7 @@ FabricSwitch::SendPause(uint32_t port, uint8_t prio, bool resume)
 bool
 FabricSwitch::IsPausing(uint32_t port) const
 {
-    for (uint32_t prio = 0; prio < kNumPriorities; ++prio)
-    {
-        if (m_ingress.at(port * kNumPriorities + prio).pfc.xoff)
-        {
-            return true;
-        }
-    }
-    return false;
+    return m_summary.at(port).xoff != 0;
 }
 
 bool
@@ -557,11 +557,12 @@ FabricSwitch::FlushPort(uint32_t port, uint8_t mask, DropReason reason)
             if (prio != kControlPriority)
             {
                 UpdateStats(idx, q.bytes - bytes);
+                m_summary[port].dataBytes -= bytes;
             }
             q.bytes -= bytes;
             if (q.q.Empty())
             {
-                m_nonEmpty[port] &= static_cast<uint8_t>(~(1u << prio));
+                m_summary[port].nonEmpty &= static_cast<uint8_t>(~(1u << prio));
             }
             if (prio != kControlPriority)
             {
@@ -588,11 +589,12 @@ FabricSwitch::RerouteQueued(uint32_t port)
             if (prio != kControlPriority)
             {
                 UpdateStats(idx, q.bytes - bytes);
+                m_summary[port].dataBytes -= bytes;
             }
             q.bytes -= bytes;
             held.push_back(f);
         }
-        m_nonEmpty[port] &= static_cast<uint8_t>(~(1u << prio));
+        m_summary[port].nonEmpty &= static_cast<uint8_t>(~(1u << prio));
         for (const RocePacket& f : held)
         {
             uint32_t out = f.kind == PacketKind::PAUSE ? UINT32_MAX : ForwardEgress(f);
@@ -651,12 +653,7 @@ FabricSwitch::QueueBytes(uint32_t port, uint8_t prio) const
 uint64_t
 FabricSwitch::DataQueueBytes(uint32_t port) const
 {
-    uint64_t sum = 0;
-    for (uint8_t prio = 0; prio < kControlPriority; ++prio)
-    {
-        sum += QueueBytes(port, prio);
-    }
-    return sum;
+    return port < m_summary.size() ? m_summary[port].dataBytes : 0;
 }
 
 QueueStats
@@ -670,7 +667,9 @@ FabricSwitch::Stats(uint32_t port, uint8_t prio) const
     s.byteTimePs = q.byteTimePs;
     s.lastChangePs = q.lastChangePs;
     s.everUsed = q.maxBytesRun > 0;
-    s.zeroSamplesBefore = m_samples[idx].zeroSamplesBefore;
+    // A queue never sampled after its first use: every sample so far was a zero.
+    s.zeroSamplesBefore = m_samples[idx].samples.empty() ? m_sampleCount
+                                                         : m_samples[idx].zeroSamplesBefore;
     s.samples = m_samples[idx].samples;
     return s;
 }
@@ -684,21 +683,26 @@ FabricSwitch::Ingress(uint32_t port, uint8_t prio) const
 void
 FabricSwitch::SampleQueues()
 {
-    for (size_t i = 0; i < m_queues.size(); ++i)
+    // Only queues that have held data: a queue not used yet counts its samples as zeros, by
+    // the number of samples taken before its first one (m_sampleCount then).
+    for (size_t port = 0; port < m_summary.size(); ++port)
     {
-        if (i % kNumPriorities == kControlPriority)
+        uint32_t used = m_summary[port].used & ~(1u << kControlPriority);
+        while (used != 0)
         {
-            continue;
+            uint32_t prio = static_cast<uint32_t>(__builtin_ctz(used));
+            used &= used - 1;
+            size_t i = port * kNumPriorities + prio;
+            QueueSamples& s = m_samples[i];
+            if (s.samples.empty())
+            {
+                s.zeroSamplesBefore = m_sampleCount;
+            }
+            s.samples.push_back(
+                static_cast<uint32_t>(std::min<uint64_t>(m_queues[i].bytes, UINT32_MAX)));
         }
-        const Queue& q = m_queues[i];
-        QueueSamples& s = m_samples[i];
-        if (q.maxBytesRun == 0) // never used yet
-        {
-            ++s.zeroSamplesBefore;
-            continue;
-        }
-        s.samples.push_back(static_cast<uint32_t>(std::min<uint64_t>(q.bytes, UINT32_MAX)));
     }
+    ++m_sampleCount;
 }
 
 void

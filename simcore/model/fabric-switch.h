@@ -170,7 +170,7 @@ class FabricSwitch : public FabricDevice
     /** A queue's periodic depth samples (SampleQueues): not touched per frame. */
     struct QueueSamples
     {
-        uint32_t zeroSamplesBefore = 0;
+        uint32_t zeroSamplesBefore = 0; ///< set at the first sample after the queue's first use
         std::vector<uint32_t> samples;
     };
 
@@ -223,7 +223,20 @@ class FabricSwitch : public FabricDevice
     std::vector<Queue> m_queues;       ///< port x 8
     std::vector<QueueSamples> m_samples; ///< port x 8
     std::vector<IngressSlot> m_ingress; ///< port x 8: statistics and PFC state of each ingress
-    std::vector<uint8_t> m_nonEmpty;   ///< per port: bit prio set when that egress queue holds frames
+    /**
+     * Per egress port, four to a cache line: what the per-frame path and the periodic samplers
+     * read without visiting each (port, priority) (on a large fabric those scans were a cache
+     * miss per queue and sample).
+     */
+    struct PortSummary
+    {
+        uint64_t dataBytes = 0; ///< bytes in the data queues (priorities other than control)
+        uint8_t nonEmpty = 0;   ///< bit prio set when that egress queue holds frames
+        uint8_t used = 0;       ///< bit prio set once a data frame joined that queue
+        uint8_t xoff = 0;       ///< bit prio set while this ingress asserts XOFF (PFC)
+    };
+    std::vector<PortSummary> m_summary;
+    uint32_t m_sampleCount = 0; ///< SampleQueues calls so far
     /// Per attachment index: start in m_routePorts << 8 | next-hop count, read with one load.
     std::vector<uint32_t> m_routeEntries;
     std::vector<uint16_t> m_routePorts; ///< each distinct next-hop set once
