@@ -188,10 +188,7 @@ FastHeapScheduler::RemoveNext(bool& direct)
     {
         direct = false;
         ev.key.m_uid = 0;
-        uintptr_t v = reinterpret_cast<uintptr_t>(t.tagged);
-        ev.impl = new HandlerEvent(s_handlers[(v >> 2) & (kMaxHandlers - 1)],
-                                   reinterpret_cast<void*>(v & ~static_cast<uintptr_t>(15)),
-                                   t.uid);
+        ev.impl = new HandlerEvent(HandlerOf(t.tagged), HandlerObj(t.tagged), t.uid);
         return ev;
     }
     direct = IsTagged(t.tagged);

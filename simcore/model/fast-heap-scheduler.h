@@ -232,9 +232,7 @@ class FastHeapScheduler : public ns3::Scheduler
     /** Runs a handler-lane event: its handler on its object, with arg (the slot's uid field). */
     static void CallHandler(const ns3::EventImpl* tagged, uint32_t arg)
     {
-        uintptr_t v = reinterpret_cast<uintptr_t>(tagged);
-        s_handlers[(v >> 2) & (kMaxHandlers - 1)](
-            reinterpret_cast<void*>(v & ~static_cast<uintptr_t>(15)), arg);
+        HandlerOf(tagged)(HandlerObj(tagged), arg);
     }
 
     static bool IsTagged(const ns3::EventImpl* impl)
@@ -298,7 +296,6 @@ class FastHeapScheduler : public ns3::Scheduler
     {
         return reinterpret_cast<ns3::EventImpl*>(reinterpret_cast<uintptr_t>(impl) | 1u);
     }
-
 
     /**
      * A handler-lane slot: impl holds obj | handler index << 2 | 2 (obj is 16-byte aligned; an

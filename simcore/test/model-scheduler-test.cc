@@ -1,8 +1,9 @@
 /*
  * FastHeapScheduler: events come out in (time, scheduling node, that node's insertion order),
  * whether the simulator inserted them or the model's direct lane did, with the vacant-root
- * trick, removals and peeks interleaved; a run on ns-3's MapScheduler still works (with ns-3's
- * own order for ties).
+ * trick, removals and peeks interleaved; handler-lane events keep that order and run their
+ * calls (wrapped in an EventImpl when taken through ns-3's interface); a run on ns-3's
+ * MapScheduler still works (with ns-3's own order for ties).
  */
 #include "model-test-util.h"
 #include "model/fast-heap-scheduler.h"
@@ -180,6 +181,77 @@ TEST(ModelScheduler, OrderMatchesTimeThenSchedulingNodeThenItsOrder)
     {
         EXPECT_EQ(ev->GetReferenceCount(), 1u) << "reference leaked or dropped";
     }
+}
+
+namespace
+{
+std::vector<std::pair<const void*, uint32_t>> g_calls;
+
+void
+RecordCall(void* obj, uint32_t arg)
+{
+    g_calls.emplace_back(obj, arg);
+}
+} // namespace
+
+TEST(ModelScheduler, HandlerLaneKeepsTheOrderAndRunsItsCalls)
+{
+    FastHeapScheduler::ResetKeys();
+    g_calls.clear();
+    constexpr uint32_t kHandler = FastHeapScheduler::kMaxHandlers - 1; // 0 and 1: the devices'
+    FastHeapScheduler::SetHandler(kHandler, &RecordCall);
+    auto sched = ns3::CreateObject<FastHeapScheduler>();
+    alignas(16) static char objs[3][16];
+    auto a = ns3::Create<TaggedEvent>(1);
+    auto b = ns3::Create<TaggedEvent>(2);
+    // One scheduling node (none running): same-time events in insertion order, whatever lane.
+    sched->InsertDirect(1000, ns3::PeekPointer(a));
+    sched->InsertHandlerIn(1000, kHandler, objs[0], 7, 5);
+    sched->InsertDirect(1000, ns3::PeekPointer(b));
+    sched->InsertHandlerIn(500, kHandler, objs[1], 9, 6);
+    sched->InsertHandler(2000, FastHeapScheduler::ArrivalKey(3, 1), kHandler, objs[2], 11, 4);
+
+    FastHeapScheduler::Taken t = sched->TakeNext();
+    ASSERT_TRUE(FastHeapScheduler::IsHandler(t.tagged));
+    EXPECT_EQ(t.ts, 500u);
+    EXPECT_EQ(t.context, 6u);
+    EXPECT_EQ(sched->NowTs(), 500);
+    FastHeapScheduler::CallHandler(t.tagged, t.uid);
+    ASSERT_EQ(g_calls.size(), 1u);
+    EXPECT_EQ(g_calls[0], std::make_pair(static_cast<const void*>(objs[1]), 9u));
+
+    t = sched->TakeNext();
+    ASSERT_FALSE(FastHeapScheduler::IsHandler(t.tagged));
+    EXPECT_TRUE(FastHeapScheduler::IsTagged(t.tagged)) << "a direct-lane event";
+    EXPECT_EQ(FastHeapScheduler::Untagged(t.tagged), ns3::PeekPointer(a));
+    EXPECT_EQ(t.ts, 1000u);
+    FastHeapScheduler::Untagged(t.tagged)->Unref();
+
+    // Through ns-3's interface a handler-lane event is an EventImpl of its own.
+    ns3::Scheduler::Event e = sched->RemoveNext();
+    ASSERT_NE(e.impl, nullptr);
+    EXPECT_EQ(e.key.m_ts, 1000u);
+    EXPECT_EQ(e.key.m_context, 5u);
+    e.impl->Invoke();
+    ASSERT_EQ(g_calls.size(), 2u);
+    EXPECT_EQ(g_calls[1], std::make_pair(static_cast<const void*>(objs[0]), 7u));
+    e.impl->Unref(); // frees it
+
+    t = sched->TakeNext();
+    EXPECT_EQ(FastHeapScheduler::Untagged(t.tagged), ns3::PeekPointer(b));
+    FastHeapScheduler::Untagged(t.tagged)->Unref();
+
+    ns3::Scheduler::Event peek = sched->PeekNext();
+    EXPECT_EQ(peek.impl, nullptr) << "no EventImpl to show for a handler-lane event";
+    EXPECT_EQ(peek.key.m_ts, 2000u);
+    t = sched->TakeNext();
+    ASSERT_TRUE(FastHeapScheduler::IsHandler(t.tagged));
+    EXPECT_EQ(t.context, 4u);
+    FastHeapScheduler::CallHandler(t.tagged, t.uid);
+    EXPECT_EQ(g_calls.back(), std::make_pair(static_cast<const void*>(objs[2]), 11u));
+    EXPECT_TRUE(sched->IsEmpty());
+    EXPECT_EQ(a->GetReferenceCount(), 1u);
+    EXPECT_EQ(b->GetReferenceCount(), 1u);
 }
 
 TEST(ModelScheduler, Ns3MapSchedulerFallbackRunsTheSameModel)
