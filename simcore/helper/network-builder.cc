@@ -275,6 +275,14 @@ NetworkBuilder::BuildRoutes()
             pl.port[h] = m_switches[sw]->PortToward(static_cast<uint32_t>(h));
         }
     }
+    for (PlaneRoutes& pl : m_planes)
+    {
+        pl.hostRoutes.resize(n);
+        for (size_t h = 0; h < n; ++h)
+        {
+            pl.hostRoutes[h] = HostRoute{pl.attach[h], pl.attachNode[h], pl.port[h]};
+        }
+    }
     std::vector<RouteTable> tables(n);
     for (size_t s = 0; s < n; ++s)
     {
@@ -384,7 +392,7 @@ NetworkBuilder::BuildRoutes()
         {
             tables[s].ports.shrink_to_fit();
             PlaneRoutes& pl = m_planes[m_switchPlane[s]];
-            m_switches[s]->SetRoutes(std::move(tables[s]), &pl.attach, &pl.attachNode, &pl.port);
+            m_switches[s]->SetRoutes(std::move(tables[s]), &pl.hostRoutes);
         }
     }
 }

@@ -80,6 +80,7 @@ class NetworkBuilder
         std::vector<uint32_t> attach;     ///< per node: attachment index in the plane
         std::vector<uint32_t> attachNode; ///< per node: the plane's switch a host hangs off
         std::vector<uint32_t> port;       ///< per node: that switch's port toward it
+        std::vector<HostRoute> hostRoutes; ///< the three above together, for the switches
     };
     std::vector<PlaneRoutes> m_planes{1}; ///< one per plane (multi_plane), else one
     std::vector<uint32_t> m_switchPlane;  ///< per node: a switch's plane

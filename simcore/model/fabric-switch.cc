@@ -101,9 +101,7 @@ FabricSwitch::Configure(FabricContext* ctx, uint32_t node, const SwitchConfig& c
 }
 
 void
-FabricSwitch::SetRoutes(RouteTable table, const std::vector<uint32_t>* hostAttach,
-                        const std::vector<uint32_t>* hostAttachNode,
-                        const std::vector<uint32_t>* hostPort)
+FabricSwitch::SetRoutes(RouteTable table, const std::vector<HostRoute>* hostRoutes)
 {
     // The builder stores each distinct next-hop set once (helper/network-builder.cc), so the
     // tables of a large fabric stay small enough for the cache (docs/benchmarks.md).
@@ -122,9 +120,13 @@ FabricSwitch::SetRoutes(RouteTable table, const std::vector<uint32_t>* hostAttac
     {
         m_balancer->Init(static_cast<uint32_t>(m_routeEntries.size()));
     }
-    m_hostAttach = hostAttach;
-    m_hostAttachNode = hostAttachNode;
-    m_hostPort = hostPort;
+    m_rv.hosts = hostRoutes ? hostRoutes->data() : nullptr;
+    m_rv.nHosts = hostRoutes ? static_cast<uint32_t>(hostRoutes->size()) : 0;
+    m_rv.entries = m_routeEntries.data();
+    m_rv.nEntries = static_cast<uint32_t>(m_routeEntries.size());
+    m_rv.ports = m_routePorts.data();
+    m_rv.node = m_node;
+    m_rv.ecmpSeed = m_cfg.ecmpSeed;
 }
 
 uint32_t
@@ -203,23 +205,24 @@ FabricSwitch::UpdateIngressStats(uint32_t port, uint8_t prio)
 FabricSwitch::RouteTo(const RocePacket& p) const
 {
     Route r;
-    if (!m_hostAttach || p.dst >= m_hostAttach->size())
+    if (p.dst >= m_rv.nHosts)
     {
         return r;
     }
-    if ((*m_hostAttachNode)[p.dst] == m_node)
+    const HostRoute& h = m_rv.hosts[p.dst];
+    if (h.attachNode == m_rv.node)
     {
-        r.port = (*m_hostPort)[p.dst];
+        r.port = h.port;
         return r;
     }
-    r.attach = (*m_hostAttach)[p.dst];
-    if (r.attach >= m_routeEntries.size())
+    r.attach = h.attach;
+    if (r.attach >= m_rv.nEntries)
     {
         return r;
     }
-    uint32_t e = m_routeEntries[r.attach];
+    uint32_t e = m_rv.entries[r.attach];
     r.n = e & 0xff;
-    r.ports = r.n ? &m_routePorts[e >> 8] : nullptr;
+    r.ports = r.n ? &m_rv.ports[e >> 8] : nullptr;
     return r;
 }
 
@@ -231,7 +234,7 @@ FabricSwitch::SelectEgress(const RocePacket& p) const
     {
         return r.n == 1 ? r.ports[0] : r.port;
     }
-    uint32_t h = EcmpHash(m_cfg.ecmpSeed, p.src, p.dst, p.udpSrc);
+    uint32_t h = EcmpHash(m_rv.ecmpSeed, p.src, p.dst, p.udpSrc);
     return r.ports[kEcmpMod[r.n].Mod(h)]; // = h % n
 }
 
@@ -243,7 +246,7 @@ FabricSwitch::BalancedEgress(const RocePacket& p)
     {
         return r.n == 1 ? r.ports[0] : r.port;
     }
-    uint32_t h = EcmpHash(m_cfg.ecmpSeed, p.src, p.dst, p.udpSrc);
+    uint32_t h = EcmpHash(m_rv.ecmpSeed, p.src, p.dst, p.udpSrc);
     return m_balancer->Choose(*this, p, r.ports, r.n, r.attach, kEcmpMod[r.n].Mod(h));
 }
 

@@ -46,6 +46,14 @@ struct IngressStats
 };
 
 /** Forwarding state shared by all switches: where each host hangs and next hops per "attach". */
+/** Where a host hangs off its plane: attachment index, the switch, that switch's port to it. */
+struct HostRoute
+{
+    uint32_t attach = UINT32_MAX;
+    uint32_t attachNode = UINT32_MAX;
+    uint32_t port = UINT32_MAX;
+};
+
 struct RouteTable
 {
     std::vector<uint32_t> offset; ///< per attachment index: start in ports
@@ -82,12 +90,10 @@ class FabricSwitch : public FabricDevice
     void Configure(FabricContext* ctx, uint32_t node, const SwitchConfig& cfg,
                    const std::vector<uint64_t>& headroomPerPort, uint32_t rngStream);
     /**
-     * hostAttach[h]: attachment index of host h (UINT32_MAX if none); hostAttachNode[h]: the
-     * switch node it hangs off; hostPort[h]: that switch's port toward h.
+     * hostRoutes[h]: where host h hangs off this switch's plane (attach UINT32_MAX if it does
+     * not); kept by the caller, read until the next SetRoutes.
      */
-    void SetRoutes(RouteTable table, const std::vector<uint32_t>* hostAttach,
-                   const std::vector<uint32_t>* hostAttachNode,
-                   const std::vector<uint32_t>* hostPort);
+    void SetRoutes(RouteTable table, const std::vector<HostRoute>* hostRoutes);
 
     void Receive(uint32_t port, RocePacket p) override;
 
@@ -240,10 +246,19 @@ class FabricSwitch : public FabricDevice
     /// Per attachment index: start in m_routePorts << 8 | next-hop count, read with one load.
     std::vector<uint32_t> m_routeEntries;
     std::vector<uint16_t> m_routePorts; ///< each distinct next-hop set once
+    /// What a route lookup reads, on one cache line (the vectors' data, the ECMP seed).
+    struct alignas(64) RouteView
+    {
+        const HostRoute* hosts = nullptr;
+        const uint32_t* entries = nullptr;
+        const uint16_t* ports = nullptr;
+        uint32_t nHosts = 0;
+        uint32_t nEntries = 0;
+        uint32_t node = 0;
+        uint32_t ecmpSeed = 0;
+    };
+    RouteView m_rv;
     ns3::Ptr<LoadBalancer> m_balancer; ///< null under "ecmp"
-    const std::vector<uint32_t>* m_hostAttach = nullptr;
-    const std::vector<uint32_t>* m_hostAttachNode = nullptr;
-    const std::vector<uint32_t>* m_hostPort = nullptr;
 
     ns3::TracedCallback<uint32_t, uint8_t> m_dropTrace;      ///< port, reason
     ns3::TracedCallback<uint32_t, uint8_t, bool> m_pfcTrace; ///< port, priority, pause (else resume)
