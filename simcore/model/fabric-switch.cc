@@ -70,23 +70,7 @@ FabricSwitch::Configure(FabricContext* ctx, uint32_t node, const SwitchConfig& c
     m_ingress.assign(static_cast<size_t>(n) * kNumPriorities, IngressSlot());
     m_summary.assign(n, PortSummary());
     m_portEcn.resize(static_cast<size_t>(n) * kNumPriorities);
-    for (uint32_t port = 0; port < n; ++port)
-    {
-        double gbps = m_ports[port].rateBps / 1e9;
-        const std::array<EcnConfig, 8>* ecn = &cfg.ecn;
-        for (const auto& [rate, perPrio] : cfg.ecnByRate) // switch.ecn_by_rate
-        {
-            ecn = std::abs(rate - gbps) <= 1e-9 * rate ? &perPrio : ecn;
-        }
-        std::copy(ecn->begin(), ecn->end(), m_portEcn.begin() + port * kNumPriorities);
-        for (const auto& [rate, alpha] : cfg.pfc.alphaByRate) // switch.pfc.alpha_by_rate
-        {
-            if (std::abs(rate - gbps) <= 1e-9 * rate)
-            {
-                m_mmu.SetPortAlpha(port, alpha);
-            }
-        }
-    }
+    ResolvePortSettings();
     if (cfg.loadBalancing != LoadBalancing::ECMP)
     {
         PerPacketBalancer::GetTypeId(); // registered even when the static library drops objects
@@ -620,12 +604,38 @@ FabricSwitch::SetAlpha(double alpha)
 {
     m_cfg.pfc.alpha = alpha;
     m_mmu.SetAlpha(alpha);
+    ResolvePortSettings();
 }
 
 void
 FabricSwitch::SetEcn(const std::array<EcnConfig, kNumPriorities>& ecn)
 {
     m_cfg.ecn = ecn;
+    ResolvePortSettings();
+}
+
+void
+FabricSwitch::ResolvePortSettings()
+{
+    // Each port's ECN and PFC alpha: the switch's setting, or switch.ecn_by_rate's and
+    // switch.pfc.alpha_by_rate's for the port's rate (a `set` fault changes the switch's
+    // setting: ports under a per-rate entry keep theirs, as in the static configuration).
+    for (uint32_t port = 0; port < GetNPorts(); ++port)
+    {
+        double gbps = m_ports[port].rateBps / 1e9;
+        const std::array<EcnConfig, 8>* ecn = &m_cfg.ecn;
+        for (const auto& [rate, perPrio] : m_cfg.ecnByRate) // switch.ecn_by_rate
+        {
+            ecn = std::abs(rate - gbps) <= 1e-9 * rate ? &perPrio : ecn;
+        }
+        std::copy(ecn->begin(), ecn->end(), m_portEcn.begin() + port * kNumPriorities);
+        double alpha = m_cfg.pfc.alpha;
+        for (const auto& [rate, a] : m_cfg.pfc.alphaByRate) // switch.pfc.alpha_by_rate
+        {
+            alpha = std::abs(rate - gbps) <= 1e-9 * rate ? a : alpha;
+        }
+        m_mmu.SetPortAlpha(port, alpha);
+    }
 }
 
 const SwitchMmu&

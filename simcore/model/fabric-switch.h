@@ -133,6 +133,8 @@ class FabricSwitch : public FabricDevice
     void SetAlpha(double alpha);
     /** ECN settings of every priority from now on (a `set` fault). */
     void SetEcn(const std::array<EcnConfig, kNumPriorities>& ecn);
+    /** Each port's ECN and alpha from m_cfg (per-rate entries first): Configure, SetAlpha, SetEcn. */
+    void ResolvePortSettings();
 
     /** Samples every data queue's depth for the p99 statistic. */
     void SampleQueues();

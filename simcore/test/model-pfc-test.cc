@@ -194,3 +194,40 @@ TEST(ModelPfc, PortSummaryMatchesEveryQueueAndIngress)
     EXPECT_GT(sawBytes, 100u) << "the incast queued data";
     EXPECT_GT(sawPausing, 10u) << "the incast paused its senders";
 }
+
+TEST(ModelPfc, SetFaultChangesAlphaAndEcnOfPortsWithoutAPerRateEntry)
+{
+    // A `set` fault calls SetAlpha / SetEcn: every port's dynamic threshold and marking follow,
+    // except ports under switch.pfc.alpha_by_rate / switch.ecn_by_rate, which keep their rate's
+    // setting (as in the static configuration). Both were ignored by the ports before
+    // (2026-11-26: the per-port copies made for the per-rate settings were not refreshed).
+    Scenario s = Incast16(1.0);
+    FabricRunner r(s);
+    FabricSwitch* sw = r.Fabric().Switch(17);
+    ASSERT_NE(sw, nullptr);
+    uint64_t before = sw->Mmu().Threshold(0);
+    ASSERT_GT(before, 0u);
+    sw->SetAlpha(sw->Config().pfc.alpha * 4);
+    EXPECT_NEAR(static_cast<double>(sw->Mmu().Threshold(0)), 4.0 * before, 4.0);
+    std::array<EcnConfig, kNumPriorities> ecn = sw->Config().ecn;
+    ecn[3].kminBytes = 1234;
+    sw->SetEcn(ecn);
+    EXPECT_EQ(sw->PortEcn(0, 3).kminBytes, 1234u);
+    EXPECT_EQ(sw->PortEcn(16, 3).kminBytes, 1234u);
+
+    Scenario pinned = Incast16(1.0);
+    for (auto& c : pinned.switchCfg)
+    {
+        c.pfc.alphaByRate = {{100.0, 0.5}};
+        c.ecnByRate = {{100.0, c.ecn}};
+    }
+    FabricRunner r2(pinned);
+    FabricSwitch* sw2 = r2.Fabric().Switch(17);
+    ASSERT_NE(sw2, nullptr);
+    uint64_t pinnedBefore = sw2->Mmu().Threshold(0);
+    uint64_t kmin = sw2->PortEcn(0, 3).kminBytes;
+    sw2->SetAlpha(0.01);
+    sw2->SetEcn(ecn);
+    EXPECT_EQ(sw2->Mmu().Threshold(0), pinnedBefore);
+    EXPECT_EQ(sw2->PortEcn(0, 3).kminBytes, kmin);
+}
