@@ -1,7 +1,8 @@
 /*
  * An ns-3 event scheduler for the fabric model: a 4-ary min-heap of 16-byte keys in one
- * cache-line-aligned array, with a "direct" lane that lets the model's own per-packet events skip
- * Simulator::Schedule (no EventImpl allocation, no EventId). Chosen through ns-3's pluggable
+ * cache-line-aligned array, with a "direct" lane that lets the model's own events skip
+ * Simulator::Schedule (no EventImpl allocation, no EventId) and a "handler" lane for the per-port
+ * events (a function called on an object: no event object at all). Chosen through ns-3's pluggable
  * Scheduler TypeId. Events at the same time run in an order that does not depend on how the
  * fabric is partitioned across threads: by the node that scheduled them, then that node's own
  * scheduling order (docs/model.md, "Engine"). One scheduler per partition in a parallel run.
@@ -283,7 +284,8 @@ class FastHeapScheduler : public ns3::Scheduler
 
     /**
      * What the heap does not need to compare: the event and ns-3's uid and context. impl has its
-     * lowest bit set for an event of the direct lane (EventImpls are at least 8-byte aligned).
+     * lowest bit set for an event of the direct lane (EventImpls are at least 8-byte aligned);
+     * bit 1 marks a handler-lane slot (HandlerTag: the object and handler index, uid its arg).
      */
     struct Slot
     {
