@@ -5,6 +5,7 @@
 #include "scenario/scenario-contract.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <numeric>
 
@@ -49,7 +50,53 @@ Join(std::vector<uint32_t>& parent, uint32_t a, uint32_t b)
     }
 }
 
+/// An idle fabric's ports together weigh this share of the expected frames.
+constexpr double kIdlePortShare = 0.05;
+/// A flow's end hosts each see one direction's arrivals (the sender the ACKs, the receiver the
+/// data) where a switch on its path sees both: they weigh this share of a switch's events per
+/// frame. Fitted on the HPCC benchmark, Reference A and a k=16 fat tree at 2 and 4 partitions
+/// (docs/benchmarks.md, "Partitions balanced by expected load"); 0.5 and 1 balance worse.
+constexpr double kHostShare = 0.7;
+
 } // namespace
+
+std::vector<double>
+ExpectedFrames(const Scenario& scenario, const NetworkBuilder& network)
+{
+    std::vector<double> frames(network.NodeCount(), 0.0);
+    double runNs = static_cast<double>(scenario.durationNs);
+    for (const FlowSpec& f : scenario.flows)
+    {
+        if (f.local || f.src >= network.NodeCount() || f.startNs >= scenario.durationNs)
+        {
+            continue;
+        }
+        std::vector<uint32_t> path = network.NodePathOf(f);
+        const RdmaNic* nic = network.Nic(f.src);
+        if (path.size() < 2 || !nic)
+        {
+            continue;
+        }
+        // At most what the sender's line carries in the rest of the run (a long-lived flow
+        // sends that much); the ACKs come back along the same nodes (ECMP is symmetric in
+        // expectation).
+        double lineBytes = nic->GetPort(nic->PathPort(f)).rateBps / 8.0 *
+                           (runNs - static_cast<double>(f.startNs)) * 1e-9;
+        double bytes = f.sizeBytes == 0 ? lineBytes
+                                         : std::min(static_cast<double>(f.sizeBytes), lineBytes);
+        const NicConfig* cfg = f.src < scenario.nicCfg.size() ? &scenario.nicCfg[f.src] : nullptr;
+        double mtu = cfg && cfg->mtuBytes > 0 ? cfg->mtuBytes : 1000.0;
+        double ackEvery = cfg && cfg->ackIntervalPackets > 0 ? cfg->ackIntervalPackets : 1.0;
+        double packets = std::ceil(bytes / mtu);
+        double handled = packets + std::ceil(packets / ackEvery);
+        for (uint32_t node : path)
+        {
+            bool end = node == path.front() || node == path.back();
+            frames[node] += end ? kHostShare * handled : handled;
+        }
+    }
+    return frames;
+}
 
 Partitioning
 PlanPartitions(const Scenario& scenario, const NetworkBuilder& network, uint32_t threads)
@@ -101,8 +148,19 @@ PlanPartitions(const Scenario& scenario, const NetworkBuilder& network, uint32_t
     }
     // Units in the order of their first switch (generators number a pod's switches together).
     // A host counts as its first switch (so host units fall next to their leaves), then itself.
+    // A unit weighs the frames its nodes are expected to handle (ExpectedFrames), plus a
+    // small share per port so that idle parts of the fabric are not free.
+    std::vector<double> frames = ExpectedFrames(scenario, network);
+    double totalFrames = std::accumulate(frames.begin(), frames.end(), 0.0);
+    double totalPorts = 0;
+    for (uint32_t u = 0; u < n; ++u)
+    {
+        const FabricDevice* d = network.Device(u);
+        totalPorts += 1 + (d ? d->GetNPorts() : 0);
+    }
+    double perPort = totalFrames > 0 ? kIdlePortShare * totalFrames / totalPorts : 1.0;
     std::vector<uint64_t> key(n, std::numeric_limits<uint64_t>::max());
-    std::vector<uint64_t> weight(n, 0);
+    std::vector<double> weight(n, 0);
     for (uint32_t u = 0; u < n; ++u)
     {
         uint32_t r = Find(parent, u);
@@ -111,8 +169,7 @@ PlanPartitions(const Scenario& scenario, const NetworkBuilder& network, uint32_t
         uint32_t at = sw || !dev || dev->GetNPorts() == 0 ? u : dev->GetPort(0).neighbor;
         uint64_t k = (static_cast<uint64_t>(at) << 32) | (sw ? 0u : u + 1);
         key[r] = std::min(key[r], k);
-        const FabricDevice* d = network.Device(u);
-        weight[r] += 1 + (d ? d->GetNPorts() : 0);
+        weight[r] += frames[u] + perPort * (1 + (dev ? dev->GetNPorts() : 0));
     }
     std::vector<uint32_t> units;
     for (uint32_t u = 0; u < n; ++u)
@@ -126,26 +183,30 @@ PlanPartitions(const Scenario& scenario, const NetworkBuilder& network, uint32_t
         return key[a] != key[b] ? key[a] < key[b] : a < b;
     });
     uint32_t parts = std::max<uint32_t>(1, std::min<uint32_t>(threads, units.size()));
-    uint64_t total = 0;
+    double total = 0;
     for (uint32_t u : units)
     {
         total += weight[u];
     }
     std::vector<uint16_t> partOfUnit(n, 0);
-    uint64_t acc = 0;
+    double acc = 0;
     uint32_t current = 0;
+    size_t inCurrent = 0;
     for (size_t i = 0; i < units.size(); ++i)
     {
         uint32_t u = units[i];
-        // Move to the next partition once this one holds its share, keeping one unit for each
-        // partition still to fill.
-        while (current + 1 < parts && acc >= total * (current + 1) / parts &&
+        // Move to the next partition once this one holds its share (a unit goes to the side
+        // that holds most of it), keeping one unit for each partition still to fill.
+        while (current + 1 < parts && inCurrent > 0 &&
+               acc + weight[u] / 2 >= total * (current + 1) / parts &&
                units.size() - i >= parts - current - 1)
         {
             ++current;
+            inCurrent = 0;
         }
         partOfUnit[u] = static_cast<uint16_t>(current);
         acc += weight[u];
+        ++inCurrent;
     }
     parts = current + 1;
     PartitionPlan& plan = out.plan;

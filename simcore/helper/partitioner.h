@@ -1,7 +1,7 @@
 /*
  * How a parallel run splits the fabric: each switch with the hosts that hang off it is one
  * unit, units joined by a link without propagation delay stay together, and units are cut into
- * contiguous groups of about equal port count (a proxy for the frames they handle). Owns the
+ * contiguous groups of about equal expected load (the frames their flows send through them). Owns the
  * mailboxes of the links between partitions and sets them on the sending ports.
  */
 #ifndef FABRIC_PARTITIONER_H
@@ -29,6 +29,13 @@ struct Partitioning
 
 /** Why scenario cannot run on several threads yet, in one line ("" when it can). */
 std::string ParallelRefusal(const Scenario& scenario);
+
+/**
+ * Per node: the frames it is expected to send and receive in the run: each flow's packets (at
+ * most what its sender's line carries in the rest of the run) and their ACKs, on the flow's
+ * ECMP path. A partition's share of the events follows these.
+ */
+std::vector<double> ExpectedFrames(const Scenario& scenario, const NetworkBuilder& network);
 
 /** Splits the built network into at most threads partitions (fewer when it has fewer units). */
 Partitioning PlanPartitions(const Scenario& scenario, const NetworkBuilder& network,
