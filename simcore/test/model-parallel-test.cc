@@ -3,7 +3,7 @@
  * an incast, a link failure, a PFC storm with watchdogs, telemetry and sampling gives the same
  * result bytes on 1, 2, 3 and 4 threads (everything outside perf), and the runs on several
  * threads really were split (frames crossed partitions); so do collectives and flow lists whose
- * flows wait for flows. What cannot run on threads yet (the DCI accelerator) is refused in one
+ * flows wait for flows, and the partitions share the expected load. What cannot run on threads yet (the DCI accelerator) is refused in one
  * line.
  */
 #include "helper/fabric-run.h"
@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <string>
 
 using namespace fabric;
@@ -116,6 +117,48 @@ TEST(Parallel, EveryPartitionRunsItsShare)
     }
     // Partition events plus the run's own events between windows make the run's event count.
     EXPECT_EQ(sum + o.parallel["global_events"].get<uint64_t>(), o.events + 1); // + warm-up
+}
+
+TEST(Parallel, PartitionsShareTheExpectedLoadNotThePorts)
+{
+    // Traffic between pods 0 and 1 only (long-lived flows): a cut by port count would leave
+    // one partition the idle pods (events 91,715 / 52,340 / 21,678 at 3 threads before the
+    // cut weighed expected frames); by expected load the busiest holds under 1.4x the mean.
+    json flows = json::array();
+    for (int i = 0; i < 4; ++i)
+    {
+        flows.push_back({{"src", "h" + std::to_string(i)},
+                         {"dst", "h" + std::to_string(i + 4)},
+                         {"size_bytes", 0},
+                         {"start_us", 0}});
+        flows.push_back({{"src", "h" + std::to_string(i + 4)},
+                         {"dst", "h" + std::to_string((i + 1) % 4)},
+                         {"size_bytes", 0},
+                         {"start_us", 0}});
+    }
+    json doc = {{"schema_version", 1},
+                {"seed", 3},
+                {"duration_us", 200},
+                {"topology",
+                 {{"kind", "fat_tree"},
+                  {"k", 4},
+                  {"host_rate_gbps", 100},
+                  {"fabric_rate_gbps", 100},
+                  {"link_delay_us", 1}}},
+                {"traffic", {{{"kind", "flows"}, {"flows", flows}}}}};
+    Scenario s = LoadScenario(doc.dump());
+    Outcome one = RunWith(s, 1);
+    Outcome o = RunWith(s, 3);
+    EXPECT_TRUE(o.result == one.result);
+    ASSERT_EQ(o.parallel["partitions"], 3);
+    double sum = 0;
+    double most = 0;
+    for (const auto& n : o.parallel["events_per_partition"])
+    {
+        sum += n.get<double>();
+        most = std::max(most, n.get<double>());
+    }
+    EXPECT_LT(most / (sum / 3), 1.4);
 }
 
 TEST(Parallel, CollectivesAndFlowsThatWaitGiveTheSameBytes)
