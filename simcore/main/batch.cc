@@ -1,5 +1,7 @@
 #include "main/batch.h"
 
+#include "scenario/sha256.h"
+
 #include <nlohmann/json.hpp>
 #include <ns3/rng-stream.h>
 
@@ -280,6 +282,10 @@ RunBatch(const std::vector<std::string>& args, const RunOne& runOne)
         ns3::RngStream warm(1, 1, 1); // a non-zero stream: stream 0 never reads the table
         (void)warm.RandU01();
     }
+    // The same for OpenSSL: its first digest loads the configuration, the default provider and
+    // the SHA-256 implementation (allocations, a file read, page faults). Done once here, each
+    // child's scenario hash finds them ready.
+    (void)fabric::Sha256Hex("");
     std::cout.flush();
     std::cerr.flush();
     std::map<pid_t, std::size_t> running;

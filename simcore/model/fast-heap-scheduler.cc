@@ -113,7 +113,13 @@ FastHeapScheduler::Distribute()
 void
 FastHeapScheduler::ResetKeys()
 {
-    std::fill(std::begin(s_seq), std::end(s_seq), 0);
+    // A process's first simulation finds the counts zero (static storage) and leaves them
+    // untouched: a child of `fabricsim batch` would otherwise fault in all 512 KB of them.
+    if (s_seqUsed)
+    {
+        std::fill(std::begin(s_seq), std::end(s_seq), 0);
+    }
+    s_seqUsed = true;
 }
 
 void

@@ -359,6 +359,8 @@ class FastHeapScheduler : public ns3::Scheduler
     static inline thread_local bool t_inWindow __attribute__((tls_model("initial-exec"))) = false;
     /** Per scheduling node, the events it scheduled so far (written only by its own thread). */
     static inline uint64_t s_seq[kGlobalSource + 1] = {};
+    /// Whether a simulation of this process may have counted in s_seq (ResetKeys).
+    static inline bool s_seqUsed = false;
     static inline Handler s_handlers[kMaxHandlers] = {};
 
     Key* m_heap = nullptr;   ///< element i at m_heap[i]; m_heap + 1 is 64-byte aligned, so the
