@@ -3,8 +3,8 @@
  * an incast, a link failure, a PFC storm with watchdogs, telemetry and sampling gives the same
  * result bytes on 1, 2, 3 and 4 threads (everything outside perf), and the runs on several
  * threads really were split (frames crossed partitions); so do collectives and flow lists whose
- * flows wait for flows, and the partitions share the expected load. What cannot run on threads yet (the DCI accelerator) is refused in one
- * line.
+ * flows wait for flows, and the partitions share the expected load. What cannot run on threads
+ * yet (the DCI accelerator) is refused in one line.
  */
 #include "helper/fabric-run.h"
 #include "helper/fabric-runner.h"
