@@ -10,9 +10,9 @@ binary, one run at a time, nothing else should run on the machine), and the scri
 every result is the same bytes outside `perf` as the 1-thread one. Prints one JSON line per
 run (threads, partitions, wall_s, cpu_s, speedup over 1 thread, events/s, windows, frames
 between partitions, the busiest partition's events over the mean) and a markdown table for
-docs/benchmarks.md, with the machine's cores and
-load average. Needs only Python 3 and a built simulator (scripts/setup.sh or cmake), so it runs
-as it is on a machine lent for the measurement.
+docs/benchmarks.md, with the machine's cores and load average. Needs only Python 3 and a built
+simulator (scripts/setup.sh or cmake), so it runs as it is on a machine lent for the
+measurement.
 """
 
 import argparse
