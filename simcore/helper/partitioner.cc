@@ -54,8 +54,9 @@ Join(std::vector<uint32_t>& parent, uint32_t a, uint32_t b)
 constexpr double kIdlePortShare = 0.05;
 /// A flow's end hosts each see one direction's arrivals (the sender the ACKs, the receiver the
 /// data) where a switch on its path sees both: they weigh this share of a switch's events per
-/// frame. Fitted on the HPCC benchmark, Reference A and a k=16 fat tree at 2 and 4 partitions
-/// (docs/benchmarks.md, "Partitions balanced by expected load"); 0.5 and 1 balance worse.
+/// frame. Fitted on the HPCC benchmark, Reference A and a k=16 fat tree at 2 partitions (0.5
+/// and 1 balanced the first and the last worse), checked at 4 and 8 (docs/benchmarks.md,
+/// "Partitions balanced by expected load").
 constexpr double kHostShare = 0.7;
 
 } // namespace
