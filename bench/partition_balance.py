@@ -10,9 +10,10 @@ result: the events each partition ran. A partition's thread waits at every windo
 the busiest one, so max / mean of those counts bounds the speed-up the cut allows (1.00 = even;
 1.50 = the run takes 1.5x as long as an even cut would). The counts are exact and repeatable,
 so the figure needs neither a quiet machine nor as many cores as partitions: the 8-partition
-cut of a fabric is judged on 2 cores (fabricsim allows up to 4x the cores). Every result is checked against the 1-thread run's
-bytes outside `perf` (each build against its own). With --baseline, each run is repeated with another build (a previous
-commit's fabricsim) for a before/after table.
+cut of a fabric is judged on 2 cores (fabricsim allows up to 4x the cores). Every result is
+checked against the 1-thread run's bytes outside `perf` (each build against its own). With
+--baseline, each run is repeated with another build (a previous commit's fabricsim) for a
+before/after table.
 
 Scenarios: Reference A's first DURATION_US (bench/reference-a.json, its flows cut to that
 window), the HPCC benchmark's first DURATION_US (validation/data/hpcc imported by the backend's
@@ -30,7 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from scale_threads import fat_tree_scenario, without_perf  # noqa: E402
+from scale_threads import busiest_over_mean, fat_tree_scenario, without_perf  # noqa: E402
 
 PRESETS = {
     "fat-tree-k4-websearch": "03-fat-tree-k4-websearch.json",
@@ -90,11 +91,9 @@ def run(binary: Path, scenario: Path, out: Path, threads: int) -> dict:
     if proc.returncode != 0:
         sys.exit(f"{binary} --threads {threads} on {scenario.name} failed: {proc.stderr.strip()}")
     parallel = json.loads(out.read_bytes())["perf"].get("parallel", {})
-    events = parallel.get("events_per_partition") or []
-    mean = sum(events) / len(events) if events else 0
     return {"partitions": parallel.get("partitions", 1), "cut_links": parallel.get("cut_links", 0),
-            "events_per_partition": events,
-            "max_over_mean": round(max(events) / mean, 3) if mean else 1.0}
+            "events_per_partition": parallel.get("events_per_partition") or [],
+            "max_over_mean": busiest_over_mean(parallel)}
 
 
 def main() -> None:

@@ -59,8 +59,11 @@ constexpr double kIdlePortShare = 0.05;
 /// "Partitions balanced by expected load").
 constexpr double kHostShare = 0.7;
 
-} // namespace
-
+/**
+ * Per node: the frames it is expected to send and receive in the run: each flow's packets (at
+ * most what its sender's line carries in the rest of the run) and their ACKs, on the flow's
+ * ECMP path. A partition's share of the events follows these.
+ */
 std::vector<double>
 ExpectedFrames(const Scenario& scenario, const NetworkBuilder& network)
 {
@@ -98,6 +101,8 @@ ExpectedFrames(const Scenario& scenario, const NetworkBuilder& network)
     }
     return frames;
 }
+
+} // namespace
 
 Partitioning
 PlanPartitions(const Scenario& scenario, const NetworkBuilder& network, uint32_t threads)

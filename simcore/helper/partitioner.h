@@ -30,13 +30,6 @@ struct Partitioning
 /** Why scenario cannot run on several threads yet, in one line ("" when it can). */
 std::string ParallelRefusal(const Scenario& scenario);
 
-/**
- * Per node: the frames it is expected to send and receive in the run: each flow's packets (at
- * most what its sender's line carries in the rest of the run) and their ACKs, on the flow's
- * ECMP path. A partition's share of the events follows these.
- */
-std::vector<double> ExpectedFrames(const Scenario& scenario, const NetworkBuilder& network);
-
 /** Splits the built network into at most threads partitions (fewer when it has fewer units). */
 Partitioning PlanPartitions(const Scenario& scenario, const NetworkBuilder& network,
                             uint32_t threads);
