@@ -28,10 +28,12 @@ FlowDependencyTracker::Held(const Scenario& scenario, uint32_t flow)
 }
 
 FlowDependencyTracker::FlowDependencyTracker(const Scenario& scenario, FabricContext& ctx,
-                                             const std::vector<RdmaNic*>& nics)
+                                             const std::vector<RdmaNic*>& nics,
+                                             std::vector<int64_t> ackReturnPs)
     : m_scenario(scenario),
       m_ctx(ctx),
-      m_nics(nics)
+      m_nics(nics),
+      m_ackReturnPs(std::move(ackReturnPs))
 {
     std::size_t n = scenario.flows.size();
     const FlowDependencies& d = scenario.deps;
@@ -94,15 +96,38 @@ FlowDependencyTracker::OnComplete(uint32_t flow)
         return;
     }
     int64_t now = ns3::Simulator::Now().GetPicoSeconds();
+    const FlowSpec& input = m_scenario.flows[flow];
     for (uint32_t k = m_depBegin[flow]; k < m_depBegin[flow + 1]; ++k)
     {
         uint32_t d = m_dependents[k];
-        int64_t ready = now + static_cast<int64_t>(m_scenario.deps.gapNs[d]) * 1000;
-        m_readyPs[d] = std::max(m_readyPs[d], ready);
-        if (--m_pending[d] == 0)
+        const FlowSpec& waiting = m_scenario.flows[d];
+        int64_t back = flow < m_ackReturnPs.size() ? m_ackReturnPs[flow] : 0;
+        if (Acknowledged(input, waiting) && back > 0)
         {
-            Release(d);
+            // The sender learns of it when the last ACK is back: an event of the sender, which
+            // in a parallel run may belong to another partition (handed over at the window's end).
+            ns3::Simulator::ScheduleWithContext(waiting.src, ns3::PicoSeconds(back),
+                                                &FlowDependencyTracker::Acknowledge, this, d);
+            continue;
         }
+        Satisfy(d, now + static_cast<int64_t>(m_scenario.deps.gapNs[d]) * 1000);
+    }
+}
+
+void
+FlowDependencyTracker::Acknowledge(uint32_t flow)
+{
+    Satisfy(flow, ns3::Simulator::Now().GetPicoSeconds() +
+                      static_cast<int64_t>(m_scenario.deps.gapNs[flow]) * 1000);
+}
+
+void
+FlowDependencyTracker::Satisfy(uint32_t flow, int64_t readyPs)
+{
+    m_readyPs[flow] = std::max(m_readyPs[flow], readyPs);
+    if (--m_pending[flow] == 0)
+    {
+        Release(flow);
     }
 }
 
@@ -113,7 +138,7 @@ FlowDependencyTracker::Release(uint32_t flow)
     int64_t at = std::max(static_cast<int64_t>(m_scenario.flows[flow].startNs) * 1000,
                           m_readyPs[flow]);
     // The flow starts at its sender: an event of that node (a parallel run keeps the nodes a
-    // dependency joins in one partition, helper/partitioner.cc).
+    // dependency without acknowledgement joins in one partition, helper/partitioner.cc).
     ns3::Simulator::ScheduleWithContext(m_scenario.flows[flow].src,
                                         ns3::PicoSeconds(std::max<int64_t>(0, at - now)),
                                         &FlowDependencyTracker::Launch, this, flow);

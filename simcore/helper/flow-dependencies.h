@@ -1,8 +1,10 @@
 /*
  * FlowDependencyTracker: starts the flows that wait for flows (Scenario::deps: a flow list's
  * `after`, a collective's steps) and carries a collective's NVLink steps (FlowSpec::local),
- * which send no packet. A waiting flow starts at max(its start time, the last completion at
- * the receiver among the flows it waits for + its gap); an NVLink step completes its
+ * which send no packet. A waiting flow starts at max(its start time, the latest moment its
+ * sender learns of the completions it waits for + its gap): a completion at the sender's own
+ * host at once, one of a flow the same host sent when that flow's last ACK gets back (the
+ * completion's acknowledgement, Acknowledged), any other at once. An NVLink step completes its
  * JobFlow::localNs after it starts. Built only when the scenario has either, so other runs
  * neither connect a trace nor keep a table.
  */
@@ -29,8 +31,25 @@ class FlowDependencyTracker
     /** Flows the start order leaves to the tracker (waiting or NVLink). */
     static bool Held(const Scenario& scenario, uint32_t flow);
 
+    /**
+     * Whether waiting learns of input's completion through the input's acknowledgement: the
+     * waiting flow's sender sent input over the network (a connection's window, a rank's
+     * iteration waiting for what it sent to arrive). Such a dependency reaches the sender at
+     * least one path's propagation after the completion, so a parallel run may put the two
+     * hosts in different partitions (helper/partitioner.cc).
+     */
+    static bool Acknowledged(const FlowSpec& input, const FlowSpec& waiting)
+    {
+        return !input.local && waiting.src == input.src && input.src != input.dst;
+    }
+
+    /**
+     * ackReturnPs: per flow, the time its last ACK takes from the receiver back to the sender
+     * over the idle path (propagation and the ACK's serialization per hop); read for the flows
+     * some flow waits for through Acknowledged.
+     */
     FlowDependencyTracker(const Scenario& scenario, FabricContext& ctx,
-                          const std::vector<RdmaNic*>& nics);
+                          const std::vector<RdmaNic*>& nics, std::vector<int64_t> ackReturnPs);
 
     /** At time 0: connects to every NIC's FlowComplete and releases held flows that wait for
      *  nothing (an iteration's first NVLink steps). */
@@ -38,6 +57,10 @@ class FlowDependencyTracker
 
   private:
     void OnComplete(uint32_t flow);
+    /** An input of flow is known at flow's sender, flow ready at readyPs at the earliest. */
+    void Satisfy(uint32_t flow, int64_t readyPs);
+    /** An acknowledged completion reached flow's sender (an event of that node). */
+    void Acknowledge(uint32_t flow);
     void Release(uint32_t flow);
     void Launch(uint32_t flow);
     void FinishLocal(uint32_t flow);
@@ -45,6 +68,7 @@ class FlowDependencyTracker
     const Scenario& m_scenario;
     FabricContext& m_ctx;
     const std::vector<RdmaNic*>& m_nics;
+    std::vector<int64_t> m_ackReturnPs;
     std::vector<uint32_t> m_pending;    ///< per flow: flows it still waits for
     std::vector<int64_t> m_readyPs;     ///< per flow: latest completion + gap so far
     std::vector<uint32_t> m_depBegin;   ///< per flow: offsets into m_dependents

@@ -112,11 +112,12 @@ PlanPartitions(const Scenario& scenario, const NetworkBuilder& network, uint32_t
     uint32_t n = static_cast<uint32_t>(network.NodeCount());
     std::vector<uint32_t> parent(n);
     std::iota(parent.begin(), parent.end(), 0);
-    // Flows that wait for flows: a completion at one host starts a flow at another with no
-    // propagation delay between, so the two hosts share a partition (the receiver of each input
-    // and the sender of the flow waiting for it; both GPUs of an NVLink transfer). Hosts then
-    // form their own units (a server's GPUs on different rails would otherwise join every rail
-    // switch into one unit).
+    // Flows that wait for flows: a completion at one host that starts a flow at another with
+    // no propagation delay between joins the two hosts in a partition (the receiver of an input
+    // and the sender waiting for it, unless the sender learns of it through the input's ACK,
+    // FlowDependencyTracker::Acknowledged: that takes at least the path's propagation; both GPUs
+    // of an NVLink transfer). Hosts then form their own units (a server's GPUs on different
+    // rails would otherwise join every rail switch into one unit).
     bool deps = FlowDependencyTracker::Needed(scenario);
     if (deps)
     {
@@ -130,7 +131,11 @@ PlanPartitions(const Scenario& scenario, const NetworkBuilder& network, uint32_t
             }
             for (uint32_t k = d.Empty() ? 0 : d.begin[f]; !d.Empty() && k < d.begin[f + 1]; ++k)
             {
-                Join(parent, scenario.flows[d.on[k]].dst, spec.src);
+                const FlowSpec& input = scenario.flows[d.on[k]];
+                if (!FlowDependencyTracker::Acknowledged(input, spec))
+                {
+                    Join(parent, input.dst, spec.src);
+                }
             }
         }
     }

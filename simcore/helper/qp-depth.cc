@@ -19,6 +19,17 @@ BaseRttPs(const std::vector<std::pair<double, int64_t>>& hops, uint32_t dataWire
     return rtt;
 }
 
+double
+AckReturnPs(const std::vector<std::pair<double, int64_t>>& hops, uint32_t ackWireBytes)
+{
+    double ps = 0;
+    for (const auto& [rateBps, delayPs] : hops)
+    {
+        ps += static_cast<double>(delayPs) + double(ackWireBytes) * 8e12 / rateBps;
+    }
+    return ps;
+}
+
 uint32_t
 BdpQpDepth(const std::vector<std::pair<double, int64_t>>& hops, uint32_t mtu,
            uint64_t messageBytes, uint32_t overheadBytes, uint32_t ackWireBytes)

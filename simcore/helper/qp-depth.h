@@ -21,6 +21,12 @@ double BaseRttPs(const std::vector<std::pair<double, int64_t>>& hops, uint32_t d
                  uint32_t ackWireBytes);
 
 /**
+ * Time in ps an ACK of ackWireBytes takes back over the idle hops (rate bit/s, one-way delay ps):
+ * propagation plus store-and-forward at every hop.
+ */
+double AckReturnPs(const std::vector<std::pair<double, int64_t>>& hops, uint32_t ackWireBytes);
+
+/**
  * The QP depth (messages) that fills the path: ceil(base RTT x bottleneck rate / message wire
  * bytes), where a message of messageBytes travels as ceil(messageBytes / mtu) frames of
  * overheadBytes each beyond the payload (4096 B at MTU 4096: one 4178-byte frame, NTT's

@@ -3,13 +3,17 @@
 #include "helper/network-builder.h"
 #include "helper/partitioner.h"
 #include "helper/process-memory.h"
+#include "helper/qp-depth.h"
 #include "helper/run-monitor.h"
 #include "model/fault-schedule.h"
+#include "model/rdma-nic.h"
+#include "common/wire.h"
 
 #include "model/fabric-simulator-impl.h"
 
 #include "ns3/simulator.h"
 
+#include <cmath>
 #include <stdexcept>
 
 
@@ -25,7 +29,30 @@ RunController::RunController(const Scenario& scenario, FabricContext& ctx,
 {
     if (FlowDependencyTracker::Needed(scenario))
     {
-        m_dependencies = std::make_unique<FlowDependencyTracker>(scenario, ctx, network.Nics());
+        // The ACK's way back of every flow a dependency learns of through its acknowledgement.
+        const auto& specs = scenario.flows;
+        const FlowDependencies& d = scenario.deps;
+        std::vector<int64_t> ackReturnPs(specs.size(), 0);
+        for (std::size_t w = 0; !d.Empty() && w < specs.size(); ++w)
+        {
+            for (uint32_t k = d.begin[w]; k < d.begin[w + 1]; ++k)
+            {
+                uint32_t in = d.on[k];
+                const RdmaNic* nic = specs[in].src < network.Nics().size()
+                                         ? network.Nics()[specs[in].src]
+                                         : nullptr;
+                if (ackReturnPs[in] > 0 || !nic ||
+                    !FlowDependencyTracker::Acknowledged(specs[in], specs[w]))
+                {
+                    continue;
+                }
+                const NicConfig& nc = nic->Config();
+                ackReturnPs[in] = static_cast<int64_t>(std::ceil(AckReturnPs(
+                    network.PathOf(specs[in]), nc.headerBytes + nc.preambleIfgBytes + kAethBytes)));
+            }
+        }
+        m_dependencies = std::make_unique<FlowDependencyTracker>(scenario, ctx, network.Nics(),
+                                                                 std::move(ackReturnPs));
     }
 }
 

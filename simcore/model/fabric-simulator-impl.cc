@@ -372,12 +372,19 @@ FabricSimulatorImpl::RunParallel()
                 box->minArrivePs = std::numeric_limits<int64_t>::max();
             }
             m_windowEnd = end;
+            FastHeapScheduler::SetWindowEnd(end);
             m_done.store(0, std::memory_order_relaxed);
             m_generation.fetch_add(1, std::memory_order_acq_rel);
             m_parts[0]->sched->MakeActive();
             RunWindow(0);
             SpinUntil([&] { return m_done.load(std::memory_order_acquire) >= n - 1; });
             ++m_stats.windows;
+            // Events a partition scheduled for another one's node (a collective's completion
+            // acknowledged to its sender: at least a path's propagation, so past this window).
+            for (auto& part : m_parts)
+            {
+                part->sched->FlushOutbox();
+            }
         }
         if (global != kNone && global <= end)
         {
@@ -399,6 +406,10 @@ FabricSimulatorImpl::RunParallel()
         m_parts[i]->thread.join();
     }
     m_fast->MakeActive();
+    for (auto& part : m_parts)
+    {
+        part->sched->FlushOutbox();
+    }
     // Frames still in mailboxes are on the wire: put them there, as one thread would have.
     for (Mailbox* box : m_plan.mailboxes)
     {

@@ -84,8 +84,30 @@ FastHeapScheduler::CrossPartition(uint32_t owner)
     // A model event touched a node of another partition without a link between them: a bug
     // the parallel engine must not hide (results would depend on the partitioning).
     std::fprintf(stderr, "fabricsim: internal error: an event for node %u scheduled across "
-                         "partitions inside a window\n", owner);
+                         "partitions inside a window, sooner than the window's end\n", owner);
     std::abort();
+}
+
+void
+FastHeapScheduler::Defer(uint64_t ts, uint64_t tie, const Slot& s)
+{
+    unsigned __int128 order = Order(ts, Mixed(ClampTs(ts), tie));
+    if (order < s_windowEnd)
+    {
+        CrossPartition(s.context);
+    }
+    m_outbox.emplace_back(order, s);
+}
+
+void
+FastHeapScheduler::FlushOutbox()
+{
+    for (const auto& [order, slot] : m_outbox)
+    {
+        s_route[slot.context < kGlobalSource ? slot.context : kGlobalSource]->PushOrder(order,
+                                                                                        slot);
+    }
+    m_outbox.clear();
 }
 
 void

@@ -138,6 +138,22 @@ class FastHeapScheduler : public ns3::Scheduler
         t_inWindow = in;
     }
 
+    /**
+     * The order (PeekOrder's form) the current window ends at: an event a partition schedules
+     * inside the window for a node of another partition must be ordered at or after it (it is
+     * handed over at the window's end, FlushOutbox); one ordered before it is an internal error.
+     */
+    static void SetWindowEnd(unsigned __int128 end)
+    {
+        s_windowEnd = end;
+    }
+
+    /**
+     * Hands the events this partition scheduled for other partitions during the last window to
+     * their schedulers, keys kept (the main thread, while no partition runs).
+     */
+    void FlushOutbox();
+
     /** The context owning events scheduled by the event now running (ns-3's GetContext()). */
     uint32_t NowContext() const
     {
@@ -348,10 +364,10 @@ class FastHeapScheduler : public ns3::Scheduler
     /** Fills a vacant root with the last element. */
     void SettleRoot();
     void Grow();
+    /** InsertEvent for a node of another partition inside a window (see SetWindowEnd). */
+    void Defer(uint64_t ts, uint64_t tie, const Slot& s);
     [[noreturn]] static void TooManyEvents();
     [[noreturn]] static void CrossPartition(uint32_t owner);
-    /** The scheduler that holds events of owner. */
-    FastHeapScheduler* Route(uint32_t owner);
 
     static inline thread_local FastHeapScheduler* t_active
         __attribute__((tls_model("initial-exec"))) = nullptr;
@@ -362,6 +378,7 @@ class FastHeapScheduler : public ns3::Scheduler
     /// Whether a simulation of this process may have counted in s_seq (ResetKeys).
     static inline bool s_seqUsed = false;
     static inline Handler s_handlers[kMaxHandlers] = {};
+    static inline unsigned __int128 s_windowEnd = 0;
 
     Key* m_heap = nullptr;   ///< element i at m_heap[i]; m_heap + 1 is 64-byte aligned, so the
                              ///< four children 4i+1 .. 4i+4 of i share one cache line
@@ -370,6 +387,8 @@ class FastHeapScheduler : public ns3::Scheduler
     size_t m_capacity = 0;
     std::vector<Slot> m_slots;
     std::vector<uint32_t> m_freeSlots;
+    /// Events for other partitions scheduled in the last window (order, slot): FlushOutbox.
+    std::vector<std::pair<unsigned __int128, Slot>> m_outbox;
     bool m_rootVacant = false; ///< m_heap[0] is empty (counted in m_size), see RemoveNext
     uint64_t m_nowTs = 0;        ///< time of the last event removed
     uint32_t m_nowContext = 0xffffffff; ///< context of the last event removed
@@ -445,21 +464,6 @@ FastHeapScheduler::InsertDirect(int64_t delayTs, ns3::EventImpl* impl)
     InsertDirect(delayTs, impl, m_nowContext);
 }
 
-inline FastHeapScheduler*
-FastHeapScheduler::Route(uint32_t owner)
-{
-    if (__builtin_expect(s_route == nullptr, 1))
-    {
-        return this; // one partition: every event here
-    }
-    FastHeapScheduler* t = s_route[owner < kGlobalSource ? owner : kGlobalSource];
-    if (t != this && t_inWindow)
-    {
-        CrossPartition(owner);
-    }
-    return t;
-}
-
 inline void
 FastHeapScheduler::InsertDirect(int64_t delayTs, ns3::EventImpl* impl, uint32_t owner)
 {
@@ -501,7 +505,17 @@ FastHeapScheduler::InsertEvent(uint64_t ts, uint64_t tie, ns3::EventImpl* impl, 
                                uint32_t owner)
 {
     m_lastUid = uid;
-    Route(owner)->Push(ts, Mixed(ClampTs(ts), tie), Slot{impl, uid, owner});
+    FastHeapScheduler* t = this;
+    if (__builtin_expect(s_route != nullptr, 0))
+    {
+        t = s_route[owner < kGlobalSource ? owner : kGlobalSource];
+        if (t != this && t_inWindow)
+        {
+            Defer(ts, tie, Slot{impl, uid, owner});
+            return;
+        }
+    }
+    t->Push(ts, Mixed(ClampTs(ts), tie), Slot{impl, uid, owner});
 }
 
 inline FastHeapScheduler::Taken

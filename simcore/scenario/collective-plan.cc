@@ -12,7 +12,7 @@ namespace
 {
 
 /** Bytes a connection keeps in flight (at least two transfers): see Planner::Run. */
-constexpr uint64_t kConnectionWindowBytes = 1048576;
+constexpr uint64_t kConnectionWindowBytes = 2097152;
 
 uint64_t
 CeilDiv(uint64_t a, uint64_t b)
