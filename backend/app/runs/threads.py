@@ -4,8 +4,8 @@
   configured).
 - The scenarios the simulator runs on one thread only: `parallel_refusal` mirrors
   simcore/helper/partitioner.cc ParallelRefusal from the scenario document (the DCI accelerator;
-  collectives and flows that wait for flows run on threads: the hosts a dependency joins share a
-  partition). backend/tests/runs/test_threads_rules.py runs the real fabricsim on the examples to
+  collectives and flows that wait for flows run on threads: a completion a sender learns through
+  its ACK crosses partitions at a window's end, any other dependency's hosts share a partition). backend/tests/runs/test_threads_rules.py runs the real fabricsim on the examples to
   keep both in step.
 - The default when a request names none (`auto_threads`): 1 for a refused scenario and for a
   fabric below 2 x HOSTS_PER_THREAD hosts, else min(maximum, hosts // HOSTS_PER_THREAD). A thread
@@ -18,7 +18,8 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from app.scenarios.topology import Dci, FatTree, LeafSpine, RailOptimized, ThreeTier, Topology
+from app.scenarios.topology import (Dci, FatTree, LeafSpine, MultiPlane, RailOptimized, ThreeTier,
+                                    Topology)
 
 HOSTS_PER_THREAD = 64
 
@@ -53,7 +54,7 @@ def host_count(document: dict[str, Any]) -> int:
         return topo.k ** 3 // 4
     if isinstance(topo, ThreeTier):
         return topo.podsets * topo.tors_per_podset * topo.hosts_per_tor
-    if isinstance(topo, RailOptimized):
+    if isinstance(topo, (RailOptimized, MultiPlane)):
         return topo.units * topo.servers_per_unit * topo.nics_per_server
     return 0
 

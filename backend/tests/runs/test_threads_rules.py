@@ -65,6 +65,8 @@ def test_refused_scenarios_named():
     ({"kind": "dci", "site": {"leaves": 2, "hosts_per_leaf": 40}}, 160),
     ({"kind": "three_tier", "podsets": 2, "tors_per_podset": 4, "hosts_per_tor": 8}, 64),
     ({"kind": "rail_optimized", "units": 2, "servers_per_unit": 4, "nics_per_server": 8}, 64),
+    ({"kind": "multi_plane", "planes": 4, "units": 2, "servers_per_unit": 8, "nics_per_server": 2},
+     32),
     ({"kind": "explicit", "nodes": [{"id": "a", "kind": "host"}, {"id": "s", "kind": "switch"}]}, 1),
     ({"kind": "nonsense"}, 0),
 ])
