@@ -192,7 +192,9 @@ struct FlowSpec
 
 /**
  * Flows that wait for flows (a flow list's `after`, the collective generator): flow i starts
- * at max(its startNs, the last completion at the receiver of the flows it waits on + gapNs[i]).
+ * at max(its startNs, the moment its sender knows the last of the flows it waits on completed
+ * + gapNs[i]) (helper/flow-dependencies.h: at once on that flow's receiver, after the ACK's way
+ * back on that flow's sender).
  * Compressed rows by flow id; all empty when no flow waits, so runs without dependencies pay
  * nothing. Acyclic (the scenario layer refuses cycles).
  */

@@ -10,13 +10,20 @@
  *  - dependencies exact: no flow starts before the flows it waits for completed plus the gap;
  *    an NVLink step takes exactly bytes x 8 / nvlink_gbps.
  */
+#include "common/wire.h"
 #include "helper/fabric-run.h"
 #include "helper/fabric-runner.h"
+#include "helper/flow-dependencies.h"
+#include "helper/network-builder.h"
+#include "helper/qp-depth.h"
+#include "model/rdma-nic.h"
 #include "scenario/scenario-parser.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
+#include <string>
 #include <set>
 
 using namespace fabric;
@@ -140,7 +147,7 @@ TEST(CollectiveRun, AllToAllOnTwoToOneOversubscriptionWithinFivePercentOfMaxMinB
     EXPECT_LE(jct, 1.05 * bound) << jct << " us against " << bound;
 }
 
-TEST(CollectiveRun, NoFlowStartsBeforeItsInputsArrivedAndNvlinkStepsTakeTheirCost)
+TEST(CollectiveRun, EveryFlowStartsWhenItsSenderKnowsItsInputsAndNvlinkStepsTakeTheirCost)
 {
     Scenario s = LoadScenario(R"({"schema_version": 1, "seed": 2, "duration_us": 5000,
       "topology": {"kind": "rail_optimized", "units": 2, "servers_per_unit": 2,
@@ -151,13 +158,15 @@ TEST(CollectiveRun, NoFlowStartsBeforeItsInputsArrivedAndNvlinkStepsTakeTheirCos
                   {"kind": "flows", "flows": [
                     {"src": "h0", "dst": "h5", "size_bytes": 50000, "start_us": 0},
                     {"src": "h5", "dst": "h9", "size_bytes": 50000, "start_us": 1, "after": [0],
-                     "gap_us": 3}]}]})");
+                     "gap_us": 3},
+                    {"src": "h0", "dst": "h9", "size_bytes": 50000, "start_us": 0, "after": [0]}]}]})");
     FabricRunner r(s);
     ASSERT_EQ(r.Run(RunLimits(), nullptr), RunStatus::OK);
     const FabricContext& ctx = r.Fabric().Context();
     const Scenario& sc = r.Fabric().GetScenario();
     uint32_t checked = 0;
     uint32_t nvlink = 0;
+    uint32_t acknowledged = 0;
     for (uint32_t i = 0; i < sc.flows.size(); ++i)
     {
         const FlowState& f = ctx.flows[i];
@@ -176,9 +185,23 @@ TEST(CollectiveRun, NoFlowStartsBeforeItsInputsArrivedAndNvlinkStepsTakeTheirCos
         int64_t ready = 0;
         for (uint32_t k = sc.deps.begin[i]; k < sc.deps.begin[i + 1]; ++k)
         {
-            const FlowState& dep = ctx.flows[sc.deps.on[k]];
-            ready = std::max<int64_t>(ready, dep.completePs +
-                                                 static_cast<int64_t>(sc.deps.gapNs[i]) * 1000);
+            uint32_t in = sc.deps.on[k];
+            const FlowState& dep = ctx.flows[in];
+            // Known at the waiting flow's sender: at once on the receiver's host, when the last
+            // ACK is back if that sender sent the input (propagation + the ACK's serialization
+            // at every hop of its path).
+            int64_t known = dep.completePs;
+            if (FlowDependencyTracker::Acknowledged(sc.flows[in], sc.flows[i]))
+            {
+                const NetworkBuilder& net = r.Fabric().Network();
+                const NicConfig& nc = net.Nics()[sc.flows[in].src]->Config();
+                known += static_cast<int64_t>(std::ceil(
+                    AckReturnPs(net.PathOf(sc.flows[in]),
+                                nc.headerBytes + nc.preambleIfgBytes + kAethBytes)));
+                ++acknowledged;
+            }
+            ready = std::max<int64_t>(ready,
+                                      known + static_cast<int64_t>(sc.deps.gapNs[i]) * 1000);
         }
         ready = std::max<int64_t>(ready, static_cast<int64_t>(sc.flows[i].startNs) * 1000);
         EXPECT_EQ(f.startPs, ready) << "flow " << i; // starts exactly when its inputs are in
@@ -186,11 +209,23 @@ TEST(CollectiveRun, NoFlowStartsBeforeItsInputsArrivedAndNvlinkStepsTakeTheirCos
     }
     EXPECT_GT(nvlink, 0u);
     EXPECT_GT(checked, 100u);
+    EXPECT_GT(acknowledged, 100u);
     auto res = r.Results();
     // the listed flows appear in "flows"; the collective's steps only in "jobs"
-    ASSERT_EQ(res["flows"].size(), 2u);
-    double first = res["flows"][0]["fct_us"].get<double>();
-    EXPECT_NEAR(res["flows"][1]["start_us"].get<double>(), first + 3, 1e-3);
+    ASSERT_EQ(res["flows"].size(), 3u);
+    // (the result lists flows by sender)
+    std::map<std::string, nlohmann::ordered_json> listed;
+    for (const auto& f : res["flows"])
+    {
+        listed[f["src"].get<std::string>() + ">" + f["dst"].get<std::string>()] = f;
+    }
+    ASSERT_EQ(listed.size(), 3u);
+    double first =
+        listed["h0>h5"]["start_us"].get<double>() + listed["h0>h5"]["fct_us"].get<double>();
+    EXPECT_NEAR(listed["h5>h9"]["start_us"].get<double>(), first + 3, 1e-3);
+    // h0 learns that its flow to h5 completed when the last ACK is back: 4 hops of 1 us (h0 and
+    // h5 are on different rails) plus 4 ACK serializations of 82 bytes at 100G (6.56 ns each)
+    EXPECT_NEAR(listed["h0>h9"]["start_us"].get<double>(), first + 4 + 4 * 0.00656, 1e-3);
     const auto& job = res["jobs"][0];
     ASSERT_EQ(job["iterations"].size(), 2u);
     // the second iteration starts at least compute_us after the first one's earliest end

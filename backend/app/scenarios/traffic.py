@@ -170,8 +170,9 @@ class ListedFlow(Strict):
                                      description="ECMP entropy; default: 49152 + flow index mod 16384")
     after: list[Annotated[int, Field(ge=0, le=limits.MAX_FLOW_LIST - 1)]] = Field(
         [], max_length=limits.MAX_FLOW_AFTER,
-        description="indices in this list of the flows this one waits for: it starts when they "
-        "have completed at their receivers, plus gap_us (and not before its own start_us)")
+        description="indices in this list of the flows this one waits for: it starts when its "
+        "sender knows they completed (at once for a flow into the sender's host, when the last ACK "
+        "is back for a flow the sender sent), plus gap_us (and not before its own start_us)")
     gap_us: float = Field(0, ge=0, le=limits.MAX_DURATION_US, description="us after the last of `after`")
 
 

@@ -2053,7 +2053,7 @@ export interface components {
         ListedFlow: {
             /**
              * After
-             * @description indices in this list of the flows this one waits for: it starts when they have completed at their receivers, plus gap_us (and not before its own start_us)
+             * @description indices in this list of the flows this one waits for: it starts when its sender knows they completed (at once for a flow into the sender's host, when the last ACK is back for a flow the sender sent), plus gap_us (and not before its own start_us)
              * @default []
              */
             after: number[];
