@@ -27,9 +27,9 @@ class RunCreate(BaseModel):
     threads: int | None = Field(
         None, ge=1, description="simulator threads of each run: 1 to MAX_RUN_THREADS (the "
         "workers' cores unless configured); absent: chosen from the fabric's size (1 below 128 "
-        "hosts, else hosts / 64 up to the maximum) and 1 for scenarios the simulator runs on one "
-        "thread only (collectives, flow lists with `after`, the DCI accelerator: 422 when asked "
-        "for more). Results are the same for every value; a cached result serves any.")
+        "hosts, else hosts / 64 up to the maximum) and 1 for a scenario the simulator runs on one "
+        "thread only (the DCI accelerator: 422 when asked for more). Results are the same for "
+        "every value; a cached result serves any.")
 
     @field_validator("threads", mode="before")
     @classmethod

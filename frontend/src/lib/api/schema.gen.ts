@@ -2951,7 +2951,7 @@ export interface components {
             seeds: number[];
             /**
              * Threads
-             * @description simulator threads of each run: 1 to MAX_RUN_THREADS (the workers' cores unless configured); absent: chosen from the fabric's size (1 below 128 hosts, else hosts / 64 up to the maximum) and 1 for scenarios the simulator runs on one thread only (collectives, flow lists with `after`, the DCI accelerator: 422 when asked for more). Results are the same for every value; a cached result serves any.
+             * @description simulator threads of each run: 1 to MAX_RUN_THREADS (the workers' cores unless configured); absent: chosen from the fabric's size (1 below 128 hosts, else hosts / 64 up to the maximum) and 1 for a scenario the simulator runs on one thread only (the DCI accelerator: 422 when asked for more). Results are the same for every value; a cached result serves any.
              */
             threads?: number | null;
         };
