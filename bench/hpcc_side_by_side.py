@@ -1,11 +1,13 @@
 """The HPCC simulator and `fabricsim run` side by side on its benchmark (issue 19: CPU per core).
 
     python3 bench/hpcc_side_by_side.py --hpcc DIR [--stop-time 2.01] [--pairs 1]
-                                       [--fabricsim simcore/build/fabricsim] [--deadline-s 3600]
+                                       [--fabricsim simcore/build/fabricsim] [--baseline OTHER]
+                                       [--deadline-s 3600]
 
 DIR is the HPCC simulator's `simulation` folder, built as docs/validation-hpcc.md says (its
 `build/scratch/third` and `build/*.so`). Each pair runs theirs once and ours back to back for as
-long as theirs runs, both started together, each pinned to a core of its own (one CPU per
+long as theirs runs (with --baseline, another fabricsim build taking turns with it on the same
+core, so that both builds' ratios come from the same run of theirs), both started together, each pinned to a core of its own (one CPU per
 physical core, read from sysfs), so that both see the same machine all along; with --pairs N,
 N such pairs run at once on 2N cores. Inputs are this repository's copy of the benchmark
 (validation/data/hpcc: topology, flows, DCQCN configuration) for both: theirs in a folder of its
@@ -13,8 +15,9 @@ own per pair, ours imported into a scenario as validation/hpcc_run.sh does. --st
 both to the same shorter run (SIMULATOR_STOP_TIME; the benchmark's is 2.01 s, 10 ms of flows).
 
 CPU seconds are each process's user + system time (os.wait4). Prints one JSON line per run and
-per pair: theirs' CPU, ours' median and minimum over the runs that ran wholly while theirs ran,
-the ratios, whether every run of ours gave the same result bytes (outside `perf`), and, at the
+per pair: theirs' CPU, ours' (and the baseline's) median and minimum over the runs that ran
+wholly while theirs ran, the ratios, whether every run gave the same result bytes (outside
+`perf`), and, at the
 benchmark's own stop time, whether theirs' FCT file is the reference run's
 (validation/data/hpcc/fct-dcqcn.txt, compared sorted). Needs the repository's virtual
 environment (the importer) and a built simulator.
@@ -102,7 +105,7 @@ def reap(pid: int):
     return None if done == 0 else (status, usage)
 
 
-def run_pair(tag: str, hpcc: Path, folder: Path, scenario: Path, fabricsim: Path, stop: str,
+def run_pair(tag: str, hpcc: Path, folder: Path, scenario: Path, builds: list, stop: str,
              cores: tuple, deadline: float, lock: threading.Lock, summaries: list) -> None:
     def emit(row: dict) -> None:
         with lock:
@@ -119,7 +122,8 @@ def run_pair(tag: str, hpcc: Path, folder: Path, scenario: Path, fabricsim: Path
     runs = []
     while their is None:
         out = folder / f"ours-{len(runs) + 1}.json"
-        ours = subprocess.Popen([str(fabricsim), "run", str(scenario), "--out", str(out),
+        build = builds[len(runs) % len(builds)]
+        ours = subprocess.Popen([str(build), "run", str(scenario), "--out", str(out),
                                  "--threads", "1"], stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, preexec_fn=pinned(cores[1]))
         while True:
@@ -141,17 +145,23 @@ def run_pair(tag: str, hpcc: Path, folder: Path, scenario: Path, fabricsim: Path
             theirs.kill()
             emit({"error": f"fabricsim failed (exit {os.waitstatus_to_exitcode(mine[0])})"})
             return
-        runs.append({"cpu_s": round(mine[1].ru_utime + mine[1].ru_stime, 2),
+        runs.append({"build": str(build), "cpu_s": round(mine[1].ru_utime + mine[1].ru_stime, 2),
                      "while_theirs_ran": their is None, "result": result_hash(out)})
         emit({"ours": len(runs), **runs[-1], "load_average": os.getloadavg()[0]})
-    during = [r["cpu_s"] for r in runs if r["while_theirs_ran"]] or [r["cpu_s"] for r in runs]
-    during.sort()
-    median = during[len(during) // 2]
-    summary = {**their, "ours_runs": len(during), "ours_cpu_median_s": median,
-               "ours_cpu_min_s": during[0], "ours_cpu_max_s": during[-1],
-               "ratio_by_median": round(their["theirs_cpu_s"] / median, 2),
-               "ratio_by_min": round(their["theirs_cpu_s"] / during[0], 2),
-               "ours_same_bytes_every_run": len({r["result"] for r in runs}) == 1}
+    summary = dict(their)
+    for n, build in enumerate(builds):
+        mine = [r for r in runs if r["build"] == str(build)]
+        during = sorted(r["cpu_s"] for r in mine if r["while_theirs_ran"]) or sorted(
+            r["cpu_s"] for r in mine)
+        if not during:
+            continue
+        median = during[len(during) // 2]
+        summary["ours" if n == 0 else "baseline"] = {
+            "fabricsim": str(build), "runs": len(during), "cpu_median_s": median,
+            "cpu_min_s": during[0], "cpu_max_s": during[-1],
+            "ratio_by_median": round(their["theirs_cpu_s"] / median, 2),
+            "ratio_by_min": round(their["theirs_cpu_s"] / during[0], 2)}
+    summary["same_bytes_every_run"] = len({r["result"] for r in runs}) == 1
     fct = folder / "mix/bench/fct_bench_dcqcn_nomon.txt"
     if fct.exists():
         lines = sorted(fct.read_text().splitlines())
@@ -170,6 +180,7 @@ def main() -> None:
     ap.add_argument("--stop-time", default=BENCH_STOP)
     ap.add_argument("--pairs", type=int, default=1)
     ap.add_argument("--fabricsim", type=Path, default=ROOT / "simcore/build/fabricsim")
+    ap.add_argument("--baseline", type=Path, help="another fabricsim, taking turns with ours")
     ap.add_argument("--deadline-s", type=float, default=3600)
     args = ap.parse_args()
     if not (args.hpcc / "build/scratch/third").exists():
@@ -181,12 +192,13 @@ def main() -> None:
     scenario = our_scenario(work, args.stop_time)
     print(json.dumps({"stop_time": args.stop_time, "pairs": args.pairs, "cores": cpus,
                       "load_average": os.getloadavg(), "work": str(work)}), flush=True)
+    builds = [args.fabricsim.resolve()] + ([args.baseline.resolve()] if args.baseline else [])
     deadline = time.monotonic() + args.deadline_s
     lock, summaries, threads = threading.Lock(), [], []
     for n in range(args.pairs):
         folder = their_folder(work / f"pair{n + 1}", args.stop_time)
         t = threading.Thread(target=run_pair, args=(
-            f"{n + 1}", args.hpcc.resolve(), folder, scenario, args.fabricsim.resolve(), args.stop_time,
+            f"{n + 1}", args.hpcc.resolve(), folder, scenario, builds, args.stop_time,
             (cpus[2 * n], cpus[2 * n + 1]), deadline, lock, summaries))
         t.start()
         threads.append(t)
@@ -194,9 +206,12 @@ def main() -> None:
         t.join()
     if len(summaries) != args.pairs:
         sys.exit("a pair did not finish")
-    print(json.dumps({"ratios_by_median": [s["ratio_by_median"] for s in summaries],
-                      "ratios_by_min": [s["ratio_by_min"] for s in summaries],
-                      "load_average": os.getloadavg()}))
+    for key in ("ours", "baseline"):
+        if key in summaries[0]:
+            print(json.dumps({key: str(summaries[0][key]["fabricsim"]),
+                              "ratios_by_median": [s[key]["ratio_by_median"] for s in summaries],
+                              "ratios_by_min": [s[key]["ratio_by_min"] for s in summaries]}))
+    print(json.dumps({"load_average": os.getloadavg()}))
 
 
 if __name__ == "__main__":

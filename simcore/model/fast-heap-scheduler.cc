@@ -35,13 +35,6 @@ FastHeapScheduler::FastHeapScheduler()
     }
     // The direct lane and NowTs() assume the model's picosecond time steps.
     t_active = ns3::Time::GetResolution() == ns3::Time::PS ? this : nullptr;
-    m_capacity = 1021; // + 3 leading pad elements = 16 KiB
-    m_block = std::aligned_alloc(64, (m_capacity + 3) * sizeof(Key));
-    if (!m_block)
-    {
-        throw std::bad_alloc();
-    }
-    m_heap = static_cast<Key*>(m_block) + 3;
     m_slots.reserve(1024);
     m_freeSlots.reserve(1024);
 }
@@ -52,24 +45,6 @@ FastHeapScheduler::~FastHeapScheduler()
     {
         t_active = nullptr;
     }
-    std::free(m_block);
-}
-
-void
-FastHeapScheduler::Grow()
-{
-    size_t cap = m_capacity * 2 + 3; // keeps (cap + 3) a multiple of 4 elements (64 bytes)
-    void* block = std::aligned_alloc(64, (cap + 3) * sizeof(Key));
-    if (!block)
-    {
-        throw std::bad_alloc();
-    }
-    Key* heap = static_cast<Key*>(block) + 3;
-    std::memcpy(static_cast<void*>(heap), m_heap, m_size * sizeof(Key));
-    std::free(m_block);
-    m_block = block;
-    m_heap = heap;
-    m_capacity = cap;
 }
 
 void
@@ -113,14 +88,10 @@ FastHeapScheduler::FlushOutbox()
 void
 FastHeapScheduler::Distribute()
 {
-    SettleRoot();
     std::vector<std::pair<Key, Slot>> all;
-    all.reserve(m_size);
-    for (size_t i = 0; i < m_size; ++i)
-    {
-        all.emplace_back(m_heap[i], m_slots[SlotOf(m_heap[i])]);
-    }
-    m_size = 0;
+    all.reserve(m_queue.Size());
+    m_queue.ForEach([&](Key k) { all.emplace_back(k, m_slots[SlotOf(k)]); });
+    m_queue.Clear();
     m_slots.clear();
     m_freeSlots.clear();
     for (const auto& [k, slot] : all)
@@ -153,14 +124,13 @@ FastHeapScheduler::Insert(const Event& ev)
 bool
 FastHeapScheduler::IsEmpty() const
 {
-    return m_size == 0; // with a vacant root m_size >= 2 (the vacancy and a real event)
+    return m_queue.Empty();
 }
 
 ns3::Scheduler::Event
 FastHeapScheduler::PeekNext() const
 {
-    const_cast<FastHeapScheduler*>(this)->SettleRoot();
-    Key top = m_heap[0];
+    Key top = const_cast<FastHeapScheduler*>(this)->m_queue.Top();
     const Slot& s = m_slots[SlotOf(top)];
     Event ev;
     ev.impl = IsHandler(s.impl) ? nullptr : Untagged(s.impl); // no EventImpl for a handler
@@ -226,90 +196,23 @@ FastHeapScheduler::RemoveNext(bool& direct)
 }
 
 void
-FastHeapScheduler::RemoveAt(size_t i)
-{
-    Key last = m_heap[--m_size];
-    if (i == m_size)
-    {
-        return;
-    }
-    if (i > 0 && last < m_heap[(i - 1) >> 2])
-    {
-        SiftUp(i, last);
-        return;
-    }
-    FillVacancy(i, last);
-}
-
-void
-FastHeapScheduler::FillVacancy(size_t i, Key last)
-{
-    size_t n = m_size;
-    // Bottom-up: move the hole down along the smallest children to a leaf (3 comparisons per
-    // level, no comparison with the moved element), then sift the last element up from there;
-    // it came from the bottom, so it rarely climbs.
-    size_t hole = i;
-    while (true)
-    {
-        size_t c = 4 * hole + 1;
-        if (c + 4 <= n)
-        {
-            // Index arithmetic on comparison results instead of branches: which child is
-            // smallest is a coin toss, so branches here would mispredict half the time.
-            size_t a = c + static_cast<size_t>(m_heap[c + 1] < m_heap[c]);
-            size_t b = c + 2 + static_cast<size_t>(m_heap[c + 3] < m_heap[c + 2]);
-            size_t pickB = static_cast<size_t>(m_heap[b] < m_heap[a]);
-            size_t best = a + ((b - a) & (0 - pickB));
-            m_heap[hole] = m_heap[best];
-            hole = best;
-            continue;
-        }
-        if (c >= n)
-        {
-            break;
-        }
-        size_t best = c;
-        for (size_t j = c + 1; j < n; ++j)
-        {
-            if (m_heap[j] < m_heap[best])
-            {
-                best = j;
-            }
-        }
-        m_heap[hole] = m_heap[best];
-        hole = best;
-    }
-    // Sift up from the leaf, but not above i (everything above i is already smaller).
-    while (hole > i)
-    {
-        size_t parent = (hole - 1) >> 2;
-        Key pk = m_heap[parent];
-        if (!(last < pk))
-        {
-            break;
-        }
-        m_heap[hole] = pk;
-        hole = parent;
-    }
-    m_heap[hole] = last;
-}
-
-void
 FastHeapScheduler::Remove(const Event& ev)
 {
     // Rare (Simulator::Remove): linear search. Events of the direct lane may share a uid with
     // one the simulator handed out, so the event pointer and time must match too.
-    SettleRoot();
-    for (size_t i = 0; i < m_size; ++i)
-    {
-        Key k = m_heap[i];
+    Key found = 0;
+    bool removed = m_queue.RemoveIf([&](Key k) {
         const Slot& s = m_slots[SlotOf(k)];
         if (s.uid == ev.key.m_uid && s.impl == ev.impl && TsOf(k) == ClampTs(ev.key.m_ts))
         {
-            RemoveAt(i);
-            m_freeSlots.push_back(SlotOf(k));
-            return;
+            found = k;
+            return true;
         }
+        return false;
+    });
+    if (removed)
+    {
+        m_freeSlots.push_back(SlotOf(found));
     }
 }
 

@@ -1,6 +1,6 @@
 /*
- * An ns-3 event scheduler for the fabric model: a 4-ary min-heap of 16-byte keys in one
- * cache-line-aligned array, with a "direct" lane that lets the model's own events skip
+ * An ns-3 event scheduler for the fabric model: 16-byte keys in a monotone radix queue
+ * (model/radix-queue.h), with a "direct" lane that lets the model's own events skip
  * Simulator::Schedule (no EventImpl allocation, no EventId) and a "handler" lane for the per-port
  * events (a function called on an object: no event object at all). Chosen through ns-3's pluggable
  * Scheduler TypeId. Events at the same time run in an order that does not depend on how the
@@ -9,6 +9,8 @@
  */
 #ifndef FABRIC_FAST_HEAP_SCHEDULER_H
 #define FABRIC_FAST_HEAP_SCHEDULER_H
+
+#include "model/radix-queue.h"
 
 #include "ns3/event-impl.h"
 #include "ns3/scheduler.h"
@@ -42,7 +44,7 @@ class FastHeapScheduler : public ns3::Scheduler
     /** IsEmpty() without a virtual call. */
     bool Empty() const
     {
-        return m_size == 0;
+        return m_queue.Empty();
     }
 
     /**
@@ -105,17 +107,14 @@ class FastHeapScheduler : public ns3::Scheduler
     /** The owner (context) of the next event; only when !Empty(). */
     uint32_t HeadContext()
     {
-        SettleRoot();
-        return m_slots[SlotOf(m_heap[0])].context;
+        return m_slots[SlotOf(m_queue.Top())].context;
     }
 
     /** Moves the next event, key kept, to the scheduler of its owner's partition. */
     void MoveHeadToOwner()
     {
-        SettleRoot();
-        Key k = m_heap[0];
+        Key k = m_queue.Pop();
         Slot s = m_slots[SlotOf(k)];
-        RemoveAt(0);
         m_freeSlots.push_back(SlotOf(k));
         FastHeapScheduler* t = s_route[s.context < kGlobalSource ? s.context : kGlobalSource];
         t->PushOrder(k >> kSlotBits, s);
@@ -163,15 +162,13 @@ class FastHeapScheduler : public ns3::Scheduler
     /** Time of the next event (the smallest key's time); only when !Empty(). */
     uint64_t PeekTs()
     {
-        SettleRoot();
-        return TsOf(m_heap[0]);
+        return TsOf(m_queue.Top());
     }
 
     /** Time and tie key of the next event; only when !Empty(). */
     unsigned __int128 PeekOrder()
     {
-        SettleRoot();
-        return m_heap[0] >> kSlotBits;
+        return m_queue.Top() >> kSlotBits;
     }
 
     /** Builds the order value PeekOrder() compares against: (ts, tie key). */
@@ -265,7 +262,7 @@ class FastHeapScheduler : public ns3::Scheduler
 
   private:
     /**
-     * Heap key, one unsigned 128-bit comparison: time (44 bits of picoseconds: 17.5 s, past any
+     * Queue key, one unsigned 128-bit value: time (44 bits of picoseconds: 17.5 s, past any
      * run's end), then the tie key (scheduling node 16 bits, its sequence 44 bits), then the
      * slot (24 bits) that holds the event.
      */
@@ -356,14 +353,6 @@ class FastHeapScheduler : public ns3::Scheduler
         PushOrder(Order(ts, tie), s);
     }
     void PushOrder(unsigned __int128 order, const Slot& s);
-    void SiftUp(size_t i, Key k);
-    /** Removes element i. */
-    void RemoveAt(size_t i);
-    /** Puts k into the vacant position i (k >= its parent): bottom-up, down to a leaf, then up. */
-    void FillVacancy(size_t i, Key k);
-    /** Fills a vacant root with the last element. */
-    void SettleRoot();
-    void Grow();
     /** InsertEvent for a node of another partition inside a window (see SetWindowEnd). */
     void Defer(uint64_t ts, uint64_t tie, const Slot& s);
     [[noreturn]] static void TooManyEvents();
@@ -380,48 +369,16 @@ class FastHeapScheduler : public ns3::Scheduler
     static inline Handler s_handlers[kMaxHandlers] = {};
     static inline unsigned __int128 s_windowEnd = 0;
 
-    Key* m_heap = nullptr;   ///< element i at m_heap[i]; m_heap + 1 is 64-byte aligned, so the
-                             ///< four children 4i+1 .. 4i+4 of i share one cache line
-    void* m_block = nullptr; ///< the allocation behind m_heap
-    size_t m_size = 0;
-    size_t m_capacity = 0;
+    RadixQueue m_queue;
     std::vector<Slot> m_slots;
     std::vector<uint32_t> m_freeSlots;
     /// Events for other partitions scheduled in the last window (order, slot): FlushOutbox.
     std::vector<std::pair<unsigned __int128, Slot>> m_outbox;
-    bool m_rootVacant = false; ///< m_heap[0] is empty (counted in m_size), see RemoveNext
     uint64_t m_nowTs = 0;        ///< time of the last event removed
     uint32_t m_nowContext = 0xffffffff; ///< context of the last event removed
     uint32_t m_lastUid = 0;      ///< uid of the last event the simulator inserted
     uint32_t m_nextUid = 4;      ///< NextUid()
 };
-
-inline void
-FastHeapScheduler::SiftUp(size_t i, Key k)
-{
-    while (i > 0)
-    {
-        size_t parent = (i - 1) >> 2;
-        Key pk = m_heap[parent];
-        if (!(k < pk))
-        {
-            break;
-        }
-        m_heap[i] = pk;
-        i = parent;
-    }
-    m_heap[i] = k;
-}
-
-inline void
-FastHeapScheduler::SettleRoot()
-{
-    if (m_rootVacant)
-    {
-        m_rootVacant = false;
-        RemoveAt(0);
-    }
-}
 
 inline void
 FastHeapScheduler::PushOrder(unsigned __int128 order, const Slot& s)
@@ -442,20 +399,7 @@ FastHeapScheduler::PushOrder(unsigned __int128 order, const Slot& s)
         }
         m_slots.push_back(s);
     }
-    Key k = (order << kSlotBits) | slot;
-    if (m_rootVacant)
-    {
-        // The event just run left the root empty: put the new one there and sift it down
-        // (one pass instead of a removal pass plus an insertion pass).
-        m_rootVacant = false;
-        FillVacancy(0, k);
-        return;
-    }
-    if (m_size == m_capacity)
-    {
-        Grow();
-    }
-    SiftUp(m_size++, k);
+    m_queue.Push((order << kSlotBits) | slot);
 }
 
 inline void
@@ -521,18 +465,7 @@ FastHeapScheduler::InsertEvent(uint64_t ts, uint64_t tie, ns3::EventImpl* impl, 
 inline FastHeapScheduler::Taken
 FastHeapScheduler::TakeNext()
 {
-    SettleRoot();
-    Key top = m_heap[0];
-    if (m_size == 1)
-    {
-        m_size = 0;
-    }
-    else
-    {
-        // Leave the root vacant: the event about to run usually schedules another one, which
-        // then takes the root's place (see PushOrder); anything else settles the heap first.
-        m_rootVacant = true;
-    }
+    Key top = m_queue.Pop();
     uint32_t slot = SlotOf(top);
     const Slot& s = m_slots[slot];
     Taken t{TsOf(top), s.impl, s.uid, s.context};

@@ -1,12 +1,14 @@
 /*
  * FastHeapScheduler: events come out in (time, scheduling node, that node's insertion order),
- * whether the simulator inserted them or the model's direct lane did, with the vacant-root
- * trick, removals and peeks interleaved; handler-lane events keep that order and run their
+ * whether the simulator inserted them or the model's direct lane did, with removals and peeks
+ * interleaved; its radix queue pops the exact minimum of a random monotone workload, keys below
+ * the last minimum, removals and a hand-over included; handler-lane events keep that order and run their
  * calls (wrapped in an EventImpl when taken through ns-3's interface); a run on ns-3's
  * MapScheduler still works (with ns-3's own order for ties).
  */
 #include "model-test-util.h"
 #include "model/fast-heap-scheduler.h"
+#include "model/radix-queue.h"
 
 #include "ns3/core-module.h"
 
@@ -15,6 +17,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <random>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -181,6 +184,82 @@ TEST(ModelScheduler, OrderMatchesTimeThenSchedulingNodeThenItsOrder)
     {
         EXPECT_EQ(ev->GetReferenceCount(), 1u) << "reference leaked or dropped";
     }
+}
+
+TEST(ModelScheduler, RadixQueuePopsTheExactMinimum)
+{
+    using Key = RadixQueue::Key;
+    RadixQueue q;
+    std::set<Key> ref; // keys are unique, as the scheduler's are (they end with a slot)
+    std::mt19937_64 rng(7);
+    uint64_t serial = 0;
+    Key last = 0;
+    // A key as the scheduler builds them: time in the high bits, then a tie, then a serial.
+    auto make = [&](uint64_t ts, uint64_t tie) {
+        return (Key(ts) << 84) | (Key(tie & ((uint64_t(1) << 60) - 1)) << 24) | (serial++ & 0xffffff);
+    };
+    uint64_t now = 0;
+    size_t belowLast = 0;
+    size_t pops = 0;
+    for (int step = 0; step < 200000; ++step)
+    {
+        uint32_t r = rng() % 100;
+        if (r < 48 || ref.empty())
+        {
+            // Mostly near (ties at "now" included), now and then a timer far ahead.
+            uint64_t d = rng() % 10 == 0 ? rng() % 60000000 : (rng() % 4 == 0 ? 0 : rng() % 2000000);
+            Key k = make(now + d, rng());
+            belowLast += k < last ? 1 : 0; // a tie at "now" ordered before the last one taken
+            q.Push(k);
+            ref.insert(k);
+        }
+        else if (r < 93)
+        {
+            ASSERT_EQ(q.Top(), *ref.begin()) << "step " << step;
+            Key k = q.Pop();
+            ASSERT_EQ(k, *ref.begin()) << "step " << step;
+            ref.erase(ref.begin());
+            last = k;
+            now = static_cast<uint64_t>(k >> 84);
+            ++pops;
+        }
+        else if (r < 97)
+        {
+            // Remove one pending key (Simulator::Remove).
+            auto it = ref.begin();
+            std::advance(it, static_cast<long>(rng() % ref.size()));
+            Key victim = *it;
+            ASSERT_TRUE(q.RemoveIf([&](Key k) { return k == victim; }));
+            ref.erase(it);
+            ASSERT_FALSE(q.RemoveIf([&](Key k) { return k == victim; }));
+        }
+        else if (r < 99)
+        {
+            ASSERT_EQ(q.Top(), *ref.begin()); // a peek settles; later pushes may still be smaller
+        }
+        else
+        {
+            // Hand everything over (Distribute): ForEach, Clear, push again.
+            std::vector<Key> all;
+            q.ForEach([&](Key k) { all.push_back(k); });
+            ASSERT_EQ(std::set<Key>(all.begin(), all.end()), ref);
+            q.Clear();
+            EXPECT_TRUE(q.Empty());
+            for (Key k : all)
+            {
+                q.Push(k);
+            }
+        }
+        ASSERT_EQ(q.Size(), ref.size());
+    }
+    EXPECT_GT(pops, 50000u);
+    EXPECT_GT(belowLast, 100u) << "the keys below the last minimum were exercised";
+    while (!ref.empty())
+    {
+        ASSERT_EQ(q.Pop(), *ref.begin());
+        ref.erase(ref.begin());
+    }
+    EXPECT_TRUE(q.Empty());
 }
 
 namespace
