@@ -128,12 +128,14 @@ def run_pair(tag: str, hpcc: Path, folder: Path, scenario: Path, builds: list, s
                                 stderr=subprocess.DEVNULL, preexec_fn=pinned(cores[1]))
         while True:
             if their is None and (got := reap(theirs.pid)):
+                theirs.returncode = os.waitstatus_to_exitcode(got[0])  # reaped here, not by Popen
                 their = {"theirs_cpu_s": round(got[1].ru_utime + got[1].ru_stime, 2),
                          "theirs_wall_s": round(time.monotonic() - start, 1),
-                         "theirs_exit": os.waitstatus_to_exitcode(got[0]),
+                         "theirs_exit": theirs.returncode,
                          "theirs_peak_rss_mb": got[1].ru_maxrss // 1024}
                 emit(their)
             if (mine := reap(ours.pid)):
+                ours.returncode = os.waitstatus_to_exitcode(mine[0])
                 break
             if time.monotonic() > deadline:
                 for proc in (theirs, ours):
@@ -141,9 +143,9 @@ def run_pair(tag: str, hpcc: Path, folder: Path, scenario: Path, builds: list, s
                 emit({"error": "--deadline-s reached: both stopped, no figure"})
                 return
             time.sleep(0.1)
-        if os.waitstatus_to_exitcode(mine[0]) != 0:
+        if ours.returncode != 0:
             theirs.kill()
-            emit({"error": f"fabricsim failed (exit {os.waitstatus_to_exitcode(mine[0])})"})
+            emit({"error": f"fabricsim failed (exit {ours.returncode})"})
             return
         runs.append({"build": str(build), "cpu_s": round(mine[1].ru_utime + mine[1].ru_stime, 2),
                      "while_theirs_ran": their is None, "result": result_hash(out)})

@@ -5,8 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <new>
+#include <iterator>
 
 namespace fabric
 {
