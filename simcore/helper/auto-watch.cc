@@ -25,7 +25,7 @@ PauseState(const FabricDevice& d, const FabricSwitch* sw, uint32_t p, int64_t no
     for (uint8_t prio = 0; prio < kControlPriority; ++prio)
     {
         // Same test as FabricDevice::IsPaused, without its lazy bookkeeping.
-        if (port.pausedUntil[prio] != 0 && now < port.pausedUntil[prio])
+        if (((port.pausedMask >> prio) & 1) != 0 && now < port.pausedUntil[prio])
         {
             state |= 1;
         }

@@ -125,7 +125,7 @@ FabricDevice::PauseInForce(uint32_t port, uint8_t prio)
         p.pausePs[prio] += p.pausedUntil[prio] - p.pauseStart[prio];
         p.pauseStart[prio] = -1;
     }
-    p.pausedUntil[prio] = 0;
+    p.SetPausedUntil(prio, 0);
     return false;
 }
 
@@ -141,7 +141,7 @@ FabricDevice::ClosePauses(int64_t endPs)
                 int64_t end = std::min(endPs, p.pausedUntil[prio]);
                 p.pausePs[prio] += std::max<int64_t>(0, end - p.pauseStart[prio]);
                 p.pauseStart[prio] = -1;
-                p.pausedUntil[prio] = 0;
+                p.SetPausedUntil(prio, 0);
             }
         }
     }
@@ -176,7 +176,7 @@ FabricDevice::HandlePause(uint32_t port, const RocePacket& pkt)
             p.pausePs[prio] += now - p.pauseStart[prio];
         }
         p.pauseStart[prio] = -1;
-        p.pausedUntil[prio] = 0;
+        p.SetPausedUntil(prio, 0);
         TryTransmit(port);
         return;
     }
@@ -188,13 +188,13 @@ FabricDevice::HandlePause(uint32_t port, const RocePacket& pkt)
     }
     if (pkt.indefinite)
     {
-        p.pausedUntil[prio] = kForeverPs;
+        p.SetPausedUntil(prio, kForeverPs);
     }
     else
     {
         // One quantum is 512 bit times at this link's rate.
         int64_t until = now + static_cast<int64_t>(pkt.quanta * 64.0 * p.psPerByte + 0.5);
-        p.pausedUntil[prio] = until;
+        p.SetPausedUntil(prio, until);
         ns3::Simulator::Schedule(ns3::PicoSeconds(until - now), &FabricDevice::PauseExpired, this,
                                  port);
     }
@@ -260,9 +260,32 @@ FabricDevice::TxDoneThunk(void* dev, uint32_t port)
     static_cast<FabricDevice*>(dev)->TxDone(port);
 }
 
+void
+FabricDevice::PrefetchArrival(const void* dev, uint32_t port)
+{
+    const Port& p = static_cast<const FabricDevice*>(dev)->m_ports[port];
+    __builtin_prefetch(&p);
+    if (!p.inFlight.Empty())
+    {
+        const char* head = reinterpret_cast<const char*>(&p.inFlight.Front());
+        __builtin_prefetch(head);
+        __builtin_prefetch(head + sizeof(InFlight) - 1);
+    }
+}
+
+void
+FabricDevice::PrefetchTxDone(const void* dev, uint32_t port)
+{
+    const char* p = reinterpret_cast<const char*>(&static_cast<const FabricDevice*>(dev)->m_ports[port]);
+    __builtin_prefetch(p);
+    __builtin_prefetch(p + 64);
+}
+
 const bool FabricDevice::s_handlersSet =
     FastHeapScheduler::SetHandler(FabricDevice::kArrivalHandler, &FabricDevice::ArrivalThunk) &&
-    FastHeapScheduler::SetHandler(FabricDevice::kTxDoneHandler, &FabricDevice::TxDoneThunk);
+    FastHeapScheduler::SetHandler(FabricDevice::kTxDoneHandler, &FabricDevice::TxDoneThunk) &&
+    FastHeapScheduler::SetPrefetcher(FabricDevice::kArrivalHandler, &FabricDevice::PrefetchArrival) &&
+    FastHeapScheduler::SetPrefetcher(FabricDevice::kTxDoneHandler, &FabricDevice::PrefetchTxDone);
 
 void
 FabricDevice::TryTransmit(uint32_t port)
@@ -405,7 +428,7 @@ FabricDevice::ClearPause(uint32_t port, uint8_t prio)
         p.pausePs[prio] += std::max<int64_t>(0, end - p.pauseStart[prio]);
     }
     p.pauseStart[prio] = -1;
-    p.pausedUntil[prio] = 0;
+    p.SetPausedUntil(prio, 0);
 }
 
 __attribute__((always_inline)) inline void

@@ -80,39 +80,51 @@ struct Mailbox
 };
 
 /** One direction of a link as seen from its sending device, plus that device's pause state. */
-/// 64-byte aligned, the fields a frame touches first: a frame's arrival reads the first two
-/// lines, a transmission the first two, a switch's dequeue the third (pausedUntil). On a large
-/// fabric each line is a cache miss (docs/benchmarks.md, "Cost per event and fabric size").
+/// 64-byte aligned, the fields a frame touches first: a frame's arrival reads the first line
+/// only, a transmission the first two, a switch's dequeue the first (pausedMask) and the third
+/// only while a pause is in force. On a large fabric each line is a cache miss
+/// (docs/benchmarks.md, "Cost per event and fabric size").
 struct alignas(64) Port
 {
-    // Line 0: the link and the transmitter.
+    // Line 0: the link direction, what a frame's arrival reads (and a transmission too).
+    /** Frames on the wire, in order; one scheduler event is pending for the head only. */
+    RingQueue<InFlight> inFlight;
     FabricDevice* peer = nullptr;
-    uint32_t peerPort = 0;
-    bool txPending = false;
-    bool arrivalPending = false;
-    double psPerByte = 80.0;
-    int64_t delayPs = 1000000;
-    int64_t busyUntil = 0;
     PortFault* fault = nullptr; ///< set only while a fault or watchdog concerns this port
-    /// Parallel runs: the peer runs in another partition, frames go through this mailbox (and
-    /// inFlight and arrivalPending belong to the peer's partition).
-    Mailbox* mailbox = nullptr;
     /// Tie key of arrivals on this link direction (FastHeapScheduler::ArrivalKey of this node and
     /// port): one per direction, as its frames never arrive at the same time.
     uint64_t arrivalKey = 0;
+    uint32_t peerPort = 0;
+    uint32_t neighbor = 0; ///< node index of the peer
+    bool txPending = false;
+    bool arrivalPending = false;
+    /// Bit prio set while pausedUntil[prio] != 0 (SetPausedUntil): a dequeue reads line 2 only
+    /// when a pause was received and not yet accounted.
+    uint8_t pausedMask = 0;
 
-    // Line 1: the frames on the wire and the utilization counts.
-    /** Frames on the wire, in order; one scheduler event is pending for the head only. */
-    RingQueue<InFlight> inFlight;
-    uint32_t neighbor = 0;        ///< node index of the peer
+    // Line 1: the transmitter and the utilization counts.
+    double psPerByte = 80.0;
+    int64_t delayPs = 1000000;
+    int64_t busyUntil = 0;
+    /// Parallel runs: the peer runs in another partition, frames go through this mailbox (and
+    /// inFlight and arrivalPending belong to the peer's partition).
+    Mailbox* mailbox = nullptr;
     uint64_t txWireBytesWarm = 0; ///< wire bytes of frames started after warm-up
     /// Serialization time inside [warm-up, busyUntil]: utilization counts only the bits sent
     /// inside the measurement window (a frame started before the warm-up ends counts its part
     /// after it; the part of the last frame past the end of the run is taken off at the end).
     int64_t txBusyPsWarm = 0;
 
-    // Line 2: PFC state read by every dequeue.
+    // Line 2: PFC state, read by a dequeue while pausedMask has the priority's bit.
     std::array<int64_t, kNumPriorities> pausedUntil{}; ///< egress paused while now < this
+
+    /** Sets pausedUntil[prio] and its bit of pausedMask (every write goes through here). */
+    void SetPausedUntil(uint8_t prio, int64_t until)
+    {
+        pausedUntil[prio] = until;
+        uint8_t bit = static_cast<uint8_t>(1u << prio);
+        pausedMask = static_cast<uint8_t>(until != 0 ? (pausedMask | bit) : (pausedMask & ~bit));
+    }
 
     // Cold: set up once, or counted per PAUSE.
     ns3::Ptr<ns3::EventImpl> txDoneEvent;  ///< transmission done (schedulers other than ours)
@@ -166,7 +178,7 @@ class alignas(16) FabricDevice : public ns3::Object
     /** Whether the egress of port is paused for prio now. */
     bool IsPaused(uint32_t port, uint8_t prio)
     {
-        if (prio >= kNumPriorities || m_ports[port].pausedUntil[prio] == 0)
+        if (prio >= kNumPriorities || ((m_ports[port].pausedMask >> prio) & 1) == 0)
         {
             return false; // the per-packet case: no pause ever received or it was accounted
         }
@@ -217,6 +229,9 @@ class alignas(16) FabricDevice : public ns3::Object
     // The per-port events on the FastHeapScheduler's handler lane (PortEvent objects otherwise).
     static void ArrivalThunk(void* dev, uint32_t port);
     static void TxDoneThunk(void* dev, uint32_t port);
+    /** The lines an arrival (the link's first line and its head frame) and a transmission read. */
+    static void PrefetchArrival(const void* dev, uint32_t port);
+    static void PrefetchTxDone(const void* dev, uint32_t port);
     static constexpr uint32_t kArrivalHandler = 0; ///< the scheduler's handler indices
     static constexpr uint32_t kTxDoneHandler = 1;
     static const bool s_handlersSet;

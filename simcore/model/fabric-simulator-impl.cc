@@ -231,6 +231,7 @@ FabricSimulatorImpl::RunFast(FastHeapScheduler& sched)
     while (!m_stop && !sched.Empty())
     {
         FastHeapScheduler::Taken t = sched.TakeNext();
+        sched.PrefetchNext();
         Execute(t.ts, t.context, t.uid);
         Fire(t);
         if (m_foreignPending.load(std::memory_order_relaxed))
@@ -285,7 +286,9 @@ FabricSimulatorImpl::RunWindow(uint32_t i)
     while (!sched.Empty() && sched.PeekOrder() < end)
     {
         ++n;
-        Fire(sched.TakeNext());
+        FastHeapScheduler::Taken t = sched.TakeNext();
+        sched.PrefetchNext();
+        Fire(t);
     }
     FastHeapScheduler::SetInWindow(false);
     part.events += n;

@@ -67,9 +67,8 @@ FabricSwitch::Configure(FabricContext* ctx, uint32_t node, const SwitchConfig& c
     m_mmu.Configure(n, cfg.bufferBytes, cfg.cellBytes, cfg.pfc, headroomPerPort);
     m_queues.assign(static_cast<size_t>(n) * kNumPriorities, Queue());
     m_samples.assign(static_cast<size_t>(n) * kNumPriorities, QueueSamples());
-    m_ingress.assign(static_cast<size_t>(n) * kNumPriorities, IngressSlot());
+    m_xoffs.assign(static_cast<size_t>(n) * kNumPriorities, IngressXoffs());
     m_summary.assign(n, PortSummary());
-    m_portEcn.resize(static_cast<size_t>(n) * kNumPriorities);
     ResolvePortSettings();
     if (cfg.loadBalancing != LoadBalancing::ECMP)
     {
@@ -164,7 +163,8 @@ FabricSwitch::UpdateStats(uint32_t idx, uint64_t newBytes)
 [[gnu::always_inline]] inline void
 FabricSwitch::UpdateIngressStats(uint32_t port, uint8_t prio)
 {
-    IngressStats& s = m_ingress[port * kNumPriorities + prio].stats;
+    SwitchMmu::Ingress& r = m_mmu.Record(port, prio);
+    IngressOccupancy& s = r.occupancy;
     int64_t now = NowPs();
     int64_t warmup = m_ctx->warmupPs;
     int64_t from = std::max(s.lastChangePs, warmup);
@@ -173,7 +173,7 @@ FabricSwitch::UpdateIngressStats(uint32_t port, uint8_t prio)
         s.byteTimePs += static_cast<double>(s.bytes) * static_cast<double>(now - from);
     }
     s.lastChangePs = now;
-    uint64_t bytes = m_mmu.IngressBytes(port, prio);
+    uint64_t bytes = r.shared + r.headroom;
     s.bytes = bytes;
     if (bytes > s.maxBytesRun)
     {
@@ -291,7 +291,8 @@ void
 FabricSwitch::MaybeMark(uint32_t port, uint8_t prio, uint64_t queueBytes, RocePacket& p)
 {
     if (p.kind != PacketKind::DATA ||
-        !m_red.ShouldMark(queueBytes, m_portEcn[port * kNumPriorities + prio]))
+        !m_red.ShouldMark(queueBytes,
+                          m_ecnSets[m_summary[port].ecnSet * kNumPriorities + prio]))
     {
         return;
     }
@@ -434,18 +435,18 @@ void
 FabricSwitch::CheckXoff(uint32_t port, uint8_t prio)
 {
     UpdateIngressStats(port, prio); // called after every admission
-    PfcState& st = m_ingress[port * kNumPriorities + prio].pfc;
-    if (st.xoff || !m_mmu.ShouldPause(port, prio))
+    SwitchMmu::Ingress& r = m_mmu.Record(port, prio);
+    if (r.xoff || !m_mmu.ShouldPause(port, prio))
     {
         return;
     }
-    st.xoff = true;
+    r.xoff = true;
     m_summary[port].xoff |= static_cast<uint8_t>(1u << prio);
-    IngressStats& is = m_ingress[port * kNumPriorities + prio].stats;
-    ++is.xoffs;
+    IngressXoffs& st = m_xoffs[port * kNumPriorities + prio];
+    ++st.xoffs;
     if (NowPs() >= m_ctx->warmupPs)
     {
-        ++is.xoffsAfterWarmup;
+        ++st.xoffsAfterWarmup;
     }
     ++st.generation;
     m_xoffTrace(port, m_mmu.IngressShared(port, prio) + m_mmu.IngressHeadroom(port, prio));
@@ -467,22 +468,21 @@ FabricSwitch::CheckXon(uint32_t port, uint8_t prio)
         return;
     }
     UpdateIngressStats(port, prio); // called after every release
-    PfcState& st = m_ingress[port * kNumPriorities + prio].pfc;
-    if (!st.xoff || !m_mmu.ShouldResume(port, prio))
+    SwitchMmu::Ingress& r = m_mmu.Record(port, prio);
+    if (!r.xoff || !m_mmu.ShouldResume(port, prio))
     {
         return;
     }
-    st.xoff = false;
+    r.xoff = false;
     m_summary[port].xoff &= static_cast<uint8_t>(~(1u << prio));
-    ++st.generation;
+    ++m_xoffs[port * kNumPriorities + prio].generation;
     SendPause(port, prio, true);
 }
 
 void
 FabricSwitch::RefreshPause(uint32_t port, uint8_t prio, uint32_t generation)
 {
-    PfcState& st = m_ingress[port * kNumPriorities + prio].pfc;
-    if (!st.xoff || st.generation != generation)
+    if (!m_mmu.Record(port, prio).xoff || m_xoffs[port * kNumPriorities + prio].generation != generation)
     {
         return;
     }
@@ -523,7 +523,7 @@ FabricSwitch::IsPausing(uint32_t port) const
 bool
 FabricSwitch::IsPausingPrio(uint32_t port, uint8_t prio) const
 {
-    return m_ingress.at(port * kNumPriorities + (prio & 7)).pfc.xoff;
+    return m_mmu.RecordAt(port, prio).xoff;
 }
 
 void
@@ -620,15 +620,25 @@ FabricSwitch::ResolvePortSettings()
     // Each port's ECN and PFC alpha: the switch's setting, or switch.ecn_by_rate's and
     // switch.pfc.alpha_by_rate's for the port's rate (a `set` fault changes the switch's
     // setting: ports under a per-rate entry keep theirs, as in the static configuration).
+    m_ecnSets.assign(m_cfg.ecn.begin(), m_cfg.ecn.end());
+    for (const auto& entry : m_cfg.ecnByRate)
+    {
+        m_ecnSets.insert(m_ecnSets.end(), entry.second.begin(), entry.second.end());
+    }
     for (uint32_t port = 0; port < GetNPorts(); ++port)
     {
         double gbps = m_ports[port].rateBps / 1e9;
-        const std::array<EcnConfig, 8>* ecn = &m_cfg.ecn;
-        for (const auto& [rate, perPrio] : m_cfg.ecnByRate) // switch.ecn_by_rate
+        size_t set = 0;
+        for (size_t i = 0; i < m_cfg.ecnByRate.size(); ++i) // switch.ecn_by_rate: the last match
         {
-            ecn = std::abs(rate - gbps) <= 1e-9 * rate ? &perPrio : ecn;
+            double rate = m_cfg.ecnByRate[i].first;
+            set = std::abs(rate - gbps) <= 1e-9 * rate ? i + 1 : set;
         }
-        std::copy(ecn->begin(), ecn->end(), m_portEcn.begin() + port * kNumPriorities);
+        if (set > UINT16_MAX)
+        {
+            throw std::length_error("switch.ecn_by_rate: more than 65,535 entries");
+        }
+        m_summary[port].ecnSet = static_cast<uint16_t>(set);
         double alpha = m_cfg.pfc.alpha;
         for (const auto& [rate, a] : m_cfg.pfc.alphaByRate) // switch.pfc.alpha_by_rate
         {
@@ -653,7 +663,7 @@ FabricSwitch::Config() const
 const EcnConfig&
 FabricSwitch::PortEcn(uint32_t port, uint8_t prio) const
 {
-    return m_portEcn.at(static_cast<size_t>(port) * kNumPriorities + (prio & 7));
+    return m_ecnSets.at(static_cast<size_t>(m_summary.at(port).ecnSet) * kNumPriorities + (prio & 7));
 }
 
 uint64_t
@@ -687,10 +697,20 @@ FabricSwitch::Stats(uint32_t port, uint8_t prio) const
     return s;
 }
 
-const IngressStats&
+IngressStats
 FabricSwitch::Ingress(uint32_t port, uint8_t prio) const
 {
-    return m_ingress.at(static_cast<size_t>(port) * kNumPriorities + (prio & 7)).stats;
+    const IngressOccupancy& o = m_mmu.RecordAt(port, prio).occupancy;
+    const IngressXoffs& x = m_xoffs.at(static_cast<size_t>(port) * kNumPriorities + (prio & 7));
+    IngressStats s;
+    s.maxBytes = o.maxBytes;
+    s.maxBytesRun = o.maxBytesRun;
+    s.byteTimePs = o.byteTimePs;
+    s.bytes = o.bytes;
+    s.lastChangePs = o.lastChangePs;
+    s.xoffs = x.xoffs;
+    s.xoffsAfterWarmup = x.xoffsAfterWarmup;
+    return s;
 }
 
 void
@@ -730,15 +750,18 @@ FabricSwitch::FinishStats(int64_t endPs)
         }
         s.lastChangePs = endPs;
     }
-    for (IngressSlot& slot : m_ingress)
+    for (uint32_t port = 0; port < GetNPorts(); ++port)
     {
-        IngressStats& s = slot.stats;
-        int64_t from = std::max(s.lastChangePs, m_ctx->warmupPs);
-        if (endPs > from)
+        for (uint8_t prio = 0; prio < kNumPriorities; ++prio)
         {
-            s.byteTimePs += static_cast<double>(s.bytes) * static_cast<double>(endPs - from);
+            IngressOccupancy& s = m_mmu.Record(port, prio).occupancy;
+            int64_t from = std::max(s.lastChangePs, m_ctx->warmupPs);
+            if (endPs > from)
+            {
+                s.byteTimePs += static_cast<double>(s.bytes) * static_cast<double>(endPs - from);
+            }
+            s.lastChangePs = endPs;
         }
-        s.lastChangePs = endPs;
     }
 }
 

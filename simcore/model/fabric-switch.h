@@ -119,7 +119,7 @@ class FabricSwitch : public FabricDevice
     {
         return m_queues.at(static_cast<size_t>(port) * kNumPriorities + (prio & 7)).maxBytesRun;
     }
-    const IngressStats& Ingress(uint32_t port, uint8_t prio) const;
+    IngressStats Ingress(uint32_t port, uint8_t prio) const;
     /** Whether this switch is asserting XOFF toward the neighbor on port, any priority. */
     bool IsPausing(uint32_t port) const;
     /** Whether this switch is asserting XOFF toward the neighbor on port at prio. */
@@ -182,17 +182,15 @@ class FabricSwitch : public FabricDevice
         std::vector<uint32_t> samples;
     };
 
-    struct PfcState
+    /**
+     * What an XOFF of (ingress port, priority) counts (the per-frame part, statistics and XOFF
+     * state, lives in the MMU's record of it: SwitchMmu::Ingress).
+     */
+    struct IngressXoffs
     {
-        bool xoff = false;
-        uint32_t generation = 0;
-    };
-
-    /** What each admission and release of (ingress port, priority) updates, on one cache line. */
-    struct alignas(64) IngressSlot
-    {
-        IngressStats stats;
-        PfcState pfc;
+        uint32_t xoffs = 0;
+        uint32_t xoffsAfterWarmup = 0;
+        uint32_t generation = 0; ///< XOFF and XON transitions (quanta mode's refreshes check it)
     };
 
     /** The equal-cost egress ports toward p's destination: n = 0 with `port` set when the
@@ -227,10 +225,12 @@ class FabricSwitch : public FabricDevice
     bool m_recordPaths = false;
     SwitchMmu m_mmu;
     RedMarker m_red;
-    std::vector<EcnConfig> m_portEcn;  ///< port x 8: ecn resolved for the port's rate
+    /// The distinct per-priority ECN settings (the switch's, then each switch.ecn_by_rate
+    /// entry's), 8 each; a port's set is its PortSummary::ecnSet (read on the summary's line).
+    std::vector<EcnConfig> m_ecnSets;
     std::vector<Queue> m_queues;       ///< port x 8
     std::vector<QueueSamples> m_samples; ///< port x 8
-    std::vector<IngressSlot> m_ingress; ///< port x 8: statistics and PFC state of each ingress
+    std::vector<IngressXoffs> m_xoffs; ///< port x 8
     /**
      * Per egress port, four to a cache line: what the per-frame path and the periodic samplers
      * read without visiting each (port, priority) (on a large fabric those scans were a cache
@@ -242,6 +242,7 @@ class FabricSwitch : public FabricDevice
         uint8_t nonEmpty = 0;   ///< bit prio set when that egress queue holds frames
         uint8_t used = 0;       ///< bit prio set once a data frame joined that queue
         uint8_t xoff = 0;       ///< bit prio set while this ingress asserts XOFF (PFC)
+        uint16_t ecnSet = 0;    ///< the port's ECN settings: m_ecnSets[ecnSet * 8 + prio]
     };
     std::vector<PortSummary> m_summary;
     uint32_t m_sampleCount = 0; ///< SampleQueues calls so far

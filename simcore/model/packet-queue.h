@@ -91,8 +91,10 @@ class RingQueue
     T Pop()
     {
         T p = m_buf[m_head];
-        m_head = (m_head + 1) & m_mask;
         --m_count;
+        // An emptied ring starts again at its first element: a queue or link that is mostly
+        // empty keeps reusing one cache line instead of walking its whole buffer.
+        m_head = m_count != 0 ? (m_head + 1) & m_mask : 0;
         return p;
     }
 

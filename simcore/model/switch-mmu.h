@@ -16,6 +16,16 @@
 namespace fabric
 {
 
+/** Occupancy statistics of one ingress (port, priority), kept by its switch beside its charge. */
+struct IngressOccupancy
+{
+    uint64_t maxBytes = 0;    ///< after warm-up
+    uint64_t maxBytesRun = 0; ///< whole run
+    double byteTimePs = 0;    ///< integral of occupancy over time after warm-up (bytes x ps)
+    uint64_t bytes = 0;       ///< occupancy since lastChangePs
+    int64_t lastChangePs = 0;
+};
+
 class SwitchMmu
 {
   public:
@@ -144,6 +154,30 @@ class SwitchMmu
                (in.shared == 0 || in.shared + m_pfc.xonOffsetBytes <= Threshold(port));
     }
 
+    /**
+     * What an admission or a release of one ingress (port, priority) touches, on one cache line:
+     * the MMU's charge and, beside it, the statistics and XOFF state the switch keeps of it (on a
+     * large fabric each separate line was a cache miss per frame: docs/benchmarks.md).
+     */
+    struct alignas(64) Ingress
+    {
+        uint64_t shared = 0;
+        uint64_t headroom = 0;
+        IngressOccupancy occupancy; ///< the switch's (FabricSwitch::UpdateIngressStats)
+        bool xoff = false;          ///< the switch asserts XOFF for it (FabricSwitch::CheckXoff)
+    };
+
+    /** The record of (port, prio); port in range. */
+    Ingress& Record(uint32_t port, uint8_t prio)
+    {
+        return m_ingress[Index(port, prio)];
+    }
+    /** The record of (port, prio), bounds checked. */
+    const Ingress& RecordAt(uint32_t port, uint8_t prio) const
+    {
+        return m_ingress.at(Index(port, prio));
+    }
+
     /** The charge of (port, prio): shared pool plus headroom (port and prio in range). */
     uint64_t IngressBytes(uint32_t port, uint8_t prio) const
     {
@@ -158,12 +192,6 @@ class SwitchMmu
     const PfcConfig& Pfc() const;
 
   private:
-    struct Ingress
-    {
-        uint64_t shared = 0;
-        uint64_t headroom = 0;
-    };
-
     uint32_t Index(uint32_t port, uint8_t prio) const
     {
         return port * kNumPriorities + (prio & 7);
