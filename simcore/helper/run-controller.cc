@@ -165,6 +165,33 @@ RunController::CheckLimits()
     ns3::Simulator::Schedule(ns3::MicroSeconds(5), &RunController::CheckLimits, this);
 }
 
+namespace
+{
+
+/**
+ * Fabrics with at least this many ports (link ends) fetch the next event's lines ahead
+ * (FabricSimulatorImpl::SetPrefetch). Measured (docs/benchmarks.md, "Cost per event and fabric
+ * size"): a k=16 fat tree (6,144 ports) and larger gain, Reference A and the HPCC benchmark (960)
+ * do not.
+ */
+constexpr size_t kPrefetchFromPorts = 4096;
+
+size_t
+PortCount(const NetworkBuilder& network)
+{
+    size_t n = 0;
+    for (uint32_t node = 0; node < network.NodeCount(); ++node)
+    {
+        if (const FabricDevice* d = network.Device(node))
+        {
+            n += d->GetNPorts();
+        }
+    }
+    return n;
+}
+
+} // namespace
+
 RunStatus
 RunController::Run(const RunLimits& limits, const std::function<void(const Progress&)>& progress)
 {
@@ -196,6 +223,10 @@ RunController::Run(const RunLimits& limits, const std::function<void(const Progr
             { t_partitionCounters = &ctx->partitionCounters[part]; };
             impl->SetPartitions(plan);
         }
+    }
+    if (auto impl = ns3::DynamicCast<FabricSimulatorImpl>(ns3::Simulator::GetImplementation()))
+    {
+        impl->SetPrefetch(PortCount(m_network) >= kPrefetchFromPorts);
     }
     ScheduleFlowStarts();
     if (m_dependencies)

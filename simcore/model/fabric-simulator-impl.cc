@@ -231,7 +231,10 @@ FabricSimulatorImpl::RunFast(FastHeapScheduler& sched)
     while (!m_stop && !sched.Empty())
     {
         FastHeapScheduler::Taken t = sched.TakeNext();
-        sched.PrefetchNext();
+        if (m_prefetch)
+        {
+            sched.PrefetchNext();
+        }
         Execute(t.ts, t.context, t.uid);
         Fire(t);
         if (m_foreignPending.load(std::memory_order_relaxed))
@@ -287,7 +290,10 @@ FabricSimulatorImpl::RunWindow(uint32_t i)
     {
         ++n;
         FastHeapScheduler::Taken t = sched.TakeNext();
-        sched.PrefetchNext();
+        if (m_prefetch)
+        {
+            sched.PrefetchNext();
+        }
         Fire(t);
     }
     FastHeapScheduler::SetInWindow(false);

@@ -86,6 +86,16 @@ class FabricSimulatorImpl : public ns3::SimulatorImpl
     {
         return m_stats;
     }
+    /**
+     * Whether the loops fetch the next event's lines while the current one runs
+     * (FastHeapScheduler::PrefetchNext). Worth it once the fabric's state outgrows the caches,
+     * a cost on small fabrics (docs/benchmarks.md, "Cost per event and fabric size"): the run
+     * controller turns it on by the fabric's size. Off by default; never changes a result.
+     */
+    void SetPrefetch(bool on)
+    {
+        m_prefetch = on;
+    }
 
   private:
     struct Part;
@@ -148,6 +158,7 @@ class FabricSimulatorImpl : public ns3::SimulatorImpl
     std::atomic<uint32_t> m_done{0};
     std::atomic<bool> m_quit{false};
     ParallelStats m_stats;
+    bool m_prefetch = false;
 };
 
 } // namespace fabric
