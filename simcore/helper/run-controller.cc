@@ -173,12 +173,13 @@ namespace
 
 /**
  * Runs where one thread's share of the fabric has at least this many ports (link ends) fetch the
- * next event's lines ahead (FabricSimulatorImpl::SetPrefetch). Measured on one thread
- * (docs/benchmarks.md, "Cost per event and fabric size"): a k=16 fat tree (6,144 ports) and
- * larger gain, Reference A and the HPCC benchmark (960) do not; a partition's smaller share fits
- * a core's caches better, so a parallel run counts its ports per partition.
+ * next event's lines ahead (FabricSimulatorImpl::SetPrefetch). Measured (docs/benchmarks.md,
+ * "Fewer lines per frame"): a k=16 fat tree (6,144 ports) and larger gain on one thread, and
+ * k=16 on 2 threads (3,072 a partition) on the 2-core machine; Reference A and the HPCC
+ * benchmark (960) do not, nor, it seems, k=16 on 16 threads (384 a partition, whose share fits a
+ * core's caches): a parallel run counts its ports per partition.
  */
-constexpr size_t kPrefetchFromPorts = 4096;
+constexpr size_t kPrefetchFromPorts = 2048;
 
 size_t
 PortCount(const NetworkBuilder& network)
