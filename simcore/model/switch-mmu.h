@@ -178,13 +178,6 @@ class SwitchMmu
         return m_ingress.at(Index(port, prio));
     }
 
-    /** The charge of (port, prio): shared pool plus headroom (port and prio in range). */
-    uint64_t IngressBytes(uint32_t port, uint8_t prio) const
-    {
-        const Ingress& in = m_ingress[Index(port, prio)];
-        return in.shared + in.headroom;
-    }
-
     uint64_t IngressShared(uint32_t port, uint8_t prio) const;
     uint64_t IngressHeadroom(uint32_t port, uint8_t prio) const;
     uint64_t SharedPool() const;
