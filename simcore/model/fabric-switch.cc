@@ -703,11 +703,7 @@ FabricSwitch::Ingress(uint32_t port, uint8_t prio) const
     const IngressOccupancy& o = m_mmu.RecordAt(port, prio).occupancy;
     const IngressXoffs& x = m_xoffs.at(static_cast<size_t>(port) * kNumPriorities + (prio & 7));
     IngressStats s;
-    s.maxBytes = o.maxBytes;
-    s.maxBytesRun = o.maxBytesRun;
-    s.byteTimePs = o.byteTimePs;
-    s.bytes = o.bytes;
-    s.lastChangePs = o.lastChangePs;
+    static_cast<IngressOccupancy&>(s) = o;
     s.xoffs = x.xoffs;
     s.xoffsAfterWarmup = x.xoffsAfterWarmup;
     return s;

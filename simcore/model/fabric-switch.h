@@ -34,13 +34,8 @@ struct QueueStats
  * Ingress occupancy of one (port, priority): the bytes the MMU charges to it (shared pool plus
  * headroom, in whole cells), and how often this switch asserted XOFF for it.
  */
-struct IngressStats
+struct IngressStats : IngressOccupancy
 {
-    uint64_t maxBytes = 0;    ///< after warm-up
-    uint64_t maxBytesRun = 0; ///< whole run
-    double byteTimePs = 0;    ///< integral of occupancy over time after warm-up (bytes x ps)
-    uint64_t bytes = 0;       ///< occupancy since lastChangePs
-    int64_t lastChangePs = 0;
     uint32_t xoffs = 0;       ///< XOFF assertions (not quanta refreshes), whole run
     uint32_t xoffsAfterWarmup = 0;
 };
