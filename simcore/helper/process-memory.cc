@@ -22,4 +22,19 @@ PeakRssMb()
     return 0;
 }
 
+double
+HugePagesMb()
+{
+    std::ifstream rollup("/proc/self/smaps_rollup");
+    std::string line;
+    while (std::getline(rollup, line))
+    {
+        if (line.rfind("AnonHugePages:", 0) == 0)
+        {
+            return std::strtod(line.c_str() + 14, nullptr) / 1024.0;
+        }
+    }
+    return 0;
+}
+
 } // namespace fabric

@@ -252,12 +252,65 @@ WriteFile(const std::string& path, const std::string& text)
     }
 }
 
+/// main's argv, for a restart (MaybeRestartWithHugePages); null inside a batch's child.
+char** g_argv = nullptr;
+
+/// Links x 2 from which a run's heap asks for huge pages: the fabrics whose per-frame state
+/// outgrows the caches, where each miss was also a TLB miss. Measured (docs/benchmarks.md):
+/// k=24 (20,736 ports) 1.29x faster with them, k=16 (6,144) 0.97x, so the bar is between.
+constexpr std::size_t kHugePagesFromPorts = 16384;
+constexpr const char* kHugePagesTunable = "glibc.malloc.hugetlb=1";
+
+/**
+ * Transparent huge pages for a large fabric's heap. At k=32 the lines a frame touches are spread
+ * over 300 MB, so with 4 KB pages nearly every cache miss is a TLB miss too; 2 MB pages remove
+ * those (docs/benchmarks.md). glibc reads its malloc tunables only when a process starts, so the
+ * run starts the simulator once more, same arguments, with glibc.malloc.hugetlb=1 added to
+ * GLIBC_TUNABLES: malloc then asks the kernel for huge pages (madvise), which the kernel's
+ * transparent_hugepage setting grants ("madvise", "always") or ignores ("never"). Results are
+ * the same bytes. FABRICSIM_HUGE_PAGES=0 keeps 4 KB pages; under valgrind nothing restarts (the
+ * new process would leave the tool). If the exec fails the run goes on as it is.
+ */
+void
+MaybeRestartWithHugePages(const fabric::Scenario& scenario)
+{
+    if (g_argv == nullptr || 2 * scenario.topo.links.size() < kHugePagesFromPorts)
+    {
+        return;
+    }
+    const char* off = std::getenv("FABRICSIM_HUGE_PAGES");
+    const char* tunables = std::getenv("GLIBC_TUNABLES");
+    const char* preload = std::getenv("LD_PRELOAD");
+    if ((off != nullptr && std::strcmp(off, "0") == 0) ||
+        (tunables != nullptr && std::strstr(tunables, "glibc.malloc.hugetlb") != nullptr) ||
+        (preload != nullptr && std::strstr(preload, "vgpreload") != nullptr))
+    {
+        return;
+    }
+    std::string value = tunables != nullptr && *tunables != '\0'
+                            ? std::string(tunables) + ":" + kHugePagesTunable
+                            : std::string(kHugePagesTunable);
+    if (setenv("GLIBC_TUNABLES", value.c_str(), 1) != 0)
+    {
+        return;
+    }
+    std::cout.flush();
+    std::cerr.flush();
+    execv("/proc/self/exe", g_argv);
+    unsetenv("GLIBC_TUNABLES"); // exec failed: on as we are
+    if (tunables != nullptr)
+    {
+        setenv("GLIBC_TUNABLES", tunables, 1);
+    }
+}
+
 int
 Run(const std::vector<std::string>& args)
 {
     RunOptions o = ParseRunOptions(args);
     fabric::Scenario scenario = Load(o.scenarioPath);
     CheckOutPath(o.outPath);
+    MaybeRestartWithHugePages(scenario);
     if (o.limits.threads > 1)
     {
         std::string refusal = fabric::ParallelRefusal(scenario);
@@ -319,6 +372,7 @@ Run(const std::vector<std::string>& args)
                       {"events_per_s", static_cast<double>(runner.Events()) / safeWall},
                       {"packets_per_s", static_cast<double>(runner.PacketsTx()) / safeWall},
                       {"peak_rss_mb", fabric::PeakRssMb()},
+                      {"huge_pages_mb", fabric::HugePagesMb()},
                       {"parallel", runner.Parallel()}};
     WriteFile(o.outPath, fabric::DumpDeterministic(std::move(result)) + "\n");
     return status == fabric::RunStatus::OK ? kExitOk : kExitLimit;
@@ -435,6 +489,7 @@ Dispatch(const std::vector<std::string>& args)
     }
     if (cmd == "batch")
     {
+        g_argv = nullptr; // a child runs one entry of the manifest: not main's arguments
         try
         {
             return fabricsim::RunBatch(args, [](const std::vector<std::string>& a)
@@ -454,6 +509,7 @@ int
 main(int argc, char** argv)
 {
     InstallCrashHandlers();
+    g_argv = argv;
     std::vector<std::string> args(argv + 1, argv + argc);
     return Guarded([&args]() { return Dispatch(args); });
 }

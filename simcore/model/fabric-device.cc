@@ -261,31 +261,66 @@ FabricDevice::TxDoneThunk(void* dev, uint32_t port)
 }
 
 void
-FabricDevice::PrefetchArrival(const void* dev, uint32_t port)
+FabricDevice::PrefetchArrival(const void* obj, uint32_t port, uint32_t stage)
 {
-    const Port& p = static_cast<const FabricDevice*>(dev)->m_ports[port];
-    __builtin_prefetch(&p);
-    if (!p.inFlight.Empty())
+    const auto* dev = static_cast<const FabricDevice*>(obj);
+    switch (stage)
     {
-        const char* head = reinterpret_cast<const char*>(&p.inFlight.Front());
+    case 0: // the device's port table
+        __builtin_prefetch(&dev->m_ports);
+        return;
+    case 1: // the link's line
+        __builtin_prefetch(&dev->m_ports[port]);
+        return;
+    default:
+        break;
+    }
+    const Port& p = dev->m_ports[port];
+    if (p.inFlight.Empty() || p.peer == nullptr)
+    {
+        return;
+    }
+    const InFlight& f = p.inFlight.Front();
+    if (stage == 2) // the frame at the head and the device it arrives at
+    {
+        const char* head = reinterpret_cast<const char*>(&f);
         __builtin_prefetch(head);
         __builtin_prefetch(head + sizeof(InFlight) - 1);
+        __builtin_prefetch(p.peer);
+        return;
     }
+    p.peer->PrefetchReceive(p.peerPort, f.pkt, stage - 3);
 }
 
 void
-FabricDevice::PrefetchTxDone(const void* dev, uint32_t port)
+FabricDevice::PrefetchTxDone(const void* obj, uint32_t port, uint32_t stage)
 {
-    const char* p = reinterpret_cast<const char*>(&static_cast<const FabricDevice*>(dev)->m_ports[port]);
-    __builtin_prefetch(p);
-    __builtin_prefetch(p + 64);
+    const auto* dev = static_cast<const FabricDevice*>(obj);
+    switch (stage)
+    {
+    case 0:
+        __builtin_prefetch(&dev->m_ports);
+        return;
+    case 1:
+    {
+        const char* p = reinterpret_cast<const char*>(&dev->m_ports[port]);
+        __builtin_prefetch(p);
+        __builtin_prefetch(p + 64);
+        return;
+    }
+    default:
+        dev->PrefetchTransmit(port, stage - 2);
+        return;
+    }
 }
 
 const bool FabricDevice::s_handlersSet =
     FastHeapScheduler::SetHandler(FabricDevice::kArrivalHandler, &FabricDevice::ArrivalThunk) &&
     FastHeapScheduler::SetHandler(FabricDevice::kTxDoneHandler, &FabricDevice::TxDoneThunk) &&
-    FastHeapScheduler::SetPrefetcher(FabricDevice::kArrivalHandler, &FabricDevice::PrefetchArrival) &&
-    FastHeapScheduler::SetPrefetcher(FabricDevice::kTxDoneHandler, &FabricDevice::PrefetchTxDone);
+    FastHeapScheduler::SetPrefetcher(FabricDevice::kArrivalHandler, &FabricDevice::PrefetchArrival,
+                                     3 + kReceiveStages) &&
+    FastHeapScheduler::SetPrefetcher(FabricDevice::kTxDoneHandler, &FabricDevice::PrefetchTxDone,
+                                     2 + kReceiveStages);
 
 void
 FabricDevice::TryTransmit(uint32_t port)

@@ -163,6 +163,21 @@ class alignas(16) FabricDevice : public ns3::Object
     /** A frame's last bit arrived on port. */
     virtual void Receive(uint32_t port, RocePacket p) = 0;
 
+    /**
+     * Stages of PrefetchReceive and PrefetchTransmit: what a device reads for a frame arriving
+     * on port (or for port's next transmission), asked for a few events ahead of it, one stage
+     * at a time (FastHeapScheduler::PrefetchAhead): each stage may read what the one before
+     * fetched. Hints only: they read valid memory and change nothing. A device without them
+     * fetches nothing.
+     */
+    static constexpr uint32_t kReceiveStages = 5;
+    virtual void PrefetchReceive(uint32_t /*port*/, const RocePacket& /*p*/, uint32_t /*stage*/) const
+    {
+    }
+    virtual void PrefetchTransmit(uint32_t /*port*/, uint32_t /*stage*/) const
+    {
+    }
+
     /** Adds a port; returns its index. */
     uint32_t AddPort(uint32_t neighbor, uint32_t linkId, double rateBps, double delayUs);
     /** Joins port pa of a and port pb of b into one full-duplex link. */
@@ -229,9 +244,13 @@ class alignas(16) FabricDevice : public ns3::Object
     // The per-port events on the FastHeapScheduler's handler lane (PortEvent objects otherwise).
     static void ArrivalThunk(void* dev, uint32_t port);
     static void TxDoneThunk(void* dev, uint32_t port);
-    /** The lines an arrival (the link's first line and its head frame) and a transmission read. */
-    static void PrefetchArrival(const void* dev, uint32_t port);
-    static void PrefetchTxDone(const void* dev, uint32_t port);
+    /**
+     * What an arrival reads (the port table, the link's first line, its head frame, then the
+     * receiving device's PrefetchReceive) and a transmission (the port's lines, then
+     * PrefetchTransmit), by stage (FastHeapScheduler::Prefetcher).
+     */
+    static void PrefetchArrival(const void* dev, uint32_t port, uint32_t stage);
+    static void PrefetchTxDone(const void* dev, uint32_t port, uint32_t stage);
     static constexpr uint32_t kArrivalHandler = 0; ///< the scheduler's handler indices
     static constexpr uint32_t kTxDoneHandler = 1;
     static const bool s_handlersSet;

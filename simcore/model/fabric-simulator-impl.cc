@@ -228,12 +228,13 @@ FabricSimulatorImpl::Execute(const ns3::Scheduler::Event& ev)
 void
 FabricSimulatorImpl::RunFast(FastHeapScheduler& sched)
 {
+    sched.SetLookahead(m_prefetch);
     while (!m_stop && !sched.Empty())
     {
         FastHeapScheduler::Taken t = sched.TakeNext();
         if (m_prefetch)
         {
-            sched.PrefetchNext();
+            sched.PrefetchAhead();
         }
         Execute(t.ts, t.context, t.uid);
         Fire(t);
@@ -278,6 +279,7 @@ FabricSimulatorImpl::RunWindow(uint32_t i)
 {
     Part& part = *m_parts[i];
     FastHeapScheduler& sched = *part.sched;
+    sched.SetLookahead(m_prefetch);
     // Frames other partitions sent during the last window reach their links' far ends here.
     for (Mailbox* box : m_plan.inboxes[i])
     {
@@ -292,7 +294,7 @@ FabricSimulatorImpl::RunWindow(uint32_t i)
         FastHeapScheduler::Taken t = sched.TakeNext();
         if (m_prefetch)
         {
-            sched.PrefetchNext();
+            sched.PrefetchAhead();
         }
         Fire(t);
     }

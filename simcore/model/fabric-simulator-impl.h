@@ -88,7 +88,7 @@ class FabricSimulatorImpl : public ns3::SimulatorImpl
     }
     /**
      * Whether the loops fetch the next event's lines while the current one runs
-     * (FastHeapScheduler::PrefetchNext). Worth it once the fabric's state outgrows the caches,
+     * (FastHeapScheduler::PrefetchAhead). Worth it once the fabric's state outgrows the caches,
      * a cost on small fabrics (docs/benchmarks.md, "Cost per event and fabric size"): the run
      * controller turns it on by the fabric's size. Off by default; never changes a result.
      */

@@ -234,6 +234,124 @@ FabricSwitch::BalancedEgress(const RocePacket& p)
     return m_balancer->Choose(*this, p, r.ports, r.n, r.attach, kEcmpMod[r.n].Mod(h));
 }
 
+/**
+ * A frame arriving on port, stage by stage (FabricDevice::kReceiveStages): the switch's own
+ * fields, then the host route and the ingress record, then the route entry, then the egress
+ * queue, summary and port, then the queue's tail and the link's tail. Reads only lines earlier
+ * stages fetched (or small tables the caches keep); writes nothing.
+ */
+void
+FabricSwitch::PrefetchReceive(uint32_t port, const RocePacket& p, uint32_t stage) const
+{
+    if (p.kind == PacketKind::PAUSE)
+    {
+        return;
+    }
+    uint8_t prio = p.priority & 7;
+    if (stage == 0)
+    {
+        __builtin_prefetch(&m_rv);
+        __builtin_prefetch(m_mmu.RecordsHint());
+        __builtin_prefetch(&m_queues);
+        __builtin_prefetch(&m_summary);
+        return;
+    }
+    if (p.dst >= m_rv.nHosts)
+    {
+        return;
+    }
+    const HostRoute& h = m_rv.hosts[p.dst];
+    if (stage == 1)
+    {
+        __builtin_prefetch(&h);
+        if (prio != kControlPriority)
+        {
+            __builtin_prefetch(m_mmu.RecordHint(port, prio));
+        }
+        return;
+    }
+    if (stage == 2)
+    {
+        if (h.attachNode != m_rv.node && h.attach < m_rv.nEntries)
+        {
+            __builtin_prefetch(&m_rv.entries[h.attach]);
+        }
+        return;
+    }
+    if (m_balancer)
+    {
+        return; // the balancer's choice depends on state the frames before this one change
+    }
+    uint32_t out = SelectEgress(p);
+    if (out >= m_ports.size())
+    {
+        return;
+    }
+    const Queue& q = m_queues[static_cast<size_t>(out) * kNumPriorities + prio];
+    const Port& e = m_ports[out];
+    if (stage == 3)
+    {
+        __builtin_prefetch(&q);
+        __builtin_prefetch(&m_summary[out]);
+        __builtin_prefetch(&e);
+        __builtin_prefetch(reinterpret_cast<const char*>(&e) + 64);
+        return;
+    }
+    q.q.PrefetchTail();
+    e.inFlight.PrefetchTail();
+}
+
+/**
+ * Port's next transmission, stage by stage: the switch's fields, the port's summary, the queue
+ * it will take from, that queue's head frame, then that frame's ingress record and the link's
+ * tail.
+ */
+void
+FabricSwitch::PrefetchTransmit(uint32_t port, uint32_t stage) const
+{
+    if (stage == 0)
+    {
+        __builtin_prefetch(&m_summary);
+        __builtin_prefetch(&m_queues);
+        return;
+    }
+    if (port >= m_summary.size())
+    {
+        return;
+    }
+    const PortSummary& sum = m_summary[port];
+    if (stage == 1)
+    {
+        __builtin_prefetch(&sum);
+        return;
+    }
+    if (sum.nonEmpty == 0)
+    {
+        return;
+    }
+    int prio = 31 - __builtin_clz(sum.nonEmpty); // the highest; a pause may pick another
+    const Queue& q = m_queues[static_cast<size_t>(port) * kNumPriorities + prio];
+    if (stage == 2)
+    {
+        __builtin_prefetch(&q);
+        return;
+    }
+    if (q.q.Empty())
+    {
+        return;
+    }
+    if (stage == 3)
+    {
+        __builtin_prefetch(&q.q.Front());
+        return;
+    }
+    if (prio != kControlPriority)
+    {
+        __builtin_prefetch(m_mmu.RecordHint(q.q.Front().inPort, static_cast<uint8_t>(prio)));
+    }
+    m_ports[port].inFlight.PrefetchTail();
+}
+
 void
 FabricSwitch::Receive(uint32_t inPort, RocePacket p)
 {

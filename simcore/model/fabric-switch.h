@@ -91,6 +91,8 @@ class FabricSwitch : public FabricDevice
     void SetRoutes(RouteTable table, const std::vector<HostRoute>* hostRoutes);
 
     void Receive(uint32_t port, RocePacket p) override;
+    void PrefetchReceive(uint32_t port, const RocePacket& p, uint32_t stage) const override;
+    void PrefetchTransmit(uint32_t port, uint32_t stage) const override;
 
     /** ECMP choice of the egress port for p; UINT32_MAX when unroutable. */
     uint32_t SelectEgress(const RocePacket& p) const;

@@ -15,6 +15,7 @@
 #include "ns3/event-impl.h"
 #include "ns3/scheduler.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
@@ -218,34 +219,55 @@ class FastHeapScheduler : public ns3::Scheduler
         return true;
     }
     /**
-     * What a handler's event will read first, asked for ahead of time: PrefetchNext calls it for
-     * the next event while the current one runs, so that on a fabric larger than the caches the
-     * two events' memory misses overlap instead of following each other. A hint only: it must not
-     * change any state.
+     * What a handler's event will read, asked for ahead of time in stages: stage 0 when the
+     * event is several events away, stage 1 at the next one, and so on until it runs, so that
+     * each stage can read what the one before fetched and fetch what comes after it (a frame's
+     * link, then the frame, then the switch's route for it, ...). On a fabric larger than the
+     * caches the misses of the events ahead then overlap the work of the running one instead of
+     * following each other. A hint only: it must read valid memory and change no state.
      */
-    using Prefetcher = void (*)(const void* obj, uint32_t arg);
-    static bool SetPrefetcher(uint32_t i, Prefetcher p)
+    using Prefetcher = void (*)(const void* obj, uint32_t arg, uint32_t stage);
+    /** Sets the prefetcher of handler i, which has stages stages (0 .. stages-1). */
+    static bool SetPrefetcher(uint32_t i, Prefetcher p, uint32_t stages)
     {
         s_prefetchers[i & (kMaxHandlers - 1)] = p;
+        s_stagesOf[i & (kMaxHandlers - 1)] = stages;
+        s_prefetchStages = std::max(s_prefetchStages, stages);
         return true;
     }
     /**
-     * Asks the next event's prefetcher (a handler-lane event's) to fetch what it will read. Call
-     * after TakeNext; the next key is found now instead of at the next TakeNext (same order).
+     * Whether to keep events taken ahead of the next one for PrefetchAhead (as many as the
+     * prefetchers have stages, plus one). Changes no order. Worth it once the fabric's state
+     * outgrows the caches (docs/model.md, "Engine").
      */
-    void PrefetchNext()
+    void SetLookahead(bool on)
     {
-        if (m_queue.Empty())
+        m_queue.SetLookahead(on ? s_prefetchStages + 1 : 0);
+    }
+    /**
+     * Asks the events taken ahead to fetch what they will read (after TakeNext): the furthest
+     * has its slot fetched; a prefetcher of S stages gets stage S-1 at the next event, S-2 at
+     * the one after, ..., stage 0 S events ahead.
+     */
+    void PrefetchAhead()
+    {
+        unsigned n = m_queue.AheadCount();
+        if (n == 0)
         {
             return;
         }
-        const Slot& s = m_slots[SlotOf(m_queue.Top())];
-        if (IsHandler(s.impl))
+        __builtin_prefetch(&m_slots[SlotOf(m_queue.Ahead(n - 1))]);
+        unsigned last = n - 1 < s_prefetchStages ? n - 1 : s_prefetchStages;
+        for (unsigned i = 0; i < last; ++i)
         {
-            Prefetcher p = s_prefetchers[(reinterpret_cast<uintptr_t>(s.impl) >> 2) & (kMaxHandlers - 1)];
-            if (p != nullptr)
+            const Slot& s = m_slots[SlotOf(m_queue.Ahead(i))];
+            if (IsHandler(s.impl))
             {
-                p(HandlerObj(s.impl), s.uid);
+                uint32_t h = (reinterpret_cast<uintptr_t>(s.impl) >> 2) & (kMaxHandlers - 1);
+                if (s_prefetchers[h] != nullptr && i < s_stagesOf[h])
+                {
+                    s_prefetchers[h](HandlerObj(s.impl), s.uid, s_stagesOf[h] - 1 - i);
+                }
             }
         }
     }
@@ -400,6 +422,8 @@ class FastHeapScheduler : public ns3::Scheduler
     static inline bool s_seqUsed = false;
     static inline Handler s_handlers[kMaxHandlers] = {};
     static inline Prefetcher s_prefetchers[kMaxHandlers] = {};
+    static inline uint32_t s_prefetchStages = 0;
+    static inline uint32_t s_stagesOf[kMaxHandlers] = {};
     static inline unsigned __int128 s_windowEnd = 0;
 
     RadixQueue m_queue;

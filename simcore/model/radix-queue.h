@@ -38,6 +38,163 @@ class RadixQueue
     void Push(Key k)
     {
         ++m_size;
+        if (__builtin_expect(m_frontCount != 0, 0) && k < FrontAt(m_frontCount - 1))
+        {
+            InsertFront(k); // sooner than a key already taken ahead: into the lookahead
+            return;
+        }
+        PushBuckets(k);
+    }
+
+    /**
+     * Keeps the next depth keys (at most kMaxDepth) taken out of the buckets ahead of time, in
+     * order, so that Ahead() can name the events after the next one (their memory fetched while
+     * earlier ones run). 0, the default, takes keys out only when asked. Changes no order.
+     */
+    void SetLookahead(unsigned depth)
+    {
+        m_depth = depth < kMaxDepth ? depth : kMaxDepth;
+    }
+
+    /** Keys taken ahead (the next ones in order): Ahead(0) is Top() when AheadCount() > 0. */
+    unsigned AheadCount() const
+    {
+        return m_frontCount;
+    }
+
+    Key Ahead(unsigned i) const
+    {
+        return FrontAt(i);
+    }
+
+    /** The smallest key; only when !Empty(). */
+    Key Top()
+    {
+        if (__builtin_expect(m_frontCount != 0, 0))
+        {
+            return FrontAt(0);
+        }
+        return BucketTop();
+    }
+
+    /** Removes and returns the smallest key; only when !Empty(). */
+    Key Pop()
+    {
+        if (__builtin_expect((m_depth | m_frontCount) != 0, 0))
+        {
+            return PopAhead(); // a run without lookahead never gets here
+        }
+        return BucketPop();
+    }
+
+  private:
+    /** Pop with keys taken ahead: the first of them, then the lookahead filled again. */
+    __attribute__((noinline)) Key PopAhead()
+    {
+        Key k;
+        if (m_frontCount != 0)
+        {
+            k = FrontAt(0);
+            m_frontHead = (m_frontHead + 1) & (kFrontCap - 1);
+            --m_frontCount;
+            --m_size;
+        }
+        else
+        {
+            k = BucketPop();
+        }
+        while (m_frontCount < m_depth && m_size > m_frontCount)
+        {
+            m_front[(m_frontHead + m_frontCount) & (kFrontCap - 1)] = BucketPop();
+            ++m_size; // BucketPop counted it out; it is still queued
+            ++m_frontCount;
+        }
+        return k;
+    }
+
+  public:
+    /** Calls f(key) for every key, in no particular order. */
+    template <typename F>
+    void ForEach(F f) const
+    {
+        for (unsigned i = 0; i < m_frontCount; ++i)
+        {
+            f(FrontAt(i));
+        }
+        ForEachInBuckets(f);
+    }
+
+    /** Removes the first key (in ForEach's order) that pred accepts; whether one did. */
+    template <typename P>
+    bool RemoveIf(P pred)
+    {
+        for (unsigned i = 0; i < m_frontCount; ++i)
+        {
+            if (pred(FrontAt(i)))
+            {
+                for (unsigned j = i + 1; j < m_frontCount; ++j)
+                {
+                    FrontAt(j - 1) = FrontAt(j);
+                }
+                --m_frontCount;
+                --m_size;
+                return true;
+            }
+        }
+        return RemoveFromBuckets(pred);
+    }
+
+    /** Empties the queue (the last minimum is kept: keys pushed later are not smaller). */
+    void Clear()
+    {
+        m_frontCount = 0;
+        m_frontHead = 0;
+        m_early.clear();
+        for (auto& bucket : m_buckets)
+        {
+            bucket.clear();
+        }
+        std::fill(std::begin(m_levelMask), std::end(m_levelMask), 0);
+        m_levels = 0;
+        m_holdsLast = false;
+        m_size = 0;
+    }
+
+    static constexpr unsigned kMaxDepth = 12;
+
+  private:
+    static constexpr unsigned kFrontCap = 16; ///< a power of two above kMaxDepth
+
+    Key& FrontAt(unsigned i)
+    {
+        return m_front[(m_frontHead + i) & (kFrontCap - 1)];
+    }
+    const Key& FrontAt(unsigned i) const
+    {
+        return m_front[(m_frontHead + i) & (kFrontCap - 1)];
+    }
+
+    /** k is below the last key taken ahead: into its place among them (the largest may go back). */
+    __attribute__((noinline)) void InsertFront(Key k)
+    {
+        if (m_frontCount == kFrontCap)
+        {
+            // Full: the largest goes back to the buckets (below their last minimum: the side heap).
+            PushBuckets(FrontAt(m_frontCount - 1));
+            --m_frontCount;
+        }
+        unsigned i = m_frontCount;
+        while (i > 0 && k < FrontAt(i - 1))
+        {
+            FrontAt(i) = FrontAt(i - 1);
+            --i;
+        }
+        FrontAt(i) = k;
+        ++m_frontCount;
+    }
+
+    __attribute__((always_inline)) void PushBuckets(Key k)
+    {
         if (__builtin_expect(k < m_last, 0))
         {
             m_early.push_back(k);
@@ -47,8 +204,8 @@ class RadixQueue
         Put(k);
     }
 
-    /** The smallest key; only when !Empty(). */
-    Key Top()
+    /** The smallest key outside the lookahead; only when some key is there. */
+    __attribute__((always_inline)) Key BucketTop()
     {
         if (__builtin_expect(!m_early.empty(), 0))
         {
@@ -61,10 +218,10 @@ class RadixQueue
         return m_last;
     }
 
-    /** Removes and returns the smallest key; only when !Empty(). */
-    Key Pop()
+    /** Removes and returns the smallest key outside the lookahead (counted out of Size()). */
+    __attribute__((always_inline)) Key BucketPop()
     {
-        Key k = Top();
+        Key k = BucketTop();
         --m_size;
         if (__builtin_expect(!m_early.empty(), 0))
         {
@@ -76,9 +233,8 @@ class RadixQueue
         return k;
     }
 
-    /** Calls f(key) for every key, in no particular order. */
     template <typename F>
-    void ForEach(F f) const
+    void ForEachInBuckets(F f) const
     {
         for (Key k : m_early)
         {
@@ -97,9 +253,8 @@ class RadixQueue
         }
     }
 
-    /** Removes the first key (in ForEach's order) that pred accepts; whether one did. */
     template <typename P>
-    bool RemoveIf(P pred)
+    bool RemoveFromBuckets(P pred)
     {
         for (size_t i = 0; i < m_early.size(); ++i)
         {
@@ -138,21 +293,6 @@ class RadixQueue
         return false;
     }
 
-    /** Empties the queue (the last minimum is kept: keys pushed later are not smaller). */
-    void Clear()
-    {
-        m_early.clear();
-        for (auto& bucket : m_buckets)
-        {
-            bucket.clear();
-        }
-        std::fill(std::begin(m_levelMask), std::end(m_levelMask), 0);
-        m_levels = 0;
-        m_holdsLast = false;
-        m_size = 0;
-    }
-
-  private:
     static constexpr unsigned kDigitBits = 4;
     static constexpr unsigned kDigits = 1u << kDigitBits;
     static constexpr unsigned kLevels = 128 / kDigitBits;
@@ -226,6 +366,11 @@ class RadixQueue
     uint16_t m_levelMask[kLevels] = {}; ///< bit d: bucket (l, d) holds keys
     std::vector<Key> m_buckets[kBuckets];
     std::vector<Key> m_early; ///< keys below m_last, a min-heap
+    /// The lookahead: the next m_frontCount keys in order, from m_frontHead (SetLookahead).
+    Key m_front[kFrontCap] = {};
+    unsigned m_frontHead = 0;
+    unsigned m_frontCount = 0;
+    unsigned m_depth = 0;
 };
 
 } // namespace fabric

@@ -172,6 +172,17 @@ class SwitchMmu
     {
         return m_ingress[Index(port, prio)];
     }
+    /** Where the record of (port, prio) is, or nullptr out of range (a prefetch's hint). */
+    const Ingress* RecordHint(uint32_t port, uint8_t prio) const
+    {
+        size_t i = Index(port, prio);
+        return i < m_ingress.size() ? &m_ingress[i] : nullptr;
+    }
+    /** Where the record vector's own fields are (a prefetch's hint). */
+    const void* RecordsHint() const
+    {
+        return &m_ingress;
+    }
     /** The record of (port, prio), bounds checked. */
     const Ingress& RecordAt(uint32_t port, uint8_t prio) const
     {

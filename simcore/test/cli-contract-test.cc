@@ -74,12 +74,16 @@ class CliTest : public ::testing::Test
 
     void TearDown() override { std::system(("rm -rf " + Quote(m_dir)).c_str()); }
 
-    /** Runs fabricsim with the arguments (shell words, already quoted where needed). */
-    Outcome Fabricsim(const std::string& args)
+    /**
+     * Runs fabricsim with the arguments (shell words, already quoted where needed), env
+     * (NAME=value words) added to its environment.
+     */
+    Outcome Fabricsim(const std::string& args, const std::string& env = "")
     {
         std::string out = m_dir + "/stdout";
         std::string err = m_dir + "/stderr";
-        std::string cmd = Quote(kBin) + " " + args + " >" + Quote(out) + " 2>" + Quote(err);
+        std::string cmd = (env.empty() ? "" : "env " + env + " ") + Quote(kBin) + " " + args +
+                          " >" + Quote(out) + " 2>" + Quote(err);
         int status = std::system(cmd.c_str());
         Outcome o;
         o.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -293,6 +297,39 @@ TEST_F(CliTest, BadCommandLinesAndGarbageNeverCrash)
     EXPECT_EQ(o.code, 2);
     EXPECT_EQ(Lines(o.err), 1u);
     EXPECT_EQ(o.err.rfind("(root): ", 0), 0u) << o.err;
+}
+
+TEST_F(CliTest, ALargeFabricRunsOnHugePagesWithTheSameBytes)
+{
+    // A k=24 fat tree (20,736 ports, above the bar) for 2 us: the run starts itself again with
+    // glibc.malloc.hugetlb=1 (main/fabricsim.cc); FABRICSIM_HUGE_PAGES=0 keeps 4 KB pages.
+    WriteFile(Path("k24.json"),
+              R"({"schema_version": 1, "name": "k24", "seed": 2, "duration_us": 2,
+                  "topology": {"kind": "fat_tree", "k": 24, "link_delay_us": 1},
+                  "traffic": [{"kind": "workload", "distribution": "websearch", "load": 0.3}]})");
+    Outcome on = Fabricsim("run " + Quote(Path("k24.json")) + " --out " + Quote(Path("on.json")));
+    ASSERT_EQ(on.code, 0) << on.err;
+    Outcome off = Fabricsim("run " + Quote(Path("k24.json")) + " --out " +
+                            Quote(Path("off.json")), "FABRICSIM_HUGE_PAGES=0");
+    ASSERT_EQ(off.code, 0) << off.err;
+    EXPECT_EQ(WithoutPerf(ReadFile(Path("on.json"))), WithoutPerf(ReadFile(Path("off.json"))));
+    double onMb = json::parse(ReadFile(Path("on.json")))["perf"]["huge_pages_mb"];
+    double offMb = json::parse(ReadFile(Path("off.json")))["perf"]["huge_pages_mb"];
+    // What the kernel grants depends on its transparent_hugepage setting.
+    std::string mode = ReadFile("/sys/kernel/mm/transparent_hugepage/enabled");
+    if (mode.find("[madvise]") != std::string::npos)
+    {
+        EXPECT_GT(onMb, 0.0) << "malloc asked for huge pages and the kernel grants them";
+        EXPECT_EQ(offMb, 0.0) << "nothing asked for them";
+    }
+    else if (mode.find("[always]") != std::string::npos)
+    {
+        EXPECT_GT(onMb, 0.0);
+    }
+    else
+    {
+        EXPECT_EQ(onMb, 0.0);
+    }
 }
 
 TEST_F(CliTest, ThreadsGiveTheSameResultBytesAndBadCountsAreRefused)

@@ -186,10 +186,20 @@ TEST(ModelScheduler, OrderMatchesTimeThenSchedulingNodeThenItsOrder)
     }
 }
 
-TEST(ModelScheduler, RadixQueuePopsTheExactMinimum)
+namespace
+{
+/**
+ * Random pushes, pops, peeks, removals and hand-overs against a std::set, with depth keys taken
+ * ahead (RadixQueue::SetLookahead; 0: none): the same order whatever the depth, and the keys taken
+ * ahead are the next ones in order.
+ */
+void
+CheckRadixQueue(unsigned depth)
 {
     using Key = RadixQueue::Key;
     RadixQueue q;
+    q.SetLookahead(depth);
+    size_t aheadSeen = 0;
     std::set<Key> ref; // keys are unique, as the scheduler's are (they end with a slot)
     std::mt19937_64 rng(7);
     uint64_t serial = 0;
@@ -222,6 +232,17 @@ TEST(ModelScheduler, RadixQueuePopsTheExactMinimum)
             last = k;
             now = static_cast<uint64_t>(k >> 84);
             ++pops;
+            ASSERT_LE(q.AheadCount(), std::min<size_t>(ref.size(), RadixQueue::kMaxDepth + 4));
+            if (depth > 0)
+            {
+                ASSERT_GE(q.AheadCount(), std::min<size_t>(ref.size(), depth)) << "step " << step;
+            }
+            auto it = ref.begin();
+            for (unsigned i = 0; i < q.AheadCount(); ++i, ++it)
+            {
+                ASSERT_EQ(q.Ahead(i), *it) << "step " << step << " ahead " << i;
+            }
+            aheadSeen += q.AheadCount();
         }
         else if (r < 97)
         {
@@ -260,6 +281,26 @@ TEST(ModelScheduler, RadixQueuePopsTheExactMinimum)
         ref.erase(ref.begin());
     }
     EXPECT_TRUE(q.Empty());
+    if (depth > 0)
+    {
+        EXPECT_GT(aheadSeen, pops) << "keys were taken ahead";
+    }
+    else
+    {
+        EXPECT_EQ(aheadSeen, 0u);
+    }
+}
+} // namespace
+
+TEST(ModelScheduler, RadixQueuePopsTheExactMinimum)
+{
+    CheckRadixQueue(0);
+}
+
+TEST(ModelScheduler, RadixQueueLookaheadKeepsTheOrder)
+{
+    CheckRadixQueue(3);
+    CheckRadixQueue(RadixQueue::kMaxDepth);
 }
 
 namespace
@@ -331,6 +372,70 @@ TEST(ModelScheduler, HandlerLaneKeepsTheOrderAndRunsItsCalls)
     EXPECT_TRUE(sched->IsEmpty());
     EXPECT_EQ(a->GetReferenceCount(), 1u);
     EXPECT_EQ(b->GetReferenceCount(), 1u);
+}
+
+namespace
+{
+std::vector<std::pair<uint32_t, uint32_t>> g_stages; ///< (arg, stage) per prefetcher call
+
+void
+RecordStage(const void* /*obj*/, uint32_t arg, uint32_t stage)
+{
+    g_stages.emplace_back(arg, stage);
+}
+} // namespace
+
+TEST(ModelScheduler, PrefetchAheadGivesEachEventItsStagesInOrder)
+{
+    FastHeapScheduler::ResetKeys();
+    g_calls.clear();
+    g_stages.clear();
+    constexpr uint32_t kHandler = FastHeapScheduler::kMaxHandlers - 1;
+    FastHeapScheduler::SetHandler(kHandler, &RecordCall);
+    FastHeapScheduler::SetPrefetcher(kHandler, &RecordStage, 3);
+    auto sched = ns3::CreateObject<FastHeapScheduler>();
+    alignas(16) static char obj[16];
+    constexpr uint32_t kEvents = 60;
+    for (uint32_t i = 0; i < kEvents; ++i)
+    {
+        sched->InsertHandlerIn(1000 + 7 * ((i * 37) % kEvents), kHandler, obj, (i * 37) % kEvents,
+                               1);
+    }
+    sched->SetLookahead(true);
+    std::vector<std::vector<uint32_t>> seen(kEvents);
+    uint32_t stages = 0;
+    std::vector<uint32_t> order;
+    while (!sched->Empty())
+    {
+        FastHeapScheduler::Taken t = sched->TakeNext();
+        size_t before = g_stages.size();
+        sched->PrefetchAhead();
+        for (size_t c = before; c < g_stages.size(); ++c)
+        {
+            seen.at(g_stages[c].first).push_back(g_stages[c].second);
+            stages = std::max(stages, g_stages[c].second + 1);
+        }
+        FastHeapScheduler::CallHandler(t.tagged, t.uid);
+        order.push_back(g_calls.back().second);
+    }
+    ASSERT_EQ(order.size(), kEvents);
+    for (uint32_t i = 0; i < kEvents; ++i)
+    {
+        EXPECT_EQ(order[i], i) << "lookahead changed the order";
+    }
+    ASSERT_EQ(stages, 3u) << "the prefetcher's own stages, whatever the deepest one has";
+    // An event that entered the lookahead at its far end and left before the queue ran low:
+    // every stage once, in order, all before it ran (the last one with the event before it).
+    constexpr uint32_t kEdge = RadixQueue::kMaxDepth + 1;
+    for (uint32_t i = kEdge; i + kEdge < kEvents; ++i)
+    {
+        ASSERT_EQ(seen[i].size(), stages) << "event " << i;
+        for (uint32_t st = 0; st < stages; ++st)
+        {
+            EXPECT_EQ(seen[i][st], st) << "event " << i;
+        }
+    }
+    sched->SetLookahead(false);
 }
 
 TEST(ModelScheduler, Ns3MapSchedulerFallbackRunsTheSameModel)

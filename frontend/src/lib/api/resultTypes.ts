@@ -537,7 +537,7 @@ export interface JobLink {
   frames: number;
 }
 /**
- * wall-clock figures (wall_s, events_per_s, packets_per_s, peak_rss_mb) and how the run used threads (parallel): the only block that may differ between runs of the same scenario and seed
+ * wall-clock figures (wall_s, events_per_s, packets_per_s, peak_rss_mb, huge_pages_mb) and how the run used threads (parallel): the only block that may differ between runs of the same scenario and seed
  *
  * This interface was referenced by `FabricResult`'s JSON-Schema
  * via the `definition` "Perf".
@@ -547,6 +547,10 @@ export interface Perf {
   events_per_s?: number;
   packets_per_s?: number;
   peak_rss_mb?: number;
+  /**
+   * memory backed by transparent huge pages when the run ended (a large fabric's heap asks for them: docs/model.md, Engine)
+   */
+  huge_pages_mb?: number;
   parallel?: Parallel;
   [k: string]: number | Parallel | undefined;
 }
