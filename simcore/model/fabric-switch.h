@@ -93,6 +93,8 @@ class FabricSwitch : public FabricDevice
     void Receive(uint32_t port, RocePacket p) override;
     void PrefetchReceive(uint32_t port, const RocePacket& p, uint32_t stage) const override;
     void PrefetchTransmit(uint32_t port, uint32_t stage) const override;
+    /** Fetches the lines of this switch a frame's path reads (PrefetchReceive's stage 0). */
+    void PrefetchOwnFields() const;
 
     /** ECMP choice of the egress port for p; UINT32_MAX when unroutable. */
     uint32_t SelectEgress(const RocePacket& p) const;

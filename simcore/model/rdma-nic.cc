@@ -334,6 +334,95 @@ RdmaNic::Wake()
     Kick();
 }
 
+namespace
+{
+/** Fetches the lines of [from, from + bytes). */
+void
+PrefetchSpan(const void* from, size_t bytes)
+{
+    const char* a = static_cast<const char*>(from);
+    for (size_t i = 0; i < bytes; i += 64)
+    {
+        __builtin_prefetch(a + i);
+    }
+    __builtin_prefetch(a + bytes - 1);
+}
+
+/** A flow's state, then (next stage) its spec and congestion control (a prefetch's hint). */
+void
+PrefetchFlow(const FabricContext* ctx, uint32_t flow, bool second)
+{
+    if (ctx == nullptr || flow >= ctx->flows.size())
+    {
+        return;
+    }
+    const FlowState& f = ctx->flows[flow];
+    if (!second)
+    {
+        PrefetchSpan(&f, sizeof(FlowState));
+        return;
+    }
+    __builtin_prefetch(f.spec);
+    if (f.cc)
+    {
+        PrefetchSpan(ns3::PeekPointer(f.cc), 128);
+    }
+}
+} // namespace
+
+/**
+ * A frame arriving on port, stage by stage (FabricDevice::kReceiveStages): this NIC's own
+ * fields, then the frame's flow state, then its spec and congestion control. Writes nothing.
+ */
+void
+RdmaNic::PrefetchReceive(uint32_t /*port*/, const RocePacket& p, uint32_t stage) const
+{
+    if (p.kind == PacketKind::PAUSE)
+    {
+        return;
+    }
+    switch (stage)
+    {
+    case 0:
+        PrefetchSpan(&m_ports, sizeof(RdmaNic) - (reinterpret_cast<const char*>(&m_ports) -
+                                                  reinterpret_cast<const char*>(this)));
+        return;
+    case 1:
+        PrefetchFlow(m_ctx, p.flow, false);
+        return;
+    case 2:
+        PrefetchFlow(m_ctx, p.flow, true);
+        return;
+    default:
+        return;
+    }
+}
+
+/**
+ * Port's next transmission, stage by stage: this NIC's fields, the control queue's head or the
+ * round robin's next flow, that flow's state, then its spec and congestion control.
+ */
+void
+RdmaNic::PrefetchTransmit(uint32_t /*port*/, uint32_t stage) const
+{
+    if (stage == 0)
+    {
+        PrefetchSpan(&m_ports, sizeof(RdmaNic) - (reinterpret_cast<const char*>(&m_ports) -
+                                                  reinterpret_cast<const char*>(this)));
+        return;
+    }
+    if (!m_ctrl.Empty() || m_active.empty() || stage > 3)
+    {
+        return;
+    }
+    if (stage == 1)
+    {
+        __builtin_prefetch(&m_active[m_rr % m_active.size()]);
+        return;
+    }
+    PrefetchFlow(m_ctx, m_active[m_rr % m_active.size()], stage == 3);
+}
+
 void
 RdmaNic::Receive(uint32_t port, RocePacket p)
 {

@@ -36,6 +36,8 @@ class RdmaNic : public FabricDevice
     void StartFlow(uint32_t flow);
 
     void Receive(uint32_t port, RocePacket p) override;
+    void PrefetchReceive(uint32_t port, const RocePacket& p, uint32_t stage) const override;
+    void PrefetchTransmit(uint32_t port, uint32_t stage) const override;
 
     /**
      * Multi-plane NICs (more than one port): per port, the attachment table of that port's

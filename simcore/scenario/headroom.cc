@@ -34,6 +34,37 @@ LargestHostMtu(const Topology& topo, const std::vector<NicConfig>& nicCfg)
     return mtu;
 }
 
+namespace
+{
+/** One link's headroom at node's port (the body of both SwitchPortHeadroom forms). */
+uint64_t
+LinkHeadroom(const Topology& topo,
+             const SwitchConfig& cfg,
+             const std::vector<NicConfig>& nicCfg,
+             uint32_t node,
+             uint32_t largestHostMtu,
+             const LinkSpec& l)
+{
+    uint32_t neighbor = l.a == node ? l.b : l.a;
+    if (!cfg.pfc.enabled)
+    {
+        return 0;
+    }
+    if (!cfg.pfc.headroomAuto)
+    {
+        return cfg.pfc.headroomBytes;
+    }
+    // The frame size that matters is the upstream neighbor's MTU when it is a host, else
+    // the largest MTU of the hosts in the fabric.
+    uint32_t mtu = largestHostMtu;
+    if (neighbor < topo.nodes.size() && topo.nodes[neighbor].isHost && neighbor < nicCfg.size())
+    {
+        mtu = nicCfg[neighbor].mtuBytes;
+    }
+    return AutoHeadroomBytes(l.rateGbps, l.delayUs, std::max<uint32_t>(mtu, 1), cfg.cellBytes);
+}
+} // namespace
+
 std::vector<uint64_t>
 SwitchPortHeadroom(const Topology& topo,
                    const SwitchConfig& cfg,
@@ -48,28 +79,49 @@ SwitchPortHeadroom(const Topology& topo,
         {
             continue;
         }
-        uint32_t neighbor = l.a == node ? l.b : l.a;
-        if (!cfg.pfc.enabled)
-        {
-            headroom.push_back(0);
-            continue;
-        }
-        if (!cfg.pfc.headroomAuto)
-        {
-            headroom.push_back(cfg.pfc.headroomBytes);
-            continue;
-        }
-        // The frame size that matters is the upstream neighbor's MTU when it is a host, else
-        // the largest MTU of the hosts in the fabric.
-        uint32_t mtu = largestHostMtu;
-        if (neighbor < topo.nodes.size() && topo.nodes[neighbor].isHost && neighbor < nicCfg.size())
-        {
-            mtu = nicCfg[neighbor].mtuBytes;
-        }
-        headroom.push_back(AutoHeadroomBytes(l.rateGbps, l.delayUs, std::max<uint32_t>(mtu, 1),
-                                             cfg.cellBytes));
+        headroom.push_back(LinkHeadroom(topo, cfg, nicCfg, node, largestHostMtu, l));
     }
     return headroom;
+}
+
+std::vector<uint64_t>
+SwitchPortHeadroom(const Topology& topo,
+                   const SwitchConfig& cfg,
+                   const std::vector<NicConfig>& nicCfg,
+                   uint32_t node,
+                   uint32_t largestHostMtu,
+                   const std::vector<uint32_t>& nodeLinks)
+{
+    std::vector<uint64_t> headroom;
+    headroom.reserve(nodeLinks.size());
+    for (uint32_t i : nodeLinks)
+    {
+        headroom.push_back(LinkHeadroom(topo, cfg, nicCfg, node, largestHostMtu, topo.links[i]));
+    }
+    return headroom;
+}
+
+std::vector<std::vector<uint32_t>>
+LinksByNode(const Topology& topo)
+{
+    std::vector<std::vector<uint32_t>> out(topo.nodes.size());
+    for (uint32_t i = 0; i < topo.links.size(); ++i)
+    {
+        const LinkSpec& l = topo.links[i];
+        if (l.a == l.b)
+        {
+            continue;
+        }
+        if (l.a < out.size())
+        {
+            out[l.a].push_back(i);
+        }
+        if (l.b < out.size())
+        {
+            out[l.b].push_back(i);
+        }
+    }
+    return out;
 }
 
 } // namespace fabric

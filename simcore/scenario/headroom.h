@@ -31,6 +31,21 @@ std::vector<uint64_t> SwitchPortHeadroom(const Topology& topo,
                                          uint32_t node,
                                          uint32_t largestHostMtu);
 
+/**
+ * SwitchPortHeadroom with the node's incident links given (indices into topo.links, in
+ * increasing order: LinksByNode), for callers that ask for every switch: one pass over the
+ * node's links instead of all of them.
+ */
+std::vector<uint64_t> SwitchPortHeadroom(const Topology& topo,
+                                         const SwitchConfig& cfg,
+                                         const std::vector<NicConfig>& nicCfg,
+                                         uint32_t node,
+                                         uint32_t largestHostMtu,
+                                         const std::vector<uint32_t>& nodeLinks);
+
+/** Per node, the indices of its links (self-loops skipped), in link order. */
+std::vector<std::vector<uint32_t>> LinksByNode(const Topology& topo);
+
 } // namespace fabric
 
 #endif

@@ -61,7 +61,7 @@ std::vector<double>
 WorstShortestRtt(const Topology& topo,
                  const std::vector<std::vector<std::pair<uint32_t, uint32_t>>>& adj,
                  uint32_t from,
-                 uint32_t dataFrameBytes)
+                 const std::vector<double>& hopRtt)
 {
     std::size_t n = topo.nodes.size();
     std::vector<double> worst(n, -1);
@@ -80,7 +80,7 @@ WorstShortestRtt(const Topology& topo,
             }
             for (const auto& [v, link] : adj[u])
             {
-                double cost = worst[u] + HopRttNs(topo.links[link], dataFrameBytes);
+                double cost = worst[u] + hopRtt[link];
                 if (hops[v] == UINT32_MAX)
                 {
                     hops[v] = hops[u] + 1;
@@ -104,6 +104,7 @@ void
 CheckSwitchBuffers(const Scenario& s, const std::vector<std::string>& bufferPath)
 {
     uint32_t mtu = std::max<uint32_t>(LargestHostMtu(s.topo, s.nicCfg), 1);
+    std::vector<std::vector<uint32_t>> links = LinksByNode(s.topo);
     for (uint32_t i = 0; i < s.topo.nodes.size() && i < s.switchCfg.size(); ++i)
     {
         const SwitchConfig& cfg = s.switchCfg[i];
@@ -111,7 +112,7 @@ CheckSwitchBuffers(const Scenario& s, const std::vector<std::string>& bufferPath
         {
             continue;
         }
-        std::vector<uint64_t> headroom = SwitchPortHeadroom(s.topo, cfg, s.nicCfg, i, mtu);
+        std::vector<uint64_t> headroom = SwitchPortHeadroom(s.topo, cfg, s.nicCfg, i, mtu, links[i]);
         if (headroom.empty())
         {
             continue;
@@ -166,9 +167,20 @@ FlowBaseRttNs(const Scenario& s)
         uint32_t frame = s.nicCfg[flow.src].mtuBytes + kDataOverheadBytes;
         groups[{adj[flow.src][0].first, frame}].push_back(f);
     }
+    // Each link's HopRttNs, once per frame size (a k=32 fat tree searches from 512 leaves).
+    std::map<uint32_t, std::vector<double>> hopRtt;
     for (const auto& [key, members] : groups)
     {
-        std::vector<double> worst = WorstShortestRtt(topo, adj, key.first, key.second);
+        std::vector<double>& cost = hopRtt[key.second];
+        if (cost.empty())
+        {
+            cost.reserve(topo.links.size());
+            for (const LinkSpec& l : topo.links)
+            {
+                cost.push_back(HopRttNs(l, key.second));
+            }
+        }
+        std::vector<double> worst = WorstShortestRtt(topo, adj, key.first, cost);
         for (std::size_t f : members)
         {
             const FlowSpec& flow = s.flows[f];
