@@ -229,10 +229,25 @@ void
 FabricSimulatorImpl::RunFast(FastHeapScheduler& sched)
 {
     sched.SetLookahead(m_prefetch);
+    // One loop for each mode: a run without lookahead tests for it once, not per event.
+    if (sched.AheadMode())
+    {
+        RunFastLoop<true>(sched);
+    }
+    else
+    {
+        RunFastLoop<false>(sched);
+    }
+}
+
+template <bool kAhead>
+void
+FabricSimulatorImpl::RunFastLoop(FastHeapScheduler& sched)
+{
     while (!m_stop && !sched.Empty())
     {
-        FastHeapScheduler::Taken t = sched.TakeNext();
-        if (m_prefetch)
+        FastHeapScheduler::Taken t = kAhead ? sched.TakeNext() : sched.TakeNextPlain();
+        if constexpr (kAhead)
         {
             sched.PrefetchAhead();
         }

@@ -124,6 +124,8 @@ class FabricSimulatorImpl : public ns3::SimulatorImpl
     }
     /** The loop over a FastHeapScheduler: its calls made directly, direct-lane events fired. */
     void RunFast(FastHeapScheduler& sched);
+    template <bool kAhead>
+    void RunFastLoop(FastHeapScheduler& sched);
     /** Moves events scheduled with a context from other threads into the scheduler. */
     void TakeEventsFromOtherThreads();
 

@@ -291,6 +291,13 @@ class FastHeapScheduler : public ns3::Scheduler
     };
     /** Removes the next event for FabricSimulatorImpl's loops (handler-lane events not wrapped). */
     Taken TakeNext();
+    /** TakeNext when !AheadMode() (a loop that checked once). */
+    Taken TakeNextPlain();
+    /** Whether events are or may be taken ahead (SetLookahead). */
+    bool AheadMode() const
+    {
+        return m_queue.AheadMode();
+    }
 
     static bool IsHandler(const ns3::EventImpl* tagged)
     {
@@ -407,6 +414,8 @@ class FastHeapScheduler : public ns3::Scheduler
         PushOrder(Order(ts, tie), s);
     }
     void PushOrder(unsigned __int128 order, const Slot& s);
+    /** The event of key top, just taken out of the queue: its slot freed, now set to it. */
+    Taken TakeKey(Key top);
     /** InsertEvent for a node of another partition inside a window (see SetWindowEnd). */
     void Defer(uint64_t ts, uint64_t tie, const Slot& s);
     [[noreturn]] static void TooManyEvents();
@@ -522,7 +531,18 @@ FastHeapScheduler::InsertEvent(uint64_t ts, uint64_t tie, ns3::EventImpl* impl, 
 inline FastHeapScheduler::Taken
 FastHeapScheduler::TakeNext()
 {
-    Key top = m_queue.Pop();
+    return TakeKey(m_queue.Pop());
+}
+
+inline FastHeapScheduler::Taken
+FastHeapScheduler::TakeNextPlain()
+{
+    return TakeKey(m_queue.PopPlain());
+}
+
+__attribute__((always_inline)) inline FastHeapScheduler::Taken
+FastHeapScheduler::TakeKey(Key top)
+{
     uint32_t slot = SlotOf(top);
     const Slot& s = m_slots[slot];
     Taken t{TsOf(top), s.impl, s.uid, s.context};

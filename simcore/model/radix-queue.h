@@ -38,25 +38,38 @@ class RadixQueue
     void Push(Key k)
     {
         ++m_size;
-        if (__builtin_expect(m_frontCount != 0, 0) && k < FrontAt(m_frontCount - 1))
+        // Below the last key taken out of the buckets (a key taken ahead included): the side
+        // heap, which Pop compares with the keys taken ahead.
+        if (__builtin_expect(k < m_last, 0))
         {
-            InsertFront(k); // sooner than a key already taken ahead: into the lookahead
+            m_early.push_back(k);
+            std::push_heap(m_early.begin(), m_early.end(), std::greater<Key>());
             return;
         }
-        PushBuckets(k);
+        Put(k);
     }
 
     /**
-     * Keeps the next depth keys (at most kMaxDepth) taken out of the buckets ahead of time, in
-     * order, so that Ahead() can name the events after the next one (their memory fetched while
-     * earlier ones run). 0, the default, takes keys out only when asked. Changes no order.
+     * Keeps the next depth keys (at most kMaxDepth) of the buckets taken out ahead of time, in
+     * order, so that Ahead() can name events after the next one (their memory fetched while
+     * earlier ones run). A key pushed below them waits in the side heap and comes out in its
+     * turn. 0, the default, takes keys out only when asked. Changes no order.
      */
     void SetLookahead(unsigned depth)
     {
         m_depth = depth < kMaxDepth ? depth : kMaxDepth;
     }
 
-    /** Keys taken ahead (the next ones in order): Ahead(0) is Top() when AheadCount() > 0. */
+    /** Whether keys are or may be taken ahead (then Pop, not PopPlain). */
+    bool AheadMode() const
+    {
+        return (m_depth | m_frontCount) != 0;
+    }
+
+    /**
+     * Keys taken ahead, in order (the next ones but for keys pushed below them since, which
+     * are popped first).
+     */
     unsigned AheadCount() const
     {
         return m_frontCount;
@@ -72,7 +85,7 @@ class RadixQueue
     {
         if (__builtin_expect(m_frontCount != 0, 0))
         {
-            return FrontAt(0);
+            return m_early.empty() || FrontAt(0) < m_early.front() ? FrontAt(0) : m_early.front();
         }
         return BucketTop();
     }
@@ -80,19 +93,24 @@ class RadixQueue
     /** Removes and returns the smallest key; only when !Empty(). */
     Key Pop()
     {
-        if (__builtin_expect((m_depth | m_frontCount) != 0, 0))
+        if (__builtin_expect(AheadMode(), 0))
         {
-            return PopAhead(); // a run without lookahead never gets here
+            return PopAhead();
         }
         return BucketPop();
     }
 
-  private:
-    /** Pop with keys taken ahead: the first of them, then the lookahead filled again. */
+    /** Pop when !AheadMode() (a run loop that checked once): no lookahead test per key. */
+    Key PopPlain()
+    {
+        return BucketPop();
+    }
+
+    /** Pop when keys are taken ahead: the smallest, then the lookahead filled again. */
     __attribute__((noinline)) Key PopAhead()
     {
         Key k;
-        if (m_frontCount != 0)
+        if (m_frontCount != 0 && (m_early.empty() || FrontAt(0) < m_early.front()))
         {
             k = FrontAt(0);
             m_frontHead = (m_frontHead + 1) & (kFrontCap - 1);
@@ -101,12 +119,17 @@ class RadixQueue
         }
         else
         {
-            k = BucketPop();
+            k = BucketPop(); // the side heap's smallest (below every key taken ahead) or the buckets'
         }
-        while (m_frontCount < m_depth && m_size > m_frontCount)
+        while (m_frontCount < m_depth && m_size > m_frontCount + m_early.size())
         {
-            m_front[(m_frontHead + m_frontCount) & (kFrontCap - 1)] = BucketPop();
-            ++m_size; // BucketPop counted it out; it is still queued
+            // The buckets' smallest, leaving the side heap alone.
+            if (!m_holdsLast)
+            {
+                Settle();
+            }
+            m_holdsLast = false;
+            m_front[(m_frontHead + m_frontCount) & (kFrontCap - 1)] = m_last;
             ++m_frontCount;
         }
         return k;
@@ -172,36 +195,6 @@ class RadixQueue
     const Key& FrontAt(unsigned i) const
     {
         return m_front[(m_frontHead + i) & (kFrontCap - 1)];
-    }
-
-    /** k is below the last key taken ahead: into its place among them (the largest may go back). */
-    __attribute__((noinline)) void InsertFront(Key k)
-    {
-        if (m_frontCount == kFrontCap)
-        {
-            // Full: the largest goes back to the buckets (below their last minimum: the side heap).
-            PushBuckets(FrontAt(m_frontCount - 1));
-            --m_frontCount;
-        }
-        unsigned i = m_frontCount;
-        while (i > 0 && k < FrontAt(i - 1))
-        {
-            FrontAt(i) = FrontAt(i - 1);
-            --i;
-        }
-        FrontAt(i) = k;
-        ++m_frontCount;
-    }
-
-    __attribute__((always_inline)) void PushBuckets(Key k)
-    {
-        if (__builtin_expect(k < m_last, 0))
-        {
-            m_early.push_back(k);
-            std::push_heap(m_early.begin(), m_early.end(), std::greater<Key>());
-            return;
-        }
-        Put(k);
     }
 
     /** The smallest key outside the lookahead; only when some key is there. */
