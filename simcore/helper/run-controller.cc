@@ -173,13 +173,16 @@ namespace
 
 /**
  * Runs where one thread's share of the fabric has at least this many ports (link ends) fetch the
- * next event's lines ahead (FabricSimulatorImpl::SetPrefetch). Measured (docs/benchmarks.md,
- * "Fewer lines per frame"): a k=16 fat tree (6,144 ports) and larger gain on one thread, and
- * k=16 on 2 threads (3,072 a partition) on the 2-core machine; Reference A and the HPCC
- * benchmark (960) do not, nor, it seems, k=16 on 16 threads (384 a partition, whose share fits a
- * core's caches): a parallel run counts its ports per partition.
+ * next event's lines while the current one runs (FabricSimulatorImpl::Prefetch::NEXT), and from
+ * kPrefetchAheadFromPorts several events ahead in stages (Prefetch::AHEAD). Measured
+ * (docs/benchmarks.md, "Cost per event and fabric size"): the one-event form gains from a k=16
+ * fat tree (6,144 ports) up, also k=16 on 2 threads (3,072 a partition) on the 2-core machine,
+ * not on Reference A and the HPCC benchmark (960), nor, it seems, k=16 on 16 threads (384 a
+ * partition, whose share fits a core's caches); the stages lose to it at k=16 and k=24 (20,736)
+ * and win at k=32 (49,152). A parallel run counts its ports per partition.
  */
 constexpr size_t kPrefetchFromPorts = 2048;
+constexpr size_t kPrefetchAheadFromPorts = 32768;
 
 size_t
 PortCount(const NetworkBuilder& network)
@@ -232,7 +235,19 @@ RunController::Run(const RunLimits& limits, const std::function<void(const Progr
     if (auto impl = ns3::DynamicCast<FabricSimulatorImpl>(ns3::Simulator::GetImplementation()))
     {
         size_t parts = m_partitions ? std::max<size_t>(1, m_partitions->plan.parts) : 1;
-        impl->SetPrefetch(PortCount(m_network) / parts >= kPrefetchFromPorts);
+        size_t share = PortCount(m_network) / parts;
+        using Prefetch = FabricSimulatorImpl::Prefetch;
+        Prefetch mode = share >= kPrefetchAheadFromPorts ? Prefetch::AHEAD
+                        : share >= kPrefetchFromPorts    ? Prefetch::NEXT
+                                                         : Prefetch::NONE;
+        // FABRICSIM_PREFETCH=none, next or ahead overrides the rule (bench/: both sides measured
+        // on one fabric). Results are the same bytes whichever runs.
+        if (const char* force = std::getenv("FABRICSIM_PREFETCH"))
+        {
+            std::string f(force);
+            mode = f == "ahead" ? Prefetch::AHEAD : f == "next" ? Prefetch::NEXT : Prefetch::NONE;
+        }
+        impl->SetPrefetch(mode);
     }
     ScheduleFlowStarts();
     if (m_dependencies)

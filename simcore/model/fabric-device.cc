@@ -314,13 +314,38 @@ FabricDevice::PrefetchTxDone(const void* obj, uint32_t port, uint32_t stage)
     }
 }
 
+void
+FabricDevice::PrefetchArrivalNext(const void* obj, uint32_t port)
+{
+    const Port& p = static_cast<const FabricDevice*>(obj)->m_ports[port];
+    __builtin_prefetch(&p);
+    if (!p.inFlight.Empty())
+    {
+        const char* head = reinterpret_cast<const char*>(&p.inFlight.Front());
+        __builtin_prefetch(head);
+        __builtin_prefetch(head + sizeof(InFlight) - 1);
+    }
+}
+
+void
+FabricDevice::PrefetchTxDoneNext(const void* obj, uint32_t port)
+{
+    const char* p = reinterpret_cast<const char*>(&static_cast<const FabricDevice*>(obj)->m_ports[port]);
+    __builtin_prefetch(p);
+    __builtin_prefetch(p + 64);
+}
+
 const bool FabricDevice::s_handlersSet =
     FastHeapScheduler::SetHandler(FabricDevice::kArrivalHandler, &FabricDevice::ArrivalThunk) &&
     FastHeapScheduler::SetHandler(FabricDevice::kTxDoneHandler, &FabricDevice::TxDoneThunk) &&
     FastHeapScheduler::SetPrefetcher(FabricDevice::kArrivalHandler, &FabricDevice::PrefetchArrival,
                                      3 + kReceiveStages) &&
     FastHeapScheduler::SetPrefetcher(FabricDevice::kTxDoneHandler, &FabricDevice::PrefetchTxDone,
-                                     2 + kReceiveStages);
+                                     2 + kReceiveStages) &&
+    FastHeapScheduler::SetNextPrefetcher(FabricDevice::kArrivalHandler,
+                                         &FabricDevice::PrefetchArrivalNext) &&
+    FastHeapScheduler::SetNextPrefetcher(FabricDevice::kTxDoneHandler,
+                                         &FabricDevice::PrefetchTxDoneNext);
 
 void
 FabricDevice::TryTransmit(uint32_t port)

@@ -251,6 +251,9 @@ class alignas(16) FabricDevice : public ns3::Object
      */
     static void PrefetchArrival(const void* dev, uint32_t port, uint32_t stage);
     static void PrefetchTxDone(const void* dev, uint32_t port, uint32_t stage);
+    /** The one-event forms (PrefetchNext): the link's first line and head frame; the port's lines. */
+    static void PrefetchArrivalNext(const void* dev, uint32_t port);
+    static void PrefetchTxDoneNext(const void* dev, uint32_t port);
     static constexpr uint32_t kArrivalHandler = 0; ///< the scheduler's handler indices
     static constexpr uint32_t kTxDoneHandler = 1;
     static const bool s_handlersSet;

@@ -228,28 +228,37 @@ FabricSimulatorImpl::Execute(const ns3::Scheduler::Event& ev)
 void
 FabricSimulatorImpl::RunFast(FastHeapScheduler& sched)
 {
-    sched.SetLookahead(m_prefetch);
-    // One loop for each mode: a run without lookahead tests for it once, not per event.
+    sched.SetLookahead(m_prefetch == Prefetch::AHEAD);
+    // One loop for each mode: the mode is tested once, not per event.
     if (sched.AheadMode())
     {
-        RunFastLoop<true>(sched);
+        RunFastLoop<Prefetch::AHEAD>(sched);
+    }
+    else if (m_prefetch == Prefetch::NEXT)
+    {
+        RunFastLoop<Prefetch::NEXT>(sched);
     }
     else
     {
-        RunFastLoop<false>(sched);
+        RunFastLoop<Prefetch::NONE>(sched);
     }
 }
 
-template <bool kAhead>
+template <FabricSimulatorImpl::Prefetch kMode>
 void
 FabricSimulatorImpl::RunFastLoop(FastHeapScheduler& sched)
 {
     while (!m_stop && !sched.Empty())
     {
-        FastHeapScheduler::Taken t = kAhead ? sched.TakeNext() : sched.TakeNextPlain();
-        if constexpr (kAhead)
+        FastHeapScheduler::Taken t =
+            kMode == Prefetch::AHEAD ? sched.TakeNext() : sched.TakeNextPlain();
+        if constexpr (kMode == Prefetch::AHEAD)
         {
             sched.PrefetchAhead();
+        }
+        else if constexpr (kMode == Prefetch::NEXT)
+        {
+            sched.PrefetchNext();
         }
         Execute(t.ts, t.context, t.uid);
         Fire(t);
@@ -294,7 +303,7 @@ FabricSimulatorImpl::RunWindow(uint32_t i)
 {
     Part& part = *m_parts[i];
     FastHeapScheduler& sched = *part.sched;
-    sched.SetLookahead(m_prefetch);
+    sched.SetLookahead(m_prefetch == Prefetch::AHEAD);
     // Frames other partitions sent during the last window reach their links' far ends here.
     for (Mailbox* box : m_plan.inboxes[i])
     {
@@ -307,9 +316,13 @@ FabricSimulatorImpl::RunWindow(uint32_t i)
     {
         ++n;
         FastHeapScheduler::Taken t = sched.TakeNext();
-        if (m_prefetch)
+        if (m_prefetch == Prefetch::AHEAD)
         {
             sched.PrefetchAhead();
+        }
+        else if (m_prefetch == Prefetch::NEXT)
+        {
+            sched.PrefetchNext();
         }
         Fire(t);
     }

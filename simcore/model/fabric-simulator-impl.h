@@ -87,14 +87,22 @@ class FabricSimulatorImpl : public ns3::SimulatorImpl
         return m_stats;
     }
     /**
-     * Whether the loops fetch the next event's lines while the current one runs
-     * (FastHeapScheduler::PrefetchAhead). Worth it once the fabric's state outgrows the caches,
-     * a cost on small fabrics (docs/benchmarks.md, "Cost per event and fabric size"): the run
-     * controller turns it on by the fabric's size. Off by default; never changes a result.
+     * What the loops fetch ahead of the events they run: nothing; the next event's first lines
+     * while the current one runs (FastHeapScheduler::PrefetchNext); or several events ahead, one
+     * stage at a time (PrefetchAhead: more instructions per event, more misses overlapped).
+     * Worth it as the fabric's state outgrows the caches (docs/benchmarks.md, "Cost per event and
+     * fabric size"): the run controller picks by the fabric's size. None by default; never
+     * changes a result.
      */
-    void SetPrefetch(bool on)
+    enum class Prefetch
     {
-        m_prefetch = on;
+        NONE,
+        NEXT,
+        AHEAD
+    };
+    void SetPrefetch(Prefetch mode)
+    {
+        m_prefetch = mode;
     }
 
   private:
@@ -124,7 +132,7 @@ class FabricSimulatorImpl : public ns3::SimulatorImpl
     }
     /** The loop over a FastHeapScheduler: its calls made directly, direct-lane events fired. */
     void RunFast(FastHeapScheduler& sched);
-    template <bool kAhead>
+    template <Prefetch kMode>
     void RunFastLoop(FastHeapScheduler& sched);
     /** Moves events scheduled with a context from other threads into the scheduler. */
     void TakeEventsFromOtherThreads();
@@ -160,7 +168,7 @@ class FabricSimulatorImpl : public ns3::SimulatorImpl
     std::atomic<uint32_t> m_done{0};
     std::atomic<bool> m_quit{false};
     ParallelStats m_stats;
-    bool m_prefetch = false;
+    Prefetch m_prefetch = Prefetch::NONE;
 };
 
 } // namespace fabric
