@@ -264,16 +264,10 @@ void
 FabricDevice::PrefetchArrival(const void* obj, uint32_t port, uint32_t stage)
 {
     const auto* dev = static_cast<const FabricDevice*>(obj);
-    switch (stage)
+    if (stage == 0) // the link's line (the device's port table is read: mostly cached)
     {
-    case 0: // the device's port table
-        __builtin_prefetch(&dev->m_ports);
-        return;
-    case 1: // the link's line
         __builtin_prefetch(&dev->m_ports[port]);
         return;
-    default:
-        break;
     }
     const Port& p = dev->m_ports[port];
     if (p.inFlight.Empty() || p.peer == nullptr)
@@ -281,7 +275,7 @@ FabricDevice::PrefetchArrival(const void* obj, uint32_t port, uint32_t stage)
         return;
     }
     const InFlight& f = p.inFlight.Front();
-    if (stage == 2) // the frame at the head and the device it arrives at
+    if (stage == 1) // the frame at the head and the device it arrives at
     {
         const char* head = reinterpret_cast<const char*>(&f);
         __builtin_prefetch(head);
@@ -289,29 +283,21 @@ FabricDevice::PrefetchArrival(const void* obj, uint32_t port, uint32_t stage)
         __builtin_prefetch(p.peer);
         return;
     }
-    p.peer->PrefetchReceive(p.peerPort, f.pkt, stage - 3);
+    p.peer->PrefetchReceive(p.peerPort, f.pkt, stage - 2);
 }
 
 void
 FabricDevice::PrefetchTxDone(const void* obj, uint32_t port, uint32_t stage)
 {
     const auto* dev = static_cast<const FabricDevice*>(obj);
-    switch (stage)
-    {
-    case 0:
-        __builtin_prefetch(&dev->m_ports);
-        return;
-    case 1:
+    if (stage == 0)
     {
         const char* p = reinterpret_cast<const char*>(&dev->m_ports[port]);
         __builtin_prefetch(p);
         __builtin_prefetch(p + 64);
         return;
     }
-    default:
-        dev->PrefetchTransmit(port, stage - 2);
-        return;
-    }
+    dev->PrefetchTransmit(port, stage - 1);
 }
 
 void
@@ -339,9 +325,9 @@ const bool FabricDevice::s_handlersSet =
     FastHeapScheduler::SetHandler(FabricDevice::kArrivalHandler, &FabricDevice::ArrivalThunk) &&
     FastHeapScheduler::SetHandler(FabricDevice::kTxDoneHandler, &FabricDevice::TxDoneThunk) &&
     FastHeapScheduler::SetPrefetcher(FabricDevice::kArrivalHandler, &FabricDevice::PrefetchArrival,
-                                     3 + kReceiveStages) &&
-    FastHeapScheduler::SetPrefetcher(FabricDevice::kTxDoneHandler, &FabricDevice::PrefetchTxDone,
                                      2 + kReceiveStages) &&
+    FastHeapScheduler::SetPrefetcher(FabricDevice::kTxDoneHandler, &FabricDevice::PrefetchTxDone,
+                                     1 + kReceiveStages) &&
     FastHeapScheduler::SetNextPrefetcher(FabricDevice::kArrivalHandler,
                                          &FabricDevice::PrefetchArrivalNext) &&
     FastHeapScheduler::SetNextPrefetcher(FabricDevice::kTxDoneHandler,

@@ -170,7 +170,7 @@ class alignas(16) FabricDevice : public ns3::Object
      * fetched. Hints only: they read valid memory and change nothing. A device without them
      * fetches nothing.
      */
-    static constexpr uint32_t kReceiveStages = 5;
+    static constexpr uint32_t kReceiveStages = 4;
     virtual void PrefetchReceive(uint32_t /*port*/, const RocePacket& /*p*/, uint32_t /*stage*/) const
     {
     }
@@ -245,8 +245,8 @@ class alignas(16) FabricDevice : public ns3::Object
     static void ArrivalThunk(void* dev, uint32_t port);
     static void TxDoneThunk(void* dev, uint32_t port);
     /**
-     * What an arrival reads (the port table, the link's first line, its head frame, then the
-     * receiving device's PrefetchReceive) and a transmission (the port's lines, then
+     * What an arrival reads (the link's first line, its head frame and the receiving device, then
+     * that device's PrefetchReceive) and a transmission (the port's lines, then
      * PrefetchTransmit), by stage (FastHeapScheduler::Prefetcher).
      */
     static void PrefetchArrival(const void* dev, uint32_t port, uint32_t stage);

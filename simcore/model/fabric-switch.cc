@@ -267,18 +267,16 @@ FabricSwitch::PrefetchReceive(uint32_t port, const RocePacket& p, uint32_t stage
         return;
     }
     uint8_t prio = p.priority & 7;
-    if (stage == 0)
-    {
-        PrefetchOwnFields();
-        return;
-    }
     if (p.dst >= m_rv.nHosts)
     {
         return;
     }
     const HostRoute& h = m_rv.hosts[p.dst];
-    if (stage == 1)
+    if (stage == 0)
     {
+        // The switch's own lines, and (reading the route view and the MMU's table, mostly in
+        // the cache) the frame's host route and ingress record.
+        PrefetchOwnFields();
         __builtin_prefetch(&h);
         if (prio != kControlPriority)
         {
@@ -286,7 +284,7 @@ FabricSwitch::PrefetchReceive(uint32_t port, const RocePacket& p, uint32_t stage
         }
         return;
     }
-    if (stage == 2)
+    if (stage == 1)
     {
         if (h.attachNode != m_rv.node && h.attach < m_rv.nEntries)
         {
@@ -305,7 +303,7 @@ FabricSwitch::PrefetchReceive(uint32_t port, const RocePacket& p, uint32_t stage
     }
     const Queue& q = m_queues[static_cast<size_t>(out) * kNumPriorities + prio];
     const Port& e = m_ports[out];
-    if (stage == 3)
+    if (stage == 2)
     {
         __builtin_prefetch(&q);
         __builtin_prefetch(&m_summary[out]);
@@ -325,18 +323,14 @@ FabricSwitch::PrefetchReceive(uint32_t port, const RocePacket& p, uint32_t stage
 void
 FabricSwitch::PrefetchTransmit(uint32_t port, uint32_t stage) const
 {
-    if (stage == 0)
-    {
-        PrefetchOwnFields();
-        return;
-    }
     if (port >= m_summary.size())
     {
         return;
     }
     const PortSummary& sum = m_summary[port];
-    if (stage == 1)
+    if (stage == 0)
     {
+        PrefetchOwnFields();
         __builtin_prefetch(&sum);
         return;
     }
@@ -346,7 +340,7 @@ FabricSwitch::PrefetchTransmit(uint32_t port, uint32_t stage) const
     }
     int prio = 31 - __builtin_clz(sum.nonEmpty); // the highest; a pause may pick another
     const Queue& q = m_queues[static_cast<size_t>(port) * kNumPriorities + prio];
-    if (stage == 2)
+    if (stage == 1)
     {
         __builtin_prefetch(&q);
         return;
@@ -355,7 +349,7 @@ FabricSwitch::PrefetchTransmit(uint32_t port, uint32_t stage) const
     {
         return;
     }
-    if (stage == 3)
+    if (stage == 2)
     {
         __builtin_prefetch(&q.q.Front());
         return;
