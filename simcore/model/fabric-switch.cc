@@ -312,7 +312,10 @@ FabricSwitch::PrefetchReceive(uint32_t port, const RocePacket& p, uint32_t stage
         return;
     }
     q.q.PrefetchTail();
-    e.inFlight.PrefetchTail();
+    if (e.mailbox == nullptr) // else the ring is the peer partition's (a parallel run)
+    {
+        e.inFlight.PrefetchTail();
+    }
 }
 
 /**
@@ -358,7 +361,10 @@ FabricSwitch::PrefetchTransmit(uint32_t port, uint32_t stage) const
     {
         __builtin_prefetch(m_mmu.RecordHint(q.q.Front().inPort, static_cast<uint8_t>(prio)));
     }
-    m_ports[port].inFlight.PrefetchTail();
+    if (m_ports[port].mailbox == nullptr) // else the ring is the peer partition's
+    {
+        m_ports[port].inFlight.PrefetchTail();
+    }
 }
 
 void

@@ -6,6 +6,8 @@
  * Scheduler TypeId. Events at the same time run in an order that does not depend on how the
  * fabric is partitioned across threads: by the node that scheduled them, then that node's own
  * scheduling order (docs/model.md, "Engine"). One scheduler per partition in a parallel run.
+ * On a large fabric the loop asks the next event (PrefetchNext), or the events the queue took
+ * ahead stage by stage (PrefetchAhead), to fetch their memory while the current one runs.
  */
 #ifndef FABRIC_FAST_HEAP_SCHEDULER_H
 #define FABRIC_FAST_HEAP_SCHEDULER_H

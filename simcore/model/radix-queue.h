@@ -7,7 +7,9 @@
  * Each key moves down a few times in its life (once a level at most) instead of climbing and
  * falling a heap's levels with three comparisons a level. A key below the last
  * minimum (an event scheduled for "now" by a node ordered before the one running) goes to a
- * small side heap, taken first. Pops the exact minimum: the order of events is a heap's.
+ * small side heap, taken first. Pops the exact minimum: the order of events is a heap's. On
+ * request (SetLookahead) it keeps the next few keys taken out ahead, so that the caller can fetch
+ * their events' memory before they run; keys pushed below those wait in the side heap.
  */
 #ifndef FABRIC_RADIX_QUEUE_H
 #define FABRIC_RADIX_QUEUE_H

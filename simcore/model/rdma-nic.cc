@@ -348,9 +348,13 @@ PrefetchSpan(const void* from, size_t bytes)
     __builtin_prefetch(a + bytes - 1);
 }
 
-/** A flow's state, then (next stage) its spec and congestion control (a prefetch's hint). */
+/**
+ * A flow's state, then (next stage) its spec and, at the flow's sender, its congestion control:
+ * the receiving NIC reads nothing the sender writes (in a parallel run the two may run on two
+ * threads). A prefetch's hint.
+ */
 void
-PrefetchFlow(const FabricContext* ctx, uint32_t flow, bool second)
+PrefetchFlow(const FabricContext* ctx, uint32_t flow, bool second, bool sender)
 {
     if (ctx == nullptr || flow >= ctx->flows.size())
     {
@@ -363,7 +367,7 @@ PrefetchFlow(const FabricContext* ctx, uint32_t flow, bool second)
         return;
     }
     __builtin_prefetch(f.spec);
-    if (f.cc)
+    if (sender && f.cc)
     {
         PrefetchSpan(ns3::PeekPointer(f.cc), 128);
     }
@@ -388,10 +392,12 @@ RdmaNic::PrefetchReceive(uint32_t /*port*/, const RocePacket& p, uint32_t stage)
                                                   reinterpret_cast<const char*>(this)));
         return;
     case 1:
-        PrefetchFlow(m_ctx, p.flow, false);
+        PrefetchFlow(m_ctx, p.flow, false, p.kind != PacketKind::DATA);
         return;
     case 2:
-        PrefetchFlow(m_ctx, p.flow, true);
+        // DATA and trimmed frames arrive at the flow's receiver, ACK, NACK and CNP at its sender.
+        PrefetchFlow(m_ctx, p.flow, true,
+                     p.kind != PacketKind::DATA && p.kind != PacketKind::TRIMMED);
         return;
     default:
         return;
@@ -420,7 +426,7 @@ RdmaNic::PrefetchTransmit(uint32_t /*port*/, uint32_t stage) const
         __builtin_prefetch(&m_active[m_rr % m_active.size()]);
         return;
     }
-    PrefetchFlow(m_ctx, m_active[m_rr % m_active.size()], stage == 3);
+    PrefetchFlow(m_ctx, m_active[m_rr % m_active.size()], stage == 3, true);
 }
 
 void
