@@ -1,13 +1,17 @@
 """Cost per event against fabric size on one thread (issue 19, section 3): fat trees k=8, 16, 32.
 
     python3 bench/scale_fabric.py [--k 8,16,32] [--load 0.3] [--duration-us 200] [--repeats 1]
-                                  [--fabricsim simcore/build/fabricsim] [--baseline OTHER_FABRICSIM]
-                                  [--cache-sim K,...] [--l2-bytes 1048576]
+                                  [--rounds 1] [--fabricsim simcore/build/fabricsim]
+                                  [--baseline OTHER_FABRICSIM] [--cache-sim K,...]
+                                  [--l2-bytes 1048576]
 
 Each k: the fat tree of bench/scale_threads.py (k^3/4 hosts, 100 Gbit/s, 1 us links) with
 WebSearch at 30 % load, seed 1, run by `fabricsim run --threads 1`. Prints one JSON line per run
 (events, CPU seconds, events per CPU second, peak RSS) and, per k, the events per CPU second
-relative to the smallest k. With --baseline, the other binary runs the same scenario right after
+relative to the smallest k. --rounds R goes over all k R times, --repeats runs per k and
+round (one number, or one per k: "--k 8,32 --repeats 5,1 --rounds 3" measures k=8's 50 ms runs
+five times to each k=32 run, in turn, so that both sides of the ratio see the same machine; the
+least CPU of each k is kept, the median shown beside it). With --baseline, the other binary runs the same scenario right after
 each run of ours (interleaved, so both see the same machine) and the line gives both, the ratio
 and the baseline's own events per CPU second relative to its smallest k; their results must be the same bytes outside `perf` (checked).
 
@@ -24,6 +28,7 @@ import json
 import os
 import re
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -73,32 +78,49 @@ def main() -> None:
     ap.add_argument("--load", type=float, default=0.3)
     ap.add_argument("--duration-us", type=float, default=200)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--repeats", type=int, default=1, help="runs per k (least CPU kept)")
+    ap.add_argument("--repeats", default="1",
+                    help="runs per k and round (least CPU kept): one number, or one per --k "
+                         "(\"5,1\": five k=8 runs to each k=32 run)")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="rounds over all k: k=8 and k=32 measured in turn, so a change in the "
+                         "machine's speed reaches both (the ratio's two sides)")
     ap.add_argument("--fabricsim", type=Path, default=ROOT / "simcore/build/fabricsim")
     ap.add_argument("--baseline", type=Path, help="another fabricsim, run interleaved")
     ap.add_argument("--cache-sim", default="", help="k values to run under callgrind too")
     ap.add_argument("--l2-bytes", type=int, default=1 << 20)
     args = ap.parse_args()
     ks = [int(k) for k in args.k.split(",") if k]
+    reps = [int(r) for r in args.repeats.split(",") if r]
+    reps = reps * len(ks) if len(reps) == 1 else reps
+    if len(reps) != len(ks) or min(reps) < 1 or args.rounds < 1:
+        sys.exit("--repeats: one number >= 1, or one per --k; --rounds >= 1")
     cache_ks = [int(k) for k in args.cache_sim.split(",") if k]
     print(json.dumps({"cpus": os.cpu_count(), "load_average": os.getloadavg()}))
     first = None
     first_base = None
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
+        ours_by_k = {k: [] for k in ks}
+        theirs_by_k = {k: [] for k in ks}
+        for k in ks:
+            (work / f"k{k}.json").write_text(json.dumps(fat_tree_scenario(k, args.load,
+                                                                          args.duration_us,
+                                                                          args.seed)))
+        for _ in range(args.rounds):
+            for k, n in zip(ks, reps):
+                scen = work / f"k{k}.json"
+                for _ in range(n):
+                    ours_by_k[k].append(run(args.fabricsim, scen, work / "ours.json"))
+                    if args.baseline:
+                        theirs_by_k[k].append(run(args.baseline, scen, work / "base.json"))
+                        if without_perf(work / "ours.json") != without_perf(work / "base.json"):
+                            sys.exit(f"k={k}: the two builds' results differ outside perf")
         for k in ks:
             scen = work / f"k{k}.json"
-            scen.write_text(json.dumps(fat_tree_scenario(k, args.load, args.duration_us,
-                                                         args.seed)))
-            ours, theirs = [], []
-            for _ in range(args.repeats):
-                ours.append(run(args.fabricsim, scen, work / "ours.json"))
-                if args.baseline:
-                    theirs.append(run(args.baseline, scen, work / "base.json"))
-                    if without_perf(work / "ours.json") != without_perf(work / "base.json"):
-                        sys.exit(f"k={k}: the two builds' results differ outside perf")
+            ours, theirs = ours_by_k[k], theirs_by_k[k]
             best = min(ours, key=lambda r: r["cpu_s"])
-            line = {"k": k, "hosts": k ** 3 // 4, "duration_us": args.duration_us, **best}
+            line = {"k": k, "hosts": k ** 3 // 4, "duration_us": args.duration_us, **best,
+                    "runs": len(ours), "median_cpu_s": round(statistics.median(r["cpu_s"] for r in ours), 3)}
             if first is None:
                 first = best["events_per_cpu_s"]
             line["relative_to_first_k"] = round(best["events_per_cpu_s"] / first, 3)
