@@ -59,6 +59,18 @@ ScheduleEventPs(int64_t delayPs, const ns3::Ptr<ns3::EventImpl>& ev, uint32_t ow
                                                              ns3::PeekPointer(ev));
 }
 
+/** Fetches every cache line of [from, from + bytes) (a prefetch's hint; bytes > 0). */
+inline void
+PrefetchSpan(const void* from, size_t bytes)
+{
+    const char* a = static_cast<const char*>(from);
+    for (size_t i = 0; i < bytes; i += 64)
+    {
+        __builtin_prefetch(a + i);
+    }
+    __builtin_prefetch(a + bytes - 1);
+}
+
 /** A frame sent toward a device of another partition (parallel runs). */
 struct OutFrame
 {

@@ -246,16 +246,12 @@ FabricSwitch::PrefetchOwnFields() const
     __builtin_prefetch(&m_ports);
     const char* from = reinterpret_cast<const char*>(&m_cfg.trimming);
     const char* to = reinterpret_cast<const char*>(&m_balancer);
-    for (const char* a = from; a <= to; a += 64)
-    {
-        __builtin_prefetch(a);
-    }
-    __builtin_prefetch(to);
+    PrefetchSpan(from, static_cast<size_t>(to - from) + sizeof(m_balancer));
 }
 
 /**
  * A frame arriving on port, stage by stage (FabricDevice::kReceiveStages): the switch's own
- * fields, then the host route and the ingress record, then the route entry, then the egress
+ * fields with the host route and the ingress record, then the route entry, then the egress
  * queue, summary and port, then the queue's tail and the link's tail. Reads only lines earlier
  * stages fetched (or small tables the caches keep); writes nothing.
  */
@@ -319,9 +315,9 @@ FabricSwitch::PrefetchReceive(uint32_t port, const RocePacket& p, uint32_t stage
 }
 
 /**
- * Port's next transmission, stage by stage: the switch's fields, the port's summary, the queue
- * it will take from, that queue's head frame, then that frame's ingress record and the link's
- * tail.
+ * Port's next transmission, stage by stage: the switch's fields with the port's summary, then
+ * the queue it will take from, that queue's head frame, then that frame's ingress record and the
+ * link's tail.
  */
 void
 FabricSwitch::PrefetchTransmit(uint32_t port, uint32_t stage) const

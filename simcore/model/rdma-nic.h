@@ -38,6 +38,8 @@ class RdmaNic : public FabricDevice
     void Receive(uint32_t port, RocePacket p) override;
     void PrefetchReceive(uint32_t port, const RocePacket& p, uint32_t stage) const override;
     void PrefetchTransmit(uint32_t port, uint32_t stage) const override;
+    /** Fetches this NIC's own lines (the prefetch stages' first). */
+    void PrefetchOwnFields() const;
 
     /**
      * Multi-plane NICs (more than one port): per port, the attachment table of that port's
