@@ -56,7 +56,7 @@ e2e() {
         export DATABASE_URL="$db_url"
         export CELERY_BROKER_URL="${CELERY_BROKER_URL%/*}/1" REDIS_URL="${REDIS_URL%/*}/1"
         export RUNS_DIR="$work/runs"
-        exec .venv/bin/uvicorn app.main:app --host 127.0.0.1 --port "$port" >"$work/backend.log" 2>&1
+        exec .venv/bin/uvicorn app.main:app --host 127.0.0.1 --port "$port" --timeout-keep-alive 900 >"$work/backend.log" 2>&1
     ) &
     e2e_pids+=($!)
     # e2e/sign-in.spec.ts: a second API on the same database, broker and runs that requires
@@ -74,7 +74,7 @@ e2e() {
         export OIDC_CLIENT_SECRET="$secret" SESSION_COOKIE_SECURE=false
         SESSION_SECRET="$(python3 -c 'import secrets; print(secrets.token_urlsafe(32))')"
         export SESSION_SECRET
-        exec .venv/bin/uvicorn app.main:app --host 127.0.0.1 --port "$signed_port" >"$work/backend-signed.log" 2>&1
+        exec .venv/bin/uvicorn app.main:app --host 127.0.0.1 --port "$signed_port" --timeout-keep-alive 900 >"$work/backend-signed.log" 2>&1
     ) &
     e2e_pids+=($!)
     local ok=0
