@@ -22,6 +22,9 @@ struct RunLimits
     uint64_t maxEvents = 0;   ///< 0 = no limit
     uint64_t maxMemoryMb = 0; ///< 0 = no limit (checked against peak RSS)
     uint32_t threads = 1;     ///< partitions run at once (results identical for every count)
+    /** Partitions the threads take in turn: 0 = by the fabric's size (RunController); at least
+     *  threads. Results are identical for every count. */
+    uint32_t partitions = 0;
 };
 
 struct Progress

@@ -105,7 +105,7 @@ ExpectedFrames(const Scenario& scenario, const NetworkBuilder& network)
 } // namespace
 
 Partitioning
-PlanPartitions(const Scenario& scenario, const NetworkBuilder& network, uint32_t threads)
+PlanPartitions(const Scenario& scenario, const NetworkBuilder& network, uint32_t wanted)
 {
     Partitioning out;
     const auto& nodes = scenario.topo.nodes;
@@ -193,7 +193,7 @@ PlanPartitions(const Scenario& scenario, const NetworkBuilder& network, uint32_t
     std::sort(units.begin(), units.end(), [&](uint32_t a, uint32_t b) {
         return key[a] != key[b] ? key[a] < key[b] : a < b;
     });
-    uint32_t parts = std::max<uint32_t>(1, std::min<uint32_t>(threads, units.size()));
+    uint32_t parts = std::max<uint32_t>(1, std::min<uint32_t>(wanted, units.size()));
     double total = 0;
     for (uint32_t u : units)
     {

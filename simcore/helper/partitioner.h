@@ -30,9 +30,9 @@ struct Partitioning
 /** Why scenario cannot run on several threads yet, in one line ("" when it can). */
 std::string ParallelRefusal(const Scenario& scenario);
 
-/** Splits the built network into at most threads partitions (fewer when it has fewer units). */
+/** Splits the built network into at most parts partitions (fewer when it has fewer units). */
 Partitioning PlanPartitions(const Scenario& scenario, const NetworkBuilder& network,
-                            uint32_t threads);
+                            uint32_t parts);
 
 } // namespace fabric
 

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <stdexcept>
 
 
@@ -184,6 +185,28 @@ namespace
 constexpr size_t kPrefetchFromPorts = 2048;
 constexpr size_t kPrefetchAheadFromPorts = 32768;
 
+/**
+ * A fabric of at least kSplitFromPorts ports runs in partitions of about kPortsPerPartition
+ * ports even on one thread, each thread taking its partitions in turn, one window at a time: a
+ * partition's state then stays in the caches through its window, where the whole fabric's would
+ * not (the cost per event that grew with the fabric, docs/benchmarks.md). At most
+ * kMaxPartitions; none where the scenario cannot run partitioned (ParallelRefusal).
+ */
+constexpr size_t kSplitFromPorts = 2048;
+constexpr size_t kPortsPerPartition = 384;
+constexpr uint32_t kMaxPartitions = 256;
+
+uint32_t
+PartitionsFor(size_t ports, uint32_t threads)
+{
+    if (ports < kSplitFromPorts)
+    {
+        return threads;
+    }
+    auto bySize = static_cast<uint32_t>(std::min<size_t>(kMaxPartitions, ports / kPortsPerPartition));
+    return std::max(threads, bySize);
+}
+
 size_t
 PortCount(const NetworkBuilder& network)
 {
@@ -212,24 +235,43 @@ RunController::Run(const RunLimits& limits, const std::function<void(const Progr
     m_progress = progress;
     m_wallStart = std::chrono::steady_clock::now();
 
-    if (limits.threads > 1)
+    uint32_t parts = limits.partitions;
+    if (parts == 0)
     {
-        m_partitions = std::make_unique<Partitioning>(
-            PlanPartitions(m_scenario, m_network, limits.threads));
+        // FABRICSIM_PARTITIONS=N overrides the size rule (bench/: both sides on one fabric).
+        const char* force = std::getenv("FABRICSIM_PARTITIONS");
+        parts = force ? static_cast<uint32_t>(std::strtoul(force, nullptr, 10)) : 0;
+    }
+    if (parts == 0)
+    {
+        parts = PartitionsFor(PortCount(m_network), limits.threads);
+    }
+    // What cannot run partitioned runs whole: --threads N > 1 was refused before it (fabricsim,
+    // one line), so this is one thread taking the fabric whole, as without partitions.
+    parts = ParallelRefusal(m_scenario).empty() ? std::max(parts, limits.threads) : limits.threads;
+    auto sim = ns3::DynamicCast<FabricSimulatorImpl>(ns3::Simulator::GetImplementation());
+    bool canSplit = sim && sim->CanPartition();
+    if (parts > 1 && (canSplit || limits.threads > 1))
+    {
+        m_partitions = std::make_unique<Partitioning>(PlanPartitions(m_scenario, m_network, parts));
         if (m_partitions->plan.parts > 1)
         {
             m_ctx.partitionCounters.assign(m_partitions->plan.parts, FabricCounters());
-            auto impl = ns3::DynamicCast<FabricSimulatorImpl>(ns3::Simulator::GetImplementation());
-            if (!impl)
+            if (!canSplit)
             {
-                throw std::runtime_error("--threads needs the fabric engine (FABRICSIM_SIMULATOR "
-                                         "names another)");
+                throw std::runtime_error("--threads needs the fabric engine and its scheduler "
+                                         "(FABRICSIM_SIMULATOR or FABRICSIM_SCHEDULER names "
+                                         "another)");
             }
             PartitionPlan plan = m_partitions->plan;
+            plan.threads = limits.threads;
             FabricContext* ctx = &m_ctx;
-            plan.onWorkerStart = [ctx](uint32_t part)
-            { t_partitionCounters = &ctx->partitionCounters[part]; };
-            impl->SetPartitions(plan);
+            plan.onEnterPartition = [ctx](uint32_t part)
+            {
+                t_partitionCounters =
+                    part == PartitionPlan::kNoPartition ? nullptr : &ctx->partitionCounters[part];
+            };
+            sim->SetPartitions(plan);
         }
     }
     if (auto impl = ns3::DynamicCast<FabricSimulatorImpl>(ns3::Simulator::GetImplementation()))

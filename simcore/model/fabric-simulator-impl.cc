@@ -90,7 +90,6 @@ struct FabricSimulatorImpl::Part
 {
     ns3::Ptr<FastHeapScheduler> sched;
     uint64_t events = 0;
-    std::thread thread;
 };
 
 ns3::TypeId
@@ -215,8 +214,16 @@ FabricSimulatorImpl::SetPartitions(const PartitionPlan& plan)
     FastHeapScheduler::SetRoutes(m_route.data());
     // Events scheduled so far (setup) go to their owners' partitions, keys unchanged.
     m_fast->Distribute();
+    // Thread t runs partitions [m_firstPart[t], m_firstPart[t + 1]): contiguous, as many each
+    // (the partitioner balanced them by expected load).
+    uint32_t threads = std::max<uint32_t>(1, std::min(plan.threads, plan.parts));
+    m_firstPart.clear();
+    for (uint32_t t = 0; t <= threads; ++t)
+    {
+        m_firstPart.push_back(static_cast<uint32_t>(uint64_t(plan.parts) * t / threads));
+    }
     m_stats = ParallelStats();
-    m_stats.threads = plan.parts;
+    m_stats.threads = threads;
 }
 
 void
@@ -331,13 +338,22 @@ FabricSimulatorImpl::RunWindow(uint32_t i)
 }
 
 void
-FabricSimulatorImpl::WorkerLoop(uint32_t i)
+FabricSimulatorImpl::RunThreadWindows(uint32_t t)
 {
-    m_parts[i]->sched->MakeActive();
-    if (m_plan.onWorkerStart)
+    for (uint32_t i = m_firstPart[t]; i < m_firstPart[t + 1]; ++i)
     {
-        m_plan.onWorkerStart(i);
+        m_parts[i]->sched->MakeActive();
+        if (m_plan.onEnterPartition)
+        {
+            m_plan.onEnterPartition(i);
+        }
+        RunWindow(i);
     }
+}
+
+void
+FabricSimulatorImpl::WorkerLoop(uint32_t t)
+{
     uint64_t seen = 0;
     while (true)
     {
@@ -347,7 +363,7 @@ FabricSimulatorImpl::WorkerLoop(uint32_t i)
         {
             return;
         }
-        RunWindow(i);
+        RunThreadWindows(t);
         m_done.fetch_add(1, std::memory_order_acq_rel);
     }
 }
@@ -367,12 +383,13 @@ FabricSimulatorImpl::RunParallel()
 {
     using Order = unsigned __int128;
     const Order kNone = ~Order(0);
-    uint32_t n = static_cast<uint32_t>(m_parts.size());
+    uint32_t n = static_cast<uint32_t>(m_firstPart.size() - 1); // threads
     m_quit = false;
     m_done = 0;
-    for (uint32_t i = 1; i < n; ++i)
+    std::vector<std::thread> workers;
+    for (uint32_t t = 1; t < n; ++t)
     {
-        m_parts[i]->thread = std::thread(&FabricSimulatorImpl::WorkerLoop, this, i);
+        workers.emplace_back(&FabricSimulatorImpl::WorkerLoop, this, t);
     }
     while (!m_stop.load(std::memory_order_relaxed))
     {
@@ -414,8 +431,11 @@ FabricSimulatorImpl::RunParallel()
             FastHeapScheduler::SetWindowEnd(end);
             m_done.store(0, std::memory_order_relaxed);
             m_generation.fetch_add(1, std::memory_order_acq_rel);
-            m_parts[0]->sched->MakeActive();
-            RunWindow(0);
+            RunThreadWindows(0);
+            if (m_plan.onEnterPartition)
+            {
+                m_plan.onEnterPartition(PartitionPlan::kNoPartition);
+            }
             SpinUntil([&] { return m_done.load(std::memory_order_acquire) >= n - 1; });
             ++m_stats.windows;
             // Events a partition scheduled for another one's node (a collective's completion
@@ -440,9 +460,9 @@ FabricSimulatorImpl::RunParallel()
     }
     m_quit = true;
     m_generation.fetch_add(1, std::memory_order_acq_rel);
-    for (uint32_t i = 1; i < n; ++i)
+    for (std::thread& w : workers)
     {
-        m_parts[i]->thread.join();
+        w.join();
     }
     m_fast->MakeActive();
     for (auto& part : m_parts)

@@ -1,12 +1,15 @@
 /*
  * The fabric model's ns-3 SimulatorImpl: the event loop of ns-3's DefaultSimulatorImpl (same
  * Stop/Cancel/Remove/IsExpired/Destroy rules) without its per-event overhead, and its parallel
- * form: the fabric split into partitions, each with its own FastHeapScheduler run by its own
- * thread in windows of one lookahead (the smallest propagation delay of a link between
- * partitions), frames crossing partitions handed over through mailboxes at each window's end,
- * and the run's own events (flow starts' bookkeeping, sampling, faults, limits) run alone
- * between windows. Events of equal time run in an order no partitioning changes (see
- * FastHeapScheduler), so every thread count gives the same results. docs/model.md ("Engine").
+ * form: the fabric split into partitions, each with its own FastHeapScheduler, run in windows of
+ * one lookahead (the smallest propagation delay of a link between partitions) by a few threads,
+ * each taking its own contiguous share of the partitions one after another (more partitions than
+ * threads keeps each partition's state in the caches while it runs: a large fabric runs faster
+ * split even on one thread), frames crossing partitions handed over through mailboxes at each
+ * window's end, and the run's own events (flow starts' bookkeeping, sampling, faults, limits)
+ * run alone between windows. Events of equal time run in an order no partitioning changes (see
+ * FastHeapScheduler), so every thread and partition count gives the same results.
+ * docs/model.md ("Engine").
  */
 #ifndef FABRIC_FABRIC_SIMULATOR_IMPL_H
 #define FABRIC_FABRIC_SIMULATOR_IMPL_H
@@ -39,7 +42,11 @@ struct PartitionPlan
     std::vector<std::vector<Mailbox*>> inboxes;   ///< per receiving partition
     std::vector<Mailbox*> mailboxes;              ///< all of them
     int64_t lookaheadPs = 0;                      ///< smallest delay of a cut link
-    std::function<void(uint32_t)> onWorkerStart;  ///< called in each partition's thread first
+    uint32_t threads = 1; ///< threads that run the partitions (at most parts), each a range
+    /** Called on the thread about to run partition i's window (kNoPartition: the main thread
+     *  goes back to the run's own events). */
+    std::function<void(uint32_t)> onEnterPartition;
+    static constexpr uint32_t kNoPartition = ~0u;
 };
 
 /** What a parallel run did (the result's perf object). */
@@ -82,6 +89,11 @@ class FabricSimulatorImpl : public ns3::SimulatorImpl
 
     /** Splits the run into plan.parts partitions (before Run; plan.parts 1: sequential). */
     void SetPartitions(const PartitionPlan& plan);
+    /** Whether SetPartitions can split this run (it needs the FastHeapScheduler). */
+    bool CanPartition() const
+    {
+        return m_fast != nullptr;
+    }
     const ParallelStats& Stats() const
     {
         return m_stats;
@@ -110,7 +122,9 @@ class FabricSimulatorImpl : public ns3::SimulatorImpl
     void RunParallel();
     /** Runs partition i's events ordered before the current window's end. */
     void RunWindow(uint32_t i);
-    void WorkerLoop(uint32_t i);
+    /** Runs the window of each partition thread t owns, one after another. */
+    void RunThreadWindows(uint32_t t);
+    void WorkerLoop(uint32_t t);
     /** Runs the head event of the global scheduler (all partitions idle). */
     void RunGlobalEvent();
     FastHeapScheduler* Active() const;
@@ -162,6 +176,7 @@ class FabricSimulatorImpl : public ns3::SimulatorImpl
     // Parallel runs
     PartitionPlan m_plan;
     std::vector<std::unique_ptr<Part>> m_parts;
+    std::vector<uint32_t> m_firstPart; ///< per thread, its first partition; then parts
     std::vector<FastHeapScheduler*> m_route; ///< per node, then the global scheduler at 0xffff
     unsigned __int128 m_windowEnd = 0;
     std::atomic<uint64_t> m_generation{0};

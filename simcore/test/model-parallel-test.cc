@@ -3,8 +3,10 @@
  * an incast, a link failure, a PFC storm with watchdogs, telemetry and sampling gives the same
  * result bytes on 1, 2, 3 and 4 threads (everything outside perf), and the runs on several
  * threads really were split (frames crossed partitions); so do collectives and flow lists whose
- * flows wait for flows, and the partitions share the expected load. What cannot run on threads
- * yet (the DCI accelerator) is refused in one line.
+ * flows wait for flows, and the partitions share the expected load. More partitions than
+ * threads (each thread taking its share in turn; a large fabric is split so even on one thread)
+ * give the same bytes too. What cannot run on threads yet (the DCI accelerator) is refused in
+ * one line, and runs whole.
  */
 #include "helper/fabric-run.h"
 #include "helper/fabric-runner.h"
@@ -68,11 +70,12 @@ struct Outcome
 };
 
 Outcome
-RunWith(const Scenario& scenario, uint32_t threads)
+RunWith(const Scenario& scenario, uint32_t threads, uint32_t partitions = 0)
 {
     FabricRunner runner(scenario);
     RunLimits limits;
     limits.threads = threads;
+    limits.partitions = partitions;
     runner.Run(limits, nullptr);
     Outcome o;
     json r = runner.Results();
@@ -264,4 +267,69 @@ TEST(Parallel, RefusesWhatRunsOnOneThread)
     EXPECT_NE(why.find("--threads 1"), std::string::npos) << why;
     EXPECT_NE(why.find("DCI accelerator"), std::string::npos) << why;
     EXPECT_EQ(why.find('\n'), std::string::npos);
+}
+
+TEST(Parallel, MorePartitionsThanThreadsGiveTheSameBytes)
+{
+    // Each thread runs a contiguous range of partitions one after another in every window
+    // (FabricSimulatorImpl::RunThreadWindows); the counters follow the partition, not the thread.
+    Scenario s = LoadScenario(FatTreeDoc().dump());
+    Outcome whole = RunWith(s, 1, 1);
+    ASSERT_EQ(whole.parallel["partitions"], 1);
+    for (auto [threads, parts] : {std::pair{1u, 2u}, {1u, 5u}, {2u, 5u}, {3u, 8u}, {4u, 20u}})
+    {
+        SCOPED_TRACE(std::to_string(threads) + " threads, " + std::to_string(parts) + " partitions");
+        Outcome o = RunWith(s, threads, parts);
+        EXPECT_EQ(o.parallel["threads"], threads);
+        EXPECT_EQ(o.parallel["partitions"], parts);
+        EXPECT_EQ(o.parallel["events_per_partition"].size(), parts);
+        EXPECT_GT(o.parallel["frames_between_partitions"].get<uint64_t>(), 0u);
+        EXPECT_EQ(o.events, whole.events);
+        EXPECT_TRUE(o.result == whole.result) << "results differ from the whole fabric's";
+    }
+}
+
+TEST(Parallel, ALargeFabricRunsSplitOnOneThread)
+{
+    // The size rule (RunController): from 2,048 ports a run takes partitions of about 384 ports
+    // even on one thread. A k=12 fat tree has 3,024 ports (432 hosts, 180 switches of 12): at
+    // most 7 (the cut by expected load makes 6 here); a k=8 one 896: whole. The split gives the
+    // bytes of the whole fabric.
+    json doc = {{"schema_version", 1},
+                {"seed", 3},
+                {"duration_us", 15},
+                {"topology",
+                 {{"kind", "fat_tree"}, {"k", 12}, {"host_rate_gbps", 100},
+                  {"fabric_rate_gbps", 100}, {"link_delay_us", 1}}},
+                {"traffic", {{{"kind", "workload"}, {"distribution", "websearch"}, {"load", 0.3}}}}};
+    Scenario big = LoadScenario(doc.dump());
+    Outcome split = RunWith(big, 1);
+    EXPECT_EQ(split.parallel["threads"], 1);
+    EXPECT_GE(split.parallel["partitions"].get<int>(), 5);
+    EXPECT_LE(split.parallel["partitions"].get<int>(), 7);
+    EXPECT_GT(split.parallel["frames_between_partitions"].get<uint64_t>(), 0u);
+    Outcome whole = RunWith(big, 1, 1);
+    EXPECT_EQ(whole.parallel["partitions"], 1);
+    EXPECT_EQ(split.events, whole.events);
+    EXPECT_TRUE(split.result == whole.result);
+    // Two threads on it take the same partitions between them.
+    Outcome two = RunWith(big, 2);
+    EXPECT_EQ(two.parallel["threads"], 2);
+    EXPECT_EQ(two.parallel["partitions"], split.parallel["partitions"]);
+    EXPECT_TRUE(two.result == whole.result);
+
+    doc["topology"]["k"] = 8;
+    Outcome small = RunWith(LoadScenario(doc.dump()), 1);
+    EXPECT_EQ(small.parallel["partitions"], 1);
+}
+
+TEST(Parallel, WhatRunsOnOneThreadRunsWhole)
+{
+    // Partitions asked for (FABRICSIM_PARTITIONS, or the size rule) never split what
+    // ParallelRefusal names: the DCI accelerator's run stays whole on its one thread.
+    std::string path = std::string(FABRICSIM_EXAMPLES_DIR) + "/valid/dci-accelerator-bdp.json";
+    Scenario s = LoadScenario(ReadScenarioFile(path));
+    ASSERT_FALSE(ParallelRefusal(s).empty());
+    Outcome o = RunWith(s, 1, 4);
+    EXPECT_EQ(o.parallel["partitions"], 1);
 }
