@@ -10,7 +10,11 @@ binary, one run at a time, nothing else should run on the machine), and the scri
 every result is the same bytes outside `perf` as the 1-thread one. Prints one JSON line per
 run (threads, partitions, wall_s, cpu_s, speedup over 1 thread, events/s, windows, frames
 between partitions, the busiest partition's events over the mean) and a markdown table for
-docs/benchmarks.md, with the machine's cores and load average. Needs only Python 3 and a built
+docs/benchmarks.md, with the machine's cores and load average. A fabric of 2,048 ports or more
+runs in partitions of about 384 ports at every thread count, 1 included (docs/model.md, "A large
+fabric runs in partitions"), so the speedup is the threads' alone; with FABRICSIM_PARTITIONS=1 in
+the environment one thread runs the fabric whole, as the curves before 2026-11-27 (fourth session)
+did. Needs only Python 3 and a built
 simulator (scripts/setup.sh or cmake), so it runs as it is on a machine lent for the
 measurement.
 """

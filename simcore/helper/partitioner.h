@@ -1,5 +1,6 @@
 /*
- * How a parallel run splits the fabric: each switch with the hosts that hang off it is one
+ * How a parallel run (and a large fabric's run on one thread, RunController) splits the
+ * fabric: each switch with the hosts that hang off it is one
  * unit, units joined by a link without propagation delay stay together, and units are cut into
  * contiguous groups of about equal expected load (the frames their flows send through them).
  * Owns the mailboxes of the links between partitions and sets them on the sending ports.
