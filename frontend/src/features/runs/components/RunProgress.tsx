@@ -1,5 +1,6 @@
 import { format } from "d3-format";
 import { useRef } from "react";
+import { Term } from "../../../components/GlossaryTip";
 import { ErrorBox } from "../../../components/States";
 import { formatWallS } from "../../../lib/format";
 import { threadsLabel } from "./RunLauncher";
@@ -35,7 +36,7 @@ export function RunProgress({ run }: { run: RunPublic }) {
       <p className="hint">
         simulated {us(run.status === "SUCCEEDED" ? run.duration_ns : run.sim_time_ns)} / {us(run.duration_ns)} us
         {" · "}{format(",")(run.events)} events · wall {formatWallS(run.wall_s)}
-        {" · "}<span data-testid="run-threads">{threadsLabel(run)}</span>
+        {" · "}<span data-testid="run-threads">{run.partitions ? <Term term="term.partitions">{threadsLabel(run)}</Term> : threadsLabel(run)}</span>
         {eta !== null && !final && <> · about {eta < 60 ? `${Math.ceil(eta)} s` : `${Math.ceil(eta / 60)} min`} left</>}
       </p>
       {run.status === "CANCELLED" && (

@@ -1,5 +1,8 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { fireEvent, render, screen } from "@testing-library/react";
+import type { RunPublic } from "../api/runs";
 import { RunLauncher, readThreads, threadsLabel } from "./RunLauncher";
+import { RunProgress } from "./RunProgress";
 
 // Issue 19 §2: the run form offers the simulator threads (empty: auto, else 1 to the instance's
 // maximum), and the run page says what the run used.
@@ -37,5 +40,31 @@ describe("the threads box", () => {
     expect(threadsLabel({ threads: 4, partitions: 1 })).toBe("4 threads, 1 partition");
     expect(threadsLabel({ threads: 1, partitions: null })).toBe("1 thread");
     expect(threadsLabel({})).toBe("1 thread");
+  });
+});
+
+describe("the run page's threads and partitions", () => {
+  const run = (over: Partial<RunPublic>): RunPublic => ({
+    id: "r1", scenario_id: "s1", seed: 1, status: "SUCCEEDED", progress: 1, sim_time_ns: 100_000, duration_ns: 100_000,
+    events: 1_867_401, wall_s: 0.83, attempts: 1, error: null, created_at: "2026-11-27T09:21:33Z", started_at: null,
+    finished_at: null, cached: false, threads: 2, partitions: 54, summary: null, ...over,
+  });
+  const show = (r: RunPublic) => render(
+    <QueryClientProvider client={new QueryClient()}><RunProgress run={r} /></QueryClientProvider>,
+  );
+
+  it("explains a run cut into more partitions than threads (a large fabric: docs/model.md)", () => {
+    show(run({}));
+    const term = screen.getByRole("button", { name: "2 threads, 54 partitions" });
+    expect(term).toHaveAttribute("data-term", "term.partitions");
+    fireEvent.click(term);
+    expect(screen.getByRole("tooltip")).toHaveTextContent(/about 384 ports even on one thread/);
+    expect(screen.getByRole("tooltip")).toHaveTextContent(/same bytes for any count/);
+  });
+
+  it("says only the threads while the run has no partitions yet", () => {
+    show(run({ status: "RUNNING", progress: 0.5, partitions: null }));
+    expect(screen.getByTestId("run-threads")).toHaveTextContent("2 threads");
+    expect(screen.queryByRole("button", { name: /threads/ })).toBeNull();
   });
 });
