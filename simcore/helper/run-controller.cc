@@ -203,8 +203,8 @@ PartitionsFor(size_t ports, uint32_t threads)
     {
         return threads;
     }
-    auto bySize = static_cast<uint32_t>(std::min<size_t>(kMaxPartitions, ports / kPortsPerPartition));
-    return std::max(threads, bySize);
+    size_t bySize = std::min<size_t>(kMaxPartitions, ports / kPortsPerPartition);
+    return std::max(threads, static_cast<uint32_t>(bySize));
 }
 
 size_t

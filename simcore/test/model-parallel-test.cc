@@ -278,7 +278,8 @@ TEST(Parallel, MorePartitionsThanThreadsGiveTheSameBytes)
     ASSERT_EQ(whole.parallel["partitions"], 1);
     for (auto [threads, parts] : {std::pair{1u, 2u}, {1u, 5u}, {2u, 5u}, {3u, 8u}, {4u, 20u}})
     {
-        SCOPED_TRACE(std::to_string(threads) + " threads, " + std::to_string(parts) + " partitions");
+        SCOPED_TRACE(std::to_string(threads) + " threads, " + std::to_string(parts) +
+                     " partitions");
         Outcome o = RunWith(s, threads, parts);
         EXPECT_EQ(o.parallel["threads"], threads);
         EXPECT_EQ(o.parallel["partitions"], parts);
@@ -301,7 +302,8 @@ TEST(Parallel, ALargeFabricRunsSplitOnOneThread)
                 {"topology",
                  {{"kind", "fat_tree"}, {"k", 12}, {"host_rate_gbps", 100},
                   {"fabric_rate_gbps", 100}, {"link_delay_us", 1}}},
-                {"traffic", {{{"kind", "workload"}, {"distribution", "websearch"}, {"load", 0.3}}}}};
+                {"traffic",
+                 {{{"kind", "workload"}, {"distribution", "websearch"}, {"load", 0.3}}}}};
     Scenario big = LoadScenario(doc.dump());
     Outcome split = RunWith(big, 1);
     EXPECT_EQ(split.parallel["threads"], 1);
