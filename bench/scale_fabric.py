@@ -2,7 +2,8 @@
 
     python3 bench/scale_fabric.py [--k 8,16,32] [--load 0.3] [--duration-us 200] [--repeats 1]
                                   [--rounds 1] [--fabricsim simcore/build/fabricsim]
-                                  [--baseline OTHER_FABRICSIM] [--cache-sim K,...]
+                                  [--baseline OTHER_FABRICSIM] [--baseline-partitions N]
+                                  [--cache-sim K,...]
                                   [--l2-bytes 1048576]
 
 Each k: the fat tree of bench/scale_threads.py (k^3/4 hosts, 100 Gbit/s, 1 us links) with
@@ -14,6 +15,9 @@ five times to each k=32 run, in turn, so that both sides of the ratio see the sa
 least CPU of each k is kept, the median shown beside it). With --baseline, the other binary runs the same scenario right after
 each run of ours (interleaved, so both see the same machine) and the line gives both, the ratio
 and the baseline's own events per CPU second relative to its smallest k; their results must be the same bytes outside `perf` (checked).
+--baseline-partitions N runs the baseline with FABRICSIM_PARTITIONS=N: "--baseline
+simcore/build/fabricsim --baseline-partitions 1" measures a large fabric split into partitions
+(the rule, docs/model.md) against the same build running it whole.
 
 CPU time on a shared virtual machine moves with its neighbours; the exact, repeatable measure of
 what grows with the fabric is the cache misses per event: --cache-sim K,... runs those k once
@@ -39,10 +43,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 from scale_threads import fat_tree_scenario, without_perf  # noqa: E402
 
 
-def run(binary: Path, scenario: Path, out: Path) -> dict:
+def run(binary: Path, scenario: Path, out: Path, env: dict | None = None) -> dict:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.run([str(binary), "run", str(scenario), "--out", str(out), "--threads", "1"],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, env=env)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
         sys.exit(f"{binary} failed ({proc.returncode}): {proc.stderr.strip()}")
@@ -86,6 +90,9 @@ def main() -> None:
                          "machine's speed reaches both (the ratio's two sides)")
     ap.add_argument("--fabricsim", type=Path, default=ROOT / "simcore/build/fabricsim")
     ap.add_argument("--baseline", type=Path, help="another fabricsim, run interleaved")
+    ap.add_argument("--baseline-partitions", type=int,
+                    help="FABRICSIM_PARTITIONS for the baseline's runs only (1: the whole fabric; "
+                         "with --baseline simcore/build/fabricsim, split against whole in one build)")
     ap.add_argument("--cache-sim", default="", help="k values to run under callgrind too")
     ap.add_argument("--l2-bytes", type=int, default=1 << 20)
     args = ap.parse_args()
@@ -94,6 +101,11 @@ def main() -> None:
     reps = reps * len(ks) if len(reps) == 1 else reps
     if len(reps) != len(ks) or min(reps) < 1 or args.rounds < 1:
         sys.exit("--repeats: one number >= 1, or one per --k; --rounds >= 1")
+    if args.baseline_partitions is not None and (not args.baseline or args.baseline_partitions < 1):
+        sys.exit("--baseline-partitions: an integer >= 1, with --baseline")
+    base_env = None
+    if args.baseline_partitions is not None:
+        base_env = dict(os.environ, FABRICSIM_PARTITIONS=str(args.baseline_partitions))
     cache_ks = [int(k) for k in args.cache_sim.split(",") if k]
     print(json.dumps({"cpus": os.cpu_count(), "load_average": os.getloadavg()}))
     first = None
@@ -112,7 +124,8 @@ def main() -> None:
                 for _ in range(n):
                     ours_by_k[k].append(run(args.fabricsim, scen, work / "ours.json"))
                     if args.baseline:
-                        theirs_by_k[k].append(run(args.baseline, scen, work / "base.json"))
+                        theirs_by_k[k].append(run(args.baseline, scen, work / "base.json",
+                                                  base_env))
                         if without_perf(work / "ours.json") != without_perf(work / "base.json"):
                             sys.exit(f"k={k}: the two builds' results differ outside perf")
         for k in ks:
