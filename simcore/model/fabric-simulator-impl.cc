@@ -223,7 +223,6 @@ FabricSimulatorImpl::SetPartitions(const PartitionPlan& plan)
         m_firstPart.push_back(static_cast<uint32_t>(uint64_t(plan.parts) * t / threads));
     }
     m_stats = ParallelStats();
-    m_stats.threads = threads;
 }
 
 void

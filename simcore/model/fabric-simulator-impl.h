@@ -52,7 +52,6 @@ struct PartitionPlan
 /** What a parallel run did (the result's perf object). */
 struct ParallelStats
 {
-    uint32_t threads = 1;
     uint64_t windows = 0;
     uint64_t globalEvents = 0;
     std::vector<uint64_t> eventsPerPartition;
