@@ -92,8 +92,11 @@ def test_deadlock_cured_per_flow_goodput_is_the_one_docs_presets_states(sim):
     docs = Path(__file__).resolve().parents[2] / "docs" / "presets.md"
     row = next(line for line in docs.read_text().splitlines()
                if line.startswith("| `msft-deadlock-cured`"))
-    low, high = map(float, re.search(r"([\d.]+)-([\d.]+) Gbit/s each", row).groups())
-    assert len(rates) == 5 and low <= min(rates) and max(rates) <= high, (rates, low, high)
+    # the two ends are stated to 0.01 Gbit/s (validation/figures/faults.py writes them)
+    stated = re.search(r"([\d.]+)<!--fig [^>]*-->-([\d.]+)<!--fig [^>]*--> Gbit/s each", row)
+    low, high = map(float, stated.groups())
+    assert len(rates) == 5 and low - 0.005 <= min(rates) and max(rates) <= high + 0.005, \
+        (rates, low, high)
 
 
 def test_pingmesh_latency_rises_under_load_and_stays_out_of_fct(sim):

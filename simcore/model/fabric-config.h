@@ -124,6 +124,7 @@ struct CcConfig
     double maxDecrease = 1.0;                      ///< largest fraction one cut takes off
     std::string alphaTimer = "restart_on_cnp";     ///< or "periodic" (the paper preset: restart)
     std::string presetCnpMode = "holdoff";          ///< the preset's notification point mode
+    double presetCnpIntervalUs = 50;                ///< and its CNP spacing per QP (us)
 };
 
 struct NicConfig

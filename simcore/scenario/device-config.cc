@@ -186,20 +186,26 @@ DcqcnPreset(const std::string& name)
     }
     if (name == "nvidia-default")
     {
-        c.g = 5.0 / 1024;
-        c.alphaUpdateUs = 1;
-        c.rateDecreaseIntervalUs = 4;
-        c.rateIncreaseTimerUs = 300;
-        c.byteCounterBytes = 32767;          // rpg_byte_reset
-        c.fastRecoverySteps = 1;             // rpg_threshold
-        c.raiMbps = 5;                       // rpg_ai_rate
-        c.rhaiMbps = 50;                     // rpg_hai_rate
-        c.minRateMbps = 1;                   // rpg_min_rate
-        c.clampTargetRate = false;           // clamp_tgt_rate
-        c.clampTargetAfterTimerIncrease = true; // clamp_tgt_rate_after_time_inc
-        c.maxDecrease = 0.5;                 // rpg_min_dec_fac 50 %
-        c.alphaTimer = "periodic";           // dce_tcp_rtt: alpha updated every period
-        c.presetCnpMode = "holdoff";         // min_time_between_cnps (as recalled, unverified)
+        // ConnectX firmware defaults (ConnectX-4 and later), as NVIDIA documents them in "DCQCN CC
+        // Parameters" (DOCA SDK documentation; docs/presets.md, "Congestion-control presets",
+        // cites the page): each value beside its MLNX_OFED name.
+        c.g = 5.0 / 1024;                       // dce_tcp_g 1019: alpha = (1019/1024) alpha + g
+        c.alphaUpdateUs = 1;                    // dce_tcp_rtt 1 us
+        c.rateDecreaseIntervalUs = 4;           // rate_reduce_monitor_period 4 us
+        c.rateIncreaseTimerUs = 300;            // rpg_time_reset 300 us
+        c.byteCounterBytes = 32767;             // rpg_byte_reset
+        c.fastRecoverySteps = 1;                // rpg_threshold
+        c.raiMbps = 5;                          // rpg_ai_rate
+        c.rhaiMbps = 50;                        // rpg_hai_rate
+        c.minRateMbps = 1;                      // rpg_min_rate
+        c.clampTargetRate = false;              // clamp_tgt_rate 0
+        c.clampTargetAfterTimerIncrease = true; // clamp_tgt_rate_after_time_inc 1
+        c.maxDecrease = 0.5;                    // rpg_min_dec_fac 50 %
+        c.alphaTimer = "periodic";              // alpha updated every dce_tcp_rtt
+        // The notification point: min_time_between_cnps 4 us, a marked frame within 4 us of the
+        // QP's last CNP earns none.
+        c.presetCnpMode = "holdoff";
+        c.presetCnpIntervalUs = 4;
         return c;
     }
     if (name == "hpcc-dcqcn")
@@ -365,7 +371,7 @@ ReadNicConfig(const json& value, const std::string& path, ordered_json* out)
                                     Range::Of(kNicMessageBytes)));
     n.cc = ReadCc(OrEmpty(r.Raw("cc")), r.FieldPath("cc"), Child(out, "cc"));
     n.cnpIntervalUs =
-        r.Number("cnp_interval_us", n.cnpIntervalUs, Range::Of(kNicCnpIntervalUs));
+        r.Number("cnp_interval_us", n.cc.presetCnpIntervalUs, Range::Of(kNicCnpIntervalUs));
     n.cnpMode = r.Enum("cnp_mode", n.cc.presetCnpMode, kNicCnpMode.options);
     n.ackIntervalPackets = static_cast<uint32_t>(
         r.Int("ack_interval_packets", n.ackIntervalPackets, Range::Of(kNicAckIntervalPackets)));

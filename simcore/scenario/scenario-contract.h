@@ -120,12 +120,12 @@ constexpr NumberField kNicCcFastRecoverySteps{0, false, 100, false, kNoDefault, 
 constexpr NumberField kNicCcG{0, true, 1, false, kNoDefault, false, nullptr, nullptr};
 constexpr NumberField kNicCcMaxDecrease{0, false, 1, false, kNoDefault, false, nullptr, nullptr};
 constexpr NumberField kNicCcMinRateMbps{1.0, false, 1600000.0, false, kNoDefault, false, "Mbit/s", nullptr};
-inline const EnumField kNicCcPreset{"dcqcn-paper", {"dcqcn-paper", "nvidia-default", "hpcc-dcqcn"}};
+inline const EnumField kNicCcPreset{"nvidia-default", {"dcqcn-paper", "nvidia-default", "hpcc-dcqcn"}};
 constexpr NumberField kNicCcRaiMbps{1.0, false, 1600000.0, false, kNoDefault, false, "Mbit/s", nullptr};
 constexpr NumberField kNicCcRateDecreaseIntervalUs{0, false, 1000000.0, false, kNoDefault, false, "us", nullptr};
 constexpr NumberField kNicCcRateIncreaseTimerUs{1.0, false, 1000000.0, false, kNoDefault, false, "us", nullptr};
 constexpr NumberField kNicCcRhaiMbps{1.0, false, 1600000.0, false, kNoDefault, false, "Mbit/s", nullptr};
-constexpr NumberField kNicCnpIntervalUs{0, false, 1000000.0, false, 50, false, "us", nullptr};
+constexpr NumberField kNicCnpIntervalUs{0, false, 1000000.0, false, kNoDefault, false, "us", nullptr};
 inline const EnumField kNicCnpMode{"", {"window", "holdoff"}};
 inline const EnumField kNicEcnFeedback{"cnp", {"cnp", "ack_flag"}};
 constexpr NumberField kNicErdNackIntervalUs{0.1, false, 1000000.0, false, kNoDefault, false, "us", "auto"};
@@ -256,7 +256,7 @@ constexpr NumberField kMultiPlaneServersPerUnit{1, false, 256, false, 4, true, n
 constexpr NumberField kMultiPlaneSpines{1, false, 256, false, 2, true, nullptr, nullptr};
 constexpr NumberField kMultiPlaneUnits{1, false, 64, false, 1, true, nullptr, nullptr};
 constexpr NumberField kNicAckIntervalPackets{1, false, 1024, false, 1, true, "packets", nullptr};
-constexpr NumberField kNicCnpIntervalUs{0, false, 1000000.0, false, 50, false, "us", nullptr};
+constexpr NumberField kNicCnpIntervalUs{0, false, 1000000.0, false, kNoDefault, false, "us", nullptr};
 constexpr NumberField kNicHeaderBytes{20, false, 256, false, 62, true, "bytes", nullptr};
 constexpr NumberField kNicMessageBytes{1, false, 2147483648, false, 65536, true, "bytes", nullptr};
 constexpr NumberField kNicMtuBytes{256, false, 9000, false, 1000, true, "bytes", nullptr};

@@ -198,7 +198,8 @@ TEST_F(CliTest, SchemaPrintsAValidDefaultedScenario)
     EXPECT_EQ(d["schema_version"], 1);
     EXPECT_EQ(d["duration_us"], 10000);
     EXPECT_EQ(d["switch"]["buffer_bytes"], 12000000);
-    EXPECT_EQ(d["nic"]["cc"]["rai_mbps"], 40);
+    EXPECT_EQ(d["nic"]["cc"]["rai_mbps"], 5);   // nvidia-default's rpg_ai_rate
+    EXPECT_EQ(d["nic"]["cnp_interval_us"], 4);  // and its min_time_between_cnps
     WriteFile(Path("defaults.json"), o.out);
     EXPECT_EQ(Fabricsim("validate " + Quote(Path("defaults.json"))).code, 0);
 }

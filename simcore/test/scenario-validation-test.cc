@@ -170,8 +170,9 @@ TEST(Defaults, MatchTheSpec)
     EXPECT_EQ(nic.qpDepth, 16u);
     EXPECT_EQ(nic.messageBytes, 65536u);
     EXPECT_EQ(nic.cc.algorithm, "dcqcn");
-    EXPECT_DOUBLE_EQ(nic.cc.g, 1.0 / 256);
-    EXPECT_DOUBLE_EQ(nic.cnpIntervalUs, 50);
+    // the default preset, nvidia-default: dce_tcp_g 1019 and min_time_between_cnps 4 us
+    EXPECT_DOUBLE_EQ(nic.cc.g, 5.0 / 1024);
+    EXPECT_DOUBLE_EQ(nic.cnpIntervalUs, 4);
     EXPECT_DOUBLE_EQ(nic.rtoUs, 1000);
     EXPECT_EQ(s.monitor.sampleIntervalUs, 10);
     EXPECT_TRUE(s.flows.empty());
@@ -205,6 +206,9 @@ TEST(Presets, ExpandToTheDocumentedValues)
     EXPECT_FALSE(nv.clampTargetRate);
     EXPECT_TRUE(nv.clampTargetAfterTimerIncrease);
     EXPECT_DOUBLE_EQ(nv.maxDecrease, 0.5);
+    // the notification point: min_time_between_cnps 4 us (the paper's NP: 50 us)
+    EXPECT_DOUBLE_EQ(nv.presetCnpIntervalUs, 4);
+    EXPECT_DOUBLE_EQ(paper.presetCnpIntervalUs, 50);
 
     // A preset chosen in the scenario, one field set explicitly over it.
     json d = Minimal();
@@ -213,6 +217,12 @@ TEST(Presets, ExpandToTheDocumentedValues)
     const fabric::CcConfig& cc = s.nicCfg[s.topo.index.at("h1")].cc;
     EXPECT_DOUBLE_EQ(cc.rateIncreaseTimerUs, 300);
     EXPECT_DOUBLE_EQ(cc.raiMbps, 20);
+    EXPECT_DOUBLE_EQ(s.nicCfg[s.topo.index.at("h1")].cnpIntervalUs, 4);
+    // an explicit spacing wins over the preset's; another preset brings its own
+    d["nic"]["cnp_interval_us"] = 20;
+    EXPECT_DOUBLE_EQ(fabric::LoadScenario(d.dump()).nicCfg[1].cnpIntervalUs, 20);
+    d["nic"] = {{"cc", {{"preset", "dcqcn-paper"}}}};
+    EXPECT_DOUBLE_EQ(fabric::LoadScenario(d.dump()).nicCfg[1].cnpIntervalUs, 50);
 }
 
 TEST(Presets, ClampAndMaxDecreaseOverrideThePreset)
@@ -344,7 +354,7 @@ TEST(Schema, DefaultsDocumentIsItselfValidAndComplete)
 {
     nlohmann::ordered_json defaults = fabric::ScenarioDefaults();
     EXPECT_EQ(defaults["switch"]["pfc"]["headroom_bytes"], "auto");
-    EXPECT_EQ(defaults["nic"]["cc"]["preset"], "dcqcn-paper");
+    EXPECT_EQ(defaults["nic"]["cc"]["preset"], "nvidia-default");
     EXPECT_EQ(defaults["monitor"]["queues"], "auto");
     nlohmann::ordered_json again;
     EXPECT_NO_THROW(fabric::LoadScenario(defaults.dump(), &again));

@@ -14,6 +14,8 @@ LABS_DIR = REPO_ROOT / "docs" / "labs"
 SLUG = re.compile(r"^[a-z0-9-]{1,80}$")
 INSTRUCTOR = re.compile(r"^## Instructor notes\s*$", re.MULTILINE)
 MAX_LAB_BYTES = 200_000
+# A measured figure's tag (validation/figures/core.py): kept in the file, never served.
+FIGURE_TAG = re.compile(r"<!--fig [a-z0-9_.\-]+-->")
 
 
 class LabFormatError(ValueError):
@@ -22,6 +24,7 @@ class LabFormatError(ValueError):
 
 def parse_lab(slug: str, text: str) -> LabPublic:
     """One lab file -> its public form; LabFormatError when the front matter is wrong."""
+    text = FIGURE_TAG.sub("", text)
     if not text.startswith("---\n"):
         raise LabFormatError(f"{slug}: no front matter (the file must start with '---')")
     end = text.find("\n---\n", 4)

@@ -159,7 +159,11 @@ class Cc(Strict):
         "dcqcn", description="dcqcn: cut on a CNP at most once per decrease interval, alpha "
         "updated per CNP; dcqcn_sampled: alpha and the cut run on periodic timers that sample a "
         "CNP-arrived flag (the HPCC simulator's and ConnectX firmware's form); none")
-    preset: CcPreset = "dcqcn-paper"
+    preset: CcPreset = Field(
+        "nvidia-default", description="where unset DCQCN parameters (and the notification "
+        "point's nic.cnp_mode and nic.cnp_interval_us) come from: nvidia-default (ConnectX "
+        "firmware defaults, the NIC a 2026 fabric runs), dcqcn-paper (SIGCOMM'15, 40G-era), "
+        "hpcc-dcqcn (the HPCC simulator's benchmark)")
     g: float | None = Field(None, gt=0, le=1)
     alpha_update_us: float | None = Field(None, ge=limits.MIN_CC_TIMER_US, le=limits.MAX_TIMER_US)
     rate_decrease_interval_us: float | None = Field(None, ge=0, le=limits.MAX_TIMER_US)
@@ -265,13 +269,16 @@ class Nic(Strict):
     qp_depth: QpDepth = Field(16, description=QP_DEPTH_DOC)
     message_bytes: int = Field(65536, ge=1, le=2**31)
     cc: Cc = Field(default_factory=Cc)
-    cnp_interval_us: float = Field(50, ge=0, le=limits.MAX_TIMER_US)
+    cnp_interval_us: float | None = Field(
+        None, ge=0, le=limits.MAX_TIMER_US, description="notification point: at most one CNP "
+        "per QP per this many us. Unset: the congestion-control preset's (nvidia-default 4, "
+        "min_time_between_cnps; dcqcn-paper 50; hpcc-dcqcn 50)")
     cnp_mode: Literal["window", "holdoff"] | None = Field(
         None,
         description="notification point: 'window' (DCQCN paper: a frame marked within the "
         "interval after a CNP earns one CNP at the interval's end) or 'holdoff' (marked frames "
-        "within the interval are ignored; NVIDIA min_time_between_cnps). Unset: holdoff for both "
-        "presets (docs/model.md)")
+        "within the interval are ignored; NVIDIA min_time_between_cnps). Unset: holdoff for "
+        "every preset (docs/model.md)")
     ack_interval_packets: int = Field(1, ge=1, le=1024)
     rto_us: float = Field(1000, ge=1, le=10_000_000)
     nack_enabled: bool = True

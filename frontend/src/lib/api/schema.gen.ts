@@ -912,7 +912,8 @@ export interface components {
             min_rate_mbps?: number | null;
             /**
              * Preset
-             * @default dcqcn-paper
+             * @description where unset DCQCN parameters (and the notification point's nic.cnp_mode and nic.cnp_interval_us) come from: nvidia-default (ConnectX firmware defaults, the NIC a 2026 fabric runs), dcqcn-paper (SIGCOMM'15, 40G-era), hpcc-dcqcn (the HPCC simulator's benchmark)
+             * @default nvidia-default
              * @enum {string}
              */
             preset: "dcqcn-paper" | "nvidia-default" | "hpcc-dcqcn";
@@ -2255,12 +2256,12 @@ export interface components {
             cc?: components["schemas"]["Cc"];
             /**
              * Cnp Interval Us
-             * @default 50
+             * @description notification point: at most one CNP per QP per this many us. Unset: the congestion-control preset's (nvidia-default 4, min_time_between_cnps; dcqcn-paper 50; hpcc-dcqcn 50)
              */
-            cnp_interval_us: number;
+            cnp_interval_us?: number | null;
             /**
              * Cnp Mode
-             * @description notification point: 'window' (DCQCN paper: a frame marked within the interval after a CNP earns one CNP at the interval's end) or 'holdoff' (marked frames within the interval are ignored; NVIDIA min_time_between_cnps). Unset: holdoff for both presets (docs/model.md)
+             * @description notification point: 'window' (DCQCN paper: a frame marked within the interval after a CNP earns one CNP at the interval's end) or 'holdoff' (marked frames within the interval are ignored; NVIDIA min_time_between_cnps). Unset: holdoff for every preset (docs/model.md)
              */
             cnp_mode?: ("window" | "holdoff") | null;
             /**

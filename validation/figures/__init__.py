@@ -1,0 +1,1 @@
+"""Stated figures tied to the simulator (validation/figures/core.py)."""

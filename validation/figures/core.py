@@ -1,0 +1,300 @@
+"""Stated figures: every measured number that docs/presets.md, docs/model.md and the labs state,
+tied to the simulator run that produces it.
+
+A figure is declared once, in a module of this package (one per preset or lab): the case that
+produces it (a preset, or a scenario, with a patch of dotted paths such as
+`switch.load_balancing` or `traffic.0.channels`, the paths a preset's comparison uses), a function
+of the result, and the digits it is stated with. In a document the stated number carries the
+figure's id in an HTML comment right after it, which no renderer shows:
+
+    | preset | 20.94<!--fig incast.preset.goodput--> | ...
+
+`python -m validation.figures --write` runs every case on `fabricsim` and rewrites each tagged
+number; `--check` (the test command, backend/tests/test_stated_figures.py) runs them again and
+fails when a stated number is off by more than 1 % (or by more than half its last digit, where
+the rounding of the stated digits is coarser), names an undeclared figure, or a declared figure is
+stated nowhere.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import math
+import os
+import re
+import subprocess
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parents[2]
+PRESETS_DIR = ROOT / "backend" / "app" / "presets" / "data"
+DOCS = [ROOT / "docs" / "presets.md", ROOT / "docs" / "model.md",
+        *sorted((ROOT / "docs" / "labs").glob("lab*.md"))]
+TAG = re.compile(r"(?P<num>\d[\d,]*(?:\.\d+)?)<!--fig (?P<id>[a-z0-9_.\-]+)-->")
+REL_TOLERANCE = 0.01
+
+
+@dataclass(frozen=True)
+class Case:
+    """A run: a preset's scenario (or a scenario given whole) with a patch applied."""
+
+    key: str
+    preset: str | None = None
+    patch: dict[str, Any] = field(default_factory=dict)
+    scenario: Callable[[], dict] | None = None  # instead of a preset: builds the document
+
+    def document(self) -> dict:
+        if self.scenario is not None:
+            doc = self.scenario()
+        else:
+            doc = preset_scenario(self.preset)
+        for path, value in self.patch.items():
+            set_path(doc, path, value)
+        return doc
+
+
+@dataclass(frozen=True)
+class Figure:
+    id: str
+    case: str
+    value: Callable[[dict], float]
+    digits: int = 1  # decimals as stated
+    what: str = ""
+
+
+CASES: dict[str, Case] = {}
+FIGURES: dict[str, Figure] = {}
+
+
+def case(key: str, preset: str | None = None, scenario: Callable[[], dict] | None = None,
+         **patch: Any) -> str:
+    """Declares a case; keyword names are dotted paths with '__' for '.' (or pass patch=dict)."""
+    extra = patch.pop("patch", {})
+    paths = {k.replace("__", "."): v for k, v in patch.items()} | extra
+    if key in CASES:
+        raise ValueError(f"case {key} declared twice")
+    CASES[key] = Case(key, preset, paths, scenario)
+    return key
+
+
+def figure(fid: str, case_key: str, value: Callable[[dict], float], digits: int = 1,
+           what: str = "") -> None:
+    if fid in FIGURES:
+        raise ValueError(f"figure {fid} declared twice")
+    if case_key not in CASES:
+        raise ValueError(f"figure {fid}: unknown case {case_key}")
+    FIGURES[fid] = Figure(fid, case_key, value, digits, what)
+
+
+# -- scenario helpers --------------------------------------------------------------------------
+
+_PRESETS: dict[str, dict] = {}
+
+
+def preset_scenario(key: str) -> dict:
+    if not _PRESETS:
+        for p in PRESETS_DIR.glob("*.json"):
+            d = json.loads(p.read_text())
+            _PRESETS[d["key"]] = d
+    return copy.deepcopy(_PRESETS[key]["scenario"])
+
+
+def set_path(doc: dict, path: str, value: Any) -> None:
+    parts = path.split(".")
+    node: Any = doc
+    for part in parts[:-1]:
+        key: Any = int(part) if isinstance(node, list) else part
+        if isinstance(node, dict) and key not in node:
+            node[key] = {}
+        node = node[key]
+    last: Any = int(parts[-1]) if isinstance(node, list) else parts[-1]
+    if value is DELETE:
+        node.pop(last, None)
+    else:
+        node[last] = value
+
+
+DELETE = object()
+
+
+# -- result helpers --------------------------------------------------------------------------
+
+def summary(r: dict) -> dict:
+    return r["summary"]
+
+
+def queue(r: dict, name: str) -> dict:
+    return next(q for q in r["summary"]["queues"] if q["queue"] == name)
+
+
+def link_util(r: dict, name: str) -> float:
+    return next(u["utilization"] for u in r["summary"]["link_utilization"] if u["link"] == name)
+
+
+def job(r: dict, name: str) -> dict:
+    return next(j for j in r["jobs"] if j["name"] == name)
+
+
+# -- running -----------------------------------------------------------------------------------
+
+def fabricsim_bin() -> Path:
+    return Path(os.environ.get("FABRICSIM_BIN", ROOT / "simcore" / "build" / "fabricsim"))
+
+
+def run_case(c: Case, workdir: Path) -> dict:
+    text = json.dumps(c.document(), sort_keys=True)
+    name = hashlib.sha256(text.encode()).hexdigest()[:16]
+    src, out = workdir / f"{name}.json", workdir / f"{name}.out.json"
+    src.write_text(text)
+    proc = subprocess.run([str(fabricsim_bin()), "run", str(src), "--out", str(out)],
+                          capture_output=True, text=True, timeout=1800, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"case {c.key}: fabricsim exited {proc.returncode}: {proc.stderr[-500:]}")
+    return json.loads(out.read_text())
+
+
+def measure(cases: list[str] | None = None, jobs: int = 2) -> dict[str, float]:
+    """Runs the cases (all by default) and returns every figure of them: id -> value."""
+    load_all()
+    keys = sorted(cases if cases is not None else {f.case for f in FIGURES.values()})
+    with tempfile.TemporaryDirectory(prefix="figures-") as tmp:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            results = dict(zip(keys, pool.map(lambda k: run_case(CASES[k], Path(tmp)), keys)))
+    return {f.id: float(f.value(results[f.case])) for f in FIGURES.values() if f.case in results}
+
+
+def load_all() -> None:
+    from validation.figures import declarations  # noqa: F401  (registers every figure)
+
+
+# -- documents ---------------------------------------------------------------------------------
+
+def fmt(value: float, digits: int) -> str:
+    if digits <= 0:
+        return f"{round(value):,}" if abs(value) >= 10_000 else f"{round(value)}"
+    text = f"{value:,.{digits}f}" if abs(value) >= 10_000 else f"{value:.{digits}f}"
+    return text
+
+
+def parse(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+def tolerance(value: float, digits: int) -> float:
+    return max(REL_TOLERANCE * abs(value), 0.5 * 10 ** (-max(digits, 0))) + 1e-9
+
+
+@dataclass
+class Finding:
+    doc: str
+    line: int
+    fid: str
+    stated: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.doc}:{self.line}: {self.fid} = {self.stated}: {self.message}"
+
+
+def tags(docs: list[Path] | None = None):
+    for doc in docs or DOCS:
+        for n, line in enumerate(doc.read_text().splitlines(), 1):
+            for m in TAG.finditer(line):
+                yield doc, n, m
+
+
+def check(values: dict[str, float]) -> list[Finding]:
+    load_all()
+    findings: list[Finding] = []
+    stated: set[str] = set()
+    for doc, n, m in tags():
+        rel = str(doc.relative_to(ROOT)) if doc.is_relative_to(ROOT) else str(doc)
+        fid = m["id"]
+        stated.add(fid)
+        if fid not in FIGURES:
+            findings.append(Finding(rel, n, fid, m["num"], "no such figure is declared"))
+            continue
+        if fid not in values:
+            continue
+        f, v = FIGURES[fid], values[fid]
+        if not math.isfinite(v) or abs(parse(m["num"]) - v) > tolerance(v, f.digits):
+            findings.append(Finding(rel, n, fid, m["num"],
+                                    f"the simulator gives {fmt(v, f.digits)} ({v:.6g})"))
+    for fid in sorted(set(FIGURES) - stated):
+        findings.append(Finding("-", 0, fid, "", "declared but stated in no document"))
+    return findings
+
+
+def write(values: dict[str, float]) -> int:
+    """Rewrites every tagged number from values; returns how many changed."""
+    load_all()
+    changed = 0
+    for doc in DOCS:
+        text = doc.read_text()
+
+        def sub(m: re.Match) -> str:
+            nonlocal changed
+            f = FIGURES.get(m["id"])
+            if f is None or f.id not in values:
+                return m.group(0)
+            new = fmt(values[f.id], f.digits)
+            if new != m["num"]:
+                changed += 1
+            return f"{new}<!--fig {f.id}-->"
+
+        new_text = TAG.sub(sub, text)
+        if new_text != text:
+            doc.write_text(new_text)
+    return changed
+
+
+# -- metrics shared by the declarations --------------------------------------------------------
+
+def thr(r: dict) -> float:
+    return r["summary"]["throughput_gbps"]
+
+
+def marks(r: dict) -> float:
+    return r["summary"]["ecn_marked_packets"]
+
+
+def cnps(r: dict) -> float:
+    return r["summary"]["cnps_sent"]
+
+
+def pauses(r: dict) -> float:
+    return r["summary"]["pfc_pauses_sent"]
+
+
+def retx(r: dict) -> float:
+    return r["summary"]["retransmitted_packets"]
+
+
+def qmean_kb(name: str) -> Callable[[dict], float]:
+    return lambda r: queue(r, name)["mean_bytes"] / 1000
+
+
+def qmax_kb(name: str, whole_run: bool = False) -> Callable[[dict], float]:
+    key = "max_bytes_whole_run" if whole_run else "max_bytes"
+    return lambda r: queue(r, name)[key] / 1000
+
+
+def peak_time_us(name: str) -> Callable[[dict], float]:
+    """When the queue's sampled series peaks (the first sample at its maximum)."""
+    def value(r: dict) -> float:
+        series = r["series"]["queues"][name]
+        return r["series"]["t_us"][series.index(max(series))]
+    return value
+
+
+def flow_goodput(index: int) -> Callable[[dict], float]:
+    return lambda r: r["flows"][index]["goodput_after_warmup_gbps"]
+
+
+def jct_us(name: str) -> Callable[[dict], float]:
+    return lambda r: job(r, name)["jct_us"]
