@@ -64,6 +64,10 @@ def test_ai_moe_alltoall_spraying_needs_a_transport_that_tolerates_reordering(si
     assert ecmp["jct_us"] > 2 * bound_us  # hashed collisions on the spine links
     sprayed_rc = sim(variant("ai-moe-alltoall", switch__load_balancing="per_packet"))
     assert sprayed_rc["summary"]["retransmitted_packets"] > 1000  # go-back-N on reordering
+    assert job(sprayed_rc, "moe")["jct_us"] > ecmp["jct_us"]  # so spraying with RC loses to ECMP
+    # the sprayed transport takes a source port per packet: plain ECMP spreads it to the bound
+    ecmp_sprayed = job(sim(variant("ai-moe-alltoall", nic__transport="sprayed")), "moe")
+    assert bound_us <= ecmp_sprayed["jct_us"] <= 1.05 * bound_us
     sprayed = job(sim(variant("ai-moe-alltoall", switch__load_balancing="per_packet",
                               nic__transport="sprayed")), "moe")
     assert sprayed["jct_us"] < 0.7 * ecmp["jct_us"]
