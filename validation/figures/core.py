@@ -61,8 +61,8 @@ class Case:
 @dataclass(frozen=True)
 class Figure:
     id: str
-    case: str
-    value: Callable[[dict], float]
+    cases: tuple[str, ...]  # value(result of cases[0], result of cases[1], ...)
+    value: Callable[..., float]
     digits: int = 1  # decimals as stated
     what: str = ""
 
@@ -82,13 +82,17 @@ def case(key: str, preset: str | None = None, scenario: Callable[[], dict] | Non
     return key
 
 
-def figure(fid: str, case_key: str, value: Callable[[dict], float], digits: int = 1,
+def figure(fid: str, cases: str | tuple[str, ...], value: Callable[..., float], digits: int = 1,
            what: str = "") -> None:
+    """A number read from one run (value(result)) or compared across runs (value(r1, r2, ...)),
+    stated with `digits` decimals."""
+    keys = (cases,) if isinstance(cases, str) else tuple(cases)
     if fid in FIGURES:
         raise ValueError(f"figure {fid} declared twice")
-    if case_key not in CASES:
-        raise ValueError(f"figure {fid}: unknown case {case_key}")
-    FIGURES[fid] = Figure(fid, case_key, value, digits, what)
+    for key in keys:
+        if key not in CASES:
+            raise ValueError(f"figure {fid}: unknown case {key}")
+    FIGURES[fid] = Figure(fid, keys, value, digits, what)
 
 
 # -- scenario helpers --------------------------------------------------------------------------
@@ -161,11 +165,12 @@ def run_case(c: Case, workdir: Path) -> dict:
 def measure(cases: list[str] | None = None, jobs: int = 2) -> dict[str, float]:
     """Runs the cases (all by default) and returns every figure of them: id -> value."""
     load_all()
-    keys = sorted(cases if cases is not None else {f.case for f in FIGURES.values()})
+    keys = sorted(cases if cases is not None else {c for f in FIGURES.values() for c in f.cases})
     with tempfile.TemporaryDirectory(prefix="figures-") as tmp:
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             results = dict(zip(keys, pool.map(lambda k: run_case(CASES[k], Path(tmp)), keys)))
-    return {f.id: float(f.value(results[f.case])) for f in FIGURES.values() if f.case in results}
+    return {f.id: float(f.value(*(results[c] for c in f.cases))) for f in FIGURES.values()
+            if all(c in results for c in f.cases)}
 
 
 def load_all() -> None:
