@@ -99,3 +99,5 @@ figure("ai-mp.sprayed.1.link_down", "ai-mp.sprayed.1", fault_drops("link_down"),
 figure("ai-mp.sprayed.1.retx", "ai-mp.sprayed.1", retx, 0)
 figure("ai-mp.sprayed.4.link_down", "ai-mp.sprayed.4", fault_drops("link_down"), 0)
 figure("ai-mp.sprayed.4.it0.busbw", "ai-mp.sprayed.4", iteration_busbw("train", 0), 1)
+figure("ai-moe.spray_rc_x_ecmp", ("ai-moe.per_packet.rc", "ai-moe.ecmp.rc"),
+       lambda a, b: jct_us("moe")(a) / jct_us("moe")(b), 1, "spraying with RC against ECMP")
