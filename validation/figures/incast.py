@@ -31,3 +31,27 @@ figure("incast.kmax.peak_us", ROWS["kmax"], peak_time_us(Q), 0)
 figure("incast.kmax10ms.goodput",
        case("incast.kmax200k-10ms", P, switch__ecn__kmax_bytes=200000, duration_us=10000), thr, 1)
 figure("incast.nvidia.qmax_run", ROWS["nvidia"], qmax_kb(Q, whole_run=True), 1)
+figure("incast.nvidia-cnp2.goodput",
+       case("incast.nvidia-cnp2", P, nic__cc__preset="nvidia-default", nic__cnp_interval_us=2),
+       thr, 2, "nvidia-default with a CNP at most every 2 us")
+figure("incast.nvidia-cnp2.qmean", "incast.nvidia-cnp2", qmean_kb(Q), 1)
+
+# docs/model.md, "ECN marking point": docs/examples/valid/leaf-spine-incast.json for 5 ms with
+# nvidia-default (simcore/test/model-dcqcn-incast-test.cc runs the same).
+def _example_incast() -> dict:
+    import json
+
+    from validation.figures.core import ROOT
+    doc = json.loads((ROOT / "docs/examples/valid/leaf-spine-incast.json").read_text())
+    doc["duration_us"] = 5000
+    doc.setdefault("nic", {})["cc"] = {"preset": "nvidia-default", "algorithm": "dcqcn"}
+    return doc
+
+
+for point in ("enqueue", "dequeue"):
+    c = case(f"incast.example.{point}", scenario=_example_incast, switch__ecn_mark_point=point)
+    figure(f"incast.example.{point}.goodput", c, thr, 2)
+    figure(f"incast.example.{point}.pct", c, lambda r: 100 * thr(r) / 23.09, 0,
+           "% of the bottleneck's 23.09 Gbit/s")
+figure("incast.example.dequeue.pauses", "incast.example.dequeue",
+       lambda r: r["summary"]["pfc_pauses_sent"], 0)
