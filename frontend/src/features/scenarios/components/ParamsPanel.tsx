@@ -11,6 +11,8 @@ export function ParamsPanel({ doc, errors, onSet }: {
   onSet: (path: string, value: Json | undefined) => void;
 }) {
   const cellBytes = Number(getPath(doc, "switch.cell_bytes") ?? 208);
+  // The DCQCN preset this scenario runs: its own, else the contract's default (nvidia-default).
+  const ccPreset = String(getPath(doc, "nic.cc.preset") ?? NIC_DEFAULTS["cc.preset"]);
   return (
     <div className="params-panel">
       <details open>
@@ -36,10 +38,10 @@ export function ParamsPanel({ doc, errors, onSet }: {
         ))}
       </details>
       <details>
-        <summary>NIC defaults (DCQCN)</summary>
+        <summary>NIC defaults (DCQCN: <span data-testid="cc-preset-in-use">{ccPreset}</span>)</summary>
         {NIC_FIELDS.map((f) => (
           <FieldInput key={f.path} spec={f} value={getPath(doc.nic, f.path) ?? undefined}
-            placeholder={NIC_DEFAULTS[f.path] ?? "from preset"}
+            placeholder={NIC_DEFAULTS[f.path] ?? `from ${ccPreset}`}
             error={errors[`nic.${f.path}`]} term={`nic.${f.path}`} onChange={(v) => onSet(`nic.${f.path}`, v)} />
         ))}
       </details>
