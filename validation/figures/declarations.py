@@ -1,3 +1,3 @@
 """Imports every module that declares figures (validation/figures/core.py)."""
 
-from validation.figures import ai, cc_presets, faults, incast, pfc_alpha  # noqa: F401
+from validation.figures import ai, cc_presets, faults, incast, pfc_alpha, tuning  # noqa: F401
