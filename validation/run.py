@@ -1,12 +1,17 @@
 """Runs the validation targets and writes docs/validation.md.
 
   python -m validation.run            every target; rewrites docs/validation.md
-  python -m validation.run --quick    the quick targets only (scripts/test.sh); writes nothing
-Exit status 1 when a target FAILs (quick run) or a target could not run."""
+  python -m validation.run --quick    the quick targets only; writes nothing
+  python -m validation.run --check    every target; writes nothing, compares with docs/validation.md
+                                      (scripts/test.sh): a measured number more than 1 % (or half
+                                      its last digit) off, or any other difference, fails
+Exit status 1 when a target FAILs (quick run) or a target could not run, or (--check) when
+docs/validation.md is not what this build measures (its FAIL rows are findings it documents)."""
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 import traceback
@@ -80,24 +85,57 @@ def render(sections: list[Section]) -> str:
     return "\n".join(parts)
 
 
+NUMBER = re.compile(r"(\d+(?:\.\d+)?)")
+
+
+def differences(stated: str, measured: str, rel: float = 0.01) -> list[str]:
+    """Where two renderings of the document differ: each line's text must match, and each number
+    within rel of the measured one (or half the stated number's last digit)."""
+    out = []
+    a, b = stated.splitlines(), measured.splitlines()
+    if len(a) != len(b):
+        out.append(f"docs/validation.md has {len(a)} lines, this build renders {len(b)}")
+    for n, (x, y) in enumerate(zip(a, b), 1):
+        xs, ys = NUMBER.split(x), NUMBER.split(y)
+        same = len(xs) == len(ys) and all(p == q for p, q in zip(xs[::2], ys[::2]))
+        if same:
+            for p, q in zip(xs[1::2], ys[1::2]):
+                digits = len(p.split(".")[1]) if "." in p else 0
+                if abs(float(p) - float(q)) > max(rel * abs(float(q)), 0.5 * 10 ** -digits) + 1e-12:
+                    same = False
+        if not same:
+            out.append(f"line {n}:\n  stated:   {x}\n  measured: {y}")
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="quick targets only; docs untouched")
     ap.add_argument("--only", help="run one target by name")
     ap.add_argument("--out", type=Path, default=DOC, help="document to write (full run)")
+    ap.add_argument("--check", action="store_true",
+                    help="every target; compare with the document instead of writing it")
     args = ap.parse_args(argv)
     sections, errors = run(args.quick, args.only)
     rows = [r for s in sections for r in s.rows]
     print(rows_table(rows))
     for e in errors:
         print(f"ERROR {e}", file=sys.stderr)
-    if not args.quick and not args.only:
+    stale = []
+    if args.check:
+        stale = differences(args.out.read_text(), render(sections))
+        for d in stale:
+            print(f"STALE {d}", file=sys.stderr)
+        if stale:
+            print(f"{args.out} is not what this build measures: run scripts/validate.sh",
+                  file=sys.stderr)
+    elif not args.quick and not args.only:
         args.out.write_text(render(sections))
         print(f"wrote {args.out}", file=sys.stderr)
     failed = [r.target for r in rows if r.passed is False]
     if failed:
         print("FAIL: " + "; ".join(failed), file=sys.stderr)
-    return 1 if errors or (args.quick and failed) else 0
+    return 1 if errors or stale or (args.quick and failed) else 0
 
 
 if __name__ == "__main__":

@@ -53,3 +53,16 @@ def test_tags_are_never_shown():
         lab = load_lab(path.stem)
         assert lab is not None and "<!--fig" not in lab.model_dump_json(), path.stem
     assert not re.search(r"\d<!--fig", core.ROOT.joinpath("README.md").read_text())
+
+
+def test_validation_doc_check_compares_numbers_within_1_percent():
+    """scripts/validate.sh --check (the test command) compares docs/validation.md with what this
+    build renders: text must match, numbers within 1 % or half their last digit."""
+    from validation.run import differences
+
+    doc = "| N=2 | 21.4 KB | 17.8 KB (-17%) | PASS |\n"
+    assert differences(doc, doc) == []
+    assert differences(doc, "| N=2 | 21.4 KB | 17.85 KB (-17%) | PASS |\n") == []
+    assert len(differences(doc, "| N=2 | 21.4 KB | 16.8 KB (-21%) | PASS |\n")) == 1
+    assert len(differences(doc, "| N=2 | 21.4 KB | 17.8 KB (-17%) | FAIL |\n")) == 1
+    assert len(differences(doc, doc + "| N=4 | 44.8 KB |\n")) == 1

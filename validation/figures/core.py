@@ -34,6 +34,7 @@ from typing import Any, Callable
 ROOT = Path(__file__).resolve().parents[2]
 PRESETS_DIR = ROOT / "backend" / "app" / "presets" / "data"
 DOCS = [ROOT / "docs" / "presets.md", ROOT / "docs" / "model.md", ROOT / "docs" / "tuning.md",
+        ROOT / "validation" / "findings.md",  # rendered into docs/validation.md
         *sorted((ROOT / "docs" / "labs").glob("lab*.md"))]
 TAG = re.compile(r"(?P<num>\d[\d,]*(?:\.\d+)?)<!--fig (?P<id>[a-z0-9_.\-]+)-->")
 REL_TOLERANCE = 0.01
