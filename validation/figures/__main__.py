@@ -27,11 +27,12 @@ def main() -> int:
     figs = [f for f in core.FIGURES.values() if f.id.startswith(args.only)]
     if args.list:
         for f in figs:
-            print(f"{f.id}\t{f.case}\t{f.what}")
+            print(f"{f.id}\t{'+'.join(f.cases)}\t{f.what}")
         return 0
     t0 = time.time()
-    values = core.measure(sorted({f.case for f in figs}), jobs=args.jobs)
-    print(f"{len(values)} figures from {len({f.case for f in figs})} runs in "
+    cases = sorted({k for f in figs for k in f.cases})
+    values = core.measure(cases, jobs=args.jobs)
+    print(f"{len(values)} figures from {len(cases)} runs in "
           f"{time.time() - t0:.0f} s", file=sys.stderr)
     if args.write:
         print(f"{core.write(values)} stated numbers changed", file=sys.stderr)

@@ -62,9 +62,14 @@ class Case:
 class Figure:
     id: str
     case: str
-    value: Callable[[dict], float]
+    value: Callable[..., float]
     digits: int = 1  # decimals as stated
     what: str = ""
+    more: tuple[str, ...] = ()  # further cases: value then takes every result, `case`'s first
+
+    @property
+    def cases(self) -> tuple[str, ...]:
+        return (self.case, *self.more)
 
 
 CASES: dict[str, Case] = {}
@@ -82,13 +87,17 @@ def case(key: str, preset: str | None = None, scenario: Callable[[], dict] | Non
     return key
 
 
-def figure(fid: str, case_key: str, value: Callable[[dict], float], digits: int = 1,
-           what: str = "") -> None:
+def figure(fid: str, case_key: str | tuple[str, ...], value: Callable[..., float],
+           digits: int = 1, what: str = "") -> None:
+    """A number read from one case's result, or from several (a ratio of two runs, the range
+    over a table's rows): with a tuple of cases, value takes their results in that order."""
+    keys = (case_key,) if isinstance(case_key, str) else tuple(case_key)
     if fid in FIGURES:
         raise ValueError(f"figure {fid} declared twice")
-    if case_key not in CASES:
-        raise ValueError(f"figure {fid}: unknown case {case_key}")
-    FIGURES[fid] = Figure(fid, case_key, value, digits, what)
+    for key in keys:
+        if key not in CASES:
+            raise ValueError(f"figure {fid}: unknown case {key}")
+    FIGURES[fid] = Figure(fid, keys[0], value, digits, what, keys[1:])
 
 
 # -- scenario helpers --------------------------------------------------------------------------
@@ -161,11 +170,12 @@ def run_case(c: Case, workdir: Path) -> dict:
 def measure(cases: list[str] | None = None, jobs: int = 2) -> dict[str, float]:
     """Runs the cases (all by default) and returns every figure of them: id -> value."""
     load_all()
-    keys = sorted(cases if cases is not None else {f.case for f in FIGURES.values()})
+    keys = sorted(cases if cases is not None else {k for f in FIGURES.values() for k in f.cases})
     with tempfile.TemporaryDirectory(prefix="figures-") as tmp:
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             results = dict(zip(keys, pool.map(lambda k: run_case(CASES[k], Path(tmp)), keys)))
-    return {f.id: float(f.value(results[f.case])) for f in FIGURES.values() if f.case in results}
+    return {f.id: float(f.value(*(results[k] for k in f.cases))) for f in FIGURES.values()
+            if all(k in results for k in f.cases)}
 
 
 def load_all() -> None:
