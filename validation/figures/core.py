@@ -26,6 +26,7 @@ import os
 import re
 import subprocess
 import tempfile
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -103,13 +104,15 @@ def figure(fid: str, case_key: str | tuple[str, ...], value: Callable[..., float
 # -- scenario helpers --------------------------------------------------------------------------
 
 _PRESETS: dict[str, dict] = {}
+_PRESETS_LOCK = threading.Lock()
 
 
 def preset_scenario(key: str) -> dict:
-    if not _PRESETS:
-        for p in PRESETS_DIR.glob("*.json"):
-            d = json.loads(p.read_text())
-            _PRESETS[d["key"]] = d
+    with _PRESETS_LOCK:  # the runs' threads ask at once: none may see a half-read set
+        if not _PRESETS:
+            for p in PRESETS_DIR.glob("*.json"):
+                d = json.loads(p.read_text())
+                _PRESETS[d["key"]] = d
     return copy.deepcopy(_PRESETS[key]["scenario"])
 
 
@@ -122,7 +125,9 @@ def set_path(doc: dict, path: str, value: Any) -> None:
             node[key] = {}
         node = node[key]
     last: Any = int(parts[-1]) if isinstance(node, list) else parts[-1]
-    if value is DELETE:
+    if value is DELETE and isinstance(node, list):
+        node.pop(last)
+    elif value is DELETE:
         node.pop(last, None)
     else:
         node[last] = value
@@ -135,6 +140,16 @@ DELETE = object()
 
 def summary(r: dict) -> dict:
     return r["summary"]
+
+
+def at(path: str) -> Callable[[dict], float]:
+    """The number at a dotted path of the result: at("summary.slowdown.p95")."""
+    def value(r: dict) -> float:
+        node: Any = r
+        for part in path.split("."):
+            node = node[int(part)] if isinstance(node, list) else node[part]
+        return node
+    return value
 
 
 def queue(r: dict, name: str) -> dict:
