@@ -64,7 +64,7 @@ class Figure:
     id: str
     case: str
     value: Callable[..., float]
-    digits: int = 1  # decimals as stated
+    digits: int = 1  # decimals as stated (negative: rounded to tens, hundreds...)
     what: str = ""
     more: tuple[str, ...] = ()  # further cases: value then takes every result, `case`'s first
 
@@ -200,8 +200,10 @@ def load_all() -> None:
 # -- documents ---------------------------------------------------------------------------------
 
 def fmt(value: float, digits: int) -> str:
+    """As stated: `digits` decimals; 0 or fewer, a whole number (-2: rounded to hundreds)."""
     if digits <= 0:
-        return f"{round(value):,}" if abs(value) >= 10_000 else f"{round(value)}"
+        whole = round(round(value, digits))
+        return f"{whole:,}" if abs(whole) >= 10_000 else f"{whole}"
     text = f"{value:,.{digits}f}" if abs(value) >= 10_000 else f"{value:.{digits}f}"
     return text
 
@@ -211,7 +213,7 @@ def parse(text: str) -> float:
 
 
 def tolerance(value: float, digits: int) -> float:
-    return max(REL_TOLERANCE * abs(value), 0.5 * 10 ** (-max(digits, 0))) + 1e-9
+    return max(REL_TOLERANCE * abs(value), 0.5 * 10.0 ** (-digits)) + 1e-9
 
 
 @dataclass

@@ -1,3 +1,3 @@
 """Imports every module that declares figures (validation/figures/core.py)."""
 
-from validation.figures import dci, ecmp, faults, incast, websearch  # noqa: F401
+from validation.figures import dci, ecmp, erd, faults, incast, websearch  # noqa: F401
