@@ -27,10 +27,10 @@ def main() -> int:
     figs = [f for f in core.FIGURES.values() if f.id.startswith(args.only)]
     if args.list:
         for f in figs:
-            print(f"{f.id}\t{'+'.join(f.cases)}\t{f.what}")
+            print(f"{f.id}\t{','.join(f.cases)}\t{f.what}")
         return 0
     t0 = time.time()
-    cases = sorted({k for f in figs for k in f.cases})
+    cases = sorted({c for f in figs for c in f.cases})
     values = core.measure(cases, jobs=args.jobs)
     print(f"{len(values)} figures from {len(cases)} runs in "
           f"{time.time() - t0:.0f} s", file=sys.stderr)

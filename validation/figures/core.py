@@ -62,15 +62,10 @@ class Case:
 @dataclass(frozen=True)
 class Figure:
     id: str
-    case: str
+    cases: tuple[str, ...]  # value(result of cases[0], result of cases[1], ...)
     value: Callable[..., float]
-    digits: int = 1  # decimals as stated (negative: rounded to tens, hundreds...)
+    digits: int = 1  # decimals as stated
     what: str = ""
-    more: tuple[str, ...] = ()  # further cases: value then takes every result, `case`'s first
-
-    @property
-    def cases(self) -> tuple[str, ...]:
-        return (self.case, *self.more)
 
 
 CASES: dict[str, Case] = {}
@@ -88,17 +83,17 @@ def case(key: str, preset: str | None = None, scenario: Callable[[], dict] | Non
     return key
 
 
-def figure(fid: str, case_key: str | tuple[str, ...], value: Callable[..., float],
-           digits: int = 1, what: str = "") -> None:
-    """A number read from one case's result, or from several (a ratio of two runs, the range
-    over a table's rows): with a tuple of cases, value takes their results in that order."""
-    keys = (case_key,) if isinstance(case_key, str) else tuple(case_key)
+def figure(fid: str, cases: str | tuple[str, ...], value: Callable[..., float], digits: int = 1,
+           what: str = "") -> None:
+    """A number read from one run (value(result)) or compared across runs (value(r1, r2, ...)),
+    stated with `digits` decimals."""
+    keys = (cases,) if isinstance(cases, str) else tuple(cases)
     if fid in FIGURES:
         raise ValueError(f"figure {fid} declared twice")
     for key in keys:
         if key not in CASES:
             raise ValueError(f"figure {fid}: unknown case {key}")
-    FIGURES[fid] = Figure(fid, keys[0], value, digits, what, keys[1:])
+    FIGURES[fid] = Figure(fid, keys, value, digits, what)
 
 
 # -- scenario helpers --------------------------------------------------------------------------
@@ -185,12 +180,12 @@ def run_case(c: Case, workdir: Path) -> dict:
 def measure(cases: list[str] | None = None, jobs: int = 2) -> dict[str, float]:
     """Runs the cases (all by default) and returns every figure of them: id -> value."""
     load_all()
-    keys = sorted(cases if cases is not None else {k for f in FIGURES.values() for k in f.cases})
+    keys = sorted(cases if cases is not None else {c for f in FIGURES.values() for c in f.cases})
     with tempfile.TemporaryDirectory(prefix="figures-") as tmp:
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             results = dict(zip(keys, pool.map(lambda k: run_case(CASES[k], Path(tmp)), keys)))
-    return {f.id: float(f.value(*(results[k] for k in f.cases))) for f in FIGURES.values()
-            if all(k in results for k in f.cases)}
+    return {f.id: float(f.value(*(results[c] for c in f.cases))) for f in FIGURES.values()
+            if all(c in results for c in f.cases)}
 
 
 def load_all() -> None:
