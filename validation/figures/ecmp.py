@@ -91,11 +91,9 @@ figure("perm.preset.shared_gbps_min", R, lambda r: min(goodputs(r, True)), 0)
 figure("perm.preset.shared_gbps_max", R, lambda r: max(goodputs(r, True)), 0)
 figure("perm.paper.shared_gbps", PERM["paper"], lambda r: statistics.median(goodputs(r, True)),
        0, "the median collided flow's goodput")
-figure("perm.dcqcn.shared_gbps_min", PERM["dcqcn"], lambda r: min(goodputs(r, True)), 0)
-figure("perm.dcqcn.shared_gbps_max", PERM["dcqcn"], lambda r: max(goodputs(r, True)), 0)
 figure("perm.sprayed.min", PERM["sprayed"], lambda r: slowdowns(r)[0], 2)
 figure("perm.sprayed.max", PERM["sprayed"], lambda r: slowdowns(r)[-1], 2)
-for row in ("sprayed", "adaptive", "sprayed-ecmp"):
+for row in ("sprayed", "sprayed-ecmp"):
     figure(f"perm.{row}.retx", PERM[row], at("summary.retransmitted_packets"), 0)
 figure("perm.sprayed.retx_pct", PERM["sprayed"],
        lambda r: 100 * r["summary"]["retransmitted_packets"] / (16 * 2000), 1,
