@@ -26,6 +26,7 @@ import os
 import re
 import subprocess
 import tempfile
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -99,13 +100,15 @@ def figure(fid: str, cases: str | tuple[str, ...], value: Callable[..., float], 
 # -- scenario helpers --------------------------------------------------------------------------
 
 _PRESETS: dict[str, dict] = {}
+_PRESETS_LOCK = threading.Lock()
 
 
 def preset_scenario(key: str) -> dict:
-    if not _PRESETS:
-        for p in PRESETS_DIR.glob("*.json"):
-            d = json.loads(p.read_text())
-            _PRESETS[d["key"]] = d
+    with _PRESETS_LOCK:  # the runs' threads ask at once: none may see a half-read set
+        if not _PRESETS:
+            for p in PRESETS_DIR.glob("*.json"):
+                d = json.loads(p.read_text())
+                _PRESETS[d["key"]] = d
     return copy.deepcopy(_PRESETS[key]["scenario"])
 
 
@@ -118,7 +121,9 @@ def set_path(doc: dict, path: str, value: Any) -> None:
             node[key] = {}
         node = node[key]
     last: Any = int(parts[-1]) if isinstance(node, list) else parts[-1]
-    if value is DELETE:
+    if value is DELETE and isinstance(node, list):
+        node.pop(last)
+    elif value is DELETE:
         node.pop(last, None)
     else:
         node[last] = value
@@ -131,6 +136,16 @@ DELETE = object()
 
 def summary(r: dict) -> dict:
     return r["summary"]
+
+
+def at(path: str) -> Callable[[dict], float]:
+    """The number at a dotted path of the result: at("summary.slowdown.p95")."""
+    def value(r: dict) -> float:
+        node: Any = r
+        for part in path.split("."):
+            node = node[int(part)] if isinstance(node, list) else node[part]
+        return node
+    return value
 
 
 def queue(r: dict, name: str) -> dict:
@@ -181,8 +196,10 @@ def load_all() -> None:
 # -- documents ---------------------------------------------------------------------------------
 
 def fmt(value: float, digits: int) -> str:
+    """As stated: `digits` decimals; 0 or fewer, a whole number (-2: rounded to hundreds)."""
     if digits <= 0:
-        return f"{round(value):,}" if abs(value) >= 10_000 else f"{round(value)}"
+        whole = round(round(value, digits))
+        return f"{whole:,}" if abs(whole) >= 10_000 else f"{whole}"
     text = f"{value:,.{digits}f}" if abs(value) >= 10_000 else f"{value:.{digits}f}"
     return text
 
@@ -192,7 +209,7 @@ def parse(text: str) -> float:
 
 
 def tolerance(value: float, digits: int) -> float:
-    return max(REL_TOLERANCE * abs(value), 0.5 * 10 ** (-max(digits, 0))) + 1e-9
+    return max(REL_TOLERANCE * abs(value), 0.5 * 10.0 ** (-digits)) + 1e-9
 
 
 @dataclass

@@ -1,3 +1,14 @@
 """Imports every module that declares figures (validation/figures/core.py)."""
 
-from validation.figures import ai, cc_presets, faults, incast, pfc_alpha, tuning  # noqa: F401
+from validation.figures import (  # noqa: F401
+    ai,
+    cc_presets,
+    dci,
+    ecmp,
+    erd,
+    faults,
+    incast,
+    pfc_alpha,
+    tuning,
+    websearch,
+)
