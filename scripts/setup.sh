@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # Installs everything FabricTwin needs on a fresh Debian 12 machine and builds it.
 # Idempotent and quick on a second run: each step is skipped when its inputs did not change.
+#   scripts/setup.sh         everything, the simulator's test executables included (scripts/test.sh)
+#   scripts/setup.sh --app   only what the app runs: the simulator itself, not its 50-odd tests
+#                            (scripts/start.sh)
+# Each step prints how long it took.
 set -euo pipefail
+SIMCORE_TARGETS=()
+[ "${1:-}" = "--app" ] && SIMCORE_TARGETS=(--target fabricsim)
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 log() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }
@@ -47,7 +53,13 @@ install_node() {
 build_simcore() {
     log "building simcore"
     cmake -S simcore -B simcore/build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-    cmake --build simcore/build -j"$(nproc)"
+    cmake --build simcore/build -j"$(nproc)" "${SIMCORE_TARGETS[@]}"
+}
+
+timed() {
+    local started=$SECONDS
+    "$@"
+    log "$1: $((SECONDS - started)) s"
 }
 
 build_frontend() {
@@ -61,9 +73,10 @@ build_frontend() {
     echo "$sum" >frontend/dist/.sources.sha
 }
 
-install_apt
-install_python
-install_node
-build_simcore
-build_frontend
-log "ready"
+setup_started=$SECONDS
+timed install_apt
+timed install_python
+timed install_node
+timed build_simcore
+timed build_frontend
+log "ready in $((SECONDS - setup_started)) s"

@@ -6,5 +6,5 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-scripts/setup.sh
+scripts/setup.sh --app   # the simulator, not its test executables (scripts/test.sh builds those)
 exec scripts/run-embedded.sh
