@@ -4,6 +4,7 @@ from collections.abc import Iterator
 from datetime import datetime, timezone
 from functools import lru_cache
 
+from pydantic_core import from_json
 from sqlalchemy import MetaData, create_engine, event, exc
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
@@ -47,12 +48,15 @@ def make_engine(url: str) -> Engine:
             from pathlib import Path
 
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
+                               json_deserializer=from_json)
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
     # connect_timeout: during an outage a request fails fast (503) instead of hanging.
+    # JSON columns (a sweep's point parameters, a run's job metrics: hundreds per page) are
+    # parsed by pydantic-core's JSON reader, several times faster than the json module's.
     return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10,
-                         connect_args={"connect_timeout": 5})
+                         connect_args={"connect_timeout": 5}, json_deserializer=from_json)
 
 
 # Errors that mean "the database is unreachable right now" (not a bad statement): callers answer

@@ -1,0 +1,45 @@
+"""GET /sweeps/{id} writes its page straight from the rows (app/sweeps/service.page_json): the
+bytes must be the response model's own JSON of the same page, for finished points (with and
+without job metrics), running and failed ones, and a later page."""
+
+import secrets
+
+from sqlalchemy.orm import Session
+
+from app.core.db import make_engine
+from app.runs.models import Run
+from app.scenarios.models import ScenarioRow
+from app.sweeps import service
+from app.sweeps.models import Sweep, SweepPoint
+
+
+def test_page_json_is_the_models_json(pg_url):
+    engine = make_engine(pg_url)  # the app's engine (its JSON column reader)
+    try:
+        with Session(engine) as session:
+            scenario = ScenarioRow(id=secrets.token_hex(8), name="page json", description="",
+                                   content_hash="0" * 64, document={"schema_version": 1})
+            sweep = Sweep(id=secrets.token_hex(8), scenario_id=scenario.id, seed=3, total=4,
+                          expanded=True, linked=[],
+                          parameters=[{"path": "switch.ecn.kmin_bytes", "values": [0, 1, 2, 3]}])
+            session.add_all([scenario, sweep])
+            session.flush()
+            statuses = ["SUCCEEDED", "SUCCEEDED", "RUNNING", "FAILED"]
+            for i, status in enumerate(statuses):
+                run = Run(id=secrets.token_hex(8), scenario_id=scenario.id, seed=3, status=status)
+                if status == "SUCCEEDED":
+                    run.throughput_gbps, run.fct_p99_us, run.ecn_marked_packets = 20.5 + i, 1e3, 7
+                    run.job_metrics = {"ring": {"jct_us": 359.46, "busbw_gbps": None}} if i else None
+                session.add(run)
+                session.flush()
+                session.add(SweepPoint(sweep_id=sweep.id, index=i, scenario_id=scenario.id,
+                                       run_id=run.id, params={"switch.ecn.kmin_bytes": i}))
+            session.commit()
+            for offset, limit in ((0, 1000), (1, 2)):
+                model = service.to_public(session, sweep=sweep, offset=offset, limit=limit)
+                assert (service.page_json(session, sweep=sweep, offset=offset, limit=limit)
+                        == model.model_dump_json().encode())
+            assert [p.status for p in model.points] == ["SUCCEEDED", "RUNNING"]
+            assert model.points[0].metrics.jobs == {"ring": {"jct_us": 359.46, "busbw_gbps": None}}
+    finally:
+        engine.dispose()
