@@ -39,3 +39,21 @@ def watchdog_settings(document: dict[str, Any]) -> dict[str, Any]:
 
 
 CC_FIELDS = tuple(name for name in Cc.model_fields if name not in ("algorithm", "preset"))
+
+
+def switch_by_port_rate(document: dict[str, Any], name: str, rates: list[float]) -> dict[str, Any]:
+    """What one switch does at ports of each rate: alpha and the ECN of every priority that has
+    one of its own, with the scalar settings. Two documents that differ only in how they spread
+    this over `switch`, `switch_overrides`, `alpha_by_rate`, `ecn_by_rate` and `ecn_by_priority`
+    give the same (the round trip compares this)."""
+    from app.fabricsettings.sonic_export import alpha_for, ecn_for
+
+    s = switch_settings(document, name)
+    priorities = sorted({s["data_priority"], *(int(p) for p in s["ecn_by_priority"])})
+    pfc = {k: v for k, v in s["pfc"].items() if k not in ("alpha", "alpha_by_rate")}
+    scalars = {k: v for k, v in s.items() if k not in ("pfc", "ecn", "ecn_by_rate",
+                                                       "ecn_by_priority")}
+    return {**scalars, "pfc": pfc, "by_rate": {
+        f"{rate:g}": {"alpha": alpha_for(s["pfc"], rate),
+                      "ecn": {p: ecn_for(s, rate, p) for p in priorities}}
+        for rate in sorted(set(rates))}}

@@ -103,7 +103,8 @@ def read(text: str) -> list[SysfsLine]:
     out: list[SysfsLine] = []
     for at, raw in enumerate(lines_of(text), start=1):
         line = raw.strip()
-        if not line or line.startswith("#") or line.startswith(("IF=", "RP=", "NP=", "set ")):
+        # comments, the shell's prompt and variables, grep's "Is a directory" complaints
+        if not line or line.startswith(("#", "$ ", "IF=", "RP=", "NP=", "grep: ")):
             continue
         found = _GREP.match(line) or _ECHO.match(line) or _PLAIN.match(line)
         if found is None:
@@ -235,9 +236,9 @@ def export(document: dict[str, Any], header: list[str], host: str | None = None)
         if not exact:
             approx.append(f"{param.name} {device} for nic.{param.field} {value} (rounded)")
         folder = "$RP" if param.group == "roce_rp" else "$NP"
-        body.append(f"echo {device} > {folder}/{param.name}   # nic.{param.field} {value:g}"
-                    if isinstance(value, float) else
-                    f"echo {device} > {folder}/{param.name}   # nic.{param.field} {value}")
+        shown = (f"{value:g}" if isinstance(value, float) else str(value).lower()
+                 if isinstance(value, bool) else str(value))
+        body.append(f"echo {device} > {folder}/{param.name}   # nic.{param.field} {shown}")
     lines = ["#!/bin/sh", *(f"# {h}" for h in header),
              f"# preset {nic['cc']['preset']}: every value below is the scenario's effective one",
              *(f"# approximated: {a}" for a in approx),

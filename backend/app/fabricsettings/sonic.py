@@ -137,6 +137,9 @@ def _watchdogs(doc: dict[str, Any], views: list[SwitchView], names: set[str],
     for v in views:
         if v.watchdog is not None:
             found.append({**v.watchdog, "ports": watchdog_ports(v, names)})
+            report.mapped(f"{v.file.label}: PFC_WD (ports)", ",".join(v.watchdog_ports),
+                          "watchdogs.switch.ports", found[-1]["ports"],
+                          "a port facing a switch listed = all, else servers")
     if not found:
         report.kept("watchdogs.switch", watchdog_settings(doc)["switch"],
                     "no PFC_WD table: as it was")

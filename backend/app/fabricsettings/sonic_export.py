@@ -151,9 +151,8 @@ def _profile(th: int, pfc: dict[str, Any]) -> dict[str, str]:
 
 
 def wred_profile_name(ecn: dict[str, Any], percent: int) -> str:
-    if not ecn["enabled"]:
-        return "FT_ECN_OFF"
-    return f"FT_ECN_{ecn['kmin_bytes']}_{ecn['kmax_bytes']}_{percent}"
+    state = "ECN" if ecn["enabled"] else "ECN_OFF"
+    return f"FT_{state}_{ecn['kmin_bytes']}_{ecn['kmax_bytes']}_{percent}"
 
 
 def _wred(s: dict[str, Any], ports: list[Port], approx: _Approx) -> tuple[dict, dict]:

@@ -119,6 +119,7 @@ def _check(sw: SwitchFile, where: str, path: str, value: Any, model=SwitchPartia
     for part in parts[:-1]:
         cursor = cursor.setdefault(part, {})
     cursor[parts[-1]] = value
+    where = where.removeprefix(f"{sw.label}: ")
     try:
         model.model_validate(node)
     except ValidationError as exc:

@@ -156,6 +156,9 @@ def parse(text: str, tool: str | None = None) -> PerftestResult:
             continue
         if (found := _TITLE.match(stripped)) is not None:
             title = found.group(1)
+        elif title is None and _OTHER_TABLE.match(stripped):
+            raise MeasurementFileError(at, "expected the test's title ('RDMA_Write BW Test', "
+                                           "'Send Latency Test', ...) before the results table")
         elif (found := _BW_HEADER.match(stripped)) is not None:
             unit, to_gbps = BW_UNITS[found.group(2)]
             table, table_at = ("bw", unit, lambda t, n, f=to_gbps: _bw_row(t, n, f)), at
