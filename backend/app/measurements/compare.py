@@ -26,6 +26,10 @@ REASONS = {
     "nic_latency": "the model's latency is the links' propagation and serialization only: the "
                    "NIC's doorbell, WQE fetch and PCIe round trips and the switch pipeline are "
                    "left out",
+    "channels": "NCCL runs several channels (rings or trees) over each NIC at once; with fewer "
+                "channels the scenario's collective leaves links idle between its steps",
+    "link_delays": "the scenario's link delays may be longer than the real cables (1 us is 200 m "
+                   "of fibre), and every step of the collective waits for them",
     "one_message_window": "a message smaller than an MTU: the NIC's message rate, not the "
                           "link, limits real bandwidth",
 }
@@ -72,6 +76,8 @@ def nccl_reasons(point: Point, measured_ranks: int | None, simulated_ranks: int 
         out.append("above_ideal")
     if r > 1 and point.size_bytes >= SMALL_MESSAGE_BYTES:
         out.append("host_limits")
+    if r < 1:
+        out += ["channels", "link_delays"]
     if point.wrong:
         out.append("data_errors")
     if point.measured and point.measured_in_place and \

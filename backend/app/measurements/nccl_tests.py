@@ -8,7 +8,7 @@ Bandwidths are kept as printed (GB/s = 10^9 B/s) and converted to Gbit/s once (u
 import re
 from dataclasses import asdict, dataclass, field
 
-from app.measurements.errors import MAX_ROWS, MeasurementFileError, lines_of, number
+from app.measurements.errors import MAX_ROWS, MeasurementFileError, ToolError, lines_of, number
 from app.measurements.units import nccl_gbs_to_gbps
 
 # The six tools and the collective each measures (the scenario's `collective.op`, None for
@@ -178,15 +178,15 @@ def _tool(text: str, asked: str | None, rows: list[Row], ranks: int | None) -> t
     named = sorted(set(_TOOL_NAME.findall(text)))
     if asked is not None:
         if asked not in TOOLS:
-            raise MeasurementFileError(0, f"tool must be one of {', '.join(TOOLS)}, got '{asked}'")
+            raise ToolError(0, f"tool must be one of {', '.join(TOOLS)}, got '{asked}'")
         if named and asked not in named:
-            raise MeasurementFileError(0, f"the file names {', '.join(named)}, not {asked}")
+            raise ToolError(0, f"the file names {', '.join(named)}, not {asked}")
         return asked, "request"
     if len(named) == 1:
         return named[0], "file"
     inferred = _infer_tool(rows, ranks)
     if inferred is None:
-        raise MeasurementFileError(0, "the table does not say which tool printed it (all_gather_perf "
+        raise ToolError(0, "the table does not say which tool printed it (all_gather_perf "
                                       "and alltoall_perf print the same columns): give the tool, "
                                       f"one of {', '.join(TOOLS)}")
     return inferred, "table"

@@ -9,7 +9,7 @@ docs/real-fabric.md, "perftest"."""
 import re
 from dataclasses import asdict, dataclass, field
 
-from app.measurements.errors import MAX_ROWS, MeasurementFileError, lines_of, number
+from app.measurements.errors import MAX_ROWS, MeasurementFileError, ToolError, lines_of, number
 from app.measurements.units import perftest_gbits_to_gbps, perftest_mbs_to_gbps
 
 TITLES = {
@@ -186,8 +186,8 @@ def parse(text: str, tool: str | None = None) -> PerftestResult:
     name = TITLES[title]
     if tool is not None and tool != name:
         if tool not in TOOLS:
-            raise MeasurementFileError(0, f"tool must be one of {', '.join(TOOLS)}, got '{tool}'")
-        raise MeasurementFileError(0, f"the file is {name} output ('{title}'), not {tool}")
+            raise ToolError(0, f"tool must be one of {', '.join(TOOLS)}, got '{tool}'")
+        raise ToolError(0, f"the file is {name} output ('{title}'), not {tool}")
     kind, unit, _reader = table
     if (kind == "bw") != name.endswith("_bw"):
         raise MeasurementFileError(table_at, f"a {title} prints the {'bandwidth' if name.endswith('_bw') else 'latency'} "

@@ -14,6 +14,7 @@ from app.core.owners import token_hash
 from app.core.strict_json import StrictJsonRoute
 from app.core.textfile import TextFileError
 from app.measurements import service
+from app.measurements.errors import ToolError
 from app.measurements.matching import MatchError
 from app.measurements.models import Measurement
 from app.measurements.schemas import (Comparison, MeasurementCreate, MeasurementCreated,
@@ -50,7 +51,7 @@ def create(session: SessionDep, caller: CallerDep,
         row = service.create(session, scenario=scenario, kind=body.kind, text=body.text,
                              tool=body.tool, name=body.name, owner_hash=token_hash(token))
     except TextFileError as exc:
-        field = "tool" if exc.line == 0 and "tool" in exc.message else "text"
+        field = "tool" if isinstance(exc, ToolError) else "text"
         return unprocessable([{"loc": ["body", field], "msg": str(exc), "type": "file_error",
                                "ctx": {"line": str(exc.line)}}])
     return MeasurementCreated(**service.public(row).model_dump(), owner_token=token)
