@@ -132,7 +132,8 @@ def view(sw: SwitchFile, report: Report) -> SwitchView:
     v = SwitchView(sw)
     t = sw.tables
     for table in sorted(set(t) - READ_TABLES):
-        report.ignored(f"{sw.label}: {table}", f"{len(t[table])} entries",
+        count = len(t[table])
+        report.ignored(f"{sw.label}: {table}", f"{count} entr{'y' if count == 1 else 'ies'}",
                        "not a table the model has settings for")
     if HEADER_TABLE in t:
         report.ignored(f"{sw.label}: {HEADER_TABLE}", "header", "FabricTwin's export header")

@@ -64,7 +64,7 @@ export function ComparisonChart({ points, unit, label, height = 320 }: {
               <text x={-6} dy="0.32em" textAnchor="end">{yFmt(t)}</text>
             </g>
           ))}
-          {binaryTicks(domains.x).map((t) => (
+          {binaryTicks(domains.x, Math.max(2, Math.floor(innerW / 72))).map((t) => (
             <g key={`x${t}`} transform={`translate(${x(t)},${innerH})`} className="tick">
               <line y2={5} stroke="#888" />
               <text y={18} textAnchor="middle">{formatSize(t)}</text>

@@ -18,7 +18,7 @@ function Header({ m }: { m: MeasurementPublic }) {
   const h = m.header as Record<string, unknown>;
   const facts = m.kind === "nccl_tests"
     ? [`${h.ranks ?? "?"} ranks on ${(h.hosts as string[] | undefined)?.length ?? "?"} hosts`, `nThread ${h.n_threads} nGpus ${h.n_gpus}`,
-       `sizes ${formatSize(Number(h.min_bytes))} … ${formatSize(Number(h.max_bytes))}`, `${h.iters ?? "?"} iterations`,
+       `sizes ${formatSize(Number(h.min_bytes))} … ${formatSize(Number(h.max_bytes))}`, `${h.iters ?? "?"} iteration${h.iters === 1 ? "" : "s"}`,
        `avg busbw ${fmt(Number(h.avg_busbw_gbps))} Gbit/s`]
     : [`${h.kind === "bw" ? "bandwidth" : "latency"} test`, `${h.qps ?? 1} QP`, `TX depth ${h.tx_depth ?? "?"}`,
        `MTU ${h.mtu_bytes ?? "?"} B`, `link ${h.link_type ?? "?"}`];

@@ -48,7 +48,8 @@ describe("SettingsImport", () => {
     await userEvent.upload(screen.getByLabelText("ConnectX sysfs dump"), new File(["roce_rp/rpg_ai_rate 5\n"], "eth2.txt"));
     expect(screen.getByTestId("settings-import-plan")).toHaveTextContent("1 config_db file (tor1.config_db.json) · NIC settings from eth2.txt.");
     await userEvent.click(preview);
-    expect(await screen.findByRole("status")).toHaveTextContent("1 fields set parameters, 0 read, 0 ignored, 0 parameters kept.");
+    expect(await screen.findByRole("status")).toHaveTextContent("Read: 1 fields set parameters, 0 read, 0 ignored, 0 parameters kept.");
+    expect(screen.getByRole("dialog", { name: "Import report" })).toBeInTheDocument();
     expect(sent).toEqual([{ url: "/api/v1/scenarios/{id}/settings/import", params: { path: { id: "sc1" } }, body: {
       sonic: [{ name: "tor1.config_db.json", text: '{"PORT": {}}' }], nic_sysfs: "roce_rp/rpg_ai_rate 5\n",
       nic_host: null, draw_topology: true, dry_run: true } }]);
@@ -56,6 +57,8 @@ describe("SettingsImport", () => {
     expect(onDoc).not.toHaveBeenCalled();
     await userEvent.click(screen.getByRole("button", { name: "Apply to the editor" }));
     expect(onDoc).toHaveBeenCalledWith(imported.scenario);
+    expect(screen.queryByRole("dialog")).toBeNull();
+    await userEvent.click(screen.getByRole("button", { name: "Show the report" }));
     expect(screen.getByRole("button", { name: "Applied" })).toBeDisabled();
   });
 

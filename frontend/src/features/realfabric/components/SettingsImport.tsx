@@ -23,6 +23,7 @@ export function SettingsImport({ scenarioId, onDoc }: { scenarioId: () => Promis
   const [draw, setDraw] = useState(true);
   const [result, setResult] = useState<SettingsImported | null>(null);
   const [applied, setApplied] = useState(false);
+  const [open, setOpen] = useState(false);
   const preview = useImportSettings();
   const run = async () => {
     const id = await scenarioId();
@@ -35,17 +36,18 @@ export function SettingsImport({ scenarioId, onDoc }: { scenarioId: () => Promis
     };
     setResult(await preview.mutateAsync({ scenarioId: id, body }));
     setApplied(false);
+    setOpen(true);
   };
   return (
     <fieldset className="settings-import">
       <legend>Switch and NIC settings</legend>
       <label className="small-file button small">
-        SONiC config_db.json…
+        config_db.json…
         <input type="file" hidden multiple accept=".json" aria-label="SONiC config_db.json files"
           onChange={async (e) => { setSonic(await read(e.target.files)); e.target.value = ""; setResult(null); }} />
       </label>{" "}
       <label className="small-file button small">
-        NIC sysfs dump…
+        sysfs dump…
         <input type="file" hidden accept=".txt,.sh,.log" aria-label="ConnectX sysfs dump"
           onChange={async (e) => { setSysfs((await read(e.target.files))[0] ?? null); e.target.value = ""; setResult(null); }} />
       </label>
@@ -54,24 +56,34 @@ export function SettingsImport({ scenarioId, onDoc }: { scenarioId: () => Promis
         {" · "}{sysfs ? <>NIC settings from <code>{sysfs.name}</code></> : "no NIC dump"}.
       </p>
       <div className="row">
-        <label>NIC settings for host <input value={host} onChange={(e) => setHost(e.target.value)} placeholder="every host" size={10} aria-label="Host for the NIC settings" /></label>
-        <label className="check"><input type="checkbox" checked={draw} onChange={(e) => setDraw(e.target.checked)} /> redraw the topology from DEVICE_NEIGHBOR (one file per switch)</label>
+        <label>NIC settings for <input value={host} onChange={(e) => setHost(e.target.value)} placeholder="every host" size={9} aria-label="Host for the NIC settings" /></label>
+        <label className="check"><input type="checkbox" checked={draw} onChange={(e) => setDraw(e.target.checked)} /> redraw the topology (one file per switch)</label>
       </div>
       <button type="button" className="small" disabled={(!sonic.length && !sysfs) || preview.isPending} onClick={() => void run().catch(() => {})}>
         {preview.isPending ? "Reading…" : "Preview the import"}
       </button>
       <ErrorBox error={preview.error} title="Not imported" />
       {result && (
-        <div className="import-preview">
-          <p role="status">
-            {result.counts.mapped} fields set parameters, {result.counts.read ?? 0} read, {result.counts.ignored} ignored, {result.counts.kept} parameters kept.
-            {" "}
-            <button type="button" className="primary small" disabled={applied}
-              onClick={() => { onDoc(result.scenario as unknown as Scenario); setApplied(true); }}>
-              {applied ? "Applied" : "Apply to the editor"}
-            </button>
-          </p>
-          <ReportTable entries={result.report} />
+        <p role="status" className="hint">
+          Read: {result.counts.mapped} fields set parameters, {result.counts.read ?? 0} read, {result.counts.ignored} ignored,
+          {" "}{result.counts.kept} parameters kept. <button type="button" className="small" onClick={() => setOpen(true)}>Show the report</button>
+        </p>
+      )}
+      {result && open && (
+        <div className="report-dialog" role="dialog" aria-modal="true" aria-label="Import report">
+          <div className="report-dialog-body">
+            <div className="row">
+              <h2>What the import read</h2>
+              <span className="grow" />
+              <button type="button" className="primary" disabled={applied}
+                onClick={() => { onDoc(result.scenario as unknown as Scenario); setApplied(true); setOpen(false); }}>
+                {applied ? "Applied" : "Apply to the editor"}
+              </button>
+              <button type="button" onClick={() => setOpen(false)}>Close</button>
+            </div>
+            <p className="hint">Nothing changes until you apply: the scenario then takes the mapped values (an edit you can undo, saved like any other).</p>
+            <ReportTable entries={result.report} />
+          </div>
         </div>
       )}
     </fieldset>
