@@ -79,7 +79,8 @@ IGNORED = {
 }
 _GREP = re.compile(r"^(?P<path>\S*?/(?P<group>roce_rp|roce_np)/(?P<name>[A-Za-z0-9_]+(?:/\d)?))"
                    r"\s*:\s*(?P<value>\S+)$")
-_ECHO = re.compile(r"^echo\s+(?P<value>\S+)\s*>\s*\"?(?P<path>\S*?(?P<group>roce_rp|roce_np|\$RP|\$NP)/"
+_ECHO = re.compile(r"^echo\s+(?P<value>\S+)\s*>\s*\"?"
+                   r"(?P<path>\S*?(?P<group>roce_rp|roce_np|\$RP|\$NP)/"
                    r"(?P<name>[A-Za-z0-9_]+(?:/\d)?))\"?\s*(#.*)?$")
 _PLAIN = re.compile(r"^(?:(?P<group>roce_rp|roce_np)/)?(?P<name>[A-Za-z0-9_]+(?:/\d)?)"
                     r"\s*(?:=|:|\s)\s*(?P<value>\S+)\s*(#.*)?$")
@@ -117,7 +118,8 @@ def read(text: str) -> list[SysfsLine]:
         try:
             value = int(token, 0)
         except ValueError:
-            raise SettingsFileError(at, f"{group}/{name} must be an integer, got '{token}'") from None
+            raise SettingsFileError(at, f"{group}/{name} must be an integer, got '{token}'") \
+                from None
         path = found.groupdict().get("path") or ""
         iface = _INTERFACE.search(path)
         out.append(SysfsLine(at, group, name, value, iface.group(1) if iface else None))
@@ -182,7 +184,9 @@ def to_patch(lines: list[SysfsLine], data_priority: int, algorithm: str,
 
 def _interfaces(lines: list[SysfsLine]) -> str:
     names = sorted({s.interface for s in lines if s.interface})
-    return f" (interfaces {', '.join(names)}: import one NIC's dump at a time)" if len(names) > 1 else ""
+    if len(names) < 2:
+        return ""
+    return f" (interfaces {', '.join(names)}: import one NIC's dump at a time)"
 
 
 def _enable(item: SysfsLine, source: str, data_priority: int, algorithm: str, where: str,
@@ -221,7 +225,8 @@ def _get(nic: dict[str, Any], dotted: str) -> Any:
     return node
 
 
-def export(document: dict[str, Any], header: list[str], host: str | None = None) -> tuple[str, list[str]]:
+def export(document: dict[str, Any], header: list[str],
+           host: str | None = None) -> tuple[str, list[str]]:
     """The shell script that writes the NIC's effective settings, and what could not be written
     exactly (values rounded to the NIC's units)."""
     nic = nic_settings(document, host)

@@ -67,7 +67,8 @@ def import_settings(session: SessionDep, caller: CallerDep, row: ScenarioDep,
     try:
         scenario = Scenario.model_validate(document)
     except ValidationError as exc:
-        return unprocessable([{"loc": ["body", "scenario", *normalize_loc(tuple(e["loc"]), document)],
+        return unprocessable([{"loc": ["body", "scenario",
+                                       *normalize_loc(tuple(e["loc"]), document)],
                                "msg": e["msg"], "type": e["type"]} for e in exc.errors()[:50]])
     out = SettingsImported(report=[ReportEntry(**e) for e in report.as_json()],
                            counts=report.counts(), scenario=document)

@@ -113,8 +113,9 @@ def _settings(doc: dict[str, Any], views: list[SwitchView], report: Report) -> N
             continue
         host = v.file.hostname
         if switches is not None and host not in switches:
-            report.ignored(f"{v.file.label}", host, f"'{host}' is not a switch of the scenario: its "
-                           f"settings that differ ({', '.join(sorted(differ))}) are not applied")
+            report.ignored(f"{v.file.label}", host,
+                           f"'{host}' is not a switch of the scenario: its settings that differ "
+                           f"({', '.join(sorted(differ))}) are not applied")
             continue
         override = doc.setdefault("switch_overrides", {}).setdefault(host, {})
         for path, value in differ.items():

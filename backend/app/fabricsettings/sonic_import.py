@@ -173,7 +173,8 @@ def _ports(sw: SwitchFile, v: SwitchView, report: Report) -> None:
             v.ports.setdefault(name, PortView(name)).metres = float(found.group(1))
         report.read(f"{sw.label}: CABLE_LENGTH|{profile}", f"{len(lengths)} ports",
                     "the drawn links' length (km = m / 1000; 5 us per km)")
-    types = {peer: str(f.get("type", "")) for peer, f in t.get("DEVICE_NEIGHBOR_METADATA", {}).items()}
+    metadata = t.get("DEVICE_NEIGHBOR_METADATA", {})
+    types = {peer: str(f.get("type", "")) for peer, f in metadata.items()}
     for key, fields in t.get("DEVICE_NEIGHBOR", {}).items():
         local = fields.get("local_port", key)   # keyed by local port, or (older) by neighbor name
         peer = fields.get("name", key if "local_port" in fields else None)
@@ -324,8 +325,8 @@ def _alpha(sw: SwitchFile, v: SwitchView, alphas: dict[str, float], pfc: dict[st
             by_rate[_rate_key(rate)] = values.pop()
     if by_rate:
         pfc["alpha_by_rate"] = by_rate
-        report.mapped(f"{sw.label}: BUFFER_PG (per port speed)", by_rate, "switch.pfc.alpha_by_rate",
-                      by_rate, "the ports of a speed share a profile")
+        report.mapped(f"{sw.label}: BUFFER_PG (per port speed)", by_rate,
+                      "switch.pfc.alpha_by_rate", by_rate, "the ports of a speed share a profile")
 
 
 def _rate_key(rate: float) -> str:
@@ -438,7 +439,8 @@ def _ecn_tables(sw: SwitchFile, v: SwitchView, table: dict[tuple[str, int], dict
                       by_rate, "the queues of a port speed share a WRED profile")
     by_prio = {}
     for prio in sorted({p for _, p in table} - {priority}):
-        values = [e for (port, p), e in table.items() if p == prio and rate_of.get(port) == main_rate]
+        values = [e for (port, p), e in table.items()
+                  if p == prio and rate_of.get(port) == main_rate]
         if values:
             diff = {k: val for k, val in _majority(values).items() if base.get(k) != val}
             if diff:

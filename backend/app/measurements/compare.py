@@ -59,7 +59,8 @@ def differs(point: Point) -> bool:
     return r is not None and abs(r - 1) > THRESHOLD
 
 
-def nccl_reasons(point: Point, measured_ranks: int | None, simulated_ranks: int | None) -> list[str]:
+def nccl_reasons(point: Point, measured_ranks: int | None,
+                 simulated_ranks: int | None) -> list[str]:
     """The reasons that apply to a point that differs (or that did not complete)."""
     out = []
     if not point.completed:

@@ -53,7 +53,8 @@ _HEADER_EXTRA = {
     "validation": re.compile(r"validation:\s*(\d+)"),
     "graph": re.compile(r"graph:\s*(\d+)"),
 }
-_RANK = re.compile(r"^#\s*Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)\s+device\s+(\d+)")
+_RANK = re.compile(r"^#\s*Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)\s+"
+                   r"device\s+(\d+)")
 _COLUMNS = re.compile(r"^#\s*size\s+count\s+type\s+redop\s+root\s+(time|cputime)\s+algbw\s+busbw\s+"
                       r"#wrong")
 _AVG = re.compile(r"^#\s*Avg bus bandwidth\s*:\s*(\S+)")
@@ -212,8 +213,9 @@ def parse(text: str, tool: str | None = None) -> NcclTestsResult:
             ranks[int(found.group(1))] = found.group(2)
         elif (found := _COLUMNS.match(stripped)) is not None:
             if header is None:
-                raise MeasurementFileError(number_, "expected the '# nThread .. nGpus .. minBytes .. "
-                                                    "maxBytes ..' line before the table")
+                raise MeasurementFileError(
+                    number_, "expected the '# nThread .. nGpus .. minBytes .. maxBytes ..' line "
+                             "before the table")
             columns_at, time_column = number_, found.group(1)
         elif (found := _AVG.match(stripped)) is not None:
             avg = float(number(found.group(1), number_, "Avg bus bandwidth"))
@@ -236,8 +238,8 @@ def parse(text: str, tool: str | None = None) -> NcclTestsResult:
     if not rows:
         raise MeasurementFileError(columns_at + 1, f"expected a row of {ROW_EXPECTED}")
     if avg is None:
-        raise MeasurementFileError(len(lines), "expected '# Avg bus bandwidth : ...' after the last "
-                                               "row: the file is truncated")
+        raise MeasurementFileError(len(lines), "expected '# Avg bus bandwidth : ...' after the "
+                                               "last row: the file is truncated")
     _check_sizes(rows)
     n_threads, n_gpus, min_bytes, max_bytes = header
     rank_count = len(ranks) or None

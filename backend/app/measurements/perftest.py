@@ -25,11 +25,11 @@ BW_UNITS = {"MB": ("MB/sec", perftest_mbs_to_gbps), "Gb": ("Gb/sec", perftest_gb
 LATENCY_ROUND_TRIPS = {"ib_write_lat": 0.5, "ib_send_lat": 0.5, "ib_read_lat": 1.0}
 
 _TITLE = re.compile(r"^(" + "|".join(re.escape(t) for t in TITLES) + r")\s*$")
-_BW_HEADER = re.compile(r"^#bytes\s+#iterations\s+BW peak\[(MB|Gb)/sec\]\s+BW average\[(MB|Gb)/sec\]"
-                        r"\s+MsgRate\[Mpps\]")
-_LAT_HEADER = re.compile(r"^#bytes\s+#iterations\s+t_min\[usec\]\s+t_max\[usec\]\s+t_typical\[usec\]"
-                         r"\s+t_avg\[usec\]\s+t_stdev\[usec\]\s+99% percentile\[usec\]\s+"
-                         r"99\.9% percentile\[usec\]")
+_BW_HEADER = re.compile(r"^#bytes\s+#iterations\s+BW peak\[(MB|Gb)/sec\]\s+"
+                        r"BW average\[(MB|Gb)/sec\]\s+MsgRate\[Mpps\]")
+_LAT_HEADER = re.compile(r"^#bytes\s+#iterations\s+t_min\[usec\]\s+t_max\[usec\]\s+"
+                         r"t_typical\[usec\]\s+t_avg\[usec\]\s+t_stdev\[usec\]\s+"
+                         r"99% percentile\[usec\]\s+99\.9% percentile\[usec\]")
 _LAT_DURATION_HEADER = re.compile(r"^#bytes\s+#iterations\s+t_avg\[usec\]\s+tps average")
 _OTHER_TABLE = re.compile(r"^#bytes\s")
 _DASHES = re.compile(r"^-{20,}$")
@@ -167,9 +167,10 @@ def parse(text: str, tool: str | None = None) -> PerftestResult:
         elif _LAT_DURATION_HEADER.match(stripped):
             table, table_at = ("lat", "usec", _lat_duration_row), at
         elif _OTHER_TABLE.match(stripped):
-            raise MeasurementFileError(at, "expected the bandwidth table header ('#bytes #iterations "
-                                           "BW peak[MB/sec] BW average[MB/sec] MsgRate[Mpps]') or "
-                                           "the latency one; per-port and QoS tables are not read")
+            raise MeasurementFileError(
+                at, "expected the bandwidth table header ('#bytes #iterations BW peak[MB/sec] "
+                    "BW average[MB/sec] MsgRate[Mpps]') or the latency one; per-port and QoS "
+                    "tables are not read")
         elif title is not None:
             settings.update(_settings(raw))
     if title is None:
@@ -190,8 +191,8 @@ def parse(text: str, tool: str | None = None) -> PerftestResult:
         raise ToolError(0, f"the file is {name} output ('{title}'), not {tool}")
     kind, unit, _reader = table
     if (kind == "bw") != name.endswith("_bw"):
-        raise MeasurementFileError(table_at, f"a {title} prints the {'bandwidth' if name.endswith('_bw') else 'latency'} "
-                                             "table")
+        which = "bandwidth" if name.endswith("_bw") else "latency"
+        raise MeasurementFileError(table_at, f"a {title} prints the {which} table")
     result = PerftestResult(name, kind, unit, settings, rows)
     result.notes = _notes(result)
     return result

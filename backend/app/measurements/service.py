@@ -48,7 +48,8 @@ def summary(row: Measurement) -> MeasurementSummary:
 
 
 def public(row: Measurement) -> MeasurementPublic:
-    return MeasurementPublic(**summary(row).model_dump(), header=reading.header(row.kind, row.parsed),
+    return MeasurementPublic(**summary(row).model_dump(),
+                             header=reading.header(row.kind, row.parsed),
                              rows=reading.rows(row.kind, row.parsed), notes=row.parsed["notes"],
                              sim_scenario_id=row.sim_scenario_id, generator=row.generator)
 
@@ -74,7 +75,8 @@ def host_rate_gbps(document: dict[str, Any]) -> float:
         log.warning("host rate not read (%s): %g Gbit/s assumed", exc, DEFAULT_HOST_RATE_GBPS)
         return DEFAULT_HOST_RATE_GBPS
     hosts = {n["id"] for n in expanded["nodes"] if n["kind"] == "host"}
-    rates = [link["rate_gbps"] for link in expanded["links"] if link["a"] in hosts or link["b"] in hosts]
+    rates = [link["rate_gbps"] for link in expanded["links"]
+             if link["a"] in hosts or link["b"] in hosts]
     return min(rates) if rates else DEFAULT_HOST_RATE_GBPS
 
 
@@ -125,12 +127,14 @@ def _quietly(send, item_id: str) -> None:
                     type(exc).__name__)
 
 
-def _runs_by_size(session: Session, row: Measurement) -> tuple[dict[int, Run], str | None, int, int]:
+def _runs_by_size(session: Session,
+                  row: Measurement) -> tuple[dict[int, Run], str | None, int, int]:
     """Each simulated size's run, the simulation's status, points done and total."""
     path = f"traffic.{row.generator}.message_bytes"
     if row.sweep_id is not None:
         sweep = session.get(Sweep, row.sweep_id)
-        found = session.execute(select(SweepPoint.params, Run).join(Run, SweepPoint.run_id == Run.id)
+        found = session.execute(select(SweepPoint.params, Run)
+                                .join(Run, SweepPoint.run_id == Run.id)
                                 .where(SweepPoint.sweep_id == row.sweep_id)).all()
         by_size = {int(params[path]): run for params, run in found if path in params}
         progress = sweeps.progress(session, sweep=sweep)

@@ -94,7 +94,8 @@ def test_other_mistakes():
         ("", 0, "the file is empty"),
         ("hello\nworld\n", 0, "no '# nThread .. nGpus .. minBytes .. maxBytes ..' line: not "
                               "NCCL-tests output"),
-        (good.replace("     float     sum      -1    22.00", "     float     sum      -1    2x.00", 1),
+        (good.replace("     float     sum      -1    22.00",
+                      "     float     sum      -1    2x.00", 1),
          17, "out-of-place time must be a number, got '2x.00'"),
         (good.replace("     float     sum", "     quad     sum", 1), 17,
          "type must be one of int8, uint8, char, int32, uint32, int, int64, uint64, half, "

@@ -79,8 +79,8 @@ def test_nccl_tests_against_the_matching_sweep(api):
 def test_perftest_against_its_run(api):
     scenario = create_scenario(api, PERFTEST)
     created = api.post("/measurements", json={
-        "scenario_id": scenario["id"], "kind": "perftest", "text": text("perftest", "ib_write_bw.txt"),
-        "name": "rack 3"})
+        "scenario_id": scenario["id"], "kind": "perftest",
+        "text": text("perftest", "ib_write_bw.txt"), "name": "rack 3"})
     assert created.status_code == 201, created.text
     m = created.json()
     assert (m["tool"], m["name"], m["header"]["tx_depth"], m["rows"][0]["bw_average_gbps"]) == \
@@ -138,7 +138,8 @@ def test_404_and_owner_only_changes(api, stack):
                                            "text": "x"}).status_code == 404
     scenario = create_scenario(api, EIGHT_RANKS)
     m = api.post("/measurements", json={"scenario_id": scenario["id"], "kind": "nccl_tests",
-                                        "text": text("nccl-tests", "small_allreduce_8ranks.txt")}).json()
+                                        "text": text("nccl-tests",
+                                                     "small_allreduce_8ranks.txt")}).json()
     with stack.client() as stranger:   # holds the link (the ids), not the token
         assert stranger.get(f"/measurements/{m['id']}").status_code == 200
         listed = stranger.get("/measurements", params={"scenario_id": scenario["id"]}).json()
