@@ -70,11 +70,12 @@ def test_export_every_format(api):
     sonic = api.get(f"/scenarios/{base['id']}/settings/export", params={"format": "sonic"})
     assert sonic.status_code == 200, sonic.text
     body = sonic.json()
-    assert [f["name"] for f in body["files"]] == ["leaf0.config_db.json", "spine0.config_db.json"]
+    assert [f["name"] for f in body["files"]] == ["leaf0.config_db.json",
+                                                  "spine0.config_db.json"]
     assert body["source"] == {"scenario_id": base["id"], "scenario_name": "exported",
                               "run_id": None}
     assert '"scenario_name": "exported"' in body["files"][0]["content"]
-    assert "switch.cell_bytes" not in body["not_exported"] and "cell_bytes" in body["not_exported"]
+    assert "cell_bytes" in body["not_exported"]
     nvue = api.get(f"/scenarios/{base['id']}/settings/export",
                    params={"format": "nvue", "switch": "leaf0"}).json()
     (only,) = nvue["files"]
@@ -86,7 +87,11 @@ def test_export_every_format(api):
         only["content"]
     sysfs = api.get(f"/scenarios/{base['id']}/settings/export",
                     params={"format": "nic_sysfs"}).json()
-    assert "echo 1020 > $RP/dce_tcp_g   # nic.cc.g 0.00390625" in sysfs["files"][0]["content"]
+    # the scenario names no preset: the default's (nvidia-default) values, written out
+    content = sysfs["files"][0]["content"]
+    assert "# preset nvidia-default: every value below is the scenario's effective one" in content
+    assert "echo 1019 > $RP/dce_tcp_g   # nic.cc.g 0.00488281" in content
+    assert "echo 4 > $NP/min_time_between_cnps   # nic.cnp_interval_us 4" in content
 
 
 def test_export_404_and_422(api):
