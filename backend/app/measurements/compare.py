@@ -103,17 +103,17 @@ def perftest_reasons(point: Point, kind: str, mtu: int | None) -> list[str]:
     return out
 
 
-def perftest_simulated(kind: str, tool: str, flow: dict[str, Any] | None,
-                       iterations: int) -> tuple[float | None, bool]:
-    """(value, completed) of the perftest flow: its goodput (bw) or one message's latency in
-    the tool's own terms (lat: the mean time per message, times the share of a round trip the
-    tool prints; perftest_parameters.c rtt_factor): with one message outstanding each message
-    takes one round trip."""
+def perftest_simulated(kind: str, tool: str,
+                       flow: dict[str, Any] | None) -> tuple[float | None, bool]:
+    """(value, completed) of the perftest flow: its goodput (bw), or, for a latency test (one
+    message simulated), the message's round trip (its sender_fct_us: the ACK of its last byte
+    is back) times the share of a round trip the tool prints (perftest_parameters.c
+    rtt_factor: half for write and send, all of it for read)."""
     if flow is None:
         return None, False
     if kind == "bw":
         return flow.get("goodput_gbps"), flow.get("fct_us") is not None
     fct = flow.get("sender_fct_us")
-    if fct is None or iterations <= 0:
+    if fct is None:
         return None, False
-    return fct / iterations * LATENCY_ROUND_TRIPS[tool], True
+    return fct * LATENCY_ROUND_TRIPS[tool], True

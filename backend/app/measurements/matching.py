@@ -3,7 +3,10 @@
 - NCCL-tests: a sweep of the scenario's collective of the measured op over exactly the measured
   sizes (`traffic.<i>.message_bytes`).
 - perftest: the scenario's perftest generator at the measured message size, iterations, TX
-  depth (1 for a latency test) and QPs: one run for one size, a sweep for several (`-a`).
+  depth and QPs: one run for one size, a sweep for several (`-a`). A latency test runs one message
+  (TX depth 1): the model is deterministic and its window counts packets, not messages
+  (docs/model.md, "Window"), so one message's round trip stands for the mean of the measured
+  ping-pongs.
 
 Each point's duration grows with its size (a linked parameter): `duration_us` = base + iterations
 x (size x 8 / host rate x SAFETY + per-iteration latency), capped at the scenario limit; the
@@ -114,7 +117,11 @@ def perftest_plan(document: dict[str, Any], parsed: dict[str, Any], asked: int |
     iterations = rows[0]["iterations"]
     if any(r["iterations"] != iterations for r in rows):
         notes.append(f"rows differ in #iterations: every size runs {iterations}")
-    tx_depth = 1 if parsed["kind"] == "lat" else settings.get("tx_depth")
+    tx_depth = settings.get("tx_depth")
+    if parsed["kind"] == "lat":
+        notes.append(f"one message per size stands for the {iterations} measured ping-pongs: the "
+                     "model has no noise, and its window counts packets, not messages")
+        iterations, tx_depth = 1, 1
     prefix = f"traffic.{index}"
     fork: dict[str, Any] = {f"{prefix}.iterations": iterations}
     if isinstance(tx_depth, int):

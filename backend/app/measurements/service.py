@@ -221,8 +221,7 @@ def _perftest(session: Session, row: Measurement, by_size: dict[int, Run], statu
         if result is not None:
             flow = next((f for f in result.get("flows", []) if f.get("generator") == row.generator),
                         None)
-        simulated, completed = compare.perftest_simulated(kind, tool, flow,
-                                                          measured["iterations"])
+        simulated, completed = compare.perftest_simulated(kind, tool, flow)
         if run is None or run.status != RunStatus.SUCCEEDED:
             completed = True  # not run yet: nothing to say
         value = measured["bw_average_gbps"] if kind == "bw" else measured["t_avg_us"]

@@ -99,6 +99,25 @@ def test_perftest_against_its_run(api):
     assert 90 < point["simulated"] < 100 and abs(point["ratio"] - 1) < 0.1
 
 
+def test_perftest_latency_against_its_sweep(api):
+    scenario = create_scenario(api, {**PERFTEST, "name": "two hosts, ib_write_lat"})
+    m = api.post("/measurements", json={"scenario_id": scenario["id"], "kind": "perftest",
+                                        "text": text("perftest", "ib_write_lat.txt")}).json()
+    sim = api.post(f"/measurements/{m['id']}/simulate", json={}).json()
+    assert sim["kind"] == "sweep"
+    fork = api.get(f"/scenarios/{sim['sim_scenario_id']}").json()["scenario"]["traffic"][0]
+    assert (fork["iterations"], fork["tx_depth"]) == (1, 1)   # one message: one round trip
+    assert _final(api, f"/sweeps/{sim['sweep_id']}")["status"] == "SUCCEEDED"
+    c = api.get(f"/measurements/{m['id']}/comparison").json()
+    assert (c["metric"], c["unit"]) == ("latency_us", "us")
+    assert [p["size_bytes"] for p in c["points"]] == [2, 64, 4096]
+    for p in c["points"]:
+        # half a round trip over two 1 us links each way, with the frames' serialization
+        assert 2 < p["simulated"] < 3 and p["measured_p99"] > p["measured"]
+    # bigger messages take longer on the wire
+    assert c["points"][2]["simulated"] > c["points"][0]["simulated"]
+
+
 def test_a_wrong_file_is_one_line_and_stores_nothing(api):
     scenario = create_scenario(api, EIGHT_RANKS)
     truncated = (DATA / "malformed" / "nccl_truncated.txt").read_text()
