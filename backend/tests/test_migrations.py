@@ -5,7 +5,7 @@ from sqlalchemy import create_engine, inspect, text
 from tests.support import create_database, drop_database, migrate, require_env, service_env
 
 TABLES = {"scenarios", "runs", "run_results", "sweeps", "sweep_points", "tunings",
-          "tuning_evaluations", "accounts"}
+          "tuning_evaluations", "accounts", "measurements"}
 
 
 def _tables(url: str) -> set[str]:

@@ -6,8 +6,10 @@ from fastapi import APIRouter, Depends
 from app.api import health
 from app.api.deps import get_caller
 from app.configcheck import router as configcheck
+from app.fabricsettings import router as fabricsettings
 from app.imports import router as imports
 from app.labs import router as labs
+from app.measurements import router as measurements
 from app.presets import router as presets
 from app.runs import router as runs
 from app.scenarios import router as scenarios
@@ -30,3 +32,5 @@ api_router.include_router(tunings.router)
 api_router.include_router(topologies.router)
 api_router.include_router(imports.router)
 api_router.include_router(labs.router)
+api_router.include_router(measurements.router)
+api_router.include_router(fabricsettings.router)

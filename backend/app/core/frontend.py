@@ -14,7 +14,7 @@ NO_BUILD = ("<!doctype html><title>FabricTwin</title><p>The frontend is not buil
 # app's "Page not found" and HTTP 404, not a soft 404 (a 200 that search engines and link
 # checkers take for a page).
 APP_ROUTES = re.compile(r"^(|editor|compare|seeds|labs|sweeps/[\w-]+|tunings/[\w-]+|runs/[\w-]+"
-                        r"|s/[\w-]+|share/[\w-]+|guide/[\w-]+)/?$")
+                        r"|measurements/[\w-]+|s/[\w-]+|share/[\w-]+|guide/[\w-]+)/?$")
 
 
 def mount_frontend(app: FastAPI, dist: Path) -> None:

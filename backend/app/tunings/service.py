@@ -292,9 +292,10 @@ def cancel_tuning(session: Session, *, tuning: Tuning) -> bool:
     return moved.rowcount == 1
 
 
-def apply_pick(session: Session, *, tuning: Tuning, evaluation: TuningEvaluation,
-               scenario_index: int, owner_token: str | None = None) -> tuple[ScenarioRow, str]:
-    """Fork base scenario `scenario_index` with the evaluation's settings at full duration."""
+def pick_document(session: Session, *, tuning: Tuning, evaluation: TuningEvaluation,
+                  scenario_index: int) -> tuple[ScenarioRow, dict[str, Any]]:
+    """Base scenario `scenario_index` and its document with the evaluation's settings at full
+    duration (what apply_pick stores and the settings export writes)."""
     spec = TuningCreate.model_validate(tuning.spec)
     base = session.get(ScenarioRow, tuning.scenario_ids[scenario_index])
     request = request_from_json(evaluation.request)
@@ -302,6 +303,14 @@ def apply_pick(session: Session, *, tuning: Tuning, evaluation: TuningEvaluation
     document = document_for(base.document, build_space(spec.space), full)
     label = ", ".join(f"{k}={v}" for k, v in evaluation.params.items())
     document["name"] = f"{base.name} ({evaluation.strategy} pick: {label})"[:200]
+    return base, document
+
+
+def apply_pick(session: Session, *, tuning: Tuning, evaluation: TuningEvaluation,
+               scenario_index: int, owner_token: str | None = None) -> tuple[ScenarioRow, str]:
+    """Fork base scenario `scenario_index` with the evaluation's settings at full duration."""
+    base, document = pick_document(session, tuning=tuning, evaluation=evaluation,
+                                   scenario_index=scenario_index)
     scenario = Scenario.model_validate(document)
     return create_scenario(session, scenario=scenario, parent_id=base.id, owner_token=owner_token)
 

@@ -15,7 +15,7 @@ def test_unknown_paths_are_a_real_404(tmp_path):
     mount_frontend(app, tmp_path)
     client = TestClient(app)
     for path in ("/", "/editor", "/runs/abc_DEF-1", "/compare", "/sweeps/new", "/tunings/x1",
-                 "/labs", "/guide/tuning", "/seeds", "/assets/app.js"):
+                 "/labs", "/guide/tuning", "/seeds", "/measurements/m1", "/assets/app.js"):
         assert client.get(path).status_code == 200, path
     for path in ("/no/such/page", "/runs", "/runs/a/b", "/editorx", "/assets/none.js"):
         page = client.get(path)

@@ -11,6 +11,7 @@ Then the probes of the issue as regressions: cancelling someone else's run, sear
 import re
 import secrets
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -28,7 +29,11 @@ TUNING = {"seeds": [1], "objectives": [{"kind": "metric", "metric": "throughput_
           "strategies": [{"name": "grid"}],
           "space": {"parameters": [{"name": "pmax", "path": "switch.ecn.pmax", "values": [1, 50],
                                     "unit": "percent"}]}}
-LISTS = ("/scenarios", "/runs", "/sweeps", "/tunings")
+LISTS = ("/scenarios", "/runs", "/sweeps", "/tunings", "/measurements")
+PERFTEST = (Path(__file__).resolve().parents[1] / "data" / "fabric" / "perftest" /
+            "ib_write_bw.txt").read_text()
+TWO_HOST_PERFTEST = {**two_hosts(name=f"perftest {MARK}"),
+                     "traffic": [{"kind": "perftest", "src": "h0", "dst": "h1"}]}
 
 
 def _wait(api: httpx.Client, path: str) -> dict[str, Any]:
@@ -52,6 +57,10 @@ def world(api: httpx.Client) -> dict[str, Any]:
     w["L"] = create_scenario(api, long_running(f"long {MARK}"))["id"]
     w["RL"] = start_run(api, w["L"])[0]["id"]
     w["SD"] = create_scenario(api, two_hosts(name=f"to delete {MARK}"))["id"]
+    w["SP"] = create_scenario(api, TWO_HOST_PERFTEST)["id"]
+    for key in ("M", "MD"):  # a measurement of it, and one to delete
+        w[key] = api.post("/measurements", json={"scenario_id": w["SP"], "kind": "perftest",
+                                                 "text": PERFTEST}).json()["id"]
     assert wait_final(api, w["R"])["status"] == "SUCCEEDED"
     sweep = _wait(api, f"/sweeps/{w['W']}")
     assert sweep["status"] == "SUCCEEDED", sweep
@@ -109,12 +118,16 @@ def _request(route: str, method: str, w: dict[str, Any]) -> tuple[str, dict[str,
     """The concrete path and JSON body of one operation, on the owner's resources."""
     ids = {"/scenarios/": w["SD"] if method == "delete" else w["S"],
            "/runs/": w["RL"] if route.endswith("/cancel") else w["R"],
-           "/sweeps/": w["W"], "/tunings/": w["T"]}
+           "/sweeps/": w["W"], "/tunings/": w["T"],
+           "/measurements/": w["MD"] if method == "delete" else w["M"]}
     path = route.removeprefix("/api/v1")
     for prefix, value in ids.items():
         if path.startswith(prefix):
             path = path.replace("{id}", value)
     path = path.replace("{key}", "incast-2to1").replace("{slug}", "lab2-rdma-distance")
+    path = path.replace("{evaluation_id}", str(w["E"]))
+    if path.endswith("/settings/export"):
+        path += "?format=nic_sysfs"
     bodies = {
         "/scenarios/check": {"scenario": two_hosts()}, "/scenarios/validate": {"scenario": two_hosts()},
         "/scenarios": {"scenario": two_hosts(name=f"new {MARK}")},
@@ -125,11 +138,15 @@ def _request(route: str, method: str, w: dict[str, Any]) -> tuple[str, dict[str,
         f"/tunings/{w['T']}/apply": {"evaluation_id": w["E"]},
         "/topologies/expand": {"topology": incast()["topology"]},
         "/imports/hpcc": {"topology": TOPOLOGY, "flows": first_flows(5), "name": "import"},
+        "/measurements": {"scenario_id": w["S"], "kind": "perftest", "text": PERFTEST},
+        f"/measurements/{w['M']}/simulate": {},
+        f"/scenarios/{w['S']}/settings/import": {"nic_sysfs": "roce_rp/rpg_ai_rate 5\n"},
     }
     assert "{" not in path, f"no id for {route}: classify it in tests/api/test_owners.py"
+    path_only = path.split("?")[0]
     if method in ("post", "put", "patch"):
-        assert path in bodies or path.endswith("/cancel"), f"no body for {method} {route}"
-    return path, bodies.get(path, {})
+        assert path_only in bodies or path.endswith("/cancel"), f"no body for {method} {route}"
+    return path, bodies.get(path_only, {})
 
 
 def _call(client: httpx.Client, method: str, path: str, body: dict[str, Any]) -> httpx.Response:
@@ -161,7 +178,7 @@ def test_every_route_by_caller(request, api, world, caller):
     never = [w["S2"], w["R2"], f"unshared {MARK}"]  # the owner never gave these out
     # in lists, nothing of the owner's (S itself may appear: the visitor's own sweep and tuning
     # of the shared scenario name it)
-    owned = [w["R"], w["W"], w["T"], w["L"], w["RL"], w["SD"], *w["points"],
+    owned = [w["R"], w["W"], w["T"], w["L"], w["RL"], w["SD"], w["M"], w["MD"], *w["points"],
              *w["evaluation_runs"], f"long {MARK}", f"to delete {MARK}"]
     failures = []
     operations = _operations(api)

@@ -12,6 +12,7 @@ import { NewTuningPage, TuningPage } from "./routes/TuningPages";
 import { Empty } from "../components/States";
 import { LabsPage } from "./routes/LabsPage";
 import { GuidePage } from "./routes/GuidePage";
+import { MeasurementPage } from "./routes/MeasurementPage";
 import { LabDock } from "./LabDock";
 import { AccountControl, SignInGate } from "./AccountControl";
 import { useSignInAnnouncements } from "../lib/account/account";
@@ -75,6 +76,7 @@ const router = createBrowserRouter(createRoutesFromElements(
     <Route path="/sweeps/:id" element={<SweepPage />} />
     <Route path="/tunings/new" element={<NewTuningPage />} />
     <Route path="/tunings/:id" element={<TuningPage />} />
+    <Route path="/measurements/:id" element={<MeasurementPage />} />
     <Route path="/s/:id" element={<SharePage />} />
     <Route path="/share/:id" element={<SharePage />} />
     <Route path="/labs" element={<LabsPage />} />

@@ -31,8 +31,12 @@ import { CanvasMessages, isDrawingHint } from "../../features/topology/component
 import { fabricStats, unlinkedNodes } from "../../lib/topology/stats";
 import { useQueryClient } from "@tanstack/react-query";
 import { expandTopology } from "../../lib/api/queries";
-import type { GeneratorTopology } from "../../lib/scenario/types";
+import type { GeneratorTopology, Scenario } from "../../lib/scenario/types";
 import { acceleratorBadges } from "../../lib/topology/accelerator";
+import { MeasurementImport } from "../../features/realfabric/components/MeasurementImport";
+import { MeasurementList } from "../../features/realfabric/components/MeasurementList";
+import { SettingsImport } from "../../features/realfabric/components/SettingsImport";
+import { SettingsExport } from "../../features/realfabric/components/SettingsExport";
 
 export function EditorPage() {
   const [params] = useSearchParams();
@@ -139,6 +143,13 @@ export function EditorPage() {
     }
   };
   const highlighted = useMemo(() => trafficHosts(doc.traffic ?? []), [doc.traffic]);
+  /** An imported document (HPCC flows, switch and NIC settings) replaces this one, undoably. */
+  const replaceDoc = (d: Scenario) => {
+    dispatch({ type: "replaceDocument", doc: d });
+    setSelected(new Set());
+    setLinkIndex(null);
+    setFitKey((k) => k + 1);
+  };
 
   if (fromId && source.error) return <ErrorBox error={source.error} title="Could not load the scenario" />;
   if (fromId && loadedKey !== fromId) return <Loading what="Loading the scenario" />;
@@ -177,12 +188,14 @@ export function EditorPage() {
             <summary>Import / export</summary>
             <ImportExport doc={toScenarioDocument(state)} explicit={() => (g ? explicitFrom(doc.topology, g) : null)} onImport={importFile} />
             {importError && <p className="field-error" role="alert">Not imported: {importError}</p>}
-            <HpccImport doc={toScenarioDocument(state)} onDoc={(d) => {
-              dispatch({ type: "replaceDocument", doc: d });
-              setSelected(new Set());
-              setLinkIndex(null);
-              setFitKey((k) => k + 1);
-            }} />
+            <HpccImport doc={toScenarioDocument(state)} onDoc={replaceDoc} />
+          </details>
+          <details>
+            <summary>Real fabric</summary>
+            <MeasurementImport scenarioId={ensureSaved} onImported={(m) => navigate(`/measurements/${m.id}`)} />
+            <MeasurementList scenarioId={state.sourceId ?? undefined} />
+            <SettingsImport scenarioId={ensureSaved} onDoc={replaceDoc} />
+            <SettingsExport source={{ kind: "scenario", scenarioId: ensureSaved }} />
           </details>
           <ParamsPanel doc={doc} errors={errors} onSet={(path, value) => dispatch({ type: "setField", path, value })} />
         </aside>

@@ -6,6 +6,7 @@ import { Empty, ErrorBox, Loading } from "../../components/States";
 import { capitalise } from "../../lib/format";
 import { useScenario } from "../../lib/api/queries";
 import { HeatmapExplorer, type ExplorerMark } from "../../features/sweeps/components/HeatmapExplorer";
+import { SettingsExport } from "../../features/realfabric/components/SettingsExport";
 import { useApplyPick, useCancelTuning, useCreateTuning, useTuning, useTuningResults } from "../../features/tuning/api/tunings";
 import { BestSoFarChart } from "../../features/tuning/components/BestSoFarChart";
 import { ComparisonTable } from "../../features/tuning/components/ComparisonTable";
@@ -127,6 +128,8 @@ export function TuningPage() {
                 onClick={() => apply.mutate(chosen.id, { onSuccess: (s) => navigate(`/s/${s.id}`) })}>Apply this pick</button>
               <small> forks the base scenario with these settings</small>
               <ErrorBox error={apply.error} title="Could not apply the pick" />
+              <SettingsExport key={chosen.id} title="Export this pick's settings"
+                source={{ kind: "pick", tuningId: t.id, evaluationId: chosen.id }} />
             </section>
           )}
         </>

@@ -84,6 +84,101 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/measurements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List
+         * @description Newest first: the caller's measurements; with `scenario_id` of a saved scenario, every
+         *     measurement of it (whoever holds the scenario's link may read them).
+         */
+        get: operations["measurements-list"];
+        put?: never;
+        /**
+         * Create
+         * @description Read the output and attach it to the scenario; owned by the caller's first owner token
+         *     (a fresh one when it sent none, returned). A wrong or truncated file stores nothing.
+         */
+        post: operations["measurements-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/measurements/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get
+         * @description The measurement as read: header, rows (in Gbit/s and us), notes, its simulation.
+         */
+        get: operations["measurements-get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete
+         * @description Delete the measurement (its simulation stays); needs its owner token.
+         */
+        delete: operations["measurements-delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/measurements/{id}/comparison": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Comparison
+         * @description Measured against simulated per size (busbw for NCCL-tests; bandwidth or mean latency
+         *     for perftest), the ratio, and for each point that differs by more than 10 % the reasons
+         *     the model lists.
+         */
+        get: operations["measurements-comparison"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/measurements/{id}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate
+         * @description Run the matching simulation: NCCL-tests, a sweep of the scenario's collective over exactly
+         *     the measured sizes; perftest, its perftest generator at the measured message size(s),
+         *     iterations, TX depth and QPs (one run, or a sweep for several sizes). Needs the
+         *     measurement's owner token.
+         */
+        post: operations["measurements-simulate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/presets": {
         parameters: {
             query?: never;
@@ -510,6 +605,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/scenarios/{id}/settings/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Scenario
+         * @description The scenario's switch or NIC settings in a device's format and units, each file with a
+         *     header naming the scenario (and run).
+         */
+        get: operations["settings-export_scenario"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/scenarios/{id}/settings/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import Settings
+         * @description Read SONiC config_db.json files and/or a NIC sysfs dump into this scenario: the report
+         *     says, field by field, what was read, mapped (to which parameter, with which conversion),
+         *     ignored and kept. dry_run (default) stores nothing; dry_run false stores the result as a
+         *     new scenario (parent: this one, owner: the caller).
+         */
+        post: operations["settings-import_settings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/scenarios/{id}/thumbnail.png": {
         parameters: {
             query?: never;
@@ -763,6 +902,27 @@ export interface paths {
          * @description Stop the strategies; needs the tuning's owner token; 409 when the tuning already ended.
          */
         post: operations["tunings-cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tunings/{id}/evaluations/{evaluation_id}/settings/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Pick
+         * @description A tuning pick's settings (the evaluation's, on base scenario `scenario_index`) in a
+         *     device's format; the header names the tuning, the strategy and the evaluation's run.
+         */
+        get: operations["settings-export_pick"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1085,6 +1245,79 @@ export interface components {
              * @default 0
              */
             start_us: number;
+        };
+        /** ComparedPoint */
+        ComparedPoint: {
+            /**
+             * Differs
+             * @description |ratio - 1| > threshold
+             */
+            differs: boolean;
+            /** Measured */
+            measured: number | null;
+            /** Measured In Place */
+            measured_in_place?: number | null;
+            /** Measured P99 */
+            measured_p99?: number | null;
+            /** Measured P999 */
+            measured_p999?: number | null;
+            /**
+             * Ratio
+             * @description simulated / measured
+             */
+            ratio: number | null;
+            /**
+             * Reasons
+             * @description ids of `reasons` that may explain the difference
+             */
+            reasons: string[];
+            /** Run Id */
+            run_id: string | null;
+            /** Simulated */
+            simulated: number | null;
+            /** Size Bytes */
+            size_bytes: number;
+            status: components["schemas"]["RunStatus"] | null;
+        };
+        /**
+         * Comparison
+         * @description Measured against simulated, per size.
+         */
+        Comparison: {
+            /** Done */
+            done: number;
+            /** Measured Ranks */
+            measured_ranks?: number | null;
+            /** Measurement Id */
+            measurement_id: string;
+            /**
+             * Metric
+             * @enum {string}
+             */
+            metric: "busbw_gbps" | "bw_gbps" | "latency_us";
+            /** Notes */
+            notes: string[];
+            /** Points */
+            points: components["schemas"]["ComparedPoint"][];
+            /**
+             * Reasons
+             * @description what the model leaves out, by id
+             */
+            reasons: {
+                [key: string]: string;
+            };
+            /** Simulated Ranks */
+            simulated_ranks?: number | null;
+            /** @description the simulation's (null: not simulated yet) */
+            status: components["schemas"]["RunStatus"] | null;
+            /** Threshold */
+            threshold: number;
+            /** Tool */
+            tool: string;
+            /** Total */
+            total: number;
+            /** Unit */
+            unit: string;
         };
         /**
          * ConstraintIn
@@ -1442,6 +1675,15 @@ export interface components {
             x?: number | null;
             /** Y */
             y?: number | null;
+        };
+        /** ExportFile */
+        ExportFile: {
+            /** Content */
+            content: string;
+            /** Media Type */
+            media_type: string;
+            /** Name */
+            name: string;
         };
         /**
          * FamilyMember
@@ -2142,6 +2384,201 @@ export interface components {
              * @description must be < duration_us
              */
             start_us: number;
+        };
+        /**
+         * MeasuredPoint
+         * @description One row of the measurement, in the simulator's units (Gbit/s, us).
+         */
+        MeasuredPoint: {
+            /** Algbw Gbps */
+            algbw_gbps?: number | null;
+            /**
+             * Busbw Gbps
+             * @description NCCL-tests out of place, GB/s x 8
+             */
+            busbw_gbps?: number | null;
+            /** Busbw In Place Gbps */
+            busbw_in_place_gbps?: number | null;
+            /**
+             * Bw Average Gbps
+             * @description perftest BW average
+             */
+            bw_average_gbps?: number | null;
+            /** Bw Peak Gbps */
+            bw_peak_gbps?: number | null;
+            /** Iterations */
+            iterations?: number | null;
+            /** Line */
+            line: number;
+            /** P999 Us */
+            p999_us?: number | null;
+            /** P99 Us */
+            p99_us?: number | null;
+            /** Size Bytes */
+            size_bytes: number;
+            /** T Avg Us */
+            t_avg_us?: number | null;
+            /** T Max Us */
+            t_max_us?: number | null;
+            /** T Min Us */
+            t_min_us?: number | null;
+            /** T Typical Us */
+            t_typical_us?: number | null;
+            /** Time Us */
+            time_us?: number | null;
+            /** Wrong */
+            wrong?: number | null;
+        };
+        /**
+         * MeasurementCreate
+         * @description Body of POST /measurements: a benchmark's text output, attached to a scenario.
+         */
+        MeasurementCreate: {
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "nccl_tests" | "perftest";
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /** Scenario Id */
+            scenario_id: string;
+            /**
+             * Text
+             * @description the tool's output as printed (NCCL-tests: from the '# nThread' line to '# Avg bus bandwidth'; perftest: from the test's title to the results' closing dashes)
+             */
+            text: string;
+            /**
+             * Tool
+             * @description which tool printed it (all_reduce_perf, ib_write_bw, ...); default: read from the text
+             */
+            tool?: string | null;
+        };
+        /** MeasurementCreated */
+        MeasurementCreated: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Generator */
+            generator: number | null;
+            /**
+             * Header
+             * @description nThread/nGpus/minBytes/maxBytes/iters and the ranks (NCCL-tests), or the test's settings (perftest)
+             */
+            header: {
+                [key: string]: unknown;
+            };
+            /** Id */
+            id: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "nccl_tests" | "perftest";
+            /** Name */
+            name: string;
+            /** Notes */
+            notes: string[];
+            /** Owner Token */
+            owner_token: string;
+            /** Points */
+            points: number;
+            /** Rows */
+            rows: components["schemas"]["MeasuredPoint"][];
+            /** Run Id */
+            run_id: string | null;
+            /** Scenario Id */
+            scenario_id: string;
+            /** Sim Scenario Id */
+            sim_scenario_id: string | null;
+            /** Sweep Id */
+            sweep_id: string | null;
+            /** Tool */
+            tool: string;
+        };
+        /**
+         * MeasurementPublic
+         * @description A measurement as read: its header (ranks, settings), rows and notes, and its simulation.
+         */
+        MeasurementPublic: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Generator */
+            generator: number | null;
+            /**
+             * Header
+             * @description nThread/nGpus/minBytes/maxBytes/iters and the ranks (NCCL-tests), or the test's settings (perftest)
+             */
+            header: {
+                [key: string]: unknown;
+            };
+            /** Id */
+            id: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "nccl_tests" | "perftest";
+            /** Name */
+            name: string;
+            /** Notes */
+            notes: string[];
+            /** Points */
+            points: number;
+            /** Rows */
+            rows: components["schemas"]["MeasuredPoint"][];
+            /** Run Id */
+            run_id: string | null;
+            /** Scenario Id */
+            scenario_id: string;
+            /** Sim Scenario Id */
+            sim_scenario_id: string | null;
+            /** Sweep Id */
+            sweep_id: string | null;
+            /** Tool */
+            tool: string;
+        };
+        /** MeasurementSummary */
+        MeasurementSummary: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "nccl_tests" | "perftest";
+            /** Name */
+            name: string;
+            /** Points */
+            points: number;
+            /** Run Id */
+            run_id: string | null;
+            /** Scenario Id */
+            scenario_id: string;
+            /** Sweep Id */
+            sweep_id: string | null;
+            /** Tool */
+            tool: string;
+        };
+        /** MeasurementsPublic */
+        MeasurementsPublic: {
+            /** Count */
+            count: number;
+            /** Data */
+            data: components["schemas"]["MeasurementSummary"][];
         };
         /**
          * Monitor
@@ -2937,6 +3374,30 @@ export interface components {
             stop: number;
         };
         /**
+         * ReportEntry
+         * @description One line of the field-by-field report.
+         */
+        ReportEntry: {
+            /** Conversion */
+            conversion?: string | null;
+            /** Converted */
+            converted?: unknown;
+            /** Note */
+            note?: string | null;
+            /** Parameter */
+            parameter: string | null;
+            /** Source */
+            source: string | null;
+            /**
+             * Status
+             * @description read: used to group ports or draw links; mapped: set `parameter`; ignored: not modelled (note says why); kept: a parameter the files did not set, left as it was
+             * @enum {string}
+             */
+            status: "read" | "mapped" | "ignored" | "kept";
+            /** Value */
+            value: string | null;
+        };
+        /**
          * RunCreate
          * @description Body of POST /runs: one run per seed.
          */
@@ -3415,6 +3876,130 @@ export interface components {
             value: number;
         };
         /**
+         * SettingsExport
+         * @description Settings converted to a device format, each file with a header naming its origin.
+         */
+        SettingsExport: {
+            /**
+             * Approximations
+             * @description values the device format cannot hold exactly
+             */
+            approximations: string[];
+            /** Files */
+            files: components["schemas"]["ExportFile"][];
+            /**
+             * Format
+             * @enum {string}
+             */
+            format: "sonic" | "nvue" | "nic_sysfs";
+            /**
+             * Not Exported
+             * @description settings the format has no place for
+             */
+            not_exported: string[];
+            /**
+             * Source
+             * @description what the settings came from: scenario, run, tuning pick
+             */
+            source: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * SettingsImport
+         * @description Body of POST /scenarios/{id}/settings/import.
+         */
+        SettingsImport: {
+            /**
+             * Draw Topology
+             * @description with one file per switch, redraw the topology from DEVICE_NEIGHBOR and PORT
+             * @default true
+             */
+            draw_topology: boolean;
+            /**
+             * Dry Run
+             * @description true: return the report and the resulting scenario, store nothing; false: store the result as a new scenario whose parent is this one
+             * @default true
+             */
+            dry_run: boolean;
+            /**
+             * Name
+             * @description the new scenario's name
+             */
+            name?: string | null;
+            /**
+             * Nic Host
+             * @description apply the NIC settings to this host only (nic_overrides), not to every host (nic)
+             */
+            nic_host?: string | null;
+            /**
+             * Nic Sysfs
+             * @description a dump of /sys/class/net/<if>/ecn/roce_rp/* and roce_np/* (grep . prints 'path:value'; 'name value' lines are read too)
+             */
+            nic_sysfs?: string | null;
+            /**
+             * Sonic
+             * @description config_db.json of one switch, or one per switch
+             */
+            sonic?: components["schemas"]["SonicFile"][];
+        };
+        /** SettingsImported */
+        SettingsImported: {
+            /** Counts */
+            counts: {
+                [key: string]: number;
+            };
+            /** Owner Token */
+            owner_token?: string | null;
+            /** Report */
+            report: components["schemas"]["ReportEntry"][];
+            /** @description the stored scenario (dry_run false) */
+            saved?: components["schemas"]["ScenarioSummary"] | null;
+            /**
+             * Scenario
+             * @description the resulting scenario document
+             */
+            scenario: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * SimulateRequest
+         * @description Body of POST /measurements/{id}/simulate.
+         */
+        SimulateRequest: {
+            /**
+             * Generator
+             * @description index of the scenario's generator to drive (default: the first collective of the measured op, or the first perftest)
+             */
+            generator?: number | null;
+            /**
+             * Seed
+             * @default 1
+             */
+            seed: number;
+        };
+        /** SimulationStarted */
+        SimulationStarted: {
+            /** Generator */
+            generator: number;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "sweep" | "run";
+            /** Measurement Id */
+            measurement_id: string;
+            /** Notes */
+            notes: string[];
+            /** Run Id */
+            run_id: string | null;
+            /** Sim Scenario Id */
+            sim_scenario_id: string;
+            /** Sweep Id */
+            sweep_id: string | null;
+        };
+        /**
          * SlowReceiver
          * @description A NIC whose receive pipeline drains slower than the link; it pauses its ToR.
          */
@@ -3449,6 +4034,20 @@ export interface components {
              * @description must be < duration_us
              */
             start_us: number;
+        };
+        /**
+         * SonicFile
+         * @description One switch's config_db.json as text (its name is the switch's unless DEVICE_METADATA's
+         *     hostname says otherwise).
+         */
+        SonicFile: {
+            /**
+             * Name
+             * @example leaf0.config_db.json
+             */
+            name: string;
+            /** Text */
+            text: string;
         };
         /**
          * SpaceIn
@@ -4465,6 +5064,264 @@ export interface operations {
             };
         };
     };
+    "measurements-list": {
+        parameters: {
+            query?: {
+                scenario_id?: string | null;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeasurementsPublic"];
+                };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "measurements-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MeasurementCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeasurementCreated"];
+                };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description the file is not the tool's output, or is truncated: one line naming the line number and what was expected */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "measurements-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeasurementPublic"];
+                };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "measurements-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description the caller holds no owner token of this resource (X-Owner-Token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description too many failed owner-token attempts from this client (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "measurements-comparison": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comparison"];
+                };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "measurements-simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimulateRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulationStarted"];
+                };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description the caller holds no owner token of this resource (X-Owner-Token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description the scenario has no generator that matches the measurement */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description too many failed owner-token attempts from this client (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     "presets-list": {
         parameters: {
             query?: never;
@@ -5428,6 +6285,107 @@ export interface operations {
             };
         };
     };
+    "settings-export_scenario": {
+        parameters: {
+            query: {
+                /** @description sonic: config_db.json patch per switch; nvue: `nv set qos` commands per switch; nic_sysfs: the ConnectX roce_rp / roce_np writes */
+                format: "sonic" | "nvue" | "nic_sysfs";
+                /** @description a run of this scenario, named in the header */
+                run_id?: string | null;
+                /** @description export this switch only */
+                switch?: string | null;
+                /** @description nic_sysfs: this host's NIC only */
+                host?: string | null;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsExport"];
+                };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unknown scenario, run or switch */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description the simulator, which lists the switches' ports, is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "settings-import_settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsImport"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsImported"];
+                };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a file's line or field, or the resulting scenario, is invalid (one line naming where and what was expected) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     "scenarios-thumbnail_png": {
         parameters: {
             query?: never;
@@ -6057,6 +7015,74 @@ export interface operations {
             };
             /** @description too many failed owner-token attempts from this client (Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "settings-export_pick": {
+        parameters: {
+            query: {
+                /** @description sonic: config_db.json patch per switch; nvue: `nv set qos` commands per switch; nic_sysfs: the ConnectX roce_rp / roce_np writes */
+                format: "sonic" | "nvue" | "nic_sysfs";
+                scenario_index?: number;
+                /** @description export this switch only */
+                switch?: string | null;
+                /** @description nic_sysfs: this host's NIC only */
+                host?: string | null;
+            };
+            header?: never;
+            path: {
+                evaluation_id: number;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsExport"];
+                };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unknown tuning, evaluation or switch */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description the evaluation has not finished */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description the simulator, which lists the switches' ports, is unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,1 @@
+"""Switch and NIC settings in and out: SONiC config_db.json, NVIDIA NVUE, ConnectX sysfs."""

@@ -1,0 +1,1 @@
+"""Measurements of a real fabric (NCCL-tests, perftest) beside the simulation."""
