@@ -144,9 +144,22 @@ GenerateCollective(GeneratorContext& g, ServerPool& pool)
     const Topology& topo = g.Topo();
     BuildPool(topo, pool);
     CollectiveRequest req;
-    req.op = r.Enum("op", "", {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast"});
-    req.algorithm =
-        r.Enum("algorithm", "ring", {"ring", "tree", "halving_doubling", "direct", "hierarchical"});
+    std::vector<std::string> ops;
+    std::vector<std::string> algorithms; // every op's, in the declaration's order
+    for (const CollectiveOp& c : kCollectiveOps)
+    {
+        ops.emplace_back(c.op);
+        for (const std::string& a : c.algorithms)
+        {
+            if (std::find(algorithms.begin(), algorithms.end(), a) == algorithms.end())
+            {
+                algorithms.push_back(a);
+            }
+        }
+    }
+    req.op = r.Enum("op", "", ops);
+    // Unset: the op's first algorithm (ring; direct for all_to_all), as the API reads it.
+    req.algorithm = r.Enum("algorithm", AlgorithmsFor(req.op).front(), algorithms);
     if (g.Qps() != 1)
     {
         throw ScenarioError(r.FieldPath("qps"),

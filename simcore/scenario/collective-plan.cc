@@ -1,5 +1,7 @@
 #include "collective-plan.h"
 
+#include "scenario-contract.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -658,19 +660,14 @@ PowerOfTwo(uint32_t n)
 std::vector<std::string>
 AlgorithmsFor(const std::string& op)
 {
-    if (op == "all_reduce")
+    for (const CollectiveOp& c : kCollectiveOps) // generated from the scenario models
     {
-        return {"ring", "tree", "halving_doubling", "hierarchical"};
+        if (op == c.op)
+        {
+            return c.algorithms;
+        }
     }
-    if (op == "all_gather" || op == "reduce_scatter")
-    {
-        return {"ring", "halving_doubling"};
-    }
-    if (op == "all_to_all")
-    {
-        return {"direct"};
-    }
-    return {"ring", "tree"}; // broadcast
+    return {};
 }
 
 double

@@ -161,70 +161,30 @@ ReadCc(const json& value, const std::string& path, ordered_json* out)
 CcConfig
 DcqcnPreset(const std::string& name)
 {
-    CcConfig c;
-    if (name == "dcqcn-paper")
+    // The values and their sources: backend/app/scenarios/cc_presets.py (kCcPresets is generated
+    // from it, docs/presets.md "Congestion-control presets" tabulates them).
+    for (const CcPresetValues& p : kCcPresets)
     {
-        c.g = 1.0 / 256;
-        c.alphaUpdateUs = 55;
-        c.rateDecreaseIntervalUs = 50;
-        c.rateIncreaseTimerUs = 55;
-        c.byteCounterBytes = 10000000;
-        c.fastRecoverySteps = 5;
-        c.raiMbps = 40;
-        c.rhaiMbps = 200;
-        c.minRateMbps = 100;
-        c.clampTargetRate = true;
-        c.clampTargetAfterTimerIncrease = false;
-        c.maxDecrease = 1.0;
-        c.alphaTimer = "restart_on_cnp"; // "if no CNP for K, alpha = (1 - g) alpha"
-        // The paper's wording reads as "window" ("at most one CNP every N us ... if any packet
-        // that arrives within that time window was marked"), offered as nic.cnp_mode; the
-        // default stays "holdoff" until window's lower incast goodput is explained
-        // (docs/model.md, notification point).
-        c.presetCnpMode = "holdoff";
-        return c;
-    }
-    if (name == "nvidia-default")
-    {
-        // ConnectX firmware defaults (ConnectX-4 and later), as NVIDIA documents them in "DCQCN CC
-        // Parameters" (DOCA SDK documentation; docs/presets.md, "Congestion-control presets",
-        // cites the page): each value beside its MLNX_OFED name.
-        c.g = 5.0 / 1024;                       // dce_tcp_g 1019: alpha = (1019/1024) alpha + g
-        c.alphaUpdateUs = 1;                    // dce_tcp_rtt 1 us
-        c.rateDecreaseIntervalUs = 4;           // rate_reduce_monitor_period 4 us
-        c.rateIncreaseTimerUs = 300;            // rpg_time_reset 300 us
-        c.byteCounterBytes = 32767;             // rpg_byte_reset
-        c.fastRecoverySteps = 1;                // rpg_threshold
-        c.raiMbps = 5;                          // rpg_ai_rate
-        c.rhaiMbps = 50;                        // rpg_hai_rate
-        c.minRateMbps = 1;                      // rpg_min_rate
-        c.clampTargetRate = false;              // clamp_tgt_rate 0
-        c.clampTargetAfterTimerIncrease = true; // clamp_tgt_rate_after_time_inc 1
-        c.maxDecrease = 0.5;                    // rpg_min_dec_fac 50 %
-        c.alphaTimer = "periodic";              // alpha updated every dce_tcp_rtt
-        // The notification point: min_time_between_cnps 4 us, a marked frame within 4 us of the
-        // QP's last CNP earns none.
-        c.presetCnpMode = "holdoff";
-        c.presetCnpIntervalUs = 4;
-        return c;
-    }
-    if (name == "hpcc-dcqcn")
-    {
-        // The HPCC simulator's DCQCN benchmark (config-dcqcn.txt; its rdma-hw.cc "Mellanox
-        // version"): timers, no byte counter, F 1, Rai 20 / Rhai 200 Mbit/s, min 1 Gbit/s,
-        // CLAMP_TARGET_RATE 0 (the target follows the rate only after a timer increase).
-        c.g = 1.0 / 256;
-        c.alphaUpdateUs = 1;
-        c.rateDecreaseIntervalUs = 4;
-        c.rateIncreaseTimerUs = 300;
-        c.byteCounterBytes = 0;
-        c.fastRecoverySteps = 1;
-        c.raiMbps = 20;
-        c.rhaiMbps = 200;
-        c.minRateMbps = 1000;
-        c.clampTargetRate = false;
-        c.clampTargetAfterTimerIncrease = true;
-        c.maxDecrease = 1.0;
+        if (name != p.name)
+        {
+            continue;
+        }
+        CcConfig c;
+        c.g = p.g;
+        c.alphaUpdateUs = p.alphaUpdateUs;
+        c.rateDecreaseIntervalUs = p.rateDecreaseIntervalUs;
+        c.rateIncreaseTimerUs = p.rateIncreaseTimerUs;
+        c.byteCounterBytes = static_cast<uint64_t>(p.byteCounterBytes);
+        c.fastRecoverySteps = static_cast<uint32_t>(p.fastRecoverySteps);
+        c.raiMbps = p.raiMbps;
+        c.rhaiMbps = p.rhaiMbps;
+        c.minRateMbps = p.minRateMbps;
+        c.clampTargetRate = p.clampTargetRate;
+        c.clampTargetAfterTimerIncrease = p.clampTargetAfterTimerIncrease;
+        c.maxDecrease = p.maxDecrease;
+        c.alphaTimer = p.alphaTimer;
+        c.presetCnpIntervalUs = p.presetCnpIntervalUs;
+        c.presetCnpMode = p.presetCnpMode;
         return c;
     }
     throw std::out_of_range("unknown DCQCN preset " + name);

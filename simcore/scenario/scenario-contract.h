@@ -378,6 +378,50 @@ inline const SetParamField kSetParams[] = {
     {"cnp_interval_us", false, kNicCnpIntervalUs},
 };
 
+/** The DCQCN presets (`nic.cc.preset`): each `nic.cc` field's value and the
+ *  notification point's spacing and mode (DcqcnPreset fills a CcConfig from them). */
+struct CcPresetValues
+{
+    const char* name;
+    double g;
+    double alphaUpdateUs;
+    double rateDecreaseIntervalUs;
+    double rateIncreaseTimerUs;
+    double byteCounterBytes;
+    double fastRecoverySteps;
+    double raiMbps;
+    double rhaiMbps;
+    double minRateMbps;
+    bool clampTargetRate;
+    bool clampTargetAfterTimerIncrease;
+    double maxDecrease;
+    const char* alphaTimer;
+    double presetCnpIntervalUs;
+    const char* presetCnpMode;
+};
+
+inline const CcPresetValues kCcPresets[] = {
+    {"dcqcn-paper", 0.00390625, 55.0, 50.0, 55.0, 10000000, 5, 40.0, 200.0, 100.0, true, false, 1.0, "restart_on_cnp", 50.0, "holdoff"},
+    {"nvidia-default", 0.0048828125, 1.0, 4.0, 300.0, 32767, 1, 5.0, 50.0, 1.0, false, true, 0.5, "periodic", 4.0, "holdoff"},
+    {"hpcc-dcqcn", 0.00390625, 1.0, 4.0, 300.0, 0, 1, 20.0, 200.0, 1000.0, false, true, 1.0, "restart_on_cnp", 50.0, "holdoff"},
+};
+
+/** The `collective` generator: each op and the algorithms that run it (the first is
+ *  the op's default algorithm). */
+struct CollectiveOp
+{
+    const char* op;
+    std::vector<std::string> algorithms;
+};
+
+inline const CollectiveOp kCollectiveOps[] = {
+    {"all_reduce", {"ring", "tree", "halving_doubling", "hierarchical"}},
+    {"all_gather", {"ring", "halving_doubling"}},
+    {"reduce_scatter", {"ring", "halving_doubling"}},
+    {"all_to_all", {"direct"}},
+    {"broadcast", {"ring", "tree"}},
+};
+
 } // namespace fabric
 
 #endif

@@ -18,6 +18,7 @@ from typing import Any
 
 from app.contracts.fields import FieldSpec, definition_ranges, leaf, object_fields, range_dict
 from app.scenarios import limits
+from app.scenarios.cc_presets import CC_PRESETS, CNP_PRESETS
 from app.scenarios.document import Scenario
 from app.scenarios.faults import SET_PARAMS
 from app.scenarios.traffic import COLLECTIVE_ALGORITHMS
@@ -278,8 +279,56 @@ def cpp(schema: dict) -> str:
     for name, (path, _, _) in SET_PARAMS.items():
         onswitch = "true" if path.startswith("switch.") else "false"
         out.append(f"    {{{json.dumps(name)}, {onswitch}, k{_camel(path)}}},")
+    out += ["};", ""]
+    out += _cpp_cc_presets()
+    out += ["/** The `collective` generator: each op and the algorithms that run it (the first is",
+            " *  the op's default algorithm). */",
+            "struct CollectiveOp",
+            "{",
+            "    const char* op;",
+            "    std::vector<std::string> algorithms;",
+            "};",
+            "",
+            "inline const CollectiveOp kCollectiveOps[] = {"]
+    for op, algs in COLLECTIVE_ALGORITHMS.items():
+        out.append(f"    {{{json.dumps(op)}, {{{', '.join(json.dumps(a) for a in algs)}}}}},")
     out += ["};", "", "} // namespace fabric", "", "#endif", ""]
     return "\n".join(out)
+
+
+def _lower_camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def _cpp_cc_presets() -> list[str]:
+    """The DCQCN presets (app/scenarios/cc_presets.py) as a table the simulator fills CcConfig
+    from: one declaration for the API's export and the simulator's runs."""
+    first = next(iter(CC_PRESETS.values()))
+    fields = list(first) + ["cnp_interval_us", "cnp_mode"]
+
+    def cpp_type(value: Any) -> str:
+        return ("bool" if isinstance(value, bool) else "const char*" if isinstance(value, str)
+                else "double")
+
+    def member(field: str) -> str:  # the notification point's fields are CcConfig's preset*
+        return {"cnp_interval_us": "presetCnpIntervalUs", "cnp_mode": "presetCnpMode"}.get(
+            field, _lower_camel(field))
+
+    values = {name: CC_PRESETS[name] | CNP_PRESETS[name] for name in CC_PRESETS}
+    out = ["/** The DCQCN presets (`nic.cc.preset`): each `nic.cc` field's value and the",
+           " *  notification point's spacing and mode (DcqcnPreset fills a CcConfig from them). */",
+           "struct CcPresetValues",
+           "{",
+           "    const char* name;"]
+    out += [f"    {cpp_type(values['nvidia-default'][f])} {member(f)};" for f in fields]
+    out += ["};", "", "inline const CcPresetValues kCcPresets[] = {"]
+    for name, v in values.items():
+        cells = [json.dumps(name)] + [
+            json.dumps(v[f]) if isinstance(v[f], str) else _cpp_number(v[f]) for f in fields]
+        out.append(f"    {{{', '.join(cells)}}},")
+    out += ["};", ""]
+    return out
 
 
 # ---------------------------------------------------------------- main

@@ -2,7 +2,7 @@
 for the reaction point, .../roce_np/* for the notification point), read from a dump and written
 as the `echo` commands that set them. Names and units: NVIDIA's "DCQCN CC Parameters" (DOCA /
 MLNX_OFED documentation); the names the twin's nvidia-default preset already pairs with its
-fields are in simcore/scenario/device-config.cc (DcqcnPreset). docs/real-fabric.md, "NIC sysfs".
+fields are in app/scenarios/cc_presets.py (its docstring). docs/real-fabric.md, "NIC sysfs".
 """
 
 import re

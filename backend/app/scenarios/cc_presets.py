@@ -2,10 +2,24 @@
 `nic.cc` is (docs/scenario-format.md, "nic.cc"), and the NIC's notification-point spacing and
 mode when `nic.cnp_interval_us` and `nic.cnp_mode` are unset.
 
-The simulator applies the same sets (simcore/scenario/device-config.cc, DcqcnPreset); the
-settings export needs them to write a NIC's effective values. backend/tests/fabricsettings/
-test_cc_presets_simulator.py runs each preset against the same scenario with every field written
-out from this table and requires byte-identical results, so the two cannot drift apart.
+This is the one declaration: scripts/gen-contracts.sh writes it into the simulator's
+simcore/scenario/scenario-contract.h (kCcPresets), from which DcqcnPreset fills a CcConfig; the
+settings export reads it to write a NIC's effective values. backend/tests/fabricsettings/
+test_cc_presets_simulator.py still runs each preset with every field written out from this table
+against the preset named, and requires byte-identical results.
+
+Sources (docs/presets.md, "Congestion-control presets", tabulates them):
+- nvidia-default: ConnectX-4-and-later firmware defaults as NVIDIA documents them, "DCQCN CC
+  Parameters" (DOCA SDK documentation, networking-docs.nvidia.com/doca/archive/3-4-0/
+  dcqcn-cc-parameters): dce_tcp_g 1019 (alpha = (1019/1024) alpha + g: g = 5/1024), dce_tcp_rtt
+  1 us, rate_reduce_monitor_period 4 us, rpg_min_dec_fac 50 %, rpg_min_rate 1 Mbit/s,
+  rpg_time_reset 300 us, rpg_byte_reset 32767, rpg_threshold 1, rpg_ai_rate 5 Mbit/s,
+  rpg_hai_rate 50 Mbit/s, clamp_tgt_rate 0, clamp_tgt_rate_after_time_inc 1; the notification
+  point's min_time_between_cnps 4 us (docs/model.md lists what was verified how).
+- dcqcn-paper: Zhu et al., "Congestion Control for Large-Scale RDMA Deployments", SIGCOMM 2015.
+- hpcc-dcqcn: the HPCC simulator's DCQCN benchmark (config-dcqcn.txt; its rdma-hw.cc "Mellanox
+  version"): timers, no byte counter, F 1, Rai 20 / Rhai 200 Mbit/s, min 1 Gbit/s, the target
+  following the rate only after a timer increase.
 """
 
 from typing import Any
@@ -19,7 +33,7 @@ CC_PRESETS: dict[str, dict[str, Any]] = {
         "clamp_target_rate": True, "clamp_target_after_timer_increase": False,
         "max_decrease": 1.0, "alpha_timer": "restart_on_cnp",
     },
-    # ConnectX defaults (NVIDIA's DCQCN parameter names in device-config.cc's comments)
+    # ConnectX firmware defaults (each value's MLNX_OFED name in the module docstring)
     "nvidia-default": {
         "g": 5 / 1024, "alpha_update_us": 1.0, "rate_decrease_interval_us": 4.0,
         "rate_increase_timer_us": 300.0, "byte_counter_bytes": 32767, "fast_recovery_steps": 1,

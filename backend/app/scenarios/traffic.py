@@ -251,9 +251,10 @@ class Collective(Generator):
 
     kind: Literal["collective"]
     op: Literal["all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast"]
-    algorithm: Literal["ring", "tree", "halving_doubling", "direct", "hierarchical"] = Field(
-        "ring", description="all_reduce: ring, tree, halving_doubling, hierarchical; all_gather and "
-        "reduce_scatter: ring, halving_doubling; all_to_all: direct; broadcast: ring, tree")
+    algorithm: Literal["ring", "tree", "halving_doubling", "direct", "hierarchical"] | None = Field(
+        None, description="all_reduce: ring, tree, halving_doubling, hierarchical; all_gather and "
+        "reduce_scatter: ring, halving_doubling; all_to_all: direct; broadcast: ring, tree. "
+        "Unset: the op's first (ring; direct for all_to_all)")
     hosts: list[NodeId] | None = Field(
         None, min_length=2, max_length=limits.MAX_COLLECTIVE_RANKS,
         description="the ranks in rank order; default: the servers placement picks, else every host")
@@ -281,7 +282,7 @@ class Collective(Generator):
         """The algorithm runs the op; ranks distinct; hosts or servers; one QP per step."""
         errors = []
         allowed = COLLECTIVE_ALGORITHMS[self.op]
-        if self.algorithm not in allowed:
+        if self.algorithm is not None and self.algorithm not in allowed:
             errors.append(error_at(("algorithm",), f"'{self.algorithm}' does not run {self.op} "
                                    f"(allowed for {self.op}: {', '.join(allowed)})", self.algorithm))
         if self.hosts is not None:

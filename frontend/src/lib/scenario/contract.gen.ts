@@ -441,7 +441,6 @@ export const COLLECTIVE_DEFAULTS: Readonly<Record<string, unknown>> = {
   "name": "",
   "start_us": 0,
   "qps": 1,
-  "algorithm": "ring",
   "placement": "packed",
   "channels": 1,
   "chunk_bytes": 0,
