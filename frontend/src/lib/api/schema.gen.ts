@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+    "/api/v1/auth/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Me
+         * @description Sign-in is off here: {"sign_in": false} (with sign-in on: the account, or 401).
+         */
+        get: operations["auth-me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/health": {
         parameters: {
             query?: never;
@@ -3414,6 +3434,18 @@ export interface components {
             value: number;
         };
         /**
+         * SignInOff
+         * @description This instance has no sign-in: every visitor is anonymous (docs/security.md).
+         */
+        SignInOff: {
+            /**
+             * Sign In
+             * @default false
+             * @constant
+             */
+            sign_in: false;
+        };
+        /**
          * SlowReceiver
          * @description A NIC whose receive pipeline drains slower than the link; it pauses its ToR.
          */
@@ -4334,6 +4366,26 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    "auth-me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInOff"];
+                };
+            };
+        };
+    };
     "health-health": {
         parameters: {
             query?: never;
