@@ -18,6 +18,7 @@ import { ShareButton } from "../../features/scenarios/components/ShareButton";
 import type { PickRequest } from "../../features/scenarios/components/HostListField";
 import { useConfigCheck, useSaveScenario, useValidateScenario } from "../../features/scenarios/api/scenarios";
 import { ConfigCheckPanel } from "../../features/scenarios/components/ConfigCheckPanel";
+import { PresetAbout } from "../../features/scenarios/components/PresetAbout";
 import { countsText, findingTarget } from "../../features/scenarios/configcheck/targets";
 import { useDebounced } from "../../lib/hooks/useDebounced";
 import { RunLauncher } from "../../features/runs/components/RunLauncher";
@@ -166,6 +167,7 @@ export function EditorPage() {
       </div>
       <ErrorBox error={source.error} title="Could not load the scenario" />
       <ErrorBox error={save.error ?? runs.error} title="Could not start" />
+      <PresetAbout scenario={source.data} />
       <div className="editor-grid">
         <aside className="panel left" aria-label="Fabric">
           <details open>
@@ -186,7 +188,7 @@ export function EditorPage() {
           </details>
           <ParamsPanel doc={doc} errors={errors} onSet={(path, value) => dispatch({ type: "setField", path, value })} />
         </aside>
-        <main className="canvas-col">
+        <section className="canvas-col" aria-label="Canvas">
           {expanding && <Loading what="Expanding the fabric" />}
           <ErrorBox error={expandError} title="The topology is invalid" />
           {g && (
@@ -233,7 +235,7 @@ export function EditorPage() {
               {shownStats.oversubscription != null && <> · oversubscription {Number(shownStats.oversubscription).toFixed(2)}:1</>}
             </p>
           )}
-        </main>
+        </section>
         <aside className="panel right" aria-label="Selection and traffic">
           <details open data-testid="config-check">
             <summary>Configuration check{check.data ? ` (${countsText(check.data.counts)})` : ""}</summary>
