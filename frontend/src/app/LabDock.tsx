@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useSyncExternalStore } from "react";
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { useLocation } from "react-router";
 import { useQuery } from "@tanstack/react-query";
 import { client, unwrap } from "../lib/api/client";
@@ -29,6 +29,7 @@ function ActiveLab({ slug }: { slug: string }) {
   const presets = usePresets();
   const preset = presets.data?.find((p) => p.key === lab.data?.preset);
   const presetDoc = scenarioDocument(useScenario(preset?.scenario_id).data);
+  const [sheetOpen, setSheetOpen] = useState(false);
   useRunWatcher();
 
   const labRef = useRef(lab.data);
@@ -54,8 +55,16 @@ function ActiveLab({ slug }: { slug: string }) {
     }));
   };
 
+  const done = lab.data ? lab.data.steps.filter((st) => progress.done?.[st.id]).length : 0;
   return (
-    <aside className="lab-dock" aria-label="Lab">
+    <aside className={`lab-dock${sheetOpen ? " open" : ""}`} aria-label="Lab">
+      {/* on a phone the lab is a bottom sheet: this bar opens and folds it, so the page keeps the width */}
+      <button type="button" className="lab-sheet-toggle" aria-expanded={sheetOpen} onClick={() => setSheetOpen((o) => !o)}>
+        <span className="lab-sheet-title">{lab.data?.title ?? "Lab"}</span>
+        {lab.data && <small> · {done} of {lab.data.steps.length} steps</small>}
+        <span aria-hidden="true">{sheetOpen ? " ▾" : " ▴"}</span>
+        <span className="visually-hidden">{sheetOpen ? "Hide the lab" : "Show the lab"}</span>
+      </button>
       {lab.isLoading && <Loading what="Loading the lab" />}
       <ErrorBox error={lab.error} title="Could not load the lab" />
       {lab.data && (
