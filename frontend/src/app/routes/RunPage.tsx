@@ -6,6 +6,7 @@ import { parentLatest, useScenarioHistory } from "../../lib/api/history";
 import { RunProgress } from "../../features/runs/components/RunProgress";
 import { ResultsView } from "../../features/results/components/ResultsView";
 import { ShareButton } from "../../features/scenarios/components/ShareButton";
+import { PresetAbout } from "../../features/scenarios/components/PresetAbout";
 
 export function RunPage() {
   const { id } = useParams();
@@ -41,6 +42,7 @@ export function RunPage() {
         <Link className="button" to={`/sweeps/new?scenario=${r.scenario_id}`}>Sweep…</Link>
         <Link className="button" to={`/tunings/new?scenario=${r.scenario_id}`}>Tune…</Link>
       </div>
+      <PresetAbout scenario={scenario.data} />
       <RunProgress run={r} />
       {others.length > 0 && (
         <nav className="row hint" aria-label="Other runs of this scenario">

@@ -7,6 +7,7 @@ import { familyRuns, useScenarioHistory } from "../../lib/api/history";
 import { HistoryPanel } from "../../features/scenarios/components/HistoryPanel";
 import { ResultsView } from "../../features/results/components/ResultsView";
 import { ParamTable } from "../../features/scenarios/components/ParamTable";
+import { PresetAbout } from "../../features/scenarios/components/PresetAbout";
 import { useSaveScenario } from "../../features/scenarios/api/scenarios";
 import { rememberRun } from "../../lib/localWork/localWork";
 import { ComparePicker, type PickableRun } from "../../features/results/compare/ComparePicker";
@@ -55,6 +56,7 @@ export function SharePage() {
       </div>
       <ErrorBox error={save.error ?? create.error} title="Could not start" />
       {doc.description && <p>{doc.description}</p>}
+      <PresetAbout scenario={scenario.data} />
       <div className="share-grid">
         <section aria-label="Fabric">
           {graph && <TopologyCanvas graph={graph} height={360} ariaLabel={`Fabric: ${graph.nodes.length} nodes`} />}
