@@ -1743,7 +1743,7 @@ export interface components {
         LabPrediction: {
             /**
              * Answer
-             * @description shown once the student has saved a prediction (markdown); keep answers out of the lab text
+             * @description shown once the student has saved a prediction (markdown), with the lab's fenced `answer <id>` blocks (the text hides those until then)
              * @default
              */
             answer: string;
@@ -1751,7 +1751,7 @@ export interface components {
             id: string;
             /**
              * Metric
-             * @description dotted path in the run summary, e.g. throughput_gbps
+             * @description what the run gave, shown beside the prediction: a dotted path in the run summary (throughput_gbps, fct_us.p99), jobs.<job name>.<field> (a collective job of GET /runs/{id}/jobs) or pingmesh.<field> (the result's pingmesh)
              */
             metric?: string | null;
             /** Question */
@@ -3579,6 +3579,13 @@ export interface components {
          * @description What the app watches for to tick a step itself.
          */
         StepCheck: {
+            /**
+             * Also
+             * @description run_finished: further dotted paths the run's scenario must have at these values (null: unset, 0 or false), e.g. to tell lab 5's runs with and without the accelerator apart
+             */
+            also?: {
+                [key: string]: unknown;
+            } | null;
             /**
              * Kind
              * @enum {string}
