@@ -212,6 +212,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/runs/{id}/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Access
+         * @description Whether the caller may cancel the run (it holds the owner token of the run or of its
+         *     scenario), and if not, why; the run page asks before it offers "Cancel run".
+         */
+        get: operations["runs-access"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/runs/{id}/cancel": {
         parameters: {
             query?: never;
@@ -748,6 +769,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tunings/{id}/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Access
+         * @description Whether the caller may cancel the tuning and apply its picks, and if not, why; the tuning
+         *     page asks before it offers "Cancel" and "Apply this pick".
+         */
+        get: operations["tunings-access"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tunings/{id}/apply": {
         parameters: {
             query?: never;
@@ -835,6 +877,22 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * Access
+         * @description GET /runs/{id}/access, /tunings/{id}/access: whether this caller may change it (cancel,
+         *     apply a pick), asked before a page offers the button; a caller that may not is told why in
+         *     plain words instead of a 403 naming a header.
+         */
+        Access: {
+            /** May Change */
+            may_change: boolean;
+            /**
+             * Reason
+             * @description why not, in words; empty when it may
+             * @default
+             */
+            reason: string;
+        };
         /**
          * AllToAll
          * @description Every host to every other host.
@@ -4741,6 +4799,44 @@ export interface operations {
             };
         };
     };
+    "runs-access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Access"];
+                };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "runs-cancel": {
         parameters: {
             query?: never;
@@ -5980,6 +6076,44 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TuningPublic"];
+                };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "tunings-access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Access"];
                 };
             };
             /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
