@@ -19,6 +19,7 @@ import type { PickRequest } from "../../features/scenarios/components/HostListFi
 import { useConfigCheck, useSaveScenario, useValidateScenario } from "../../features/scenarios/api/scenarios";
 import { ConfigCheckPanel } from "../../features/scenarios/components/ConfigCheckPanel";
 import { PresetAbout } from "../../features/scenarios/components/PresetAbout";
+import { forkName } from "../../lib/scenario/forkName";
 import { countsText, findingTarget } from "../../features/scenarios/configcheck/targets";
 import { useDebounced } from "../../lib/hooks/useDebounced";
 import { RunLauncher } from "../../features/runs/components/RunLauncher";
@@ -100,7 +101,15 @@ export function EditorPage() {
 
   const ensureSaved = async () => {
     if (state.sourceId && !state.dirty) return state.sourceId;
-    const created = await save.mutateAsync({ doc: toScenarioDocument(state), parentId: state.sourceId });
+    const doc = toScenarioDocument(state);
+    // a fork whose author kept the original's name is named by what changed: a comparison of the
+    // two runs then shows two names, not one twice
+    const base = scenarioDocument(source.data);
+    if (state.sourceId && state.sourceId === source.data?.id && base && doc.name === base.name) {
+      doc.name = forkName(base.name ?? "", base, doc);
+      dispatch({ type: "setField", path: "name", value: doc.name });
+    }
+    const created = await save.mutateAsync({ doc, parentId: state.sourceId });
     dispatch({ type: "saved", sourceId: created.id });
     unsaved.saved(); // the navigation that follows (run, sweep, tune) leaves without a prompt
     return created.id;
