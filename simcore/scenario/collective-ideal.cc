@@ -46,8 +46,9 @@ IdealBusbw(const JobSpec& j, double nicGbps)
     double V = j.nvlinkGbps > 0 && j.ranksPerServer > 1 ? j.nvlinkGbps : kNone;
     bool network = j.servers > 1;
     CollectiveIdeal out;
-    // rings and trees put channel c on local index c mod g of every server: ceil(C/g) channels share
-    // a NIC; halving-doubling, all-to-all and hierarchical send every channel through the rank's NIC
+    // rings and trees put channel c on local index c mod g of every server: ceil(C/g) channels
+    // share a NIC; halving-doubling, all-to-all and hierarchical send every channel through the
+    // rank's NIC
     bool railChannels = j.algorithm == "ring" || j.algorithm == "tree";
     out.channelsPerNic = static_cast<uint32_t>(railChannels ? std::ceil(C / g) : C);
     double perChannelNic = network ? B / out.channelsPerNic : kNone;

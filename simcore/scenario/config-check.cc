@@ -524,7 +524,10 @@ Oversubscription(const Topology& t)
  *  bandwidth") is past the end of the run cannot finish: its cards would show dashes. The fix
  *  asks for twice the ideal (real steps also pay latency and congestion), rounded up to 100 us. */
 void
-CheckJobFitsDuration(const Scenario& s, uint32_t index, const std::string& name, std::vector<Finding>& out)
+CheckJobFitsDuration(const Scenario& s,
+                     uint32_t index,
+                     const std::string& name,
+                     std::vector<Finding>& out)
 {
     const JobSpec& job = s.jobs[index];
     uint64_t startNs = std::numeric_limits<uint64_t>::max();
@@ -550,6 +553,12 @@ CheckJobFitsDuration(const Scenario& s, uint32_t index, const std::string& name,
         return;
     }
     const double suggested = std::ceil((startUs + 2 * idealUs) / 100.0) * 100.0;
+    const bool one = job.iterations == 1;
+    const std::string what =
+        (one ? "its iteration" : "its " + std::to_string(job.iterations) + " iterations") + " of " +
+        Num(static_cast<double>(job.messageBytes)) + " bytes take" + (one ? "s " : " ") +
+        Num(RoundDecimals(idealUs, 1)) + " us" +
+        (startUs > 0 ? " from its start at " + Num(RoundDecimals(startUs, 3)) + " us" : "");
     out.push_back(
         {"warning", "collective_exceeds_duration",
          {s.topo.nodes[job.ranks[0]].id},
@@ -559,15 +568,12 @@ CheckJobFitsDuration(const Scenario& s, uint32_t index, const std::string& name,
           {"ideal_busbw_gbps", RoundDecimals(ideal.gbps, 1)},
           {"message_bytes", static_cast<double>(job.messageBytes)},
           {"iterations", static_cast<double>(job.iterations)}},
-         name + " cannot finish: even at its ideal busbw of " + Num(RoundDecimals(ideal.gbps, 1)) + " Gbit/s " +
-             (job.iterations == 1 ? "its iteration" : "its " + std::to_string(job.iterations) + " iterations") +
-             " of " + Num(static_cast<double>(job.messageBytes)) + " bytes take" + (job.iterations == 1 ? "s " : " ") +
-             Num(RoundDecimals(idealUs, 1)) +
-             " us" + (startUs > 0 ? " from its start at " + Num(RoundDecimals(startUs, 3)) + " us" : "") +
-             ", past the run's end at " + Num(RoundDecimals(durationUs, 3)) +
+         name + " cannot finish: even at its ideal busbw of " + Num(RoundDecimals(ideal.gbps, 1)) +
+             " Gbit/s " + what + ", past the run's end at " + Num(RoundDecimals(durationUs, 3)) +
              " us: its JCT and busbw would be dashes",
          "set duration_us to at least " + Num(suggested) +
-             " (twice the ideal: steps also pay latency and congestion) or lower its message_bytes"});
+             " (twice the ideal: steps also pay latency and congestion) or lower its "
+             "message_bytes"});
 }
 
 /** Collectives (docs/config-check.md): a job whose ranks are each on a server of their own has
@@ -714,7 +720,7 @@ CheckSprayingInOrder(const Scenario& s, std::vector<Finding>& out)
             {
                 continue;
             }
-            // every switch on a shortest path src -> dst: does a spraying one have several next hops?
+            // every switch on a shortest path src -> dst: has a spraying one several next hops?
             bool found = false;
             std::vector<bool> seen(t.nodes.size(), false);
             std::vector<uint32_t> stack{src};
@@ -779,20 +785,25 @@ CheckSprayingInOrder(const Scenario& s, std::vector<Finding>& out)
     std::set<std::string> modes;
     for (uint32_t n : where)
     {
-        modes.insert(s.switchCfg[n].loadBalancing == LoadBalancing::ADAPTIVE ? "adaptive routing"
-                                                                               : "per-packet spraying");
+        const bool adaptive = s.switchCfg[n].loadBalancing == LoadBalancing::ADAPTIVE;
+        modes.insert(adaptive ? "adaptive routing" : "per-packet spraying");
     }
-    std::string mode = modes.size() > 1 ? "per-packet spraying and adaptive routing" : *modes.begin();
+    const std::string mode =
+        modes.size() > 1 ? "per-packet spraying and adaptive routing" : *modes.begin();
+    const bool oneSender = senders.size() == 1;
+    const std::string who = std::to_string(senders.size()) +
+                            (oneSender ? " sender (" : " senders (") + example +
+                            (oneSender ? ") uses" : ", ...) use");
     out.push_back(
         {"warning", "spraying_with_rc", names,
-         {{"switches", static_cast<double>(names.size())}, {"senders", static_cast<double>(senders.size())}},
-         mode + " at " + list + " sends one QP's packets over several paths, but " +
-             std::to_string(senders.size()) + " sender" + (senders.size() == 1 ? "" : "s") + " (" + example +
-             (senders.size() > 1 ? ", ..." : "") + ") use" + (senders.size() == 1 ? "s" : "") + " the " + transport +
-             " transport, which delivers in order only: a packet that overtakes another makes the receiver "
-             "NACK the gap and the sender go back N, resending everything after it",
-         "set nic.transport to \"sprayed\" (a reorder window and selective ACKs; or \"erd\"), or keep "
-         "switch.load_balancing \"ecmp\" for in-order transports"});
+         {{"switches", static_cast<double>(names.size())},
+          {"senders", static_cast<double>(senders.size())}},
+         mode + " at " + list + " sends one QP's packets over several paths, but " + who +
+             " the " + transport +
+             " transport, which delivers in order only: a packet that overtakes another makes the "
+             "receiver NACK the gap and the sender go back N, resending everything after it",
+         "set nic.transport to \"sprayed\" (a reorder window and selective ACKs; or \"erd\"), "
+         "or keep switch.load_balancing \"ecmp\" for in-order transports"});
 }
 
 /** Multi-plane NICs (a host with a link per plane): RC and XRC pin each QP to one plane, so a

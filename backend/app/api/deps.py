@@ -77,7 +77,8 @@ class Access(BaseModel):
 
 
 def may_change(caller: Caller, *owner_hashes: str | None) -> bool:
-    """Whether `require_owner` would pass, without counting a failed attempt (a question, not a try)."""
+    """Whether `require_owner` would pass, without counting a failed attempt (a question, not
+    a try)."""
     return caller.sees_all or any(owners.holds(caller.hashes, h) for h in owner_hashes)
 
 

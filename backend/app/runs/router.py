@@ -148,7 +148,8 @@ def access(session: SessionDep, caller: CallerDep, run: RunDep) -> Access:
     """Whether the caller may cancel the run (it holds the owner token of the run or of its
     scenario), and if not, why; the run page asks before it offers "Cancel run"."""
     scenario = session.get(ScenarioRow, run.scenario_id)
-    if may_change(caller, run.owner_hash, scenario.owner_token_hash if scenario is not None else None):
+    scenario_owner = scenario.owner_token_hash if scenario is not None else None
+    if may_change(caller, run.owner_hash, scenario_owner):
         return Access(may_change=True)
     return Access(may_change=False, reason="Someone else started this run: only they can cancel "
                   "it. Fork its scenario to run these settings as your own.")

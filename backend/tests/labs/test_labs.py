@@ -91,7 +91,8 @@ def test_lab_presets_exist_and_step_targets_validate(api):
                 assert step.check.prediction in {p.id for p in lab.predictions}
 
 
-ANSWER_BLOCK = re.compile(r"^```answer ((?:[a-z0-9-]+ ?)+)[ \t]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
+ANSWER_BLOCK = re.compile(r"^```answer ((?:[a-z0-9-]+ ?)+)[ \t]*\n(.*?)^```[ \t]*$",
+                          re.MULTILINE | re.DOTALL)
 
 
 def metric_exists(metric: str, jobs: set[str]) -> bool:
@@ -122,5 +123,6 @@ def test_every_prediction_is_checked_against_its_run_and_answered_once_saved(api
             assert p.answer or p.id in answered, (lab.slug, p.id)
             preset = p.run.preset or lab.preset
             scenario = api.get(f"/presets/{preset}").json()["scenario"]
-            jobs = {t.get("job") or t.get("name") for t in scenario.get("traffic", []) if t["kind"] == "collective"}
+            jobs = {t.get("job") or t.get("name") for t in scenario.get("traffic", [])
+                    if t["kind"] == "collective"}
             assert metric_exists(p.metric, jobs), (lab.slug, p.id, p.metric)
