@@ -4449,6 +4449,13 @@ export interface operations {
                     "application/json": components["schemas"]["SignInOff"];
                 };
             };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     "health-health": {
