@@ -98,6 +98,12 @@ def create_app() -> FastAPI:
         app.add_middleware(SessionMiddleware, secret_key=settings.SESSION_SECRET,
                            same_site="lax", https_only=settings.SESSION_COOKIE_SECURE)
         app.include_router(auth_router, prefix=settings.API_V1_STR)
+    else:
+        from app.auth.off import router as no_sign_in_router
+
+        # read like every API route: the caller's tokens (401 when malformed)
+        app.include_router(no_sign_in_router, prefix=settings.API_V1_STR,
+                           dependencies=api_router.dependencies, responses=api_router.responses)
     app.include_router(api_router, prefix=settings.API_V1_STR)
     document_security(app)
     mount_docs(app, openapi_url=f"{settings.API_V1_STR}/openapi.json", title=settings.PROJECT_NAME)

@@ -6,6 +6,7 @@
 #include "common/rounding.h"
 #include "helper/network-builder.h"
 #include "helper/result-reports.h"
+#include "scenario/collective-ideal.h"
 
 #include <algorithm>
 #include <cmath>
@@ -74,24 +75,6 @@ Gbps(uint64_t bytes, double timeUs)
     return timeUs > 0 ? static_cast<double>(bytes) * 8.0 / timeUs / 1000.0 : 0.0;
 }
 
-/** A rank's NIC payload rate: its link's rate (a multi-plane NIC: its links' sum) x mtu /
- *  (mtu + headers + preamble and gap). */
-double
-PayloadGbps(const Scenario& s, uint32_t host)
-{
-    double rate = 0;
-    for (const LinkSpec& l : s.topo.links)
-    {
-        if (l.a == host || l.b == host)
-        {
-            rate += l.rateGbps;
-        }
-    }
-    const NicConfig& nic = s.nicCfg[host];
-    double mtu = nic.mtuBytes;
-    return rate * mtu / (mtu + nic.headerBytes + nic.preambleIfgBytes);
-}
-
 /** The links (one direction each) the job's DATA frames crossed, in link order, a -> b first. */
 nlohmann::ordered_json
 LinkList(const RunView& run, uint32_t job)
@@ -124,109 +107,6 @@ LinkList(const RunView& run, uint32_t job)
             out.push_back({{"link", run.network.PortName(from, to)}, {"bytes", load.bytes}, {"frames", load.frames}});
         }
     }
-    return out;
-}
-
-/** The ideal busbw of a job and what bounds it (docs/model.md, "The ideal bus bandwidth"). */
-struct Ideal
-{
-    double gbps = 0;
-    const char* limit = "nic"; ///< the resource whose time dominates: "nic" or "nvlink"
-    uint32_t channelsPerNic = 1;
-};
-
-/**
- * The busbw the job's algorithm reaches on a non-blocking fabric with no latency: every rank's
- * busiest resource (its NIC at the payload rate B, shared by the channels that leave the server
- * through it; NVLink at V per transfer) moves the algorithm's bytes back to back. S cancels, so
- * times are per byte of the message.
- */
-Ideal
-IdealBusbw(const JobSpec& j, double nicGbps)
-{
-    constexpr double kNone = std::numeric_limits<double>::infinity();
-    double n = static_cast<double>(j.ranks.size());
-    double g = std::max<uint32_t>(1, j.ranksPerServer);
-    double C = std::max<uint32_t>(1, j.channels);
-    double B = nicGbps;
-    double V = j.nvlinkGbps > 0 && j.ranksPerServer > 1 ? j.nvlinkGbps : kNone;
-    bool network = j.servers > 1;
-    Ideal out;
-    // rings and trees put channel c on local index c mod g of every server: ceil(C/g) channels share
-    // a NIC; halving-doubling, all-to-all and hierarchical send every channel through the rank's NIC
-    bool railChannels = j.algorithm == "ring" || j.algorithm == "tree";
-    out.channelsPerNic = static_cast<uint32_t>(railChannels ? std::ceil(C / g) : C);
-    double perChannelNic = network ? B / out.channelsPerNic : kNone;
-    auto channelRate = [&]() {
-        out.limit = perChannelNic <= V ? "nic" : "nvlink";
-        return std::min(perChannelNic, V);
-    };
-    double nicTime = 0; // per message byte, in 1/Gbit/s
-    double nvlinkTime = 0;
-    if (j.algorithm == "ring")
-    {
-        // every step moves S/(Cn) per channel over its slowest hop: busbw = C x that hop's rate
-        out.gbps = C * channelRate();
-        return out;
-    }
-    if (j.algorithm == "tree")
-    {
-        double rate = C * channelRate();
-        if (j.op == "all_reduce")
-        {
-            // an inner node of one tree, leaf of the other, sends (and receives) 2S/C per channel
-            out.gbps = rate * (n - 1) / n;
-        }
-        else
-        {
-            // broadcast: an inner node sends each chunk to two children (one with 2 tree nodes)
-            double nodes = network ? static_cast<double>(j.servers) : n;
-            out.gbps = nodes > 2 ? rate / 2 : rate;
-        }
-        return out;
-    }
-    if (j.algorithm == "halving_doubling")
-    {
-        // step i exchanges S/2^i with the partner n/2^i away: inside the server when that is < g
-        double levels = std::round(std::log2(n));
-        for (int i = 1; i <= static_cast<int>(levels); ++i)
-        {
-            double bytes = 1.0 / std::pow(2.0, i);
-            double distance = n / std::pow(2.0, i);
-            if (distance >= g || !std::isfinite(V))
-            {
-                nicTime += bytes / B;
-            }
-            else
-            {
-                nvlinkTime += bytes / (C * V);
-            }
-        }
-        double phases = j.op == "all_reduce" ? 2 : 1;
-        nicTime *= phases;
-        nvlinkTime *= phases;
-    }
-    else if (j.algorithm == "direct")
-    {
-        // all at once: (n - g)/n of S leaves through the NIC; NVLink blocks go side by side
-        nicTime = network ? (n - g) / n / B : 0;
-        nvlinkTime = std::isfinite(V) ? 1.0 / (C * n * V) : 0;
-        out.limit = nicTime >= nvlinkTime ? "nic" : "nvlink";
-        double t = std::max(nicTime, nvlinkTime);
-        out.gbps = t > 0 ? j.busFactor / t : 0;
-        return out;
-    }
-    else if (j.algorithm == "hierarchical")
-    {
-        // reduce-scatter and all-gather inside the server ((g-1) steps of S/(Cg) each over NVLink),
-        // across servers a ring of 2(m-1) steps of S/(Cgm) per channel, all channels on one NIC
-        double m = static_cast<double>(j.servers);
-        nvlinkTime = std::isfinite(V) ? 2 * (g - 1) / g / (C * V) : 0;
-        nicTime = network ? 2 * (m - 1) / (g * m) / B : 0;
-    }
-    out.limit = nicTime >= nvlinkTime ? "nic" : "nvlink";
-    double t = nicTime + nvlinkTime;
-    out.gbps = t > 0 ? j.busFactor / t : 0;
     return out;
 }
 
@@ -288,18 +168,17 @@ JobReport(const RunView& run)
         r["ranks"] = spec.ranks.size();
         r["servers"] = spec.servers;
         json hosts = json::array();
-        double nicGbps = std::numeric_limits<double>::max();
         for (uint32_t h : spec.ranks)
         {
             hosts.push_back(nodes[h].id);
-            nicGbps = std::min(nicGbps, PayloadGbps(s, h));
         }
+        double nicGbps = JobNicPayloadGbps(s, spec);
         r["hosts"] = hosts;
         r["message_bytes"] = spec.messageBytes;
         r["channels"] = spec.channels;
         r["bus_factor"] = RoundDecimals(spec.busFactor, 6);
         r["nic_payload_gbps"] = RoundDecimals(nicGbps, 4);
-        Ideal ideal = IdealBusbw(spec, nicGbps);
+        CollectiveIdeal ideal = IdealBusbw(spec, nicGbps);
         r["nvlink_gbps"] = RoundDecimals(spec.nvlinkGbps, 4);
         r["ranks_per_server"] = spec.ranksPerServer;
         r["channels_per_nic"] = ideal.channelsPerNic;

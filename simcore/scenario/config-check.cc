@@ -1,4 +1,5 @@
 #include "config-check.h"
+#include "collective-ideal.h"
 #include "headroom.h"
 
 #include "scenario-contract.h"
@@ -12,6 +13,7 @@
 #include <deque>
 #include <map>
 #include <iomanip>
+#include <limits>
 #include <sstream>
 #include <set>
 
@@ -518,11 +520,68 @@ Oversubscription(const Topology& t)
     return over;
 }
 
+/** A job whose ideal time (start + iterations at the ideal busbw, docs/model.md "The ideal bus
+ *  bandwidth") is past the end of the run cannot finish: its cards would show dashes. The fix
+ *  asks for twice the ideal (real steps also pay latency and congestion), rounded up to 100 us. */
+void
+CheckJobFitsDuration(const Scenario& s,
+                     uint32_t index,
+                     const std::string& name,
+                     std::vector<Finding>& out)
+{
+    const JobSpec& job = s.jobs[index];
+    uint64_t startNs = std::numeric_limits<uint64_t>::max();
+    for (std::size_t i = 0; i < s.jobFlows.size() && i < s.flows.size(); ++i)
+    {
+        if (s.jobFlows[i].job == index)
+        {
+            startNs = std::min(startNs, s.flows[i].startNs);
+        }
+    }
+    if (startNs == std::numeric_limits<uint64_t>::max())
+    {
+        return; // no transfer: nothing to time
+    }
+    const double nic = JobNicPayloadGbps(s, job);
+    const CollectiveIdeal ideal = IdealBusbw(job, nic);
+    const double iterationUs = IdealIterationUs(job, ideal.gbps);
+    const double idealUs = iterationUs * job.iterations;
+    const double startUs = static_cast<double>(startNs) / 1e3;
+    const double durationUs = static_cast<double>(s.durationNs) / 1e3;
+    if (idealUs <= 0 || startUs + idealUs <= durationUs)
+    {
+        return;
+    }
+    const double suggested = std::ceil((startUs + 2 * idealUs) / 100.0) * 100.0;
+    const bool one = job.iterations == 1;
+    const std::string what =
+        (one ? "its iteration" : "its " + std::to_string(job.iterations) + " iterations") + " of " +
+        Num(static_cast<double>(job.messageBytes)) + " bytes take" + (one ? "s " : " ") +
+        Num(RoundDecimals(idealUs, 1)) + " us" +
+        (startUs > 0 ? " from its start at " + Num(RoundDecimals(startUs, 3)) + " us" : "");
+    out.push_back(
+        {"warning", "collective_exceeds_duration",
+         {s.topo.nodes[job.ranks[0]].id},
+         {{"ideal_us", RoundDecimals(idealUs, 1)},
+          {"start_us", RoundDecimals(startUs, 3)},
+          {"duration_us", RoundDecimals(durationUs, 3)},
+          {"ideal_busbw_gbps", RoundDecimals(ideal.gbps, 1)},
+          {"message_bytes", static_cast<double>(job.messageBytes)},
+          {"iterations", static_cast<double>(job.iterations)}},
+         name + " cannot finish: even at its ideal busbw of " + Num(RoundDecimals(ideal.gbps, 1)) +
+             " Gbit/s " + what + ", past the run's end at " + Num(RoundDecimals(durationUs, 3)) +
+             " us: its JCT and busbw would be dashes",
+         "set duration_us to at least " + Num(suggested) +
+             " (twice the ideal: steps also pay latency and congestion) or lower its "
+             "message_bytes"});
+}
+
 /** Collectives (docs/config-check.md): a job whose ranks are each on a server of their own has
  *  no NVLink step (every step crosses the fabric; `hierarchical` has no level inside a server),
- *  and a job over several servers under several leaves of an oversubscribed fabric shares the
+ *  a job over several servers under several leaves of an oversubscribed fabric shares the
  *  leaves' uplinks: ranks under one leaf sending across at once get 1/oversubscription of
- *  their NIC rate. One finding per job and rule; nothing is computed for a scenario without. */
+ *  their NIC rate, and a job whose ideal time exceeds the run cannot finish. One finding per
+ *  job and rule; nothing is computed for a scenario without. */
 void
 CheckCollectives(const Scenario& s, std::vector<Finding>& out)
 {
@@ -533,9 +592,11 @@ CheckCollectives(const Scenario& s, std::vector<Finding>& out)
     const Topology& t = s.topo;
     const double over = Oversubscription(t);
     auto adj = Adjacency(t);
-    for (const JobSpec& job : s.jobs)
+    for (uint32_t index = 0; index < s.jobs.size(); ++index)
     {
+        const JobSpec& job = s.jobs[index];
         const std::string name = "job '" + job.name + "'";
+        CheckJobFitsDuration(s, index, name, out);
         const double ranks = double(job.ranks.size());
         bool anyServer = false;
         std::set<std::string> leaves;
@@ -582,6 +643,167 @@ CheckCollectives(const Scenario& s, std::vector<Finding>& out)
                              "capacity (more spines, faster fabric links) to reach 1:1"});
         }
     }
+}
+
+/** Packet spraying (switch.load_balancing per_packet or adaptive) reorders one QP's packets
+ *  wherever a spraying switch has more than one next hop toward the destination. RC and XRC
+ *  deliver in order only: the receiver NACKs the first gap and the sender goes back N, resending
+ *  every packet after it (docs/model.md, "Transports and load balancing"). One finding for the
+ *  scenario: `where` lists the spraying switches with several next hops on such a flow's
+ *  shortest paths. At most kMaxPairsChecked host pairs are examined. */
+void
+CheckSprayingInOrder(const Scenario& s, std::vector<Finding>& out)
+{
+    const Topology& t = s.topo;
+    auto sprays = [&](uint32_t n) {
+        return !t.nodes[n].isHost && s.switchCfg[n].loadBalancing != LoadBalancing::ECMP;
+    };
+    bool anySprayer = false;
+    for (uint32_t n = 0; n < t.nodes.size() && !anySprayer; ++n)
+    {
+        anySprayer = sprays(n);
+    }
+    if (!anySprayer)
+    {
+        return;
+    }
+    auto inOrder = [&](const FlowSpec& f) {
+        const std::string& tr = s.nicCfg[f.src].transport;
+        return !f.local && (tr == "rc" || tr == "xrc");
+    };
+    // destination -> its in-order senders, in flow order
+    std::map<uint32_t, std::vector<uint32_t>> byDst;
+    std::set<std::pair<uint32_t, uint32_t>> pairs;
+    for (const FlowSpec& f : s.flows)
+    {
+        if (inOrder(f) && pairs.size() < kMaxPairsChecked && pairs.insert({f.src, f.dst}).second)
+        {
+            byDst[f.dst].push_back(f.src);
+        }
+    }
+    if (byDst.empty())
+    {
+        return;
+    }
+    auto adj = Adjacency(t);
+    const uint32_t none = std::numeric_limits<uint32_t>::max();
+    std::set<uint32_t> where;
+    std::set<uint32_t> senders;
+    std::set<std::string> transports;
+    std::string example;
+    for (const auto& [dst, srcs] : byDst)
+    {
+        // hops to dst through switches (hosts do not forward)
+        std::vector<uint32_t> dist(t.nodes.size(), none);
+        std::deque<uint32_t> q{dst};
+        dist[dst] = 0;
+        while (!q.empty())
+        {
+            uint32_t u = q.front();
+            q.pop_front();
+            if (u != dst && t.nodes[u].isHost)
+            {
+                continue;
+            }
+            for (auto [v, l] : adj[u])
+            {
+                if (dist[v] == none)
+                {
+                    dist[v] = dist[u] + 1;
+                    q.push_back(v);
+                }
+            }
+        }
+        for (uint32_t src : srcs)
+        {
+            if (dist[src] == none)
+            {
+                continue;
+            }
+            // every switch on a shortest path src -> dst: has a spraying one several next hops?
+            bool found = false;
+            std::vector<bool> seen(t.nodes.size(), false);
+            std::vector<uint32_t> stack{src};
+            while (!stack.empty())
+            {
+                uint32_t u = stack.back();
+                stack.pop_back();
+                uint32_t next = 0;
+                for (auto [v, l] : adj[u])
+                {
+                    if (dist[v] + 1 != dist[u] || (v != dst && t.nodes[v].isHost))
+                    {
+                        continue;
+                    }
+                    ++next;
+                    if (!seen[v])
+                    {
+                        seen[v] = true;
+                        stack.push_back(v);
+                    }
+                }
+                if (u != src && next > 1 && sprays(u))
+                {
+                    where.insert(u);
+                    found = true;
+                }
+            }
+            if (found)
+            {
+                senders.insert(src);
+                transports.insert(s.nicCfg[src].transport);
+                if (example.empty())
+                {
+                    example = t.nodes[src].id + "->" + t.nodes[dst].id;
+                }
+            }
+        }
+    }
+    if (where.empty())
+    {
+        return;
+    }
+    std::vector<std::string> names;
+    std::string list;
+    for (uint32_t n : where)
+    {
+        names.push_back(t.nodes[n].id);
+    }
+    for (std::size_t i = 0; i < names.size() && i < 4; ++i)
+    {
+        list += (i ? ", " : "") + names[i];
+    }
+    if (names.size() > 4)
+    {
+        list += " and " + std::to_string(names.size() - 4) + " more";
+    }
+    std::string transport;
+    for (const std::string& x : transports)
+    {
+        transport += (transport.empty() ? "" : " and ") + x;
+    }
+    std::set<std::string> modes;
+    for (uint32_t n : where)
+    {
+        const bool adaptive = s.switchCfg[n].loadBalancing == LoadBalancing::ADAPTIVE;
+        modes.insert(adaptive ? "adaptive routing" : "per-packet spraying");
+    }
+    const std::string mode =
+        modes.size() > 1 ? "per-packet spraying and adaptive routing" : *modes.begin();
+    const bool oneSender = senders.size() == 1;
+    const std::string who = std::to_string(senders.size()) +
+                            (oneSender ? " sender (" : " senders (") + example +
+                            (oneSender ? ") uses" : ", ...) use");
+    out.push_back(
+        {"warning", "spraying_with_rc", names,
+         {{"switches", static_cast<double>(names.size())},
+          {"senders", static_cast<double>(senders.size())}},
+         mode + " at " + list + " sends one QP's packets over several paths, but " + who +
+             " the " + transport +
+             " transport, which delivers in order only: a packet that overtakes another makes the "
+             "receiver NACK the gap and the sender go back N, resending everything after it",
+         "set nic.transport to \"sprayed\" (a reorder window and selective ACKs; or \"erd\"), "
+         "or keep switch.load_balancing \"ecmp\" for in-order transports"});
 }
 
 /** Multi-plane NICs (a host with a link per plane): RC and XRC pin each QP to one plane, so a
@@ -713,6 +935,7 @@ CheckConfiguration(const Scenario& s)
     CheckDcqcn(s, out);
     CheckDciAccelerator(s, out);
     CheckCollectives(s, out);
+    CheckSprayingInOrder(s, out);
     CheckPlanes(s, out);
     return out;
 }

@@ -18,6 +18,7 @@ constexpr uint64_t kMib = 1048576ULL;
 constexpr uint64_t kGib = 1073741824ULL;
 constexpr uint64_t kMb = 1000000ULL;
 constexpr uint64_t kGb = 1000000000ULL;
+constexpr uint64_t kMaxNameChars = 200ULL;
 constexpr uint64_t kMaxNodes = 20000ULL;
 constexpr uint64_t kMaxLinks = 100000ULL;
 constexpr uint64_t kMaxFlows = 2000000ULL;

@@ -265,7 +265,8 @@ TEST(ConfigCheck, QpDepthAgainstTheAcceleratorsRtt)
               {"nic", {{"mtu_bytes", 4096}, {"qp_depth", 4}, {"rto_us", 100000}}},
               {"traffic", {{{"kind", "perftest"}, {"src", "a-h0"}, {"dst", "b-h0"},
                             {"message_bytes", 4096}}}}};
-    const Finding* without = Find(Check(d), "qp_depth_below_bdp");
+    auto before = Check(d); // kept: Find points into it
+    const Finding* without = Find(before, "qp_depth_below_bdp");
     ASSERT_NE(without, nullptr);
     EXPECT_NEAR(without->numbers.at("base_rtt_us"), 1014.388, 0.001);
     d["topology"]["accelerator"] = {{"enabled", true}};
@@ -366,4 +367,70 @@ TEST(ConfigCheck, MultiPlaneQpPinnedToOnePlane)
     d["traffic"][0]["qps"] = 1;
     d["nic"] = json::parse(R"({"transport": "sprayed"})");
     EXPECT_EQ(Find(Check(d), "multi_plane_qp_pinned"), nullptr);
+}
+
+TEST(ConfigCheck, CollectiveWhoseIdealTimeExceedsTheRun)
+{
+    // Base: 4 hosts of 100G, each its own server, MTU 1000: a rank's NIC payload rate is
+    // 100 x 1000 / 1082 = 92.42 Gbit/s, the ring's ideal busbw with one channel. An all-reduce
+    // of 10 MB over 4 ranks (bus factor 2 x 3/4 = 1.5) takes at least 10e6 x 8 x 1.5 / 92.42 Gbit/s
+    // = 1,298.4 us, past the 100 us run: warned, with twice the ideal (2,596.8 -> 2,600 us) as
+    // the fix. 100 KB (13 us) fits.
+    json d = Base();
+    d["traffic"] = json::parse(R"([{"kind": "collective", "op": "all_reduce",
+                                    "message_bytes": 10000000, "job": "big"}])");
+    auto all = Check(d);
+    const Finding* x = Find(all, "collective_exceeds_duration");
+    ASSERT_NE(x, nullptr);
+    EXPECT_EQ(x->severity, "warning");
+    EXPECT_EQ(x->where, std::vector<std::string>{"h0"});
+    EXPECT_DOUBLE_EQ(x->numbers.at("ideal_us"), 1298.4);
+    EXPECT_DOUBLE_EQ(x->numbers.at("duration_us"), 100);
+    EXPECT_DOUBLE_EQ(x->numbers.at("ideal_busbw_gbps"), 92.4);
+    EXPECT_NE(x->message.find("job 'big' cannot finish"), std::string::npos) << x->message;
+    EXPECT_NE(x->message.find("its iteration of 10,000,000 bytes takes 1,298 us"),
+              std::string::npos)
+        << x->message;
+    EXPECT_NE(x->fix.find("set duration_us to at least 2,600"), std::string::npos) << x->fix;
+    // 100 KB takes 13 us: it fits at t = 0, not when the job starts at 90 us
+    d["traffic"][0]["message_bytes"] = 100000;
+    EXPECT_EQ(Find(Check(d), "collective_exceeds_duration"), nullptr);
+    d["traffic"][0]["start_us"] = 90;
+    auto lateFindings = Check(d);
+    const Finding* late = Find(lateFindings, "collective_exceeds_duration");
+    ASSERT_NE(late, nullptr);
+    EXPECT_DOUBLE_EQ(late->numbers.at("start_us"), 90);
+    EXPECT_DOUBLE_EQ(late->numbers.at("ideal_us"), 13);
+}
+
+TEST(ConfigCheck, SprayingWithAnInOrderTransport)
+{
+    // Two spines: leaf0 has two next hops toward h2 and h3. Per-packet spraying there reorders
+    // h0's and h1's packets, which RC answers with go-back-N: warned at leaf0 (the only switch
+    // with a choice on these paths). One spine (no choice), ECMP, or the sprayed transport: clean.
+    json d = Base();
+    d["topology"]["spines"] = 2;
+    d["switch"] = json::parse(R"({"load_balancing": "per_packet"})");
+    auto all = Check(d);
+    const Finding* x = Find(all, "spraying_with_rc");
+    ASSERT_NE(x, nullptr);
+    EXPECT_EQ(x->severity, "warning");
+    EXPECT_EQ(x->where, std::vector<std::string>{"leaf0"});
+    EXPECT_EQ(x->numbers.at("senders"), 2);
+    EXPECT_NE(x->message.find("per-packet spraying at leaf0"), std::string::npos) << x->message;
+    EXPECT_NE(x->message.find("go back N"), std::string::npos) << x->message;
+    EXPECT_NE(x->fix.find("\"sprayed\""), std::string::npos) << x->fix;
+    d["switch"]["load_balancing"] = "adaptive";
+    EXPECT_NE(Find(Check(d), "spraying_with_rc")->message.find("adaptive routing at leaf0"),
+              std::string::npos);
+    d["nic"] = json::parse(R"({"transport": "xrc"})");
+    EXPECT_NE(Find(Check(d), "spraying_with_rc"), nullptr);
+    d["nic"]["transport"] = "sprayed";
+    EXPECT_EQ(Find(Check(d), "spraying_with_rc"), nullptr);
+    d.erase("nic");
+    d["switch"]["load_balancing"] = "ecmp";
+    EXPECT_EQ(Find(Check(d), "spraying_with_rc"), nullptr);
+    json one = Base();
+    one["switch"] = json::parse(R"({"load_balancing": "per_packet"})");
+    EXPECT_EQ(Find(Check(one), "spraying_with_rc"), nullptr);
 }

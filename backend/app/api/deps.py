@@ -8,6 +8,7 @@ from typing import Annotated
 
 from fastapi import Depends, HTTPException, Path, Request
 from fastapi.security import APIKeyHeader
+from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
 from app.auth.service import account_token, class_of, session_user
@@ -64,6 +65,21 @@ OWNER_RESPONSES = {
     403: {"description": "the caller holds no owner token of this resource (X-Owner-Token)"},
     429: {"description": "too many failed owner-token attempts from this client (Retry-After)"},
 }
+
+
+class Access(BaseModel):
+    """GET /runs/{id}/access, /tunings/{id}/access: whether this caller may change it (cancel,
+    apply a pick), asked before a page offers the button; a caller that may not is told why in
+    plain words instead of a 403 naming a header."""
+
+    may_change: bool
+    reason: str = Field("", description="why not, in words; empty when it may")
+
+
+def may_change(caller: Caller, *owner_hashes: str | None) -> bool:
+    """Whether `require_owner` would pass, without counting a failed attempt (a question, not
+    a try)."""
+    return caller.sees_all or any(owners.holds(caller.hashes, h) for h in owner_hashes)
 
 
 def require_owner(caller: Caller, settings: Settings, what: str, *owner_hashes: str | None) -> None:

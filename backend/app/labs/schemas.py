@@ -17,6 +17,10 @@ class StepCheck(BaseModel):
     path: str | None = Field(None, description="param_changed / run_finished: a dotted scenario path")
     value: Any = Field(None, description="the value the path must have (omitted: any change)")
     prediction: str | None = Field(None, description="prediction_saved: the prediction id")
+    also: dict[str, Any] | None = Field(
+        None, description="run_finished: further dotted paths the run's scenario must have at "
+        "these values (null: unset, 0 or false), e.g. to tell lab 5's runs with and without the "
+        "accelerator apart")
 
 
 class LabStep(BaseModel):
@@ -35,12 +39,16 @@ class LabPrediction(BaseModel):
     id: str = Field(pattern=r"^[a-z0-9-]{1,40}$")
     question: str = Field(min_length=1, max_length=500)
     unit: str = ""
-    metric: str | None = Field(None, description="dotted path in the run summary, e.g. throughput_gbps")
+    metric: str | None = Field(None, description="what the run gave, shown beside the prediction: "
+                               "a dotted path in the run summary (throughput_gbps, fct_us.p99), "
+                               "jobs.<job name>.<field> (a collective job of GET /runs/{id}/jobs) "
+                               "or pingmesh.<field> (the result's pingmesh)")
     run: StepCheck | None = Field(None, description="the run the question is about (a run_finished "
                                   "check); its metric is the one shown beside the answer. Omitted: "
                                   "the latest run")
     answer: str = Field("", max_length=1000, description="shown once the student has saved a "
-                        "prediction (markdown); keep answers out of the lab text")
+                        "prediction (markdown), with the lab's fenced `answer <id>` blocks (the "
+                        "text hides those until then)")
 
     @model_validator(mode="after")
     def _run_is_a_run(self) -> "LabPrediction":

@@ -9,8 +9,8 @@ from fastapi import APIRouter, HTTPException, Query, Request, Response
 from sqlalchemy.orm import Session
 from sse_starlette.sse import EventSourceResponse
 
-from app.api.deps import (OWNER_RESPONSES, CallerDep, RunDep, SessionDep, SettingsDep,
-                          open_listing, require_owner)
+from app.api.deps import (OWNER_RESPONSES, Access, CallerDep, RunDep, SessionDep, SettingsDep,
+                          may_change, open_listing, require_owner)
 from app.api.sse import LastEventId, limited_stream, poll_events
 from app.core.config import max_run_threads
 from app.core.db import get_sessionmaker
@@ -141,6 +141,18 @@ def limits(settings: SettingsDep) -> RunLimits:
 def get(run: RunDep) -> RunPublic:
     """Status, progress, timings and summary metrics (the polling fallback of /events)."""
     return service.to_public(run)
+
+
+@router.get("/{id}/access", response_model=Access)
+def access(session: SessionDep, caller: CallerDep, run: RunDep) -> Access:
+    """Whether the caller may cancel the run (it holds the owner token of the run or of its
+    scenario), and if not, why; the run page asks before it offers "Cancel run"."""
+    scenario = session.get(ScenarioRow, run.scenario_id)
+    scenario_owner = scenario.owner_token_hash if scenario is not None else None
+    if may_change(caller, run.owner_hash, scenario_owner):
+        return Access(may_change=True)
+    return Access(may_change=False, reason="Someone else started this run: only they can cancel "
+                  "it. Fork its scenario to run these settings as your own.")
 
 
 @router.post("/{id}/cancel", response_model=RunPublic,

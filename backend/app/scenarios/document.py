@@ -29,7 +29,7 @@ class Scenario(Strict):
     """One complete simulation: topology, device settings, traffic and monitoring."""
 
     schema_version: Literal[1]
-    name: str = Field("", max_length=200)
+    name: str = Field("", max_length=limits.MAX_NAME_CHARS)
     description: str = Field("", max_length=5000)
     seed: int = Field(1, ge=0, le=limits.MAX_SEED)
     duration_us: float = Field(10_000, gt=0, le=limits.MAX_DURATION_US)

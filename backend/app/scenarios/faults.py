@@ -50,7 +50,7 @@ SET_PARAM_BOUNDS = {name: field_bounds(model, field) for name, (_, model, field)
 class FaultBase(Strict):
     """Fields common to every fault: when it starts and (optionally) ends."""
 
-    name: str = Field("", max_length=200)
+    name: str = Field("", max_length=limits.MAX_NAME_CHARS)
     start_us: float = Field(ge=0, description="must be < duration_us")
     end_us: float | None = Field(None, gt=0, description="must be > start_us and <= duration_us; "
                                                           "absent: lasts to the end of the run")

@@ -12,6 +12,8 @@ GIB = 1024 * 1024 * 1024
 MB = 1000 * 1000
 GB = 1000 * 1000 * 1000
 
+# Names (a scenario's, a traffic generator's, a fault's): what a list, a tab and a comparison show.
+MAX_NAME_CHARS = 200
 MAX_NODES = 20_000
 MAX_LINKS = 100_000
 MAX_FLOWS = 2_000_000  # flows after every generator is expanded

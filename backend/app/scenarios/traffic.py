@@ -16,7 +16,7 @@ PortName = Annotated[str, Field(pattern=r"^[A-Za-z0-9_.:-]{1,64}->[A-Za-z0-9_.:-
 class Generator(Strict):
     """Fields common to every traffic generator."""
 
-    name: str = Field("", max_length=200)
+    name: str = Field("", max_length=limits.MAX_NAME_CHARS)
     priority: int | None = Field(None, ge=0, le=6, description="default: switch.data_priority")
     start_us: float = Field(0, ge=0, description="must be < duration_us")
     qps: int = Field(1, ge=1, le=1024)
@@ -180,7 +180,7 @@ class FlowList(Strict):
     """An explicit list of flows (imported from another simulator's flow file or a CSV)."""
 
     kind: Literal["flows"]
-    name: str = Field("", max_length=200)
+    name: str = Field("", max_length=limits.MAX_NAME_CHARS)
     priority: int | None = Field(None, ge=0, le=6, description="default: switch.data_priority")
     start_us: float = Field(0, ge=0, description="offset added to every flow's start_us")
     flows: list[ListedFlow] = Field(min_length=1, max_length=limits.MAX_FLOW_LIST)

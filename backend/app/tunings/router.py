@@ -6,8 +6,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Query
 from sse_starlette.sse import EventSourceResponse
 
-from app.api.deps import (OWNER_RESPONSES, CallerDep, SessionDep, SettingsDep, TuningDep,
-                          open_listing, require_owner)
+from app.api.deps import (OWNER_RESPONSES, Access, CallerDep, SessionDep, SettingsDep,
+                          TuningDep, may_change, open_listing, require_owner)
 from app.api.errors import unprocessable
 from app.api.sse import LastEventId, limited_stream, poll_events
 from app.core.db import get_sessionmaker, utcnow
@@ -118,6 +118,17 @@ def _owners(session, tuning: Tuning) -> tuple[str | None, ...]:
         return (tuning.owner_hash,)
     first = session.get(ScenarioRow, tuning.scenario_ids[0]) if tuning.scenario_ids else None
     return (first.owner_token_hash if first is not None else None,)
+
+
+@router.get("/{id}/access", response_model=Access)
+def access(session: SessionDep, caller: CallerDep, tuning: TuningDep) -> Access:
+    """Whether the caller may cancel the tuning and apply its picks, and if not, why; the tuning
+    page asks before it offers "Cancel" and "Apply this pick"."""
+    if may_change(caller, *_owners(session, tuning)):
+        return Access(may_change=True)
+    return Access(may_change=False, reason="Someone else started this tuning: only they can cancel "
+                  "it or apply its picks to its scenario. Fork a pick's settings to run them as "
+                  "your own.")
 
 
 @router.post("/{id}/cancel", response_model=TuningPublic,

@@ -11,6 +11,15 @@ def test_health_reports_simulator_and_db(api):
     assert body["simulator"].startswith("fabricsim ")
 
 
+def test_who_am_i_without_sign_in_is_no_error(api):
+    """Issue 37: the app asks /auth/me on every page; with sign-in off it was a 404 the browser
+    logged as an error each time. It answers that sign-in is off; the rest of /auth is absent."""
+    response = api.get("/auth/me")
+    assert response.status_code == 200
+    assert response.json() == {"sign_in": False}
+    assert api.get("/auth/login", follow_redirects=False).status_code == 404
+
+
 def test_body_over_limit_is_413_by_content_length(api):
     document = incast(description="x" * 4000)
     padding = {"scenario": document, "parent_id": None}

@@ -400,3 +400,19 @@ def test_failed_token_attempts_are_rate_limited(stack, world):
                    interval=0.5, what="the failed-attempt window to pass")
     with _from(stack, "127.0.0.3") as elsewhere:  # another address was never limited
         assert elsewhere.post(f"/runs/{world['R']}/cancel").status_code == 403
+
+
+def test_access_says_who_may_change_without_counting_a_failed_try(api, visitor, nobody, world):
+    """Issue 37: the run and tuning pages ask before offering "Cancel run" and "Apply this pick";
+    a caller that may not gets a plain reason (no header named), and asking is no failed attempt."""
+    for path in (f"/runs/{world['R']}/access", f"/tunings/{world['T']}/access"):
+        assert api.get(path).json() == {"may_change": True, "reason": ""}
+        for stranger in (visitor, nobody):
+            body = stranger.get(path).json()
+            assert body["may_change"] is False and "Someone else started" in body["reason"], body
+            assert "Token" not in body["reason"]
+    # asking many times is not probing tokens: no 429 for the asker afterwards
+    for _ in range(30):
+        assert visitor.get(f"/runs/{world['R']}/access").status_code == 200
+    assert api.get("/runs/nope/access").status_code == 404
+    assert api.get("/tunings/nope/access").status_code == 404

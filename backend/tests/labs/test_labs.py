@@ -1,9 +1,12 @@
 """Labs: docs/labs/*.md parse, name real presets, and every step's target is a valid scenario."""
 
 import copy
+import json
+import re
 
 import pytest
 
+from app.core.config import REPO_ROOT
 from app.labs import service
 from app.labs.service import LabFormatError, parse_lab
 
@@ -67,16 +70,59 @@ def test_lab_presets_exist_and_step_targets_validate(api):
         document = preset.json()["scenario"]
         runs = [p.run for p in lab.predictions if p.run is not None]
         for check in [step.check for step in lab.steps] + runs:
+            base = document
             if check is not None and check.kind == "run_finished" and check.preset is not None:
-                assert check.preset == lab.preset, lab.slug
-            if check is None or check.path is None:
+                # a run of a preset "as it is": the lab's, or another it opens (lab 9's all-to-all)
+                other = api.get(f"/presets/{check.preset}")
+                assert other.status_code == 200, (lab.slug, check.preset)
+                base = other.json()["scenario"]
+            if check is None or (check.path is None and not check.also):
                 continue
-            target = copy.deepcopy(document)
-            set_path(target, check.path, check.value)
+            target = copy.deepcopy(base)
+            for path, value in ([(check.path, check.value)] if check.path else []) + [
+                    (p, v) for p, v in (check.also or {}).items() if v is not None]:
+                set_path(target, path, value)
             response = api.post("/scenarios/validate", json={"scenario": target})
-            assert response.status_code == 200, (lab.slug, check.path, response.text)
+            assert response.status_code == 200, (lab.slug, check.path, check.also, response.text)
         for step in lab.steps:
             if step.check and step.check.kind == "preset_opened":
                 assert step.check.preset == lab.preset
             if step.check and step.check.kind == "prediction_saved":
                 assert step.check.prediction in {p.id for p in lab.predictions}
+
+
+ANSWER_BLOCK = re.compile(r"^```answer ((?:[a-z0-9-]+ ?)+)[ \t]*\n(.*?)^```[ \t]*$",
+                          re.MULTILINE | re.DOTALL)
+
+
+def metric_exists(metric: str, jobs: set[str]) -> bool:
+    """A prediction's metric names a result field (docs/labs/README.md): the run summary's, a
+    collective job's by name, or the Pingmesh's (docs/result.schema.json)."""
+    defs = json.loads((REPO_ROOT / "docs" / "result.schema.json").read_text())["$defs"]
+    root, *rest = metric.split(".")
+    if root == "jobs":
+        return len(rest) == 2 and rest[0] in jobs and rest[1] in defs["Job"]["properties"]
+    if root == "pingmesh":
+        return bool(rest) and rest[0] in defs["Pingmesh"]["properties"]
+    return root in defs["ResultSummary"]["properties"]
+
+
+def test_every_prediction_is_checked_against_its_run_and_answered_once_saved(api):
+    """Issue 37: every lab's predictions are compared with the run they ask about (a metric and a
+    run), and each has an answer the viewer shows once the prediction is saved: in the front
+    matter or in the file's fenced `answer <id>` blocks, which the lab text hides until then."""
+    for lab in service.list_labs():
+        ids = {p.id for p in lab.predictions}
+        text = f"{lab.body}\n{lab.instructor}"
+        blocks = ANSWER_BLOCK.findall(text)
+        for named, _source in blocks:
+            assert set(named.split()) <= ids, (lab.slug, named)
+        answered = {i for named, _ in blocks for i in named.split()}
+        for p in lab.predictions:
+            assert p.metric and p.run is not None, (lab.slug, p.id)
+            assert p.answer or p.id in answered, (lab.slug, p.id)
+            preset = p.run.preset or lab.preset
+            scenario = api.get(f"/presets/{preset}").json()["scenario"]
+            jobs = {t.get("job") or t.get("name") for t in scenario.get("traffic", [])
+                    if t["kind"] == "collective"}
+            assert metric_exists(p.metric, jobs), (lab.slug, p.id, p.metric)

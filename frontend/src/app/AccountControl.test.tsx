@@ -38,6 +38,7 @@ afterEach(() => vi.unstubAllGlobals());
 describe("the account control", () => {
   it("reads /auth/me: off, signed out or the account", async () => {
     const fake = (status: number, body?: unknown) => (async () => new Response(JSON.stringify(body ?? {}), { status })) as unknown as typeof fetch;
+    expect(await fetchAccount(fake(200, { sign_in: false }))).toEqual({ state: "off" });
     expect(await fetchAccount(fake(404))).toEqual({ state: "off" });
     expect(await fetchAccount(fake(401))).toEqual({ state: "signed-out" });
     expect(await fetchAccount(fake(200, { sub: "a", name: "Ada", role: "instructor" }))).toEqual({ state: "in", name: "Ada", role: "instructor" });
@@ -45,7 +46,7 @@ describe("the account control", () => {
   });
 
   it("shows nothing on an anonymous instance, and the pages", async () => {
-    answering({ status: 404 });
+    answering({ status: 200, body: { sign_in: false } });
     shell();
     expect(await screen.findByText("the pages")).toBeInTheDocument();
     await new Promise((r) => setTimeout(r, 0));

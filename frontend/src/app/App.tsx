@@ -52,11 +52,12 @@ function Layout() {
         <AccountControl />
       </header>
       <div className="app-body">
-        <div id="main" className="app-main">
+        {/* the page's one main landmark, where the skip link lands (focusable, so focus moves there) */}
+        <main id="main" className="app-main" tabIndex={-1}>
           <SignInGate>
             <Outlet />
           </SignInGate>
-        </div>
+        </main>
         <LabDock />
       </div>
     </>

@@ -1,10 +1,10 @@
-import { useEffect, useMemo, useRef, useSyncExternalStore } from "react";
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { useLocation } from "react-router";
-import { useQuery } from "@tanstack/react-query";
+import { useQueries, useQuery } from "@tanstack/react-query";
 import { client, unwrap } from "../lib/api/client";
 import { scenarioDocument, useScenario } from "../lib/api/queries";
 import {
-  type LabSignal, type PredictionSpec, activeLab, labProgress, labSignal, onLabSignal, predictionResults, recentSignals, setActiveLab, stepDone,
+  type LabSignal, type PredictionSpec, activeLab, labProgress, labSignal, onLabSignal, predictionResults, recentSignals, runMetrics, setActiveLab, stepDone,
   subscribeLabs, updateProgress,
 } from "../features/labs/model/progress";
 import type { Scenario } from "../lib/scenario/types";
@@ -29,23 +29,44 @@ function ActiveLab({ slug }: { slug: string }) {
   const presets = usePresets();
   const preset = presets.data?.find((p) => p.key === lab.data?.preset);
   const presetDoc = scenarioDocument(useScenario(preset?.scenario_id).data);
+  // every preset a run check names "as it is" (lab 9 runs ai-moe-alltoall too): its document by key
+  const named = useMemo(() => [...new Set([
+    ...(lab.data?.steps ?? []).map((st) => st.check),
+    ...(lab.data?.predictions ?? []).map((p) => p.run),
+  ].filter((c) => c?.kind === "run_finished" && c.preset).map((c) => c!.preset as string))], [lab.data]);
+  const namedDocs = useQueries({
+    queries: named.map((key) => {
+      const id = presets.data?.find((p) => p.key === key)?.scenario_id;
+      return { queryKey: ["scenario", id], enabled: !!id, staleTime: Infinity, queryFn: () => unwrap(client.GET("/api/v1/scenarios/{id}", { params: { path: { id: id! } } })) };
+    }),
+  });
+  // keyed by what has loaded: useQueries gives a new array on every render
+  const loadedKey = namedDocs.map((q) => q.dataUpdatedAt).join(",");
+  const presetDocs = useMemo(() => Object.fromEntries(named.flatMap((key, i) => {
+    const d = scenarioDocument(namedDocs[i]?.data);
+    return d ? [[key, d] as const] : [];
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  })), [named, loadedKey]);
+  const [sheetOpen, setSheetOpen] = useState(false);
   useRunWatcher();
 
   const labRef = useRef(lab.data);
   labRef.current = lab.data;
   const presetRef = useRef<Scenario | undefined>(presetDoc);
   presetRef.current = presetDoc;
+  const presetDocsRef = useRef<Record<string, Scenario>>(presetDocs);
+  presetDocsRef.current = presetDocs;
   const handle = useRef<(s: LabSignal) => void>(() => {});
   useEffect(() => onLabSignal((s) => handle.current(s)), []);
   // signals sent before the lab finished loading (the preset opened at once) count too
   useEffect(() => {
     if (lab.data) for (const s of recentSignals()) handle.current(s);
-  }, [lab.data, presetDoc]);
+  }, [lab.data, presetDoc, presetDocs]);
   handle.current = (s: LabSignal) => {
     const l = labRef.current;
     if (!l) return;
-    const ticks = l.steps.filter((st) => st.check && stepDone(st.check as never, s, presetRef.current)).map((st) => st.id);
-    const results = predictionResults((l.predictions ?? []) as PredictionSpec[], s, presetRef.current);
+    const ticks = l.steps.filter((st) => st.check && stepDone(st.check as never, s, presetRef.current, presetDocsRef.current)).map((st) => st.id);
+    const results = predictionResults((l.predictions ?? []) as PredictionSpec[], s, presetRef.current, presetDocsRef.current);
     if (ticks.length === 0 && Object.keys(results).length === 0) return;
     updateProgress(slug, (p) => ({
       ...p,
@@ -54,8 +75,16 @@ function ActiveLab({ slug }: { slug: string }) {
     }));
   };
 
+  const done = lab.data ? lab.data.steps.filter((st) => progress.done?.[st.id]).length : 0;
   return (
-    <aside className="lab-dock" aria-label="Lab">
+    <aside className={`lab-dock${sheetOpen ? " open" : ""}`} aria-label="Lab">
+      {/* on a phone the lab is a bottom sheet: this bar opens and folds it, so the page keeps the width */}
+      <button type="button" className="lab-sheet-toggle" aria-expanded={sheetOpen} onClick={() => setSheetOpen((o) => !o)}>
+        <span className="lab-sheet-title">{lab.data?.title ?? "Lab"}</span>
+        {lab.data && <small> · {done} of {lab.data.steps.length} steps</small>}
+        <span aria-hidden="true">{sheetOpen ? " ▾" : " ▴"}</span>
+        <span className="visually-hidden">{sheetOpen ? "Hide the lab" : "Show the lab"}</span>
+      </button>
       {lab.isLoading && <Loading what="Loading the lab" />}
       <ErrorBox error={lab.error} title="Could not load the lab" />
       {lab.data && (
@@ -90,7 +119,13 @@ function useRunWatcher() {
     void (async () => {
       const scenario = await unwrap(client.GET("/api/v1/scenarios/{id}", { params: { path: { id: succeeded.scenario_id } } }));
       const summary = await unwrap(client.GET("/api/v1/runs/{id}/summary", { params: { path: { id: succeeded.id } } }));
-      labSignal({ kind: "run_finished", runId: succeeded.id, doc: scenario.scenario as unknown as Scenario, summary: summary.summary as Record<string, unknown> });
+      // a prediction's metric may be a job's (jobs.<name>.busbw_gbps) or the Pingmesh's
+      const [jobs, diagnostics] = await Promise.all([
+        unwrap(client.GET("/api/v1/runs/{id}/jobs", { params: { path: { id: succeeded.id } } })).catch(() => []),
+        unwrap(client.GET("/api/v1/runs/{id}/diagnostics", { params: { path: { id: succeeded.id } } })).catch(() => null),
+      ]);
+      const metrics = runMetrics(summary.summary as Record<string, unknown>, jobs as unknown as { name: string }[], (diagnostics as { pingmesh?: unknown } | null)?.pingmesh);
+      labSignal({ kind: "run_finished", runId: succeeded.id, doc: scenario.scenario as unknown as Scenario, summary: summary.summary as Record<string, unknown>, metrics });
     })().catch(() => { signalled.current = null; });
   }, [succeeded]);
 }

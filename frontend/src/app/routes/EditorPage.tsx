@@ -18,6 +18,8 @@ import { ShareButton } from "../../features/scenarios/components/ShareButton";
 import type { PickRequest } from "../../features/scenarios/components/HostListField";
 import { useConfigCheck, useSaveScenario, useValidateScenario } from "../../features/scenarios/api/scenarios";
 import { ConfigCheckPanel } from "../../features/scenarios/components/ConfigCheckPanel";
+import { PresetAbout } from "../../features/scenarios/components/PresetAbout";
+import { forkName } from "../../lib/scenario/forkName";
 import { countsText, findingTarget } from "../../features/scenarios/configcheck/targets";
 import { useDebounced } from "../../lib/hooks/useDebounced";
 import { RunLauncher } from "../../features/runs/components/RunLauncher";
@@ -103,7 +105,15 @@ export function EditorPage() {
 
   const ensureSaved = async () => {
     if (state.sourceId && !state.dirty) return state.sourceId;
-    const created = await save.mutateAsync({ doc: toScenarioDocument(state), parentId: state.sourceId });
+    const doc = toScenarioDocument(state);
+    // a fork whose author kept the original's name is named by what changed: a comparison of the
+    // two runs then shows two names, not one twice
+    const base = scenarioDocument(source.data);
+    if (state.sourceId && state.sourceId === source.data?.id && base && doc.name === base.name) {
+      doc.name = forkName(base.name ?? "", base, doc);
+      dispatch({ type: "setField", path: "name", value: doc.name });
+    }
+    const created = await save.mutateAsync({ doc, parentId: state.sourceId });
     dispatch({ type: "saved", sourceId: created.id });
     unsaved.saved(); // the navigation that follows (run, sweep, tune) leaves without a prompt
     return created.id;
@@ -177,6 +187,7 @@ export function EditorPage() {
       </div>
       <ErrorBox error={source.error} title="Could not load the scenario" />
       <ErrorBox error={save.error ?? runs.error} title="Could not start" />
+      <PresetAbout scenario={source.data} />
       <div className="editor-grid">
         <aside className="panel left" aria-label="Fabric">
           <details open>
@@ -199,7 +210,7 @@ export function EditorPage() {
           </details>
           <ParamsPanel doc={doc} errors={errors} onSet={(path, value) => dispatch({ type: "setField", path, value })} />
         </aside>
-        <main className="canvas-col">
+        <section className="canvas-col" aria-label="Canvas">
           {expanding && <Loading what="Expanding the fabric" />}
           <ErrorBox error={expandError} title="The topology is invalid" />
           {g && (
@@ -246,7 +257,7 @@ export function EditorPage() {
               {shownStats.oversubscription != null && <> · oversubscription {Number(shownStats.oversubscription).toFixed(2)}:1</>}
             </p>
           )}
-        </main>
+        </section>
         <aside className="panel right" aria-label="Selection and traffic">
           <details open data-testid="config-check">
             <summary>Configuration check{check.data ? ` (${countsText(check.data.counts)})` : ""}</summary>

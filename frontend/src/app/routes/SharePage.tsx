@@ -7,6 +7,8 @@ import { familyRuns, useScenarioHistory } from "../../lib/api/history";
 import { HistoryPanel } from "../../features/scenarios/components/HistoryPanel";
 import { ResultsView } from "../../features/results/components/ResultsView";
 import { ParamTable } from "../../features/scenarios/components/ParamTable";
+import { PresetAbout } from "../../features/scenarios/components/PresetAbout";
+import { forkName } from "../../lib/scenario/forkName";
 import { useSaveScenario } from "../../features/scenarios/api/scenarios";
 import { rememberRun } from "../../lib/localWork/localWork";
 import { ComparePicker, type PickableRun } from "../../features/results/compare/ComparePicker";
@@ -30,7 +32,7 @@ export function SharePage() {
   const running = all.find((r) => !FINAL.has(r.status));
   /** Runs a copy: the shared snapshot stays as its author left it, the copy and its run are yours. */
   const runCopy = async () => {
-    const fork = await save.mutateAsync({ doc, parentId: id! });
+    const fork = await save.mutateAsync({ doc: { ...doc, name: forkName(doc.name ?? "", doc, doc) }, parentId: id! });
     const res = await create.mutateAsync({ scenarioId: fork.id, seeds: [doc.seed ?? 1] });
     rememberRun(res.data[0].id, fork.id);
     navigate(`/runs/${res.data[0].id}`);
@@ -55,6 +57,7 @@ export function SharePage() {
       </div>
       <ErrorBox error={save.error ?? create.error} title="Could not start" />
       {doc.description && <p>{doc.description}</p>}
+      <PresetAbout scenario={scenario.data} />
       <div className="share-grid">
         <section aria-label="Fabric">
           {graph && <TopologyCanvas graph={graph} height={360} ariaLabel={`Fabric: ${graph.nodes.length} nodes`} />}

@@ -5,6 +5,8 @@ import { useSweep, useSweepOptional } from "../../features/sweeps/api/sweeps";
 import { useCreateSweep } from "../../lib/api/queries";
 import { SweepForm } from "../../features/sweeps/components/SweepForm";
 import { HeatmapExplorer } from "../../features/sweeps/components/HeatmapExplorer";
+import { JobSweep } from "../../features/sweeps/components/JobSweep";
+import { jobKey, pointLabel, sweepJobs } from "../../features/sweeps/utils/jobSweep";
 import { ComparePicker } from "../../features/results/compare/ComparePicker";
 import type { SweepPoint } from "../../lib/charts/grid";
 import { rememberWork } from "../../lib/localWork/localWork";
@@ -48,6 +50,9 @@ export function SweepPage() {
   // `done` counts every point in a final state, failed and cancelled ones included
   const pct = s.total ? Math.round((s.done / s.total) * 100) : 0;
   const done = s.points.filter((p) => p.metrics && p.status === "SUCCEEDED");
+  const points = s.points as unknown as SweepPoint[];
+  const dims = s.parameters.map((p) => p.path);
+  const jobs = sweepJobs(points);
   return (
     <div className="sweep-page">
       <div className="page-bar row">
@@ -72,15 +77,20 @@ export function SweepPage() {
         {compare.error && <ErrorBox error={compare.error} title="Could not load the compared sweep" />}
       </div>
       {done.length === 0 ? <Empty>No point has finished yet; the heatmap fills in as runs complete.</Empty> : (
-        <HeatmapExplorer
-          points={s.points as unknown as SweepPoint[]}
-          paths={s.parameters.map((p) => p.path)}
-          comparePoints={compare.data?.points as unknown as SweepPoint[] | undefined}
-          onOpenRun={(runId) => navigate(`/runs/${runId}`)}
-        />
+        <>
+          {/* a sweep of collective jobs opens on each job's JCT and busbw, not on throughput */}
+          <JobSweep points={points} dims={dims} onOpenRun={(runId) => navigate(`/runs/${runId}`)} />
+          <HeatmapExplorer
+            points={points}
+            paths={dims}
+            comparePoints={compare.data?.points as unknown as SweepPoint[] | undefined}
+            onOpenRun={(runId) => navigate(`/runs/${runId}`)}
+            initialMetric={jobs.length ? jobKey("busbw_gbps", jobs[0]) : undefined}
+          />
+        </>
       )}
       <ComparePicker title="Compare sweep points" runs={done.filter((p) => p.run_id).map((p) => ({
-        runId: p.run_id!, label: `point ${p.index}: ${Object.entries(p.params).map(([k, v]) => `${k.split(".").slice(-1)[0]}=${String(v)}`).join(", ")}`,
+        runId: p.run_id!, label: `point ${p.index}: ${pointLabel(p.params as SweepPoint["params"], dims)}`,
       }))} />
     </div>
   );

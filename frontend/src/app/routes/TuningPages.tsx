@@ -7,7 +7,7 @@ import { capitalise } from "../../lib/format";
 import { useScenario } from "../../lib/api/queries";
 import { HeatmapExplorer, type ExplorerMark } from "../../features/sweeps/components/HeatmapExplorer";
 import { SettingsExport } from "../../features/realfabric/components/SettingsExport";
-import { useApplyPick, useCancelTuning, useCreateTuning, useTuning, useTuningResults } from "../../features/tuning/api/tunings";
+import { useApplyPick, useCancelTuning, useCreateTuning, useEvaluationScenario, useTuning, useTuningAccess, useTuningResults } from "../../features/tuning/api/tunings";
 import { BestSoFarChart } from "../../features/tuning/components/BestSoFarChart";
 import { ComparisonTable } from "../../features/tuning/components/ComparisonTable";
 import { ComparePicker } from "../../features/results/compare/ComparePicker";
@@ -15,7 +15,7 @@ import { ParetoScatter } from "../../features/tuning/components/ParetoScatter";
 import { TuningForm } from "../../features/tuning/components/TuningForm";
 import { collectiveJobNames } from "../../lib/scenario/jobs";
 import { TuningReportButton } from "../../features/tuning/report/TuningReportButton";
-import { plannedEvaluations } from "../../features/tuning/utils/explain";
+import { fmtSetting, pickSettings, plannedEvaluations } from "../../features/tuning/utils/explain";
 import { STRATEGY_COLORS, bestSoFar, fmtEstimate, heatmapPoints, thinCurves } from "../../features/tuning/utils/tuning";
 
 export function NewTuningPage() {
@@ -53,6 +53,7 @@ export function TuningPage() {
   }, []);
   const apply = useApplyPick(id ?? "");
   const cancel = useCancelTuning(id ?? "");
+  const access = useTuningAccess(id);
   const navigate = useNavigate();
   const [selected, setSelected] = useState<number | null>(null);
   const pageRef = useRef<HTMLDivElement>(null);
@@ -60,6 +61,9 @@ export function TuningPage() {
   const curves = useMemo(() => (r ? thinCurves(bestSoFar(r)) : {}), [r]);
   const points = useMemo(() => (r ? heatmapPoints(r.evaluations, r === full.data) : []), [r, full.data]);
   const byId = useMemo(() => new Map((r?.evaluations ?? []).map((e) => [e.id, e])), [r]);
+  const chosen = selected != null ? byId.get(selected) : undefined;
+  const chosenSettings = pickSettings((r?.picks ?? []).find((p) => p.evaluation_id === chosen?.id) ?? chosen);
+  const chosenScenario = useEvaluationScenario(access.data && !access.data.may_change ? chosen?.run_ids?.[0] : undefined);
   if (tuning.isLoading) return <Loading what="Loading the tuning" />;
   if (tuning.error || !tuning.data) return <ErrorBox error={tuning.error} title="Could not load the tuning" />;
   const t = tuning.data;
@@ -67,7 +71,6 @@ export function TuningPage() {
     params: p.params as ExplorerMark["params"], label: p.strategy, color: STRATEGY_COLORS[p.strategy] ?? "#333", id: p.evaluation_id,
   }));
   const path = (r?.paths.annealing ?? []).map((eid) => byId.get(eid)?.params as ExplorerMark["params"]).filter(Boolean);
-  const chosen = selected != null ? byId.get(selected) : undefined;
   const objectiveLabel = r?.objectives[0] ?? "objective";
   return (
     <div className="tuning-page" ref={pageRef}>
@@ -75,7 +78,7 @@ export function TuningPage() {
         <h1>{capitalise(t.name)} <small className="muted-id">{t.id}</small></h1>
         <span className={`status status-${t.status.toLowerCase()}`} data-testid="tuning-status">{t.status}</span>
         <span className="grow" />
-        {running && <button type="button" onClick={() => cancel.mutate()}>Cancel</button>}
+        {running && access.data?.may_change && <button type="button" onClick={() => cancel.mutate()}>Cancel</button>}
         {r && <TuningReportButton root={pageRef} tuning={t} results={r} />}
         <Link className="button" to={`/s/${t.scenario_ids[0]}`}>Base scenario</Link>
       </div>
@@ -123,11 +126,21 @@ export function TuningPage() {
           {chosen && (
             <section className="chosen-pick" aria-label="Selected pick">
               <h2>Selected: {chosen.strategy}'s pick</h2>
-              <p>{Object.entries(Object.keys(chosen.overrides).length ? chosen.overrides : chosen.params).map(([k, v]) => `${k} = ${v}`).join(", ")}; objective {fmtEstimate(chosen.objectives?.[0])}</p>
-              <button type="button" className="primary" disabled={apply.isPending}
-                onClick={() => apply.mutate(chosen.id, { onSuccess: (s) => navigate(`/s/${s.id}`) })}>Apply this pick</button>
-              <small> forks the base scenario with these settings</small>
-              <ErrorBox error={apply.error} title="Could not apply the pick" />
+              {/* the same settings, in the same units, as the comparison table (kmin = 104 KB, not 500) */}
+              <p data-testid="chosen-settings">{(chosenSettings.length ? chosenSettings : Object.entries(chosen.params)).map(([k, v]) => fmtSetting(k, v)).join(", ")}; objective {fmtEstimate(chosen.objectives?.[0])}</p>
+              {access.data?.may_change ? (
+                <>
+                  <button type="button" className="primary" disabled={apply.isPending}
+                    onClick={() => apply.mutate(chosen.id, { onSuccess: (s) => navigate(`/s/${s.id}`) })}>Apply this pick</button>
+                  <small> forks the base scenario with these settings</small>
+                  <ErrorBox error={apply.error} title="Could not apply the pick" />
+                </>
+              ) : access.data && (
+                <p className="hint" data-testid="not-yours">
+                  {access.data.reason}{" "}
+                  {chosenScenario.data && <Link className="button primary" to={`/editor?from=${chosenScenario.data}`}>Fork with these settings</Link>}
+                </p>
+              )}
               <SettingsExport key={chosen.id} title="Export this pick's settings"
                 source={{ kind: "pick", tuningId: t.id, evaluationId: chosen.id }} />
             </section>

@@ -1,6 +1,6 @@
 // The signed-in account on an instance that requires sign-in (OIDC_ISSUER, docs/security.md).
-// GET /api/v1/auth/me says which: 404 (the routes are not mounted: an anonymous, link-shared
-// instance, nothing to show), 401 (signed out) or the account. Any API call answered 401 "sign in
+// GET /api/v1/auth/me says which: {"sign_in": false} (an anonymous, link-shared instance, nothing
+// to show; older servers: 404), 401 (signed out) or the account. Any API call answered 401 "sign in
 // first" (a session that ended) announces it too (lib/api/client.ts), so the app shows its
 // sign-in screen instead of pages that cannot load.
 import { useQuery } from "@tanstack/react-query";
@@ -22,7 +22,9 @@ export async function fetchAccount(fetcher: typeof fetch = fetch): Promise<Accou
   if (response.status === 404) return { state: "off" };
   if (response.status === 401) return { state: "signed-out" };
   if (!response.ok) throw new Error(`${AUTH}/me answered ${response.status}`);
-  const me = (await response.json()) as { name?: string; sub?: string; role?: string };
+  const me = (await response.json()) as { name?: string; sub?: string; role?: string; sign_in?: boolean };
+  // an instance without sign-in answers {"sign_in": false} (a 404 before: an error in the console on every page)
+  if (me.sign_in === false) return { state: "off" };
   return { state: "in", name: me.name || me.sub || "signed in", role: me.role ?? "member" };
 }
 

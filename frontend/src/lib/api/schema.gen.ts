@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+    "/api/v1/auth/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Me
+         * @description Sign-in is off here: {"sign_in": false} (with sign-in on: the account, or 401).
+         */
+        get: operations["auth-me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/health": {
         parameters: {
             query?: never;
@@ -279,6 +299,27 @@ export interface paths {
          * @description Status, progress, timings and summary metrics (the polling fallback of /events).
          */
         get: operations["runs-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/{id}/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Access
+         * @description Whether the caller may cancel the run (it holds the owner token of the run or of its
+         *     scenario), and if not, why; the run page asks before it offers "Cancel run".
+         */
+        get: operations["runs-access"];
         put?: never;
         post?: never;
         delete?: never;
@@ -867,6 +908,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tunings/{id}/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Access
+         * @description Whether the caller may cancel the tuning and apply its picks, and if not, why; the tuning
+         *     page asks before it offers "Cancel" and "Apply this pick".
+         */
+        get: operations["tunings-access"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tunings/{id}/apply": {
         parameters: {
             query?: never;
@@ -975,6 +1037,22 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * Access
+         * @description GET /runs/{id}/access, /tunings/{id}/access: whether this caller may change it (cancel,
+         *     apply a pick), asked before a page offers the button; a caller that may not is told why in
+         *     plain words instead of a 403 naming a header.
+         */
+        Access: {
+            /** May Change */
+            may_change: boolean;
+            /**
+             * Reason
+             * @description why not, in words; empty when it may
+             * @default
+             */
+            reason: string;
+        };
         /**
          * AllToAll
          * @description Every host to every other host.
@@ -1153,11 +1231,9 @@ export interface components {
         Collective: {
             /**
              * Algorithm
-             * @description all_reduce: ring, tree, halving_doubling, hierarchical; all_gather and reduce_scatter: ring, halving_doubling; all_to_all: direct; broadcast: ring, tree
-             * @default ring
-             * @enum {string}
+             * @description all_reduce: ring, tree, halving_doubling, hierarchical; all_gather and reduce_scatter: ring, halving_doubling; all_to_all: direct; broadcast: ring, tree. Unset: the op's first (ring; direct for all_to_all)
              */
-            algorithm: "ring" | "tree" | "halving_doubling" | "direct" | "hierarchical";
+            algorithm?: ("ring" | "tree" | "halving_doubling" | "direct" | "hierarchical") | null;
             /**
              * Channels
              * @description parallel rings or trees, each its own QPs and 1/channels of the data
@@ -1966,7 +2042,7 @@ export interface components {
         LabPrediction: {
             /**
              * Answer
-             * @description shown once the student has saved a prediction (markdown); keep answers out of the lab text
+             * @description shown once the student has saved a prediction (markdown), with the lab's fenced `answer <id>` blocks (the text hides those until then)
              * @default
              */
             answer: string;
@@ -1974,7 +2050,7 @@ export interface components {
             id: string;
             /**
              * Metric
-             * @description dotted path in the run summary, e.g. throughput_gbps
+             * @description what the run gave, shown beside the prediction: a dotted path in the run summary (throughput_gbps, fct_us.p99), jobs.<job name>.<field> (a collective job of GET /runs/{id}/jobs) or pingmesh.<field> (the result's pingmesh)
              */
             metric?: string | null;
             /** Question */
@@ -3964,6 +4040,18 @@ export interface components {
             };
         };
         /**
+         * SignInOff
+         * @description This instance has no sign-in: every visitor is anonymous (docs/security.md).
+         */
+        SignInOff: {
+            /**
+             * Sign In
+             * @default false
+             * @constant
+             */
+            sign_in: false;
+        };
+        /**
          * SimulateRequest
          * @description Body of POST /measurements/{id}/simulate.
          */
@@ -4147,6 +4235,13 @@ export interface components {
          * @description What the app watches for to tick a step itself.
          */
         StepCheck: {
+            /**
+             * Also
+             * @description run_finished: further dotted paths the run's scenario must have at these values (null: unset, 0 or false), e.g. to tell lab 5's runs with and without the accelerator apart
+             */
+            also?: {
+                [key: string]: unknown;
+            } | null;
             /**
              * Kind
              * @enum {string}
@@ -4934,6 +5029,33 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    "auth-me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInOff"];
+                };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     "health-health": {
         parameters: {
             query?: never;
@@ -5520,6 +5642,44 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RunPublic"];
+                };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "runs-access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Access"];
                 };
             };
             /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
@@ -6880,6 +7040,44 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TuningPublic"];
+                };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "tunings-access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Access"];
                 };
             };
             /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { Markdown } from "../../../components/Markdown";
 import type { LabProgress } from "../model/progress";
+import { answerBlocks, splitAnswers, withoutAnswerFences } from "../model/answers";
 import type { Lab } from "../api/labs";
 
 export interface LabViewProps {
@@ -48,13 +49,24 @@ export function LabView({ lab, progress, presetHref, onToggleStep, onPredict, on
           {(lab.predictions ?? []).map((p) => (
             <PredictionBox key={p.id} id={p.id} question={p.question} unit={p.unit ?? ""} answer={progress.predictions[p.id] ?? ""}
               hasMetric={!!p.metric} result={progress.results?.[p.id]} runWords={runWords(p.run, lab.preset)}
-              solution={p.answer ?? ""} onSave={(a) => onPredict(p.id, a)} />
+              solution={[p.answer ?? "", answerBlocks(`${lab.body}\n${lab.instructor}`, p.id)].filter(Boolean).join("\n\n")} onSave={(a) => onPredict(p.id, a)} />
           ))}
         </section>
       )}
       <details className="lab-text" open>
         <summary>Lab text</summary>
-        <Markdown source={lab.body.replace(/^# .*\n/, "")} headingOffset={1} />
+        {splitAnswers(lab.body.replace(/^# .*\n/, "")).map((part, i) => {
+          if (part.kind === "text") return <Markdown key={i} source={part.source} headingOffset={1} />;
+          const unsaved = part.predictions.filter((id) => !progress.predictions[id]);
+          // an answer shows once every prediction it answers is saved
+          return unsaved.length === 0
+            ? <div key={i} className="lab-answer" data-answer={part.predictions.join(" ")}><Markdown source={part.source} headingOffset={1} /></div>
+            : (
+              <p key={i} className="lab-answer-hidden" data-hidden-answer={part.predictions.join(" ")}>
+                Hidden until you save your prediction{unsaved.length > 1 ? "s" : ""}: {unsaved.map((id) => `“${questionOf(lab, id)}”`).join(", ")}
+              </p>
+            );
+        })}
       </details>
       {(lab.questions ?? []).length > 0 && (
         <section aria-label="Questions">
@@ -65,7 +77,7 @@ export function LabView({ lab, progress, presetHref, onToggleStep, onPredict, on
       {lab.instructor && (
         <section aria-label="Instructor notes" className="lab-instructor">
           <label className="hint"><input type="checkbox" checked={instructor} onChange={(e) => setInstructor(e.target.checked)} /> Show instructor notes</label>
-          {instructor && <Markdown source={lab.instructor} headingOffset={2} />}
+          {instructor && <Markdown source={withoutAnswerFences(lab.instructor)} headingOffset={2} />}
         </section>
       )}
     </div>
@@ -73,6 +85,8 @@ export function LabView({ lab, progress, presetHref, onToggleStep, onPredict, on
 }
 
 type RunCondition = NonNullable<Lab["predictions"]>[number]["run"];
+
+const questionOf = (lab: Lab, id: string) => (lab.predictions ?? []).find((p) => p.id === id)?.question ?? id;
 
 /** The run a prediction is compared with, in words: [the run that gave it, what to do to get one]. */
 export function runWords(run: RunCondition, preset: string): [string, string] {
@@ -106,7 +120,11 @@ function PredictionBox({ id, question, unit, answer, hasMetric, result, runWords
         </p>
       )}
       {/* the answer only once the student has committed to a prediction */}
-      {answer && solution && <p className="prediction-answer" data-testid={`answer-${id}`}><strong>Answer:</strong> {solution}</p>}
+      {answer && solution && (
+        <div className="prediction-answer" data-testid={`answer-${id}`}>
+          <strong>Answer:</strong> <Markdown source={solution} headingOffset={2} />
+        </div>
+      )}
     </form>
   );
 }

@@ -3,7 +3,8 @@ import { Markdown, guideHref } from "../../../components/Markdown";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { MemoryRouter } from "react-router";
-import { type LabProgress, effectiveValue, predictionResults, sameScenario, stepDone } from "./progress";
+import { type LabProgress, effectiveValue, predictionResults, runMetrics, sameScenario, stepDone } from "./progress";
+import { answerBlocks, splitAnswers } from "./answers";
 import { LabView } from "../components/LabView";
 import type { Lab } from "../api/labs";
 import { NEW_SCENARIO } from "../../scenarios/editor/model";
@@ -140,5 +141,86 @@ describe("lab 1: predictions tied to their run, answers after predicting", () =>
     expect(text.split("## Instructor notes")[1]).toMatch(/23\.1 Gbit\/s/);
     // every step in the app; the command line only as an aside
     for (const line of body.split("\n").filter((l) => /python3|fabricsim/.test(l))) expect(line.startsWith("> ")).toBe(true);
+  });
+});
+
+// Issue 37, section 3: every prediction is compared with its run (a job's metric too), and a
+// passage of the text that gives an answer away stays hidden until the prediction is saved.
+describe("answers in the text, hidden until the prediction is saved", () => {
+  const labText = (slug: string) => readFileSync(join(process.cwd(), "..", "docs", "labs", `${slug}.md`), "utf8");
+  const bodyOf = (text: string) => text.split("\n---\n")[1].split("## Instructor notes")[0];
+  const visible = (body: string) => splitAnswers(body).filter((p) => p.kind === "text").map((p) => p.source).join("\n");
+
+  it("splits the text at fenced answer blocks, each naming its predictions", () => {
+    const parts = splitAnswers("a\n\n```answer x y\n- hidden 1\n```\n\nb\n```sh\nrun\n```\n");
+    expect(parts.map((p) => p.kind)).toEqual(["text", "answer", "text"]);
+    expect(parts[1]).toEqual({ kind: "answer", predictions: ["x", "y"], source: "- hidden 1" });
+    expect(parts[2].source).toContain("```sh"); // other fences stay text
+    expect(answerBlocks("```answer x\nA\n```\n```answer y\nB\n```\n```answer x\nC\n```\n", "x")).toBe("A\n\nC");
+  });
+
+  it("shows none of the figures a prediction asks for before it is saved (labs 1, 2, 3 and 9)", () => {
+    const hidden: [string, RegExp][] = [
+      ["lab1-ecn-incast", /23\.1|20\.73|22\.59/],
+      ["lab2-rdma-distance", /25 Gbit\/s at 10 km|25 \/ 3 \/ 0\.3|\| 3\.0 \|/],
+      ["lab3-pfc-storm", /fall to 0/],
+      ["lab9-collectives-rail", /1481\.9|1801 us|1778 us|916 us/],
+    ];
+    for (const [slug, figures] of hidden) {
+      const body = bodyOf(labText(slug));
+      expect([slug, figures.test(visible(body))]).toEqual([slug, false]);
+      expect([slug, figures.test(body)]).toEqual([slug, true]); // kept, in an answer block
+    }
+  });
+
+  const lab9Text = labText("lab9-collectives-rail");
+  const lab9 = {
+    slug: "lab9-collectives-rail", title: "Lab 9", preset: "ai-rail-allreduce", time: "", questions: [],
+    body: bodyOf(lab9Text), instructor: lab9Text.split("## Instructor notes")[1],
+    steps: [{ id: "open", text: "Open", check: null }],
+    predictions: [
+      { id: "ring-busbw", question: "What busbw will the ring reach?", unit: "Gbit/s", metric: "jobs.ring.busbw_gbps", run: { kind: "run_finished", preset: "ai-rail-allreduce" }, answer: "" },
+      { id: "moe-jct", question: "How long will the all-to-all take?", unit: "us", metric: "jobs.moe.jct_us", run: { kind: "run_finished", preset: "ai-moe-alltoall" }, answer: "" },
+    ],
+  } as unknown as Lab;
+  const view9 = (progress: LabProgress) => render(
+    <MemoryRouter><LabView lab={lab9} progress={progress} presetHref={null} onToggleStep={() => {}} onPredict={() => {}} onClose={() => {}} /></MemoryRouter>);
+
+  it("lab 9: the text hides the ring's measured busbw until its prediction is saved, then shows it and the run's value", () => {
+    const { unmount } = view9({ done: {}, predictions: {} });
+    expect(document.querySelector('[data-hidden-answer="ring-busbw"]')).toHaveTextContent("Hidden until you save your prediction: “What busbw will the ring reach?”");
+    expect(screen.queryByText(/1481\.9/)).toBeNull();
+    unmount();
+    view9({ done: {}, predictions: { "ring-busbw": "1400" }, results: { "ring-busbw": { runId: "r9", value: 1482.31 } } });
+    expect(document.querySelector('[data-answer="ring-busbw"]')).toHaveTextContent("Measured: 1481.9, 94 %");
+    expect(screen.getByTestId("prediction-ring-busbw")).toHaveTextContent("You predicted 1400 Gbit/s; the run of the preset as it is gave 1,482.31 Gbit/s.");
+    expect(screen.getByTestId("answer-ring-busbw")).toHaveTextContent("Measured: 1481.9");
+    // the other prediction's passage stays hidden
+    expect(document.querySelector('[data-hidden-answer="moe-jct"]')).not.toBeNull();
+  });
+
+  it("reads a job's metric by name, and runs of another preset 'as it is'", () => {
+    const moe: Scenario = { ...NEW_SCENARIO, name: "moe", traffic: [{ kind: "collective", op: "all_to_all", algorithm: "direct", message_bytes: 33554432, job: "moe" }] };
+    const metrics = runMetrics({ throughput_gbps: 1 }, [{ name: "moe", jct_us: 2366.2 } as { name: string }]);
+    const predictions = [{ id: "moe-jct", metric: "jobs.moe.jct_us", run: { kind: "run_finished" as const, preset: "ai-moe-alltoall" } }];
+    const signal = (doc: Scenario) => ({ kind: "run_finished" as const, runId: "m1", doc, metrics });
+    // the lab's preset is another one: the run must be ai-moe-alltoall as it is
+    expect(predictionResults(predictions, signal(moe), preset, { "ai-moe-alltoall": moe })).toEqual({ "moe-jct": { runId: "m1", value: 2366.2 } });
+    expect(predictionResults(predictions, signal({ ...moe, switch: { load_balancing: "per_packet" } }), preset, { "ai-moe-alltoall": moe })).toEqual({});
+    expect(predictionResults(predictions, signal(moe), preset, {})).toEqual({}); // not loaded yet
+  });
+
+  it("tells runs apart with `also` (lab 5: 512-byte messages with and without the accelerator)", () => {
+    const base: Scenario = { ...preset, nic: { qp_depth: 92 }, topology: { ...preset.topology, accelerator: { enabled: false } } as Scenario["topology"], traffic: [{ kind: "perftest", src: "h0", dst: "h1", message_bytes: 512 }] };
+    const withoutAccel = { kind: "run_finished" as const, path: "traffic.0.message_bytes", value: 512, also: { "nic.qp_depth": 92, "topology.accelerator.enabled": false } };
+    const withAccel = { kind: "run_finished" as const, path: "topology.accelerator.enabled", value: true, also: { "traffic.0.message_bytes": 512, "traffic.0.iterations": null } };
+    const on = { ...base, topology: { ...base.topology, accelerator: { enabled: true } } as Scenario["topology"] };
+    const run = (doc: Scenario) => ({ kind: "run_finished" as const, runId: "r", doc });
+    expect([stepDone(withoutAccel, run(base)), stepDone(withAccel, run(base))]).toEqual([true, false]);
+    expect([stepDone(withoutAccel, run(on)), stepDone(withAccel, run(on))]).toEqual([false, true]);
+    // null: unset or 0; the lossy run's 4000 iterations is not the accelerator's plain run
+    const lossy = { ...on, traffic: [{ ...on.traffic![0], iterations: 4000 }] };
+    expect(stepDone(withAccel, run(lossy))).toBe(false);
+    expect(stepDone(withAccel, run({ ...on, traffic: [{ ...on.traffic![0], iterations: 0 }] }))).toBe(true);
   });
 });

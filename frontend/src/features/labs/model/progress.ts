@@ -11,12 +11,14 @@ export interface StepCheck {
   path?: string | null;
   value?: Json;
   prediction?: string | null;
+  /** run_finished: further paths the run's scenario must have at these values (null: unset, 0 or false). */
+  also?: Record<string, Json> | null;
 }
 
 export type LabSignal =
   | { kind: "preset_opened"; preset: string }
   | { kind: "doc"; doc: Scenario }
-  | { kind: "run_finished"; runId: string; doc: Scenario; summary?: Record<string, unknown> };
+  | { kind: "run_finished"; runId: string; doc: Scenario; summary?: Record<string, unknown>; metrics?: Record<string, unknown> };
 
 export interface LabProgress {
   done: Record<string, boolean>;
@@ -85,8 +87,17 @@ export function effectiveValue(doc: Scenario, path: string): Json | undefined {
 
 const same = (a: Json | undefined, b: Json | undefined) => JSON.stringify(a) === JSON.stringify(b);
 
-/** Whether a signal completes a step's check; `presetDoc` is the lab preset's document. */
-export function stepDone(check: StepCheck, signal: LabSignal, presetDoc?: Scenario): boolean {
+/**
+ * What a prediction's `metric` is read from (docs/labs/README.md): the run summary's fields, each
+ * collective job by name under `jobs` (`jobs.ring.busbw_gbps`) and the result's `pingmesh`.
+ */
+export function runMetrics(summary: Record<string, unknown>, jobs: { name: string }[] = [], pingmesh?: unknown): Record<string, unknown> {
+  return { ...summary, jobs: Object.fromEntries(jobs.map((j) => [j.name, j])), ...(pingmesh ? { pingmesh } : {}) };
+}
+
+/** Whether a signal completes a step's check; `presetDoc` is the lab preset's document and
+ * `presetDocs` any preset's by key (a run of another preset "as it is", lab 9's MoE all-to-all). */
+export function stepDone(check: StepCheck, signal: LabSignal, presetDoc?: Scenario, presetDocs?: Record<string, Scenario>): boolean {
   if (check.kind === "preset_opened") return signal.kind === "preset_opened" && signal.preset === check.preset;
   if (check.kind === "param_changed") {
     if (signal.kind !== "doc" || !check.path) return false;
@@ -96,9 +107,16 @@ export function stepDone(check: StepCheck, signal: LabSignal, presetDoc?: Scenar
   }
   if (check.kind === "run_finished") {
     if (signal.kind !== "run_finished") return false;
+    for (const [path, want] of Object.entries(check.also ?? {})) {
+      const v = effectiveValue(signal.doc, path);
+      if (want === null ? !(v === undefined || v === null || v === 0 || v === false) : !same(v, want)) return false;
+    }
     if (check.path) return same(effectiveValue(signal.doc, check.path), check.value);
     // "the preset as it is": the run's scenario is the lab's preset, nothing changed
-    if (check.preset) return !!presetDoc && sameScenario(signal.doc, presetDoc);
+    if (check.preset) {
+      const doc = presetDocs ? presetDocs[check.preset] : presetDoc;
+      return !!doc && sameScenario(signal.doc, doc);
+    }
     return true;
   }
   return false;
@@ -120,13 +138,15 @@ function canonical(v: unknown): string {
 }
 
 /** The predictions a finished run answers: each whose run condition it meets, with its metric. */
-export function predictionResults(predictions: PredictionSpec[], signal: LabSignal, presetDoc?: Scenario): Record<string, { runId: string; value: number }> {
-  if (signal.kind !== "run_finished" || !signal.summary) return {};
+export function predictionResults(predictions: PredictionSpec[], signal: LabSignal, presetDoc?: Scenario, presetDocs?: Record<string, Scenario>): Record<string, { runId: string; value: number }> {
+  if (signal.kind !== "run_finished") return {};
+  const metrics = signal.metrics ?? signal.summary;
+  if (!metrics) return {};
   const out: Record<string, { runId: string; value: number }> = {};
   for (const p of predictions) {
     if (!p.metric) continue;
-    if (p.run && !stepDone(p.run, signal, presetDoc)) continue;
-    const v = getPath(signal.summary, p.metric);
+    if (p.run && !stepDone(p.run, signal, presetDoc, presetDocs)) continue;
+    const v = getPath(metrics, p.metric);
     if (typeof v === "number") out[p.id] = { runId: signal.runId, value: v };
   }
   return out;

@@ -4,8 +4,8 @@ import { format } from "d3-format";
 import { useParentSize } from "../../../lib/hooks/useParentSize";
 import { CATEGORICAL } from "../../../lib/charts/palette";
 import type { Job } from "../../../lib/api/resultTypes";
-import { formatDurationUs } from "../../../lib/format";
-import { channelsOf, stepBars } from "../utils/jobs";
+import { formatCount, formatDurationUs } from "../../../lib/format";
+import { channelOptionText, channelsOf, isTreeJob, stepBars } from "../utils/jobs";
 
 const MARGIN = { top: 22, right: 16, bottom: 36, left: 44 };
 /** Network steps blue, NVLink-only steps green, the slowest step vermillion (Okabe-Ito). */
@@ -28,11 +28,15 @@ export function labelPlacement(x0: number, x1: number, width: number): { x: numb
  * its first transfer's start to its last completion, the iterations shaded behind, the job's
  * slowest step (the card's) in vermillion.
  */
-export function JobTimeline({ job }: { job: Job }) {
+export function JobTimeline({ job, runEndUs }: { job: Job; /** The run's simulated end: where an unfinished step's bar ends. */ runEndUs?: number }) {
   const { ref, width } = useParentSize<HTMLDivElement>();
   const channels = channelsOf(job);
   const [channel, setChannel] = useState<number>(job.slowest_step?.channel ?? channels[0] ?? 0);
-  const endUs = Math.max(job.jct_us ?? 0, ...job.iterations.map((i) => i.end_us ?? 0), ...job.steps.map((s) => s.end_us ?? s.start_us ?? 0));
+  const lastSeen = Math.max(job.jct_us ?? 0, ...job.iterations.map((i) => i.end_us ?? 0), ...job.steps.map((s) => s.end_us ?? s.start_us ?? 0));
+  // an unfinished job's running steps last until the run ended, not until the last step started
+  const endUs = !job.completed && runEndUs != null ? Math.max(lastSeen, runEndUs) : lastSeen;
+  const finished = job.steps.filter((st) => st.end_us != null).length;
+  const started = job.steps.filter((st) => st.start_us != null).length;
   const startUs = Math.min(...job.iterations.map((i) => i.start_us ?? endUs), endUs);
   const bars = useMemo(() => stepBars(job, channel, endUs), [job, channel, endUs]);
   const rows = Math.max(1, ...bars.map((b) => b.step + 1));
@@ -50,13 +54,22 @@ export function JobTimeline({ job }: { job: Job }) {
   return (
     <div className="job-timeline">
       {channels.length > 1 && (
-        <label className="inline">Channel{" "}
-          <select aria-label={`Channel of ${job.name}`} value={channel} onChange={(e) => setChannel(Number(e.target.value))}>
-            {channels.map((c) => <option key={c} value={c}>{c}{c === job.slowest_step?.channel ? " (slowest step)" : ""}</option>)}
+        <label className="inline">{isTreeJob(job) ? "Tree" : "Channel"}{" "}
+          <select aria-label={`${isTreeJob(job) ? "Tree" : "Channel"} of ${job.name}`} value={channel} onChange={(e) => setChannel(Number(e.target.value))}>
+            {channels.map((c) => <option key={c} value={c}>{channelOptionText(job, c)}{c === job.slowest_step?.channel ? " (slowest step)" : ""}</option>)}
           </select>
         </label>
       )}
-      <div ref={ref} className="line-chart">
+      {finished === 0 ? (
+        <p className="hint" data-testid="no-step-finished">
+          No step finished: {started > 0
+            ? `${formatCount(started)} step${started === 1 ? " was" : "s were"} still running when the run ended${runEndUs != null ? ` at ${formatDurationUs(runEndUs)}` : ""}`
+            : "none started before the run ended"}, so there is nothing to draw.
+        </p>
+      ) : bars.length === 0 ? (
+        <p className="hint">No step of {channelOptionText(job, channel)} started.</p>
+      ) : null}
+      {finished > 0 && <div ref={ref} className="line-chart">
         <svg className="chart-svg" width={width} height={height} role="img" aria-label={`Steps of ${job.name}, channel ${channel}, over time`}>
           <g transform={`translate(${MARGIN.left},${MARGIN.top})`}>
             {job.iterations.map((it) => it.start_us != null && (
@@ -101,12 +114,12 @@ export function JobTimeline({ job }: { job: Job }) {
             )}
           </g>
         </svg>
-      </div>
-      <ul className="legend-list">
+      </div>}
+      {finished > 0 && <ul className="legend-list">
         <li data-legend-label="step with network transfers" data-legend-color={STEP_COLORS.network}><span className="swatch" style={{ background: STEP_COLORS.network }} />step with network transfers</li>
         <li data-legend-label="step inside servers only (NVLink)" data-legend-color={STEP_COLORS.nvlink}><span className="swatch" style={{ background: STEP_COLORS.nvlink }} />step inside servers only (NVLink)</li>
         <li data-legend-label={slowText} data-slowest-legend data-legend-color={STEP_COLORS.slowest}><span className="swatch" style={{ background: STEP_COLORS.slowest }} />{slowText}</li>
-      </ul>
+      </ul>}
     </div>
   );
 }

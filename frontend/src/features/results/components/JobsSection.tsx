@@ -1,19 +1,21 @@
 import { ChartFrame } from "../../../components/ChartFrame";
 import { ErrorBox } from "../../../components/States";
 import type { Job } from "../../../lib/api/resultTypes";
-import { formatBytes, formatCount } from "../../../lib/format";
+import { formatBytes, formatCount, formatDurationUs } from "../../../lib/format";
 import { useRunJobs } from "../api/results";
-import { BUSBW_MEANING, IDEAL_MEANING, jobCards } from "../utils/jobs";
+import { BUSBW_MEANING, IDEAL_MEANING, channelsText, iterationOverlap, jobCards } from "../utils/jobs";
 import { JobTimeline } from "./JobTimeline";
 import { linkSharing } from "../utils/overlay";
-import { SummaryCards } from "./SummaryCards";
+import { JOBS_ANCHOR, SummaryCards } from "./SummaryCards";
 
 /** An anchor id for a job's timeline (job names are free text). */
 export const jobAnchor = (i: number) => `job-${i}-timeline`;
 
 /** One collective job: what it ran, its cards and its iteration timeline. */
-export function JobPanel({ job, index, subtitle, runId, onShowNodes, onShowLinks, jobs }: {
+export function JobPanel({ job, index, subtitle, runId, onShowNodes, onShowLinks, jobs, runEndUs }: {
   job: Job; index: number; subtitle?: string; runId: string;
+  /** The run's simulated end (an unfinished job's steps run until it). */
+  runEndUs?: number;
   /** Every job of the run: the panel says which shared this job's links while it ran. */
   jobs?: Job[];
   /** Highlights hosts on the fabric overlay (absent: no buttons). */
@@ -24,14 +26,22 @@ export function JobPanel({ job, index, subtitle, runId, onShowNodes, onShowLinks
   const anchor = jobAnchor(index);
   const slow = job.slowest_step;
   const together = jobs ? linkSharing(jobs, index).partners.filter((p) => p.concurrent) : [];
+  const overlap = iterationOverlap(job);
   return (
     <section className="job-panel" aria-label={`Job ${job.name}`} data-job={job.name}>
       <h3>Job {job.name}</h3>
       <p className="hint">
         {job.op.replace(/_/g, "-")} ({job.algorithm.replace(/_/g, " ")}) of {formatBytes(job.message_bytes)} over {formatCount(job.ranks)} ranks
-        on {formatCount(job.servers)} server{job.servers === 1 ? "" : "s"}, {job.channels} channel{job.channels === 1 ? "" : "s"}
+        on {formatCount(job.servers)} server{job.servers === 1 ? "" : "s"}, {channelsText(job)}
       </p>
       <SummaryCards cards={jobCards(job, anchor)} />
+      {overlap && (
+        <p className="hint" data-testid="iterations-overlap">
+          The iterations overlap: each rank starts its next iteration on its own, so iteration {overlap.later} began
+          at {formatDurationUs(overlap.startUs)}, before iteration {overlap.earlier} ended at {formatDurationUs(overlap.endUs)}.
+          The JCT ({formatDurationUs(job.jct_us ?? 0)}) is therefore less than the iterations' times added up ({formatDurationUs(overlap.sumUs)}).
+        </p>
+      )}
       {together.length > 0 && (
         <p className="hint" data-testid="job-sharing">
           While it ran, {together.map((p) => `job ${p.job} crossed ${p.links} of the same link direction${p.links === 1 ? "" : "s"}`).join(" and ")}: their
@@ -46,26 +56,26 @@ export function JobPanel({ job, index, subtitle, runId, onShowNodes, onShowLinks
         </div>
       )}
       <ChartFrame id={anchor} title={`Iteration timeline: ${job.name}`} filename={`run-${runId}-job-${index}-timeline`} subtitle={subtitle}
-        note={<>Each bar is a step of the channel: from its first transfer's start to its last completion at the receiver; rows are step numbers.
+        note={<>Each bar is a step of the {job.algorithm === "tree" ? "tree" : "channel"}: from its first transfer's start to its last completion at the receiver; rows are step numbers.
           {job.steps_truncated && " Only the first steps are kept in the result (steps_truncated): later ones are not drawn."}</>}>
-        {job.steps.length ? <JobTimeline job={job} /> : <p className="hint">No step was recorded.</p>}
+        {job.steps.length ? <JobTimeline job={job} runEndUs={runEndUs} /> : <p className="hint">No step was recorded.</p>}
       </ChartFrame>
     </section>
   );
 }
 
 /** The run's collective jobs (none: nothing shown). */
-export function JobsSection({ runId, subtitle, onShowNodes, onShowLinks }: {
-  runId: string; subtitle?: string; onShowNodes?: (ids: string[], what: string) => void; onShowLinks?: (index: number) => void;
+export function JobsSection({ runId, subtitle, onShowNodes, onShowLinks, runEndUs }: {
+  runId: string; subtitle?: string; onShowNodes?: (ids: string[], what: string) => void; onShowLinks?: (index: number) => void; runEndUs?: number;
 }) {
   const jobs = useRunJobs(runId);
   if (jobs.error) return <ErrorBox error={jobs.error} title="Could not load the jobs" />;
   if (!jobs.data?.length) return null;
   return (
-    <section className="jobs" aria-label="Collective jobs">
+    <section className="jobs" id={JOBS_ANCHOR} aria-label="Collective jobs">
       <h2>Collective jobs</h2>
       <p className="hint" data-testid="busbw-meaning">{BUSBW_MEANING} {IDEAL_MEANING}</p>
-      {jobs.data.map((j, i) => <JobPanel key={`${j.name}-${i}`} job={j} index={i} subtitle={subtitle} runId={runId} onShowNodes={onShowNodes} onShowLinks={onShowLinks} jobs={jobs.data} />)}
+      {jobs.data.map((j, i) => <JobPanel key={`${j.name}-${i}`} job={j} index={i} subtitle={subtitle} runId={runId} onShowNodes={onShowNodes} onShowLinks={onShowLinks} jobs={jobs.data} runEndUs={runEndUs} />)}
     </section>
   );
 }

@@ -72,7 +72,10 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
   }, [recorded]);
   const windows = useMemo(() => runWindows(summary.data?.runInfo, dataFlows), [summary.data, dataFlows]);
   const rows = useMemo(() => (summary.data ? portRows(summary.data.summary, windows) : []), [summary.data, windows]);
-  const cards = useMemo(() => (summary.data ? summaryCards(summary.data.summary, windows, dataFlows, s, { total: split?.probes ?? 0, delivered: split?.probesDelivered ?? 0 }) : []), [summary.data, windows, dataFlows, s, split]);
+  const jobList = jobs.data;
+  const cards = useMemo(() => (summary.data ? summaryCards(summary.data.summary, windows, dataFlows, s, { total: split?.probes ?? 0, delivered: split?.probesDelivered ?? 0 }, jobList ?? []) : []), [summary.data, windows, dataFlows, s, split, jobList]);
+  const hasJobs = (jobList?.length ?? 0) > 0;
+  const hasFiniteFlows = !!dataFlows?.some((f) => f.fct_us !== null);
 
   if (summary.isLoading) return <Loading what="Loading results" />;
   if (summary.error) return <ErrorBox error={summary.error} title="Could not load the results" />;
@@ -94,7 +97,7 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
         <a className="button" href={`/api/v1/runs/${runId}/flows.csv`} download={`run-${runId}-flows.csv`}>Download flows CSV</a>
       </div>
       <SummaryCards cards={cards} onFocus={setFocus} />
-      <JobsSection runId={runId} subtitle={exportSubtitle} onShowNodes={graph ? (ids, what) => {
+      <JobsSection runId={runId} subtitle={exportSubtitle} runEndUs={windows.endUs || undefined} onShowNodes={graph ? (ids, what) => {
         setFocus(null);
         setShown({ ids, what });
         document.getElementById("overlay")?.scrollIntoView?.({ block: "start" });
@@ -117,10 +120,11 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
       {s && s.t_us.length > 0 && (
         <TimeCharts
           series={s} summary={summary.data.summary} flowsById={flowsById} chartedFlows={charted} xDomain={xDomain} fullDomain={full}
-          onDomain={setDomain} marker={marker} warmupUs={windows.warmupUs} focus={focus} onFocus={setFocus} exportSubtitle={exportSubtitle} runId={runId}
+          onDomain={setDomain} marker={marker} warmupUs={windows.warmupUs} focus={focus} onFocus={setFocus} exportSubtitle={exportSubtitle} runId={runId} hasJobs={hasJobs}
         />
       )}
-      <ChartFrame
+      {/* a collective's transfers are not listed flows: without other finite flows there is no CDF to draw */}
+      {(hasFiniteFlows || !hasJobs) && <ChartFrame
         id="chart-cdf" title={`${cdfMetric === "fct_us" ? "FCT" : "Slowdown"} CDF by flow size`} filename={`run-${runId}-cdf`} subtitle={exportSubtitle}
         note={split?.probes ? `Pingmesh probes (${split.probes}) are left out, as in the FCT cards and the simulator's summary.` : undefined}
         actions={
@@ -135,7 +139,7 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
         ) : (
           <Empty>No finite flow completed (long-lived flows have no FCT{split?.probes ? "; pingmesh probes are left out, their RTTs are in the Pingmesh panel" : ""}).</Empty>
         )}
-      </ChartFrame>
+      </ChartFrame>}
       {graph && (
         <ChartFrame id="overlay" title="Fabric overlay" filename={`run-${runId}-fabric`} subtitle={exportSubtitle}
           note={shown && !focusFlow ? <span data-testid="overlay-shown">Highlighted: {shown.what}. <button type="button" className="small" onClick={() => setShown(null)}>Clear</button></span> : undefined}>

@@ -1,5 +1,6 @@
-import type { FlowRecord, ResultSeries, ResultSummary } from "../../../lib/api/resultTypes";
-import { type Windows, flowAtPercentile, maxQueue, portRows, topPort } from "../utils/derive";
+import type { FlowRecord, Job, ResultSeries, ResultSummary } from "../../../lib/api/resultTypes";
+import { collectiveCounts } from "../utils/jobs";
+import { type Windows, flowAtPercentile, maxQueue, percentilesOf, portRows, topPort } from "../utils/derive";
 import { Term } from "../../../components/GlossaryTip";
 import { formatBytes, formatCount, formatDurationUs, formatNumber } from "../../../lib/format";
 
@@ -27,10 +28,16 @@ export interface Card {
 
 const orDash = (v: number | null | undefined, f: (x: number) => string) => (v == null ? "—" : f(v));
 
+/** Where a run's collective jobs are (the results page's "Collective jobs" section). */
+export const JOBS_ANCHOR = "jobs";
+
 /** The cards' content, computed apart from the markup so tests can read it. `flows` are the flows
- * the FCT statistics cover (pingmesh probes left out, as the simulator does); `probes` counts those. */
+ * the FCT statistics cover (pingmesh probes left out, as the simulator does); `probes` counts those.
+ * `jobs`: the run's collective jobs. Their transfers count in the summary's flows and FCT figures
+ * but are not listed as flows, so a run with jobs says what it has (jobs, steps, transfers) and
+ * shows flow cards only for the flows it lists, from those flows. */
 export function summaryCards(summary: ResultSummary, w: Windows, flows?: FlowRecord[], series?: ResultSeries,
-  probes: { total: number; delivered: number } = { total: 0, delivered: 0 }): Card[] {
+  probes: { total: number; delivered: number } = { total: 0, delivered: 0 }, jobs: Job[] = []): Card[] {
   const warm = w.warmupUs > 0 ? `after the ${formatDurationUs(w.warmupUs)} warm-up` : "whole run (no warm-up)";
   const whole = "whole run";
   const fct = summary.fct_us;
@@ -48,30 +55,69 @@ export function summaryCards(summary: ResultSummary, w: Windows, flows?: FlowRec
   const pauseTop = topPort(rows, (r) => r.pausesSent + r.pausesReceived);
   const drops = summary.drops ?? { total: 0 };
   const dropReasons = Object.entries(drops).filter(([k, v]) => k !== "total" && v > 0).map(([k, v]) => `${formatCount(v)} ${k.replace(/_/g, " ")}`);
-  const total = summary.flows_total;
+  const coll = jobs.length ? collectiveCounts(jobs) : null;
+  // the flows the result lists: with collective jobs, the summary's totals less their transfers
+  const total = summary.flows_total == null ? null : summary.flows_total - (coll?.transfers ?? 0);
+  const completedListed = (summary.flows_completed ?? 0) - (coll?.transfersDone ?? 0);
   const longLived = flows ? flows.filter((f) => f.size_bytes === 0).length : null;
   const finite = flows && total != null ? total - (longLived ?? 0) - probes.total : null;
   const probeNote = probes.total > 0 ? `${formatCount(probes.delivered)} of ${formatCount(probes.total)} pingmesh probes delivered (left out: see the Pingmesh panel)` : null;
+  const listsFlows = !coll || (total ?? 0) > 0;
+  // with jobs the summary's FCT and slowdown mix in the transfers: the cards read the listed flows
+  const fctOfListed = coll ? percentilesOf(flows, "fct_us") : null;
+  const slowOfListed = coll ? percentilesOf(flows, "slowdown") : null;
+  const fctP50 = coll ? fctOfListed?.p50 : fct?.p50;
+  const fctP99 = coll ? fctOfListed?.p99 : fct?.p99;
+  const fctCount = coll ? fctOfListed?.count ?? 0 : fct?.count;
+  const fctMean = coll ? fctOfListed?.mean : fct?.mean;
+  const slowP99 = coll ? slowOfListed?.p99 : summary.slowdown?.p99;
+  const slowP50 = coll ? slowOfListed?.p50 : summary.slowdown?.p50;
+  const ofListed = coll ? " (collective transfers left out: see the jobs)" : "";
+  const flowsLink = listsFlows ? { href: "#table-flows", linkText: "flows table" } : { href: "#table-ports", linkText: "ports table (utilization)" };
 
   const cards: Card[] = [
-    { label: "Throughput", term: "term.throughput", value: `${formatNumber(summary.throughput_gbps)} Gbit/s`, window: warm, note: "payload delivered to all hosts", href: "#table-flows", linkText: "flows table" },
-    {
-      label: "FCT p50", term: "term.fct", value: orDash(fct?.p50, formatDurationUs), window: whole,
-      note: [fct?.count ? `${formatCount(fct.count)} finite flows completed` : "no finite flow completed", probes.total ? "pingmesh probes left out" : null].filter(Boolean).join(" · "),
-      href: "#chart-cdf", linkText: "FCT CDF",
-    },
-    {
-      label: "FCT p99", term: "term.fct", value: orDash(fct?.p99, formatDurationUs), window: whole,
-      where: p99Flow ? `flow ${p99Flow.id} ${p99Flow.src}->${p99Flow.dst}` : undefined,
-      note: fct?.mean != null ? `mean ${formatDurationUs(fct.mean)}` : undefined, href: "#chart-cdf", linkText: "FCT CDF",
-      focus: p99Flow ? { kind: "flow", id: String(p99Flow.id) } : undefined,
-    },
-    {
-      label: "Slowdown p99", term: "term.slowdown", value: orDash(summary.slowdown?.p99, (v) => `${formatNumber(v)}×`), window: whole,
-      where: slowFlow ? `flow ${slowFlow.id} ${slowFlow.src}->${slowFlow.dst}` : undefined,
-      note: summary.slowdown?.p50 != null ? `p50 ${formatNumber(summary.slowdown.p50)}× (FCT / ideal FCT)` : "FCT / ideal FCT", href: "#chart-cdf", linkText: "slowdown CDF",
-      focus: slowFlow ? { kind: "flow", id: String(slowFlow.id) } : undefined,
-    },
+    { label: "Throughput", term: "term.throughput", value: `${formatNumber(summary.throughput_gbps)} Gbit/s`, window: warm, note: "payload delivered to all hosts", ...flowsLink },
+  ];
+  if (coll) {
+    const jobsLink = { href: `#${JOBS_ANCHOR}`, linkText: "collective jobs" };
+    cards.push(
+      {
+        label: "Jobs", value: formatCount(coll.jobs), window: whole,
+        where: jobs.map((j) => j.name).join(", "),
+        note: `${formatCount(coll.finished)} of ${formatCount(coll.jobs)} finished`, ...jobsLink,
+      },
+      {
+        label: "Steps", value: `${formatCount(coll.stepsDone)} / ${formatCount(coll.steps)}${coll.stepsTruncated ? "+" : ""}`, window: whole,
+        note: `finished / run (each iteration's steps on each channel)${coll.stepsTruncated ? "; the result lists only the first steps" : ""}`, ...jobsLink,
+      },
+      {
+        label: "Transfers", value: `${formatCount(coll.transfersDone)} / ${formatCount(coll.transfers)}`, window: whole,
+        note: `completed / run · ${formatCount(coll.network)} over the network, ${formatCount(coll.nvlink)} over NVLink; a step's transfers are not listed as flows`, ...jobsLink,
+      },
+    );
+  }
+  if (!coll || (fctCount ?? 0) > 0) {
+    cards.push(
+      {
+        label: "FCT p50", term: "term.fct", value: orDash(fctP50, formatDurationUs), window: whole,
+        note: [fctCount ? `${formatCount(fctCount)} finite flows completed${ofListed}` : "no finite flow completed", probes.total ? "pingmesh probes left out" : null].filter(Boolean).join(" · "),
+        href: "#chart-cdf", linkText: "FCT CDF",
+      },
+      {
+        label: "FCT p99", term: "term.fct", value: orDash(fctP99, formatDurationUs), window: whole,
+        where: p99Flow ? `flow ${p99Flow.id} ${p99Flow.src}->${p99Flow.dst}` : undefined,
+        note: fctMean != null ? `mean ${formatDurationUs(fctMean)}` : undefined, href: "#chart-cdf", linkText: "FCT CDF",
+        focus: p99Flow ? { kind: "flow", id: String(p99Flow.id) } : undefined,
+      },
+      {
+        label: "Slowdown p99", term: "term.slowdown", value: orDash(slowP99, (v) => `${formatNumber(v)}×`), window: whole,
+        where: slowFlow ? `flow ${slowFlow.id} ${slowFlow.src}->${slowFlow.dst}` : undefined,
+        note: slowP50 != null ? `p50 ${formatNumber(slowP50)}× (FCT / ideal FCT)` : "FCT / ideal FCT", href: "#chart-cdf", linkText: "slowdown CDF",
+        focus: slowFlow ? { kind: "flow", id: String(slowFlow.id) } : undefined,
+      },
+    );
+  }
+  cards.push(
     {
       label: "Max queue", term: "term.max_queue", value: formatBytes(mq.bytes), window: mq.wholeRun ? (w.warmupUs > 0 ? `${whole}, warm-up included` : "whole run (no warm-up)") : warm,
       where: mq.port ? `${mq.port}${mq.priority != null ? ` (priority ${mq.priority})` : ""}` : undefined,
@@ -95,17 +141,18 @@ export function summaryCards(summary: ResultSummary, w: Windows, flows?: FlowRec
     {
       label: "Drops", term: "term.drops", value: formatCount(drops.total ?? 0), window: whole,
       note: [dropReasons.join(", "), summary.retransmitted_packets != null ? `${formatCount(summary.retransmitted_packets)} packets retransmitted` : null].filter(Boolean).join(" · ") || "packets",
-      href: "#table-flows", linkText: "flows table (retransmits)",
+      ...(listsFlows ? { href: "#table-flows", linkText: "flows table (retransmits)" } : { href: "#table-ports", linkText: "ports table" }),
     },
-  ];
-  if (total != null) {
+  );
+  if (total != null && listsFlows) {
     let note: string;
     if (total === 0) note = "this scenario has no traffic";
-    else if (longLived != null && longLived > 0) note = `${formatCount(longLived)} long-lived flows run to the end (never complete)${finite ? ` · ${formatCount((summary.flows_completed ?? 0) - probes.delivered)} of ${formatCount(finite)} finite flows completed` : ""}`;
-    else if ((summary.flows_completed ?? 0) === total) note = "all flows completed";
-    else note = `${formatCount(total - (summary.flows_completed ?? 0))} still running at the end`;
+    else if (longLived != null && longLived > 0) note = `${formatCount(longLived)} long-lived flows run to the end (never complete)${finite ? ` · ${formatCount(completedListed - probes.delivered)} of ${formatCount(finite)} finite flows completed` : ""}`;
+    else if (completedListed === total) note = "all flows completed";
+    else note = `${formatCount(total - completedListed)} still running at the end`;
+    if (coll) note = `${note} · collective transfers not counted (see Transfers)`;
     if (probeNote) note = `${note} · ${probeNote}`;
-    cards.push({ label: "Flows completed", value: `${formatCount(summary.flows_completed ?? 0)} / ${formatCount(total)}`, window: whole, note, href: "#table-flows", linkText: "flows table" });
+    cards.push({ label: "Flows completed", value: `${formatCount(completedListed)} / ${formatCount(total)}`, window: whole, note, href: "#table-flows", linkText: "flows table" });
   }
   return cards;
 }

@@ -14,7 +14,7 @@ const bytesFmt = (v: number) => (v >= 1e6 ? `${v / 1e6}M` : v >= 1e3 ? `${v / 1e
 const allZero = (s: NamedSeries[]) => s.every((x) => x.values.every((v) => v === 0));
 
 /** Queue, per-flow rate and pause charts over one shared, zoomable time axis. */
-export function TimeCharts({ series: s, summary, flowsById, chartedFlows, xDomain, fullDomain, onDomain, marker, warmupUs, focus, onFocus, exportSubtitle, runId }: {
+export function TimeCharts({ series: s, summary, flowsById, chartedFlows, xDomain, fullDomain, onDomain, marker, warmupUs, focus, onFocus, exportSubtitle, runId, hasJobs = false }: {
   series: ResultSeries;
   summary: ResultSummary;
   flowsById: Map<number, FlowRecord>;
@@ -28,13 +28,21 @@ export function TimeCharts({ series: s, summary, flowsById, chartedFlows, xDomai
   onFocus: (f: Focus) => void;
   exportSubtitle: string;
   runId: string;
+  /** The run has collective jobs: their transfers are not listed flows and are not charted. */
+  hasJobs?: boolean;
 }) {
   const onBrush = useCallback((r: [number, number]) => onDomain(r), [onDomain]);
   const queues = useMemo(() => Object.entries(s.queues).map(([name, values]) => ({ name, values })), [s]);
+  // A collective's transfers are recorded like flows but not listed: the monitor keeps the first to
+  // start (the first step's), which says nothing of the job, so only listed flows are drawn.
+  const listed = (id: string) => !hasJobs || flowsById.has(Number(id));
+  const transfersRecorded = hasJobs ? Object.keys(s.flow_rates_gbps).filter((id) => !flowsById.has(Number(id))).length : 0;
   const rates = useMemo(
-    () => chartedFlows.filter((id) => id in s.flow_rates_gbps).map((id) => ({ key: id, name: flowLabel(id, flowsById), values: s.flow_rates_gbps[id] })),
-    [s, chartedFlows, flowsById],
+    () => chartedFlows.filter((id) => id in s.flow_rates_gbps && (!hasJobs || flowsById.has(Number(id))))
+      .map((id) => ({ key: id, name: flowLabel(id, flowsById), values: s.flow_rates_gbps[id] })),
+    [s, chartedFlows, flowsById, hasJobs],
   );
+  const anyListedRecorded = Object.keys(s.flow_rates_gbps).some(listed);
   const pauses = useMemo(() => Object.entries(s.pause).map(([name, values]) => ({ name, values })), [s]);
   const portFocus = focus?.kind === "port" ? focus.id : null;
   const flowFocus = focus?.kind === "flow" ? focus.id : null;
@@ -68,7 +76,12 @@ export function TimeCharts({ series: s, summary, flowsById, chartedFlows, xDomai
         {rates.length ? (
           <LineChart {...common} series={rates} yLabel="Gbit/s" highlight={flowFocus} onPick={(k) => onFocus({ kind: "flow", id: k })} />
         ) : (
-          <Empty>{Object.keys(s.flow_rates_gbps).length ? "No flow chosen: tick flows in the flows table." : "No flow rate was recorded."}</Empty>
+          <Empty>{anyListedRecorded ? "No flow chosen: tick flows in the flows table."
+            : hasJobs ? `This run's traffic is collective: its transfers are not charted one by one (the simulator recorded the rate of only ${transfersRecorded} of them, which says nothing of the job). The jobs' iteration timelines above show every step.`
+              : "No flow rate was recorded."}</Empty>
+        )}
+        {rates.length > 0 && transfersRecorded > 0 && (
+          <p className="hint">The {transfersRecorded} recorded transfers of collective jobs are left out (a few of many, not listed as flows); the jobs' iteration timelines show their steps.</p>
         )}
       </ChartFrame>
       <ChartFrame id="chart-pause" title="PFC pause state (1 = egress paused, 2 = sending XOFF, 3 = both)" filename={`run-${runId}-pause`} subtitle={exportSubtitle} actions={actions}

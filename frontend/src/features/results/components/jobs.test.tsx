@@ -5,7 +5,8 @@ import type { ComparedRun } from "../api/compare";
 import { jobCompareRows } from "../utils/compare";
 import { CompareView } from "./CompareView";
 import fixture from "../utils/testdata/job-ring-8.json";
-import { busFactorText, idealBusbw, idealText, jobCards, slowestStepOf, stepBars, stepTimeUs } from "../utils/jobs";
+import treeStuck from "../utils/testdata/jobs-tree-stuck.json";
+import { busFactorText, channelsText, idealBusbw, idealText, iterationOverlap, jobCards, slowestStepOf, stepBars, stepTimeUs } from "../utils/jobs";
 import { JobPanel } from "./JobsSection";
 import { STEP_COLORS, labelPlacement } from "./JobTimeline";
 
@@ -151,5 +152,47 @@ describe("comparing runs with jobs", () => {
   it("shows no jobs table when no run has a job", () => {
     render(<MemoryRouter><CompareView runs={[run("a", []), run("b", [])]} candidates={[]} onAdd={() => {}} onRemove={() => {}} /></MemoryRouter>);
     expect(screen.queryByTestId("compare-jobs")).toBeNull();
+  });
+});
+
+describe("issue 37: trees, unfinished jobs and overlapping iterations", () => {
+  const tree = treeStuck.tree.job as unknown as Job;
+  const stuck = treeStuck.stuck.job as unknown as Job;
+
+  it("a tree job says 8 trees where the selector lists trees 0-7, each with its channel", () => {
+    expect(tree.channels).toBe(2);
+    render(<JobPanel job={tree} index={0} runId="r1" />);
+    const panel = screen.getByRole("region", { name: "Job tr8" });
+    // 2 channels of a double binary tree: the selector lists 4 trees, the text says 4 trees
+    expect(panel).toHaveTextContent("4 trees (2 channels of a double binary tree each)");
+    const select = within(panel).getByLabelText("Tree of tr8");
+    const options = within(select).getAllByRole("option").map((o) => o.textContent);
+    expect(options).toHaveLength(2 * tree.channels);
+    expect(options[3]).toBe("tree 3 (channel 1, tree 1)");
+    expect(channelsText({ algorithm: "tree", channels: 4 })).toBe("8 trees (4 channels of a double binary tree each)");
+    expect(channelsText({ algorithm: "ring", channels: 4 })).toBe("4 channels");
+  });
+
+  it("an unfinished job whose steps never finished says so instead of drawing an empty 0-1 us axis", () => {
+    expect(stuck.completed).toBe(false);
+    expect(stuck.steps.every((s) => s.end_us == null)).toBe(true);
+    const started = stuck.steps.filter((s) => s.start_us != null).length;
+    render(<JobPanel job={stuck} index={0} runId="r1" runEndUs={treeStuck.stuck.end_us} />);
+    const panel = screen.getByRole("region", { name: "Job stuck" });
+    expect(within(panel).getByTestId("no-step-finished")).toHaveTextContent(`No step finished: ${started} steps were still running when the run ended at 30 us`);
+    expect(within(panel).queryByRole("img")).toBeNull();
+  });
+
+  it("overlapping iterations get a line that says so, with the times the timeline shows", () => {
+    const [first, second] = job.iterations;
+    expect(second.start_us!).toBeLessThan(first.end_us!);
+    const o = iterationOverlap(job)!;
+    expect([o.earlier, o.later, o.startUs, o.endUs]).toEqual([0, 1, second.start_us, first.end_us]);
+    render(<JobPanel job={job} index={0} runId="r1" />);
+    expect(screen.getByTestId("iterations-overlap")).toHaveTextContent("iteration 1 began at 167 us, before iteration 0 ended at 169 us");
+    expect(screen.getByTestId("iterations-overlap")).toHaveTextContent("JCT (344 us) is therefore less than the iterations' times added up (346 us)");
+    // iterations one after the other: no line
+    const apart = { ...job, iterations: [first, { ...second, start_us: first.end_us! + 5 }] };
+    expect(iterationOverlap(apart)).toBeNull();
   });
 });

@@ -235,3 +235,17 @@ export function nthSmallest(a: Float64Array, k: number): number {
   }
   return a[k];
 }
+
+/** p50, p99 (nearest rank, as the simulator's summary) and mean of a key over the completed finite
+ * flows: the FCT cards of a run whose summary also counts collective transfers the list leaves out. */
+export function percentilesOf(flows: FlowRecord[] | undefined, key: "fct_us" | "slowdown"): { count: number; p50: number | null; p99: number | null; mean: number | null } {
+  const p50 = flowAtPercentile(flows, key, 0.5);
+  const p99 = flowAtPercentile(flows, key, 0.99);
+  let sum = 0;
+  let count = 0;
+  for (const f of flows ?? []) {
+    const v = f[key];
+    if (v != null && f.size_bytes > 0) { sum += v; count += 1; }
+  }
+  return { count, p50: p50?.[key] ?? null, p99: p99?.[key] ?? null, mean: count ? sum / count : null };
+}

@@ -23,6 +23,69 @@ export const IDEAL_MEANING =
   "a NIC at its payload rate (line rate × MTU / (MTU + headers)), shared by the channels that leave a server through it, or NVLink. " +
   "Channels that leave a server through different NICs add up, so a 4-channel ring's ideal is 4 NICs' rate; the card says what bounds it.";
 
+/** A tree job's channels are each a double binary tree: its steps are numbered 2c + t (tree t of channel c). */
+export const isTreeJob = (job: Pick<Job, "algorithm">): boolean => job.algorithm === "tree";
+
+/** How a job's parallel units are named: "4 channels" or, for a tree, "8 trees (4 channels of 2)". */
+export function channelsText(job: Pick<Job, "algorithm" | "channels">): string {
+  const c = job.channels;
+  if (isTreeJob(job)) return `${formatCount(2 * c)} trees (${formatCount(c)} channel${c === 1 ? "" : "s"} of a double binary tree each)`;
+  return `${formatCount(c)} channel${c === 1 ? "" : "s"}`;
+}
+
+/** A timeline selector's option: a channel, or a tree "2c + t" with its channel and tree. */
+export function channelOptionText(job: Pick<Job, "algorithm">, c: number): string {
+  return isTreeJob(job) ? `tree ${c} (channel ${Math.floor(c / 2)}, tree ${c % 2})` : `channel ${c}`;
+}
+
+/** Iterations that ran at the same time (ranks start their next one on their own): the first
+ * overlap and the sum of the completed iterations' times against the JCT. Null when none overlap. */
+export function iterationOverlap(job: Job): { later: number; startUs: number; earlier: number; endUs: number; sumUs: number } | null {
+  const its = job.iterations.filter((i) => i.start_us != null);
+  for (let k = 1; k < its.length; k++) {
+    const prev = its[k - 1];
+    const cur = its[k];
+    const prevEnd = prev.end_us;
+    if (prevEnd != null && cur.start_us! < prevEnd) {
+      const sumUs = job.iterations.reduce((a, i) => a + (i.time_us ?? 0), 0);
+      return { later: cur.index, startUs: cur.start_us!, earlier: prev.index, endUs: prevEnd, sumUs };
+    }
+  }
+  return null;
+}
+
+/** What a run's collective jobs hold, summed over its jobs: the run's top cards say it. */
+export interface CollectiveCounts {
+  jobs: number;
+  finished: number;
+  /** (iteration, channel, step) spans listed in the result; `stepsTruncated`: some job listed only its first. */
+  steps: number;
+  stepsDone: number;
+  stepsTruncated: boolean;
+  transfers: number;
+  transfersDone: number;
+  /** Transfers over the fabric and over NVLink, from the listed steps. */
+  network: number;
+  nvlink: number;
+}
+
+export function collectiveCounts(jobs: Job[]): CollectiveCounts {
+  const c: CollectiveCounts = { jobs: jobs.length, finished: 0, steps: 0, stepsDone: 0, stepsTruncated: false, transfers: 0, transfersDone: 0, network: 0, nvlink: 0 };
+  for (const j of jobs) {
+    if (j.completed) c.finished += 1;
+    c.steps += j.steps.length;
+    c.stepsDone += j.steps.filter((s) => s.end_us != null).length;
+    c.stepsTruncated ||= j.steps_truncated;
+    c.transfers += j.flows;
+    c.transfersDone += j.flows_completed;
+    for (const s of j.steps) {
+      c.network += s.network_flows;
+      c.nvlink += s.nvlink_flows;
+    }
+  }
+  return c;
+}
+
 /** Steps whose every transfer stayed inside a server (NVLink) carry no network flow. */
 export const viaOf = (s: JobStep): "network" | "nvlink" => (s.network_flows > 0 ? "network" : "nvlink");
 

@@ -71,6 +71,16 @@ export function useLiveRun(id: string | undefined) {
   return query;
 }
 
+/** Whether this browser may cancel the run, and if not why (GET /runs/{id}/access). */
+export function useRunAccess(id: string | undefined, enabled = true) {
+  return useQuery({
+    queryKey: ["run-access", id],
+    enabled: !!id && enabled,
+    staleTime: Infinity,
+    queryFn: () => unwrap(client.GET("/api/v1/runs/{id}/access", { params: { path: { id: id! } } })),
+  });
+}
+
 export function useCancelRun() {
   const qc = useQueryClient();
   return useMutation({

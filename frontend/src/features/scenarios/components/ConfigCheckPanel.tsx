@@ -23,6 +23,8 @@ const RULE_TITLES: Record<string, string> = {
   dci_accelerator_timeout_below_rtt: "WAN accelerator resend timeout below the long-haul RTT",
   collective_no_nvlink: "Collective with one rank per server: no NVLink steps",
   collective_oversubscribed: "Collective across the leaves of an oversubscribed fabric",
+  collective_exceeds_duration: "Collective that cannot finish before the run ends",
+  spraying_with_rc: "Packet spraying with an in-order transport (go-back-N)",
   multi_plane_qp_pinned: "Fewer QPs than planes: RC pins each QP to one plane",
 };
 

@@ -15,7 +15,7 @@ export function ParamTable({ doc, base, baseLabel }: { doc: Scenario; base: Scen
   return (
     <div className="param-table">
       <div className="row">
-        <p className="hint" data-testid="param-diff-count">{changed === 0 ? `Same as ${baseLabel}.` : `${changed} parameter${changed === 1 ? "" : "s"} differ from ${baseLabel} (highlighted).`}</p>
+        <p className="hint" data-testid="param-diff-count">{changed === 0 ? `Same as ${baseLabel}.` : `${changed} parameter${changed === 1 ? " differs" : "s differ"} from ${baseLabel} (highlighted).`}</p>
         <span className="grow" />
         <label className="hint"><input type="checkbox" checked={onlyChanged} onChange={(e) => setOnlyChanged(e.target.checked)} /> only differences</label>
       </div>

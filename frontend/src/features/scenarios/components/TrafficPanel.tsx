@@ -5,6 +5,15 @@ import type { PickRequest } from "./HostListField";
 import { GeneratorEditor } from "./GeneratorEditor";
 import { COLLECTIVE_ALGORITHMS } from "../../../lib/scenario/contract.gen";
 
+/**
+ * The message size of a new collective: one that finishes within a new scenario's duration on the
+ * fabrics the editor generates by default (an all-reduce of 8 MB: 1,140 us on the 2 x 2 leaf-spine
+ * of 100G, 350 us on the 2 x 4 x 8 rail-optimized fabric of 400G, in 2,000 us). 64 MB, NCCL-tests'
+ * usual size, could not finish there (its ideal alone is 2.7 ms on the rail fabric): the
+ * configuration check's `collective_exceeds_duration` says so for any size.
+ */
+export const NEW_COLLECTIVE_MESSAGE_BYTES = 8_000_000;
+
 const KINDS: { kind: TrafficKind; title: string; make: (hosts: string[]) => TrafficGenerator }[] = [
   { kind: "incast", title: "Incast (N to 1)", make: (h) => ({ kind: "incast", senders: h.slice(1, 3), receiver: h[0] ?? "h0", size_bytes: 0 }) },
   { kind: "pairs", title: "Pairs", make: (h) => ({ kind: "pairs", pairs: h.length > 1 ? [[h[0], h[h.length - 1]]] : [], size_bytes: 0 }) },
@@ -13,10 +22,10 @@ const KINDS: { kind: TrafficKind; title: string; make: (hosts: string[]) => Traf
   { kind: "perftest", title: "Perftest (ib_write_bw)", make: (h) => ({ kind: "perftest", src: h[1] ?? "h1", dst: h[0] ?? "h0", iterations: 0 }) },
   { kind: "workload", title: "Workload (flow-size distribution)", make: () => ({ kind: "workload", distribution: "websearch", load: 0.5 }) },
   { kind: "pingmesh", title: "Pingmesh", make: () => ({ kind: "pingmesh", interval_us: 100, probe_bytes: 512 }) },
-  // a collective over every host (the contract's first op and its default algorithm); 64 MB as in NCCL-tests' sweeps
+  // a collective over every host (the contract's first op and its default algorithm)
   { kind: "collective", title: "Collective (all-reduce, all-gather, ...)", make: () => {
     const op = Object.keys(COLLECTIVE_ALGORITHMS)[0];
-    return { kind: "collective", op, algorithm: COLLECTIVE_ALGORITHMS[op][0], message_bytes: 64_000_000 };
+    return { kind: "collective", op, algorithm: COLLECTIVE_ALGORITHMS[op][0], message_bytes: NEW_COLLECTIVE_MESSAGE_BYTES };
   } },
 ];
 

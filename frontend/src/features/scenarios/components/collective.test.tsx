@@ -24,7 +24,7 @@ describe("the collective generator in the editor", () => {
     const { onAdd } = renderPanel([]);
     fireEvent.change(screen.getByLabelText("Traffic kind"), { target: { value: "collective" } });
     fireEvent.click(screen.getByRole("button", { name: "Add traffic" }));
-    expect(onAdd).toHaveBeenCalledWith({ kind: "collective", op: "all_reduce", algorithm: "ring", message_bytes: 64_000_000 });
+    expect(onAdd).toHaveBeenCalledWith({ kind: "collective", op: "all_reduce", algorithm: "ring", message_bytes: 8_000_000 });
   });
 
   it("offers only the algorithms that run the op, and shows the field's error next to it", () => {

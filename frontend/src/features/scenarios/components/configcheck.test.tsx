@@ -102,3 +102,27 @@ describe("the multi-plane finding", () => {
     expect(screen.getByText("nic gbps 800 · plane gbps 200 · planes 4 · qps 2")).toBeInTheDocument();
   });
 });
+
+describe("issue 37's findings: a job that cannot finish, spraying with RC", () => {
+  // `fabricsim check` of rail_optimized {units: 2, servers_per_unit: 4, nics_per_server: 8, spines: 4} with an
+  // all-reduce of 64 MB over every host in 2,000 us, and of ai-moe-alltoall with switch.load_balancing per_packet
+  const rail: CheckResult = JSON.parse(String.raw`{"findings":[{"severity":"warning","rule":"collective_exceeds_duration","where":["h0"],"numbers":{"duration_us":2000,"ideal_busbw_gbps":369.7,"ideal_us":2726.6,"iterations":1,"message_bytes":64000000,"start_us":0},"message":"job 'job0' cannot finish: even at its ideal busbw of 369.7 Gbit/s its iteration of 64,000,000 bytes takes 2,727 us, past the run's end at 2,000 us: its JCT and busbw would be dashes","fix":"set duration_us to at least 5,500 (twice the ideal: steps also pay latency and congestion) or lower its message_bytes"}],"counts":{"error":0,"warning":1,"info":0},"effective":[]}`);
+  const spray: CheckResult = JSON.parse(String.raw`{"findings":[{"severity":"warning","rule":"spraying_with_rc","where":["leaf0_0","leaf0_1","leaf0_2","leaf0_3","leaf0_4","leaf0_5","leaf0_6","leaf0_7","leaf1_0","leaf1_1","leaf1_2","leaf1_3","leaf1_4","leaf1_5","leaf1_6","leaf1_7"],"numbers":{"senders":32,"switches":16},"message":"per-packet spraying at leaf0_0, leaf0_1, leaf0_2, leaf0_3 and 12 more sends one QP's packets over several paths, but 32 senders (h31->h0, ...) use the rc transport, which delivers in order only: a packet that overtakes another makes the receiver NACK the gap and the sender go back N, resending everything after it","fix":"set nic.transport to \"sprayed\" (a reorder window and selective ACKs; or \"erd\"), or keep switch.load_balancing \"ecmp\" for in-order transports"}],"counts":{"error":0,"warning":1,"info":0},"effective":[]}`);
+  it("say before the run that the job's ideal time is past the run's end, and how long to run", () => {
+    const onShow = vi.fn();
+    render(<ConfigCheckPanel result={rail} error={null} checking={false} onShow={onShow} />);
+    expect(screen.getByTestId("config-check-summary")).toHaveTextContent("1 warning");
+    fireEvent.click(screen.getByRole("button", { name: /Collective that cannot finish before the run ends/ }));
+    expect(onShow).toHaveBeenCalledWith(expect.objectContaining({ where: ["h0"] }));
+    expect(screen.getByText(/takes 2,727 us, past the run's end at 2,000 us/)).toBeInTheDocument();
+    expect(screen.getByText(/set duration_us to at least 5,500/)).toBeInTheDocument();
+  });
+  it("name the spraying switches and the go-back-N, and suggest the sprayed transport", () => {
+    const onShow = vi.fn();
+    render(<ConfigCheckPanel result={spray} error={null} checking={false} onShow={onShow} />);
+    fireEvent.click(screen.getByRole("button", { name: /Packet spraying with an in-order transport \(go-back-N\)/ }));
+    expect(onShow).toHaveBeenCalledWith(expect.objectContaining({ where: expect.arrayContaining(["leaf0_0", "leaf1_7"]) }));
+    expect(screen.getByText(/go back N/)).toBeInTheDocument();
+    expect(screen.getByText(/set nic.transport to "sprayed"/)).toBeInTheDocument();
+  });
+});

@@ -81,17 +81,28 @@ describe("the heatmap tooltip (issue 22 §4)", () => {
   });
 });
 
-describe("pick dots never hide a value (issue 22 §1)", () => {
-  it("draws values after the dots and the dots off the value's centre", () => {
+describe("pick dots at the cells' centres, never hiding a value (issues 22 §1 and 37)", () => {
+  it("draws a pick at its cell's centre, its value under it, and annealing's path through the centres", () => {
     const spec = { x: "switch.ecn.kmin_bytes", y: "switch.ecn.pmax", metric: "throughput_gbps", aggregate: "slice" as const, slice: {} };
-    const { container } = render(<div style={{ width: 600 }}><Heatmap grid={computeGrid(points, spec)} xLabel="x" yLabel="y" metricLabel="m"
-      color={sequentialScale([20, 60], "viridis")} marks={[{ xi: 0, yi: 0, label: "grid", color: "#777" }]} /></div>);
+    const { container } = render(<div style={{ width: 600 }}><Heatmap grid={computeGrid(points, spec)} xLabel="x" yLabel="y" metricLabel="m" height={360}
+      color={sequentialScale([20, 60], "viridis")} marks={[{ xi: 1, yi: 0, label: "grid", color: "#777" }]} path={[{ xi: 0, yi: 0 }, { xi: 1, yi: 1 }]} /></div>);
     const svg = container.querySelector("svg")!;
+    const cell = (xi: number, yi: number) => [...svg.querySelectorAll<SVGRectElement>("rect.heatmap-cell")]
+      .find((r) => r.getAttribute("data-x") === String(computeGrid(points, spec).xValues[xi]) && r.getAttribute("data-y") === String(computeGrid(points, spec).yValues[yi]))!;
+    const centre = (r: SVGRectElement) => [Number(r.getAttribute("x")) + (Number(r.getAttribute("width")) + 1) / 2, Number(r.getAttribute("y")) + (Number(r.getAttribute("height")) + 1) / 2];
     const all = [...svg.querySelectorAll("g.heatmap-mark, text.heatmap-number")];
-    expect(all.filter((e) => e.tagName === "text")).toHaveLength(4);
     expect(all[0].classList.contains("heatmap-mark")).toBe(true); // values drawn on top of the dots
-    const dotX = Number(/translate\(([\d.]+)/.exec(all[0].getAttribute("transform")!)![1]);
-    const text = svg.querySelector<SVGTextElement>("text.heatmap-number")!;
-    expect(Number(text.getAttribute("x")) - dotX).toBeGreaterThan(12); // off the value's centre
+    const [dx, dy] = /translate\(([\d.]+),([\d.]+)\)/.exec(all[0].getAttribute("transform")!)!.slice(1).map(Number);
+    const [cx, cy] = centre(cell(1, 0));
+    expect(dx).toBeCloseTo(cx, 5);
+    expect(dy).toBeCloseTo(cy, 5);
+    // the marked cell's value sits under the dot (radius 6), the others at their centre
+    const values = [...svg.querySelectorAll<SVGTextElement>("text.heatmap-number")];
+    const under = values.find((t) => Math.abs(Number(t.getAttribute("x")) - cx) < 0.5 && Number(t.getAttribute("y")) > cy)!;
+    expect(Number(under.getAttribute("y")) - cy).toBeGreaterThan(12);
+    // the path's vertices are the centres of its cells, not their borders
+    const vertices = svg.querySelector("polyline.heatmap-path")!.getAttribute("points")!.split(" ").map((p) => p.split(",").map(Number));
+    expect(vertices[0][0]).toBeCloseTo(centre(cell(0, 0))[0], 5);
+    expect(vertices[1][1]).toBeCloseTo(centre(cell(1, 1))[1], 5);
   });
 });

@@ -63,9 +63,22 @@ export function Heatmap({ grid, xLabel, yLabel, metricLabel, color, title, heigh
   const fill = useMemo(() => (v: number | null) => (v === null ? NO_DATA_COLOR : color(v)), [color]);
   // y values grow upwards: row 0 at the bottom
   const rowY = (yi: number) => (grid.yValues.length - 1 - yi) * cellH;
-  // pick dots and the annealing path sit in a cell's upper-left corner, its value in the centre
-  const ax = (xi: number) => xi * cellW + Math.min(cellW / 2, 9);
-  const ay = (yi: number) => rowY(yi) + Math.min(cellH / 2, 8);
+  // pick dots and the annealing path sit at a cell's centre (the cell is the pick); a marked
+  // cell's value moves under the dots when the cell is tall enough, else it stays on top of them
+  const ax = (xi: number) => (xi + 0.5) * cellW;
+  const ay = (yi: number) => rowY(yi) + cellH / 2;
+  const marksIn = new Map<string, number>();
+  for (const m of marks) marksIn.set(`${m.xi},${m.yi}`, (marksIn.get(`${m.xi},${m.yi}`) ?? 0) + 1);
+  const nthIn = new Map<string, number>();
+  // several picks of one cell side by side around its centre
+  const markX = (m: HeatmapMark) => {
+    const k = `${m.xi},${m.yi}`;
+    const n = marksIn.get(k) ?? 1;
+    const j = nthIn.get(k) ?? 0;
+    nthIn.set(k, j + 1);
+    return ax(m.xi) + (j - (n - 1) / 2) * Math.min(12, cellW / (n + 1));
+  };
+  const valueY = (c: GridCell) => rowY(c.yi) + cellH / 2 + 4 + (marksIn.has(`${c.xi},${c.yi}`) && cellH >= 34 ? 14 : 0);
   const flipped = useMemo(
     () => grid.cells.map((c) => ({ ...c, yi: grid.yValues.length - 1 - c.yi })),
     [grid],
@@ -147,7 +160,7 @@ export function Heatmap({ grid, xLabel, yLabel, metricLabel, color, title, heigh
                 points={path.map((p) => `${ax(p.xi)},${ay(p.yi)}`).join(" ")} />
             )}
             {marks.map((m, i) => (
-              <g key={`${m.label}-${i}`} className="heatmap-mark" data-strategy={m.label} transform={`translate(${ax(m.xi) + (i % 3) * 6},${ay(m.yi)})`}
+              <g key={`${m.label}-${i}`} className="heatmap-mark" data-strategy={m.label} transform={`translate(${markX(m)},${ay(m.yi)})`}
                 style={{ cursor: onMarkClick ? "pointer" : "default" }} onClick={() => onMarkClick?.(m)} role={onMarkClick ? "button" : undefined}
                 aria-label={`${m.label} pick`} tabIndex={onMarkClick ? 0 : undefined} onKeyDown={(e) => e.key === "Enter" && onMarkClick?.(m)}>
                 <circle r={6} fill={m.color} stroke="#fff" strokeWidth={2} />
@@ -157,7 +170,7 @@ export function Heatmap({ grid, xLabel, yLabel, metricLabel, color, title, heigh
             {/* the values last: no pick dot or path ever hides one */}
             {!useCanvas && cellW >= 34 && cellH >= 15 &&
               grid.cells.map((c) => c.value === null ? null : (
-                <text key={`t${c.xi}-${c.yi}`} className="heatmap-number" x={(c.xi + 0.5) * cellW} y={rowY(c.yi) + cellH / 2 + 4}
+                <text key={`t${c.xi}-${c.yi}`} className="heatmap-number" x={(c.xi + 0.5) * cellW} y={valueY(c)}
                   textAnchor="middle" fontSize={Math.min(11, cellH - 4)} pointerEvents="none"
                   fill={contrast(fill(c.value))}>{formatValue(c.value)}</text>
               ))}

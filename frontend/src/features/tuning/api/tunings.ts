@@ -55,6 +55,27 @@ export function useTuningResults(id: string | undefined, running: boolean, withM
   });
 }
 
+/** Whether this browser may cancel the tuning and apply its picks, and if not why (GET /tunings/{id}/access). */
+export function useTuningAccess(id: string | undefined) {
+  return useQuery({
+    queryKey: ["tuning-access", id],
+    enabled: !!id,
+    staleTime: Infinity,
+    queryFn: () => unwrap(client.GET("/api/v1/tunings/{id}/access", { params: { path: { id: id! } } })),
+  });
+}
+
+/** The snapshot an evaluation ran (its first run's scenario): the pick's settings applied to the
+ * base, which anyone may open in the editor and save as their own fork. */
+export function useEvaluationScenario(runId: string | undefined) {
+  return useQuery({
+    queryKey: ["run", runId],
+    enabled: !!runId,
+    queryFn: () => unwrap(client.GET("/api/v1/runs/{id}", { params: { path: { id: runId! } } })),
+    select: (r) => r.scenario_id,
+  });
+}
+
 export function useApplyPick(id: string) {
   return useMutation({
     mutationFn: (evaluationId: number) =>

@@ -1,6 +1,6 @@
 import type { TuningResults } from "../api/tunings";
 import { fmtEstimate, STRATEGY_COLORS } from "../utils/tuning";
-import { RAW_METRICS, describeTerms, fmtSetting, scoreTerms, worseThan } from "../utils/explain";
+import { RAW_METRICS, describeTerms, fmtSetting, pickSettings, scoreTerms, worseThan } from "../utils/explain";
 
 /** The slides' comparison: each strategy's pick, means ± 95% CI over its runs, why it scored
  * what it did (the objective's terms), and what it gave up against the vendor setting. */
@@ -30,7 +30,7 @@ export function ComparisonTable({ results, onPick, selected }: {
             const terms = row.evaluation_id != null ? scoreTerms(metrics.get(row.evaluation_id)) : null;
             const worse = pick?.beats.includes("vendor") ? worseThan(row, vendor) : [];
             // every pick in the scenario's units (the grid's cells and percent converted by the API)
-            const settings = pick ? Object.entries(pick.settings && Object.keys(pick.settings).length ? pick.settings : pick.overrides ?? {}) : [];
+            const settings = pickSettings(pick);
             return (
               <tr key={row.strategy} data-strategy={row.strategy} className={selected != null && selected === row.evaluation_id ? "selected" : undefined}>
                 <td><span className="swatch" style={{ background: STRATEGY_COLORS[row.strategy] }} /> {row.strategy}</td>

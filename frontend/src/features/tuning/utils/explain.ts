@@ -50,6 +50,13 @@ export function worseThan(row: Row, base: Row | undefined): string[] {
   return out.sort((x, y) => y.rel - x.rel).map((x) => x.text);
 }
 
+/** A pick's settings as (path, value) pairs in the scenario's units: the API's `settings` (grid
+ * cells and percentages converted), else its overrides. */
+export function pickSettings(pick: { settings?: Record<string, unknown> | null; overrides?: Record<string, unknown> | null } | undefined): [string, unknown][] {
+  if (!pick) return [];
+  return Object.entries(pick.settings && Object.keys(pick.settings).length ? pick.settings : pick.overrides ?? {});
+}
+
 /** A setting in the model's units with its unit: bytes as B/KB/MB, Pmax as a percentage. */
 export function fmtSetting(path: string, v: unknown): string {
   const name = shortParamPath(path);
