@@ -22,12 +22,12 @@ test("a student follows lab 1: the checklist ticks, the prediction sits beside t
   // the answer shows only once the student has predicted (issue 22 §3)
   const goodput = dock.locator("form.prediction", { has: page.getByLabel(/What goodput will h0 receive/) });
   await expect(dock.getByTestId("answer-goodput")).toHaveCount(0);
-  await expect(dock.getByText(/About 21 Gbit\/s/)).toHaveCount(0);
+  await expect(dock.getByText(/About 20.94 Gbit\/s/)).toHaveCount(0);
   await goodput.getByLabel(/What goodput will h0 receive/).fill("22");
   await goodput.getByRole("button", { name: "Save" }).click();
   await expect(step(/Predict before you run/)).toBeChecked();
   await expect(dock.getByTestId("prediction-goodput")).toContainText("You predicted 22 Gbit/s; run the preset as it is to compare.");
-  await expect(dock.getByTestId("answer-goodput")).toContainText("Answer: About 21 Gbit/s");
+  await expect(dock.getByTestId("answer-goodput")).toContainText("Answer: About 20.94 Gbit/s");
   await shot(page, "lab-editor");
 
   // run the preset: the run-finished step ticks and the result sits beside the prediction

@@ -47,7 +47,8 @@ test("many flows: fat-tree WebSearch results show the CDF and real summary value
     const value = page.locator(`[data-metric="${metric}"] dd`);
     await expect(value, metric).toHaveText(/\d/);
   }
-  await expect(page.locator('[data-metric="FCT p99"] dd')).toContainText("us");
+  // under the default nvidia-default preset the WebSearch tail is about a millisecond
+  await expect(page.locator('[data-metric="FCT p99"] dd')).toHaveText(/\d (us|ms)\b/);
   await expect(page.locator('[data-metric="Flows completed"] dd')).toHaveText(/^\d+ \/ \d+$/);
   const cdf = page.getByRole("region", { name: /CDF by flow size/ });
   const lines = cdf.locator("path.series-line");
