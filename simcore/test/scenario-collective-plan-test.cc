@@ -290,6 +290,21 @@ TEST(CollectiveGenerator, JobsNvlinkStepsAndDependencies)
     }
 }
 
+// An op's default algorithm is its first (scenario-contract.h's kCollectiveOps, generated from
+// the API's table): an all_to_all that names none runs direct, as the API and the editor say.
+TEST(CollectiveGenerator, UnsetAlgorithmIsTheOpsFirst)
+{
+    auto a2a = LoadScenario(
+        Doc(R"([{"kind": "collective", "op": "all_to_all", "message_bytes": 160000}])"));
+    ASSERT_EQ(a2a.jobs.size(), 1u);
+    EXPECT_EQ(a2a.jobs[0].algorithm, "direct");
+    auto ring = LoadScenario(
+        Doc(R"([{"kind": "collective", "op": "broadcast", "message_bytes": 160000}])"));
+    EXPECT_EQ(ring.jobs[0].algorithm, "ring");
+    EXPECT_EQ(AlgorithmsFor("all_reduce"),
+              (std::vector<std::string>{"ring", "tree", "halving_doubling", "hierarchical"}));
+}
+
 TEST(CollectiveGenerator, PlacementTakesFreeServers)
 {
     // 4 servers (srv0, srv1 in unit 0; srv2, srv3 in unit 1)
