@@ -14,9 +14,11 @@ from typing import Annotated, Any
 
 import anyio
 from fastapi import Header
+from sqlalchemy.orm import Session
+from sse_starlette.sse import EventSourceResponse
 
 from app.core.config import get_settings
-from app.core.db import DB_UNAVAILABLE
+from app.core.db import DB_UNAVAILABLE, get_sessionmaker
 
 log = logging.getLogger(__name__)
 RECONNECT_MS = 2000
@@ -30,18 +32,26 @@ def event_id(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-async def poll_events(read: Callable[[], tuple[dict[str, Any], bool] | None],
-                      last_event_id: str | None = None) -> AsyncIterator[dict]:
+State = tuple[dict[str, Any], bool] | None  # (payload, is_final), None: the object is gone
+_UNREAD = object()
+
+
+async def poll_events(read: Callable[[], State], last_event_id: str | None = None,
+                      first: State | object = _UNREAD) -> AsyncIterator[dict]:
     """Yield `progress` events whenever `read()` changes and one `done` event at a final state.
 
     `read` runs in a thread (it uses a blocking DB session) and returns (payload, is_final),
     or None when the object has disappeared. `last_event_id`: the client's Last-Event-ID.
+    `first`: the state already read, sent without polling for it.
     """
     interval = get_settings().SSE_POLL_INTERVAL_S
     last = last_event_id
     while True:
         try:
-            state = await anyio.to_thread.run_sync(read)
+            if first is not _UNREAD:
+                state, first = first, _UNREAD
+            else:
+                state = await anyio.to_thread.run_sync(read)
         except DB_UNAVAILABLE as exc:
             log.warning("SSE poll: database unavailable (%s); polling on", type(exc).__name__)
             await anyio.sleep(max(interval, 1.0))
@@ -59,6 +69,22 @@ async def poll_events(read: Callable[[], tuple[dict[str, Any], bool] | None],
             yield {"event": "done", "data": text, "id": ident}
             return
         await anyio.sleep(interval)
+
+
+def progress_stream(session: Session, *, client: str, read: Callable[[Session], State],
+                    last_event_id: str | None) -> EventSourceResponse:
+    """The run, sweep and tuning event streams: `read(session)` gives the object's state. The
+    first is read in the request's own session, so the first event needs no second trip to a
+    thread and the database; then the request's session is closed (a stream holds no pooled
+    connection) and each poll reads in a short session of its own."""
+    first = read(session)
+    session.close()
+
+    def poll() -> State:
+        with get_sessionmaker()() as own:
+            return read(own)
+
+    return EventSourceResponse(limited_stream(client, poll_events(poll, last_event_id, first)))
 
 
 def limited_stream(client: str, events: AsyncIterator[dict]) -> AsyncIterator[dict]:

@@ -11,9 +11,8 @@ from sse_starlette.sse import EventSourceResponse
 
 from app.api.deps import (OWNER_RESPONSES, Access, CallerDep, RunDep, SessionDep, SettingsDep,
                           may_change, open_listing, require_owner)
-from app.api.sse import LastEventId, limited_stream, poll_events
+from app.api.sse import LastEventId, State, progress_stream
 from app.core.config import max_run_threads
-from app.core.db import get_sessionmaker
 from app.core.owners import token_hash
 from app.core.queue import enqueue_run
 from app.runs.quotas import check_submission, client_key
@@ -241,14 +240,12 @@ def events(session: SessionDep, settings: SettingsDep, caller: CallerDep, run: R
            last_event_id: LastEventId = None) -> EventSourceResponse:
     """Server-Sent Events: `progress` (RunPublic JSON) on change, `done` at a final status."""
     run_id = run.id
-    client = client_key(caller, session, settings)
-    session.close()  # the stream polls with its own short sessions: hold no pooled connection
 
-    def read() -> tuple[dict[str, Any], bool] | None:
-        with get_sessionmaker()() as session:
-            row = session.get(Run, run_id)
-            if row is None:
-                return None
-            return service.to_public(row).model_dump(mode="json"), row.status in FINAL_STATES
+    def read(s: Session) -> State:
+        row = s.get(Run, run_id)
+        if row is None:
+            return None
+        return service.to_public(row).model_dump(mode="json"), row.status in FINAL_STATES
 
-    return EventSourceResponse(limited_stream(client, poll_events(read, last_event_id)))
+    return progress_stream(session, client=client_key(caller, session, settings), read=read,
+                           last_event_id=last_event_id)

@@ -1,15 +1,15 @@
 """Sweeps: a scenario plus a parameter grid, one run per point."""
 
 import logging
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Response
+from sqlalchemy.orm import Session
 from sse_starlette.sse import EventSourceResponse
 
 from app.api.deps import (OWNER_RESPONSES, CallerDep, SessionDep, SettingsDep, SweepDep,
                           open_listing, require_owner)
-from app.api.sse import LastEventId, limited_stream, poll_events
-from app.core.db import get_sessionmaker
+from app.api.sse import LastEventId, State, progress_stream
 from app.core.owners import token_hash
 from app.core.queue import enqueue_sweep
 from app.runs.quotas import check_submission, client_key
@@ -98,15 +98,13 @@ def events(session: SessionDep, settings: SettingsDep, caller: CallerDep, sweep:
            last_event_id: LastEventId = None) -> EventSourceResponse:
     """Server-Sent Events: `progress` with {id, status, total, done, failed}, then `done`."""
     sweep_id = sweep.id
-    client = client_key(caller, session, settings)
-    session.close()  # the stream polls with its own short sessions: hold no pooled connection
 
-    def read() -> tuple[dict[str, Any], bool] | None:
-        with get_sessionmaker()() as session:
-            row = session.get(Sweep, sweep_id)
-            if row is None:
-                return None
-            state = service.progress(session, sweep=row)
-            return state.model_dump(mode="json"), state.status in FINAL_STATES
+    def read(s: Session) -> State:
+        row = s.get(Sweep, sweep_id)
+        if row is None:
+            return None
+        state = service.progress(s, sweep=row)
+        return state.model_dump(mode="json"), state.status in FINAL_STATES
 
-    return EventSourceResponse(limited_stream(client, poll_events(read, last_event_id)))
+    return progress_stream(session, client=client_key(caller, session, settings), read=read,
+                           last_event_id=last_event_id)

@@ -4,13 +4,14 @@ from datetime import timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query
+from sqlalchemy.orm import Session
 from sse_starlette.sse import EventSourceResponse
 
 from app.api.deps import (OWNER_RESPONSES, Access, CallerDep, SessionDep, SettingsDep,
                           TuningDep, may_change, open_listing, require_owner)
 from app.api.errors import unprocessable
-from app.api.sse import LastEventId, limited_stream, poll_events
-from app.core.db import get_sessionmaker, utcnow
+from app.api.sse import LastEventId, State, progress_stream
+from app.core.db import utcnow
 from app.core.owners import token_hash
 from app.core.queue import kick_tuning
 from app.runs.quotas import check_submission, client_key
@@ -175,16 +176,14 @@ def events(session: SessionDep, settings: SettingsDep, caller: CallerDep, tuning
     A reconnecting client's Last-Event-ID skips the state it has already seen; the stream counts
     against the client's MAX_SSE_PER_CLIENT like the run and sweep streams."""
     tuning_id = tuning.id
-    client = client_key(caller, session, settings)
-    session.close()  # the stream polls with its own short sessions: hold no pooled connection
 
-    def read() -> tuple[dict[str, Any], bool] | None:
-        with get_sessionmaker()() as session:
-            row = session.get(Tuning, tuning_id)
-            if row is None:
-                return None
-            _resume_if_stalled(row)
-            state = service.progress(session, tuning=row)
-            return state.model_dump(mode="json"), state.status in FINAL_STATES
+    def read(s: Session) -> State:
+        row = s.get(Tuning, tuning_id)
+        if row is None:
+            return None
+        _resume_if_stalled(row)
+        state = service.progress(s, tuning=row)
+        return state.model_dump(mode="json"), state.status in FINAL_STATES
 
-    return EventSourceResponse(limited_stream(client, poll_events(read, last_event_id)))
+    return progress_stream(session, client=client_key(caller, session, settings), read=read,
+                           last_event_id=last_event_id)
