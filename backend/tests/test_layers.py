@@ -52,3 +52,17 @@ def test_the_check_sees_an_import_inside_a_function(tmp_path):
     sample = tmp_path / "sample.py"
     sample.write_text("def f():\n    from workers.tasks import runs\n    import app.runs.models\n")
     assert [m for _, m in _imports(sample)] == ["workers.tasks", "app.runs.models"]
+
+
+def test_the_runs_know_nothing_of_sweeps():
+    """Sweeps are made of runs, not the other way: the reconciler, which knows both, lives with
+    the sweeps (app/sweeps/reconciler.py), and the v1 router is assembled in app/main.py, the top,
+    not in app/api, which every domain imports."""
+    bad = [_where(p, line, m) for p in sorted((APP / "runs").rglob("*.py"))
+           for line, m in _imports(p) if m == "app.sweeps" or m.startswith("app.sweeps.")]
+    assert bad == [], "app/runs imports app/sweeps:\n" + "\n".join(bad)
+    assert not (APP / "api" / "main.py").exists()
+    domains = {p.name for p in APP.iterdir() if p.is_dir() and (p / "router.py").exists()}
+    bad = [_where(p, line, m) for p in sorted((APP / "api").rglob("*.py")) for line, m in _imports(p)
+           if m.split(".")[1:2] and m.split(".")[1] in domains and m.endswith(".router")]
+    assert bad == [], "app/api includes a domain's router:\n" + "\n".join(bad)

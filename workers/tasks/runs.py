@@ -140,6 +140,6 @@ def reap() -> dict:
     """One reconciler pass (the API runs it periodically; this task is for celery beat too)."""
     from dataclasses import asdict
 
-    from app.runs.reconciler import reconcile_once
+    from app.sweeps.reconciler import reconcile_once
 
     return asdict(reconcile_once())

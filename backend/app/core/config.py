@@ -43,7 +43,7 @@ class Settings(BaseSettings):
     SIMULATOR_VALIDATION: bool = True
     PROGRESS_WRITE_INTERVAL_S: float = 0.5
     HEARTBEAT_STALE_S: float = 60.0
-    # Reconciler (app/runs/reconciler.py), run by the API every REAPER_INTERVAL_S (0: off):
+    # Reconciler (app/sweeps/reconciler.py), run by the API every REAPER_INTERVAL_S (0: off):
     # requeues stale RUNNING runs and PENDING runs / unexpanded sweeps whose broker message is
     # gone (a Redis restart without persistence, a task acked during a database outage)
     # once they are older than PENDING_GRACE_S.

@@ -1,8 +1,9 @@
 """Stale-RUNNING reaper: a run whose worker stopped heartbeating is requeued once or failed."""
 
 import logging
+from collections.abc import Callable
 
-from sqlalchemy import select, update
+from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from app.core.config import get_settings
@@ -13,10 +14,10 @@ log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 2
 
 
-def reap(session: Session, *, enqueue) -> list[str]:
-    """Requeue (attempts < 2) or fail each stale RUNNING run; returns the ids it touched."""
-    from app.sweeps.models import SweepPoint
-
+def reap(session: Session, *, enqueue, is_batch: Callable[[Session, str], bool]) -> list[str]:
+    """Requeue (attempts < 2) or fail each stale RUNNING run; returns the ids it touched.
+    `is_batch(session, run_id)`: whether the run goes to the batch queue (a sweep's point; the
+    reconciler, above both, knows)."""
     touched = []
     for run in stale_runs(session, stale_after_s=get_settings().HEARTBEAT_STALE_S):
         guard = (Run.id == run.id, Run.status == RunStatus.RUNNING, Run.heartbeat_at == run.heartbeat_at)
@@ -26,10 +27,8 @@ def reap(session: Session, *, enqueue) -> list[str]:
             session.commit()
             if result.rowcount == 1:
                 log.warning("run %s: worker lost, requeued", run.id)
-                is_point = session.scalar(select(SweepPoint.id).where(
-                    SweepPoint.run_id == run.id).limit(1)) is not None
                 try:
-                    enqueue(run.id, batch=is_point, threads=run.threads or 1)
+                    enqueue(run.id, batch=is_batch(session, run.id), threads=run.threads or 1)
                 except Exception as exc:  # noqa: BLE001 - stays PENDING: the reconciler retries
                     log.warning("run %s: could not enqueue (%s)", run.id, type(exc).__name__)
         else:

@@ -32,7 +32,7 @@ FLOW_COLUMNS = ("id", "src", "dst", "generator", "priority", "size_bytes", "star
 
 def start(session: Session, run: Run) -> None:
     """Enqueue a committed PENDING run. When the broker is down the run stays PENDING: the
-    reconciler (app/runs/reconciler.py) enqueues it once the broker answers again."""
+    reconciler (app/sweeps/reconciler.py) enqueues it once the broker answers again."""
     try:
         enqueue_run(run.id, threads=run.threads or 1)
     except Exception as exc:  # noqa: BLE001 - any broker error: leave it to the reconciler

@@ -1,5 +1,8 @@
 """The reconciler: no PENDING or RUNNING run is ever stranded, whatever the broker lost.
 
+It lives with the sweeps, above the runs it reconciles: it knows which runs are sweep points (they
+go to the batch queue) and requeues sweeps, and the runs package knows nothing of sweeps.
+
 One pass (every REAPER_INTERVAL_S in the API process, in every deployment):
 1. the stale-RUNNING reaper (app/runs/reaper.py): a run whose worker stopped heartbeating is
    requeued once or failed;
@@ -60,6 +63,12 @@ def exclusive(engine: Engine) -> Iterator[bool]:
             connection.commit()
 
 
+def _is_point(session: Session, run_id: str) -> bool:
+    """A sweep's point: its run goes to the batch queue."""
+    return session.scalar(select(SweepPoint.id).where(SweepPoint.run_id == run_id).limit(1)) \
+        is not None
+
+
 def _orphan_candidates(session: Session, grace_s: float) -> tuple[list[tuple[str, bool, int]], list[str]]:
     """PENDING runs (id, is a sweep point, threads) and unexpanded sweeps older than the grace
     period."""
@@ -77,7 +86,7 @@ def reconcile(session: Session, *, enqueue_run: Callable[..., object],
               held: Callable[[], set[tuple[str, str]]]) -> Pass:
     """One pass; `held()` lists the (task, argument) pairs the broker still has."""
     settings = get_settings()
-    done = Pass(reaped=reap(session, enqueue=enqueue_run))
+    done = Pass(reaped=reap(session, enqueue=enqueue_run, is_batch=_is_point))
     runs, sweeps = _orphan_candidates(session, settings.PENDING_GRACE_S)
     if not runs and not sweeps:
         return done
