@@ -88,14 +88,14 @@ FlowEngine::Push(double t, EventKind kind, uint32_t flow, uint32_t version)
 uint32_t
 FlowEngine::FrameOverhead(uint32_t flow) const
 {
-    const NicConfig& nic = m_scenario.nicCfg[m_scenario.flows[flow].src];
+    const NicConfig& nic = m_scenario.nicCfg[Spec(flow).src];
     return nic.headerBytes + nic.preambleIfgBytes + (nic.transport == "erd" ? kErdExtraHeaderBytes : 0);
 }
 
 double
 FlowEngine::WireBits(uint32_t flow) const
 {
-    const FlowSpec& s = m_scenario.flows[flow];
+    const FlowSpec& s = Spec(flow);
     uint32_t mtu = std::max<uint32_t>(1, m_scenario.nicCfg[s.src].mtuBytes);
     uint64_t frames = std::max<uint64_t>(1, (s.sizeBytes + mtu - 1) / mtu);
     return (static_cast<double>(s.sizeBytes) + static_cast<double>(frames) * FrameOverhead(flow)) * 8.0;
@@ -104,7 +104,7 @@ FlowEngine::WireBits(uint32_t flow) const
 double
 FlowEngine::WirePerPayload(uint32_t flow) const
 {
-    const FlowSpec& s = m_scenario.flows[flow];
+    const FlowSpec& s = Spec(flow);
     if (s.sizeBytes == 0)
     {
         double mtu = std::max<uint32_t>(1, m_scenario.nicCfg[s.src].mtuBytes);
@@ -116,17 +116,22 @@ FlowEngine::WirePerPayload(uint32_t flow) const
 double
 FlowEngine::LatencyPs(uint32_t flow) const
 {
+    return LatencyForPs(flow, Spec(flow).sizeBytes);
+}
+
+double
+FlowEngine::LatencyForPs(uint32_t flow, uint64_t bytes) const
+{
     const FlowRoute* r = RouteOf(flow);
     if (!r || r->hops.empty())
     {
         return 0;
     }
-    const FlowSpec& s = m_scenario.flows[flow];
+    const FlowSpec& s = Spec(flow);
     uint32_t mtu = std::max<uint32_t>(1, m_scenario.nicCfg[s.src].mtuBytes);
-    uint64_t frames = std::max<uint64_t>(1, (s.sizeBytes + mtu - 1) / mtu);
-    double lastWire = s.sizeBytes == 0
-                          ? mtu + FrameOverhead(flow)
-                          : static_cast<double>(s.sizeBytes - (frames - 1) * mtu) + FrameOverhead(flow);
+    uint64_t frames = std::max<uint64_t>(1, (bytes + mtu - 1) / mtu);
+    double lastWire = bytes == 0 ? mtu + FrameOverhead(flow)
+                                 : static_cast<double>(bytes - (frames - 1) * mtu) + FrameOverhead(flow);
     // as IdealFctPs: every hop's propagation, the last frame's serialization at every hop but
     // the slowest (whose time is the fluid's)
     std::size_t b = 0;
@@ -157,7 +162,7 @@ FlowEngine::AckReturnPs(uint32_t flow) const
     {
         return 0;
     }
-    const NicConfig& nc = m_scenario.nicCfg[m_scenario.flows[flow].src];
+    const NicConfig& nc = m_scenario.nicCfg[Spec(flow).src];
     return static_cast<int64_t>(
         std::ceil(fabric::AckReturnPs(r->hops, nc.headerBytes + nc.preambleIfgBytes + kAethBytes)));
 }
@@ -165,7 +170,7 @@ FlowEngine::AckReturnPs(uint32_t flow) const
 double
 FlowEngine::WindowCapBps(uint32_t flow, const FlowRoute& r) const
 {
-    const FlowSpec& s = m_scenario.flows[flow];
+    const FlowSpec& s = Spec(flow);
     const NicConfig& nc = m_scenario.nicCfg[s.src];
     uint32_t mtu = std::max<uint32_t>(1, nc.mtuBytes);
     uint32_t overhead = nc.headerBytes + nc.preambleIfgBytes;
@@ -191,7 +196,7 @@ FlowEngine::WindowCapBps(uint32_t flow, const FlowRoute& r) const
 double
 FlowEngine::AckShare(uint32_t flow) const
 {
-    const FlowSpec& s = m_scenario.flows[flow];
+    const FlowSpec& s = Spec(flow);
     const NicConfig& tx = m_scenario.nicCfg[s.src];
     const NicConfig& rx = m_scenario.nicCfg[s.dst];
     double frame = (std::max<uint32_t>(1, tx.mtuBytes) + FrameOverhead(flow));
@@ -220,7 +225,7 @@ FlowEngine::RouteOf(uint32_t flow) const
 const FlowRoute*
 FlowEngine::RouteFor(uint32_t flow)
 {
-    const FlowSpec& s = m_scenario.flows[flow];
+    const FlowSpec& s = Spec(flow);
     if (s.local)
     {
         return nullptr;
@@ -243,7 +248,7 @@ double
 FlowEngine::Sent(uint32_t flow, double atPs) const
 {
     const FlowOutcome& o = m_out[flow];
-    const FlowSpec& s = m_scenario.flows[flow];
+    const FlowSpec& s = Spec(flow);
     if (o.startPs < 0 || atPs <= o.startPs)
     {
         return 0;
@@ -264,7 +269,7 @@ double
 FlowEngine::Delivered(uint32_t flow, double atPs) const
 {
     const FlowOutcome& o = m_out[flow];
-    const FlowSpec& s = m_scenario.flows[flow];
+    const FlowSpec& s = Spec(flow);
     if (o.completePs >= 0 && atPs >= o.completePs)
     {
         return static_cast<double>(s.sizeBytes);
@@ -286,7 +291,7 @@ FlowEngine::Delivered(uint32_t flow, double atPs) const
 void
 FlowEngine::Release(uint32_t flow)
 {
-    double at = std::max(static_cast<double>(m_scenario.flows[flow].startNs) * kPsPerNs,
+    double at = std::max(static_cast<double>(Spec(flow).startNs) * kPsPerNs,
                          m_readyPs[flow]);
     Push(std::max(at, m_nowPs), EventKind::START, flow);
 }
@@ -294,7 +299,7 @@ FlowEngine::Release(uint32_t flow)
 void
 FlowEngine::Start(uint32_t flow)
 {
-    const FlowSpec& s = m_scenario.flows[flow];
+    const FlowSpec& s = Spec(flow);
     FlowOutcome& o = m_out[flow];
     if (s.local)
     {
@@ -338,6 +343,20 @@ FlowEngine::DataDone(uint32_t flow, uint32_t version)
     m_handleFlow[o.handle] = UINT32_MAX;
     o.handle = UINT32_MAX;
     Push(m_nowPs + LatencyPs(flow), EventKind::COMPLETE, flow);
+    if (m_driver && flow >= m_scenario.flows.size())
+    {
+        m_driver->OnDataDone(*this, flow);
+    }
+}
+
+uint32_t
+FlowEngine::AddFlow(FlowSpec spec)
+{
+    auto id = static_cast<uint32_t>(m_out.size());
+    spec.id = id;
+    m_extra.push_back(spec);
+    m_out.emplace_back();
+    return id;
 }
 
 void
@@ -348,7 +367,7 @@ FlowEngine::Complete(uint32_t flow)
     {
         return;
     }
-    const FlowSpec& input = m_scenario.flows[flow];
+    const FlowSpec& input = Spec(flow);
     for (uint32_t k = m_depBegin[flow]; k < m_depBegin[flow + 1]; ++k)
     {
         uint32_t d = m_dependents[k];
@@ -394,6 +413,9 @@ FlowEngine::Handle(const Event& e)
     case EventKind::WARMUP:
         TakeWarmup();
         break;
+    case EventKind::TIMER:
+        m_driver->OnTimer(*this, e.flow);
+        break;
     }
 }
 
@@ -410,7 +432,7 @@ FlowEngine::Reschedule(const std::vector<uint32_t>& changed)
         FlowOutcome& o = m_out[flow];
         ++o.version;
         double rate = m_solver->Rate(h);
-        if (m_scenario.flows[flow].sizeBytes == 0 || rate <= 0)
+        if (Spec(flow).sizeBytes == 0 || rate <= 0)
         {
             continue; // long-lived, or stalled until a rate frees up
         }
@@ -438,6 +460,10 @@ FlowEngine::Run(const RunLimits& limits, const std::function<void(const Progress
     if (m_scenario.warmupNs > 0)
     {
         Push(static_cast<double>(m_scenario.warmupNs) * kPsPerNs, EventKind::WARMUP, 0);
+    }
+    if (m_driver)
+    {
+        m_driver->Begin(*this);
     }
     RunStatus status = RunStatus::OK;
     double lastProgress = 0;

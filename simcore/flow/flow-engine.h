@@ -48,10 +48,53 @@ struct FlowOutcome
     uint32_t version = 0;         ///< bumped at each rate change (stale completion events)
 };
 
+class FlowEngine;
+
+/**
+ * Runs flows of its own through an engine (a collective's streams, ring-streams.h): it adds
+ * them while the engine runs and is told when their data has left and when its timers fire.
+ */
+class FlowDriver
+{
+  public:
+    virtual ~FlowDriver() = default;
+    /** At the start of the run, before any event. */
+    virtual void Begin(FlowEngine& engine) = 0;
+    virtual void OnTimer(FlowEngine& engine, uint32_t token) = 0;
+    /** A flow it added has sent its last bit (Outcome(flow).dataDonePs is now). */
+    virtual void OnDataDone(FlowEngine& engine, uint32_t flow) = 0;
+};
+
 class FlowEngine
 {
   public:
     FlowEngine(const Scenario& scenario, const FlowRouting& routing);
+
+    /** The driver of flows beyond the scenario's (none by default); set before Run. */
+    void SetDriver(FlowDriver* driver) { m_driver = driver; }
+
+    /** A flow beyond the scenario's (a driver's); returns its index (after the scenario's). */
+    uint32_t AddFlow(FlowSpec spec);
+
+    /** Starts a flow now (a driver's, from its callbacks). */
+    void StartNow(uint32_t flow) { Push(m_nowPs, EventKind::START, flow); }
+
+    /** Calls the driver's OnTimer(token) at atPs. */
+    void TimerAt(double atPs, uint32_t token) { Push(atPs, EventKind::TIMER, token); }
+
+    double NowPs() const { return m_nowPs; }
+
+    /** Every flow: the scenario's, then the drivers'. */
+    uint32_t FlowCount() const { return static_cast<uint32_t>(m_out.size()); }
+
+    const FlowSpec& Spec(uint32_t flow) const
+    {
+        return flow < m_scenario.flows.size() ? m_scenario.flows[flow]
+                                              : m_extra[flow - m_scenario.flows.size()];
+    }
+
+    /** Latency of the flow's path for the last frame of a transfer of `bytes`, ps. */
+    double LatencyForPs(uint32_t flow, uint64_t bytes) const;
 
     /** Runs to the scenario's duration or a limit; progress at most every 0.5 s of wall time. */
     RunStatus Run(const RunLimits& limits, const std::function<void(const Progress&)>& progress);
@@ -94,7 +137,8 @@ class FlowEngine
         START,
         DATA_DONE,
         COMPLETE,
-        WARMUP
+        WARMUP,
+        TIMER
     };
 
     struct Event
@@ -144,6 +188,8 @@ class FlowEngine
     std::vector<uint32_t> m_depBegin;
     std::vector<uint32_t> m_dependents;
     std::vector<uint32_t> m_changed;
+    std::vector<FlowSpec> m_extra; ///< the drivers' flows
+    FlowDriver* m_driver = nullptr;
 };
 
 } // namespace flow

@@ -34,9 +34,11 @@ Ps(double ps)
 
 } // namespace
 
-FlowResultAssembler::FlowResultAssembler(const Scenario& scenario, FlowEngine& engine)
+FlowResultAssembler::FlowResultAssembler(const Scenario& scenario, FlowEngine& engine,
+                                         const RingStreams* streams)
     : m_scenario(scenario),
-      m_engine(engine)
+      m_engine(engine),
+      m_streams(streams)
 {
 }
 
@@ -81,9 +83,9 @@ FlowResultAssembler::Summary()
     // Throughput: payload at the receivers inside [warm-up, end]
     std::vector<double> rx(nodes.size(), 0.0);
     double total = 0;
-    for (uint32_t i = 0; i < m_scenario.flows.size(); ++i)
+    for (uint32_t i = 0; i < m_engine.FlowCount(); ++i)
     {
-        const FlowSpec& f = m_scenario.flows[i];
+        const FlowSpec& f = m_engine.Spec(i);
         if (f.local)
         {
             continue;
@@ -172,8 +174,8 @@ FlowResultAssembler::Summary()
     s["pfc"] = json::array();
     s["drops"] = {{"total", 0}, {"headroom_overflow", 0}, {"buffer_overflow", 0}, {"tail_drop", 0}};
     s["retransmitted_packets"] = 0;
-    s["flows_total"] = m_scenario.flows.size();
-    s["flows_completed"] = completed;
+    s["flows_total"] = m_scenario.flows.size() + (m_streams ? m_streams->Transfers() : 0);
+    s["flows_completed"] = completed + (m_streams ? m_streams->TransfersCompleted() : 0);
     return s;
 }
 
@@ -351,7 +353,15 @@ FlowResultAssembler::Jobs()
         times[i].completePs = o.completePs >= 0 ? Ps(o.completePs) : -1;
     }
     std::vector<json> links = JobLinks();
-    return JobsJson(m_scenario, times, [&links](uint32_t job) { return links[job]; });
+    json jobs = JobsJson(m_scenario, times, [&links](uint32_t job) { return links[job]; });
+    for (uint32_t j = 0; m_streams && j < jobs.size(); ++j)
+    {
+        if (m_streams->Streams(j))
+        {
+            jobs[j] = m_streams->JobEntry(j, m_engine);
+        }
+    }
+    return jobs;
 }
 
 } // namespace flow

@@ -9,6 +9,7 @@
 #define FABRIC_FLOW_RESULT_H
 
 #include "flow/flow-engine.h"
+#include "flow/ring-streams.h"
 
 #include <nlohmann/json.hpp>
 
@@ -20,7 +21,8 @@ namespace flow
 class FlowResultAssembler
 {
   public:
-    FlowResultAssembler(const Scenario& scenario, FlowEngine& engine);
+    /** streams: the ring collectives run as streams (nullptr: none). */
+    FlowResultAssembler(const Scenario& scenario, FlowEngine& engine, const RingStreams* streams);
 
     /** {summary, flows, series} and, with collectives, jobs. */
     nlohmann::ordered_json Results();
@@ -37,6 +39,7 @@ class FlowResultAssembler
 
     const Scenario& m_scenario;
     FlowEngine& m_engine;
+    const RingStreams* m_streams;
 };
 
 } // namespace flow

@@ -4,6 +4,7 @@
 #include "flow/flow-engine.h"
 #include "flow/flow-result.h"
 #include "flow/flow-routing.h"
+#include "flow/ring-streams.h"
 
 #include <cmath>
 
@@ -12,12 +13,17 @@ namespace fabric
 namespace flow
 {
 
-FlowRunner::FlowRunner(const Scenario& scenario)
+FlowRunner::FlowRunner(const Scenario& scenario, std::vector<StreamedCollective> streamed)
     : m_scenario(scenario),
       m_routing(std::make_unique<FlowRouting>(scenario))
 {
     CheckModelable(scenario, *m_routing);
     m_engine = std::make_unique<FlowEngine>(scenario, *m_routing);
+    if (!streamed.empty())
+    {
+        m_streams = std::make_unique<RingStreams>(scenario, std::move(streamed));
+        m_engine->SetDriver(m_streams.get());
+    }
 }
 
 FlowRunner::~FlowRunner() = default;
@@ -31,13 +37,22 @@ FlowRunner::Run(const RunLimits& limits, const std::function<void(const Progress
 nlohmann::ordered_json
 FlowRunner::Results()
 {
-    return FlowResultAssembler(m_scenario, *m_engine).Results();
+    return FlowResultAssembler(m_scenario, *m_engine, m_streams.get()).Results();
 }
 
 nlohmann::ordered_json
 FlowRunner::Caveats() const
 {
-    return CaveatsJson(FlowCaveats(m_scenario));
+    std::vector<Caveat> caveats = FlowCaveats(m_scenario);
+    for (uint32_t g : m_streams ? m_streams->Generators() : std::vector<uint32_t>())
+    {
+        caveats.push_back({"collective_streams", "traffic[" + std::to_string(g) + "]",
+                           "a ring of this many transfers runs as one stream per connection: its "
+                           "steps follow one another at the stream's mean rate, each waiting for "
+                           "the block it forwards (docs/model.md, \"Flow-level engine\"); steps "
+                           "are not listed and its transfers are not in fct_us or slowdown"});
+    }
+    return CaveatsJson(caveats);
 }
 
 uint64_t

@@ -9,6 +9,7 @@
 
 #include "model/fabric-config.h"
 #include "scenario/run-limits.h"
+#include "scenario/traffic-generator.h"
 
 #include <nlohmann/json.hpp>
 
@@ -23,12 +24,22 @@ namespace flow
 
 class FlowEngine;
 class FlowRouting;
+class RingStreams;
+
+/**
+ * When the flow engine runs a ring collective as streams (LoadOptions::streamRingsAbove):
+ * rings planned with more transfers than this, by default (`--collective-streams auto`).
+ */
+constexpr uint64_t kStreamRingsAboveTransfers = 1000000;
 
 class FlowRunner
 {
   public:
-    /** Builds the routes; throws ScenarioError (one line, naming the field) when refused. */
-    explicit FlowRunner(const Scenario& scenario);
+    /**
+     * Builds the routes; throws ScenarioError (one line, naming the field) when refused.
+     * \param streamed the ring collectives the scenario layer kept as streams (ring-streams.h)
+     */
+    explicit FlowRunner(const Scenario& scenario, std::vector<StreamedCollective> streamed = {});
     ~FlowRunner();
 
     RunStatus Run(const RunLimits& limits, const std::function<void(const Progress&)>& progress);
@@ -46,6 +57,7 @@ class FlowRunner
     const Scenario& m_scenario;
     std::unique_ptr<FlowRouting> m_routing;
     std::unique_ptr<FlowEngine> m_engine;
+    std::unique_ptr<RingStreams> m_streams;
 };
 
 } // namespace flow

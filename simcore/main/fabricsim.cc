@@ -22,6 +22,7 @@
 #include "main/batch.h"
 #include "scenario/config-check.h"
 #include "scenario/result-writer.h"
+#include "scenario/scenario-contract.h"
 #include "scenario/scenario-checks.h"
 #include "scenario/scenario-parser.h"
 
@@ -49,7 +50,7 @@ constexpr int kExitInvalid = 2;
 constexpr int kExitLimit = 3;
 
 const char* kUsage = "usage: fabricsim --version | validate FILE | expand FILE | check FILE | schema | run FILE "
-                     "--out RESULT [--engine packet|flow] [--progress] [--max-wall-s S] [--max-events N] "
+                     "--out RESULT [--engine packet|flow] [--collective-streams auto|on|off] [--progress] [--max-wall-s S] [--max-events N] "
                      "[--max-memory-mb M] [--threads N] | batch MANIFEST [--jobs N] "
                      "[--max-wall-s S] [--max-events N] [--max-memory-mb M] [--threads N]";
 
@@ -122,6 +123,7 @@ struct RunOptions
     std::string scenarioPath;
     std::string outPath;
     std::string engine = "packet"; ///< "packet" (the ns-3 model) or "flow" (flow/flow-runner.h)
+    std::string collectiveStreams = "auto"; ///< flow engine: when rings run as streams
     bool progress = false;
     fabric::RunLimits limits;
 };
@@ -148,6 +150,16 @@ ParseRunOptions(const std::vector<std::string>& args)
         else if (a == "--progress")
         {
             o.progress = true;
+        }
+        else if (a == "--collective-streams")
+        {
+            o.collectiveStreams = value();
+            if (o.collectiveStreams != "auto" && o.collectiveStreams != "on" &&
+                o.collectiveStreams != "off")
+            {
+                throw UsageError{"--collective-streams: must be \"auto\", \"on\" or \"off\" (got \"" +
+                                 o.collectiveStreams + "\")"};
+            }
         }
         else if (a == "--engine")
         {
@@ -341,9 +353,38 @@ ResultHeader(const fabric::Scenario& scenario, fabric::RunStatus status, const c
     return result;
 }
 
+/**
+ * A fabric larger than the packet engine runs (its event keys hold node ids below 2^15): one
+ * line naming the limit, or "" (the flow engine takes the scenario format's limits).
+ */
+std::string
+PacketRefusal(const fabric::Scenario& scenario)
+{
+    std::size_t nodes = scenario.topo.nodes.size();
+    std::size_t links = scenario.topo.links.size();
+    if (nodes > fabric::kPacketMaxNodes)
+    {
+        return "topology: expands to " + std::to_string(nodes) +
+               " nodes, more than the packet engine's limit of " +
+               std::to_string(fabric::kPacketMaxNodes) + " (run it with --engine flow)";
+    }
+    if (links > fabric::kPacketMaxLinks)
+    {
+        return "topology: expands to " + std::to_string(links) +
+               " links, more than the packet engine's limit of " +
+               std::to_string(fabric::kPacketMaxLinks) + " (run it with --engine flow)";
+    }
+    return "";
+}
+
 int
 RunPacket(const RunOptions& o, const fabric::Scenario& scenario)
 {
+    std::string tooLarge = PacketRefusal(scenario);
+    if (!tooLarge.empty())
+    {
+        throw Refused{tooLarge};
+    }
     MaybeRestartWithHugePages(scenario);
     if (o.limits.threads > 1)
     {
@@ -400,12 +441,24 @@ RunPacket(const RunOptions& o, const fabric::Scenario& scenario)
     return status == fabric::RunStatus::OK ? kExitOk : kExitLimit;
 }
 
-/** `run --engine flow` (docs/model.md, "Flow-level engine"); one thread, whatever --threads. */
+/**
+ * `run --engine flow` (docs/model.md, "Flow-level engine"); one thread, whatever --threads.
+ * Ring collectives of more than a million transfers (--collective-streams auto; on: every
+ * ring; off: none) are loaded unexpanded and run as streams.
+ */
 int
-RunFlow(const RunOptions& o, const fabric::Scenario& scenario)
+RunFlow(const RunOptions& o)
 {
+    fabric::LoadOptions options;
+    options.streamRingsAbove = o.collectiveStreams == "off"  ? 0
+                               : o.collectiveStreams == "on" ? 1
+                                                             : fabric::flow::kStreamRingsAboveTransfers;
+    fabric::LoadedScenario loaded =
+        fabric::LoadScenarioWith(fabric::ReadScenarioFile(o.scenarioPath), options);
+    const fabric::Scenario& scenario = loaded.scenario;
+    CheckOutPath(o.outPath);
     auto start = std::chrono::steady_clock::now();
-    fabric::flow::FlowRunner runner(scenario);
+    fabric::flow::FlowRunner runner(scenario, std::move(loaded.streamed));
     uint64_t lastReportedNs = UINT64_MAX;
     auto onProgress = [&o, &lastReportedNs](const fabric::Progress& p)
     {
@@ -449,9 +502,13 @@ int
 Run(const std::vector<std::string>& args)
 {
     RunOptions o = ParseRunOptions(args);
+    if (o.engine == "flow")
+    {
+        return RunFlow(o);
+    }
     fabric::Scenario scenario = Load(o.scenarioPath);
     CheckOutPath(o.outPath);
-    return o.engine == "flow" ? RunFlow(o, scenario) : RunPacket(o, scenario);
+    return RunPacket(o, scenario);
 }
 
 std::string

@@ -74,22 +74,39 @@ Gbps(uint64_t bytes, double timeUs)
     return timeUs > 0 ? static_cast<double>(bytes) * 8.0 / timeUs / 1000.0 : 0.0;
 }
 
-/** A rank's NIC payload rate: its link's rate (a multi-plane NIC: its links' sum) x mtu /
- *  (mtu + headers + preamble and gap). */
-double
-PayloadGbps(const Scenario& s, uint32_t host)
+/**
+ * Each rank NIC's payload rate: its link's rate (a multi-plane NIC: its links' sum, added in
+ * link order) x mtu / (mtu + headers + preamble and gap). One pass over the links for all ranks.
+ */
+std::vector<double>
+PayloadGbps(const Scenario& s, const std::vector<uint32_t>& hosts)
 {
-    double rate = 0;
+    std::vector<double> rate(s.topo.nodes.size(), 0.0);
+    std::vector<char> wanted(s.topo.nodes.size(), 0);
+    for (uint32_t h : hosts)
+    {
+        wanted[h] = 1;
+    }
     for (const LinkSpec& l : s.topo.links)
     {
-        if (l.a == host || l.b == host)
+        if (l.a < wanted.size() && wanted[l.a])
         {
-            rate += l.rateGbps;
+            rate[l.a] += l.rateGbps;
+        }
+        if (l.b != l.a && l.b < wanted.size() && wanted[l.b])
+        {
+            rate[l.b] += l.rateGbps;
         }
     }
-    const NicConfig& nic = s.nicCfg[host];
-    double mtu = nic.mtuBytes;
-    return rate * mtu / (mtu + nic.headerBytes + nic.preambleIfgBytes);
+    std::vector<double> out;
+    out.reserve(hosts.size());
+    for (uint32_t h : hosts)
+    {
+        const NicConfig& nic = s.nicCfg[h];
+        double mtu = nic.mtuBytes;
+        out.push_back(rate[h] * mtu / (mtu + nic.headerBytes + nic.preambleIfgBytes));
+    }
+    return out;
 }
 
 /** The ideal busbw of a job and what bounds it (docs/model.md, "The ideal bus bandwidth"). */
@@ -216,10 +233,11 @@ JobHeaderJson(const Scenario& s, const JobSpec& spec)
     r["servers"] = spec.servers;
     json hosts = json::array();
     double nicGbps = std::numeric_limits<double>::max();
-    for (uint32_t h : spec.ranks)
+    std::vector<double> payload = PayloadGbps(s, spec.ranks);
+    for (std::size_t i = 0; i < spec.ranks.size(); ++i)
     {
-        hosts.push_back(s.topo.nodes[h].id);
-        nicGbps = std::min(nicGbps, PayloadGbps(s, h));
+        hosts.push_back(s.topo.nodes[spec.ranks[i]].id);
+        nicGbps = std::min(nicGbps, payload[i]);
     }
     r["hosts"] = hosts;
     r["message_bytes"] = spec.messageBytes;
