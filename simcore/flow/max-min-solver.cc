@@ -34,6 +34,11 @@ struct Level
     }
 };
 
+/** At most this many passes of progressive filling per solve (ACK load of the pass before). */
+constexpr int kMaxAckPasses = 12;
+/** ... until no rate moves by more than this share of itself. */
+constexpr double kAckTolerance = 1e-12;
+
 } // namespace
 
 MaxMinSolver::MaxMinSolver(std::vector<double> capacityBps, double accountFromPs)
@@ -357,8 +362,35 @@ MaxMinSolver::Solve(double nowPs, std::vector<uint32_t>& changed)
     {
         m_flows[h].next = m_flows[h].rate;
     }
-    Fill(); // ACK load at the rates before
-    Fill(); // ACK load at the rates just found
+    // The ACK load depends on the rates being solved for: each pass takes it from the rates of
+    // the pass before (the first from the rates before the change), a fixed-point iteration
+    // that shrinks the error by the ACKs' share of a link (2 % at MTU 4096, 8 % at MTU 1000)
+    // per pass. Without ACKs on the closure's links one pass is exact.
+    bool acks = false;
+    for (uint32_t li : m_closureLinks)
+    {
+        acks = acks || !m_links[li].ackUsers.empty();
+    }
+    std::vector<double>& before = m_scratch;
+    for (int pass = 0; pass < (acks ? kMaxAckPasses : 1); ++pass)
+    {
+        before.clear();
+        for (uint32_t h : m_closure)
+        {
+            before.push_back(m_flows[h].next);
+        }
+        Fill();
+        double moved = 0;
+        for (std::size_t i = 0; i < m_closure.size(); ++i)
+        {
+            double x = m_flows[m_closure[i]].next;
+            moved = std::max(moved, std::fabs(x - before[i]) / std::max(x, 1.0));
+        }
+        if (pass > 0 && moved <= kAckTolerance)
+        {
+            break;
+        }
+    }
     for (uint32_t li : m_closureLinks)
     {
         Account(m_links[li], nowPs);

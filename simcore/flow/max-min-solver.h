@@ -8,9 +8,10 @@
  * over the path's RTT). The data rates are the weighted max-min fair allocation (progressive
  * filling: every unfrozen flow's rate rises together; when a link is full its flows freeze)
  * of each link's capacity less the ACKs crossing it. ACKs ride the control priority in the
- * packet model, so they take their share first: the ACK load is that of the rates before the
- * solve, then solved once more with the ACK load of the new rates (a second pass moves rates by
- * the ACKs' 2-8 % share of a change at most).
+ * packet model, so they take their share first: the ACK load comes from the rates being
+ * solved for, so the solve repeats, each pass with the ACK load of the rates of the pass
+ * before (the first: the rates before the change), until no rate moves by more than 1e-12 of
+ * itself (the error shrinks by the ACKs' share of a link, 2-8 %, per pass; 12 passes at most).
  *
  * Incremental: a change (a flow added or removed) marks its links dirty. Solve() recomputes
  * only the flows whose rate can change: those using a dirty link for data, and, transitively,
@@ -133,6 +134,7 @@ class MaxMinSolver
     std::vector<uint32_t> m_closure;
     std::vector<uint32_t> m_closureLinks;
     uint64_t m_flowsSolved = 0;
+    std::vector<double> m_scratch;
 };
 
 } // namespace flow
