@@ -2,6 +2,7 @@
 
 #include "flow/flow-caveats.h"
 #include "flow/flow-engine.h"
+#include "flow/max-min-solver.h"
 #include "flow/flow-result.h"
 #include "flow/flow-routing.h"
 #include "flow/ring-streams.h"
@@ -53,6 +54,13 @@ FlowRunner::Caveats() const
                            "are not listed and its transfers are not in fct_us or slowdown"});
     }
     return CaveatsJson(caveats);
+}
+
+nlohmann::ordered_json
+FlowRunner::Work() const
+{
+    const MaxMinSolver& s = m_engine->Solver();
+    return {{"flows_solved", s.FlowsSolved()}, {"fill_passes", s.Passes()}};
 }
 
 uint64_t

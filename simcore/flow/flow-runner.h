@@ -51,6 +51,9 @@ class FlowRunner
     nlohmann::ordered_json Caveats() const;
 
     uint64_t Events() const;
+
+    /** What the rate solves cost: {rate_solves... } for the result's perf. */
+    nlohmann::ordered_json Work() const;
     uint64_t SimTimeNs() const;
 
   private:

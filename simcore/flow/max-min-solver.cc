@@ -35,9 +35,9 @@ struct Level
 };
 
 /** At most this many passes of progressive filling per solve (ACK load of the pass before). */
-constexpr int kMaxAckPasses = 12;
-/** ... until no rate moves by more than this share of itself. */
-constexpr double kAckTolerance = 1e-12;
+constexpr int kMaxAckPasses = 8;
+/** ... until no rate moves by more than this share of itself (results print 6 digits). */
+constexpr double kAckTolerance = 1e-9;
 
 } // namespace
 
@@ -116,6 +116,7 @@ MaxMinSolver::Add(double nowPs, const std::vector<LinkShare>& data,
         Link& l = m_links[s.link];
         f.data.push_back(Use{s.link, s.share, static_cast<uint32_t>(l.users.size())});
         l.users.push_back(h);
+        l.userWeights.push_back(s.share);
         if (!l.dirty)
         {
             l.dirty = true;
@@ -131,6 +132,7 @@ MaxMinSolver::Add(double nowPs, const std::vector<LinkShare>& data,
         Link& l = m_links[s.link];
         f.acks.push_back(Use{s.link, s.share * ackShare, static_cast<uint32_t>(l.ackUsers.size())});
         l.ackUsers.push_back(h);
+        l.ackWeights.push_back(s.share * ackShare);
     }
     return h;
 }
@@ -142,9 +144,12 @@ MaxMinSolver::Detach(uint32_t handle, std::vector<Use>& uses, bool ack)
     {
         Link& l = m_links[u.link];
         std::vector<uint32_t>& list = ack ? l.ackUsers : l.users;
+        std::vector<double>& weights = ack ? l.ackWeights : l.userWeights;
         uint32_t moved = list.back();
         list[u.slot] = moved;
         list.pop_back();
+        weights[u.slot] = weights.back();
+        weights.pop_back();
         if (moved != handle)
         {
             // the flow moved into the freed slot: point its use of this link there
@@ -251,18 +256,10 @@ MaxMinSolver::Fill()
     {
         Link& l = m_links[li];
         double acks = 0;
-        for (uint32_t h : l.ackUsers)
+        for (std::size_t i = 0; i < l.ackUsers.size(); ++i)
         {
-            const Flow& f = m_flows[h];
-            double rate = f.mark == m_epoch ? f.next : f.rate;
-            for (const Use& u : f.acks)
-            {
-                if (u.link == li)
-                {
-                    acks += u.weight * rate;
-                    break;
-                }
-            }
+            const Flow& f = m_flows[l.ackUsers[i]];
+            acks += l.ackWeights[i] * (f.mark == m_epoch ? f.next : f.rate);
         }
         l.remaining = std::max(0.0, l.capacity - acks);
         l.weights = 0;
@@ -291,6 +288,10 @@ MaxMinSolver::Fill()
     }
     double level = 0;
     std::size_t unfrozen = m_closure.size();
+    // Freezing a flow changes the share of each of its links; a link's new share goes into the
+    // heap once per round (after every flow of the round froze), not once per flow.
+    std::vector<uint32_t> touched;
+    ++m_round;
     auto freeze = [&](uint32_t h, double rate) {
         Flow& f = m_flows[h];
         f.frozen = true;
@@ -301,15 +302,28 @@ MaxMinSolver::Fill()
             Link& l = m_links[u.link];
             l.remaining = std::max(0.0, l.remaining - u.weight * rate);
             l.weights -= u.weight;
-            if (l.weights > 1e-12 && !l.users.empty())
+            if (l.round != m_round)
             {
-                heap.push(Level{l.remaining / l.weights, u.link, false});
+                l.round = m_round;
+                touched.push_back(u.link);
+            }
+        }
+    };
+    auto requeue = [&]() {
+        for (uint32_t li : touched)
+        {
+            Link& l = m_links[li];
+            if (l.weights > 1e-12)
+            {
+                heap.push(Level{l.remaining / l.weights, li, false});
             }
             else
             {
                 l.weights = 0;
             }
         }
+        touched.clear();
+        ++m_round;
     };
     while (unfrozen > 0 && !heap.empty())
     {
@@ -321,6 +335,7 @@ MaxMinSolver::Fill()
             {
                 level = std::max(level, top.value);
                 freeze(top.id, level);
+                requeue();
             }
             continue;
         }
@@ -338,6 +353,7 @@ MaxMinSolver::Fill()
                 freeze(h, level);
             }
         }
+        requeue();
     }
     for (uint32_t h : m_closure)
     {
@@ -380,6 +396,7 @@ MaxMinSolver::Solve(double nowPs, std::vector<uint32_t>& changed)
             before.push_back(m_flows[h].next);
         }
         Fill();
+        ++m_passes;
         double moved = 0;
         for (std::size_t i = 0; i < m_closure.size(); ++i)
         {
@@ -410,29 +427,13 @@ MaxMinSolver::Solve(double nowPs, std::vector<uint32_t>& changed)
     {
         Link& l = m_links[li];
         double load = 0;
-        for (uint32_t h : l.users)
+        for (std::size_t i = 0; i < l.users.size(); ++i)
         {
-            const Flow& f = m_flows[h];
-            for (const Use& u : f.data)
-            {
-                if (u.link == li)
-                {
-                    load += u.weight * f.rate;
-                    break;
-                }
-            }
+            load += l.userWeights[i] * m_flows[l.users[i]].rate;
         }
-        for (uint32_t h : l.ackUsers)
+        for (std::size_t i = 0; i < l.ackUsers.size(); ++i)
         {
-            const Flow& f = m_flows[h];
-            for (const Use& u : f.acks)
-            {
-                if (u.link == li)
-                {
-                    load += u.weight * f.rate;
-                    break;
-                }
-            }
+            load += l.ackWeights[i] * m_flows[l.ackUsers[i]].rate;
         }
         l.load = load;
     }

@@ -10,8 +10,8 @@
  * of each link's capacity less the ACKs crossing it. ACKs ride the control priority in the
  * packet model, so they take their share first: the ACK load comes from the rates being
  * solved for, so the solve repeats, each pass with the ACK load of the rates of the pass
- * before (the first: the rates before the change), until no rate moves by more than 1e-12 of
- * itself (the error shrinks by the ACKs' share of a link, 2-8 %, per pass; 12 passes at most).
+ * before (the first: the rates before the change), until no rate moves by more than 1e-9 of
+ * itself (the error shrinks by the ACKs' share of a link, 2-8 %, per pass; 8 passes at most).
  *
  * Incremental: a change (a flow added or removed) marks its links dirty. Solve() recomputes
  * only the flows whose rate can change: those using a dirty link for data, and, transitively,
@@ -77,6 +77,9 @@ class MaxMinSolver
     /** Number of flows whose rate was computed, summed over every Solve (work done). */
     uint64_t FlowsSolved() const { return m_flowsSolved; }
 
+    /** Passes of progressive filling, summed over every Solve. */
+    uint64_t Passes() const { return m_passes; }
+
   private:
     struct Use
     {
@@ -104,7 +107,9 @@ class MaxMinSolver
     {
         double capacity = 0;
         std::vector<uint32_t> users;    ///< flows with data on it
+        std::vector<double> userWeights; ///< their weight on it (aligned with users)
         std::vector<uint32_t> ackUsers; ///< flows with ACKs on it
+        std::vector<double> ackWeights; ///< their ACK weight on it (aligned with ackUsers)
         double load = 0;                ///< wire bit/s now (data and ACKs)
         double lastPs = 0;
         double carriedBits = 0;
@@ -113,6 +118,7 @@ class MaxMinSolver
         uint32_t mark = 0;
         double remaining = 0;
         double weights = 0;
+        uint64_t round = 0; ///< the filling round that last changed it
     };
 
     /** Counts a link's bits up to nowPs at its current load. */
@@ -134,6 +140,8 @@ class MaxMinSolver
     std::vector<uint32_t> m_closure;
     std::vector<uint32_t> m_closureLinks;
     uint64_t m_flowsSolved = 0;
+    uint64_t m_passes = 0;
+    uint64_t m_round = 0;
     std::vector<double> m_scratch;
 };
 

@@ -494,6 +494,11 @@ RunFlow(const RunOptions& o)
                       {"packets_per_s", 0},
                       {"peak_rss_mb", fabric::PeakRssMb()},
                       {"huge_pages_mb", fabric::HugePagesMb()}};
+    nlohmann::ordered_json work = runner.Work();
+    for (const auto& [key, value] : work.items())
+    {
+        result["perf"][key] = value; // what the rate solves cost (flows solved, filling passes)
+    }
     WriteFile(o.outPath, fabric::DumpDeterministic(std::move(result)) + "\n");
     return status == fabric::RunStatus::OK ? kExitOk : kExitLimit;
 }
