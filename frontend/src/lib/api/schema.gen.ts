@@ -2941,6 +2941,13 @@ export interface components {
          * @description Body of POST /runs: one run per seed.
          */
         RunCreate: {
+            /**
+             * Engine
+             * @description the engine that answers: "packet" (the packet-level model, the default) or "flow" (the flow-level engine: flows share links max-min fair, answers in a second at any size, with the result's caveats saying what it leaves out; docs/model.md, Flow-level engine). A cached result serves only the same engine; flow runs use one thread.
+             * @default packet
+             * @enum {string}
+             */
+            engine: "packet" | "flow";
             /** Scenario Id */
             scenario_id: string;
             /**
@@ -3070,6 +3077,13 @@ export interface components {
             created_at: string;
             /** Duration Ns */
             duration_ns: number;
+            /**
+             * Engine
+             * @description the engine that answers the run
+             * @default packet
+             * @enum {string}
+             */
+            engine: "packet" | "flow";
             /** Error */
             error: string | null;
             /** Events */
@@ -3119,6 +3133,13 @@ export interface components {
          * @description run_info and summary of the result JSON (docs/result-format.md).
          */
         RunSummary: {
+            /**
+             * Caveats
+             * @description what the flow-level engine left out ({feature, field, message}; empty for a packet-level run): docs/result-format.md, caveats
+             */
+            caveats?: {
+                [key: string]: unknown;
+            }[];
             /** Run Info */
             run_info: {
                 [key: string]: unknown;
