@@ -21,7 +21,7 @@ import { ConfigCheckPanel } from "../../features/scenarios/components/ConfigChec
 import { countsText, findingTarget } from "../../features/scenarios/configcheck/targets";
 import { useDebounced } from "../../lib/hooks/useDebounced";
 import { RunLauncher } from "../../features/runs/components/RunLauncher";
-import { useCreateRuns, useRunLimits } from "../../features/runs/api/runs";
+import { type Engine, useCreateRuns, useRunLimits } from "../../features/runs/api/runs";
 import { trafficHosts } from "../../lib/scenario/trafficHosts";
 import { crossFieldErrors } from "../../features/scenarios/editor/checks";
 import { rememberRun } from "../../lib/localWork/localWork";
@@ -104,9 +104,9 @@ export function EditorPage() {
     unsaved.saved(); // the navigation that follows (run, sweep, tune) leaves without a prompt
     return created.id;
   };
-  const run = async (seeds: number[], threads?: number) => {
+  const run = async (seeds: number[], threads?: number, engine?: Engine) => {
     const id = await ensureSaved();
-    const res = await runs.mutateAsync({ scenarioId: id, seeds, threads });
+    const res = await runs.mutateAsync({ scenarioId: id, seeds, threads, engine });
     for (const r of res.data) rememberRun(r.id, id);
     navigate(`/runs/${res.data[0].id}`);
   };
@@ -156,7 +156,7 @@ export function EditorPage() {
         {state.dirty && <span className="badge">edited</span>}
         <span className="grow" />
         {blocking.length > 0 && <span className="run-blocked" role="status">Fix {blocking.length === 1 ? "1 field" : `${blocking.length} fields`} to run</span>}
-        <RunLauncher busy={save.isPending || runs.isPending} onRun={(s, t) => void run(s, t).catch(() => {})} defaultSeed={doc.seed ?? 1}
+        <RunLauncher busy={save.isPending || runs.isPending} onRun={(s, t, e) => void run(s, t, e).catch(() => {})} defaultSeed={doc.seed ?? 1}
           maxThreads={runLimits.data?.max_threads}
           disabledReason={blocking.length > 0 ? `Fix first: ${blocking.map(([, m]) => m).join("; ")}` : unsettled ? "Checking the scenario…" : undefined}
           warning={(doc.traffic ?? []).length === 0 ? "This fabric has no traffic: the run will show empty charts. Add a generator in the Traffic panel, or press again to run anyway." : null} />
