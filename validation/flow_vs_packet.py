@@ -88,14 +88,14 @@ OUT_OF_SCOPE = {
     "04-three-tier-podsets": "PFC: pauses behind the ECMP collisions slow the flows that share their uplinks",
     "05-dci-100km-perftest": "DCQCN on a 100 km link",
     "06-pfc-alpha-incast": "PFC pauses decide who sends",
-    "09-msft-link-failure": "a link failure (not replayed) and DCQCN",
+    "09-msft-link-failure": "the frames lost at the failure and their recovery",
     "12-msft-pingmesh": "probe RTTs are queueing delays",
     "13-ntt-dci-distance": "DCQCN at distance; the DCI accelerator",
     "14-erd-vs-rc": "loss repair under congestion",
     "15-ai-rail-allreduce": "DCQCN (the tree job's incasts): see the cc none variant",
     "16-ai-moe-alltoall": "DCQCN on the all-to-all's incasts: see the cc none variant",
-    "18-ai-link-failure": "a link failure (not replayed)",
-    "19-ai-multi-plane": "a plane link failure (not replayed)",
+    "18-ai-link-failure": "frames lost at the failure, recovered after nic.rto_us (1 ms)",
+    "19-ai-multi-plane": "the frames lost at the plane link's failure and their recovery",
 }
 # Presets the flow engine refuses (exit 2, one line naming the field).
 REFUSED = {"07-msft-pfc-storm", "08-msft-pfc-storm-watchdogs", "10-msft-deadlock",
@@ -142,7 +142,8 @@ def cases() -> list[Case]:
 def example_scope(s: dict) -> str:
     """Why an example's figures are out of scope: what of it the flow engine leaves out."""
     if s.get("faults"):
-        return "faults not replayed" + (", the DCI accelerator" if "dci" in json.dumps(s["topology"]) else "")
+        return "faults: loss and lost frames' recovery" + (
+            ", the DCI accelerator" if "dci" in json.dumps(s["topology"]) else "")
     if s.get("topology", {}).get("accelerator", {}).get("enabled"):
         return "the DCI accelerator"
     if (s.get("nic", {}).get("cc", {}) or {}).get("algorithm") == "none":

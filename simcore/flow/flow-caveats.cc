@@ -221,8 +221,10 @@ FlowCaveats(const Scenario& s)
         case FaultKind::LINK_DOWN:
         case FaultKind::LINK_UP:
             out.push_back({"fault", FaultPath(i),
-                           "link failures are not replayed: flows keep the routes of the healthy "
-                           "fabric for the whole run"});
+                           "the link's failure is replayed (nothing crosses it; flows move to the "
+                           "routes that converge convergence_us later), but not the frames lost "
+                           "on it and their recovery (go-back-N, or nic.rto_us when a transfer's "
+                           "last frames were lost)"});
             break;
         case FaultKind::SLOW_RECEIVER:
             out.push_back({"fault", FaultPath(i),

@@ -28,7 +28,7 @@ constexpr double kDoneToleranceBits = 1e-3;
 
 } // namespace
 
-FlowEngine::FlowEngine(const Scenario& scenario, const FlowRouting& routing)
+FlowEngine::FlowEngine(const Scenario& scenario, FlowRouting& routing)
     : m_scenario(scenario),
       m_routing(routing)
 {
@@ -416,6 +416,9 @@ FlowEngine::Handle(const Event& e)
     case EventKind::TIMER:
         m_driver->OnTimer(*this, e.flow);
         break;
+    case EventKind::LINK:
+        ApplyLinkStep(m_linkSteps[e.flow]);
+        break;
     }
 }
 
@@ -441,6 +444,126 @@ FlowEngine::Reschedule(const std::vector<uint32_t>& changed)
     }
 }
 
+void
+FlowEngine::ScheduleLinkFaults()
+{
+    // As the packet model's FaultSchedule: a link_down (until its end_us) and a link_up stop
+    // or restore both directions at once; routing converges convergence_us later.
+    auto add = [this](uint64_t ns, LinkStep step) {
+        m_linkSteps.push_back(step);
+        Push(static_cast<double>(ns) * kPsPerNs, EventKind::LINK,
+             static_cast<uint32_t>(m_linkSteps.size() - 1));
+    };
+    for (const FaultSpec& f : m_scenario.faults)
+    {
+        if (f.kind != FaultKind::LINK_DOWN && f.kind != FaultKind::LINK_UP)
+        {
+            continue;
+        }
+        auto change = [&](uint64_t ns, bool down) {
+            add(ns, {down ? LinkStep::DOWN : LinkStep::UP, f.link.node, f.link.neighbor});
+            add(ns + f.convergenceNs, {down ? LinkStep::CONVERGED_WITHOUT : LinkStep::CONVERGED_WITH,
+                                       f.link.node, f.link.neighbor});
+        };
+        change(f.startNs, f.kind == FaultKind::LINK_DOWN);
+        if (f.kind == FaultKind::LINK_DOWN && f.endNs > 0)
+        {
+            change(f.endNs, false);
+        }
+    }
+}
+
+void
+FlowEngine::ApplyLinkStep(const LinkStep& step)
+{
+    for (auto [a, b] : {std::pair{step.node, step.neighbor}, std::pair{step.neighbor, step.node}})
+    {
+        uint32_t d = m_routing.LinkToward(a, b);
+        if (d == UINT32_MAX)
+        {
+            continue;
+        }
+        switch (step.kind)
+        {
+        case LinkStep::DOWN:
+        case LinkStep::UP:
+            // nothing crosses a dead link; the frames on it when it failed are lost in the
+            // packet model and resent (not modelled here: the caveat says so)
+            m_routing.SetDown(d, step.kind == LinkStep::DOWN);
+            m_solver->SetCapacity(m_nowPs, d, step.kind == LinkStep::DOWN ? 0.0 : m_routing.Link(d).rateBps);
+            break;
+        case LinkStep::CONVERGED_WITHOUT:
+        case LinkStep::CONVERGED_WITH:
+            m_routing.SetRoutedAround(d, step.kind == LinkStep::CONVERGED_WITHOUT);
+            break;
+        }
+    }
+    if (step.kind == LinkStep::CONVERGED_WITHOUT || step.kind == LinkStep::CONVERGED_WITH)
+    {
+        m_routing.Rebuild();
+    }
+    // a NIC moves a pinned QP off its own dead port at once; switches only once routes converge
+    Reroute();
+}
+
+void
+FlowEngine::Reroute()
+{
+    m_routeIndex.clear(); // routes computed from now on are the new tables'
+    std::vector<uint32_t> moving = m_stalled;
+    m_stalled.clear();
+    for (uint32_t h = 0; h < m_handleFlow.size(); ++h)
+    {
+        if (m_handleFlow[h] != UINT32_MAX)
+        {
+            moving.push_back(m_handleFlow[h]);
+        }
+    }
+    std::sort(moving.begin(), moving.end());
+    for (uint32_t flow : moving)
+    {
+        FlowOutcome& o = m_out[flow];
+        uint32_t old = o.route;
+        o.route = UINT32_MAX;
+        const FlowRoute* r = RouteFor(flow);
+        if (r && old != UINT32_MAX && m_routes[old].data.size() == r->data.size() &&
+            std::equal(r->data.begin(), r->data.end(), m_routes[old].data.begin(),
+                       [](const LinkShare& x, const LinkShare& y) { return x.link == y.link && x.share == y.share; }) &&
+            o.handle != UINT32_MAX)
+        {
+            o.route = old; // the same links: nothing moves
+            continue;
+        }
+        double sent = 0;
+        if (o.handle != UINT32_MAX)
+        {
+            sent = m_solver->SentBits(o.handle, m_nowPs);
+            m_solver->Remove(m_nowPs, o.handle);
+            m_handleFlow[o.handle] = UINT32_MAX;
+            o.handle = UINT32_MAX;
+            ++o.version; // its data-done event is stale
+        }
+        else
+        {
+            auto it = m_stalledBits.find(flow);
+            sent = it != m_stalledBits.end() ? it->second : 0.0;
+        }
+        if (!r)
+        {
+            o.route = old; // no route for now: it waits for the next convergence
+            m_stalledBits[flow] = sent;
+            m_stalled.push_back(flow);
+            continue;
+        }
+        o.handle = m_solver->Add(m_nowPs, r->data, r->acks, AckShare(flow), WindowCapBps(flow, *r), sent);
+        if (m_handleFlow.size() <= o.handle)
+        {
+            m_handleFlow.resize(o.handle + 1, UINT32_MAX);
+        }
+        m_handleFlow[o.handle] = flow;
+    }
+}
+
 RunStatus
 FlowEngine::Run(const RunLimits& limits, const std::function<void(const Progress&)>& progress)
 {
@@ -461,6 +584,7 @@ FlowEngine::Run(const RunLimits& limits, const std::function<void(const Progress
     {
         Push(static_cast<double>(m_scenario.warmupNs) * kPsPerNs, EventKind::WARMUP, 0);
     }
+    ScheduleLinkFaults();
     if (m_driver)
     {
         m_driver->Begin(*this);

@@ -68,7 +68,7 @@ class FlowDriver
 class FlowEngine
 {
   public:
-    FlowEngine(const Scenario& scenario, const FlowRouting& routing);
+    FlowEngine(const Scenario& scenario, FlowRouting& routing);
 
     /** The driver of flows beyond the scenario's (none by default); set before Run. */
     void SetDriver(FlowDriver* driver) { m_driver = driver; }
@@ -138,7 +138,22 @@ class FlowEngine
         DATA_DONE,
         COMPLETE,
         WARMUP,
-        TIMER
+        TIMER,
+        LINK ///< a link fault's step (m_linkSteps)
+    };
+
+    /** A link fault's step (docs/model.md, "Faults"): down, up, or routes converged. */
+    struct LinkStep
+    {
+        enum Kind : uint8_t
+        {
+            DOWN,
+            UP,
+            CONVERGED_WITHOUT,
+            CONVERGED_WITH
+        } kind;
+        uint32_t node;
+        uint32_t neighbor;
     };
 
     struct Event
@@ -161,6 +176,11 @@ class FlowEngine
     void TakeWarmup();
     void Reschedule(const std::vector<uint32_t>& changed);
     void BuildDependents();
+    /** Schedules the steps of the scenario's link_down and link_up faults. */
+    void ScheduleLinkFaults();
+    void ApplyLinkStep(const LinkStep& step);
+    /** Moves every sending flow whose route changed to its new route (bits sent kept). */
+    void Reroute();
     /** Wire bits of the flow's payload with its frames' headers. */
     double WireBits(uint32_t flow) const;
     /** The flow's rate cap from its QP window over the path's base RTT (infinity: none). */
@@ -171,7 +191,10 @@ class FlowEngine
     uint32_t FrameOverhead(uint32_t flow) const;
 
     const Scenario& m_scenario;
-    const FlowRouting& m_routing;
+    FlowRouting& m_routing;
+    std::vector<LinkStep> m_linkSteps;
+    std::vector<uint32_t> m_stalled; ///< flows with no route after a failure, waiting for one
+    std::unordered_map<uint32_t, double> m_stalledBits; ///< and the bits they had sent
     std::unique_ptr<MaxMinSolver> m_solver;
     std::vector<FlowOutcome> m_out;
     std::vector<FlowRoute> m_routes;

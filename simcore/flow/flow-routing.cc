@@ -45,8 +45,22 @@ FlowRouting::FlowRouting(const Scenario& scenario)
     : m_scenario(scenario)
 {
     BuildPorts();
+    m_down.assign(m_links.size(), 0);
+    m_routedAround.assign(m_links.size(), 0);
     BuildPlanes();
     BuildRoutes();
+}
+
+void
+FlowRouting::SetDown(uint32_t link, bool down)
+{
+    m_down[link] = down ? 1 : 0;
+}
+
+void
+FlowRouting::SetRoutedAround(uint32_t link, bool routedAround)
+{
+    m_routedAround[link] = routedAround ? 1 : 0;
 }
 
 void
@@ -118,9 +132,7 @@ FlowRouting::BuildPlanes()
         }
         ++planes;
     }
-    planes = std::max<uint32_t>(planes, 1);
-    m_attach.assign(planes, std::vector<uint32_t>(n, UINT32_MAX));
-    m_attachNode.assign(planes, std::vector<uint32_t>(n, UINT32_MAX));
+    m_attach.assign(std::max<uint32_t>(planes, 1), {});
 }
 
 void
@@ -128,6 +140,8 @@ FlowRouting::BuildRoutes()
 {
     std::size_t n = m_scenario.topo.nodes.size();
     std::size_t planes = m_attach.size();
+    m_attach.assign(planes, std::vector<uint32_t>(n, UINT32_MAX));
+    m_attachNode.assign(planes, std::vector<uint32_t>(n, UINT32_MAX));
     std::vector<uint32_t> attachIndexOf(n, UINT32_MAX);
     std::vector<std::vector<uint32_t>> attachNodes(planes);
     for (uint32_t h = 0; h < n; ++h)
@@ -142,6 +156,10 @@ FlowRouting::BuildRoutes()
             if (!IsSwitch(sw))
             {
                 continue; // a host wired straight to a host needs no switch route
+            }
+            if (PortCount(h) > 1 && m_routedAround[d])
+            {
+                continue; // a plane whose link to this host failed no longer reaches it
             }
             uint32_t plane = m_switchPlane[sw];
             if (m_attach[plane][h] != UINT32_MAX)
@@ -191,7 +209,7 @@ FlowRouting::BuildRoutes()
                 for (uint32_t d = m_portBegin[u]; d < m_portBegin[u + 1]; ++d)
                 {
                     uint32_t v = m_links[d].to;
-                    if (IsSwitch(v) && dist[v] < 0)
+                    if (IsSwitch(v) && dist[v] < 0 && !m_routedAround[d])
                     {
                         dist[v] = dist[u] + 1;
                         bfs.push_back(v);
@@ -209,7 +227,7 @@ FlowRouting::BuildRoutes()
                      ++d)
                 {
                     uint32_t v = m_links[d].to;
-                    if (IsSwitch(v) && dist[v] == dist[s] - 1)
+                    if (IsSwitch(v) && dist[v] == dist[s] - 1 && !m_routedAround[d])
                     {
                         hops.push_back(static_cast<uint16_t>(d - m_portBegin[s]));
                     }
@@ -263,6 +281,10 @@ FlowRouting::NextHops(uint32_t s, uint32_t dst) const
 bool
 FlowRouting::PlaneUsable(uint32_t host, uint32_t port, uint32_t dst) const
 {
+    if (m_down[m_portBegin[host] + port])
+    {
+        return false; // the NIC sees its own link fail at once
+    }
     uint32_t sw = m_links[m_portBegin[host] + port].to;
     if (!IsSwitch(sw))
     {

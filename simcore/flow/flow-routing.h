@@ -85,6 +85,21 @@ class FlowRouting
     /** The route of a flow (see the file comment). */
     FlowRoute Route(const FlowSpec& f) const;
 
+    /**
+     * A link failure (faults `link_down`, `link_up`; docs/model.md "Faults"): the directed link
+     * is down (a NIC stops using its own failed port at once) ...
+     */
+    void SetDown(uint32_t link, bool down);
+
+    /**
+     * ... and, once routing has converged, routed around: the ECMP tables are rebuilt without
+     * it (as the packet model's NetworkBuilder::BuildRoutes skips routed-around ports).
+     */
+    void SetRoutedAround(uint32_t link, bool routedAround);
+
+    /** Rebuilds the host attachments and ECMP tables (after SetRoutedAround). */
+    void Rebuild() { BuildRoutes(); }
+
   private:
     /** Frames in flight at one node: (node, source port or kAnyPort) and their share. */
     struct Walker
@@ -126,6 +141,8 @@ class FlowRouting
     /// per switch, per attachment index of its plane: (offset << 8 | count) into m_hopPorts
     std::vector<std::vector<uint32_t>> m_entries;
     std::vector<std::vector<uint16_t>> m_hopPorts; ///< per switch: distinct next-hop sets
+    std::vector<char> m_down;         ///< per directed link: failed
+    std::vector<char> m_routedAround; ///< per directed link: left out of the routes
 };
 
 } // namespace flow

@@ -87,9 +87,23 @@ MaxMinSolver::CarriedBits(uint32_t link, double endPs) const
     return l.carriedBits + (endPs > from ? l.load * (endPs - from) * 1e-12 : 0.0);
 }
 
+void
+MaxMinSolver::SetCapacity(double nowPs, uint32_t link, double capacityBps)
+{
+    Link& l = m_links[link];
+    Account(l, nowPs);
+    l.capacity = capacityBps;
+    if (!l.dirty)
+    {
+        l.dirty = true;
+        m_dirty.push_back(link);
+    }
+}
+
 uint32_t
 MaxMinSolver::Add(double nowPs, const std::vector<LinkShare>& data,
-                  const std::vector<LinkShare>& acks, double ackShare, double capBps)
+                  const std::vector<LinkShare>& acks, double ackShare, double capBps,
+                  double sentBits)
 {
     uint32_t h;
     if (!m_free.empty())
@@ -108,7 +122,7 @@ MaxMinSolver::Add(double nowPs, const std::vector<LinkShare>& data,
     f.cap = capBps;
     f.rate = 0;
     f.lastPs = nowPs;
-    f.sentBits = 0;
+    f.sentBits = sentBits;
     f.alive = true;
     f.frozen = false;
     for (const LinkShare& s : data)

@@ -49,9 +49,14 @@ class MaxMinSolver
      * Adds a flow at nowPs with rate 0 (until the next Solve); returns its handle.
      * \param ackShare the ACKs' wire bits per data wire bit (0: none)
      * \param capBps the flow's own rate limit (infinity: none)
+     * \param sentBits what it sent before (a flow moved to another route keeps its count)
      */
     uint32_t Add(double nowPs, const std::vector<LinkShare>& data,
-                 const std::vector<LinkShare>& acks, double ackShare, double capBps);
+                 const std::vector<LinkShare>& acks, double ackShare, double capBps,
+                 double sentBits = 0);
+
+    /** A link's capacity from nowPs on (a failed link: 0); its flows are solved again. */
+    void SetCapacity(double nowPs, uint32_t link, double capacityBps);
 
     /** Removes a flow at nowPs (its handle may be reused). */
     void Remove(double nowPs, uint32_t handle);

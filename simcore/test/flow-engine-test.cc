@@ -152,6 +152,35 @@ TEST(FlowEngine, WaitingFlowStartsWhenItsSenderLearns)
     EXPECT_NEAR(r["flows"][2]["start_us"].get<double>(), done, 0.001);
 }
 
+TEST(FlowEngine, LinkFailureStallsThenReroutesAfterConvergence)
+{
+    // A long-lived flow h0 -> h2; its spine link fails at 100 us and routing converges 50 us
+    // later, onto the other spine. It sends at the line rate (100G: 92.421 Gbit/s of payload at
+    // MTU 1000) for 100 us, nothing for 50, then 250 us more; at 400 us the payload of the last
+    // path latency (4.25968 us) is still on its way: 92.421e9 x 345.74 us / 8 = 3,994,233 bytes.
+    std::string healthy = R"({"schema_version": 1, "duration_us": 400, "nic": {"cc": {"algorithm": "none"}},
+        "topology": {"kind": "leaf_spine", "leaves": 2, "spines": 2, "hosts_per_leaf": 2,
+                     "host_rate_gbps": 100, "fabric_rate_gbps": 100, "link_delay_us": 1},
+        "traffic": [{"kind": "pairs", "pairs": [["h0", "h2"]], "size_bytes": 0}],
+        "telemetry": {"flow_paths": true}})";
+    json before = RunFlow(healthy);
+    std::string spine = before["flows"][0]["path"][2];
+    json faulty = json::parse(healthy);
+    faulty["faults"] = json::array({{{"kind", "link_down"}, {"link", "leaf0->" + spine},
+                                     {"start_us", 100}, {"convergence_us", 50}}});
+    json after = RunFlow(faulty.dump());
+    double payload = 100e9 * 1000 / 1082;
+    double expected = payload * (400 - 50 - 4.25968) * 1e-6 / 8;
+    EXPECT_NEAR(after["flows"][0]["bytes_delivered"].get<double>(), expected, expected * 1e-4);
+    EXPECT_NE(after["flows"][0]["path"][2], spine); // the route it ended on avoids the failure
+    bool caveat = false;
+    for (const json& c : after["caveats"])
+    {
+        caveat = caveat || c["field"] == "faults[0]";
+    }
+    EXPECT_TRUE(caveat);
+}
+
 TEST(FlowEngine, RefusesWhatItCannotModelNamingTheField)
 {
     try
