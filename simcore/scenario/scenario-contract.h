@@ -22,6 +22,7 @@ constexpr uint64_t kMaxNodes = 150000ULL;
 constexpr uint64_t kMaxLinks = 300000ULL;
 constexpr uint64_t kPacketMaxNodes = 20000ULL;
 constexpr uint64_t kPacketMaxLinks = 100000ULL;
+constexpr uint64_t kEstimateMaxHosts = 8192ULL;
 constexpr uint64_t kMaxFlows = 2000000ULL;
 constexpr double kMinRateGbps = 0.01;
 constexpr double kMaxRateGbps = 1600.0;

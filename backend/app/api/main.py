@@ -6,6 +6,7 @@ from fastapi import APIRouter, Depends
 from app.api import health
 from app.api.deps import get_caller
 from app.configcheck import router as configcheck
+from app.estimate import router as estimate
 from app.imports import router as imports
 from app.labs import router as labs
 from app.presets import router as presets
@@ -25,6 +26,7 @@ api_router.include_router(scenarios.router)
 api_router.include_router(share.router)
 api_router.include_router(presets.router)
 api_router.include_router(runs.router)
+api_router.include_router(estimate.router)
 api_router.include_router(sweeps.router)
 api_router.include_router(tunings.router)
 api_router.include_router(topologies.router)

@@ -23,6 +23,9 @@ MAX_LINKS = 300_000
 # the scenario format's limits before the flow engine.
 PACKET_MAX_NODES = 20_000
 PACKET_MAX_LINKS = 100_000
+# POST /estimate (the flow engine's synchronous answer while editing): fabrics of at most this
+# many hosts (issue 36: "within one second of each change for fabrics up to 8,192 hosts").
+ESTIMATE_MAX_HOSTS = 8192
 MAX_FLOWS = 2_000_000  # flows after every generator is expanded
 # Slowest link: 10 Mbit/s, the slowest Ethernet (10BASE-T). Below it a 1 kB frame takes longer
 # than a millisecond and every rate-derived quantity (headroom, ECN) loses meaning.

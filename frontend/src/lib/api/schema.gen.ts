@@ -4,6 +4,29 @@
  */
 
 export interface paths {
+    "/api/v1/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Estimate
+         * @description The headline figures of a scenario from the flow-level engine (JCT, busbw and iteration time
+         *     per job, throughput, FCT and slowdown, what it leaves out), synchronously: fabrics of at most
+         *     ESTIMATE_MAX_HOSTS hosts, 2 s and 1 GB of simulation (status "limit" past them). Nothing is
+         *     stored; a run (engine "flow" or "packet") keeps its result.
+         */
+        post: operations["estimate-estimate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/health": {
         parameters: {
             query?: never;
@@ -1271,6 +1294,52 @@ export interface components {
             mean: number;
         };
         /**
+         * EstimateResult
+         * @description The flow-level engine's headline figures of a scenario, answered synchronously.
+         */
+        EstimateResult: {
+            /**
+             * Caveats
+             * @description what the flow-level engine leaves out ({feature, field, message})
+             */
+            caveats: {
+                [key: string]: unknown;
+            }[];
+            /**
+             * Engine
+             * @default flow
+             * @constant
+             */
+            engine: "flow";
+            /** Fct P50 Us */
+            fct_p50_us: number | null;
+            /** Fct P99 Us */
+            fct_p99_us: number | null;
+            /** Flows Completed */
+            flows_completed: number;
+            /** Flows Total */
+            flows_total: number;
+            /** Jobs */
+            jobs: components["schemas"]["JobEstimate"][];
+            /** Slowdown P50 */
+            slowdown_p50: number | null;
+            /** Slowdown P99 */
+            slowdown_p99: number | null;
+            /**
+             * Status
+             * @description limit: the estimate's time or memory bound stopped it
+             * @enum {string}
+             */
+            status: "ok" | "limit";
+            /** Throughput Gbps */
+            throughput_gbps: number;
+            /**
+             * Wall S
+             * @description what the estimate took, end to end
+             */
+            wall_s: number;
+        };
+        /**
          * EvaluationPublic
          * @description One evaluation: settings, runs, metrics (means over runs) and objective estimates.
          */
@@ -1716,6 +1785,32 @@ export interface components {
              * @default 0
              */
             start_us: number;
+        };
+        /**
+         * JobEstimate
+         * @description One collective job's headline figures (the result's jobs[]).
+         */
+        JobEstimate: {
+            /** Algorithm */
+            algorithm: string;
+            /** Busbw Gbps */
+            busbw_gbps: number | null;
+            /** Ideal Busbw Gbps */
+            ideal_busbw_gbps: number;
+            /**
+             * Iteration Us
+             * @description mean time of its completed iterations
+             */
+            iteration_us: number | null;
+            /**
+             * Jct Us
+             * @description first start to last completion (null: not done in the duration)
+             */
+            jct_us: number | null;
+            /** Name */
+            name: string;
+            /** Op */
+            op: string;
         };
         /**
          * LabPrediction
@@ -4356,6 +4451,44 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    "estimate-estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScenarioValidate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EstimateResult"];
+                };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid, refused by the flow engine (the field named), or beyond the estimate's size */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     "health-health": {
         parameters: {
             query?: never;
