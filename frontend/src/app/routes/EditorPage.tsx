@@ -16,7 +16,8 @@ import { ParamsPanel } from "../../features/scenarios/components/ParamsPanel";
 import { TrafficPanel } from "../../features/scenarios/components/TrafficPanel";
 import { ShareButton } from "../../features/scenarios/components/ShareButton";
 import type { PickRequest } from "../../features/scenarios/components/HostListField";
-import { useConfigCheck, useSaveScenario, useValidateScenario } from "../../features/scenarios/api/scenarios";
+import { useConfigCheck, useEstimate, useSaveScenario, useValidateScenario } from "../../features/scenarios/api/scenarios";
+import { EstimatePanel } from "../../features/scenarios/components/EstimatePanel";
 import { ConfigCheckPanel } from "../../features/scenarios/components/ConfigCheckPanel";
 import { countsText, findingTarget } from "../../features/scenarios/configcheck/targets";
 import { useDebounced } from "../../lib/hooks/useDebounced";
@@ -76,6 +77,8 @@ export function EditorPage() {
   // the configuration check follows the edits too (one simulator call per pause in typing)
   const checkJson = useDebounced(docJson, 600);
   const check = useConfigCheck(checkJson);
+  // the flow-level estimate of the same debounced document (POST /estimate)
+  const estimate = useEstimate(checkJson);
   const crossField = useMemo(() => crossFieldErrors(doc), [doc]);
   const errors = useMemo(
     // the API's own message for a field wins: it names the allowed range ("at most 1,000,000,000
@@ -235,6 +238,11 @@ export function EditorPage() {
           )}
         </main>
         <aside className="panel right" aria-label="Selection and traffic">
+          <details open data-testid="estimate">
+            <summary>Flow-level estimate</summary>
+            <EstimatePanel result={estimate.data} error={estimate.error} estimating={estimate.isFetching || checkJson !== docJson}
+              onRunPacket={() => void run([doc.seed ?? 1]).catch(() => {})} />
+          </details>
           <details open data-testid="config-check">
             <summary>Configuration check{check.data ? ` (${countsText(check.data.counts)})` : ""}</summary>
             <ConfigCheckPanel result={check.data} error={check.error} checking={check.isFetching || checkJson !== docJson}
