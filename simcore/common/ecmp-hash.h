@@ -19,7 +19,8 @@ namespace fabric
 inline uint32_t
 EcmpHash5Tuple(uint32_t seed, uint32_t src, uint32_t dst, uint16_t udpSrc)
 {
-    auto mix = [](uint32_t h, uint32_t k) {
+    auto mix = [](uint32_t h, uint32_t k)
+    {
         k *= 0xcc9e2d51u;
         k = (k << 15) | (k >> 17);
         k *= 0x1b873593u;

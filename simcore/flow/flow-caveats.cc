@@ -58,7 +58,8 @@ FindCycle(const std::map<uint32_t, std::set<uint32_t>>& next)
     std::map<uint32_t, int> state; // 1 on the stack, 2 done
     std::vector<uint32_t> stack;
     std::vector<std::vector<uint32_t>> todo; // per stack entry: successors left to visit
-    auto successors = [&next](uint32_t u) {
+    auto successors = [&next](uint32_t u)
+    {
         auto it = next.find(u);
         return it == next.end() ? std::vector<uint32_t>()
                                 : std::vector<uint32_t>(it->second.rbegin(), it->second.rend());
@@ -129,8 +130,8 @@ CheckModelable(const Scenario& scenario, const FlowRouting& routing)
         {
             uint32_t a = r.nodes[k];
             uint32_t b = r.nodes[k + 1];
-            bool switches = !nodes[a].isHost && !nodes[b].isHost && scenario.switchCfg[a].pfc.enabled &&
-                            scenario.switchCfg[b].pfc.enabled;
+            bool switches = !nodes[a].isHost && !nodes[b].isHost &&
+                            scenario.switchCfg[a].pfc.enabled && scenario.switchCfg[b].pfc.enabled;
             uint32_t d = switches ? routing.LinkToward(a, b) : UINT32_MAX;
             if (d != UINT32_MAX && prev != UINT32_MAX)
             {
@@ -177,18 +178,21 @@ FlowCaveats(const Scenario& s)
                        "once, as an ideal congestion control would converge to; ECN marks and "
                        "CNPs are 0"});
     }
-    else if (AnySwitch(s, [](const SwitchConfig& c) {
-                 for (const EcnConfig& e : c.ecn)
-                 {
-                     if (e.enabled)
-                     {
-                         return true;
-                     }
-                 }
-                 return false;
-             }))
+    else if (AnySwitch(s,
+                       [](const SwitchConfig& c)
+                       {
+                           for (const EcnConfig& e : c.ecn)
+                           {
+                               if (e.enabled)
+                               {
+                                   return true;
+                               }
+                           }
+                           return false;
+                       }))
     {
-        out.push_back({"ecn", "switch.ecn", "ECN marking is not modelled: ecn_marked_packets is 0"});
+        out.push_back(
+            {"ecn", "switch.ecn", "ECN marking is not modelled: ecn_marked_packets is 0"});
     }
     if (AnySwitch(s, [](const SwitchConfig& c) { return !c.pfc.enabled; }))
     {
@@ -231,9 +235,9 @@ FlowCaveats(const Scenario& s)
                            "a slow receiver is not replayed: the host receives at its line rate"});
             break;
         case FaultKind::SET:
-            out.push_back({"fault", FaultPath(i),
-                           "the parameter it sets (" + f.paramName +
-                               ") has no effect in the flow engine"});
+            out.push_back(
+                {"fault", FaultPath(i),
+                 "the parameter it sets (" + f.paramName + ") has no effect in the flow engine"});
             break;
         case FaultKind::PFC_STORM:
             break; // refused (CheckModelable)
@@ -249,7 +253,8 @@ FlowCaveats(const Scenario& s)
         out.push_back({"qp_cache", "nic.qp_cache_entries",
                        "QP-context cache misses are not modelled: no transmit stalls"});
     }
-    bool probes = std::any_of(s.flows.begin(), s.flows.end(), [](const FlowSpec& f) { return f.probe; });
+    bool probes =
+        std::any_of(s.flows.begin(), s.flows.end(), [](const FlowSpec& f) { return f.probe; });
     if (probes)
     {
         out.push_back({"pingmesh", "traffic",

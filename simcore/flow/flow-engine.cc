@@ -89,7 +89,8 @@ uint32_t
 FlowEngine::FrameOverhead(uint32_t flow) const
 {
     const NicConfig& nic = m_scenario.nicCfg[Spec(flow).src];
-    return nic.headerBytes + nic.preambleIfgBytes + (nic.transport == "erd" ? kErdExtraHeaderBytes : 0);
+    return nic.headerBytes + nic.preambleIfgBytes +
+           (nic.transport == "erd" ? kErdExtraHeaderBytes : 0);
 }
 
 double
@@ -98,7 +99,8 @@ FlowEngine::WireBits(uint32_t flow) const
     const FlowSpec& s = Spec(flow);
     uint32_t mtu = std::max<uint32_t>(1, m_scenario.nicCfg[s.src].mtuBytes);
     uint64_t frames = std::max<uint64_t>(1, (s.sizeBytes + mtu - 1) / mtu);
-    return (static_cast<double>(s.sizeBytes) + static_cast<double>(frames) * FrameOverhead(flow)) * 8.0;
+    return (static_cast<double>(s.sizeBytes) + static_cast<double>(frames) * FrameOverhead(flow)) *
+           8.0;
 }
 
 double
@@ -130,8 +132,9 @@ FlowEngine::LatencyForPs(uint32_t flow, uint64_t bytes) const
     const FlowSpec& s = Spec(flow);
     uint32_t mtu = std::max<uint32_t>(1, m_scenario.nicCfg[s.src].mtuBytes);
     uint64_t frames = std::max<uint64_t>(1, (bytes + mtu - 1) / mtu);
-    double lastWire = bytes == 0 ? mtu + FrameOverhead(flow)
-                                 : static_cast<double>(bytes - (frames - 1) * mtu) + FrameOverhead(flow);
+    double lastWire = bytes == 0
+                          ? mtu + FrameOverhead(flow)
+                          : static_cast<double>(bytes - (frames - 1) * mtu) + FrameOverhead(flow);
     // as IdealFctPs: every hop's propagation, the last frame's serialization at every hop but
     // the slowest (whose time is the fluid's)
     std::size_t b = 0;
@@ -280,8 +283,8 @@ FlowEngine::Delivered(uint32_t flow, double atPs) const
     }
     // what is still on its way: the payload rate over the rest of the path's latency
     double latency = LatencyPs(flow);
-    double wireRate = o.dataDonePs >= 0 ? o.lastRateBps
-                                        : (o.handle != UINT32_MAX ? m_solver->Rate(o.handle) : 0);
+    double wireRate =
+        o.dataDonePs >= 0 ? o.lastRateBps : (o.handle != UINT32_MAX ? m_solver->Rate(o.handle) : 0);
     double payloadRate = wireRate / 8.0 / WirePerPayload(flow);
     double onTheWayPs = o.dataDonePs >= 0 ? std::max(0.0, o.dataDonePs + latency - atPs) : latency;
     double inFlight = payloadRate * onTheWayPs * 1e-12;
@@ -291,8 +294,7 @@ FlowEngine::Delivered(uint32_t flow, double atPs) const
 void
 FlowEngine::Release(uint32_t flow)
 {
-    double at = std::max(static_cast<double>(Spec(flow).startNs) * kPsPerNs,
-                         m_readyPs[flow]);
+    double at = std::max(static_cast<double>(Spec(flow).startNs) * kPsPerNs, m_readyPs[flow]);
     Push(std::max(at, m_nowPs), EventKind::START, flow);
 }
 
@@ -449,7 +451,8 @@ FlowEngine::ScheduleLinkFaults()
 {
     // As the packet model's FaultSchedule: a link_down (until its end_us) and a link_up stop
     // or restore both directions at once; routing converges convergence_us later.
-    auto add = [this](uint64_t ns, LinkStep step) {
+    auto add = [this](uint64_t ns, LinkStep step)
+    {
         m_linkSteps.push_back(step);
         Push(static_cast<double>(ns) * kPsPerNs, EventKind::LINK,
              static_cast<uint32_t>(m_linkSteps.size() - 1));
@@ -460,10 +463,12 @@ FlowEngine::ScheduleLinkFaults()
         {
             continue;
         }
-        auto change = [&](uint64_t ns, bool down) {
+        auto change = [&](uint64_t ns, bool down)
+        {
             add(ns, {down ? LinkStep::DOWN : LinkStep::UP, f.link.node, f.link.neighbor});
-            add(ns + f.convergenceNs, {down ? LinkStep::CONVERGED_WITHOUT : LinkStep::CONVERGED_WITH,
-                                       f.link.node, f.link.neighbor});
+            add(ns + f.convergenceNs,
+                {down ? LinkStep::CONVERGED_WITHOUT : LinkStep::CONVERGED_WITH, f.link.node,
+                 f.link.neighbor});
         };
         change(f.startNs, f.kind == FaultKind::LINK_DOWN);
         if (f.kind == FaultKind::LINK_DOWN && f.endNs > 0)
@@ -490,7 +495,8 @@ FlowEngine::ApplyLinkStep(const LinkStep& step)
             // nothing crosses a dead link; the frames on it when it failed are lost in the
             // packet model and resent (not modelled here: the caveat says so)
             m_routing.SetDown(d, step.kind == LinkStep::DOWN);
-            m_solver->SetCapacity(m_nowPs, d, step.kind == LinkStep::DOWN ? 0.0 : m_routing.Link(d).rateBps);
+            m_solver->SetCapacity(m_nowPs, d,
+                                  step.kind == LinkStep::DOWN ? 0.0 : m_routing.Link(d).rateBps);
             break;
         case LinkStep::CONVERGED_WITHOUT:
         case LinkStep::CONVERGED_WITH:
@@ -528,7 +534,8 @@ FlowEngine::Reroute()
         const FlowRoute* r = RouteFor(flow);
         if (r && old != UINT32_MAX && m_routes[old].data.size() == r->data.size() &&
             std::equal(r->data.begin(), r->data.end(), m_routes[old].data.begin(),
-                       [](const LinkShare& x, const LinkShare& y) { return x.link == y.link && x.share == y.share; }) &&
+                       [](const LinkShare& x, const LinkShare& y)
+                       { return x.link == y.link && x.share == y.share; }) &&
             o.handle != UINT32_MAX)
         {
             o.route = old; // the same links: nothing moves
@@ -555,7 +562,8 @@ FlowEngine::Reroute()
             m_stalled.push_back(flow);
             continue;
         }
-        o.handle = m_solver->Add(m_nowPs, r->data, r->acks, AckShare(flow), WindowCapBps(flow, *r), sent);
+        o.handle =
+            m_solver->Add(m_nowPs, r->data, r->acks, AckShare(flow), WindowCapBps(flow, *r), sent);
         if (m_handleFlow.size() <= o.handle)
         {
             m_handleFlow.resize(o.handle + 1, UINT32_MAX);
@@ -608,7 +616,8 @@ FlowEngine::Run(const RunLimits& limits, const std::function<void(const Progress
         {
             continue;
         }
-        double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+        double wall =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
         if (progress && wall - lastProgress >= kProgressEveryS)
         {
             lastProgress = wall;

@@ -38,10 +38,10 @@ namespace flow
 /** What the engine records of one flow. */
 struct FlowOutcome
 {
-    double startPs = -1;      ///< when it started (-1: never)
-    double dataDonePs = -1;   ///< when its last bit left the sender's bottleneck (-1: not yet)
-    double completePs = -1;   ///< when its last byte reached the receiver (-1: not yet)
-    double lastRateBps = 0;   ///< its wire rate when its data finished
+    double startPs = -1;          ///< when it started (-1: never)
+    double dataDonePs = -1;       ///< when its last bit left the sender's bottleneck (-1: not yet)
+    double completePs = -1;       ///< when its last byte reached the receiver (-1: not yet)
+    double lastRateBps = 0;       ///< its wire rate when its data finished
     double deliveredAtWarmup = 0; ///< payload bytes at the receiver when the warm-up ended
     uint32_t route = UINT32_MAX;  ///< index of its route (RouteOf), UINT32_MAX: none
     uint32_t handle = UINT32_MAX; ///< its solver handle while it sends

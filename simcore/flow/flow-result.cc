@@ -34,7 +34,8 @@ Ps(double ps)
 
 } // namespace
 
-FlowResultAssembler::FlowResultAssembler(const Scenario& scenario, FlowEngine& engine,
+FlowResultAssembler::FlowResultAssembler(const Scenario& scenario,
+                                         FlowEngine& engine,
                                          const RingStreams* streams)
     : m_scenario(scenario),
       m_engine(engine),
@@ -185,7 +186,10 @@ FlowResultAssembler::FlowRecords()
     const auto& nodes = m_scenario.topo.nodes;
     double endPs = m_engine.EndPs();
     double warmupPs = static_cast<double>(m_scenario.warmupNs) * 1000.0;
-    auto name = [&](uint32_t n) { return n < nodes.size() ? nodes[n].id : std::to_string(n); };
+    auto name = [&](uint32_t n)
+    {
+        return n < nodes.size() ? nodes[n].id : std::to_string(n);
+    };
     json arr = json::array();
     for (uint32_t i = 0; i < m_scenario.flows.size(); ++i)
     {
@@ -215,8 +219,9 @@ FlowResultAssembler::FlowRecords()
         double fct = done ? o.completePs - o.startPs : 0;
         r["fct_us"] = done ? json(RoundDecimals(fct / 1e6, 3)) : json(nullptr);
         r["sender_fct_us"] =
-            done ? json(RoundDecimals((fct + static_cast<double>(m_engine.AckReturnPs(i))) / 1e6, 3))
-                 : json(nullptr);
+            done
+                ? json(RoundDecimals((fct + static_cast<double>(m_engine.AckReturnPs(i))) / 1e6, 3))
+                : json(nullptr);
         double ideal = IdealPs(i);
         r["ideal_fct_us"] = ideal > 0 ? json(RoundDecimals(ideal / 1e6, 3)) : json(nullptr);
         r["slowdown"] = done && ideal > 0 ? json(RoundDecimals(fct / ideal, 4)) : json(nullptr);

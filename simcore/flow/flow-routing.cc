@@ -69,7 +69,10 @@ FlowRouting::BuildPorts()
     const auto& nodes = m_scenario.topo.nodes;
     std::size_t n = nodes.size();
     std::vector<uint32_t> count(n + 1, 0);
-    auto usable = [n](const LinkSpec& l) { return l.a < n && l.b < n && l.a != l.b; };
+    auto usable = [n](const LinkSpec& l)
+    {
+        return l.a < n && l.b < n && l.a != l.b;
+    };
     for (const LinkSpec& l : m_scenario.topo.links)
     {
         if (usable(l))
@@ -223,8 +226,8 @@ FlowRouting::BuildRoutes()
                     continue;
                 }
                 hops.clear();
-                for (uint32_t d = m_portBegin[s]; d < m_portBegin[s + 1] && hops.size() < kMaxNextHops;
-                     ++d)
+                for (uint32_t d = m_portBegin[s];
+                     d < m_portBegin[s + 1] && hops.size() < kMaxNextHops; ++d)
                 {
                     uint32_t v = m_links[d].to;
                     if (IsSwitch(v) && dist[v] == dist[s] - 1 && !m_routedAround[d])
@@ -332,7 +335,9 @@ FlowRouting::HostPorts(const FlowSpec& f, PortSpread spread, uint32_t src, uint3
 }
 
 bool
-FlowRouting::Walk(std::vector<Walker> from, uint32_t src, uint32_t dst,
+FlowRouting::Walk(std::vector<Walker> from,
+                  uint32_t src,
+                  uint32_t dst,
                   std::vector<LinkShare>& out) const
 {
     // Every equal-cost path has the same length, so walkers advance one hop at a time and

@@ -46,10 +46,10 @@ struct LinkShare
 /** Where a flow's frames and its ACKs go. */
 struct FlowRoute
 {
-    bool valid = false;             ///< false: unroutable (no path), never starts
-    std::vector<LinkShare> data;    ///< sender to receiver, shares of the data rate (sorted by link)
-    std::vector<LinkShare> acks;    ///< receiver to sender, shares of the ACK rate (sorted by link)
-    std::vector<uint32_t> nodes;    ///< the first frame's path, sender to receiver
+    bool valid = false;          ///< false: unroutable (no path), never starts
+    std::vector<LinkShare> data; ///< sender to receiver, shares of the data rate (sorted by link)
+    std::vector<LinkShare> acks; ///< receiver to sender, shares of the ACK rate (sorted by link)
+    std::vector<uint32_t> nodes; ///< the first frame's path, sender to receiver
     /// (rate bit/s, delay ps) of each hop of `nodes`; rates x planes for a QP sprayed over the
     /// planes of a multi-plane NIC (as the packet model's ideal FCT counts them).
     std::vector<std::pair<double, int64_t>> hops;
@@ -58,9 +58,9 @@ struct FlowRoute
 /** How the NIC picks source ports for a QP's frames (its transport, docs/model.md). */
 enum class PortSpread : uint8_t
 {
-    ONE,    ///< rc, xrc: every frame on the QP's port
-    SET,    ///< erd: nic.erd.paths ports in turn
-    RANDOM  ///< sprayed: a port hashed from (QP, PSN) per frame
+    ONE,   ///< rc, xrc: every frame on the QP's port
+    SET,   ///< erd: nic.erd.paths ports in turn
+    RANDOM ///< sprayed: a port hashed from (QP, PSN) per frame
 };
 
 class FlowRouting
@@ -112,15 +112,19 @@ class FlowRouting
     uint32_t PortCount(uint32_t node) const { return m_portBegin[node + 1] - m_portBegin[node]; }
     bool IsSwitch(uint32_t node) const { return !m_scenario.topo.nodes[node].isHost; }
     /** The host ports a QP of this source uses, with their shares (planes). */
-    std::vector<std::pair<uint32_t, double>> HostPorts(const FlowSpec& f, PortSpread spread,
-                                                       uint32_t src, uint32_t dst) const;
+    std::vector<std::pair<uint32_t, double>> HostPorts(const FlowSpec& f,
+                                                       PortSpread spread,
+                                                       uint32_t src,
+                                                       uint32_t dst) const;
     /** Whether the host port's plane reaches dst. */
     bool PlaneUsable(uint32_t host, uint32_t port, uint32_t dst) const;
     /**
      * Spreads walkers from a host toward dst, hop by hop, adding each directed link's share to
      * `out`; false when some share finds no route.
      */
-    bool Walk(std::vector<Walker> from, uint32_t src, uint32_t dst,
+    bool Walk(std::vector<Walker> from,
+              uint32_t src,
+              uint32_t dst,
               std::vector<LinkShare>& out) const;
     /** The equal-cost egress ports of switch s toward host dst (empty: none). */
     std::pair<const uint16_t*, uint32_t> NextHops(uint32_t s, uint32_t dst) const;
@@ -131,8 +135,8 @@ class FlowRouting
     void BuildRoutes();
 
     const Scenario& m_scenario;
-    std::vector<uint32_t> m_portBegin; ///< per node: its first directed link (n + 1 entries)
-    std::vector<DirectedLink> m_links; ///< by node, then port order
+    std::vector<uint32_t> m_portBegin;   ///< per node: its first directed link (n + 1 entries)
+    std::vector<DirectedLink> m_links;   ///< by node, then port order
     std::vector<uint32_t> m_switchPlane; ///< per node: its plane (switches), UINT32_MAX else
     /// per plane, per host: the index of its attachment switch among the plane's attachment
     /// switches, and that switch (UINT32_MAX: the plane does not reach the host)
@@ -141,8 +145,8 @@ class FlowRouting
     /// per switch, per attachment index of its plane: (offset << 8 | count) into m_hopPorts
     std::vector<std::vector<uint32_t>> m_entries;
     std::vector<std::vector<uint16_t>> m_hopPorts; ///< per switch: distinct next-hop sets
-    std::vector<char> m_down;         ///< per directed link: failed
-    std::vector<char> m_routedAround; ///< per directed link: left out of the routes
+    std::vector<char> m_down;                      ///< per directed link: failed
+    std::vector<char> m_routedAround;              ///< per directed link: left out of the routes
 };
 
 } // namespace flow

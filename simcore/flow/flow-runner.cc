@@ -2,9 +2,9 @@
 
 #include "flow/flow-caveats.h"
 #include "flow/flow-engine.h"
-#include "flow/max-min-solver.h"
 #include "flow/flow-result.h"
 #include "flow/flow-routing.h"
+#include "flow/max-min-solver.h"
 #include "flow/ring-streams.h"
 
 #include <cmath>

@@ -17,7 +17,7 @@ namespace
 struct Level
 {
     double value;
-    uint32_t id;  ///< link index, or flow handle for a cap
+    uint32_t id; ///< link index, or flow handle for a cap
     bool cap;
 
     bool operator>(const Level& o) const
@@ -101,8 +101,11 @@ MaxMinSolver::SetCapacity(double nowPs, uint32_t link, double capacityBps)
 }
 
 uint32_t
-MaxMinSolver::Add(double nowPs, const std::vector<LinkShare>& data,
-                  const std::vector<LinkShare>& acks, double ackShare, double capBps,
+MaxMinSolver::Add(double nowPs,
+                  const std::vector<LinkShare>& data,
+                  const std::vector<LinkShare>& acks,
+                  double ackShare,
+                  double capBps,
                   double sentBits)
 {
     uint32_t h;
@@ -218,7 +221,8 @@ MaxMinSolver::Collect()
     m_closure.clear();
     m_closureLinks.clear();
     std::vector<uint32_t> stack;
-    auto visitLink = [&](uint32_t li) {
+    auto visitLink = [&](uint32_t li)
+    {
         Link& l = m_links[li];
         if (l.mark == m_epoch)
         {
@@ -306,7 +310,8 @@ MaxMinSolver::Fill()
     // heap once per round (after every flow of the round froze), not once per flow.
     std::vector<uint32_t> touched;
     ++m_round;
-    auto freeze = [&](uint32_t h, double rate) {
+    auto freeze = [&](uint32_t h, double rate)
+    {
         Flow& f = m_flows[h];
         f.frozen = true;
         f.next = rate;
@@ -323,7 +328,8 @@ MaxMinSolver::Fill()
             }
         }
     };
-    auto requeue = [&]() {
+    auto requeue = [&]()
+    {
         for (uint32_t li : touched)
         {
             Link& l = m_links[li];

@@ -51,8 +51,11 @@ class MaxMinSolver
      * \param capBps the flow's own rate limit (infinity: none)
      * \param sentBits what it sent before (a flow moved to another route keeps its count)
      */
-    uint32_t Add(double nowPs, const std::vector<LinkShare>& data,
-                 const std::vector<LinkShare>& acks, double ackShare, double capBps,
+    uint32_t Add(double nowPs,
+                 const std::vector<LinkShare>& data,
+                 const std::vector<LinkShare>& acks,
+                 double ackShare,
+                 double capBps,
                  double sentBits = 0);
 
     /** A link's capacity from nowPs on (a failed link: 0); its flows are solved again. */
@@ -111,11 +114,11 @@ class MaxMinSolver
     struct Link
     {
         double capacity = 0;
-        std::vector<uint32_t> users;    ///< flows with data on it
+        std::vector<uint32_t> users;     ///< flows with data on it
         std::vector<double> userWeights; ///< their weight on it (aligned with users)
-        std::vector<uint32_t> ackUsers; ///< flows with ACKs on it
-        std::vector<double> ackWeights; ///< their ACK weight on it (aligned with ackUsers)
-        double load = 0;                ///< wire bit/s now (data and ACKs)
+        std::vector<uint32_t> ackUsers;  ///< flows with ACKs on it
+        std::vector<double> ackWeights;  ///< their ACK weight on it (aligned with ackUsers)
+        double load = 0;                 ///< wire bit/s now (data and ACKs)
         double lastPs = 0;
         double carriedBits = 0;
         bool dirty = false;

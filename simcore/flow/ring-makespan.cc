@@ -81,7 +81,9 @@ Classes(const std::vector<double>& s)
 } // namespace
 
 double
-RingMakespanByRecursionPs(const std::vector<double>& d, const std::vector<double>& s, uint64_t steps)
+RingMakespanByRecursionPs(const std::vector<double>& d,
+                          const std::vector<double>& s,
+                          uint64_t steps)
 {
     std::size_t n = d.size();
     if (n == 0 || steps == 0)
@@ -132,7 +134,8 @@ RingMakespanPs(const std::vector<double>& d, const std::vector<double>& s, uint6
     }
     // a range-maximum table of D[j] - j x per distinct s value x, built when first needed
     std::map<double, RangeMax> tables;
-    auto table = [&](double x) -> const RangeMax& {
+    auto table = [&](double x) -> const RangeMax&
+    {
         auto it = tables.find(x);
         if (it == tables.end())
         {
@@ -156,7 +159,8 @@ RingMakespanPs(const std::vector<double>& d, const std::vector<double>& s, uint6
             std::size_t end = std::min<std::size_t>(greater[r], last + 1); // first position past
             // a path advancing to any position in [r, end) stays on m: j = position + 1
             double g = table(m).Max(r + 1, end);
-            double value = g + (static_cast<double>(q) + 1) * m - D[q] + static_cast<double>(K - 1) * m;
+            double value =
+                g + (static_cast<double>(q) + 1) * m - D[q] + static_cast<double>(K - 1) * m;
             best = std::max(best, value);
             r = end;
         }

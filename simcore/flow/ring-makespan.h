@@ -31,7 +31,8 @@ namespace flow
 double RingMakespanPs(const std::vector<double>& d, const std::vector<double>& s, uint64_t steps);
 
 /** The same by running the recursion step by step: O(n K), for tests and small rings. */
-double RingMakespanByRecursionPs(const std::vector<double>& d, const std::vector<double>& s,
+double RingMakespanByRecursionPs(const std::vector<double>& d,
+                                 const std::vector<double>& s,
                                  uint64_t steps);
 
 } // namespace flow

@@ -52,7 +52,8 @@ RingStreams::RingStreams(const Scenario& scenario, std::vector<StreamedCollectiv
                 hops[p].local = req.serverOf[a] == req.serverOf[b];
                 // the plan's connection c x n + p, numbered as the packet model's flows are
                 hops[p].udpSrcPort = static_cast<uint16_t>(
-                    kFirstUdpPort + (sc.flowBase + static_cast<uint64_t>(c) * n + p) % kUdpPortSpan);
+                    kFirstUdpPort +
+                    (sc.flowBase + static_cast<uint64_t>(c) * n + p) % kUdpPortSpan);
             }
             j.channels.push_back(std::move(hops));
         }
@@ -64,7 +65,8 @@ RingStreams::RingStreams(const Scenario& scenario, std::vector<StreamedCollectiv
 bool
 RingStreams::Streams(uint32_t job) const
 {
-    return std::any_of(m_jobs.begin(), m_jobs.end(), [job](const Job& j) { return j.spec.job == job; });
+    return std::any_of(m_jobs.begin(), m_jobs.end(),
+                       [job](const Job& j) { return j.spec.job == job; });
 }
 
 std::vector<uint32_t>
@@ -221,7 +223,8 @@ RingStreams::TransfersCompleted() const
     uint64_t n = 0;
     for (const Job& j : m_jobs)
     {
-        uint64_t perIteration = static_cast<uint64_t>(j.steps) * j.spec.ranks.size() * j.channels.size();
+        uint64_t perIteration =
+            static_cast<uint64_t>(j.steps) * j.spec.ranks.size() * j.channels.size();
         for (const Iteration& it : j.iterations)
         {
             n += it.endPs >= 0 ? perIteration : 0;
@@ -233,7 +236,8 @@ RingStreams::TransfersCompleted() const
 json
 RingStreams::JobEntry(uint32_t job, const FlowEngine& engine) const
 {
-    auto it = std::find_if(m_jobs.begin(), m_jobs.end(), [job](const Job& j) { return j.spec.job == job; });
+    auto it = std::find_if(m_jobs.begin(), m_jobs.end(),
+                           [job](const Job& j) { return j.spec.job == job; });
     const Job& j = *it;
     const JobSpec& spec = m_scenario.jobs[job];
     json r = JobHeaderJson(m_scenario, spec);
@@ -247,7 +251,8 @@ RingStreams::JobEntry(uint32_t job, const FlowEngine& engine) const
         const Iteration& x = j.iterations[i];
         json e;
         e["index"] = i;
-        e["start_us"] = x.startPs >= 0 ? json(RoundDecimals(std::llround(x.startPs) / 1e6, 3)) : json(nullptr);
+        e["start_us"] =
+            x.startPs >= 0 ? json(RoundDecimals(std::llround(x.startPs) / 1e6, 3)) : json(nullptr);
         if (x.endPs >= 0)
         {
             double t = (std::llround(x.endPs) - std::llround(x.startPs)) / 1e6;
@@ -274,14 +279,18 @@ RingStreams::JobEntry(uint32_t job, const FlowEngine& engine) const
     }
     bool complete = done == j.iterations.size();
     r["completed"] = complete;
-    r["jct_us"] = complete ? json(RoundDecimals((std::llround(last) - std::llround(first)) / 1e6, 3))
-                           : json(nullptr);
+    r["jct_us"] = complete
+                      ? json(RoundDecimals((std::llround(last) - std::llround(first)) / 1e6, 3))
+                      : json(nullptr);
     double meanUs = done ? sumUs / done : 0;
-    r["algbw_gbps"] = done ? json(RoundDecimals(JobGbps(spec.messageBytes, meanUs), 4)) : json(nullptr);
+    r["algbw_gbps"] =
+        done ? json(RoundDecimals(JobGbps(spec.messageBytes, meanUs), 4)) : json(nullptr);
     r["busbw_gbps"] =
-        done ? json(RoundDecimals(JobGbps(spec.messageBytes, meanUs) * spec.busFactor, 4)) : json(nullptr);
+        done ? json(RoundDecimals(JobGbps(spec.messageBytes, meanUs) * spec.busFactor, 4))
+             : json(nullptr);
     r["iterations"] = its;
-    uint64_t perIteration = static_cast<uint64_t>(j.steps) * j.spec.ranks.size() * j.channels.size();
+    uint64_t perIteration =
+        static_cast<uint64_t>(j.steps) * j.spec.ranks.size() * j.channels.size();
     r["flows"] = static_cast<uint64_t>(PlannedTransfers(j.spec.request));
     r["flows_completed"] = perIteration * done;
     uint64_t network = 0;

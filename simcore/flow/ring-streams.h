@@ -59,8 +59,8 @@ class RingStreams : public FlowDriver
     /** One ring position of a channel: its connection. */
     struct Hop
     {
-        uint32_t src = 0; ///< host
-        uint32_t dst = 0; ///< host
+        uint32_t src = 0;   ///< host
+        uint32_t dst = 0;   ///< host
         bool local = false; ///< NVLink: two GPUs of one server
         uint16_t udpSrcPort = 0;
     };
@@ -74,14 +74,14 @@ class RingStreams : public FlowDriver
     struct Job
     {
         StreamedCollective spec;
-        uint32_t steps = 0;   ///< K
-        uint64_t block = 0;   ///< bytes per step and channel
+        uint32_t steps = 0; ///< K
+        uint64_t block = 0; ///< bytes per step and channel
         std::vector<std::vector<Hop>> channels;
         std::vector<Iteration> iterations;
-        uint32_t current = 0;         ///< the iteration running
-        std::vector<uint32_t> flows;  ///< its network streams, this iteration (engine ids)
+        uint32_t current = 0;           ///< the iteration running
+        std::vector<uint32_t> flows;    ///< its network streams, this iteration (engine ids)
         std::vector<uint32_t> allFlows; ///< every stream it started
-        uint32_t pending = 0;         ///< of them, still sending
+        uint32_t pending = 0;           ///< of them, still sending
     };
 
     void StartIteration(FlowEngine& engine, uint32_t job);

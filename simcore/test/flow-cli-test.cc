@@ -54,7 +54,8 @@ class FlowCli : public ::testing::Test
     Outcome Fabricsim(const std::string& args)
     {
         std::string err = m_dir + "/stderr";
-        int status = std::system(("'" + kBin + "' " + args + " >/dev/null 2>'" + err + "'").c_str());
+        int status =
+            std::system(("'" + kBin + "' " + args + " >/dev/null 2>'" + err + "'").c_str());
         return {WIFEXITED(status) ? WEXITSTATUS(status) : 128, ReadFile(err)};
     }
 
@@ -85,9 +86,9 @@ TEST_F(FlowCli, FlowsTakeThePacketEnginesPaths)
     // of every flow's first frame is the same in both engines. (Under per_packet or adaptive
     // switches the packet model's first frame takes whichever next hop the switch's counter or
     // queues give; the flow engine shows the hash's, and splits the flow evenly.)
-    for (const char* example : {"fat-tree-stride-flow-paths.json", "rail-optimized-stride.json",
-                                "fat-tree-permutation.json", "three-tier-tor-pairs.json",
-                                "multi-plane-sprayed.json"})
+    for (const char* example :
+         {"fat-tree-stride-flow-paths.json", "rail-optimized-stride.json",
+          "fat-tree-permutation.json", "three-tier-tor-pairs.json", "multi-plane-sprayed.json"})
     {
         std::string s = WithPaths(example);
         json packet = Result(s, "packet", "p.json");
@@ -149,12 +150,14 @@ TEST_F(FlowCli, PacketEngineRefusesAFabricPastItsSize)
     // 65,536 GPUs (bench/flow-65536-ring.json's fabric) with one flow: valid for the scenario
     // format and the flow engine, not the packet engine
     json s = json::parse(ReadFile(kRoot + "/bench/flow-65536-ring.json"));
-    s["traffic"] = json::parse(R"([{"kind": "pairs", "pairs": [["h0", "h65535"]], "size_bytes": 4096}])");
+    s["traffic"] =
+        json::parse(R"([{"kind": "pairs", "pairs": [["h0", "h65535"]], "size_bytes": 4096}])");
     std::string big = m_dir + "/big.json";
     std::ofstream(big) << s.dump();
     Outcome o = Fabricsim("run '" + big + "' --out '" + m_dir + "/r.json'");
     EXPECT_EQ(o.code, 2);
-    EXPECT_EQ(o.err.rfind("topology: expands to 66048 nodes, more than the packet engine's limit", 0), 0u)
+    EXPECT_EQ(
+        o.err.rfind("topology: expands to 66048 nodes, more than the packet engine's limit", 0), 0u)
         << o.err;
     json flow = Result(big, "flow", "f.json");
     EXPECT_EQ(flow["flows"][0]["bytes_delivered"], 4096);

@@ -58,8 +58,8 @@ ReadFile(const std::string& path)
 std::string
 PresetScenario(const std::string& file)
 {
-    json preset = json::parse(ReadFile(std::string(FABRICSIM_SOURCE_DIR) +
-                                       "/../backend/app/presets/data/" + file));
+    json preset = json::parse(
+        ReadFile(std::string(FABRICSIM_SOURCE_DIR) + "/../backend/app/presets/data/" + file));
     return preset["scenario"].dump();
 }
 
@@ -68,7 +68,8 @@ TEST(FlowEngine, FlowAloneFinishesInItsIdealFct)
     // h0 -> h2 crosses leaf0, a spine, leaf1: 4 hops of 100G and 1 us. 1 MB at MTU 1000 is
     // 1000 frames of 1082 wire bytes: 86.56 us at 100G, plus 4 us of propagation and the last
     // frame's 8.656 ns... x 3 at the hops after the first (the bottleneck): 90.81968 us.
-    json r = RunFlow(LeafSpine(R"([{"kind": "pairs", "pairs": [["h0", "h2"]], "size_bytes": 1000000}])"));
+    json r = RunFlow(
+        LeafSpine(R"([{"kind": "pairs", "pairs": [["h0", "h2"]], "size_bytes": 1000000}])"));
     const json& f = r["flows"][0];
     EXPECT_NEAR(f["fct_us"].get<double>(), 90.81968, 0.001);
     EXPECT_NEAR(f["ideal_fct_us"].get<double>(), 90.81968, 0.001);
@@ -158,7 +159,8 @@ TEST(FlowEngine, LinkFailureStallsThenReroutesAfterConvergence)
     // later, onto the other spine. It sends at the line rate (100G: 92.421 Gbit/s of payload at
     // MTU 1000) for 100 us, nothing for 50, then 250 us more; at 400 us the payload of the last
     // path latency (4.25968 us) is still on its way: 92.421e9 x 345.74 us / 8 = 3,994,233 bytes.
-    std::string healthy = R"({"schema_version": 1, "duration_us": 400, "nic": {"cc": {"algorithm": "none"}},
+    std::string healthy =
+        R"({"schema_version": 1, "duration_us": 400, "nic": {"cc": {"algorithm": "none"}},
         "topology": {"kind": "leaf_spine", "leaves": 2, "spines": 2, "hosts_per_leaf": 2,
                      "host_rate_gbps": 100, "fabric_rate_gbps": 100, "link_delay_us": 1},
         "traffic": [{"kind": "pairs", "pairs": [["h0", "h2"]], "size_bytes": 0}],
@@ -166,8 +168,10 @@ TEST(FlowEngine, LinkFailureStallsThenReroutesAfterConvergence)
     json before = RunFlow(healthy);
     std::string spine = before["flows"][0]["path"][2];
     json faulty = json::parse(healthy);
-    faulty["faults"] = json::array({{{"kind", "link_down"}, {"link", "leaf0->" + spine},
-                                     {"start_us", 100}, {"convergence_us", 50}}});
+    faulty["faults"] = json::array({{{"kind", "link_down"},
+                                     {"link", "leaf0->" + spine},
+                                     {"start_us", 100},
+                                     {"convergence_us", 50}}});
     json after = RunFlow(faulty.dump());
     double payload = 100e9 * 1000 / 1082;
     double expected = payload * (400 - 50 - 4.25968) * 1e-6 / 8;
