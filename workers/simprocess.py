@@ -41,11 +41,13 @@ class Outcome:
     killed_reason: str = ""
 
 
-def command(binary: Path, workdir: Path, wall_s: int, memory_mb: int, threads: int = 1) -> list[str]:
-    """The argument list of one run on `threads` simulator threads."""
+def command(binary: Path, workdir: Path, wall_s: int, memory_mb: int, threads: int = 1,
+            engine: str = "packet") -> list[str]:
+    """The argument list of one run on `threads` simulator threads, answered by `engine`
+    ("packet" or "flow": `fabricsim run --engine`)."""
     return [str(binary), "run", str(workdir / "scenario.json"), "--out",
             str(workdir / "result.json"), "--progress", "--max-wall-s", str(wall_s),
-            "--max-memory-mb", str(memory_mb), "--threads", str(threads)]
+            "--max-memory-mb", str(memory_mb), "--threads", str(threads), "--engine", engine]
 
 
 def run_simulator(argv: list[str], workdir: Path, *, hard_wall_s: float, tick_s: float,

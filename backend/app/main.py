@@ -18,6 +18,7 @@ from app.core.docs import mount_docs
 from app.core.frontend import mount_frontend
 from app.core.middleware import BodyLimitMiddleware
 from app.core.security import SecurityHeadersMiddleware
+from app.estimate import router as estimate
 from app.fabricsettings import router as fabricsettings
 from app.imports import router as imports
 from app.labs import router as labs
@@ -45,6 +46,7 @@ api_router.include_router(scenarios.router)
 api_router.include_router(share.router)
 api_router.include_router(presets.router)
 api_router.include_router(runs.router)
+api_router.include_router(estimate.router)
 api_router.include_router(sweeps.router)
 api_router.include_router(tunings.router)
 api_router.include_router(topologies.router)

@@ -32,6 +32,12 @@ constexpr uint16_t kRoceUdpPort = 4791;
 constexpr uint8_t kControlPriority = 7;
 constexpr uint32_t kNumPriorities = 8;
 
+/** Bytes an ERD DATA frame carries beyond an RC frame: RDETH 4 + DETH 8 + EETH 9. */
+constexpr uint32_t kErdRdethBytes = 4;
+constexpr uint32_t kErdDethBytes = 8;
+constexpr uint32_t kErdEethBytes = 9;
+constexpr uint32_t kErdExtraHeaderBytes = kErdRdethBytes + kErdDethBytes + kErdEethBytes;
+
 static_assert(kDataOverheadBytes == 82 && kStoredDataOverheadBytes == 62 && kAckWireBytes == 86,
               "docs/model.md and docs/scenario-format.md quote these sizes");
 

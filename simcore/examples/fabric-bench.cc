@@ -9,7 +9,7 @@
  */
 #include "helper/fabric-run.h"
 #include "helper/fabric-runner.h"
-#include "helper/process-memory.h"
+#include "scenario/process-memory.h"
 
 #include <nlohmann/json.hpp>
 

@@ -4,7 +4,7 @@
  * per scope, per host pair and per ToR pair, idle and under load.
  */
 #include "common/rounding.h"
-#include "helper/result-math.h"
+#include "scenario/result-math.h"
 #include "helper/result-reports.h"
 #include "helper/network-builder.h"
 #include "model/fault-schedule.h"

@@ -13,6 +13,7 @@
 
 #include "model/fabric-config.h"
 #include "model/fabric-context.h"
+#include "scenario/dependency-rules.h"
 
 #include <cstdint>
 #include <vector>
@@ -40,7 +41,7 @@ class FlowDependencyTracker
      */
     static bool Acknowledged(const FlowSpec& input, const FlowSpec& waiting)
     {
-        return !input.local && waiting.src == input.src && input.src != input.dst;
+        return LearnsByAck(input, waiting);
     }
 
     /**

@@ -12,6 +12,7 @@
 #include "model/fabric-switch.h"
 #include "model/fault-schedule.h"
 #include "model/rdma-nic.h"
+#include "scenario/path-timing.h"
 
 #include <cstdint>
 #include <string>
@@ -20,10 +21,6 @@
 
 namespace fabric
 {
-
-/** Ideal (empty-fabric) FCT of size bytes over hops of (rate bit/s, delay ps); docs/model.md. */
-double IdealFctPs(uint64_t sizeBytes, uint32_t mtu, const std::vector<std::pair<double, int64_t>>& hops,
-                  uint32_t overheadBytes = kDataOverheadBytes);
 
 class NetworkBuilder
 {

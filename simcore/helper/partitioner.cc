@@ -12,8 +12,9 @@
 namespace fabric
 {
 
-// The scheduler's tie keys mix node ids below 2^15 (FastHeapScheduler::Mixed).
-static_assert(kMaxNodes < (1u << 15), "node ids must stay below 2^15");
+// The scheduler's tie keys mix node ids below 2^15 (FastHeapScheduler::Mixed): the packet
+// engine refuses larger fabrics (main/fabricsim.cc, PacketRefusal).
+static_assert(kPacketMaxNodes < (1u << 15), "node ids must stay below 2^15");
 
 std::string
 ParallelRefusal(const Scenario& scenario)

@@ -6,7 +6,7 @@
 #include "helper/result-assembler.h"
 #include "common/rounding.h"
 #include "helper/network-builder.h"
-#include "helper/result-math.h"
+#include "scenario/result-math.h"
 #include "helper/result-reports.h"
 #include "helper/run-controller.h"
 #include "helper/run-monitor.h"
@@ -18,45 +18,6 @@
 
 namespace fabric
 {
-
-namespace
-{
-
-nlohmann::ordered_json
-Distribution(std::vector<double> v, bool withP95)
-{
-    nlohmann::ordered_json j;
-    std::sort(v.begin(), v.end());
-    j["count"] = v.size();
-    if (v.empty())
-    {
-        j["mean"] = nullptr;
-        j["p50"] = nullptr;
-        if (withP95)
-        {
-            j["p95"] = nullptr;
-        }
-        j["p99"] = nullptr;
-        j["p999"] = nullptr;
-        return j;
-    }
-    double sum = 0;
-    for (double x : v)
-    {
-        sum += x;
-    }
-    j["mean"] = RoundDecimals(sum / v.size(), 4);
-    j["p50"] = RoundDecimals(Percentile(v, 0.5), 4);
-    if (withP95)
-    {
-        j["p95"] = RoundDecimals(Percentile(v, 0.95), 4);
-    }
-    j["p99"] = RoundDecimals(Percentile(v, 0.99), 4);
-    j["p999"] = RoundDecimals(Percentile(v, 0.999), 4);
-    return j;
-}
-
-} // namespace
 
 double
 LinkUtilization(const Port& port, int64_t warmupPs, int64_t endPs)
@@ -245,8 +206,8 @@ ResultAssembler::Summary() const
             }
         }
     }
-    s["fct_us"] = Distribution(fct, false);
-    s["slowdown"] = Distribution(slow, true);
+    s["fct_us"] = DistributionJson(fct, false);
+    s["slowdown"] = DistributionJson(slow, true);
 
     json qj = json::array();
     for (auto& [name, prio, mx, mean, p99, mxRun] : queues)

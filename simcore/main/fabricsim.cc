@@ -4,8 +4,8 @@
  *   fabricsim --version
  *   fabricsim validate SCENARIO.json
  *   fabricsim expand SCENARIO.json
- *   fabricsim run SCENARIO.json --out RESULT.json [--progress] [--max-wall-s S]
- *                 [--max-events N] [--max-memory-mb M] [--threads N]
+ *   fabricsim run SCENARIO.json --out RESULT.json [--engine packet|flow] [--progress]
+ *                 [--max-wall-s S] [--max-events N] [--max-memory-mb M] [--threads N]
  *   fabricsim check SCENARIO.json   (configuration check: findings as JSON)
  *   fabricsim schema
  *   fabricsim batch MANIFEST.json [--jobs N] [--max-wall-s S] [--max-events N]
@@ -15,12 +15,14 @@
  * 1 internal error. Errors are one line on stderr.
  */
 
+#include "flow/flow-runner.h"
 #include "helper/fabric-runner.h"
 #include "helper/partitioner.h"
-#include "helper/process-memory.h"
+#include "scenario/process-memory.h"
 #include "main/batch.h"
 #include "scenario/config-check.h"
 #include "scenario/result-writer.h"
+#include "scenario/scenario-contract.h"
 #include "scenario/scenario-checks.h"
 #include "scenario/scenario-parser.h"
 
@@ -48,7 +50,7 @@ constexpr int kExitInvalid = 2;
 constexpr int kExitLimit = 3;
 
 const char* kUsage = "usage: fabricsim --version | validate FILE | expand FILE | check FILE | schema | run FILE "
-                     "--out RESULT [--progress] [--max-wall-s S] [--max-events N] "
+                     "--out RESULT [--engine packet|flow] [--collective-streams auto|on|off] [--progress] [--max-wall-s S] [--max-events N] "
                      "[--max-memory-mb M] [--threads N] | batch MANIFEST [--jobs N] "
                      "[--max-wall-s S] [--max-events N] [--max-memory-mb M] [--threads N]";
 
@@ -120,6 +122,8 @@ struct RunOptions
 {
     std::string scenarioPath;
     std::string outPath;
+    std::string engine = "packet"; ///< "packet" (the ns-3 model) or "flow" (flow/flow-runner.h)
+    std::string collectiveStreams = "auto"; ///< flow engine: when rings run as streams
     bool progress = false;
     fabric::RunLimits limits;
 };
@@ -146,6 +150,25 @@ ParseRunOptions(const std::vector<std::string>& args)
         else if (a == "--progress")
         {
             o.progress = true;
+        }
+        else if (a == "--collective-streams")
+        {
+            o.collectiveStreams = value();
+            if (o.collectiveStreams != "auto" && o.collectiveStreams != "on" &&
+                o.collectiveStreams != "off")
+            {
+                throw UsageError{"--collective-streams: must be \"auto\", \"on\" or \"off\" (got \"" +
+                                 o.collectiveStreams + "\")"};
+            }
+        }
+        else if (a == "--engine")
+        {
+            o.engine = value();
+            if (o.engine != "packet" && o.engine != "flow")
+            {
+                throw UsageError{"--engine: must be \"packet\" or \"flow\" (got \"" + o.engine +
+                                 "\")"};
+            }
         }
         else if (a == "--max-wall-s")
         {
@@ -308,12 +331,60 @@ MaybeRestartWithHugePages(const fabric::Scenario& scenario)
     }
 }
 
-int
-Run(const std::vector<std::string>& args)
+/** The result's first keys, as both engines write them (docs/result-format.md). */
+nlohmann::ordered_json
+ResultHeader(const fabric::Scenario& scenario, fabric::RunStatus status, const char* engine,
+             uint64_t events, uint64_t simTimeNs, uint64_t packetsTx)
 {
-    RunOptions o = ParseRunOptions(args);
-    fabric::Scenario scenario = Load(o.scenarioPath);
-    CheckOutPath(o.outPath);
+    nlohmann::ordered_json result = nlohmann::ordered_json::object();
+    result["result_version"] = 1;
+    result["status"] = status == fabric::RunStatus::OK ? "ok" : "limit";
+    result["run_info"] = {{"simulator", "fabricsim"},
+                          {"version", FABRICSIM_VERSION},
+                          {"engine", engine},
+                          {"seed", scenario.seed},
+                          {"scenario_sha256", scenario.sha256},
+                          {"events", events},
+                          {"sim_time_ns", simTimeNs},
+                          {"duration_ns", scenario.durationNs},
+                          {"warmup_ns", scenario.warmupNs},
+                          {"packets_tx", packetsTx}};
+    result["warnings"] = fabric::WarningsJson(fabric::ScenarioWarnings(scenario));
+    return result;
+}
+
+/**
+ * A fabric larger than the packet engine runs (its event keys hold node ids below 2^15): one
+ * line naming the limit, or "" (the flow engine takes the scenario format's limits).
+ */
+std::string
+PacketRefusal(const fabric::Scenario& scenario)
+{
+    std::size_t nodes = scenario.topo.nodes.size();
+    std::size_t links = scenario.topo.links.size();
+    if (nodes > fabric::kPacketMaxNodes)
+    {
+        return "topology: expands to " + std::to_string(nodes) +
+               " nodes, more than the packet engine's limit of " +
+               std::to_string(fabric::kPacketMaxNodes) + " (run it with --engine flow)";
+    }
+    if (links > fabric::kPacketMaxLinks)
+    {
+        return "topology: expands to " + std::to_string(links) +
+               " links, more than the packet engine's limit of " +
+               std::to_string(fabric::kPacketMaxLinks) + " (run it with --engine flow)";
+    }
+    return "";
+}
+
+int
+RunPacket(const RunOptions& o, const fabric::Scenario& scenario)
+{
+    std::string tooLarge = PacketRefusal(scenario);
+    if (!tooLarge.empty())
+    {
+        throw Refused{tooLarge};
+    }
     MaybeRestartWithHugePages(scenario);
     if (o.limits.threads > 1)
     {
@@ -323,7 +394,6 @@ Run(const std::vector<std::string>& args)
             throw Refused{"--threads " + std::to_string(o.limits.threads) + ": " + refusal};
         }
     }
-    std::vector<fabric::ScenarioWarning> warnings = fabric::ScenarioWarnings(scenario);
     auto start = std::chrono::steady_clock::now();
 
     fabric::FabricRunner runner(scenario);
@@ -344,20 +414,8 @@ Run(const std::vector<std::string>& args)
         PrintProgress({runner.SimTimeNs(), durationNs, runner.Events(), wallS});
     }
 
-    nlohmann::ordered_json result = nlohmann::ordered_json::object();
-    result["result_version"] = 1;
-    result["status"] = status == fabric::RunStatus::OK ? "ok" : "limit";
-    result["run_info"] = {{"simulator", "fabricsim"},
-                          {"version", FABRICSIM_VERSION},
-                          {"engine", "ns-3.37"},
-                          {"seed", scenario.seed},
-                          {"scenario_sha256", scenario.sha256},
-                          {"events", runner.Events()},
-                          {"sim_time_ns", runner.SimTimeNs()},
-                          {"duration_ns", scenario.durationNs},
-                          {"warmup_ns", scenario.warmupNs},
-                          {"packets_tx", runner.PacketsTx()}};
-    result["warnings"] = fabric::WarningsJson(warnings);
+    nlohmann::ordered_json result = ResultHeader(scenario, status, "ns-3.37", runner.Events(),
+                                                 runner.SimTimeNs(), runner.PacketsTx());
     nlohmann::ordered_json model = runner.Results();
     for (const char* key : {"summary", "flows", "series"})
     {
@@ -372,7 +430,8 @@ Run(const std::vector<std::string>& args)
         }
     }
     double safeWall = wallS > 0 ? wallS : 1e-9;
-    result["perf"] = {{"wall_s", wallS},
+    result["perf"] = {{"engine", "packet"},
+                      {"wall_s", wallS},
                       {"events_per_s", static_cast<double>(runner.Events()) / safeWall},
                       {"packets_per_s", static_cast<double>(runner.PacketsTx()) / safeWall},
                       {"peak_rss_mb", fabric::PeakRssMb()},
@@ -380,6 +439,81 @@ Run(const std::vector<std::string>& args)
                       {"parallel", runner.Parallel()}};
     WriteFile(o.outPath, fabric::DumpDeterministic(std::move(result)) + "\n");
     return status == fabric::RunStatus::OK ? kExitOk : kExitLimit;
+}
+
+/**
+ * `run --engine flow` (docs/model.md, "Flow-level engine"); one thread, whatever --threads.
+ * Ring collectives of more than a million transfers (--collective-streams auto; on: every
+ * ring; off: none) are loaded unexpanded and run as streams.
+ */
+int
+RunFlow(const RunOptions& o)
+{
+    fabric::LoadOptions options;
+    options.streamRingsAbove = o.collectiveStreams == "off"  ? 0
+                               : o.collectiveStreams == "on" ? 1
+                                                             : fabric::flow::kStreamRingsAboveTransfers;
+    fabric::LoadedScenario loaded =
+        fabric::LoadScenarioWith(fabric::ReadScenarioFile(o.scenarioPath), options);
+    const fabric::Scenario& scenario = loaded.scenario;
+    CheckOutPath(o.outPath);
+    auto start = std::chrono::steady_clock::now();
+    fabric::flow::FlowRunner runner(scenario, std::move(loaded.streamed));
+    uint64_t lastReportedNs = UINT64_MAX;
+    auto onProgress = [&o, &lastReportedNs](const fabric::Progress& p)
+    {
+        if (o.progress)
+        {
+            PrintProgress(p);
+            lastReportedNs = p.simTimeNs;
+        }
+    };
+    fabric::RunStatus status = runner.Run(o.limits, onProgress);
+    double wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (o.progress && lastReportedNs != runner.SimTimeNs())
+    {
+        PrintProgress({runner.SimTimeNs(), scenario.durationNs, runner.Events(), wallS});
+    }
+    nlohmann::ordered_json result =
+        ResultHeader(scenario, status, "flow", runner.Events(), runner.SimTimeNs(), 0);
+    result["caveats"] = runner.Caveats();
+    nlohmann::ordered_json model = runner.Results();
+    for (const char* key : {"summary", "flows", "series"})
+    {
+        result[key] = model[key];
+    }
+    if (model.contains("jobs"))
+    {
+        result["jobs"] = model["jobs"];
+    }
+    wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    double safeWall = wallS > 0 ? wallS : 1e-9;
+    result["perf"] = {{"engine", "flow"},
+                      {"wall_s", wallS},
+                      {"events_per_s", static_cast<double>(runner.Events()) / safeWall},
+                      {"packets_per_s", 0},
+                      {"peak_rss_mb", fabric::PeakRssMb()},
+                      {"huge_pages_mb", fabric::HugePagesMb()}};
+    nlohmann::ordered_json work = runner.Work();
+    for (const auto& [key, value] : work.items())
+    {
+        result["perf"][key] = value; // what the rate solves cost (flows solved, filling passes)
+    }
+    WriteFile(o.outPath, fabric::DumpDeterministic(std::move(result)) + "\n");
+    return status == fabric::RunStatus::OK ? kExitOk : kExitLimit;
+}
+
+int
+Run(const std::vector<std::string>& args)
+{
+    RunOptions o = ParseRunOptions(args);
+    if (o.engine == "flow")
+    {
+        return RunFlow(o);
+    }
+    fabric::Scenario scenario = Load(o.scenarioPath);
+    CheckOutPath(o.outPath);
+    return RunPacket(o, scenario);
 }
 
 std::string

@@ -1,4 +1,5 @@
 #include "model/erd-transport.h"
+#include "common/ecmp-hash.h"
 
 #include "model/rdma-nic.h"
 
@@ -56,9 +57,7 @@ ErdTransport::NackIntervalPs(const FlowState& f) const
 uint16_t
 ErdTransport::PathPort(uint16_t base, uint32_t k)
 {
-    // Within the dynamic range 49152..65535; 1021 is odd, so 16 paths get 16 distinct ports.
-    uint32_t offset = (static_cast<uint32_t>(base) + k * 1021u) % 16384u;
-    return static_cast<uint16_t>(49152u + offset);
+    return ErdPathPort(base, k);
 }
 
 bool

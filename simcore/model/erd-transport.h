@@ -36,12 +36,6 @@
 namespace fabric
 {
 
-/** Bytes an ERD DATA frame carries beyond an RC frame: RDETH 4 + DETH 8 + EETH 9. */
-constexpr uint32_t kErdRdethBytes = 4;
-constexpr uint32_t kErdDethBytes = 8;
-constexpr uint32_t kErdEethBytes = 9;
-constexpr uint32_t kErdExtraHeaderBytes = kErdRdethBytes + kErdDethBytes + kErdEethBytes;
-
 class ErdTransport : public Transport
 {
   public:

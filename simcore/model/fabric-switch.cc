@@ -1,4 +1,5 @@
 #include "model/fabric-switch.h"
+#include "common/ecmp-hash.h"
 
 #include "ns3/boolean.h"
 #include "ns3/object-factory.h"
@@ -115,27 +116,7 @@ FabricSwitch::SetRoutes(RouteTable table, const std::vector<HostRoute>* hostRout
 uint32_t
 FabricSwitch::EcmpHash(uint32_t seed, uint32_t src, uint32_t dst, uint16_t udpSrc)
 {
-    // Murmur3-style mixing of the 5-tuple (src, dst, UDP source port, 4791, UDP).
-    auto mix = [](uint32_t h, uint32_t k) {
-        k *= 0xcc9e2d51u;
-        k = (k << 15) | (k >> 17);
-        k *= 0x1b873593u;
-        h ^= k;
-        h = (h << 13) | (h >> 19);
-        return h * 5 + 0xe6546b64u;
-    };
-    uint32_t h = seed;
-    h = mix(h, src);
-    h = mix(h, dst);
-    h = mix(h, (static_cast<uint32_t>(udpSrc) << 16) | kRoceUdpPort);
-    h = mix(h, 17);
-    h ^= 16;
-    h ^= h >> 16;
-    h *= 0x85ebca6bu;
-    h ^= h >> 13;
-    h *= 0xc2b2ae35u;
-    h ^= h >> 16;
-    return h;
+    return EcmpHash5Tuple(seed, src, dst, udpSrc);
 }
 
 [[gnu::always_inline]] inline void

@@ -1,4 +1,5 @@
 #include "model/rdma-nic.h"
+#include "common/ecmp-hash.h"
 
 #include "model/dcqcn-sampled.h"
 #include "model/dcqcn.h"
@@ -18,12 +19,6 @@
 
 namespace fabric
 {
-
-namespace
-{
-/** Seed of the hash that pins an RC/XRC QP to one plane of a multi-plane NIC. */
-constexpr uint32_t kPlaneHashSeed = 0x504c414e; // "PLAN"
-} // namespace
 
 NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
 NS_OBJECT_ENSURE_REGISTERED(MultiPlaneNic);

@@ -1,4 +1,5 @@
 #include "model/sprayed-transport.h"
+#include "common/ecmp-hash.h"
 
 #include "model/rdma-nic.h"
 
@@ -83,8 +84,7 @@ uint16_t
 SprayedTransport::SourcePort(const FlowState& f, uint64_t psn) const
 {
     // A distinct source port per packet (within the dynamic range), so ECMP spreads them.
-    uint64_t h = (static_cast<uint64_t>(f.spec->udpSrcPort) << 32 | psn) * 0x9e3779b97f4a7c15ULL;
-    return static_cast<uint16_t>(49152 + ((h >> 40) % 16384));
+    return SprayedSourcePort(f.spec->udpSrcPort, psn);
 }
 
 void

@@ -45,10 +45,16 @@ BuildPool(const Topology& topo, ServerPool& pool)
         if (fresh)
         {
             pool.hosts.emplace_back();
-            pool.pod.push_back(HostPods(topo, {h}).front());
         }
         pool.hosts[it->second].push_back(h);
     }
+    // each server's pod is its first host's (one pass over the links for all of them)
+    std::vector<uint32_t> first;
+    for (const std::vector<uint32_t>& server : pool.hosts)
+    {
+        first.push_back(server.front());
+    }
+    pool.pod = HostPods(topo, first);
     pool.taken.assign(pool.hosts.size(), false);
 }
 
@@ -235,11 +241,21 @@ GenerateCollective(GeneratorContext& g, ServerPool& pool)
     {
         req.serverOf.push_back(serverOf[h]);
     }
-    g.Expect(PlannedTransfers(req));
+    uint64_t streamAbove = g.Ctx().streamRingsAbove;
+    bool stream = streamAbove > 0 && Streamable(req) && PlannedTransfers(req) > static_cast<double>(streamAbove);
+    // a stream per connection (channel, position), not per transfer
+    g.Expect(stream ? static_cast<double>(req.channels) * ranks.size() : PlannedTransfers(req));
     std::vector<Transfer> plan;
     try
     {
-        plan = PlanCollective(req);
+        if (stream)
+        {
+            CheckCollective(req); // a streamed ring is never expanded (it may be billions)
+        }
+        else
+        {
+            plan = PlanCollective(req);
+        }
     }
     catch (const PlanError& e)
     {
@@ -271,6 +287,22 @@ GenerateCollective(GeneratorContext& g, ServerPool& pool)
     spec.nvlinkGbps = spec.ranksPerServer > 1 ? nvlinkGbps : 0;
     uint32_t jobIndex = static_cast<uint32_t>(rel.jobs.size());
     rel.jobs.push_back(spec);
+    if (stream)
+    {
+        // the flow engine runs its connections as streams (flow/ring-streams.h); the flows
+        // after it are numbered as if its transfers had been listed
+        StreamedCollective sc;
+        sc.job = jobIndex;
+        sc.request = req;
+        sc.ranks = ranks;
+        sc.flowBase = g.FlowNumber();
+        sc.nvlinkGbps = nvlinkGbps;
+        sc.priority = g.Priority();
+        sc.startNs = g.StartNs();
+        rel.streamedTransfers += static_cast<uint64_t>(PlannedTransfers(req));
+        rel.streamed.push_back(std::move(sc));
+        return;
+    }
 
     uint32_t base = static_cast<uint32_t>(g.Flows().size());
     for (const Transfer& t : plan)

@@ -3,35 +3,42 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace fabric
 {
 
 double
-NicPayloadGbps(const Scenario& s, uint32_t host)
-{
-    double rate = 0;
-    for (const LinkSpec& l : s.topo.links)
-    {
-        if (l.a == host || l.b == host)
-        {
-            rate += l.rateGbps;
-        }
-    }
-    const NicConfig& nic = s.nicCfg[host];
-    double mtu = nic.mtuBytes;
-    return rate * mtu / (mtu + nic.headerBytes + nic.preambleIfgBytes);
-}
-
-double
 JobNicPayloadGbps(const Scenario& s, const JobSpec& j)
 {
-    double nic = std::numeric_limits<double>::max();
+    // Each rank NIC's link rate (a multi-plane NIC: its links' sum, added in link order), in one
+    // pass over the links for all ranks: a 65,536-rank job on 131,072 links stays linear.
+    std::vector<double> rate(s.topo.nodes.size(), 0.0);
+    std::vector<char> wanted(s.topo.nodes.size(), 0);
     for (uint32_t h : j.ranks)
     {
-        nic = std::min(nic, NicPayloadGbps(s, h));
+        wanted[h] = 1;
     }
-    return nic;
+    for (const LinkSpec& l : s.topo.links)
+    {
+        if (l.a < wanted.size() && wanted[l.a])
+        {
+            rate[l.a] += l.rateGbps;
+        }
+        if (l.b != l.a && l.b < wanted.size() && wanted[l.b])
+        {
+            rate[l.b] += l.rateGbps;
+        }
+    }
+    double slowest = std::numeric_limits<double>::max();
+    for (uint32_t h : j.ranks)
+    {
+        const NicConfig& nic = s.nicCfg[h];
+        double mtu = nic.mtuBytes;
+        slowest =
+            std::min(slowest, rate[h] * mtu / (mtu + nic.headerBytes + nic.preambleIfgBytes));
+    }
+    return slowest;
 }
 
 // S cancels, so times are per byte of the message.

@@ -1,7 +1,7 @@
 /*
  * The ideal of a collective job (docs/model.md, "The ideal bus bandwidth"): the busbw its
  * algorithm reaches on a non-blocking fabric with no latency, and the time that takes. One
- * implementation for the result's `jobs[].ideal_busbw_gbps` (helper/job-report.cc) and the
+ * implementation for the result's `jobs[].ideal_busbw_gbps` (scenario/job-summary.cc, both engines) and the
  * configuration check's `collective_exceeds_duration` (config-check.cc).
  */
 #ifndef FABRIC_COLLECTIVE_IDEAL_H
@@ -22,11 +22,9 @@ struct CollectiveIdeal
     uint32_t channelsPerNic = 1;
 };
 
-/** A host's NIC payload rate: its link's rate (a multi-plane NIC: its links' sum) x mtu /
- *  (mtu + headers + preamble and gap). */
-double NicPayloadGbps(const Scenario& s, uint32_t host);
-
-/** The slowest rank NIC's payload rate of a job (the ring's busbw bound with one channel). */
+/** The slowest rank NIC's payload rate of a job (the ring's busbw bound with one channel): a
+ *  NIC's link rate (a multi-plane NIC: its links' sum) x mtu / (mtu + headers + preamble and
+ *  gap). */
 double JobNicPayloadGbps(const Scenario& s, const JobSpec& j);
 
 /**

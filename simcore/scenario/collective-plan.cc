@@ -685,6 +685,34 @@ BusFactor(const std::string& op, uint32_t ranks)
     return (n - 1) / n;
 }
 
+bool
+Streamable(const CollectiveRequest& req)
+{
+    bool ringOp = req.op == "all_reduce" || req.op == "all_gather" || req.op == "reduce_scatter";
+    return req.algorithm == "ring" && ringOp && req.serverOf.size() >= 2 &&
+           (req.chunkBytes == 0 || req.chunkBytes >= RingBlockBytes(req));
+}
+
+uint32_t
+RingSteps(const CollectiveRequest& req)
+{
+    uint32_t n = static_cast<uint32_t>(req.serverOf.size());
+    return req.op == "all_reduce" ? 2 * (n - 1) : n - 1;
+}
+
+uint64_t
+RingBlockBytes(const CollectiveRequest& req)
+{
+    uint64_t n = req.serverOf.size();
+    return CeilDiv(CeilDiv(req.messageBytes, req.channels), std::max<uint64_t>(1, n));
+}
+
+std::vector<uint32_t>
+RingOrderOf(const CollectiveRequest& req, uint32_t channel)
+{
+    return RingOrder(GroupByServer(req.serverOf), static_cast<uint32_t>(req.serverOf.size()), channel);
+}
+
 double
 PlannedTransfers(const CollectiveRequest& req)
 {
@@ -733,8 +761,8 @@ PlannedTransfers(const CollectiveRequest& req)
     return perChannel * req.channels * req.iterations;
 }
 
-std::vector<Transfer>
-PlanCollective(const CollectiveRequest& req)
+void
+CheckCollective(const CollectiveRequest& req)
 {
     uint32_t n = static_cast<uint32_t>(req.serverOf.size());
     if (n < 2)
@@ -778,6 +806,12 @@ PlanCollective(const CollectiveRequest& req)
                             " channels with " + req.algorithm + " (got " +
                             std::to_string(req.messageBytes) + ")");
     }
+}
+
+std::vector<Transfer>
+PlanCollective(const CollectiveRequest& req)
+{
+    CheckCollective(req);
     return Planner(req).Run();
 }
 

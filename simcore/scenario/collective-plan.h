@@ -82,6 +82,29 @@ double BusFactor(const std::string& op, uint32_t ranks);
 /** The default chunk (1 MiB) of tree and broadcast when chunkBytes is 0. */
 constexpr uint64_t kDefaultPipelineChunk = 1048576;
 
+/**
+ * Whether the plan's transfers on every connection follow one another back to back, each
+ * step forwarding the block that arrived in the step before (a ring all_reduce, all_gather or
+ * reduce_scatter sending each block whole): the flow engine may run such a connection as one
+ * stream of its steps' bytes (docs/model.md, "Flow-level engine").
+ */
+bool Streamable(const CollectiveRequest& req);
+
+/** Steps of a streamable ring: 2(n-1) for all_reduce, n-1 for all_gather and reduce_scatter. */
+uint32_t RingSteps(const CollectiveRequest& req);
+
+/** The bytes each step of a streamable ring moves per channel (ceil(ceil(S/C)/n)). */
+uint64_t RingBlockBytes(const CollectiveRequest& req);
+
+/**
+ * The ring of a channel as PlanCollective visits it: position p sends to p + 1 (ranks). Its
+ * connection index in the plan is channel x n + p (each iteration reuses them).
+ */
+std::vector<uint32_t> RingOrderOf(const CollectiveRequest& req, uint32_t channel);
+
+/** The request's preconditions (ranks, algorithm for the op, sizes); throws PlanError. */
+void CheckCollective(const CollectiveRequest& req);
+
 /** Plans the whole collective, every iteration; throws PlanError. */
 std::vector<Transfer> PlanCollective(const CollectiveRequest& req);
 

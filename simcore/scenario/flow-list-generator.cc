@@ -179,7 +179,8 @@ GenerateFlowList(ObjectReader& r,
         f.messageBytes = nic.messageBytes;
         f.window = QpWindow(nic);
         f.udpSrcPort = static_cast<uint16_t>(
-            item.Int("udp_src_port", kFirstUdpPort + (flows.size() % kUdpPortSpan),
+            item.Int("udp_src_port",
+                     kFirstUdpPort + ((flows.size() + relations.streamedTransfers) % kUdpPortSpan),
                      Range::Of(schema::kListedFlowUdpSrcPort)));
         if (const json* on = item.Raw("after"))
         {

@@ -57,6 +57,10 @@ struct FlowRelations
     std::vector<uint64_t> gapNs;              ///< same length as after
     std::vector<JobSpec> jobs;
     std::vector<JobFlow> jobFlows; ///< shorter than the flow list: the rest are no job's
+    std::vector<StreamedCollective> streamed;
+    /// Transfers of the streamed collectives, not in the flow list: later flows are numbered
+    /// (UDP ports, processes) as if they were.
+    uint64_t streamedTransfers = 0;
 
     void SetAfter(std::size_t flow, std::vector<uint32_t> on, uint64_t gap)
     {
@@ -78,7 +82,7 @@ struct FlowRelations
         jobFlows[flow] = jf;
     }
 
-    bool Empty() const { return after.empty() && jobFlows.empty(); }
+    bool Empty() const { return after.empty() && jobFlows.empty() && jobs.empty(); }
 };
 
 /** The generator being read: its reader, index, common fields and flow output. */
@@ -127,6 +131,8 @@ class GeneratorContext
 
     uint32_t Qps() const { return m_qps; }
 
+    uint8_t Priority() const { return m_priority; }
+
     uint64_t StartNs() const { return static_cast<uint64_t>(std::llround(m_startUs * 1000.0)); }
 
     const TrafficContext& Ctx() const { return m_ctx; }
@@ -158,7 +164,7 @@ class GeneratorContext
     {
         for (uint32_t q = 0; q < m_qps; ++q)
         {
-            std::size_t n = m_flows.size();
+            std::size_t n = FlowNumber();
             FlowSpec& f = NewFlow(src, dst, sizeBytes);
             f.startNs = startNs;
             f.messageBytes = messageBytes;
@@ -185,6 +191,16 @@ class GeneratorContext
     }
 
     std::vector<FlowSpec>& Flows() { return m_flows; }
+
+    /**
+     * The number the next flow would have in the packet model's flow list: the flows so far,
+     * and the transfers of collectives kept as streams (the UDP ports and processes follow it).
+     */
+    std::size_t FlowNumber() const
+    {
+        return m_flows.size() +
+               static_cast<std::size_t>(m_relations ? m_relations->streamedTransfers : 0);
+    }
 
     /** Where dependencies and jobs go (the collective generator's). */
     FlowRelations& Relations() { return *m_relations; }

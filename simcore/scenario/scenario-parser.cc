@@ -102,7 +102,8 @@ HostsOverriding(const Topology& topo, const json* overrides, const std::string& 
 }
 
 Scenario
-Resolve(const json& doc, const std::string& bytes, ordered_json* out)
+Resolve(const json& doc, const std::string& bytes, ordered_json* out, const LoadOptions& options,
+        std::vector<StreamedCollective>* streamed)
 {
     if (!doc.is_object())
     {
@@ -183,11 +184,16 @@ Resolve(const json& doc, const std::string& bytes, ordered_json* out)
     ctx.durationNs = s.durationNs;
     ctx.durationUs = durationUs;
     ctx.seed = s.seed;
+    ctx.streamRingsAbove = options.streamRingsAbove;
     GeneratedTraffic traffic = GenerateTraffic(r.Raw("traffic"), ctx, out ? &(*out)["traffic"] : nullptr);
     s.flows = std::move(traffic.flows);
     s.deps = std::move(traffic.deps);
     s.jobs = std::move(traffic.jobs);
     s.jobFlows = std::move(traffic.jobFlows);
+    if (streamed)
+    {
+        *streamed = std::move(traffic.streamed);
+    }
 
     s.monitor = ResolveMonitor(r.Raw("monitor"), s.topo, s.flows, durationUs,
                                out ? &(*out)["monitor"] : nullptr);
@@ -205,13 +211,17 @@ Resolve(const json& doc, const std::string& bytes, ordered_json* out)
 
 } // namespace
 
+namespace
+{
+
 Scenario
-LoadScenario(const std::string& bytes, ordered_json* normalized)
+LoadResolved(const std::string& bytes, ordered_json* normalized, const LoadOptions& options,
+             std::vector<StreamedCollective>* streamed)
 {
     json doc = ParseStrictJson(bytes);
     try
     {
-        return Resolve(doc, bytes, normalized);
+        return Resolve(doc, bytes, normalized, options, streamed);
     }
     catch (const ScenarioError&)
     {
@@ -222,6 +232,22 @@ LoadScenario(const std::string& bytes, ordered_json* normalized)
         // Every access is type-checked first; this is a last line of defence.
         throw ScenarioError("", std::string("invalid value (") + e.what() + ")");
     }
+}
+
+} // namespace
+
+Scenario
+LoadScenario(const std::string& bytes, ordered_json* normalized)
+{
+    return LoadResolved(bytes, normalized, LoadOptions(), nullptr);
+}
+
+LoadedScenario
+LoadScenarioWith(const std::string& bytes, const LoadOptions& options)
+{
+    LoadedScenario out;
+    out.scenario = LoadResolved(bytes, nullptr, options, &out.streamed);
+    return out;
 }
 
 std::string

@@ -6,6 +6,7 @@
 #define FABRIC_SCENARIO_PARSER_H
 
 #include "scenario-error.h"
+#include "traffic-generator.h"
 #include "model/fabric-config.h"
 
 #include <nlohmann/json.hpp>
@@ -21,6 +22,24 @@ namespace fabric
  * \param normalized when given, receives the fully defaulted scenario document
  */
 Scenario LoadScenario(const std::string& bytes, nlohmann::ordered_json* normalized = nullptr);
+
+/** How a scenario is loaded for the flow engine (the packet model takes the defaults). */
+struct LoadOptions
+{
+    /// Keep a streamable ring collective whose plan has more transfers than this as a
+    /// StreamedCollective, unexpanded (0: expand every collective).
+    uint64_t streamRingsAbove = 0;
+};
+
+/** A scenario and the collectives kept as streams (LoadOptions::streamRingsAbove). */
+struct LoadedScenario
+{
+    Scenario scenario;
+    std::vector<StreamedCollective> streamed;
+};
+
+/** LoadScenario with options (the flow engine's load); throws as LoadScenario does. */
+LoadedScenario LoadScenarioWith(const std::string& bytes, const LoadOptions& options);
 
 /** Reads a file's bytes (at most kMaxScenarioBytes; directories refused); throws ScenarioError("(root)", ...). */
 std::string ReadScenarioFile(const std::string& path);

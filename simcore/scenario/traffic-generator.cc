@@ -591,6 +591,7 @@ GeneratedTraffic
 Finish(std::vector<FlowSpec> flows, FlowRelations& rel)
 {
     GeneratedTraffic t;
+    t.streamed = std::move(rel.streamed);
     if (rel.Empty())
     {
         std::stable_sort(flows.begin(), flows.end(), [](const FlowSpec& a, const FlowSpec& b) {

@@ -9,6 +9,7 @@
 #ifndef FABRIC_TRAFFIC_GENERATOR_H
 #define FABRIC_TRAFFIC_GENERATOR_H
 
+#include "collective-plan.h"
 #include "model/fabric-config.h"
 
 #include <nlohmann/json.hpp>
@@ -28,6 +29,27 @@ struct TrafficContext
     uint64_t durationNs = 0;
     double durationUs = 0;
     uint32_t seed = 1;
+    /// A streamable ring collective (collective-plan.h, Streamable) whose plan has more
+    /// transfers than this is kept as a StreamedCollective instead of its transfers; 0: never
+    /// (the packet model's loads). Only the flow engine asks for it.
+    uint64_t streamRingsAbove = 0;
+};
+
+/**
+ * A ring collective kept whole for the flow engine's streams (docs/model.md, "Flow-level
+ * engine"): its job is in GeneratedTraffic::jobs, its transfers are not in the flow list.
+ */
+struct StreamedCollective
+{
+    uint32_t job = 0;            ///< index in jobs
+    CollectiveRequest request;   ///< as planned (serverOf per rank)
+    std::vector<uint32_t> ranks; ///< host node indices in rank order
+    /// Flows generated before it (and by earlier streamed jobs): connection k of the plan uses
+    /// UDP source port kFirstUdpPort + (flowBase + k) mod kUdpPortSpan, as if expanded.
+    uint64_t flowBase = 0;
+    double nvlinkGbps = 0;       ///< a transfer inside a server's rate
+    uint8_t priority = 3;
+    uint64_t startNs = 0;
 };
 
 /** First ns-3 RNG stream number used by the traffic generators (8 per generator). */
@@ -40,6 +62,7 @@ struct GeneratedTraffic
     FlowDependencies deps;       ///< by flow id
     std::vector<JobSpec> jobs;
     std::vector<JobFlow> jobFlows; ///< by flow id, or empty
+    std::vector<StreamedCollective> streamed; ///< empty unless ctx.streamRingsAbove asked
 };
 
 /** Reads scenario.traffic (null when absent) and generates the flows. */

@@ -1,6 +1,7 @@
 # Layers point one way (simcore/doc/fabricsim.md, "Code map"): model/ includes nothing from
-# scenario/ or helper/; scenario/ includes from model/ only its configuration structs
-# (model/fabric-config.h); common/ includes neither. Run by ctest as `layering-test`.
+# scenario/, helper/ or flow/; scenario/ includes from model/ only its configuration structs
+# (model/fabric-config.h); flow/ (the flow-level engine) the same, and nothing of the packet
+# path (helper/); common/ includes none of them. Run by ctest as `layering-test`.
 set(bad "")
 macro(check_dir dir regex allowed)
   file(GLOB files ${SRC}/${dir}/*.h ${SRC}/${dir}/*.cc)
@@ -14,10 +15,11 @@ macro(check_dir dir regex allowed)
     endforeach()
   endforeach()
 endmacro()
-check_dir(model "#include \"(scenario|helper|main)/" "")
-check_dir(scenario "#include \"(model|helper|main)/" "#include \"model/fabric-config.h\"")
-check_dir(common "#include \"(model|scenario|helper|main)/" "")
+check_dir(model "#include \"(scenario|helper|main|flow)/" "")
+check_dir(scenario "#include \"(model|helper|main|flow)/" "#include \"model/fabric-config.h\"")
+check_dir(flow "#include \"(model|helper|main)/" "#include \"model/fabric-config.h\"")
+check_dir(common "#include \"(model|scenario|helper|main|flow)/" "")
 if(bad)
   message(FATAL_ERROR "includes against the layering:\n${bad}")
 endif()
-message(STATUS "layering: model -> common; scenario -> model/fabric-config.h, common")
+message(STATUS "layering: model -> common; scenario, flow -> model/fabric-config.h, common; flow -> scenario")

@@ -15,7 +15,7 @@
 #include "helper/fabric-runner.h"
 #include "helper/flow-dependencies.h"
 #include "helper/network-builder.h"
-#include "helper/qp-depth.h"
+#include "scenario/path-timing.h"
 #include "model/rdma-nic.h"
 #include "scenario/scenario-parser.h"
 

@@ -133,9 +133,9 @@ TEST(MultiPlaneTopology, BadInputNamesTheField)
     t = SmallPlanes();
     t["rails"] = 2;
     EXPECT_NE(ErrorOf(t).find("topology.rails: unknown field"), std::string::npos) << ErrorOf(t);
-    // 64 x 20 x 16 = 20,480 hosts alone exceed the 20,000-node limit: refused from the
+    // 64 x 256 x 16 = 262,144 hosts alone exceed the 150,000-node limit: refused from the
     // parameters before anything is built.
-    t = json::parse(R"({"kind": "multi_plane", "planes": 8, "units": 64, "servers_per_unit": 20,
+    t = json::parse(R"({"kind": "multi_plane", "planes": 8, "units": 64, "servers_per_unit": 256,
                         "nics_per_server": 16})");
     EXPECT_EQ(ErrorOf(t).rfind("topology: expands to", 0), 0u) << ErrorOf(t);
 }

@@ -3,6 +3,7 @@
  * from the parameters; every host reaches every other host.
  */
 #include "scenario/scenario-error.h"
+#include "scenario/scenario-contract.h"
 #include "scenario/topology-generator.h"
 
 #include <gtest/gtest.h>
@@ -242,8 +243,10 @@ TEST(Explicit, DisconnectedNamesTheUnreachableNode)
 
 TEST(Limits, CheckedBeforeExpanding)
 {
-    // k = 64: 65536 hosts + 5120 switches; refused from the parameters alone.
-    nlohmann::json topo = {{"kind", "fat_tree"}, {"k", 64}};
+    // 64 units x 256 servers x 16 NICs: 262144 hosts + 1024 rail leaves + 4 spines = 263172
+    // nodes; refused from the parameters alone.
+    nlohmann::json topo = {{"kind", "rail_optimized"}, {"units", 64}, {"servers_per_unit", 256},
+                           {"nics_per_server", 16}, {"spines", 4}};
     try
     {
         fabric::BuildTopology(topo);
@@ -252,14 +255,16 @@ TEST(Limits, CheckedBeforeExpanding)
     catch (const fabric::ScenarioError& e)
     {
         EXPECT_EQ(e.Path(), "topology");
-        EXPECT_NE(std::string(e.what()).find("70656 nodes"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("263172 nodes"), std::string::npos) << e.what();
     }
-    // 512 leaves x 2 spines x 39 hosts: 19968 + 514 = 20482 nodes > 20000.
+    // 512 leaves x 2 spines x h hosts: 512 h + 514 nodes, refused from the first h past the
+    // node limit (kMaxNodes, generated from backend/app/scenarios/limits.py)
+    uint64_t h = (fabric::kMaxNodes - 514) / 512; // the largest h allowed
     nlohmann::json ls = {
-        {"kind", "leaf_spine"}, {"leaves", 512}, {"spines", 2}, {"hosts_per_leaf", 39}};
+        {"kind", "leaf_spine"}, {"leaves", 512}, {"spines", 2}, {"hosts_per_leaf", h + 1}};
     EXPECT_THROW(fabric::BuildTopology(ls), fabric::ScenarioError);
-    ls["hosts_per_leaf"] = 38; // 19456 + 514 = 19970 nodes: allowed
-    EXPECT_EQ(fabric::BuildTopology(ls).topo.nodes.size(), 19970u);
+    ls["hosts_per_leaf"] = h;
+    EXPECT_EQ(fabric::BuildTopology(ls).topo.nodes.size(), 512 * h + 514);
 }
 
 } // namespace

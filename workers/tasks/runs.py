@@ -75,7 +75,7 @@ def _execute_claimed(run_id: str, *, task_id: str, worker: str) -> str:
         return "skipped"
     workdir = _prepare(claim, Path(settings.RUNS_DIR))
     argv = command(Path(settings.FABRICSIM_BIN), workdir, settings.RUN_MAX_WALL_S,
-                   settings.RUN_MAX_MEMORY_MB, claim.threads)
+                   settings.RUN_MAX_MEMORY_MB, claim.threads, claim.engine)
 
     def tick(line):
         try:

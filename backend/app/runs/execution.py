@@ -24,6 +24,7 @@ class Claim:
     seed: int
     document: dict[str, Any]
     threads: int = 1
+    engine: str = "packet"
 
 
 def _guard(claim: Claim) -> tuple:
@@ -74,7 +75,7 @@ def claim_run(session: Session, *, run_id: str, task_id: str, worker: str,
         session.rollback()
         raise OverConcurrency(run.client)
     now, seen_status, attempt = utcnow(), run.status, run.attempts + 1
-    scenario_id, seed, threads = run.scenario_id, run.seed, run.threads or 1
+    scenario_id, seed, threads, engine = run.scenario_id, run.seed, run.threads or 1, run.engine or "packet"
     result = session.execute(update(Run).where(
         Run.id == run_id, Run.status == seen_status, Run.attempts == attempt - 1).values(
         status=RunStatus.RUNNING, attempts=attempt, task_id=task_id, worker=worker[:200],
@@ -86,7 +87,7 @@ def claim_run(session: Session, *, run_id: str, task_id: str, worker: str,
     from app.scenarios.models import ScenarioRow
 
     document = session.get(ScenarioRow, scenario_id).document
-    return Claim(run_id, task_id, attempt, seed, document, threads)
+    return Claim(run_id, task_id, attempt, seed, document, threads, engine)
 
 
 def _aware(moment):

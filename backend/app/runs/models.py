@@ -70,6 +70,8 @@ class Run(Base):
     # (result perf.parallel; null until SUCCEEDED)
     threads: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     partitions: Mapped[int | None] = mapped_column(Integer)
+    # the engine that simulates it (`fabricsim run --engine`): "packet" or "flow"
+    engine: Mapped[str] = mapped_column(String(8), default="packet", server_default="packet")
 
 
 class RunResult(Base):

@@ -100,14 +100,18 @@ def create(session: SessionDep, settings: SettingsDep, caller: CallerDep,
     scenario = session.get(ScenarioRow, body.scenario_id)
     if scenario is None:
         raise HTTPException(404, f"scenario '{body.scenario_id}' not found")
-    threads = run_threads(scenario.document, body.threads, max_run_threads(settings))
+    # the flow-level engine runs on one thread, whatever is asked
+    threads = 1 if body.engine == "flow" else run_threads(scenario.document, body.threads,
+                                                          max_run_threads(settings))
     client = client_key(caller, session, settings)
     token = caller.owner_token()
-    new_runs = sum(service.reusable_run(session, scenario_id=body.scenario_id, seed=seed) is None
+    new_runs = sum(service.reusable_run(session, scenario_id=body.scenario_id, seed=seed,
+                                        engine=body.engine) is None
                    for seed in body.seeds)
     check_submission(session, settings, client=client, new_runs=new_runs)
     created = service.create_runs(session, scenario_id=body.scenario_id, seeds=body.seeds,
-                                  client=client, owner_hash=token_hash(token), threads=threads)
+                                  client=client, owner_hash=token_hash(token), threads=threads,
+                                  engine=body.engine)
     for run, cached in created:
         if not cached and run.status == RunStatus.PENDING and run.attempts == 0 and run.task_id is None:
             start(session, run)
@@ -172,7 +176,7 @@ def summary(session: SessionDep, run: RunDep, request: Request, response: Respon
     """run_info and summary of the result; 409 unless SUCCEEDED."""
     result = succeeded_result(session, run, request, response)
     return RunSummary(run_info=result["run_info"], summary=result["summary"],
-                      warnings=result.get("warnings", []))
+                      warnings=result.get("warnings", []), caveats=result.get("caveats", []))
 
 
 @router.get("/{id}/flows", response_model=FlowsPublic, responses=NOT_MODIFIED)

@@ -31,6 +31,13 @@ class RunCreate(BaseModel):
         "thread only (the DCI accelerator: 422 when asked for more). Results are the same for "
         "every value; a cached result serves any.")
 
+    engine: Literal["packet", "flow"] = Field(
+        "packet", description="the engine that answers: \"packet\" (the packet-level model, the "
+        "default) or \"flow\" (the flow-level engine: flows share links max-min fair, answers in "
+        "a second at any size, with the result's caveats saying what it leaves out; "
+        "docs/model.md, Flow-level engine). A cached result serves only the same engine; flow "
+        "runs use one thread.")
+
     @field_validator("threads", mode="before")
     @classmethod
     def _threads_in_range(cls, value: object) -> object:
@@ -90,6 +97,7 @@ class RunPublic(BaseModel):
     partitions: int | None = Field(
         None, description="partitions the simulator made (fewer than threads on small fabrics); "
         "null until SUCCEEDED")
+    engine: Literal["packet", "flow"] = Field("packet", description="the engine that answers the run")
     summary: RunMetrics | None
 
 
@@ -125,6 +133,10 @@ class RunSummary(BaseModel):
         default_factory=list,
         description="settings that are valid but will likely give results nobody wants "
                     "({code, field, message}; e.g. rto_below_base_rtt)")
+    caveats: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="what the flow-level engine left out ({feature, field, message}; empty for a "
+                    "packet-level run): docs/result-format.md, caveats")
 
 
 class RunDiagnostics(BaseModel):

@@ -24,14 +24,16 @@ def to_public(run: Run, cached: bool = False) -> RunPublic:
         progress=run.progress, sim_time_ns=run.sim_time_ns, duration_ns=run.duration_ns,
         events=run.events, wall_s=run.wall_s, attempts=run.attempts, error=run.error,
         created_at=run.created_at, started_at=run.started_at, finished_at=run.finished_at,
-        cached=cached, threads=run.threads or 1, partitions=run.partitions, summary=metrics)
+        cached=cached, threads=run.threads or 1, partitions=run.partitions,
+        engine=run.engine or "packet", summary=metrics)
 
 
-def reusable_run(session: Session, *, scenario_id: str, seed: int) -> Run | None:
-    """A run of this scenario+seed that succeeded, else one still pending or running."""
+def reusable_run(session: Session, *, scenario_id: str, seed: int, engine: str = "packet") -> Run | None:
+    """A run of this scenario+seed on this engine that succeeded, else one still pending or running."""
     for states in ((RunStatus.SUCCEEDED,), (RunStatus.PENDING, RunStatus.RUNNING)):
         run = session.scalars(select(Run).where(
-            Run.scenario_id == scenario_id, Run.seed == seed, Run.status.in_(states))
+            Run.scenario_id == scenario_id, Run.seed == seed, Run.engine == engine,
+            Run.status.in_(states))
             .order_by(Run.created_at.desc()).limit(1)).first()
         if run is not None:
             return run
@@ -48,7 +50,7 @@ def reusable_runs_by_content(session: Session, sim_hashes: set[str],
         return {}
     found = session.execute(
         select(Run, ScenarioRow.sim_hash).join(ScenarioRow, ScenarioRow.id == Run.scenario_id)
-        .where(ScenarioRow.sim_hash.in_(sim_hashes), Run.seed.in_(set(seeds)),
+        .where(ScenarioRow.sim_hash.in_(sim_hashes), Run.seed.in_(set(seeds)), Run.engine == "packet",
                Run.status.in_((RunStatus.SUCCEEDED, RunStatus.PENDING, RunStatus.RUNNING)))
         .order_by(Run.created_at.desc())).all()
     out: dict[tuple[str, int], Run] = {}
@@ -61,17 +63,18 @@ def reusable_runs_by_content(session: Session, sim_hashes: set[str],
 
 def create_runs(session: Session, *, scenario_id: str, seeds: list[int],
                 client: str | None = None, owner_hash: str | None = None,
-                threads: int = 1) -> list[tuple[Run, bool]]:
-    """One run per seed: (run, cached); a SUCCEEDED or in-flight run is reused, whatever threads
-    it ran on (results are the same bytes for every thread count outside `perf`). Commits."""
+                threads: int = 1, engine: str = "packet") -> list[tuple[Run, bool]]:
+    """One run per seed: (run, cached); a SUCCEEDED or in-flight run of the same engine is
+    reused, whatever threads it ran on (results are the same bytes for every thread count outside
+    `perf`). Commits."""
     out: list[tuple[Run, bool]] = []
     for seed in seeds:
-        existing = reusable_run(session, scenario_id=scenario_id, seed=seed)
+        existing = reusable_run(session, scenario_id=scenario_id, seed=seed, engine=engine)
         if existing is not None:
             out.append((existing, existing.status == RunStatus.SUCCEEDED))
             continue
         run = Run(id=new_id(), scenario_id=scenario_id, seed=seed, status=RunStatus.PENDING,
-                  client=client, owner_hash=owner_hash, threads=threads)
+                  client=client, owner_hash=owner_hash, threads=threads, engine=engine)
         session.add(run)
         out.append((run, False))
     session.commit()

@@ -14,8 +14,20 @@ GB = 1000 * 1000 * 1000
 
 # Names (a scenario's, a traffic generator's, a fault's): what a list, a tab and a comparison show.
 MAX_NAME_CHARS = 200
-MAX_NODES = 20_000
-MAX_LINKS = 100_000
+# Nodes and links after expansion: room for a 100,000-GPU fabric (the flow engine's scale,
+# docs/model.md "Flow-level engine"; 65,536 GPUs in 32 rail-optimized units of 256 servers with
+# 256 spines is 66,048 nodes and 131,072 links). The packet engine's run limits (--max-memory-mb,
+# --max-wall-s) bound what a run of such a fabric may cost.
+MAX_NODES = 150_000
+MAX_LINKS = 300_000
+# What the packet engine runs (fabricsim run --engine packet refuses more, naming the limit):
+# its event keys hold node ids below 2^15 (simcore/model/fast-heap-scheduler.h), and these were
+# the scenario format's limits before the flow engine.
+PACKET_MAX_NODES = 20_000
+PACKET_MAX_LINKS = 100_000
+# POST /estimate (the flow engine's synchronous answer while editing): fabrics of at most this
+# many hosts (issue 36: "within one second of each change for fabrics up to 8,192 hosts").
+ESTIMATE_MAX_HOSTS = 8192
 MAX_FLOWS = 2_000_000  # flows after every generator is expanded
 # Slowest link: 10 Mbit/s, the slowest Ethernet (10BASE-T). Below it a 1 kB frame takes longer
 # than a millisecond and every rate-derived quantity (headroom, ECN) loses meaning.
@@ -69,7 +81,7 @@ RAIL_NVLINK_GBPS = 3600.0
 MAX_PLANES = 8
 MAX_NVLINK_GBPS = 14_400.0
 # The collective generator (docs/scenario-format.md, "collective").
-MAX_COLLECTIVE_RANKS = 8192
+MAX_COLLECTIVE_RANKS = 131_072  # 2^17: a ring over every GPU of a 100,000-GPU fabric
 MAX_COLLECTIVE_CHANNELS = 64
 MAX_COLLECTIVE_ITERATIONS = 1000
 MAX_JOB_NAME = 64

@@ -27,7 +27,7 @@ def test_check_mode_names_a_stale_file(tmp_path, monkeypatch, capsys):
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text((ROOT / rel).read_text())
     stale = tmp_path / generate.CPP_PATH
-    stale.write_text(stale.read_text().replace("kMaxNodes = 20000ULL", "kMaxNodes = 20001ULL"))
+    stale.write_text(stale.read_text().replace("kMaxNodes = 150000ULL", "kMaxNodes = 150001ULL"))
     monkeypatch.setattr(generate, "ROOT", tmp_path)
     assert generate.main(["--check"]) == 1
     assert generate.CPP_PATH in capsys.readouterr().err

@@ -15,9 +15,10 @@ SCENARIOS = sorted((ROOT / "docs" / "examples" / "valid").glob("*.json")) + sort
     (ROOT / "bench" / "scenarios").glob("*.json"))
 
 
-def run(scenario, out):
-    """`fabricsim run SCENARIO --out OUT` -> the result document."""
-    proc = subprocess.run([str(get_settings().FABRICSIM_BIN), "run", str(scenario), "--out", str(out)],
+def run(scenario, out, engine="packet"):
+    """`fabricsim run SCENARIO --out OUT --engine ENGINE` -> the result document."""
+    proc = subprocess.run([str(get_settings().FABRICSIM_BIN), "run", str(scenario), "--out", str(out),
+                           "--engine", engine],
                           capture_output=True, text=True, timeout=600, check=False)
     assert proc.returncode == 0, proc.stderr
     return json.loads(out.read_text())
@@ -35,6 +36,26 @@ def test_there_are_examples_of_every_optional_block():
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_result_matches_the_schema(scenario, tmp_path):
     assert errors(run(scenario, tmp_path / "result.json")) == []
+
+
+# Examples the flow-level engine refuses (exit 2, one line naming the field): a PFC storm.
+FLOW_REFUSED = {"faults-pfc-storm-watchdogs.json": "faults[0].kind: "}
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_flow_engine_result_matches_the_schema(scenario, tmp_path):
+    """The flow-level engine writes the same format, with its caveats."""
+    if scenario.name in FLOW_REFUSED:
+        proc = subprocess.run([str(get_settings().FABRICSIM_BIN), "run", str(scenario), "--out",
+                               str(tmp_path / "r.json"), "--engine", "flow"],
+                              capture_output=True, text=True, timeout=600, check=False)
+        assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+        assert proc.stderr.startswith(FLOW_REFUSED[scenario.name]), proc.stderr
+        return
+    result = run(scenario, tmp_path / "result.json", engine="flow")
+    assert errors(result) == []
+    assert result["perf"]["engine"] == "flow" and result["run_info"]["engine"] == "flow"
+    assert any(c["feature"] == "queues" for c in result["caveats"])
 
 
 def test_a_broken_result_is_refused(tmp_path):

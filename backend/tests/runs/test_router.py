@@ -112,3 +112,33 @@ def test_cancel_running_run_then_409(api):
     assert api.get(f"/runs/{run['id']}/summary").status_code == 409
     wait_until(lambda: api.get(f"/runs/{run['id']}").json()["status"] in FINAL, 10)
     assert api.get(f"/runs/{run['id']}").json()["status"] == "CANCELLED"
+
+
+def test_flow_engine_run_names_its_engine_and_caveats(api):
+    """POST /runs with engine "flow": the real worker runs `fabricsim run --engine flow` on one
+    thread; the run, its result and its summary say which engine answered and what it left out; a
+    packet run of the same scenario and seed is another run (a cached result serves only its own
+    engine); an unknown engine is a 422 naming the field."""
+    document = {"schema_version": 1, "name": "ring of four, both engines", "duration_us": 2000,
+                "topology": {"kind": "leaf_spine", "leaves": 2, "spines": 1, "hosts_per_leaf": 2},
+                "traffic": [{"kind": "collective", "op": "all_reduce", "message_bytes": 400000,
+                             "job": "ar"}]}
+    scenario = create_scenario(api, document)
+    created = api.post("/runs", json={"scenario_id": scenario["id"], "engine": "flow", "threads": 4})
+    assert created.status_code == 201, created.text
+    flow = created.json()["data"][0]
+    assert flow["engine"] == "flow" and flow["threads"] == 1
+    assert wait_final(api, flow["id"])["status"] == "SUCCEEDED"
+    summary = api.get(f"/runs/{flow['id']}/summary").json()
+    assert summary["run_info"]["engine"] == "flow"
+    assert {"queues", "pfc", "congestion_control"} <= {c["feature"] for c in summary["caveats"]}
+    assert api.get(f"/runs/{flow['id']}/result").json()["perf"]["engine"] == "flow"
+    assert api.get(f"/runs/{flow['id']}").json()["summary"]["jct_us"] > 0
+    packet = start_run(api, scenario["id"])[0]
+    assert packet["id"] != flow["id"] and packet["engine"] == "packet"
+    assert wait_final(api, packet["id"])["status"] == "SUCCEEDED"
+    assert api.get(f"/runs/{packet['id']}/summary").json()["caveats"] == []
+    again = api.post("/runs", json={"scenario_id": scenario["id"], "engine": "flow"}).json()["data"][0]
+    assert again["id"] == flow["id"] and again["cached"]
+    bad = api.post("/runs", json={"scenario_id": scenario["id"], "engine": "fluid"})
+    assert error_locs(bad) == [["body", "engine"]]

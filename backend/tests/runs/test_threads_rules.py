@@ -89,10 +89,11 @@ def test_default_threads_from_the_fabric_size():
     assert rules.auto_threads(dci, 16) == 1               # refused: one thread
 
 
-def test_run_command_passes_threads(tmp_path):
+def test_run_command_passes_threads_and_engine(tmp_path):
     argv = command(Path("/bin/fabricsim"), tmp_path, 60, 512, threads=3)
-    assert argv[-2:] == ["--threads", "3"]
-    assert command(Path("/bin/fabricsim"), tmp_path, 60, 512)[-2:] == ["--threads", "1"]
+    assert argv[-4:] == ["--threads", "3", "--engine", "packet"]
+    assert command(Path("/bin/fabricsim"), tmp_path, 60, 512)[-4:-2] == ["--threads", "1"]
+    assert command(Path("/bin/fabricsim"), tmp_path, 60, 512, engine="flow")[-2:] == ["--engine", "flow"]
 
 
 def _gate_held_exclusively(directory: Path) -> bool:

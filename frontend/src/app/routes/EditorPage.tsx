@@ -16,14 +16,15 @@ import { ParamsPanel } from "../../features/scenarios/components/ParamsPanel";
 import { TrafficPanel } from "../../features/scenarios/components/TrafficPanel";
 import { ShareButton } from "../../features/scenarios/components/ShareButton";
 import type { PickRequest } from "../../features/scenarios/components/HostListField";
-import { useConfigCheck, useSaveScenario, useValidateScenario } from "../../features/scenarios/api/scenarios";
+import { useConfigCheck, useEstimate, useSaveScenario, useValidateScenario } from "../../features/scenarios/api/scenarios";
+import { EstimatePanel } from "../../features/scenarios/components/EstimatePanel";
 import { ConfigCheckPanel } from "../../features/scenarios/components/ConfigCheckPanel";
 import { PresetAbout } from "../../features/scenarios/components/PresetAbout";
 import { forkName } from "../../lib/scenario/forkName";
 import { countsText, findingTarget } from "../../features/scenarios/configcheck/targets";
 import { useDebounced } from "../../lib/hooks/useDebounced";
 import { RunLauncher } from "../../features/runs/components/RunLauncher";
-import { useCreateRuns, useRunLimits } from "../../features/runs/api/runs";
+import { type Engine, useCreateRuns, useRunLimits } from "../../features/runs/api/runs";
 import { trafficHosts } from "../../lib/scenario/trafficHosts";
 import { crossFieldErrors } from "../../features/scenarios/editor/checks";
 import { rememberRun } from "../../lib/localWork/localWork";
@@ -82,6 +83,8 @@ export function EditorPage() {
   // the configuration check follows the edits too (one simulator call per pause in typing)
   const checkJson = useDebounced(docJson, 600);
   const check = useConfigCheck(checkJson);
+  // the flow-level estimate of the same debounced document (POST /estimate)
+  const estimate = useEstimate(checkJson);
   const crossField = useMemo(() => crossFieldErrors(doc), [doc]);
   const errors = useMemo(
     // the API's own message for a field wins: it names the allowed range ("at most 1,000,000,000
@@ -118,9 +121,9 @@ export function EditorPage() {
     unsaved.saved(); // the navigation that follows (run, sweep, tune) leaves without a prompt
     return created.id;
   };
-  const run = async (seeds: number[], threads?: number) => {
+  const run = async (seeds: number[], threads?: number, engine?: Engine) => {
     const id = await ensureSaved();
-    const res = await runs.mutateAsync({ scenarioId: id, seeds, threads });
+    const res = await runs.mutateAsync({ scenarioId: id, seeds, threads, engine });
     for (const r of res.data) rememberRun(r.id, id);
     navigate(`/runs/${res.data[0].id}`);
   };
@@ -177,7 +180,7 @@ export function EditorPage() {
         {state.dirty && <span className="badge">edited</span>}
         <span className="grow" />
         {blocking.length > 0 && <span className="run-blocked" role="status">Fix {blocking.length === 1 ? "1 field" : `${blocking.length} fields`} to run</span>}
-        <RunLauncher busy={save.isPending || runs.isPending} onRun={(s, t) => void run(s, t).catch(() => {})} defaultSeed={doc.seed ?? 1}
+        <RunLauncher busy={save.isPending || runs.isPending} onRun={(s, t, e) => void run(s, t, e).catch(() => {})} defaultSeed={doc.seed ?? 1}
           maxThreads={runLimits.data?.max_threads}
           disabledReason={blocking.length > 0 ? `Fix first: ${blocking.map(([, m]) => m).join("; ")}` : unsettled ? "Checking the scenario…" : undefined}
           warning={(doc.traffic ?? []).length === 0 ? "This fabric has no traffic: the run will show empty charts. Add a generator in the Traffic panel, or press again to run anyway." : null} />
@@ -259,6 +262,11 @@ export function EditorPage() {
           )}
         </section>
         <aside className="panel right" aria-label="Selection and traffic">
+          <details open data-testid="estimate">
+            <summary>Flow-level estimate</summary>
+            <EstimatePanel result={estimate.data} error={estimate.error} estimating={estimate.isFetching || checkJson !== docJson}
+              onRunPacket={() => void run([doc.seed ?? 1]).catch(() => {})} />
+          </details>
           <details open data-testid="config-check">
             <summary>Configuration check{check.data ? ` (${countsText(check.data.counts)})` : ""}</summary>
             <ConfigCheckPanel result={check.data} error={check.error} checking={check.isFetching || checkJson !== docJson}

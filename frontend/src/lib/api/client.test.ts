@@ -21,7 +21,7 @@ describe("the API client and owner tokens", () => {
 
   it("sends no token before the browser holds one, and keeps the one a creation returns", async () => {
     const { seen, fetch } = fakeFetch({ data: [], count: 0, owner_token: MINTED });
-    await unwrap(client.POST("/api/v1/runs", { body: { scenario_id: "abc", seeds: [1] }, fetch, baseUrl: BASE }));
+    await unwrap(client.POST("/api/v1/runs", { body: { scenario_id: "abc", seeds: [1], engine: "packet" }, fetch, baseUrl: BASE }));
     expect(seen[0].headers.get("X-Owner-Token")).toBeNull();
     expect(ownerTokens()).toEqual([MINTED]);
     expect(loadMine().tokens).toEqual([MINTED]);
@@ -30,15 +30,15 @@ describe("the API client and owner tokens", () => {
   it("sends every token it holds, the kept (own) ones before the scenarios', on reads and owner actions", async () => {
     rememberScenario({ id: "s1", name: "mine", owner_token: OWN, created_at: "2026-01-01T00:00:00Z" });
     const { seen, fetch } = fakeFetch({ data: [], count: 0, owner_token: MINTED });
-    await unwrap(client.POST("/api/v1/runs", { body: { scenario_id: "s1", seeds: [1] }, fetch, baseUrl: BASE }));
+    await unwrap(client.POST("/api/v1/runs", { body: { scenario_id: "s1", seeds: [1], engine: "packet" }, fetch, baseUrl: BASE }));
     await unwrap(client.GET("/api/v1/runs", { fetch, baseUrl: BASE }));
     await unwrap(client.POST("/api/v1/runs/{id}/cancel", { params: { path: { id: "r1" } }, fetch, baseUrl: BASE }));
     expect(seen.map((r) => r.headers.get("X-Owner-Token"))).toEqual([OWN, `${MINTED},${OWN}`, `${MINTED},${OWN}`]);
   });
 
   it("keeps nothing from a failed call or a malformed token", async () => {
-    await unwrap(client.POST("/api/v1/runs", { body: { scenario_id: "x", seeds: [1] }, fetch: fakeFetch({ owner_token: MINTED, detail: "no" }, 404).fetch, baseUrl: BASE })).catch(() => undefined);
-    await unwrap(client.POST("/api/v1/runs", { body: { scenario_id: "x", seeds: [1] }, fetch: fakeFetch({ data: [], count: 0, owner_token: "short" }).fetch, baseUrl: BASE }));
+    await unwrap(client.POST("/api/v1/runs", { body: { scenario_id: "x", seeds: [1], engine: "packet" }, fetch: fakeFetch({ owner_token: MINTED, detail: "no" }, 404).fetch, baseUrl: BASE })).catch(() => undefined);
+    await unwrap(client.POST("/api/v1/runs", { body: { scenario_id: "x", seeds: [1], engine: "packet" }, fetch: fakeFetch({ data: [], count: 0, owner_token: "short" }).fetch, baseUrl: BASE }));
     expect(ownerTokens()).toEqual([]);
   });
 

@@ -12,6 +12,10 @@ export interface FabricResult {
   status: "ok" | "limit";
   run_info: RunInfo;
   warnings: Warning[];
+  /**
+   * what the engine that answered leaves out: present only in results of the flow-level engine (run_info.engine "flow"), one entry per feature the scenario relies on that it does not model (docs/model.md, "Flow-level engine")
+   */
+  caveats?: Caveat[];
   summary: ResultSummary;
   flows: FlowRecord[];
   series: ResultSeries;
@@ -35,6 +39,9 @@ export interface FabricResult {
 export interface RunInfo {
   simulator?: string;
   version?: string;
+  /**
+   * the engine that answered: "ns-3.37" (the packet-level model) or "flow" (the flow-level engine, fabricsim run --engine flow)
+   */
   engine?: string;
   seed?: number;
   scenario_sha256?: string;
@@ -52,6 +59,23 @@ export interface RunInfo {
  */
 export interface Warning {
   code: string;
+  field: string;
+  message: string;
+}
+/**
+ * a feature of the scenario the flow-level engine does not model, and what its figures lack
+ *
+ * This interface was referenced by `FabricResult`'s JSON-Schema
+ * via the `definition` "Caveat".
+ */
+export interface Caveat {
+  /**
+   * what is not modelled: queues, pfc, congestion_control, ecn, loss, trimming, dci_accelerator, fault, watchdogs, qp_cache, pingmesh, collective_streams
+   */
+  feature: string;
+  /**
+   * the scenario field (JSON path) that brings the feature in
+   */
   field: string;
   message: string;
 }
@@ -537,12 +561,16 @@ export interface JobLink {
   frames: number;
 }
 /**
- * wall-clock figures (wall_s, events_per_s, packets_per_s, peak_rss_mb, huge_pages_mb) and how the run used threads (parallel): the only block that may differ between runs of the same scenario and seed
+ * the engine (engine) and wall-clock figures (wall_s, events_per_s, packets_per_s, peak_rss_mb, huge_pages_mb) and how the run used threads (parallel): the only block that may differ between runs of the same scenario and seed
  *
  * This interface was referenced by `FabricResult`'s JSON-Schema
  * via the `definition` "Perf".
  */
 export interface Perf {
+  /**
+   * the engine that ran (fabricsim run --engine); absent in results of earlier versions (packet)
+   */
+  engine?: "packet" | "flow";
   wall_s?: number;
   events_per_s?: number;
   packets_per_s?: number;
@@ -552,7 +580,7 @@ export interface Perf {
    */
   huge_pages_mb?: number;
   parallel?: Parallel;
-  [k: string]: number | Parallel | undefined;
+  [k: string]: number | "packet" | "flow" | Parallel | undefined;
 }
 /**
  * how a run used threads (fabricsim --threads): results outside perf are the same bytes for every thread count

@@ -24,6 +24,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Estimate
+         * @description The headline figures of a scenario from the flow-level engine (JCT, busbw and iteration time
+         *     per job, throughput, FCT and slowdown, what it leaves out), synchronously: fabrics of at most
+         *     ESTIMATE_MAX_HOSTS hosts, 2 s and 1 GB of simulation (status "limit" past them). Nothing is
+         *     stored; a run (engine "flow" or "packet") keeps its result.
+         */
+        post: operations["estimate-estimate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/health": {
         parameters: {
             query?: never;
@@ -1580,6 +1603,52 @@ export interface components {
             mean: number;
         };
         /**
+         * EstimateResult
+         * @description The flow-level engine's headline figures of a scenario, answered synchronously.
+         */
+        EstimateResult: {
+            /**
+             * Caveats
+             * @description what the flow-level engine leaves out ({feature, field, message})
+             */
+            caveats: {
+                [key: string]: unknown;
+            }[];
+            /**
+             * Engine
+             * @default flow
+             * @constant
+             */
+            engine: "flow";
+            /** Fct P50 Us */
+            fct_p50_us: number | null;
+            /** Fct P99 Us */
+            fct_p99_us: number | null;
+            /** Flows Completed */
+            flows_completed: number;
+            /** Flows Total */
+            flows_total: number;
+            /** Jobs */
+            jobs: components["schemas"]["JobEstimate"][];
+            /** Slowdown P50 */
+            slowdown_p50: number | null;
+            /** Slowdown P99 */
+            slowdown_p99: number | null;
+            /**
+             * Status
+             * @description limit: the estimate's time or memory bound stopped it
+             * @enum {string}
+             */
+            status: "ok" | "limit";
+            /** Throughput Gbps */
+            throughput_gbps: number;
+            /**
+             * Wall S
+             * @description what the estimate took, end to end
+             */
+            wall_s: number;
+        };
+        /**
          * EvaluationPublic
          * @description One evaluation: settings, runs, metrics (means over runs) and objective estimates.
          */
@@ -2034,6 +2103,32 @@ export interface components {
              * @default 0
              */
             start_us: number;
+        };
+        /**
+         * JobEstimate
+         * @description One collective job's headline figures (the result's jobs[]).
+         */
+        JobEstimate: {
+            /** Algorithm */
+            algorithm: string;
+            /** Busbw Gbps */
+            busbw_gbps: number | null;
+            /** Ideal Busbw Gbps */
+            ideal_busbw_gbps: number;
+            /**
+             * Iteration Us
+             * @description mean time of its completed iterations
+             */
+            iteration_us: number | null;
+            /**
+             * Jct Us
+             * @description first start to last completion (null: not done in the duration)
+             */
+            jct_us: number | null;
+            /** Name */
+            name: string;
+            /** Op */
+            op: string;
         };
         /**
          * LabPrediction
@@ -3478,6 +3573,13 @@ export interface components {
          * @description Body of POST /runs: one run per seed.
          */
         RunCreate: {
+            /**
+             * Engine
+             * @description the engine that answers: "packet" (the packet-level model, the default) or "flow" (the flow-level engine: flows share links max-min fair, answers in a second at any size, with the result's caveats saying what it leaves out; docs/model.md, Flow-level engine). A cached result serves only the same engine; flow runs use one thread.
+             * @default packet
+             * @enum {string}
+             */
+            engine: "packet" | "flow";
             /** Scenario Id */
             scenario_id: string;
             /**
@@ -3607,6 +3709,13 @@ export interface components {
             created_at: string;
             /** Duration Ns */
             duration_ns: number;
+            /**
+             * Engine
+             * @description the engine that answers the run
+             * @default packet
+             * @enum {string}
+             */
+            engine: "packet" | "flow";
             /** Error */
             error: string | null;
             /** Events */
@@ -3656,6 +3765,13 @@ export interface components {
          * @description run_info and summary of the result JSON (docs/result-format.md).
          */
         RunSummary: {
+            /**
+             * Caveats
+             * @description what the flow-level engine left out ({feature, field, message}; empty for a packet-level run): docs/result-format.md, caveats
+             */
+            caveats?: {
+                [key: string]: unknown;
+            }[];
             /** Run Info */
             run_info: {
                 [key: string]: unknown;
@@ -5049,6 +5165,44 @@ export interface operations {
             };
             /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "estimate-estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScenarioValidate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EstimateResult"];
+                };
+            };
+            /** @description X-Owner-Token is malformed (22-64 URL-safe characters per token, at most 32 comma-separated) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid, refused by the flow engine (the field named), or beyond the estimate's size */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

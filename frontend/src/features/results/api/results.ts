@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { client, unwrap } from "../../../lib/api/client";
-import type { FlowRecord, Job, ResultSeries, ResultSummary, RunInfo } from "../../../lib/api/resultTypes";
+import type { Caveat, FlowRecord, Job, ResultSeries, ResultSummary, RunInfo } from "../../../lib/api/resultTypes";
 
 export function useRunSummary(id: string | undefined, enabled = true) {
   return useQuery({
@@ -9,7 +9,8 @@ export function useRunSummary(id: string | undefined, enabled = true) {
     staleTime: Infinity,
     queryFn: async () => {
       const r = await unwrap(client.GET("/api/v1/runs/{id}/summary", { params: { path: { id: id! } } }));
-      return { runInfo: r.run_info as RunInfo, summary: r.summary as unknown as ResultSummary };
+      return { runInfo: r.run_info as RunInfo, summary: r.summary as unknown as ResultSummary,
+        caveats: (r.caveats ?? []) as unknown as Caveat[] };
     },
   });
 }

@@ -6,6 +6,7 @@ import { useRunFlows, useRunJobs, useRunSeries, useRunSummary } from "../api/res
 import { activeDomain, portRows, runWindows } from "../utils/derive";
 import { formatDurationUs } from "../../../lib/format";
 import { type Focus, SummaryCards, summaryCards } from "./SummaryCards";
+import { EngineNotice } from "./EngineNotice";
 import { CdfChart } from "./CdfChart";
 import { TopologyOverlay } from "./TopologyOverlay";
 import { DiagnosticsPanels } from "../diagnostics/DiagnosticsPanels";
@@ -96,6 +97,7 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
         <a className="button" href={`/api/v1/runs/${runId}/result`} download={`run-${runId}.json`}>Download result JSON</a>
         <a className="button" href={`/api/v1/runs/${runId}/flows.csv`} download={`run-${runId}-flows.csv`}>Download flows CSV</a>
       </div>
+      <EngineNotice info={info} caveats={summary.data.caveats} />
       <SummaryCards cards={cards} onFocus={setFocus} />
       <JobsSection runId={runId} subtitle={exportSubtitle} runEndUs={windows.endUs || undefined} onShowNodes={graph ? (ids, what) => {
         setFocus(null);

@@ -9,10 +9,16 @@ export const FINAL = new Set(["SUCCEEDED", "FAILED", "CANCELLED"]);
 export function useCreateRuns() {
   return useMutation({
     // threads absent: the API picks them from the fabric's size
-    mutationFn: ({ scenarioId, seeds, threads }: { scenarioId: string; seeds: number[]; threads?: number }) =>
-      unwrap(client.POST("/api/v1/runs", { body: { scenario_id: scenarioId, seeds, ...(threads ? { threads } : {}) } })),
+    // engine absent: the packet-level model (the API's default)
+    mutationFn: ({ scenarioId, seeds, threads, engine }: { scenarioId: string; seeds: number[]; threads?: number; engine?: Engine }) =>
+      unwrap(client.POST("/api/v1/runs", {
+        body: { scenario_id: scenarioId, seeds, engine: engine ?? "packet", ...(threads ? { threads } : {}) },
+      })),
   });
 }
+
+/** The engine that answers a run (POST /runs engine). */
+export type Engine = "packet" | "flow";
 
 /** What a run request may ask for on this instance (seeds, simulator threads). */
 export function useRunLimits() {

@@ -1,4 +1,5 @@
 import { useId, useState } from "react";
+import type { Engine } from "../api/runs";
 
 /** The most seeds one run request may start (POST /runs: seeds max_length). */
 export const MAX_SEEDS = 64;
@@ -51,12 +52,13 @@ export function threadsLabel(run: { threads?: number; partitions?: number | null
 }
 
 /**
- * Seeds and threads fields and the Run button. With a `warning` (e.g. a fabric with no traffic) the first
+ * Seeds, threads and engine fields and the Run button (the engine is passed only when it is the
+ * flow-level engine, which runs on one thread: the threads box is then off). With a `warning` (e.g. a fabric with no traffic) the first
  * press only shows it and turns the button into "Run anyway"; with a `disabledReason` (invalid
  * fields) the button is disabled and says why in its title.
  */
 export function RunLauncher({ onRun, busy, defaultSeed = 1, warning, disabledReason, maxThreads }: {
-  onRun: (seeds: number[], threads?: number) => void;
+  onRun: (seeds: number[], threads?: number, engine?: Engine) => void;
   busy: boolean;
   defaultSeed?: number;
   warning?: string | null;
@@ -65,6 +67,8 @@ export function RunLauncher({ onRun, busy, defaultSeed = 1, warning, disabledRea
 }) {
   const [text, setText] = useState(String(defaultSeed));
   const [threadsText, setThreadsText] = useState("");
+  const [engine, setEngine] = useState<Engine>("packet");
+  const flow = engine === "flow";
   const readT = readThreads(threadsText, maxThreads);
   const threadsId = useId();
   const [confirming, setConfirming] = useState(false);
@@ -75,13 +79,14 @@ export function RunLauncher({ onRun, busy, defaultSeed = 1, warning, disabledRea
   return (
     <form className="run-launcher row" onSubmit={(e) => {
       e.preventDefault();
-      if (!seeds || disabledReason || "error" in readT) return;
+      if (!seeds || disabledReason || (!flow && "error" in readT)) return;
       if (ask) {
         setConfirming(true);
         return;
       }
       setConfirming(false);
-      onRun(seeds, readT.threads);
+      if (flow) onRun(seeds, undefined, "flow");
+      else if ("threads" in readT) onRun(seeds, readT.threads);
     }}>
       <label>
         Seeds{" "}
@@ -90,14 +95,21 @@ export function RunLauncher({ onRun, busy, defaultSeed = 1, warning, disabledRea
       </label>
       <label title="Simulator threads of each run: results are the same for every value; auto picks from the fabric's size (1 below 128 hosts)">
         Threads{" "}
-        <input type="number" min={1} max={maxThreads} step={1} value={threadsText} placeholder="auto" className="threads-input"
-          onChange={(e) => setThreadsText(e.target.value)} aria-invalid={"error" in readT}
+        <input type="number" min={1} max={maxThreads} step={1} value={flow ? "" : threadsText} placeholder={flow ? "1" : "auto"} className="threads-input" disabled={flow}
+          onChange={(e) => setThreadsText(e.target.value)} aria-invalid={!flow && "error" in readT}
           aria-label={`Threads (empty: auto${maxThreads ? `; 1 to ${maxThreads}` : ""})`}
           aria-describedby={"error" in readT ? threadsId : undefined} />
       </label>
-      <button type="submit" className="primary" disabled={!seeds || "error" in readT || busy || !!disabledReason} title={disabledReason}>{busy ? "Starting…" : warning && confirming ? "Run anyway" : "Run"}</button>
+      <label title="The packet-level model is exact (queues, PFC, congestion control) and takes seconds to minutes; the flow-level engine shares links max-min fair and answers in a second at any size, saying what it leaves out">
+        Engine{" "}
+        <select value={engine} onChange={(e) => setEngine(e.target.value as Engine)} aria-label="Engine">
+          <option value="packet">Packet level</option>
+          <option value="flow">Flow level (estimate)</option>
+        </select>
+      </label>
+      <button type="submit" className="primary" disabled={!seeds || (!flow && "error" in readT) || busy || !!disabledReason} title={disabledReason}>{busy ? "Starting…" : warning && confirming ? "Run anyway" : "Run"}</button>
       {"error" in read && <span className="run-warning seeds-error" id={errorId} role="alert">{read.error}</span>}
-      {"error" in readT && <span className="run-warning seeds-error" id={threadsId} role="alert">{readT.error}</span>}
+      {!flow && "error" in readT && <span className="run-warning seeds-error" id={threadsId} role="alert">{readT.error}</span>}
       {warning && confirming && <span className="run-warning" role="alert">{warning}</span>}
     </form>
   );

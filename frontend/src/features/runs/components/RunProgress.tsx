@@ -47,7 +47,8 @@ export function RunProgress({ run }: { run: RunPublic }) {
         {starting ? <span data-testid="run-starting">starting: {run.status === "PENDING" ? "waiting for a simulator worker" : "the simulator is reading the scenario"}</span>
           : <>simulated {us(run.status === "SUCCEEDED" ? run.duration_ns : run.sim_time_ns)} / {us(run.duration_ns)} us</>}
         {" · "}{format(",")(run.events)} events · wall {formatWallS(run.wall_s)}
-        {" · "}<span data-testid="run-threads">{run.partitions ? <Term term="term.partitions">{threadsLabel(run)}</Term> : threadsLabel(run)}</span>
+        {" · "}<span data-testid="run-engine">{run.engine === "flow" ? "flow-level engine" : "packet level"}</span>
+        {run.engine !== "flow" && <>{" · "}<span data-testid="run-threads">{run.partitions ? <Term term="term.partitions">{threadsLabel(run)}</Term> : threadsLabel(run)}</span></>}
         {eta !== null && !final && <> · about {eta < 60 ? `${Math.ceil(eta)} s` : `${Math.ceil(eta / 60)} min`} left</>}
       </p>
       {run.status === "CANCELLED" && (

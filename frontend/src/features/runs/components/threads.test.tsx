@@ -47,7 +47,7 @@ describe("the run page's threads and partitions", () => {
   const run = (over: Partial<RunPublic>): RunPublic => ({
     id: "r1", scenario_id: "s1", seed: 1, status: "SUCCEEDED", progress: 1, sim_time_ns: 100_000, duration_ns: 100_000,
     events: 1_867_401, wall_s: 0.83, attempts: 1, error: null, created_at: "2026-11-27T09:21:33Z", started_at: null,
-    finished_at: null, cached: false, threads: 2, partitions: 54, summary: null, ...over,
+    finished_at: null, cached: false, threads: 2, partitions: 54, engine: "packet", summary: null, ...over,
   });
   const show = (r: RunPublic) => render(
     <QueryClientProvider client={new QueryClient()}><RunProgress run={r} /></QueryClientProvider>,

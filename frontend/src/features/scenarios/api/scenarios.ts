@@ -53,3 +53,22 @@ export function useConfigCheck(docJson: string | null) {
       unwrap(client.POST("/api/v1/scenarios/check", { body: { scenario: JSON.parse(docJson!) as ScenarioBody } })),
   });
 }
+
+export type EstimateResult = components["schemas"]["EstimateResult"];
+
+/**
+ * POST /estimate for a (debounced) document: the flow-level engine's headline figures, within a
+ * second for fabrics up to ESTIMATE_MAX_HOSTS hosts (docs/api.md).
+ */
+export function useEstimate(docJson: string | null) {
+  return useQuery({
+    queryKey: ["estimate", docJson],
+    enabled: docJson !== null,
+    retry: false,
+    staleTime: Infinity,
+    // keep the last estimate on screen while the next one runs
+    placeholderData: (prev: EstimateResult | undefined) => prev,
+    queryFn: () =>
+      unwrap(client.POST("/api/v1/estimate", { body: { scenario: JSON.parse(docJson!) as ScenarioBody } })),
+  });
+}

@@ -5,8 +5,8 @@ import { ApiError } from "../../../lib/api/errors";
 import { uniqueFieldErrors } from "../../../lib/api/fieldErrors";
 import { LIMITS } from "../../../lib/scenario/contract.gen";
 
-/** backend/app/scenarios/limits.py MAX_NODES */
-export const MAX_NODES = 20_000;
+/** backend/app/scenarios/limits.py MAX_NODES (the generated contract) */
+export const MAX_NODES = LIMITS.MAX_NODES;
 
 /** Node count of a generated fabric (docs/scenario-format.md), shown before generating. */
 export function estimateNodes(kind: GeneratorKind, v: Record<string, number>): number | null {

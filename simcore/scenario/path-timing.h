@@ -1,9 +1,13 @@
 /*
- * qp_depth "bdp" (NTT, seeds/002): QD = RTT x line rate / frame size, resolved per flow from
- * its path when the network is built.
+ * Times along an idle path of hops (rate bit/s, one-way delay ps), shared by both engines: the
+ * ideal FCT (slowdown's denominator), the base RTT and the qp_depth "bdp" (NTT, seeds/002:
+ * QD = RTT x line rate / frame size), the ACK's way back (what a sender learns of a completion,
+ * docs/model.md "What a sender learns, and when"). Pure functions of the path.
  */
-#ifndef FABRIC_QP_DEPTH_H
-#define FABRIC_QP_DEPTH_H
+#ifndef FABRIC_PATH_TIMING_H
+#define FABRIC_PATH_TIMING_H
+
+#include "common/wire.h"
 
 #include <cstdint>
 #include <utility>
@@ -11,6 +15,10 @@
 
 namespace fabric
 {
+
+/** Ideal (empty-fabric) FCT of size bytes over hops of (rate bit/s, delay ps); docs/model.md. */
+double IdealFctPs(uint64_t sizeBytes, uint32_t mtu, const std::vector<std::pair<double, int64_t>>& hops,
+                  uint32_t overheadBytes = kDataOverheadBytes);
 
 /**
  * Base (empty-fabric) RTT in ps over hops of (rate bit/s, one-way delay ps): propagation both

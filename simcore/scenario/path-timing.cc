@@ -1,10 +1,45 @@
-#include "helper/qp-depth.h"
+#include "path-timing.h"
 
 #include <algorithm>
 #include <cmath>
 
 namespace fabric
 {
+
+double
+IdealFctPs(uint64_t sizeBytes, uint32_t mtu, const std::vector<std::pair<double, int64_t>>& hops,
+           uint32_t overheadBytes)
+{
+    if (hops.empty() || mtu == 0)
+    {
+        return 0;
+    }
+    uint64_t n = (sizeBytes + mtu - 1) / mtu;
+    if (n == 0)
+    {
+        n = 1;
+    }
+    double totalWire = static_cast<double>(sizeBytes) + n * double(overheadBytes);
+    double lastWire = static_cast<double>(sizeBytes - (n - 1) * mtu) + overheadBytes;
+    size_t b = 0;
+    for (size_t i = 1; i < hops.size(); ++i)
+    {
+        if (hops[i].first < hops[b].first)
+        {
+            b = i;
+        }
+    }
+    double t = totalWire * 8e12 / hops[b].first;
+    for (size_t i = 0; i < hops.size(); ++i)
+    {
+        t += static_cast<double>(hops[i].second);
+        if (i != b)
+        {
+            t += lastWire * 8e12 / hops[i].first;
+        }
+    }
+    return t;
+}
 
 double
 BaseRttPs(const std::vector<std::pair<double, int64_t>>& hops, uint32_t dataWireBytes,

@@ -1,4 +1,4 @@
-#include "helper/process-memory.h"
+#include "process-memory.h"
 
 #include <cstdlib>
 #include <cstring>

@@ -1,0 +1,60 @@
+"""The flow-level estimate of a scenario (docs/model.md, "Flow-level engine"): `fabricsim run
+--engine flow` on a temporary copy, bounded in hosts, time and memory, synchronously."""
+
+import json
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from app.core import simulator
+from app.estimate.schemas import EstimateResult, JobEstimate
+from app.scenarios import limits
+
+# The simulator's own bounds for one estimate (it writes a partial result past them, status
+# "limit"), and the process's, a little later.
+ESTIMATE_WALL_S = 2
+ESTIMATE_MEMORY_MB = 1024
+ESTIMATE_PROCESS_TIMEOUT_S = 10
+
+
+class TooLarge(ValueError):
+    """The scenario is beyond what an estimate takes; the message says why and what to do."""
+
+
+def estimate(document: dict[str, Any]) -> EstimateResult:
+    """Raises TooLarge, simulator.SimulatorRejected (-> 422 at the path) or SimulatorUnavailable."""
+    start = time.perf_counter()
+    hosts = int(simulator.expand(document)["stats"].get("hosts", 0))
+    if hosts > limits.ESTIMATE_MAX_HOSTS:
+        raise TooLarge(f"{hosts:,} hosts: an estimate takes fabrics of at most "
+                       f"{limits.ESTIMATE_MAX_HOSTS:,} hosts; start a run with engine \"flow\" instead")
+    with tempfile.TemporaryDirectory() as directory:
+        scenario = Path(directory) / "scenario.json"
+        out = Path(directory) / "result.json"
+        scenario.write_text(json.dumps(document))
+        proc = subprocess.run([str(simulator.binary()), "run", str(scenario), "--out", str(out),
+                               "--engine", "flow", "--max-wall-s", str(ESTIMATE_WALL_S),
+                               "--max-memory-mb", str(ESTIMATE_MEMORY_MB)],
+                              capture_output=True, text=True, timeout=ESTIMATE_PROCESS_TIMEOUT_S,
+                              check=False)
+        if proc.returncode == 2:
+            raise simulator.SimulatorRejected(*simulator.parse_error_line(proc.stderr))
+        if proc.returncode not in (0, 3):
+            raise simulator.SimulatorUnavailable(f"fabricsim exited {proc.returncode}: {proc.stderr.strip()[:500]}")
+        result = json.loads(out.read_text())
+    summary = result["summary"]
+    jobs = []
+    for job in result.get("jobs", []):
+        times = [it["time_us"] for it in job["iterations"] if it["time_us"] is not None]
+        jobs.append(JobEstimate(name=job["name"], op=job["op"], algorithm=job["algorithm"],
+                                jct_us=job["jct_us"], busbw_gbps=job["busbw_gbps"],
+                                iteration_us=sum(times) / len(times) if times else None,
+                                ideal_busbw_gbps=job["ideal_busbw_gbps"]))
+    return EstimateResult(status=result["status"], wall_s=round(time.perf_counter() - start, 4),
+                          throughput_gbps=summary["throughput_gbps"],
+                          fct_p50_us=summary["fct_us"]["p50"], fct_p99_us=summary["fct_us"]["p99"],
+                          slowdown_p50=summary["slowdown"]["p50"], slowdown_p99=summary["slowdown"]["p99"],
+                          flows_total=summary["flows_total"], flows_completed=summary["flows_completed"],
+                          jobs=jobs, caveats=result.get("caveats", []))

@@ -1,0 +1,38 @@
+import type { Caveat, RunInfo } from "../../../lib/api/resultTypes";
+
+/** Which engine answered ("flow" or the packet model's "ns-3.37"), in words. */
+export function engineLabel(info: RunInfo): string {
+  return info.engine === "flow" ? "flow-level engine" : `packet-level model${info.engine ? ` (${info.engine})` : ""}`;
+}
+
+/**
+ * Says which engine answered the run and, for the flow-level engine, what it left out (the
+ * result's caveats, each naming the scenario field that brings the feature in): its figures are
+ * an estimate whose error against the packet model docs/validation-flow.md measures.
+ */
+export function EngineNotice({ info, caveats }: { info: RunInfo; caveats: Caveat[] }) {
+  if (info.engine !== "flow") {
+    return <p className="hint engine-notice" data-testid="engine">Answered by the {engineLabel(info)}.</p>;
+  }
+  return (
+    <section className="engine-notice" data-testid="engine" aria-label="Engine">
+      <p className="hint">
+        Answered by the <strong>flow-level engine</strong>: flows share links max-min fair, with no queues or pauses; a
+        flow-level estimate (within 5 % of the packet model's collective JCT and long-flow goodput where it models the
+        scenario: docs/validation-flow.md). Run it at packet level for queues, PFC and congestion control.
+      </p>
+      {caveats.length > 0 && (
+        <details>
+          <summary>What it leaves out ({caveats.length})</summary>
+          <ul className="caveats">
+            {caveats.map((c) => (
+              <li key={`${c.feature}-${c.field}`} data-feature={c.feature}>
+                <code>{c.field}</code>: {c.message}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </section>
+  );
+}

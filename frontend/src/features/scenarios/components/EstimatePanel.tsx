@@ -1,0 +1,69 @@
+import { format } from "d3-format";
+import { ApiError } from "../../../lib/api/errors";
+import type { EstimateResult } from "../api/scenarios";
+
+type EstimatePanelProps = {
+  result: EstimateResult | undefined;
+  error: unknown;
+  estimating: boolean;
+  /** Runs the scenario at packet level (the exact answer). */
+  onRunPacket: () => void;
+};
+
+const number = format(",.4~r");
+const fmt = (x: number | null | undefined, unit: string) => (x === null || x === undefined ? "-" : `${number(x)}${unit ? ` ${unit}` : ""}`);
+
+/** What a 422 says (the field it names, and why the estimate refuses the scenario). */
+function refusal(error: unknown): string | null {
+  return error instanceof ApiError && error.status === 422 ? error.message : null;
+}
+
+/**
+ * The flow-level estimate while editing (POST /estimate): each job's JCT, busbw and iteration
+ * time, throughput, FCT and slowdown, refreshed after each change, with what the flow engine leaves
+ * out; one click runs the scenario at packet level.
+ */
+export function EstimatePanel({ result, error, estimating, onRunPacket }: EstimatePanelProps) {
+  const refused = refusal(error);
+  if (error && !result) {
+    return <p className="hint" role="status">{refused ? `No estimate: ${refused}` : `The estimate is unavailable: ${(error as Error).message}`}</p>;
+  }
+  if (!result) return <p className="hint" role="status">Estimating…</p>;
+  return (
+    <div className="estimate" aria-busy={estimating} data-testid="estimate-panel">
+      <p className="hint">
+        Flow-level estimate in {number(result.wall_s * 1000)} ms{estimating ? " · estimating the latest edit…" : ""}
+        {result.status === "limit" && " (partial: the estimate's time bound stopped it)"}
+        {refused && ` (last valid version: ${refused})`}
+      </p>
+      <table className="estimate-figures" aria-label="Estimated figures">
+        <tbody>
+          {result.jobs.map((j) => (
+            <tr key={j.name} data-job={j.name}>
+              <th scope="row">{j.name} ({j.algorithm})</th>
+              <td>JCT {fmt(j.jct_us, "us")}</td>
+              <td>busbw {fmt(j.busbw_gbps, "Gbit/s")} of {fmt(j.ideal_busbw_gbps, "Gbit/s")}</td>
+              <td>iteration {fmt(j.iteration_us, "us")}</td>
+            </tr>
+          ))}
+          <tr><th scope="row">throughput</th><td colSpan={3}>{fmt(result.throughput_gbps, "Gbit/s")}</td></tr>
+          <tr>
+            <th scope="row">FCT p50 / p99</th><td>{fmt(result.fct_p50_us, "us")}</td><td>{fmt(result.fct_p99_us, "us")}</td><td />
+          </tr>
+          <tr>
+            <th scope="row">slowdown p50 / p99</th><td>{fmt(result.slowdown_p50, "")}</td><td>{fmt(result.slowdown_p99, "")}</td><td />
+          </tr>
+        </tbody>
+      </table>
+      {result.caveats.length > 0 && (
+        <details>
+          <summary>It leaves out {result.caveats.length} thing{result.caveats.length === 1 ? "" : "s"}</summary>
+          <ul className="caveats">
+            {result.caveats.map((c) => <li key={`${String(c.feature)}-${String(c.field)}`}><code>{String(c.field)}</code>: {String(c.message)}</li>)}
+          </ul>
+        </details>
+      )}
+      <button type="button" onClick={onRunPacket} title="The exact answer: queues, PFC, congestion control">Run at packet level</button>
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+import { fireEvent, render, screen } from "@testing-library/react";
+import { ApiError } from "../../../lib/api/errors";
+import type { EstimateResult } from "../api/scenarios";
+import { EstimatePanel } from "./EstimatePanel";
+
+// Issue 36 §3: the editor shows the flow-level estimate of the scenario being edited, what it
+// leaves out, why it refuses one, and runs it at packet level in one click.
+const RESULT: EstimateResult = {
+  engine: "flow", status: "ok", wall_s: 0.0123, throughput_gbps: 187.905, fct_p50_us: 352.1, fct_p99_us: 360.4,
+  slowdown_p50: 1.02, slowdown_p99: 1.05, flows_total: 112, flows_completed: 112,
+  jobs: [{ name: "ar", op: "all_reduce", algorithm: "ring", jct_us: 4933.6, busbw_gbps: 95.2131, iteration_us: 4933.6, ideal_busbw_gbps: 98.0373 }],
+  caveats: [{ feature: "queues", field: "switch.buffer_bytes", message: "no queues" }],
+};
+
+describe("the estimate panel", () => {
+  it("shows each job's figures, the flows', what it leaves out, and runs at packet level", () => {
+    const onRunPacket = vi.fn();
+    render(<EstimatePanel result={RESULT} error={null} estimating={false} onRunPacket={onRunPacket} />);
+    const row = screen.getByRole("row", { name: /ar \(ring\)/ });
+    expect(row).toHaveTextContent("JCT 4,934 us");
+    expect(row).toHaveTextContent("busbw 95.21 Gbit/s of 98.04 Gbit/s");
+    expect(screen.getByRole("row", { name: /throughput/ })).toHaveTextContent("187.9 Gbit/s");
+    expect(screen.getByText("It leaves out 1 thing")).toBeInTheDocument();
+    expect(screen.getByText(/Flow-level estimate in 12.3 ms/)).toBeInTheDocument();
+    fireEvent.click(screen.getByRole("button", { name: "Run at packet level" }));
+    expect(onRunPacket).toHaveBeenCalledTimes(1);
+  });
+
+  it("says why there is no estimate, and keeps the last one while the next is refused", () => {
+    const refused = new ApiError(422, "topology: 10,240 hosts: an estimate takes fabrics of at most 8,192 hosts");
+    const { rerender } = render(<EstimatePanel result={undefined} error={refused} estimating={false} onRunPacket={() => {}} />);
+    expect(screen.getByRole("status")).toHaveTextContent("No estimate: topology: 10,240 hosts");
+    rerender(<EstimatePanel result={RESULT} error={refused} estimating={true} onRunPacket={() => {}} />);
+    expect(screen.getByTestId("estimate-panel")).toHaveAttribute("aria-busy", "true");
+    expect(screen.getByText(/last valid version: topology: 10,240 hosts/)).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,651 @@
+#include "flow/flow-engine.h"
+
+#include "scenario/dependency-rules.h"
+#include "scenario/path-timing.h"
+#include "scenario/process-memory.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+namespace fabric
+{
+namespace flow
+{
+
+namespace
+{
+
+constexpr double kPsPerNs = 1000.0;
+
+/** Wall time between progress reports, and between memory checks (as the packet runner). */
+constexpr double kProgressEveryS = 0.5;
+constexpr double kMemoryEveryS = 0.2;
+
+/** Bits a finished fluid may still owe to rounding (its completion is then exact enough). */
+constexpr double kDoneToleranceBits = 1e-3;
+
+} // namespace
+
+FlowEngine::FlowEngine(const Scenario& scenario, FlowRouting& routing)
+    : m_scenario(scenario),
+      m_routing(routing)
+{
+    std::vector<double> capacity(routing.LinkCount());
+    for (uint32_t d = 0; d < routing.LinkCount(); ++d)
+    {
+        capacity[d] = routing.Link(d).rateBps;
+    }
+    m_solver = std::make_unique<MaxMinSolver>(std::move(capacity),
+                                              static_cast<double>(scenario.warmupNs) * kPsPerNs);
+    m_out.assign(scenario.flows.size(), FlowOutcome());
+    BuildDependents();
+}
+
+void
+FlowEngine::BuildDependents()
+{
+    std::size_t n = m_scenario.flows.size();
+    const FlowDependencies& d = m_scenario.deps;
+    m_pending.assign(n, 0);
+    m_readyPs.assign(n, 0);
+    m_depBegin.assign(n + 1, 0);
+    if (d.Empty())
+    {
+        return;
+    }
+    // invert the rows: for every flow, the flows that wait for it (in flow id order)
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        m_pending[i] = d.begin[i + 1] - d.begin[i];
+        for (uint32_t k = d.begin[i]; k < d.begin[i + 1]; ++k)
+        {
+            ++m_depBegin[d.on[k] + 1];
+        }
+    }
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        m_depBegin[i + 1] += m_depBegin[i];
+    }
+    m_dependents.resize(d.on.size());
+    std::vector<uint32_t> fill(m_depBegin.begin(), m_depBegin.end() - 1);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        for (uint32_t k = d.begin[i]; k < d.begin[i + 1]; ++k)
+        {
+            m_dependents[fill[d.on[k]]++] = static_cast<uint32_t>(i);
+        }
+    }
+}
+
+void
+FlowEngine::Push(double t, EventKind kind, uint32_t flow, uint32_t version)
+{
+    m_events_q.push(Event{t, m_seq++, flow, version, kind});
+}
+
+uint32_t
+FlowEngine::FrameOverhead(uint32_t flow) const
+{
+    const NicConfig& nic = m_scenario.nicCfg[Spec(flow).src];
+    return nic.headerBytes + nic.preambleIfgBytes +
+           (nic.transport == "erd" ? kErdExtraHeaderBytes : 0);
+}
+
+double
+FlowEngine::WireBits(uint32_t flow) const
+{
+    const FlowSpec& s = Spec(flow);
+    uint32_t mtu = std::max<uint32_t>(1, m_scenario.nicCfg[s.src].mtuBytes);
+    uint64_t frames = std::max<uint64_t>(1, (s.sizeBytes + mtu - 1) / mtu);
+    return (static_cast<double>(s.sizeBytes) + static_cast<double>(frames) * FrameOverhead(flow)) *
+           8.0;
+}
+
+double
+FlowEngine::WirePerPayload(uint32_t flow) const
+{
+    const FlowSpec& s = Spec(flow);
+    if (s.sizeBytes == 0)
+    {
+        double mtu = std::max<uint32_t>(1, m_scenario.nicCfg[s.src].mtuBytes);
+        return (mtu + FrameOverhead(flow)) / mtu;
+    }
+    return WireBits(flow) / 8.0 / static_cast<double>(s.sizeBytes);
+}
+
+double
+FlowEngine::LatencyPs(uint32_t flow) const
+{
+    return LatencyForPs(flow, Spec(flow).sizeBytes);
+}
+
+double
+FlowEngine::LatencyForPs(uint32_t flow, uint64_t bytes) const
+{
+    const FlowRoute* r = RouteOf(flow);
+    if (!r || r->hops.empty())
+    {
+        return 0;
+    }
+    const FlowSpec& s = Spec(flow);
+    uint32_t mtu = std::max<uint32_t>(1, m_scenario.nicCfg[s.src].mtuBytes);
+    uint64_t frames = std::max<uint64_t>(1, (bytes + mtu - 1) / mtu);
+    double lastWire = bytes == 0
+                          ? mtu + FrameOverhead(flow)
+                          : static_cast<double>(bytes - (frames - 1) * mtu) + FrameOverhead(flow);
+    // as IdealFctPs: every hop's propagation, the last frame's serialization at every hop but
+    // the slowest (whose time is the fluid's)
+    std::size_t b = 0;
+    for (std::size_t i = 1; i < r->hops.size(); ++i)
+    {
+        if (r->hops[i].first < r->hops[b].first)
+        {
+            b = i;
+        }
+    }
+    double t = 0;
+    for (std::size_t i = 0; i < r->hops.size(); ++i)
+    {
+        t += static_cast<double>(r->hops[i].second);
+        if (i != b)
+        {
+            t += lastWire * 8e12 / r->hops[i].first;
+        }
+    }
+    return t;
+}
+
+int64_t
+FlowEngine::AckReturnPs(uint32_t flow) const
+{
+    const FlowRoute* r = RouteOf(flow);
+    if (!r)
+    {
+        return 0;
+    }
+    const NicConfig& nc = m_scenario.nicCfg[Spec(flow).src];
+    return static_cast<int64_t>(
+        std::ceil(fabric::AckReturnPs(r->hops, nc.headerBytes + nc.preambleIfgBytes + kAethBytes)));
+}
+
+double
+FlowEngine::WindowCapBps(uint32_t flow, const FlowRoute& r) const
+{
+    const FlowSpec& s = Spec(flow);
+    const NicConfig& nc = m_scenario.nicCfg[s.src];
+    uint32_t mtu = std::max<uint32_t>(1, nc.mtuBytes);
+    uint32_t overhead = nc.headerBytes + nc.preambleIfgBytes;
+    uint32_t depth = s.window != kWindowBdp
+                         ? s.window
+                         : BdpQpDepth(r.hops, mtu, s.messageBytes, overhead, overhead + kAethBytes);
+    uint64_t windowBytes = std::max<uint64_t>(1, uint64_t(std::max<uint32_t>(1, depth)) *
+                                                     std::max<uint64_t>(1, s.messageBytes));
+    uint64_t windowPkts = std::max<uint64_t>(1, (windowBytes + mtu - 1) / mtu);
+    if (nc.transport == "sprayed")
+    {
+        windowPkts = std::min<uint64_t>(windowPkts, std::max<uint32_t>(1, nc.reorderWindowPackets));
+    }
+    double rttPs = BaseRttPs(r.hops, mtu + overhead, overhead + kAethBytes);
+    if (rttPs <= 0)
+    {
+        return std::numeric_limits<double>::infinity();
+    }
+    // a window of frames per round trip (the packet model's min(line rate, window / RTT))
+    return static_cast<double>(windowPkts) * (mtu + FrameOverhead(flow)) * 8e12 / rttPs;
+}
+
+double
+FlowEngine::AckShare(uint32_t flow) const
+{
+    const FlowSpec& s = Spec(flow);
+    const NicConfig& tx = m_scenario.nicCfg[s.src];
+    const NicConfig& rx = m_scenario.nicCfg[s.dst];
+    double frame = (std::max<uint32_t>(1, tx.mtuBytes) + FrameOverhead(flow));
+    double ack = rx.headerBytes + rx.preambleIfgBytes + kAethBytes;
+    double framesPerAck = std::max<uint32_t>(1, rx.ackIntervalPackets);
+    if (tx.transport == "sprayed")
+    {
+        framesPerAck = std::max<uint32_t>(1, rx.sackIntervalPackets);
+    }
+    else if (tx.transport == "erd")
+    {
+        // one ACK per delivered message
+        uint32_t mtu = std::max<uint32_t>(1, tx.mtuBytes);
+        framesPerAck = static_cast<double>(std::max<uint64_t>(1, (s.messageBytes + mtu - 1) / mtu));
+    }
+    return ack / (framesPerAck * frame);
+}
+
+const FlowRoute*
+FlowEngine::RouteOf(uint32_t flow) const
+{
+    uint32_t r = m_out[flow].route;
+    return r == UINT32_MAX || !m_routes[r].valid ? nullptr : &m_routes[r];
+}
+
+const FlowRoute*
+FlowEngine::RouteFor(uint32_t flow)
+{
+    const FlowSpec& s = Spec(flow);
+    if (s.local)
+    {
+        return nullptr;
+    }
+    if (m_out[flow].route == UINT32_MAX)
+    {
+        uint64_t key = (static_cast<uint64_t>(s.src) << 40) | (static_cast<uint64_t>(s.dst) << 16) |
+                       s.udpSrcPort;
+        auto [it, fresh] = m_routeIndex.emplace(key, static_cast<uint32_t>(m_routes.size()));
+        if (fresh)
+        {
+            m_routes.push_back(m_routing.Route(s));
+        }
+        m_out[flow].route = it->second;
+    }
+    return RouteOf(flow);
+}
+
+double
+FlowEngine::Sent(uint32_t flow, double atPs) const
+{
+    const FlowOutcome& o = m_out[flow];
+    const FlowSpec& s = Spec(flow);
+    if (o.startPs < 0 || atPs <= o.startPs)
+    {
+        return 0;
+    }
+    if (o.dataDonePs >= 0 && atPs >= o.dataDonePs)
+    {
+        return static_cast<double>(s.sizeBytes);
+    }
+    if (o.handle == UINT32_MAX)
+    {
+        return 0;
+    }
+    double bytes = m_solver->SentBits(o.handle, atPs) / 8.0 / WirePerPayload(flow);
+    return s.sizeBytes > 0 ? std::min(bytes, static_cast<double>(s.sizeBytes)) : bytes;
+}
+
+double
+FlowEngine::Delivered(uint32_t flow, double atPs) const
+{
+    const FlowOutcome& o = m_out[flow];
+    const FlowSpec& s = Spec(flow);
+    if (o.completePs >= 0 && atPs >= o.completePs)
+    {
+        return static_cast<double>(s.sizeBytes);
+    }
+    if (s.local || o.startPs < 0)
+    {
+        return 0;
+    }
+    // what is still on its way: the payload rate over the rest of the path's latency
+    double latency = LatencyPs(flow);
+    double wireRate =
+        o.dataDonePs >= 0 ? o.lastRateBps : (o.handle != UINT32_MAX ? m_solver->Rate(o.handle) : 0);
+    double payloadRate = wireRate / 8.0 / WirePerPayload(flow);
+    double onTheWayPs = o.dataDonePs >= 0 ? std::max(0.0, o.dataDonePs + latency - atPs) : latency;
+    double inFlight = payloadRate * onTheWayPs * 1e-12;
+    return std::max(0.0, Sent(flow, atPs) - inFlight);
+}
+
+void
+FlowEngine::Release(uint32_t flow)
+{
+    double at = std::max(static_cast<double>(Spec(flow).startNs) * kPsPerNs, m_readyPs[flow]);
+    Push(std::max(at, m_nowPs), EventKind::START, flow);
+}
+
+void
+FlowEngine::Start(uint32_t flow)
+{
+    const FlowSpec& s = Spec(flow);
+    FlowOutcome& o = m_out[flow];
+    if (s.local)
+    {
+        o.startPs = m_nowPs;
+        uint64_t ns = flow < m_scenario.jobFlows.size() ? m_scenario.jobFlows[flow].localNs : 0;
+        Push(m_nowPs + static_cast<double>(ns) * kPsPerNs, EventKind::COMPLETE, flow);
+        return;
+    }
+    const FlowRoute* r = RouteFor(flow);
+    if (!r)
+    {
+        return; // unroutable: never starts, as in the packet model
+    }
+    o.startPs = m_nowPs;
+    o.handle = m_solver->Add(m_nowPs, r->data, r->acks, AckShare(flow), WindowCapBps(flow, *r));
+    if (m_handleFlow.size() <= o.handle)
+    {
+        m_handleFlow.resize(o.handle + 1, UINT32_MAX);
+    }
+    m_handleFlow[o.handle] = flow;
+}
+
+void
+FlowEngine::DataDone(uint32_t flow, uint32_t version)
+{
+    FlowOutcome& o = m_out[flow];
+    if (o.handle == UINT32_MAX || version != o.version)
+    {
+        return; // stale: the rate changed since this was scheduled
+    }
+    double left = WireBits(flow) - m_solver->SentBits(o.handle, m_nowPs);
+    double rate = m_solver->Rate(o.handle);
+    if (left > kDoneToleranceBits && rate > 0)
+    {
+        Push(m_nowPs + left / rate * 1e12, EventKind::DATA_DONE, flow, o.version);
+        return;
+    }
+    o.lastRateBps = rate;
+    o.dataDonePs = m_nowPs;
+    m_solver->Remove(m_nowPs, o.handle);
+    m_handleFlow[o.handle] = UINT32_MAX;
+    o.handle = UINT32_MAX;
+    Push(m_nowPs + LatencyPs(flow), EventKind::COMPLETE, flow);
+    if (m_driver && flow >= m_scenario.flows.size())
+    {
+        m_driver->OnDataDone(*this, flow);
+    }
+}
+
+uint32_t
+FlowEngine::AddFlow(FlowSpec spec)
+{
+    auto id = static_cast<uint32_t>(m_out.size());
+    spec.id = id;
+    m_extra.push_back(spec);
+    m_out.emplace_back();
+    return id;
+}
+
+void
+FlowEngine::Complete(uint32_t flow)
+{
+    m_out[flow].completePs = m_nowPs;
+    if (m_depBegin.size() <= flow + 1)
+    {
+        return;
+    }
+    const FlowSpec& input = Spec(flow);
+    for (uint32_t k = m_depBegin[flow]; k < m_depBegin[flow + 1]; ++k)
+    {
+        uint32_t d = m_dependents[k];
+        const FlowSpec& waiting = m_scenario.flows[d];
+        double known = m_nowPs;
+        if (LearnsByAck(input, waiting))
+        {
+            known += static_cast<double>(AckReturnPs(flow));
+        }
+        m_readyPs[d] = std::max(m_readyPs[d],
+                                known + static_cast<double>(m_scenario.deps.gapNs[d]) * kPsPerNs);
+        if (--m_pending[d] == 0)
+        {
+            Release(d);
+        }
+    }
+}
+
+void
+FlowEngine::TakeWarmup()
+{
+    for (uint32_t i = 0; i < m_out.size(); ++i)
+    {
+        m_out[i].deliveredAtWarmup = Delivered(i, m_nowPs);
+    }
+}
+
+void
+FlowEngine::Handle(const Event& e)
+{
+    ++m_events;
+    switch (e.kind)
+    {
+    case EventKind::START:
+        Start(e.flow);
+        break;
+    case EventKind::DATA_DONE:
+        DataDone(e.flow, e.version);
+        break;
+    case EventKind::COMPLETE:
+        Complete(e.flow);
+        break;
+    case EventKind::WARMUP:
+        TakeWarmup();
+        break;
+    case EventKind::TIMER:
+        m_driver->OnTimer(*this, e.flow);
+        break;
+    case EventKind::LINK:
+        ApplyLinkStep(m_linkSteps[e.flow]);
+        break;
+    }
+}
+
+void
+FlowEngine::Reschedule(const std::vector<uint32_t>& changed)
+{
+    for (uint32_t h : changed)
+    {
+        uint32_t flow = m_handleFlow[h];
+        if (flow == UINT32_MAX)
+        {
+            continue;
+        }
+        FlowOutcome& o = m_out[flow];
+        ++o.version;
+        double rate = m_solver->Rate(h);
+        if (Spec(flow).sizeBytes == 0 || rate <= 0)
+        {
+            continue; // long-lived, or stalled until a rate frees up
+        }
+        double left = std::max(0.0, WireBits(flow) - m_solver->SentBits(h, m_nowPs));
+        Push(m_nowPs + left / rate * 1e12, EventKind::DATA_DONE, flow, o.version);
+    }
+}
+
+void
+FlowEngine::ScheduleLinkFaults()
+{
+    // As the packet model's FaultSchedule: a link_down (until its end_us) and a link_up stop
+    // or restore both directions at once; routing converges convergence_us later.
+    auto add = [this](uint64_t ns, LinkStep step)
+    {
+        m_linkSteps.push_back(step);
+        Push(static_cast<double>(ns) * kPsPerNs, EventKind::LINK,
+             static_cast<uint32_t>(m_linkSteps.size() - 1));
+    };
+    for (const FaultSpec& f : m_scenario.faults)
+    {
+        if (f.kind != FaultKind::LINK_DOWN && f.kind != FaultKind::LINK_UP)
+        {
+            continue;
+        }
+        auto change = [&](uint64_t ns, bool down)
+        {
+            add(ns, {down ? LinkStep::DOWN : LinkStep::UP, f.link.node, f.link.neighbor});
+            add(ns + f.convergenceNs,
+                {down ? LinkStep::CONVERGED_WITHOUT : LinkStep::CONVERGED_WITH, f.link.node,
+                 f.link.neighbor});
+        };
+        change(f.startNs, f.kind == FaultKind::LINK_DOWN);
+        if (f.kind == FaultKind::LINK_DOWN && f.endNs > 0)
+        {
+            change(f.endNs, false);
+        }
+    }
+}
+
+void
+FlowEngine::ApplyLinkStep(const LinkStep& step)
+{
+    for (auto [a, b] : {std::pair{step.node, step.neighbor}, std::pair{step.neighbor, step.node}})
+    {
+        uint32_t d = m_routing.LinkToward(a, b);
+        if (d == UINT32_MAX)
+        {
+            continue;
+        }
+        switch (step.kind)
+        {
+        case LinkStep::DOWN:
+        case LinkStep::UP:
+            // nothing crosses a dead link; the frames on it when it failed are lost in the
+            // packet model and resent (not modelled here: the caveat says so)
+            m_routing.SetDown(d, step.kind == LinkStep::DOWN);
+            m_solver->SetCapacity(m_nowPs, d,
+                                  step.kind == LinkStep::DOWN ? 0.0 : m_routing.Link(d).rateBps);
+            break;
+        case LinkStep::CONVERGED_WITHOUT:
+        case LinkStep::CONVERGED_WITH:
+            m_routing.SetRoutedAround(d, step.kind == LinkStep::CONVERGED_WITHOUT);
+            break;
+        }
+    }
+    if (step.kind == LinkStep::CONVERGED_WITHOUT || step.kind == LinkStep::CONVERGED_WITH)
+    {
+        m_routing.Rebuild();
+    }
+    // a NIC moves a pinned QP off its own dead port at once; switches only once routes converge
+    Reroute();
+}
+
+void
+FlowEngine::Reroute()
+{
+    m_routeIndex.clear(); // routes computed from now on are the new tables'
+    std::vector<uint32_t> moving = m_stalled;
+    m_stalled.clear();
+    for (uint32_t h = 0; h < m_handleFlow.size(); ++h)
+    {
+        if (m_handleFlow[h] != UINT32_MAX)
+        {
+            moving.push_back(m_handleFlow[h]);
+        }
+    }
+    std::sort(moving.begin(), moving.end());
+    for (uint32_t flow : moving)
+    {
+        FlowOutcome& o = m_out[flow];
+        uint32_t old = o.route;
+        o.route = UINT32_MAX;
+        const FlowRoute* r = RouteFor(flow);
+        if (r && old != UINT32_MAX && m_routes[old].data.size() == r->data.size() &&
+            std::equal(r->data.begin(), r->data.end(), m_routes[old].data.begin(),
+                       [](const LinkShare& x, const LinkShare& y)
+                       { return x.link == y.link && x.share == y.share; }) &&
+            o.handle != UINT32_MAX)
+        {
+            o.route = old; // the same links: nothing moves
+            continue;
+        }
+        double sent = 0;
+        if (o.handle != UINT32_MAX)
+        {
+            sent = m_solver->SentBits(o.handle, m_nowPs);
+            m_solver->Remove(m_nowPs, o.handle);
+            m_handleFlow[o.handle] = UINT32_MAX;
+            o.handle = UINT32_MAX;
+            ++o.version; // its data-done event is stale
+        }
+        else
+        {
+            auto it = m_stalledBits.find(flow);
+            sent = it != m_stalledBits.end() ? it->second : 0.0;
+        }
+        if (!r)
+        {
+            o.route = old; // no route for now: it waits for the next convergence
+            m_stalledBits[flow] = sent;
+            m_stalled.push_back(flow);
+            continue;
+        }
+        o.handle =
+            m_solver->Add(m_nowPs, r->data, r->acks, AckShare(flow), WindowCapBps(flow, *r), sent);
+        if (m_handleFlow.size() <= o.handle)
+        {
+            m_handleFlow.resize(o.handle + 1, UINT32_MAX);
+        }
+        m_handleFlow[o.handle] = flow;
+    }
+}
+
+RunStatus
+FlowEngine::Run(const RunLimits& limits, const std::function<void(const Progress&)>& progress)
+{
+    auto wallStart = std::chrono::steady_clock::now();
+    double durationPs = static_cast<double>(m_scenario.durationNs) * kPsPerNs;
+    const auto& flows = m_scenario.flows;
+    bool held = !m_scenario.deps.Empty();
+    for (uint32_t i = 0; i < flows.size(); ++i)
+    {
+        bool waits = held && m_scenario.deps.Waits(i);
+        if (!waits)
+        {
+            // flows that wait for nothing start at their time (an NVLink step at once)
+            Push(static_cast<double>(flows[i].startNs) * kPsPerNs, EventKind::START, i);
+        }
+    }
+    if (m_scenario.warmupNs > 0)
+    {
+        Push(static_cast<double>(m_scenario.warmupNs) * kPsPerNs, EventKind::WARMUP, 0);
+    }
+    ScheduleLinkFaults();
+    if (m_driver)
+    {
+        m_driver->Begin(*this);
+    }
+    RunStatus status = RunStatus::OK;
+    double lastProgress = 0;
+    double lastMemory = 0;
+    uint64_t batches = 0;
+    while (!m_events_q.empty() && m_events_q.top().t < durationPs)
+    {
+        m_nowPs = m_events_q.top().t;
+        while (!m_events_q.empty() && m_events_q.top().t == m_nowPs)
+        {
+            Event e = m_events_q.top();
+            m_events_q.pop();
+            Handle(e);
+        }
+        m_solver->Solve(m_nowPs, m_changed);
+        Reschedule(m_changed);
+        if ((++batches & 255) != 0)
+        {
+            continue;
+        }
+        double wall =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+        if (progress && wall - lastProgress >= kProgressEveryS)
+        {
+            lastProgress = wall;
+            progress(Progress{static_cast<uint64_t>(m_nowPs / kPsPerNs), m_scenario.durationNs,
+                              m_events, wall});
+        }
+        bool over = (limits.maxEvents > 0 && m_events >= limits.maxEvents) ||
+                    (limits.maxWallS > 0 && wall >= limits.maxWallS);
+        if (!over && limits.maxMemoryMb > 0 && wall - lastMemory >= kMemoryEveryS)
+        {
+            lastMemory = wall;
+            over = PeakRssMb() > static_cast<double>(limits.maxMemoryMb);
+        }
+        if (over)
+        {
+            status = RunStatus::LIMIT;
+            break;
+        }
+    }
+    m_endPs = status == RunStatus::OK ? durationPs : m_nowPs;
+    if (status == RunStatus::OK && m_scenario.warmupNs > 0 &&
+        static_cast<double>(m_scenario.warmupNs) * kPsPerNs >= durationPs)
+    {
+        m_nowPs = m_endPs;
+        TakeWarmup();
+    }
+    return status;
+}
+
+} // namespace flow
+} // namespace fabric

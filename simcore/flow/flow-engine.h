@@ -1,0 +1,221 @@
+/*
+ * FlowEngine: the flow-level run of a scenario (docs/model.md, "Flow-level engine"). Flows are
+ * fluids: each takes its max-min fair share of the links on its route (MaxMinSolver),
+ * recomputed when a flow starts or its data has left; a flow's last byte reaches the receiver
+ * its path's latency after its data left the sender (propagation, and one frame's
+ * serialization at every hop but the slowest, as the packet model's ideal FCT counts it), so a
+ * flow alone on its path completes in exactly its ideal FCT.
+ *
+ * Flows that wait for flows (a collective's steps, a flow list's `after`) start as the packet
+ * model starts them (helper/flow-dependencies.h): at max(their start time, the moment their
+ * sender knows the last input completed + gap), a completion being known at once, or one idle
+ * ACK path later when the waiting flow's sender sent the input (scenario/dependency-rules.h).
+ * NVLink transfers take bytes x 8 / nvlink_gbps and no link.
+ *
+ * Events at one time are handled together, then the rates solved once. Time is in ps (a
+ * double); everything is deterministic: the same scenario gives the same bytes.
+ */
+#ifndef FABRIC_FLOW_ENGINE_H
+#define FABRIC_FLOW_ENGINE_H
+
+#include "flow/flow-routing.h"
+#include "flow/max-min-solver.h"
+#include "model/fabric-config.h"
+#include "scenario/run-limits.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <queue>
+#include <unordered_map>
+#include <vector>
+
+namespace fabric
+{
+namespace flow
+{
+
+/** What the engine records of one flow. */
+struct FlowOutcome
+{
+    double startPs = -1;          ///< when it started (-1: never)
+    double dataDonePs = -1;       ///< when its last bit left the sender's bottleneck (-1: not yet)
+    double completePs = -1;       ///< when its last byte reached the receiver (-1: not yet)
+    double lastRateBps = 0;       ///< its wire rate when its data finished
+    double deliveredAtWarmup = 0; ///< payload bytes at the receiver when the warm-up ended
+    uint32_t route = UINT32_MAX;  ///< index of its route (RouteOf), UINT32_MAX: none
+    uint32_t handle = UINT32_MAX; ///< its solver handle while it sends
+    uint32_t version = 0;         ///< bumped at each rate change (stale completion events)
+};
+
+class FlowEngine;
+
+/**
+ * Runs flows of its own through an engine (a collective's streams, ring-streams.h): it adds
+ * them while the engine runs and is told when their data has left and when its timers fire.
+ */
+class FlowDriver
+{
+  public:
+    virtual ~FlowDriver() = default;
+    /** At the start of the run, before any event. */
+    virtual void Begin(FlowEngine& engine) = 0;
+    virtual void OnTimer(FlowEngine& engine, uint32_t token) = 0;
+    /** A flow it added has sent its last bit (Outcome(flow).dataDonePs is now). */
+    virtual void OnDataDone(FlowEngine& engine, uint32_t flow) = 0;
+};
+
+class FlowEngine
+{
+  public:
+    FlowEngine(const Scenario& scenario, FlowRouting& routing);
+
+    /** The driver of flows beyond the scenario's (none by default); set before Run. */
+    void SetDriver(FlowDriver* driver) { m_driver = driver; }
+
+    /** A flow beyond the scenario's (a driver's); returns its index (after the scenario's). */
+    uint32_t AddFlow(FlowSpec spec);
+
+    /** Starts a flow now (a driver's, from its callbacks). */
+    void StartNow(uint32_t flow) { Push(m_nowPs, EventKind::START, flow); }
+
+    /** Calls the driver's OnTimer(token) at atPs. */
+    void TimerAt(double atPs, uint32_t token) { Push(atPs, EventKind::TIMER, token); }
+
+    double NowPs() const { return m_nowPs; }
+
+    /** Every flow: the scenario's, then the drivers'. */
+    uint32_t FlowCount() const { return static_cast<uint32_t>(m_out.size()); }
+
+    const FlowSpec& Spec(uint32_t flow) const
+    {
+        return flow < m_scenario.flows.size() ? m_scenario.flows[flow]
+                                              : m_extra[flow - m_scenario.flows.size()];
+    }
+
+    /** Latency of the flow's path for the last frame of a transfer of `bytes`, ps. */
+    double LatencyForPs(uint32_t flow, uint64_t bytes) const;
+
+    /** Runs to the scenario's duration or a limit; progress at most every 0.5 s of wall time. */
+    RunStatus Run(const RunLimits& limits, const std::function<void(const Progress&)>& progress);
+
+    const FlowOutcome& Outcome(uint32_t flow) const { return m_out[flow]; }
+
+    /** The route of a started network flow (nullptr: none). */
+    const FlowRoute* RouteOf(uint32_t flow) const;
+
+    /** A flow's route even if it never started (computed on demand; nullptr: unroutable). */
+    const FlowRoute* RouteFor(uint32_t flow);
+
+    /** Payload bytes of the flow at its receiver at time atPs (at or before the end). */
+    double Delivered(uint32_t flow, double atPs) const;
+
+    /** Payload bytes the sender put on the wire by atPs. */
+    double Sent(uint32_t flow, double atPs) const;
+
+    /** The flow's wire bytes per payload byte (headers, preamble and gap of its frames). */
+    double WirePerPayload(uint32_t flow) const;
+
+    /** Latency of the flow's path for its last frame, ps (see the file comment). */
+    double LatencyPs(uint32_t flow) const;
+
+    /** The time the last ACK takes back to the sender over the idle path, ps (ceil). */
+    int64_t AckReturnPs(uint32_t flow) const;
+
+    /** Where the run ended (the duration, or where a limit stopped it), ps. */
+    double EndPs() const { return m_endPs; }
+
+    uint64_t Events() const { return m_events; }
+
+    const MaxMinSolver& Solver() const { return *m_solver; }
+
+    const FlowRouting& Routing() const { return m_routing; }
+
+  private:
+    enum class EventKind : uint8_t
+    {
+        START,
+        DATA_DONE,
+        COMPLETE,
+        WARMUP,
+        TIMER,
+        LINK ///< a link fault's step (m_linkSteps)
+    };
+
+    /** A link fault's step (docs/model.md, "Faults"): down, up, or routes converged. */
+    struct LinkStep
+    {
+        enum Kind : uint8_t
+        {
+            DOWN,
+            UP,
+            CONVERGED_WITHOUT,
+            CONVERGED_WITH
+        } kind;
+        uint32_t node;
+        uint32_t neighbor;
+    };
+
+    struct Event
+    {
+        double t;
+        uint64_t seq;
+        uint32_t flow;
+        uint32_t version;
+        EventKind kind;
+
+        bool operator>(const Event& o) const { return t != o.t ? t > o.t : seq > o.seq; }
+    };
+
+    void Push(double t, EventKind kind, uint32_t flow, uint32_t version = 0);
+    void Handle(const Event& e);
+    void Start(uint32_t flow);
+    void DataDone(uint32_t flow, uint32_t version);
+    void Complete(uint32_t flow);
+    void Release(uint32_t flow);
+    void TakeWarmup();
+    void Reschedule(const std::vector<uint32_t>& changed);
+    void BuildDependents();
+    /** Schedules the steps of the scenario's link_down and link_up faults. */
+    void ScheduleLinkFaults();
+    void ApplyLinkStep(const LinkStep& step);
+    /** Moves every sending flow whose route changed to its new route (bits sent kept). */
+    void Reroute();
+    /** Wire bits of the flow's payload with its frames' headers. */
+    double WireBits(uint32_t flow) const;
+    /** The flow's rate cap from its QP window over the path's base RTT (infinity: none). */
+    double WindowCapBps(uint32_t flow, const FlowRoute& r) const;
+    /** ACK wire bits per data wire bit of the flow. */
+    double AckShare(uint32_t flow) const;
+    /** Bytes of overhead per frame on the wire (headers, preamble, gap, ERD's extra). */
+    uint32_t FrameOverhead(uint32_t flow) const;
+
+    const Scenario& m_scenario;
+    FlowRouting& m_routing;
+    std::vector<LinkStep> m_linkSteps;
+    std::vector<uint32_t> m_stalled; ///< flows with no route after a failure, waiting for one
+    std::unordered_map<uint32_t, double> m_stalledBits; ///< and the bits they had sent
+    std::unique_ptr<MaxMinSolver> m_solver;
+    std::vector<FlowOutcome> m_out;
+    std::vector<FlowRoute> m_routes;
+    std::unordered_map<uint64_t, uint32_t> m_routeIndex; ///< (src, dst, port) -> m_routes
+    std::vector<uint32_t> m_handleFlow;                  ///< solver handle -> flow
+    std::priority_queue<Event, std::vector<Event>, std::greater<Event>> m_events_q;
+    uint64_t m_seq = 0;
+    uint64_t m_events = 0;
+    double m_nowPs = 0;
+    double m_endPs = 0;
+    // dependencies (FlowDependencyTracker's rules)
+    std::vector<uint32_t> m_pending;
+    std::vector<double> m_readyPs;
+    std::vector<uint32_t> m_depBegin;
+    std::vector<uint32_t> m_dependents;
+    std::vector<uint32_t> m_changed;
+    std::vector<FlowSpec> m_extra; ///< the drivers' flows
+    FlowDriver* m_driver = nullptr;
+};
+
+} // namespace flow
+} // namespace fabric
+
+#endif

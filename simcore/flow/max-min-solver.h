@@ -1,0 +1,159 @@
+/*
+ * MaxMinSolver: max-min fair rates of the flows sharing directed links, kept up to date as
+ * flows come and go (docs/model.md, "Flow-level engine").
+ *
+ * A flow uses each link of its route with a weight (the share of its wire rate that crosses
+ * it: 1 on a single path, 1/k on each of k paths it is sprayed over), and each link of its
+ * ACKs' route with the ACKs' share of its rate; it may have a rate cap of its own (a QP window
+ * over the path's RTT). The data rates are the weighted max-min fair allocation (progressive
+ * filling: every unfrozen flow's rate rises together; when a link is full its flows freeze)
+ * of each link's capacity less the ACKs crossing it. ACKs ride the control priority in the
+ * packet model, so they take their share first: the ACK load comes from the rates being
+ * solved for, so the solve repeats, each pass with the ACK load of the rates of the pass
+ * before (the first: the rates before the change), until no rate moves by more than 1e-9 of
+ * itself (the error shrinks by the ACKs' share of a link, 2-8 %, per pass; 8 passes at most).
+ *
+ * Incremental: a change (a flow added or removed) marks its links dirty. Solve() recomputes
+ * only the flows whose rate can change: those using a dirty link for data, and, transitively,
+ * those sharing a link (for data) with a flow whose data or ACKs cross a link of the set. A
+ * flow outside that closure shares no link with a flow whose rate moves, so every constraint
+ * of it keeps its value and progressive filling would give it the same rate: recomputing the
+ * closure gives exactly the allocation a solve from scratch gives.
+ *
+ * It also integrates each flow's bits sent and each link's bits carried (data and ACKs) over
+ * time, for the results.
+ */
+#ifndef FABRIC_FLOW_MAX_MIN_SOLVER_H
+#define FABRIC_FLOW_MAX_MIN_SOLVER_H
+
+#include "flow/flow-routing.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace fabric
+{
+namespace flow
+{
+
+class MaxMinSolver
+{
+  public:
+    /**
+     * \param capacityBps per directed link, its capacity in wire bit/s
+     * \param accountFromPs links count the bits they carry from this time on (the warm-up)
+     */
+    MaxMinSolver(std::vector<double> capacityBps, double accountFromPs);
+
+    /**
+     * Adds a flow at nowPs with rate 0 (until the next Solve); returns its handle.
+     * \param ackShare the ACKs' wire bits per data wire bit (0: none)
+     * \param capBps the flow's own rate limit (infinity: none)
+     * \param sentBits what it sent before (a flow moved to another route keeps its count)
+     */
+    uint32_t Add(double nowPs,
+                 const std::vector<LinkShare>& data,
+                 const std::vector<LinkShare>& acks,
+                 double ackShare,
+                 double capBps,
+                 double sentBits = 0);
+
+    /** A link's capacity from nowPs on (a failed link: 0); its flows are solved again. */
+    void SetCapacity(double nowPs, uint32_t link, double capacityBps);
+
+    /** Removes a flow at nowPs (its handle may be reused). */
+    void Remove(double nowPs, uint32_t handle);
+
+    /**
+     * Recomputes the rates that a change since the last call can move (see the file comment);
+     * the handles whose rate changed are in `changed` (cleared first), in handle order.
+     */
+    void Solve(double nowPs, std::vector<uint32_t>& changed);
+
+    /** A flow's data rate, wire bit/s. */
+    double Rate(uint32_t handle) const { return m_flows[handle].rate; }
+
+    /** Wire bits a flow has sent by nowPs (nowPs at or after its last rate change). */
+    double SentBits(uint32_t handle, double nowPs) const;
+
+    /** Wire bits a link carried after accountFromPs until endPs (data and ACKs). */
+    double CarriedBits(uint32_t link, double endPs) const;
+
+    /** Links with wire bits carried, in link order (for the results). */
+    uint32_t LinkCount() const { return static_cast<uint32_t>(m_links.size()); }
+
+    /** Number of flows whose rate was computed, summed over every Solve (work done). */
+    uint64_t FlowsSolved() const { return m_flowsSolved; }
+
+    /** Passes of progressive filling, summed over every Solve. */
+    uint64_t Passes() const { return m_passes; }
+
+  private:
+    struct Use
+    {
+        uint32_t link;
+        double weight;
+        uint32_t slot; ///< position in the link's user list
+    };
+
+    struct Flow
+    {
+        std::vector<Use> data;
+        std::vector<Use> acks;
+        double cap = 0;
+        double rate = 0;
+        double lastPs = 0;
+        double sentBits = 0;
+        bool alive = false;
+        // solve scratch
+        uint32_t mark = 0;
+        bool frozen = false;
+        double next = 0;
+    };
+
+    struct Link
+    {
+        double capacity = 0;
+        std::vector<uint32_t> users;     ///< flows with data on it
+        std::vector<double> userWeights; ///< their weight on it (aligned with users)
+        std::vector<uint32_t> ackUsers;  ///< flows with ACKs on it
+        std::vector<double> ackWeights;  ///< their ACK weight on it (aligned with ackUsers)
+        double load = 0;                 ///< wire bit/s now (data and ACKs)
+        double lastPs = 0;
+        double carriedBits = 0;
+        bool dirty = false;
+        // solve scratch
+        uint32_t mark = 0;
+        double remaining = 0;
+        double weights = 0;
+        uint64_t round = 0; ///< the filling round that last changed it
+    };
+
+    /** Counts a link's bits up to nowPs at its current load. */
+    void Account(Link& l, double nowPs);
+    /** Moves a flow's sent bits up to nowPs at its current rate. */
+    void Advance(Flow& f, double nowPs);
+    void Detach(uint32_t handle, std::vector<Use>& uses, bool ack);
+    /** The closure of flows whose rate can change (file comment), into m_closure/m_closureLinks. */
+    void Collect();
+    /** Progressive filling of the closure's flows with the ACK load of `ackRate`. */
+    void Fill();
+
+    std::vector<Flow> m_flows;
+    std::vector<uint32_t> m_free;
+    std::vector<Link> m_links;
+    std::vector<uint32_t> m_dirty;
+    double m_accountFromPs;
+    uint32_t m_epoch = 0;
+    std::vector<uint32_t> m_closure;
+    std::vector<uint32_t> m_closureLinks;
+    uint64_t m_flowsSolved = 0;
+    uint64_t m_passes = 0;
+    uint64_t m_round = 0;
+    std::vector<double> m_scratch;
+};
+
+} // namespace flow
+} // namespace fabric
+
+#endif

@@ -1,0 +1,247 @@
+/*
+ * The flow-level engine (simcore/flow) on tiny scenarios, each figure worked out by hand:
+ * a flow alone finishes in its ideal FCT, two flows into one receiver share it, a ring
+ * all-reduce on a non-blocking fabric takes its steps' serialization and latencies, an NVLink
+ * step takes bytes x 8 / nvlink_gbps, a waiting flow starts when its sender learns of its
+ * input; a scenario it cannot model is refused naming the field; a ring run as streams agrees
+ * with the same ring run transfer by transfer.
+ */
+#include "flow/flow-runner.h"
+#include "scenario/scenario-error.h"
+#include "scenario/scenario-parser.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace
+{
+
+using json = nlohmann::ordered_json;
+
+json
+RunFlow(const std::string& scenario, uint64_t streamRingsAbove = 0)
+{
+    fabric::LoadOptions options;
+    options.streamRingsAbove = streamRingsAbove;
+    fabric::LoadedScenario loaded = fabric::LoadScenarioWith(scenario, options);
+    fabric::flow::FlowRunner runner(loaded.scenario, std::move(loaded.streamed));
+    runner.Run(fabric::RunLimits(), nullptr);
+    json r = runner.Results();
+    r["caveats"] = runner.Caveats();
+    return r;
+}
+
+/** 2 leaves of 2 hosts, 2 spines, 100G everywhere, 1 us links, MTU 1000, no DCQCN. */
+std::string
+LeafSpine(const std::string& traffic, const std::string& extra = "")
+{
+    return R"({"schema_version": 1, "duration_us": 5000, "nic": {"cc": {"algorithm": "none"}},
+               "topology": {"kind": "leaf_spine", "leaves": 2, "spines": 2, "hosts_per_leaf": 2,
+                            "host_rate_gbps": 100, "fabric_rate_gbps": 100, "link_delay_us": 1},
+               "traffic": )" +
+           traffic + extra + "}";
+}
+
+std::string
+ReadFile(const std::string& path)
+{
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::string
+PresetScenario(const std::string& file)
+{
+    json preset = json::parse(
+        ReadFile(std::string(FABRICSIM_SOURCE_DIR) + "/../backend/app/presets/data/" + file));
+    return preset["scenario"].dump();
+}
+
+TEST(FlowEngine, FlowAloneFinishesInItsIdealFct)
+{
+    // h0 -> h2 crosses leaf0, a spine, leaf1: 4 hops of 100G and 1 us. 1 MB at MTU 1000 is
+    // 1000 frames of 1082 wire bytes: 86.56 us at 100G, plus 4 us of propagation and the last
+    // frame's 8.656 ns... x 3 at the hops after the first (the bottleneck): 90.81968 us.
+    json r = RunFlow(
+        LeafSpine(R"([{"kind": "pairs", "pairs": [["h0", "h2"]], "size_bytes": 1000000}])"));
+    const json& f = r["flows"][0];
+    EXPECT_NEAR(f["fct_us"].get<double>(), 90.81968, 0.001);
+    EXPECT_NEAR(f["ideal_fct_us"].get<double>(), 90.81968, 0.001);
+    EXPECT_DOUBLE_EQ(f["slowdown"].get<double>(), 1.0);
+    EXPECT_EQ(f["bytes_delivered"].get<uint64_t>(), 1000000u);
+}
+
+TEST(FlowEngine, TwoFlowsIntoOneReceiverShareItsLink)
+{
+    // h0 and h1 -> h2 at once: leaf1 -> h2 carries both, 50G each: 2 x 86.56 us of data, then
+    // the same 4.25968 us of latency: 177.37968 us each.
+    json r = RunFlow(LeafSpine(
+        R"([{"kind": "pairs", "pairs": [["h0", "h2"], ["h1", "h2"]], "size_bytes": 1000000}])"));
+    for (const json& f : r["flows"])
+    {
+        EXPECT_NEAR(f["fct_us"].get<double>(), 177.37968, 0.001) << f.dump();
+    }
+    // the receiver's link was busy the whole time
+    for (const json& u : r["summary"]["link_utilization"])
+    {
+        if (u["link"] == "leaf1->h2")
+        {
+            EXPECT_NEAR(u["utilization"].get<double>(), 2 * 86.56 / 5000, 1e-4);
+        }
+    }
+}
+
+TEST(FlowEngine, RingAllReduceTakesItsStepsAndLatencies)
+{
+    // 8 ranks, one per host (2 leaves of 4, 4 spines: non-blocking), MTU 4096, 32 MiB.
+    // 14 steps of a 4 MiB block: 4,278,272 wire bytes (1024 frames of 4178), 342.26176 us at
+    // 100G; every host sends one block and takes the ACKs (86 B per frame) of the one it
+    // receives on the same link, so the data gets C / (1 + 86/4178): 349.30659 us a step. A
+    // step waits for the block it forwards: the heaviest chain of 14 steps crosses the two
+    // leaf-to-leaf hops (4 us + 3 frames: 5.00272 us) twice and the 6 others (2 us + 1 frame:
+    // 2.33424 us) 10 times: 14 x 349.30659 + 4 x 5.00272 + 10 x 2.33424 = 4933.65 us.
+    std::string s = R"({"schema_version": 1, "duration_us": 20000,
+        "nic": {"mtu_bytes": 4096, "cc": {"algorithm": "none"}},
+        "topology": {"kind": "leaf_spine", "leaves": 2, "spines": 4, "hosts_per_leaf": 4,
+                     "host_rate_gbps": 100, "fabric_rate_gbps": 100, "link_delay_us": 1},
+        "traffic": [{"kind": "collective", "op": "all_reduce", "algorithm": "ring",
+                     "message_bytes": 33554432}]})";
+    json r = RunFlow(s);
+    const json& job = r["jobs"][0];
+    double step = 4278272.0 * 8 / 100e9 * 1e6 * (1 + 86.0 / 4178);
+    double hand = 14 * step + 4 * 5.00272 + 10 * 2.33424;
+    EXPECT_NEAR(job["jct_us"].get<double>(), hand, hand * 0.001) << hand;
+    EXPECT_EQ(job["flows_completed"].get<uint64_t>(), 14u * 8);
+    // the same ring as one stream per connection: the closed form of the same chain
+    json streamed = RunFlow(s, 1);
+    EXPECT_NEAR(streamed["jobs"][0]["jct_us"].get<double>(), hand, hand * 0.001);
+    EXPECT_TRUE(streamed["jobs"][0]["steps_truncated"].get<bool>());
+}
+
+TEST(FlowEngine, NvlinkStepTakesBytesOverItsRate)
+{
+    // two GPUs of one server all-reduce 1 MiB: 2 steps of 512 KiB over NVLink at 3600 Gbit/s,
+    // 524288 x 8 / 3600 = 1165.08 -> 1165 ns each; nothing crosses the network.
+    std::string s = R"({"schema_version": 1, "duration_us": 100,
+        "topology": {"kind": "rail_optimized", "units": 1, "servers_per_unit": 1,
+                     "nics_per_server": 2, "spines": 1},
+        "traffic": [{"kind": "collective", "op": "all_reduce", "algorithm": "ring",
+                     "message_bytes": 1048576}]})";
+    json r = RunFlow(s);
+    EXPECT_DOUBLE_EQ(r["jobs"][0]["jct_us"].get<double>(), 2.33);
+    EXPECT_EQ(r["jobs"][0]["network_bytes"].get<uint64_t>(), 0u);
+    EXPECT_EQ(r["summary"]["link_utilization"].size(), 0u);
+}
+
+TEST(FlowEngine, WaitingFlowStartsWhenItsSenderLearns)
+{
+    // flow 1 (h0 -> h3) waits for flow 0 (h0 -> h2), which h0 sent: it learns of the
+    // completion when the last ACK is back, 4 hops x (1 us + 86 B at 100G) = 4.02752 us later.
+    // flow 2 (h1 -> h3) waits for flow 0 too, from another host: at once.
+    json r = RunFlow(LeafSpine(R"([{"kind": "flows", "flows": [
+        {"src": "h0", "dst": "h2", "size_bytes": 1000000, "start_us": 0},
+        {"src": "h0", "dst": "h3", "size_bytes": 1000, "start_us": 0, "after": [0]},
+        {"src": "h1", "dst": "h3", "size_bytes": 1000, "start_us": 0, "after": [0]}]}])"));
+    double done = r["flows"][0]["fct_us"].get<double>();
+    EXPECT_NEAR(r["flows"][1]["start_us"].get<double>(), done + 4.02752, 0.001);
+    EXPECT_NEAR(r["flows"][2]["start_us"].get<double>(), done, 0.001);
+}
+
+TEST(FlowEngine, LinkFailureStallsThenReroutesAfterConvergence)
+{
+    // A long-lived flow h0 -> h2; its spine link fails at 100 us and routing converges 50 us
+    // later, onto the other spine. It sends at the line rate (100G: 92.421 Gbit/s of payload at
+    // MTU 1000) for 100 us, nothing for 50, then 250 us more; at 400 us the payload of the last
+    // path latency (4.25968 us) is still on its way: 92.421e9 x 345.74 us / 8 = 3,994,233 bytes.
+    std::string healthy =
+        R"({"schema_version": 1, "duration_us": 400, "nic": {"cc": {"algorithm": "none"}},
+        "topology": {"kind": "leaf_spine", "leaves": 2, "spines": 2, "hosts_per_leaf": 2,
+                     "host_rate_gbps": 100, "fabric_rate_gbps": 100, "link_delay_us": 1},
+        "traffic": [{"kind": "pairs", "pairs": [["h0", "h2"]], "size_bytes": 0}],
+        "telemetry": {"flow_paths": true}})";
+    json before = RunFlow(healthy);
+    std::string spine = before["flows"][0]["path"][2];
+    json faulty = json::parse(healthy);
+    faulty["faults"] = json::array({{{"kind", "link_down"},
+                                     {"link", "leaf0->" + spine},
+                                     {"start_us", 100},
+                                     {"convergence_us", 50}}});
+    json after = RunFlow(faulty.dump());
+    double payload = 100e9 * 1000 / 1082;
+    double expected = payload * (400 - 50 - 4.25968) * 1e-6 / 8;
+    EXPECT_NEAR(after["flows"][0]["bytes_delivered"].get<double>(), expected, expected * 1e-4);
+    EXPECT_NE(after["flows"][0]["path"][2], spine); // the route it ended on avoids the failure
+    bool caveat = false;
+    for (const json& c : after["caveats"])
+    {
+        caveat = caveat || c["field"] == "faults[0]";
+    }
+    EXPECT_TRUE(caveat);
+}
+
+TEST(FlowEngine, RefusesWhatItCannotModelNamingTheField)
+{
+    try
+    {
+        RunFlow(PresetScenario("07-msft-pfc-storm.json"));
+        FAIL() << "a PFC storm was accepted";
+    }
+    catch (const fabric::ScenarioError& e)
+    {
+        EXPECT_EQ(e.Path(), "faults[0].kind") << e.what();
+    }
+    try
+    {
+        RunFlow(PresetScenario("10-msft-deadlock.json"));
+        FAIL() << "a cyclic buffer dependency under PFC was accepted";
+    }
+    catch (const fabric::ScenarioError& e)
+    {
+        EXPECT_EQ(e.Path(), "traffic[0]") << e.what();
+        EXPECT_NE(std::string(e.what()).find("cyclic buffer dependency"), std::string::npos);
+    }
+}
+
+TEST(FlowEngine, SaysWhatItLeavesOut)
+{
+    // PFC on, DCQCN, a link failure, a lossy switch: one caveat each, naming the field
+    json r = RunFlow(PresetScenario("09-msft-link-failure.json"));
+    std::vector<std::string> fields;
+    for (const json& c : r["caveats"])
+    {
+        fields.push_back(c["field"].get<std::string>());
+    }
+    EXPECT_NE(std::find(fields.begin(), fields.end(), "faults[0]"), fields.end());
+    EXPECT_NE(std::find(fields.begin(), fields.end(), "switch.pfc.enabled"), fields.end());
+    EXPECT_EQ(r["summary"]["pfc_pauses_sent"].get<int>(), 0);
+}
+
+TEST(FlowEngine, SprayedFlowUsesEverySpine)
+{
+    // a sprayed QP from leaf0 to leaf1 over 2 spines: half its frames each way
+    std::string s = R"({"schema_version": 1, "duration_us": 100,
+        "nic": {"cc": {"algorithm": "none"}, "transport": "sprayed"},
+        "topology": {"kind": "leaf_spine", "leaves": 2, "spines": 2, "hosts_per_leaf": 2,
+                     "host_rate_gbps": 100, "fabric_rate_gbps": 100, "link_delay_us": 1},
+        "traffic": [{"kind": "pairs", "pairs": [["h0", "h2"]], "size_bytes": 0}]})";
+    json out = RunFlow(s);
+    int uplinks = 0;
+    for (const json& u : out["summary"]["link_utilization"])
+    {
+        std::string link = u["link"];
+        if (link.rfind("leaf0->spine", 0) == 0)
+        {
+            ++uplinks;
+            EXPECT_NEAR(u["utilization"].get<double>(), 0.5, 1e-3) << link;
+        }
+    }
+    EXPECT_EQ(uplinks, 2);
+}
+
+} // namespace
