@@ -9,7 +9,7 @@ import { RunProgress } from "./RunProgress";
 const run = (over: Partial<RunPublic>): RunPublic => ({
   id: "r1", scenario_id: "s1", seed: 1, status: "RUNNING", progress: 0, sim_time_ns: 0, duration_ns: 0,
   events: 0, wall_s: 0, attempts: 1, error: null, created_at: "2026-11-29T09:21:33Z", started_at: null,
-  finished_at: null, cached: false, threads: 1, partitions: null, summary: null, ...over,
+  finished_at: null, cached: false, threads: 1, partitions: null, engine: "packet", summary: null, ...over,
 });
 
 /** The access answer already in the cache (GET /runs/{id}/access), as the page would have it. */
