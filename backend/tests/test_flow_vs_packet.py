@@ -21,10 +21,10 @@ def test_the_quick_set_covers_collectives_and_long_flows():
 
 @pytest.mark.parametrize("case", QUICK, ids=lambda c: c.name)
 def test_flow_engine_within_its_targets(case):
-    rows, timing = fvp.compare(case, get_settings().FABRICSIM_BIN)
+    rows, _ = fvp.compare(case, get_settings().FABRICSIM_BIN)
     judged = [r for r in rows if r.verdict != "-"]
     assert judged, f"{case.name}: no figure with a target"
     failed = [f"{r.metric}: packet {r.packet}, flow {r.flow} ({100 * r.error:+.1f} % against "
               f"+-{100 * r.target:.0f} %)" for r in judged if r.verdict != "PASS"]
     assert not failed, f"{case.name}: " + "; ".join(failed)
-    assert timing["flow_s"] < timing["packet_s"], timing
+    # (no assertion on the engines' times: speed belongs in bench/ and docs/validation-flow.md)
