@@ -95,12 +95,13 @@ test("4. a too-large fabric is refused before it replaces the canvas; undo histo
   const form = page.getByRole("form", { name: "Topology generator" });
   await form.getByLabel("Leaves", { exact: true }).fill("512");
   await form.getByLabel("Spines", { exact: true }).fill("64");
-  await form.getByLabel("Hosts per leaf", { exact: true }).fill("64");
-  await expect(form.getByTestId("generator-size")).toHaveText("33,344 nodes (at most 20,000)");
+  await form.getByLabel("Hosts per leaf", { exact: true }).fill("512");
+  // 512 x 512 hosts + 512 leaves + 64 spines, past the format's 150,000 nodes (limits.MAX_NODES)
+  await expect(form.getByTestId("generator-size")).toHaveText("262,720 nodes (at most 150,000)");
   await form.getByRole("button", { name: "Generate" }).click();
-  await expect(form.getByTestId("generator-error")).toContainText("The fabric would have 33,344 nodes (at most 20,000)");
-  await expect(page.getByText(/33,344 nodes \(at most/)).toHaveCount(2); // the size hint and the one error
-  await expect(page.getByRole("alert").filter({ hasText: "33,344" })).toHaveCount(1);
+  await expect(form.getByTestId("generator-error")).toContainText("The fabric would have 262,720 nodes (at most 150,000)");
+  await expect(page.getByText(/262,720 nodes \(at most/)).toHaveCount(2); // the size hint and the one error
+  await expect(page.getByRole("alert").filter({ hasText: "262,720" })).toHaveCount(1);
   await expect(page.getByRole("img", { name: "Fabric editor canvas: 8 nodes, 8 links" })).toBeVisible();
   await expect(page.getByRole("toolbar", { name: "Editor tools" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Undo" })).toBeEnabled();

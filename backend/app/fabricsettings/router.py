@@ -4,7 +4,7 @@ pick. docs/real-fabric.md."""
 
 from typing import Annotated
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, HTTPException, Path, Query
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
@@ -28,6 +28,8 @@ from app.scenarios.topology import NodeId
 from app.tunings import service as tunings
 from app.tunings.models import TuningEvaluation
 
+# a stored evaluation's id (an INTEGER column): larger ones are a 422, not a database error
+EvaluationId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 router = APIRouter(tags=["settings"], route_class=StrictJsonRoute)
 UNPROCESSABLE = {422: {"description": "a file's line or field, or the resulting scenario, is "
                                       "invalid (one line naming where and what was expected)"}}
@@ -123,7 +125,8 @@ def export_scenario(session: SessionDep, row: ScenarioDep, format: FormatQuery,
             response_model=SettingsExport,
             responses={404: {"description": "unknown tuning, evaluation or switch"},
                        409: {"description": "the evaluation has not finished"}, **UNAVAILABLE})
-def export_pick(session: SessionDep, tuning: TuningDep, evaluation_id: int, format: FormatQuery,
+def export_pick(session: SessionDep, tuning: TuningDep, evaluation_id: EvaluationId,
+                format: FormatQuery,
                 scenario_index: Annotated[int, Query(ge=0, le=3)] = 0,
                 switch: SwitchQuery = None, host: HostQuery = None) -> SettingsExport:
     """A tuning pick's settings (the evaluation's, on base scenario `scenario_index`) in a

@@ -130,6 +130,7 @@ def _request(route: str, method: str, w: dict[str, Any]) -> tuple[str, dict[str,
         path += "?format=nic_sysfs"
     bodies = {
         "/scenarios/check": {"scenario": two_hosts()}, "/scenarios/validate": {"scenario": two_hosts()},
+        "/estimate": {"scenario": two_hosts()},
         "/scenarios": {"scenario": two_hosts(name=f"new {MARK}")},
         f"/scenarios/{w['S']}/fork": {"scenario": incast(name=f"fork {MARK}", duration_us=1000)},
         "/runs": {"scenario_id": w["S"], "seeds": [1]},
