@@ -319,6 +319,9 @@ test("report: one self-contained HTML file with scenario, cards, charts, version
   const result = await (await request.get(`${API}/runs/${id}/result`)).json();
   await page.goto(`/runs/${id}`);
   await expect(page.getByRole("region", { name: "Queue occupancy (bytes)" }).locator("path.series-line").first()).toBeVisible();
+  // the overlay draws once the expanded topology has come back (a request of its own): the report
+  // takes what the page shows, so wait for it too
+  await expect(page.getByRole("region", { name: "Fabric overlay" }).locator("svg, canvas").first()).toBeVisible();
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download report (HTML)" }).click()]);
   expect(download.suggestedFilename()).toBe(`run-${id}-report.html`);
   const html = readFileSync((await download.path())!, "utf8");
