@@ -39,6 +39,10 @@ def test_page_json_is_the_models_json(pg_url):
                 model = service.to_public(session, sweep=sweep, offset=offset, limit=limit)
                 assert (service.page_json(session, sweep=sweep, offset=offset, limit=limit)
                         == model.model_dump_json().encode())
+                # progress over every point, whether the page holds them all (counted from its
+                # rows) or not (counted by the database): 2 succeeded + 1 failed are final
+                assert (model.total, model.done, model.failed, model.status) == (4, 3, 1, "RUNNING")
+                assert model.points_count == 4
             assert [p.status for p in model.points] == ["SUCCEEDED", "RUNNING"]
             assert model.points[0].metrics.jobs == {"ring": {"jct_us": 359.46, "busbw_gbps": None}}
     finally:
