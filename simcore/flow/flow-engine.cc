@@ -46,37 +46,11 @@ FlowEngine::FlowEngine(const Scenario& scenario, FlowRouting& routing)
 void
 FlowEngine::BuildDependents()
 {
-    std::size_t n = m_scenario.flows.size();
-    const FlowDependencies& d = m_scenario.deps;
-    m_pending.assign(n, 0);
-    m_readyPs.assign(n, 0);
-    m_depBegin.assign(n + 1, 0);
-    if (d.Empty())
-    {
-        return;
-    }
-    // invert the rows: for every flow, the flows that wait for it (in flow id order)
-    for (std::size_t i = 0; i < n; ++i)
-    {
-        m_pending[i] = d.begin[i + 1] - d.begin[i];
-        for (uint32_t k = d.begin[i]; k < d.begin[i + 1]; ++k)
-        {
-            ++m_depBegin[d.on[k] + 1];
-        }
-    }
-    for (std::size_t i = 0; i < n; ++i)
-    {
-        m_depBegin[i + 1] += m_depBegin[i];
-    }
-    m_dependents.resize(d.on.size());
-    std::vector<uint32_t> fill(m_depBegin.begin(), m_depBegin.end() - 1);
-    for (std::size_t i = 0; i < n; ++i)
-    {
-        for (uint32_t k = d.begin[i]; k < d.begin[i + 1]; ++k)
-        {
-            m_dependents[fill[d.on[k]]++] = static_cast<uint32_t>(i);
-        }
-    }
+    DependentsIndex index = InvertDependencies(m_scenario.deps, m_scenario.flows.size());
+    m_pending = std::move(index.pending);
+    m_depBegin = std::move(index.begin);
+    m_dependents = std::move(index.dependents);
+    m_readyPs.assign(m_scenario.flows.size(), 0);
 }
 
 void

@@ -8,6 +8,10 @@
 
 #include "model/fabric-config.h"
 
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
 namespace fabric
 {
 
@@ -22,6 +26,17 @@ LearnsByAck(const FlowSpec& input, const FlowSpec& waiting)
 {
     return !input.local && waiting.src == input.src && input.src != input.dst;
 }
+
+/** A scenario's dependency rows inverted, for both engines' trackers. */
+struct DependentsIndex
+{
+    std::vector<uint32_t> pending;    ///< per flow: how many flows it waits for
+    std::vector<uint32_t> begin;      ///< flows + 1 offsets into dependents
+    std::vector<uint32_t> dependents; ///< per flow, the flows waiting for it (in flow id order)
+};
+
+/** The flows waiting for each flow, from the rows of the flows each one waits for. */
+DependentsIndex InvertDependencies(const FlowDependencies& d, std::size_t flows);
 
 } // namespace fabric
 
