@@ -49,6 +49,7 @@ class Case:
     preset: str | None = None
     patch: dict[str, Any] = field(default_factory=dict)
     scenario: Callable[[], dict] | None = None  # instead of a preset: builds the document
+    args: tuple[str, ...] = ()  # fabricsim run's options (`--engine flow`, ...)
 
     def document(self) -> dict:
         if self.scenario is not None:
@@ -74,13 +75,13 @@ FIGURES: dict[str, Figure] = {}
 
 
 def case(key: str, preset: str | None = None, scenario: Callable[[], dict] | None = None,
-         **patch: Any) -> str:
+         args: tuple[str, ...] = (), **patch: Any) -> str:
     """Declares a case; keyword names are dotted paths with '__' for '.' (or pass patch=dict)."""
     extra = patch.pop("patch", {})
     paths = {k.replace("__", "."): v for k, v in patch.items()} | extra
     if key in CASES:
         raise ValueError(f"case {key} declared twice")
-    CASES[key] = Case(key, preset, paths, scenario)
+    CASES[key] = Case(key, preset, paths, scenario, tuple(args))
     return key
 
 
@@ -168,10 +169,10 @@ def fabricsim_bin() -> Path:
 
 def run_case(c: Case, workdir: Path) -> dict:
     text = json.dumps(c.document(), sort_keys=True)
-    name = hashlib.sha256(text.encode()).hexdigest()[:16]
+    name = hashlib.sha256((text + " ".join(c.args)).encode()).hexdigest()[:16]
     src, out = workdir / f"{name}.json", workdir / f"{name}.out.json"
     src.write_text(text)
-    proc = subprocess.run([str(fabricsim_bin()), "run", str(src), "--out", str(out)],
+    proc = subprocess.run([str(fabricsim_bin()), "run", str(src), "--out", str(out), *c.args],
                           capture_output=True, text=True, timeout=1800, check=False)
     if proc.returncode != 0:
         raise RuntimeError(f"case {c.key}: fabricsim exited {proc.returncode}: {proc.stderr[-500:]}")

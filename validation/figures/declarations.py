@@ -7,6 +7,7 @@ from validation.figures import (  # noqa: F401
     ecmp,
     erd,
     faults,
+    flow,
     incast,
     pfc_alpha,
     tuning,
