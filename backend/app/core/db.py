@@ -3,9 +3,10 @@
 from collections.abc import Iterator
 from datetime import datetime, timezone
 from functools import lru_cache
+from typing import Any
 
 from pydantic_core import from_json
-from sqlalchemy import MetaData, create_engine, event, exc
+from sqlalchemy import MetaData, Select, create_engine, event, exc, func, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
@@ -80,3 +81,12 @@ def get_session() -> Iterator[Session]:
     """FastAPI dependency: one session per request."""
     with get_sessionmaker()() as session:
         yield session
+
+
+def newest_first_page(session: Session, query: Select, model: Any, *, limit: int,
+                      offset: int) -> tuple[list[Any], int]:
+    """One page of a list endpoint, newest first (ties by id), and the count of the whole list."""
+    count = session.scalar(select(func.count()).select_from(query.subquery())) or 0
+    rows = session.scalars(query.order_by(model.created_at.desc(), model.id)
+                           .limit(limit).offset(offset)).all()
+    return list(rows), count

@@ -4,10 +4,11 @@ import copy
 import logging
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.core import simulator
+from app.core.db import newest_first_page
 from app.core.queue import enqueue_run, enqueue_sweep
 from app.measurements import compare, matching, reading
 from app.measurements.models import Measurement
@@ -61,10 +62,7 @@ def list_measurements(session: Session, *, scenario_id: str | None, limit: int, 
         query = query.where(Measurement.scenario_id == scenario_id)
     if owned_by is not None:
         query = query.where(Measurement.owner_hash.in_(owned_by))
-    count = session.scalar(select(func.count()).select_from(query.subquery())) or 0
-    rows = session.scalars(query.order_by(Measurement.created_at.desc(), Measurement.id)
-                           .limit(limit).offset(offset)).all()
-    return list(rows), count
+    return newest_first_page(session, query, Measurement, limit=limit, offset=offset)
 
 
 def host_rate_gbps(document: dict[str, Any]) -> float:

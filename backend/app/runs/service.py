@@ -5,10 +5,10 @@ from datetime import timedelta
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from app.core.db import utcnow
+from app.core.db import newest_first_page, utcnow
 from app.runs.models import FINAL_STATES, Run, RunResult, RunStatus
 from app.runs.schemas import METRIC_NAMES, RunMetrics, RunPublic
 from app.scenarios.service import new_id
@@ -91,10 +91,7 @@ def list_runs(session: Session, *, scenario_id: str | None, status: str | None, 
         query = query.where(Run.status == status)
     if owned_by is not None:
         query = query.where(Run.owner_hash.in_(owned_by))
-    count = session.scalar(select(func.count()).select_from(query.subquery())) or 0
-    rows = session.scalars(query.order_by(Run.created_at.desc(), Run.id)
-                           .limit(limit).offset(offset)).all()
-    return list(rows), count
+    return newest_first_page(session, query, Run, limit=limit, offset=offset)
 
 
 def cancel_run(session: Session, *, run: Run) -> bool:

@@ -7,7 +7,7 @@ from pydantic_core import to_json
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from app.core.db import utcnow
+from app.core.db import newest_first_page, utcnow
 from app.runs.models import FINAL_STATES, Run, RunStatus
 from app.runs.schemas import METRIC_NAMES, RunMetrics
 from app.runs.service import reusable_runs_by_content
@@ -225,10 +225,7 @@ def list_sweeps(session: Session, *, scenario_id: str | None, limit: int, offset
         query = query.where(Sweep.scenario_id == scenario_id)
     if owned_by is not None:
         query = query.where(Sweep.owner_hash.in_(owned_by))
-    count = session.scalar(select(func.count()).select_from(query.subquery())) or 0
-    rows = session.scalars(query.order_by(Sweep.created_at.desc(), Sweep.id)
-                           .limit(limit).offset(offset)).all()
-    return list(rows), count
+    return newest_first_page(session, query, Sweep, limit=limit, offset=offset)
 
 
 def cancel_sweep(session: Session, *, sweep: Sweep) -> bool:
