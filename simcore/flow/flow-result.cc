@@ -200,21 +200,7 @@ FlowResultAssembler::FlowRecords()
         const FlowSpec& s = m_scenario.flows[i];
         const FlowOutcome& o = m_engine.Outcome(i);
         bool started = o.startPs >= 0;
-        json r;
-        r["id"] = s.id;
-        r["src"] = name(s.src);
-        r["dst"] = name(s.dst);
-        r["generator"] = s.generator;
-        r["priority"] = s.priority;
-        r["size_bytes"] = s.sizeBytes;
-        if (m_scenario.deps.Waits(i))
-        {
-            r["start_us"] = started ? json(RoundDecimals(o.startPs / 1e6, 3)) : json(nullptr);
-        }
-        else
-        {
-            r["start_us"] = RoundDecimals(s.startNs / 1e3, 3);
-        }
+        json r = FlowRecordHead(m_scenario, i, started, o.startPs);
         bool done = s.sizeBytes > 0 && o.completePs >= 0;
         double fct = done ? o.completePs - o.startPs : 0;
         r["fct_us"] = done ? json(RoundDecimals(fct / 1e6, 3)) : json(nullptr);

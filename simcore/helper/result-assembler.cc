@@ -304,22 +304,7 @@ ResultAssembler::FlowRecords() const
         }
         const FlowSpec& s = m_run.scenario.flows[i];
         const FlowState& f = m_run.ctx.flows[i];
-        json r;
-        r["id"] = s.id;
-        r["src"] = name(s.src);
-        r["dst"] = name(s.dst);
-        r["generator"] = s.generator;
-        r["priority"] = s.priority;
-        r["size_bytes"] = s.sizeBytes;
-        // a flow that waited for others starts when they completed (null: never started)
-        if (m_run.scenario.deps.Waits(i))
-        {
-            r["start_us"] = f.started ? json(RoundDecimals(f.startPs / 1e6, 3)) : json(nullptr);
-        }
-        else
-        {
-            r["start_us"] = RoundDecimals(s.startNs / 1e3, 3);
-        }
+        json r = FlowRecordHead(m_run.scenario, i, f.started, static_cast<double>(f.startPs));
         bool done = s.sizeBytes > 0 && f.completePs >= 0;
         if (done)
         {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace fabric
 {
@@ -53,6 +54,31 @@ DistributionJson(std::vector<double> v, bool withP95)
     j["p99"] = RoundDecimals(Percentile(v, 0.99), 4);
     j["p999"] = RoundDecimals(Percentile(v, 0.999), 4);
     return j;
+}
+
+nlohmann::ordered_json
+FlowRecordHead(const Scenario& s, uint32_t flow, bool started, double startPs)
+{
+    using json = nlohmann::ordered_json;
+    const auto& nodes = s.topo.nodes;
+    auto name = [&](uint32_t n) { return n < nodes.size() ? nodes[n].id : std::to_string(n); };
+    const FlowSpec& f = s.flows[flow];
+    json r;
+    r["id"] = f.id;
+    r["src"] = name(f.src);
+    r["dst"] = name(f.dst);
+    r["generator"] = f.generator;
+    r["priority"] = f.priority;
+    r["size_bytes"] = f.sizeBytes;
+    if (s.deps.Waits(flow))
+    {
+        r["start_us"] = started ? json(RoundDecimals(startPs / 1e6, 3)) : json(nullptr);
+    }
+    else
+    {
+        r["start_us"] = RoundDecimals(f.startNs / 1e3, 3);
+    }
+    return r;
 }
 
 } // namespace fabric

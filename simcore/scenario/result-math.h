@@ -1,10 +1,15 @@
 /*
- * Nearest-rank percentiles of result values (rounding is common/rounding.h).
+ * Nearest-rank percentiles of result values (rounding is common/rounding.h), and the part of a
+ * flow's record both engines write alike.
  */
 #ifndef FABRIC_RESULT_MATH_H
 #define FABRIC_RESULT_MATH_H
 
+#include "model/fabric-config.h"
+
 #include <nlohmann/json.hpp>
+
+#include <cstdint>
 
 #include <vector>
 
@@ -19,6 +24,14 @@ double Percentile(const std::vector<double>& sorted, double p);
  * result's fct_us and slowdown, for either engine.
  */
 nlohmann::ordered_json DistributionJson(std::vector<double> v, bool withP95);
+
+/**
+ * The head of a result's flows[] record: id, src, dst, generator, priority, size_bytes and
+ * start_us (a flow that waited for others starts when they completed: `startPs` if `started`,
+ * else null). Each engine adds what it measured.
+ */
+nlohmann::ordered_json FlowRecordHead(const Scenario& s, uint32_t flow, bool started,
+                                      double startPs);
 
 } // namespace fabric
 
