@@ -21,7 +21,7 @@ from app.core.db import DB_UNAVAILABLE, get_sessionmaker
 from app.runs import execution
 from workers import slots
 from workers.dbretry import with_db_retry
-from workers.simprocess import run_simulator
+from workers.simprocess import command, run_simulator
 
 log = logging.getLogger(__name__)
 MAX_RUNS_PER_TASK = 16  # a chunk per task: small enough to share a sweep among many workers
@@ -128,15 +128,30 @@ def _execute_chunk(run_ids: list[str], *, task_id: str, worker: str) -> BatchOut
             lines[line["index"]] = line
 
     per_run_wall = settings.RUN_MAX_WALL_S
-    argv = batch_command(Path(settings.FABRICSIM_BIN), manifest, per_run_wall,
-                         settings.RUN_MAX_MEMORY_MB)
-    try:
-        sim = run_simulator(argv, manifest.parent, hard_wall_s=per_run_wall * len(claims) + 30,
-                            tick_s=settings.PROGRESS_WRITE_INTERVAL_S, on_tick=tick,
-                            on_line=on_line, nice=settings.SIM_NICE)
-        batch_error = sim.killed_reason or sim.error
-    except OSError as exc:
-        batch_error = f"cannot start fabricsim: {exc}"
+    batch_error = ""
+    if any(c.engine != "packet" for c in claims):
+        # `fabricsim batch` runs the packet engine: flow-level runs (a screening sweep's first
+        # stage; each takes milliseconds) run one `fabricsim run --engine flow` each
+        for index, (claim, workdir) in enumerate(zip(claims, workdirs)):
+            argv = command(Path(settings.FABRICSIM_BIN), workdir, per_run_wall,
+                           settings.RUN_MAX_MEMORY_MB, 1, claim.engine)
+            try:
+                sim = run_simulator(argv, workdir, hard_wall_s=per_run_wall + 30,
+                                    tick_s=settings.PROGRESS_WRITE_INTERVAL_S, on_tick=tick,
+                                    nice=settings.SIM_NICE)
+                lines[index] = {"exit": sim.returncode, "error": sim.killed_reason or sim.error}
+            except OSError as exc:
+                batch_error = f"cannot start fabricsim: {exc}"
+    else:
+        argv = batch_command(Path(settings.FABRICSIM_BIN), manifest, per_run_wall,
+                             settings.RUN_MAX_MEMORY_MB)
+        try:
+            sim = run_simulator(argv, manifest.parent, hard_wall_s=per_run_wall * len(claims) + 30,
+                                tick_s=settings.PROGRESS_WRITE_INTERVAL_S, on_tick=tick,
+                                on_line=on_line, nice=settings.SIM_NICE)
+            batch_error = sim.killed_reason or sim.error
+        except OSError as exc:
+            batch_error = f"cannot start fabricsim: {exc}"
     results = []
     for index, (claim, workdir) in enumerate(zip(claims, workdirs)):
         line = lines.get(index)

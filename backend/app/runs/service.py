@@ -40,17 +40,17 @@ def reusable_run(session: Session, *, scenario_id: str, seed: int, engine: str =
     return None
 
 
-def reusable_runs_by_content(session: Session, sim_hashes: set[str],
-                             seeds: list[int]) -> dict[tuple[str, int], Run]:
-    """Per (sim_hash, seed), the run to reuse for any scenario snapshot that simulates the same:
-    the newest that succeeded, else the newest in flight; many points in one query."""
+def reusable_runs_by_content(session: Session, sim_hashes: set[str], seeds: list[int],
+                             engine: str = "packet") -> dict[tuple[str, int], Run]:
+    """Per (sim_hash, seed), the run of `engine` to reuse for any scenario snapshot that simulates
+    the same: the newest that succeeded, else the newest in flight; many points in one query."""
     from app.scenarios.models import ScenarioRow
 
     if not sim_hashes:
         return {}
     found = session.execute(
         select(Run, ScenarioRow.sim_hash).join(ScenarioRow, ScenarioRow.id == Run.scenario_id)
-        .where(ScenarioRow.sim_hash.in_(sim_hashes), Run.seed.in_(set(seeds)), Run.engine == "packet",
+        .where(ScenarioRow.sim_hash.in_(sim_hashes), Run.seed.in_(set(seeds)), Run.engine == engine,
                Run.status.in_((RunStatus.SUCCEEDED, RunStatus.PENDING, RunStatus.RUNNING)))
         .order_by(Run.created_at.desc())).all()
     out: dict[tuple[str, int], Run] = {}

@@ -21,6 +21,11 @@ class Sweep(Base):
     parameters: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     linked: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     total: Mapped[int] = mapped_column(Integer)
+    # flow-level screening (app/runs/screening.py): its options, and once every point has its
+    # flow-level answer, the indexes of the points kept for packet level, best first
+    # (SQL NULL when absent, not JSON null: the reconciler selects on it)
+    screening: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    kept: Mapped[list[int] | None] = mapped_column(JSON(none_as_null=True))
     expanded: Mapped[bool] = mapped_column(Boolean, default=False)
     cancelled: Mapped[bool] = mapped_column(Boolean, default=False)
     client: Mapped[str | None] = mapped_column(String(80), index=True)
@@ -43,3 +48,6 @@ class SweepPoint(Base):
     scenario_id: Mapped[str] = mapped_column(ForeignKey("scenarios.id", ondelete="CASCADE"),
                                              index=True)
     run_id: Mapped[str] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), index=True)
+    # screening: the packet-level run of a point kept (run_id is then its flow-level run)
+    packet_run_id: Mapped[str | None] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"),
+                                                      index=True)

@@ -9,7 +9,10 @@ One pass (every REAPER_INTERVAL_S in the API process, in every deployment):
 2. PENDING runs older than PENDING_GRACE_S whose `runs.execute` message is neither queued nor held
    unacknowledged by a worker are enqueued again (Redis restarted without persistence; a task
    acknowledged during a database outage);
-3. likewise sweeps not yet expanded whose `sweeps.expand` message is gone.
+3. likewise sweeps not yet expanded whose `sweeps.expand` message is gone;
+4. screening sweeps whose flow-level stage has ended and whose best points have no packet-level
+   runs yet get them (app/sweeps/screening.py; the worker that stored the last flow-level answer
+   normally does it at once).
 
 Enqueueing twice is harmless: claiming a run is a guarded UPDATE, so a second message finds the
 run taken or final and is skipped. With several API processes a PostgreSQL advisory lock lets one
@@ -22,7 +25,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from sqlalchemy import select, text
+from sqlalchemy import or_, select, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
@@ -31,6 +34,7 @@ from app.core.db import utcnow
 from app.runs.models import Run, RunStatus
 from app.runs.reaper import reap
 from app.sweeps.models import Sweep, SweepPoint
+from app.sweeps.screening import awaiting_promotion, promote
 
 log = logging.getLogger(__name__)
 ADVISORY_LOCK_KEY = 0x46547265636F6E  # "FTrecon"
@@ -41,6 +45,7 @@ class Pass:
     """What one pass did."""
 
     reaped: list[str] = field(default_factory=list)
+    promoted_runs: list[str] = field(default_factory=list)
     requeued_runs: list[str] = field(default_factory=list)
     requeued_sweeps: list[str] = field(default_factory=list)
     skipped: str = ""
@@ -65,15 +70,16 @@ def exclusive(engine: Engine) -> Iterator[bool]:
 
 def _is_point(session: Session, run_id: str) -> bool:
     """A sweep's point: its run goes to the batch queue."""
-    return session.scalar(select(SweepPoint.id).where(SweepPoint.run_id == run_id).limit(1)) \
-        is not None
+    return session.scalar(select(SweepPoint.id).where(
+        or_(SweepPoint.run_id == run_id, SweepPoint.packet_run_id == run_id)).limit(1)) is not None
 
 
 def _orphan_candidates(session: Session, grace_s: float) -> tuple[list[tuple[str, bool, int]], list[str]]:
     """PENDING runs (id, is a sweep point, threads) and unexpanded sweeps older than the grace
     period."""
     cutoff = utcnow() - timedelta(seconds=grace_s)
-    point = select(SweepPoint.run_id).where(SweepPoint.run_id == Run.id).exists()
+    point = select(SweepPoint.id).where(
+        or_(SweepPoint.run_id == Run.id, SweepPoint.packet_run_id == Run.id)).exists()
     runs = session.execute(select(Run.id, point, Run.threads).where(
         Run.status == RunStatus.PENDING, Run.created_at < cutoff)).all()
     sweeps = session.scalars(select(Sweep.id).where(
@@ -87,6 +93,10 @@ def reconcile(session: Session, *, enqueue_run: Callable[..., object],
     """One pass; `held()` lists the (task, argument) pairs the broker still has."""
     settings = get_settings()
     done = Pass(reaped=reap(session, enqueue=enqueue_run, is_batch=_is_point))
+    for sweep_id in awaiting_promotion(session):
+        for run_id in promote(session, sweep_id=sweep_id):
+            enqueue_run(run_id, batch=True)
+            done.promoted_runs.append(run_id)
     runs, sweeps = _orphan_candidates(session, settings.PENDING_GRACE_S)
     if not runs and not sweeps:
         return done

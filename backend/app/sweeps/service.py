@@ -5,7 +5,7 @@ from typing import Any
 
 from pydantic_core import to_json
 from sqlalchemy import func, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from app.core.db import newest_first_page, utcnow
 from app.runs.models import FINAL_STATES, Run, RunStatus
@@ -27,6 +27,7 @@ def create_sweep(session: Session, *, base: ScenarioRow, body: SweepCreate,
     sweep = Sweep(id=new_id(), scenario_id=base.id, seed=body.seed,
                   parameters=[p.model_dump(mode="json") for p in body.parameters],
                   linked=[link.model_dump(mode="json", by_alias=True) for link in body.linked],
+                  screening=body.screening.model_dump(mode="json") if body.screening else None,
                   total=_grid_size(body), client=client, owner_hash=owner_hash)
     session.add(sweep)
     session.commit()
@@ -69,7 +70,7 @@ def expand_sweep(session: Session, *, sweep: Sweep,
         return again
     base = session.get(ScenarioRow, sweep.scenario_id)
     body = SweepCreate(scenario_id=sweep.scenario_id, seed=sweep.seed,
-                       parameters=sweep.parameters, linked=sweep.linked)
+                       parameters=sweep.parameters, linked=sweep.linked, screening=sweep.screening)
     left: list[str] = list(again)
     pending: Slice = []
     for index, (params, scenario) in enumerate(build_points(base.document, body)):
@@ -95,14 +96,15 @@ def _store_slice(session: Session, sweep: Sweep, points: Slice,
                  dispatch: Callable[[list[str]], None] | None) -> list[str]:
     """Runs (one query for the reusable ones) and points of a slice of snapshots, committed;
     the new runs go to `dispatch` when there is one, else they are returned."""
+    engine = first_engine(sweep)
     runs = reusable_runs_by_content(session, {row.sim_hash for _i, _p, row in points},
-                                    [sweep.seed])
+                                    [sweep.seed], engine=engine)
     new: list[str] = []
     for index, params, row in points:
         run = runs.get((row.sim_hash, sweep.seed))
         if run is None:
             run = Run(id=new_id(), scenario_id=row.id, seed=sweep.seed, status=RunStatus.PENDING,
-                      client=sweep.client, owner_hash=sweep.owner_hash)
+                      client=sweep.client, owner_hash=sweep.owner_hash, engine=engine)
             session.add(run)
             runs[(row.sim_hash, sweep.seed)] = run  # the same simulation twice: one run
             new.append(run.id)
@@ -113,6 +115,11 @@ def _store_slice(session: Session, sweep: Sweep, points: Slice,
         dispatch(new)
         return []
     return new
+
+
+def first_engine(sweep: Sweep) -> str:
+    """The engine of every point's first run: "flow" when the sweep screens."""
+    return sweep.screening["engine"] if sweep.screening else "packet"
 
 
 def _named(scenario: Scenario, base: ScenarioRow, params: dict[str, Any]) -> Scenario:
@@ -128,10 +135,26 @@ def _points(session: Session, sweep_id: str) -> list[SweepPoint]:
 
 
 def _status_counts(session: Session, sweep_id: str) -> dict[str, int]:
-    """Number of the sweep's stored points per run status."""
-    return dict(session.execute(
-        select(Run.status, func.count()).join(SweepPoint, SweepPoint.run_id == Run.id)
-        .where(SweepPoint.sweep_id == sweep_id).group_by(Run.status)).all())
+    """Number of the sweep's stored runs per status (a screened point's packet-level run too)."""
+    counts: dict[str, int] = {}
+    for column in (SweepPoint.run_id, SweepPoint.packet_run_id):
+        for status, count in session.execute(
+                select(Run.status, func.count()).join(SweepPoint, column == Run.id)
+                .where(SweepPoint.sweep_id == sweep_id).group_by(Run.status)).all():
+            counts[status] = counts.get(status, 0) + count
+    return counts
+
+
+def planned_runs(sweep: Sweep) -> int:
+    """Runs the sweep will have: one per point, plus the packet-level runs of the points a
+    screening keeps (as many as it asks for until the flow-level ranking says how many)."""
+    if not sweep.screening:
+        return sweep.total
+    if sweep.kept is not None:
+        return sweep.total + len(sweep.kept)
+    if sweep.cancelled:
+        return sweep.total
+    return sweep.total + min(sweep.screening["keep"], sweep.total)
 
 
 def progress(session: Session, *, sweep: Sweep) -> SweepProgress:
@@ -143,13 +166,14 @@ def _progress_of(sweep: Sweep, counts: dict[str, int]) -> SweepProgress:
     """Progress from the number of the sweep's runs in each status."""
     done = sum(counts.get(s, 0) for s in FINAL_STATES)
     failed = counts.get(RunStatus.FAILED, 0) + counts.get(RunStatus.CANCELLED, 0)
-    return SweepProgress(id=sweep.id, status=_status(sweep, counts, done, failed),
-                         total=sweep.total, done=done, failed=failed)
+    total = planned_runs(sweep)
+    return SweepProgress(id=sweep.id, status=_status(sweep, counts, done, failed, total),
+                         total=total, done=done, failed=failed)
 
 
-def _status(sweep: Sweep, counts: dict[str, int], done: int, failed: int) -> str:
+def _status(sweep: Sweep, counts: dict[str, int], done: int, failed: int, total: int) -> str:
     """PENDING until a point runs; RUNNING; at the end SUCCEEDED, FAILED or CANCELLED."""
-    if sweep.expanded and done == sweep.total:
+    if sweep.expanded and done == total:
         if sweep.cancelled:
             return RunStatus.CANCELLED
         return RunStatus.FAILED if failed else RunStatus.SUCCEEDED
@@ -162,8 +186,12 @@ def _status(sweep: Sweep, counts: dict[str, int], done: int, failed: int) -> str
 
 # The table's columns, read as plain rows: building ORM objects for a sweep's hundreds of points
 # and runs took two thirds of the API's time on GET /sweeps/{id} under load (bench/load.py).
+_PACKET = aliased(Run)  # a screened point's packet-level run
 _TABLE_COLUMNS = (SweepPoint.index, SweepPoint.params, SweepPoint.scenario_id, Run.id, Run.status,
+                  Run.engine, _PACKET.id, _PACKET.status, _PACKET.job_metrics,
+                  *(getattr(_PACKET, m) for m in METRIC_NAMES),
                   Run.job_metrics, *(getattr(Run, m) for m in METRIC_NAMES))
+_METRIC_COLUMNS = 1 + len(METRIC_NAMES)  # job_metrics and the metric columns
 POINTS_PAGE_MAX = 1000  # points per GET /sweeps/{id} page (the default page size too)
 _METRICS_ORDER = tuple(RunMetrics.model_fields)  # the metrics object's keys as the model writes them
 
@@ -172,28 +200,48 @@ def _page(session: Session, *, sweep: Sweep, offset: int, limit: int) -> dict[st
     """The sweep's progress over all points with one page of its points table: plain data in
     SweepPublic's shape (fields in its order)."""
     rows = session.execute(select(*_TABLE_COLUMNS).join(Run, SweepPoint.run_id == Run.id)
+                           .outerjoin(_PACKET, SweepPoint.packet_run_id == _PACKET.id)
                            .where(SweepPoint.sweep_id == sweep.id)
                            .order_by(SweepPoint.index).offset(offset).limit(limit)).all()
     if offset == 0 and len(rows) < limit:
         # the page holds every stored point: its statuses are the counts (one query, not two)
         counts: dict[str, int] = {}
         for row in rows:
-            counts[row[4]] = counts.get(row[4], 0) + 1
+            for status in (row[4], row[7]):
+                if status is not None:
+                    counts[status] = counts.get(status, 0) + 1
     else:
         # a point the expander commits after the page was read only makes the counts newer
         counts = _status_counts(session, sweep.id)
-    points = [
-        {"index": index, "params": params, "scenario_id": scenario_id, "run_id": run_id,
-         "status": status,
-         "metrics": (dict(zip(_METRICS_ORDER, (*values, jobs), strict=True))
-                     if status == RunStatus.SUCCEEDED else None)}
-        for index, params, scenario_id, run_id, status, jobs, *values in rows]
-    stored = sum(counts.values())
+    points = []
+    for index, params, scenario_id, run_id, status, engine, packet_id, packet_status, *rest in rows:
+        packet, first = rest[:_METRIC_COLUMNS], rest[_METRIC_COLUMNS:]
+        points.append({"index": index, "params": params, "scenario_id": scenario_id,
+                       "run_id": run_id, "status": status, "metrics": _metrics(status, first),
+                       "engine": engine or "packet", "packet_run_id": packet_id,
+                       "packet_status": packet_status,
+                       "packet_metrics": _metrics(packet_status, packet)})
+    stored = len(rows) if offset == 0 and len(rows) < limit else _stored_points(
+        session, sweep.id)
     after = offset + len(points)
     return {**_progress_of(sweep, counts).model_dump(), "scenario_id": sweep.scenario_id,
             "seed": sweep.seed, "created_at": sweep.created_at, "parameters": sweep.parameters,
-            "linked": sweep.linked, "points": points, "points_count": stored, "offset": offset,
+            "linked": sweep.linked, "screening": sweep.screening, "kept": sweep.kept,
+            "points": points, "points_count": stored, "offset": offset,
             "next_offset": after if points and after < stored else None}
+
+
+def _metrics(status: str | None, columns: list[Any]) -> dict[str, Any] | None:
+    """A run's metrics object from its columns (job_metrics first), null unless it succeeded."""
+    if status != RunStatus.SUCCEEDED:
+        return None
+    jobs, *values = columns
+    return dict(zip(_METRICS_ORDER, (*values, jobs), strict=True))
+
+
+def _stored_points(session: Session, sweep_id: str) -> int:
+    return session.scalar(select(func.count()).select_from(SweepPoint)
+                          .where(SweepPoint.sweep_id == sweep_id)) or 0
 
 
 def to_public(session: Session, *, sweep: Sweep, offset: int = 0,
@@ -233,8 +281,10 @@ def cancel_sweep(session: Session, *, sweep: Sweep) -> bool:
     if progress(session, sweep=sweep).status in FINAL_STATES:
         return False
     sweep.cancelled = True
-    run_ids = select(SweepPoint.run_id).where(SweepPoint.sweep_id == sweep.id)
-    session.execute(update(Run).where(Run.id.in_(run_ids), Run.status.not_in(FINAL_STATES))
-                    .values(status=RunStatus.CANCELLED, finished_at=utcnow(), error="sweep cancelled"))
+    for column in (SweepPoint.run_id, SweepPoint.packet_run_id):
+        run_ids = select(column).where(SweepPoint.sweep_id == sweep.id, column.is_not(None))
+        session.execute(update(Run).where(Run.id.in_(run_ids), Run.status.not_in(FINAL_STATES))
+                        .values(status=RunStatus.CANCELLED, finished_at=utcnow(),
+                                error="sweep cancelled"))
     session.commit()
     return True

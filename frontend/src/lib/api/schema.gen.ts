@@ -3027,7 +3027,7 @@ export interface components {
              * Goal
              * @description default: the metric's sense
              */
-            goal?: ("max" | "min") | null;
+            goal?: ("min" | "max") | null;
             /**
              * Job
              * @description jct_us and busbw_gbps only: the collective job they are read from (a job of every scenario); default the first
@@ -4509,6 +4509,8 @@ export interface components {
             parameters: components["schemas"]["SweepParameter"][];
             /** Scenario Id */
             scenario_id: string;
+            /** @description run every point at flow level first and the best `keep` at packet level; refused (422 at the parameter) when a swept path is one the flow engine does not model (ECN, PFC, congestion control, buffers, trimming, ...) */
+            screening?: components["schemas"]["SweepScreening"] | null;
             /**
              * Seed
              * @default 1
@@ -4532,6 +4534,11 @@ export interface components {
             failed: number;
             /** Id */
             id: string;
+            /**
+             * Kept
+             * @description screening: the indexes of the points run at packet level, best first (null until every point has its flow-level answer)
+             */
+            kept?: number[] | null;
             /** Linked */
             linked: components["schemas"]["LinkedParameter"][];
             /**
@@ -4560,6 +4567,7 @@ export interface components {
             points_count: number;
             /** Scenario Id */
             scenario_id: string;
+            screening?: components["schemas"]["SweepScreening"] | null;
             /** Seed */
             seed: number;
             status: components["schemas"]["RunStatus"];
@@ -4582,12 +4590,27 @@ export interface components {
         };
         /**
          * SweepPointPublic
-         * @description One grid point and its run's metrics.
+         * @description One grid point and its run's metrics (with screening: the flow-level run's, and the
+         *     packet-level run's beside them for the points kept).
          */
         SweepPointPublic: {
+            /**
+             * Engine
+             * @description the engine of `run_id`
+             * @default packet
+             * @enum {string}
+             */
+            engine: "packet" | "flow";
             /** Index */
             index: number;
             metrics: components["schemas"]["RunMetrics"] | null;
+            packet_metrics?: components["schemas"]["RunMetrics"] | null;
+            /**
+             * Packet Run Id
+             * @description screening: the packet-level run of a point kept (null for the others)
+             */
+            packet_run_id?: string | null;
+            packet_status?: components["schemas"]["RunStatus"] | null;
             /** Params */
             params: {
                 [key: string]: unknown;
@@ -4614,6 +4637,11 @@ export interface components {
             failed: number;
             /** Id */
             id: string;
+            /**
+             * Kept
+             * @description screening: the indexes of the points run at packet level, best first (null until every point has its flow-level answer)
+             */
+            kept?: number[] | null;
             /** Linked */
             linked: components["schemas"]["LinkedParameter"][];
             /**
@@ -4640,11 +4668,49 @@ export interface components {
             points_count: number;
             /** Scenario Id */
             scenario_id: string;
+            screening?: components["schemas"]["SweepScreening"] | null;
             /** Seed */
             seed: number;
             status: components["schemas"]["RunStatus"];
             /** Total */
             total: number;
+        };
+        /**
+         * SweepScreening
+         * @description Screening of a sweep: every point at flow level, ranked by `metric`; the best `keep` run
+         *     again at packet level (docs/api.md, "Sweeps").
+         */
+        SweepScreening: {
+            /**
+             * Engine
+             * @description the engine that screens every point
+             * @default flow
+             * @constant
+             */
+            engine: "flow";
+            /**
+             * Goal
+             * @description better is lower (min) or higher (max); default the metric's sense
+             */
+            goal?: ("min" | "max") | null;
+            /**
+             * Job
+             * @description jct_us and busbw_gbps: the collective job they are read from (default the first)
+             */
+            job?: string | null;
+            /**
+             * Keep
+             * @description how many of the best points run again at packet level
+             * @default 3
+             */
+            keep: number;
+            /**
+             * Metric
+             * @description the figure the points are ranked by
+             * @default jct_us
+             * @enum {string}
+             */
+            metric: "jct_us" | "busbw_gbps" | "throughput_gbps" | "fct_p50_us" | "fct_p99_us" | "slowdown_p99";
         };
         /**
          * SweepSummary
