@@ -25,6 +25,7 @@ from app.scenarios.models import ScenarioRow
 from app.scenarios.document import Scenario
 from app.scenarios.service import create_scenario, new_id
 from app.tunings import objectives as O
+from app.tunings import screening
 from app.tunings.models import Tuning, TuningEvaluation
 from app.tunings.schemas import TuningCreate
 from app.tunings.space import Space, SpaceError
@@ -149,7 +150,7 @@ def _advance(session: Session, tuning: Tuning, spec: TuningCreate, space: Space)
         _REPLAYS[(tuning.id, sspec.name)] = replay
     if tuning.status == RunStatus.PENDING:
         tuning.status = RunStatus.RUNNING
-    if all_done:
+    if all_done and (spec.screening is None or screening.second_stage(session, tuning, spec, outcome)):
         tuning.status, tuning.finished_at = RunStatus.SUCCEEDED, utcnow()
         outcome.final = True
     return outcome
@@ -228,8 +229,9 @@ def _store_batch(session: Session, tuning: Tuning, space: Space, bases: list[Sce
             row.status, row.error = RunStatus.FAILED, f"invalid point: {str(exc)[:1500]}"
             row.losses, row.feasible = [PENALTY] * len(spec.objectives), False
     session.flush()
+    engine = spec.screening.engine if spec.screening else "packet"
     runs = reusable_runs_by_content(session, {s.sim_hash for group in snapshots.values() for s in group},
-                          spec.seeds)
+                                    spec.seeds, engine=engine)
     dispatch: list[str] = []
     for offset, group in snapshots.items():
         run_ids = []
@@ -238,7 +240,7 @@ def _store_batch(session: Session, tuning: Tuning, space: Space, bases: list[Sce
                 run = runs.get((snapshot.sim_hash, seed))
                 if run is None:
                     run = Run(id=new_id(), scenario_id=snapshot.id, seed=seed, status=RunStatus.PENDING,
-                              client=tuning.client, owner_hash=tuning.owner_hash)
+                              client=tuning.client, owner_hash=tuning.owner_hash, engine=engine)
                     session.add(run)
                     runs[(snapshot.sim_hash, seed)] = run  # the same simulation twice: one run
                     dispatch.append(run.id)

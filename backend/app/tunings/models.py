@@ -32,6 +32,9 @@ class Tuning(Base):
     owner_hash: Mapped[str | None] = mapped_column(String(64), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # screening (spec.screening): the evaluation ids run again at packet level, best first;
+    # null until every strategy has finished at flow level
+    kept: Mapped[list[int] | None] = mapped_column(JSON(none_as_null=True))
 
 
 class TuningEvaluation(Base):
@@ -56,4 +59,8 @@ class TuningEvaluation(Base):
     run_metrics: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
     error: Mapped[str | None] = mapped_column(Text)
     wall_s: Mapped[float] = mapped_column(Float, default=0.0)
+    # screening: a kept evaluation's packet-level runs (as run_ids) and what they gave
+    packet_run_ids: Mapped[list[str] | None] = mapped_column(JSON(none_as_null=True))
+    packet_objectives: Mapped[list[dict[str, float]] | None] = mapped_column(JSON(none_as_null=True))
+    packet_metrics: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -9,6 +9,7 @@ from app.core.validation import error_at, raise_errors
 from app.sweeps.schemas import PathStr
 from app.tunings.objectives import COMPOSITE, JOB_METRICS, SINGLE_METRICS
 from app.runs.models import RunStatus
+from app.runs.screening import SCREEN_METRICS, Screening, refuse_unmodelled
 from app.tunings.space import UNITS
 
 Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,31}$", examples=["kmin"])]
@@ -131,10 +132,15 @@ class TuningCreate(BaseModel):
     constraints: list[ConstraintIn] = Field(default_factory=list, max_length=8)
     aggregate: Literal["mean", "worst"] = "mean"
     strategies: list[StrategyIn] = Field(min_length=1, max_length=7)
+    screening: Screening | None = Field(
+        None, description="evaluate every point at flow level, then the best `keep` "
+        "full-duration points again at packet level (docs/tuning.md, \"Screening at flow "
+        "level\"); refused (422 at the field) over settings the flow engine does not model and "
+        "for objectives it does not answer")
 
     @model_validator(mode="after")
     def _consistent(self) -> "TuningCreate":
-        errors = []
+        errors = _screening_errors(self) if self.screening is not None else []
         names = [s.name for s in self.strategies]
         for i, name in enumerate(names):
             if names.index(name) != i:
@@ -165,6 +171,28 @@ class TuningCreate(BaseModel):
                                    self.scenario_ids))
         raise_errors("TuningCreate", errors)
         return self
+
+
+def _screening_errors(body: "TuningCreate") -> list:
+    """Screening ranks by the flow engine's answers: a space over what it models, objectives
+    among the figures it answers."""
+    space = body.space
+    errors = []
+    if space.named is not None:
+        errors.append(error_at(("space", "named"), f"screening at flow level cannot rank over the "
+                               f"{space.named} space: its ECN and PFC settings are not modelled by "
+                               "the flow engine; tune it without screening", space.named,
+                               kind="screening_unmodelled"))
+    paths = [(("space", "parameters", i, "path"), p.path) for i, p in enumerate(space.parameters)]
+    paths += [(("space", "linked", i, "path"), link.path) for i, link in enumerate(space.linked)]
+    errors += refuse_unmodelled(paths)
+    for i, objective in enumerate(body.objectives):
+        if objective.kind != "metric" or objective.metric not in SCREEN_METRICS:
+            where = "metric" if objective.kind == "metric" else "kind"
+            errors.append(error_at(("objectives", i, where), "screening at flow level ranks by "
+                                   f"what the flow engine answers: one of {', '.join(SCREEN_METRICS)}",
+                                   objective.metric or objective.kind, kind="screening_unmodelled"))
+    return errors
 
 
 def _space_errors(space: SpaceIn) -> list:
@@ -282,6 +310,12 @@ class EvaluationPublic(BaseModel):
     metrics: dict[str, float | None] | None
     run_ids: list[str]
     error: str | None
+    packet_run_ids: list[str] | None = Field(
+        None, description="screening: the packet-level runs of an evaluation kept (run_ids are "
+                          "then flow-level)")
+    packet_objectives: list[Estimate] | None = Field(
+        None, description="screening: the objectives at packet level, beside `objectives`")
+    packet_metrics: dict[str, float | None] | None = None
 
 
 class Pick(BaseModel):
@@ -337,6 +371,9 @@ class TuningResults(BaseModel):
     pareto: list[int] = Field(description="evaluation ids on the front (two objectives)")
     table: list[TableRow]
     paths: dict[str, list[int]] = Field(description="annealing: evaluation ids of accepted moves")
+    kept: list[int] | None = Field(None, description=(
+        "screening: the evaluation ids run again at packet level, best first (null until every "
+        "strategy has finished at flow level)"))
     objective_specs: list[ObjectiveOut] = Field(default_factory=list, description=(
         "each objective's weights and formula; a composite objective's picks carry its score "
         "split into `term_throughput_part`, `term_queue_part` and `term_fairness_penalty` in "

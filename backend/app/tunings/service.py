@@ -165,7 +165,10 @@ def evaluation_public(row: TuningEvaluation, with_metrics: bool = True) -> Evalu
         fidelity=request.fidelity, params=row.params, overrides=dict(request.overrides),
         status=row.status, feasible=row.feasible,
         objectives=[Estimate(**e) for e in row.objectives] if row.objectives else None,
-        metrics=row.metrics if with_metrics else None, run_ids=row.run_ids, error=row.error)
+        metrics=row.metrics if with_metrics else None, run_ids=row.run_ids, error=row.error,
+        packet_run_ids=row.packet_run_ids,
+        packet_objectives=[Estimate(**e) for e in row.packet_objectives] if row.packet_objectives else None,
+        packet_metrics=row.packet_metrics)
 
 
 def results(session: Session, *, tuning: Tuning, with_metrics: bool = True) -> TuningResults:
@@ -199,7 +202,7 @@ def results(session: Session, *, tuning: Tuning, with_metrics: bool = True) -> T
         evaluations=[evaluation_public(r, with_metrics or r.id in picked) for r in rows],
         picks=pick_list,
         pareto=_pareto(rows, goals), table=_table(spec, rows, picks),
-        paths=_paths(session, tuning, rows),
+        paths=_paths(session, tuning, rows), kept=tuning.kept,
         objective_specs=[ObjectiveOut(label=o.label, kind=o.kind, metric=o.metric, goal=o.goal,
                                       beta=o.beta, gamma=o.gamma, job=o.job,
                                       formula=O.FORMULAS.get(o.kind, o.label)) for o in objectives])

@@ -1673,6 +1673,20 @@ export interface components {
             overrides: {
                 [key: string]: unknown;
             };
+            /** Packet Metrics */
+            packet_metrics?: {
+                [key: string]: number | null;
+            } | null;
+            /**
+             * Packet Objectives
+             * @description screening: the objectives at packet level, beside `objectives`
+             */
+            packet_objectives?: components["schemas"]["Estimate"][] | null;
+            /**
+             * Packet Run Ids
+             * @description screening: the packet-level runs of an evaluation kept (run_ids are then flow-level)
+             */
+            packet_run_ids?: string[] | null;
             /** Params */
             params: {
                 [key: string]: unknown;
@@ -4033,6 +4047,25 @@ export interface components {
             data: components["schemas"]["ScenarioSummary"][];
         };
         /**
+         * Screening
+         * @description Every point at flow level first, then the best `keep` at packet level.
+         */
+        Screening: {
+            /**
+             * Engine
+             * @description the engine that screens every point
+             * @default flow
+             * @constant
+             */
+            engine: "flow";
+            /**
+             * Keep
+             * @description how many of the best points run again at packet level
+             * @default 3
+             */
+            keep: number;
+        };
+        /**
          * SetParam
          * @description A parameter override at start_us (restored at end_us if given): replays a change.
          */
@@ -4979,6 +5012,8 @@ export interface components {
             objectives: components["schemas"]["ObjectiveIn"][];
             /** Scenario Ids */
             scenario_ids: string[];
+            /** @description evaluate every point at flow level, then the best `keep` full-duration points again at packet level (docs/tuning.md, "Screening at flow level"); refused (422 at the field) over settings the flow engine does not model and for objectives it does not answer */
+            screening?: components["schemas"]["Screening"] | null;
             /**
              * Seeds
              * @default [
@@ -5050,6 +5085,11 @@ export interface components {
             goals: ("max" | "min")[];
             /** Id */
             id: string;
+            /**
+             * Kept
+             * @description screening: the evaluation ids run again at packet level, best first (null until every strategy has finished at flow level)
+             */
+            kept?: number[] | null;
             /**
              * Objective Specs
              * @description each objective's weights and formula; a composite objective's picks carry its score split into `term_throughput_part`, `term_queue_part` and `term_fairness_penalty` in their metrics (score = (throughput + queue) / (1 + fairness))
