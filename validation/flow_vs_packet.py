@@ -8,7 +8,16 @@ the verdict against the targets below. The pytest backend/tests/test_flow_vs_pac
 QUICK and fails when an error grows past its target.
 
     python -m validation.flow_vs_packet            # every case, writes docs/validation-flow.md
+                                                   # and backend/app/runs/flow-errors.json
+    python -m validation.flow_vs_packet --check    # every case, writes nothing; exit 1 when the
+                                                   # doc's figures or the errors file are stale
     python -m validation.flow_vs_packet --quick    # the quick cases, prints the table
+
+The errors file is what a flow-level run carries beside its figures (GET /runs/{id}/summary,
+`flow_error`; app/runs/flow_errors.py): per kind of scenario (collectives on non-blocking or
+oversubscribed fabrics, flows), the largest error measured on each figure over the cases whose
+figures are in the targets' scope, the cases themselves, and the caveats those cases ran with (a
+run with another caveat is outside what was measured).
 
 Targets (issue 36): collective JCT and iteration time within 5 % of the packet model on
 non-blocking fabrics, 10 % on oversubscribed ones; long-flow throughput within 5 %. They are
@@ -31,6 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BIN = ROOT / "simcore" / "build" / "fabricsim"
 DOC = ROOT / "docs" / "validation-flow.md"
+ERRORS = ROOT / "backend" / "app" / "runs" / "flow-errors.json"
 
 JCT_TARGET_NONBLOCKING = 0.05
 JCT_TARGET_OVERSUBSCRIBED = 0.10
@@ -230,8 +240,56 @@ def compare(case: Case, binary: Path = BIN) -> tuple[list[Row], dict]:
         rows.append(Row(case.name, "long-lived flows' goodput Gbit/s", gp, gf, LONG_FLOW_TARGET,
                         case.out_of_scope))
     timing = {"packet_s": packet["perf"]["wall_s"], "flow_s": flow["perf"]["wall_s"],
-              "oversubscription": over}
+              "oversubscription": over,
+              "caveats": sorted({c["feature"] for c in flow.get("caveats", [])}),
+              "kind": kind_of(bool(flow.get("jobs")), over)}
     return rows, timing
+
+
+def kind_of(has_jobs: bool, oversubscription: float) -> str:
+    """The kind of scenario a measured error applies to (app/runs/flow_errors.py reads it)."""
+    if has_jobs:
+        return "collective_nonblocking" if oversubscription <= 1.0 else "collective_oversubscribed"
+    return "flows"
+
+
+# The figure of a table row, as the errors file and the run page name it.
+FIGURE_KEYS = {"JCT us": "jct_us", "busbw Gbit/s": "busbw_gbps", "mean iteration us": "iteration_us",
+               "FCT slowdown p50": "slowdown_p50", "FCT slowdown p95": "slowdown_p95",
+               "FCT slowdown p99": "slowdown_p99", "throughput Gbit/s": "throughput_gbps",
+               "long-lived flows' goodput Gbit/s": "goodput_gbps"}
+KIND_LABELS = {"collective_nonblocking": "collectives on non-blocking fabrics",
+               "collective_oversubscribed": "collectives on oversubscribed fabrics",
+               "flows": "flows (no collective job)"}
+
+
+def figure_key(metric: str) -> str:
+    return next(key for suffix, key in FIGURE_KEYS.items() if metric.endswith(suffix))
+
+
+def errors_file(results) -> dict:
+    """The measured error per kind of scenario and figure, from the cases in the targets' scope
+    (no out-of-scope reason), with the cases listed (backend/tests/test_flow_errors.py holds
+    them to docs/validation-flow.md's table)."""
+    kinds: dict[str, dict] = {}
+    for case, rows, timing in results:
+        if case.out_of_scope:
+            continue
+        kind = kinds.setdefault(timing["kind"], {"label": KIND_LABELS[timing["kind"]],
+                                                 "measured_with": set(), "figures": {}})
+        kind["measured_with"].update(timing["caveats"])
+        for row in rows:
+            if row.error is None:
+                continue
+            figure = kind["figures"].setdefault(figure_key(row.metric), {
+                "max_abs_error": 0.0, "target": row.target, "cases": []})
+            figure["max_abs_error"] = max(figure["max_abs_error"], round(abs(row.error), 6))
+            figure["cases"].append({"case": case.name, "figure": row.metric,
+                                    "error": round(row.error, 6)})
+    for kind in kinds.values():
+        kind["measured_with"] = sorted(kind["measured_with"])
+    return {"source": "docs/validation-flow.md (python -m validation.flow_vs_packet)",
+            "kinds": dict(sorted(kinds.items()))}
 
 
 def fmt(x, digits=4):
@@ -266,9 +324,32 @@ def speed_table(results) -> str:
     return "\n".join(lines)
 
 
+def generated(results) -> str:
+    """The doc's generated part up to its speed table (the figures: deterministic)."""
+    verdicts = [r.verdict for _, rows, _ in results for r in rows]
+    summary = f"**{verdicts.count('PASS')} PASS, {verdicts.count('FAIL')} FAIL**, {verdicts.count('-')} reported."
+    return summary + "\n\n## Figures\n\n" + table(results)
+
+
+def stale(results, doc_text: str, errors_text: str) -> list[str]:
+    """What a regeneration would change: the doc's figures (not its timings) and the errors file."""
+    out = []
+    if generated(results) not in doc_text:
+        out.append(f"{DOC.relative_to(ROOT)}: its figures differ from a regeneration")
+    if errors_text != errors_json(results):
+        out.append(f"{ERRORS.relative_to(ROOT)}: differs from a regeneration")
+    return out
+
+
+def errors_json(results) -> str:
+    return json.dumps(errors_file(results), indent=1) + "\n"
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="the quick cases only; print, write nothing")
+    ap.add_argument("--check", action="store_true",
+                    help="write nothing; exit 1 when the doc's figures or the errors file are stale")
     ap.add_argument("--bin", type=Path, default=BIN)
     args = ap.parse_args(argv)
     results = []
@@ -281,13 +362,17 @@ def main(argv=None) -> int:
     if args.quick:
         print(table(results))
         return 0
-    verdicts = [r.verdict for _, rows, _ in results for r in rows]
-    summary = f"**{verdicts.count('PASS')} PASS, {verdicts.count('FAIL')} FAIL**, {verdicts.count('-')} reported."
     text = DOC.read_text() if DOC.exists() else ""
+    if args.check:
+        problems = stale(results, text, ERRORS.read_text() if ERRORS.exists() else "")
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        return 1 if problems else 0
     head, _, _ = text.partition("<!-- generated -->")
-    DOC.write_text(head.rstrip() + "\n\n<!-- generated -->\n\n" + summary + "\n\n## Figures\n\n" +
-                   table(results) + "\n\n## Speed\n\n" + speed_table(results) + "\n")
-    print(summary)
+    DOC.write_text(head.rstrip() + "\n\n<!-- generated -->\n\n" + generated(results) +
+                   "\n\n## Speed\n\n" + speed_table(results) + "\n")
+    ERRORS.write_text(errors_json(results))
+    print(generated(results).splitlines()[0])
     return 0
 
 

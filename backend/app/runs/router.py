@@ -17,10 +17,12 @@ from app.core.owners import token_hash
 from app.core.queue import enqueue_run
 from app.runs.quotas import check_submission, client_key
 from app.core.strict_json import StrictJsonRoute
+from app.core import simulator
 from app.runs import service
+from app.runs.flow_errors import flow_error
 from app.runs import threads as threads_rules
 from app.runs.models import FINAL_STATES, Run
-from app.runs.schemas import (MAX_SEEDS, FlowsPublic, RunCreate, RunDiagnostics, RunLimits, RunPublic,
+from app.runs.schemas import (MAX_SEEDS, FlowError, FlowsPublic, RunCreate, RunDiagnostics, RunLimits, RunPublic,
                               RunsCreated, RunsPublic, RunStatus, RunSummary)
 from app.scenarios.models import ScenarioRow
 
@@ -43,7 +45,7 @@ def start(session: Session, run: Run) -> None:
 # A stored result never changes, so its views are cacheable: browsers keep them for an hour and
 # revalidate with If-None-Match (304, without reading the result). Bump the version when a view's
 # output changes for the same stored result (a new field, another format).
-RESULT_VIEWS_VERSION = "1"
+RESULT_VIEWS_VERSION = "2"
 RESULT_CACHE_CONTROL = "private, max-age=3600"
 NOT_MODIFIED = {304: {"description": "not modified: the If-None-Match tag is the result's"}}
 
@@ -176,7 +178,23 @@ def summary(session: SessionDep, run: RunDep, request: Request, response: Respon
     """run_info and summary of the result; 409 unless SUCCEEDED."""
     result = succeeded_result(session, run, request, response)
     return RunSummary(run_info=result["run_info"], summary=result["summary"],
-                      warnings=result.get("warnings", []), caveats=result.get("caveats", []))
+                      warnings=result.get("warnings", []), caveats=result.get("caveats", []),
+                      flow_error=_flow_error(session, run, result))
+
+
+def _flow_error(session: Session, run: Run, result: dict[str, Any]) -> FlowError | None:
+    """The measured error of a flow-level run's kind of scenario (a collective's kind needs the
+    fabric's oversubscription: `fabricsim expand`); None when the simulator cannot say."""
+    if run.engine != "flow":
+        return None
+    oversubscription = 1.0
+    if result.get("jobs"):
+        try:
+            stats = simulator.expand(session.get(ScenarioRow, run.scenario_id).document)["stats"]
+        except (simulator.SimulatorUnavailable, simulator.SimulatorRejected):
+            return None
+        oversubscription = float(stats.get("oversubscription", 1.0))
+    return flow_error(result, oversubscription)
 
 
 @router.get("/{id}/flows", response_model=FlowsPublic, responses=NOT_MODIFIED)

@@ -124,6 +124,27 @@ class RunsCreated(RunsPublic):
     owner_token: str
 
 
+class FigureError(BaseModel):
+    """One figure's error measured against the packet model (docs/validation-flow.md)."""
+
+    max_abs_error: float = Field(description="the largest |flow - packet| / packet measured (0.05: 5 %)")
+    target: float | None = Field(description="issue 36's target for the figure (null: reported only)")
+    cases: int = Field(description="scenarios measured")
+
+
+class FlowError(BaseModel):
+    """The error measured for a flow-level run's kind of scenario (docs/validation-flow.md)."""
+
+    kind: Literal["collective_nonblocking", "collective_oversubscribed", "flows"]
+    label: str = Field(description="the kind in words: \"collectives on non-blocking fabrics\"")
+    applies: bool = Field(description="false when the run has a caveat none of the measured "
+                                      "scenarios had: its error is then unmeasured")
+    outside: list[str] = Field(description="those caveats' features")
+    figures: dict[str, FigureError] = Field(
+        description="by figure: jct_us, busbw_gbps, iteration_us, throughput_gbps, goodput_gbps, "
+                    "slowdown_p50, slowdown_p95, slowdown_p99")
+
+
 class RunSummary(BaseModel):
     """run_info and summary of the result JSON (docs/result-format.md)."""
 
@@ -137,6 +158,9 @@ class RunSummary(BaseModel):
         default_factory=list,
         description="what the flow-level engine left out ({feature, field, message}; empty for a "
                     "packet-level run): docs/result-format.md, caveats")
+    flow_error: FlowError | None = Field(
+        None, description="a flow-level run: the error measured for its kind of scenario against "
+                          "the packet model (docs/validation-flow.md); null for a packet-level run")
 
 
 class RunDiagnostics(BaseModel):

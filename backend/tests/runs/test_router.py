@@ -3,6 +3,7 @@
 import pytest
 from sqlalchemy import text
 
+from app.runs.router import RESULT_VIEWS_VERSION
 from tests.helpers import FINAL, create_scenario, error_locs, start_run, wait_final
 from tests.runs.e2e import run_two_hosts_end_to_end
 from tests.scenarios_data import incast, long_running
@@ -43,7 +44,7 @@ def test_result_views_are_cacheable_and_revalidated(api, engine):
         first = api.get(path)
         assert first.status_code == 200, first.text
         etag = first.headers["etag"]
-        assert etag == f'"1-{sha[:40]}"' and first.headers["cache-control"] == "private, max-age=3600"
+        assert etag == f'"{RESULT_VIEWS_VERSION}-{sha[:40]}"' and first.headers["cache-control"] == "private, max-age=3600"
         for held in (etag, f"W/{etag}", f'"other", {etag}', "*"):
             again = api.get(path, headers={"If-None-Match": held})
             assert again.status_code == 304 and again.content == b"", (view, held)

@@ -1898,6 +1898,27 @@ export interface components {
             link_delay_us: number;
         };
         /**
+         * FigureError
+         * @description One figure's error measured against the packet model (docs/validation-flow.md).
+         */
+        FigureError: {
+            /**
+             * Cases
+             * @description scenarios measured
+             */
+            cases: number;
+            /**
+             * Max Abs Error
+             * @description the largest |flow - packet| / packet measured (0.05: 5 %)
+             */
+            max_abs_error: number;
+            /**
+             * Target
+             * @description issue 36's target for the figure (null: reported only)
+             */
+            target: number | null;
+        };
+        /**
          * Finding
          * @description One problem: how bad, which ports or nodes, the numbers behind it and the fix.
          */
@@ -1919,6 +1940,39 @@ export interface components {
             severity: "error" | "warning" | "info";
             /** Where */
             where: string[];
+        };
+        /**
+         * FlowError
+         * @description The error measured for a flow-level run's kind of scenario (docs/validation-flow.md).
+         */
+        FlowError: {
+            /**
+             * Applies
+             * @description false when the run has a caveat none of the measured scenarios had: its error is then unmeasured
+             */
+            applies: boolean;
+            /**
+             * Figures
+             * @description by figure: jct_us, busbw_gbps, iteration_us, throughput_gbps, goodput_gbps, slowdown_p50, slowdown_p95, slowdown_p99
+             */
+            figures: {
+                [key: string]: components["schemas"]["FigureError"];
+            };
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "collective_nonblocking" | "collective_oversubscribed" | "flows";
+            /**
+             * Label
+             * @description the kind in words: "collectives on non-blocking fabrics"
+             */
+            label: string;
+            /**
+             * Outside
+             * @description those caveats' features
+             */
+            outside: string[];
         };
         /**
          * FlowList
@@ -3786,6 +3840,8 @@ export interface components {
             caveats?: {
                 [key: string]: unknown;
             }[];
+            /** @description a flow-level run: the error measured for its kind of scenario against the packet model (docs/validation-flow.md); null for a packet-level run */
+            flow_error?: components["schemas"]["FlowError"] | null;
             /** Run Info */
             run_info: {
                 [key: string]: unknown;
