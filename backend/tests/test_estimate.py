@@ -45,3 +45,21 @@ def test_estimate_refusals_name_the_field(api):
     assert response.status_code == 422, response.text
     assert error_locs(response) == [["body", "scenario", "topology"]]
     assert f"{limits.ESTIMATE_MAX_HOSTS:,} hosts" in response.text and "10,240 hosts" in response.text
+
+
+def test_estimate_predicts_a_packet_level_runs_time_from_this_instances_runs(api):
+    from tests.helpers import create_scenario, wait_final
+
+    scenario = create_scenario(api, RING)
+    response = api.post("/runs", json={"scenario_id": scenario["id"], "threads": 1})
+    assert response.status_code == 201, response.text
+    run = wait_final(api, response.json()["data"][0]["id"])
+    assert run["status"] == "SUCCEEDED" and run["engine"] == "packet"
+    body = api.post("/estimate", json={"scenario": RING}).json()
+    predicted = body["packet_run"]
+    assert predicted is not None and predicted["runs"] >= 1, body
+    # the frames the estimate delivers (MTU 1000, no warm-up), its events and their time
+    assert abs(predicted["frames"] - body["throughput_gbps"] * RING["duration_us"] * 1000 / 8 / 1000) <= 1
+    assert abs(predicted["events"] - predicted["frames"] * predicted["events_per_frame"]) <= 0.01 * predicted["events"] + 1
+    assert abs(predicted["seconds"] - predicted["events"] / predicted["events_per_s"]) <= 0.001
+    assert predicted["seconds"] > 0

@@ -17,6 +17,18 @@ class JobEstimate(BaseModel):
     ideal_busbw_gbps: float
 
 
+class PacketRunPrediction(BaseModel):
+    """How long a packet-level run of the scenario would take on this instance, from the events
+    per second and per delivered frame its recent packet-level runs measured (app/runs/speed.py)."""
+
+    seconds: float = Field(description="predicted wall time of a packet-level run on one thread")
+    events: float = Field(description="predicted simulator events: frames x events_per_frame")
+    frames: float = Field(description="payload frames the estimate delivers after the warm-up")
+    events_per_s: float = Field(description="median over the runs measured")
+    events_per_frame: float = Field(description="median over the runs measured")
+    runs: int = Field(description="recent packet-level runs measured")
+
+
 class EstimateResult(BaseModel):
     """The flow-level engine's headline figures of a scenario, answered synchronously."""
 
@@ -32,3 +44,6 @@ class EstimateResult(BaseModel):
     flows_completed: int
     jobs: list[JobEstimate]
     caveats: list[dict[str, Any]] = Field(description="what the flow-level engine leaves out ({feature, field, message})")
+    packet_run: PacketRunPrediction | None = Field(
+        None, description="how long a packet-level run would take here; null until this instance "
+                          "has run one at packet level (on one thread)")

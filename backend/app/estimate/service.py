@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from app.core import simulator
-from app.estimate.schemas import EstimateResult, JobEstimate
+from app.estimate.schemas import EstimateResult, JobEstimate, PacketRunPrediction
+from app.runs.speed import PacketSpeed, payload_frames
 from app.scenarios import limits
 
 # The simulator's own bounds for one estimate (it writes a partial result past them, status
@@ -23,8 +24,9 @@ class TooLarge(ValueError):
     """The scenario is beyond what an estimate takes; the message says why and what to do."""
 
 
-def estimate(document: dict[str, Any]) -> EstimateResult:
-    """Raises TooLarge, simulator.SimulatorRejected (-> 422 at the path) or SimulatorUnavailable."""
+def estimate(document: dict[str, Any], speed: PacketSpeed | None = None) -> EstimateResult:
+    """Raises TooLarge, simulator.SimulatorRejected (-> 422 at the path) or SimulatorUnavailable.
+    With `speed` (this instance's packet-level speed) it predicts a packet-level run's time."""
     start = time.perf_counter()
     hosts = int(simulator.expand(document)["stats"].get("hosts", 0))
     if hosts > limits.ESTIMATE_MAX_HOSTS:
@@ -57,4 +59,19 @@ def estimate(document: dict[str, Any]) -> EstimateResult:
                           fct_p50_us=summary["fct_us"]["p50"], fct_p99_us=summary["fct_us"]["p99"],
                           slowdown_p50=summary["slowdown"]["p50"], slowdown_p99=summary["slowdown"]["p99"],
                           flows_total=summary["flows_total"], flows_completed=summary["flows_completed"],
-                          jobs=jobs, caveats=result.get("caveats", []))
+                          jobs=jobs, caveats=result.get("caveats", []),
+                          packet_run=_packet_run(document, result, speed))
+
+
+def _packet_run(document: dict[str, Any], result: dict[str, Any],
+                speed: PacketSpeed | None) -> PacketRunPrediction | None:
+    """The packet-level run's predicted time: the frames the estimate delivers, times the events
+    per frame and over the events per second measured here."""
+    if speed is None:
+        return None
+    frames = payload_frames(document, result["summary"]["throughput_gbps"],
+                            result["run_info"]["duration_ns"])
+    events = frames * speed.events_per_frame
+    return PacketRunPrediction(seconds=round(events / speed.events_per_s, 3), events=round(events),
+                               frames=round(frames), events_per_s=round(speed.events_per_s),
+                               events_per_frame=round(speed.events_per_frame, 2), runs=speed.runs)

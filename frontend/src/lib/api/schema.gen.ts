@@ -38,7 +38,8 @@ export interface paths {
          * @description The headline figures of a scenario from the flow-level engine (JCT, busbw and iteration time
          *     per job, throughput, FCT and slowdown, what it leaves out), synchronously: fabrics of at most
          *     ESTIMATE_MAX_HOSTS hosts, 2 s and 1 GB of simulation (status "limit" past them). Nothing is
-         *     stored; a run (engine "flow" or "packet") keeps its result.
+         *     stored; a run (engine "flow" or "packet") keeps its result. `packet_run` predicts how long a
+         *     packet-level run would take, from this instance's recent packet-level runs.
          */
         post: operations["estimate-estimate"];
         delete?: never;
@@ -1630,6 +1631,8 @@ export interface components {
             flows_total: number;
             /** Jobs */
             jobs: components["schemas"]["JobEstimate"][];
+            /** @description how long a packet-level run would take here; null until this instance has run one at packet level (on one thread) */
+            packet_run?: components["schemas"]["PacketRunPrediction"] | null;
             /** Slowdown P50 */
             slowdown_p50: number | null;
             /** Slowdown P99 */
@@ -3139,6 +3142,43 @@ export interface components {
             label: string;
             /** Metric */
             metric: string | null;
+        };
+        /**
+         * PacketRunPrediction
+         * @description How long a packet-level run of the scenario would take on this instance, from the events
+         *     per second and per delivered frame its recent packet-level runs measured (app/runs/speed.py).
+         */
+        PacketRunPrediction: {
+            /**
+             * Events
+             * @description predicted simulator events: frames x events_per_frame
+             */
+            events: number;
+            /**
+             * Events Per Frame
+             * @description median over the runs measured
+             */
+            events_per_frame: number;
+            /**
+             * Events Per S
+             * @description median over the runs measured
+             */
+            events_per_s: number;
+            /**
+             * Frames
+             * @description payload frames the estimate delivers after the warm-up
+             */
+            frames: number;
+            /**
+             * Runs
+             * @description recent packet-level runs measured
+             */
+            runs: number;
+            /**
+             * Seconds
+             * @description predicted wall time of a packet-level run on one thread
+             */
+            seconds: number;
         };
         /**
          * Pairs
