@@ -19,7 +19,9 @@ from typing import Any
 from app.contracts.fields import FieldSpec, definition_ranges, leaf, object_fields, range_dict
 from app.scenarios import limits
 from app.scenarios.cc_presets import CC_PRESETS, CNP_PRESETS
+from app.runs.screening import MAX_KEEP, SCREEN_METRICS
 from app.scenarios.document import Scenario
+from app.scenarios.flow_model import FLOW_UNMODELLED
 from app.scenarios.faults import SET_PARAMS
 from app.scenarios.traffic import COLLECTIVE_ALGORITHMS
 
@@ -146,6 +148,16 @@ def typescript(schema: dict) -> str:
     out += [f"  {_ts_value(k)}: {_ts_value(v['default'])}," for k, v in props.items()
             if v.get("default") is not None]
     out += ["};", ""]
+    out += ["/** What the flow engine does not model: feature -> why and the scenario paths it covers",
+            " * (app/scenarios/flow_model.py); flow-level screening is refused over them. */",
+            "export const FLOW_UNMODELLED: Readonly<Record<string, { why: string; paths: readonly string[] }>> = {"]
+    out += [f"  {_ts_value(k)}: {{ why: {_ts_value(why)}, paths: {_ts_value(list(paths))} }},"
+            for k, (why, paths) in FLOW_UNMODELLED.items()]
+    out += ["};", ""]
+    out += ["/** Flow-level screening (app/runs/screening.py): what a sweep ranks by, and the better direction. */",
+            "export const SCREEN_METRICS: Readonly<Record<string, \"min\" | \"max\">> = {"]
+    out += [f"  {_ts_value(k)}: {_ts_value(v)}," for k, v in SCREEN_METRICS.items()]
+    out += ["};", f"export const SCREEN_MAX_KEEP = {MAX_KEEP};", ""]
     return "\n".join(out)
 
 

@@ -6,6 +6,7 @@ import { useCreateSweep } from "../../lib/api/queries";
 import { SweepForm } from "../../features/sweeps/components/SweepForm";
 import { HeatmapExplorer } from "../../features/sweeps/components/HeatmapExplorer";
 import { JobSweep } from "../../features/sweeps/components/JobSweep";
+import { ScreenedTable } from "../../features/sweeps/components/ScreenedTable";
 import { jobKey, pointLabel, sweepJobs } from "../../features/sweeps/utils/jobSweep";
 import { ComparePicker } from "../../features/results/compare/ComparePicker";
 import type { SweepPoint } from "../../lib/charts/grid";
@@ -63,7 +64,7 @@ export function SweepPage() {
       </div>
       <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} aria-label="Sweep progress">
         <div className="progress-fill" style={{ width: `${pct}%` }} />
-        <span className="progress-label">{s.done} of {s.total} points finished{s.failed > 0 ? `, ${s.failed} failed or cancelled` : ""}</span>
+        <span className="progress-label">{s.done} of {s.total} {s.screening ? "runs (points at flow level, then the best at packet level)" : "points"} finished{s.failed > 0 ? `, ${s.failed} failed or cancelled` : ""}</span>
       </div>
       <div className="row">
         <label>Compare with <select aria-label="Compare with sweep" value={compareId} onChange={(e) => setCompareId(e.target.value)}>
@@ -76,6 +77,7 @@ export function SweepPage() {
         {(siblings.data?.data.length ?? 0) <= 1 && <small className="hint">Another sweep of this scenario appears here to compare with.</small>}
         {compare.error && <ErrorBox error={compare.error} title="Could not load the compared sweep" />}
       </div>
+      <ScreenedTable sweep={s} dims={dims} />
       {done.length === 0 ? <Empty>No point has finished yet; the heatmap fills in as runs complete.</Empty> : (
         <>
           {/* a sweep of collective jobs opens on each job's JCT and busbw, not on throughput */}

@@ -10,6 +10,7 @@ import { SettingsExport } from "../../features/realfabric/components/SettingsExp
 import { useApplyPick, useCancelTuning, useCreateTuning, useEvaluationScenario, useTuning, useTuningAccess, useTuningResults } from "../../features/tuning/api/tunings";
 import { BestSoFarChart } from "../../features/tuning/components/BestSoFarChart";
 import { ComparisonTable } from "../../features/tuning/components/ComparisonTable";
+import { ScreenedEvaluations } from "../../features/tuning/components/ScreenedEvaluations";
 import { ComparePicker } from "../../features/results/compare/ComparePicker";
 import { ParetoScatter } from "../../features/tuning/components/ParetoScatter";
 import { TuningForm } from "../../features/tuning/components/TuningForm";
@@ -95,6 +96,7 @@ export function TuningPage() {
           <ChartFrame title={`Best ${objectiveLabel} so far`} filename="best-so-far">
             <BestSoFarChart curves={curves} label={objectiveLabel} />
           </ChartFrame>
+          {t.spec.screening && <ScreenedEvaluations results={r} keep={t.spec.screening.keep} />}
           <h2>Comparison of the picks</h2>
           {(r.objective_specs ?? []).map((o) => (
             <p key={o.label} className="objective-explainer" data-testid="objective-formula">

@@ -452,3 +452,30 @@ export const COLLECTIVE_DEFAULTS: Readonly<Record<string, unknown>> = {
   "compute_us": 0,
   "job": "",
 };
+
+/** What the flow engine does not model: feature -> why and the scenario paths it covers
+ * (app/scenarios/flow_model.py); flow-level screening is refused over them. */
+export const FLOW_UNMODELLED: Readonly<Record<string, { why: string; paths: readonly string[] }>> = {
+  "queues": { why: "the flow engine keeps no queues: buffers and queue depths are not modelled", paths: ["switch.buffer_bytes", "switch.cell_bytes"] },
+  "pfc": { why: "PFC pauses are not modelled", paths: ["switch.pfc"] },
+  "ecn": { why: "ECN marking is not modelled", paths: ["switch.ecn", "switch.ecn_by_priority", "switch.ecn_by_rate", "switch.ecn_mark_point"] },
+  "congestion_control": { why: "DCQCN's dynamics are not modelled: flows get their max-min fair rates at once", paths: ["nic.cc", "nic.cnp_interval_us", "nic.cnp_mode", "nic.ecn_feedback"] },
+  "loss": { why: "loss and retransmission are not modelled", paths: ["nic.rto_us", "nic.nack_enabled"] },
+  "trimming": { why: "packet trimming acts on full buffers, which the flow engine does not have", paths: ["switch.trimming"] },
+  "dci_accelerator": { why: "the DCI accelerator's pseudo-ACKs are not modelled", paths: ["topology.accelerator"] },
+  "fault": { why: "faults' lost frames and their recovery are not modelled", paths: ["faults"] },
+  "watchdogs": { why: "PFC watchdogs act on pauses, which the flow engine does not model", paths: ["watchdogs"] },
+  "qp_cache": { why: "QP-context cache misses are not modelled", paths: ["nic.qp_cache_entries", "nic.qp_cache_miss_ns"] },
+  "pingmesh": { why: "probe RTTs are queueing delays, which the flow engine does not have", paths: [] },
+};
+
+/** Flow-level screening (app/runs/screening.py): what a sweep ranks by, and the better direction. */
+export const SCREEN_METRICS: Readonly<Record<string, "min" | "max">> = {
+  "jct_us": "min",
+  "busbw_gbps": "max",
+  "throughput_gbps": "max",
+  "fct_p50_us": "min",
+  "fct_p99_us": "min",
+  "slowdown_p99": "min",
+};
+export const SCREEN_MAX_KEEP = 64;

@@ -10,7 +10,7 @@ export function useRunSummary(id: string | undefined, enabled = true) {
     queryFn: async () => {
       const r = await unwrap(client.GET("/api/v1/runs/{id}/summary", { params: { path: { id: id! } } }));
       return { runInfo: r.run_info as RunInfo, summary: r.summary as unknown as ResultSummary,
-        caveats: (r.caveats ?? []) as unknown as Caveat[] };
+        caveats: (r.caveats ?? []) as unknown as Caveat[], flowError: r.flow_error ?? null };
     },
   });
 }

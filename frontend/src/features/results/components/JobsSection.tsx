@@ -7,13 +7,16 @@ import { BUSBW_MEANING, IDEAL_MEANING, channelsText, iterationOverlap, jobCards 
 import { JobTimeline } from "./JobTimeline";
 import { linkSharing } from "../utils/overlay";
 import { JOBS_ANCHOR, SummaryCards } from "./SummaryCards";
+import { type FlowError, withFlowError } from "../utils/flowError";
 
 /** An anchor id for a job's timeline (job names are free text). */
 export const jobAnchor = (i: number) => `job-${i}-timeline`;
 
 /** One collective job: what it ran, its cards and its iteration timeline. */
-export function JobPanel({ job, index, subtitle, runId, onShowNodes, onShowLinks, jobs, runEndUs }: {
+export function JobPanel({ job, index, subtitle, runId, onShowNodes, onShowLinks, jobs, runEndUs, flowError }: {
   job: Job; index: number; subtitle?: string; runId: string;
+  /** A flow-level run: the error measured on such scenarios, said beside each figure. */
+  flowError?: FlowError | null;
   /** The run's simulated end (an unfinished job's steps run until it). */
   runEndUs?: number;
   /** Every job of the run: the panel says which shared this job's links while it ran. */
@@ -34,7 +37,7 @@ export function JobPanel({ job, index, subtitle, runId, onShowNodes, onShowLinks
         {job.op.replace(/_/g, "-")} ({job.algorithm.replace(/_/g, " ")}) of {formatBytes(job.message_bytes)} over {formatCount(job.ranks)} ranks
         on {formatCount(job.servers)} server{job.servers === 1 ? "" : "s"}, {channelsText(job)}
       </p>
-      <SummaryCards cards={jobCards(job, anchor)} />
+      <SummaryCards cards={withFlowError(jobCards(job, anchor), flowError)} />
       {overlap && (
         <p className="hint" data-testid="iterations-overlap">
           The iterations overlap: each rank starts its next iteration on its own, so iteration {overlap.later} began
@@ -65,8 +68,9 @@ export function JobPanel({ job, index, subtitle, runId, onShowNodes, onShowLinks
 }
 
 /** The run's collective jobs (none: nothing shown). */
-export function JobsSection({ runId, subtitle, onShowNodes, onShowLinks, runEndUs }: {
+export function JobsSection({ runId, subtitle, onShowNodes, onShowLinks, runEndUs, flowError }: {
   runId: string; subtitle?: string; onShowNodes?: (ids: string[], what: string) => void; onShowLinks?: (index: number) => void; runEndUs?: number;
+  flowError?: FlowError | null;
 }) {
   const jobs = useRunJobs(runId);
   if (jobs.error) return <ErrorBox error={jobs.error} title="Could not load the jobs" />;
@@ -75,7 +79,7 @@ export function JobsSection({ runId, subtitle, onShowNodes, onShowLinks, runEndU
     <section className="jobs" id={JOBS_ANCHOR} aria-label="Collective jobs">
       <h2>Collective jobs</h2>
       <p className="hint" data-testid="busbw-meaning">{BUSBW_MEANING} {IDEAL_MEANING}</p>
-      {jobs.data.map((j, i) => <JobPanel key={`${j.name}-${i}`} job={j} index={i} subtitle={subtitle} runId={runId} onShowNodes={onShowNodes} onShowLinks={onShowLinks} jobs={jobs.data} runEndUs={runEndUs} />)}
+      {jobs.data.map((j, i) => <JobPanel key={`${j.name}-${i}`} job={j} index={i} subtitle={subtitle} runId={runId} onShowNodes={onShowNodes} onShowLinks={onShowLinks} jobs={jobs.data} runEndUs={runEndUs} flowError={flowError} />)}
     </section>
   );
 }

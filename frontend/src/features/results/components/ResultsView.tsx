@@ -7,6 +7,7 @@ import { activeDomain, portRows, runWindows } from "../utils/derive";
 import { formatDurationUs } from "../../../lib/format";
 import { type Focus, SummaryCards, summaryCards } from "./SummaryCards";
 import { EngineNotice } from "./EngineNotice";
+import { withFlowError } from "../utils/flowError";
 import { CdfChart } from "./CdfChart";
 import { TopologyOverlay } from "./TopologyOverlay";
 import { DiagnosticsPanels } from "../diagnostics/DiagnosticsPanels";
@@ -74,7 +75,7 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
   const windows = useMemo(() => runWindows(summary.data?.runInfo, dataFlows), [summary.data, dataFlows]);
   const rows = useMemo(() => (summary.data ? portRows(summary.data.summary, windows) : []), [summary.data, windows]);
   const jobList = jobs.data;
-  const cards = useMemo(() => (summary.data ? summaryCards(summary.data.summary, windows, dataFlows, s, { total: split?.probes ?? 0, delivered: split?.probesDelivered ?? 0 }, jobList ?? []) : []), [summary.data, windows, dataFlows, s, split, jobList]);
+  const cards = useMemo(() => (summary.data ? withFlowError(summaryCards(summary.data.summary, windows, dataFlows, s, { total: split?.probes ?? 0, delivered: split?.probesDelivered ?? 0 }, jobList ?? []), summary.data.flowError) : []), [summary.data, windows, dataFlows, s, split, jobList]);
   const hasJobs = (jobList?.length ?? 0) > 0;
   const hasFiniteFlows = !!dataFlows?.some((f) => f.fct_us !== null);
 
@@ -97,9 +98,9 @@ export function ResultsView({ runId, graph, actions, scenario, scenarioName }: {
         <a className="button" href={`/api/v1/runs/${runId}/result`} download={`run-${runId}.json`}>Download result JSON</a>
         <a className="button" href={`/api/v1/runs/${runId}/flows.csv`} download={`run-${runId}-flows.csv`}>Download flows CSV</a>
       </div>
-      <EngineNotice info={info} caveats={summary.data.caveats} />
+      <EngineNotice info={info} caveats={summary.data.caveats} flowError={summary.data.flowError} />
       <SummaryCards cards={cards} onFocus={setFocus} />
-      <JobsSection runId={runId} subtitle={exportSubtitle} runEndUs={windows.endUs || undefined} onShowNodes={graph ? (ids, what) => {
+      <JobsSection runId={runId} subtitle={exportSubtitle} flowError={summary.data.flowError} runEndUs={windows.endUs || undefined} onShowNodes={graph ? (ids, what) => {
         setFocus(null);
         setShown({ ids, what });
         document.getElementById("overlay")?.scrollIntoView?.({ block: "start" });

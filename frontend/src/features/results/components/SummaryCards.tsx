@@ -20,6 +20,8 @@ export interface Card {
   /** The window the number covers. */
   window: string;
   note?: string;
+  /** A flow-level run: the error measured for the figure on such scenarios (utils/flowError.ts). */
+  estimate?: string | null;
   /** Anchor of the chart or table that shows the number. */
   href: string;
   linkText: string;
@@ -168,6 +170,7 @@ export function SummaryCards({ cards, onFocus }: { cards: Card[]; onFocus?: (f: 
           {c.where && <small className="card-where">{c.where}</small>}
           <small className="card-window">{c.window}</small>
           {c.note && <small>{c.note}</small>}
+          {c.estimate && <small className="card-estimate" data-testid="flow-error">{c.estimate}</small>}
           <a className="card-link" href={c.href} onClick={() => c.focus && onFocus?.(c.focus)}>→ {c.linkText}</a>
         </div>
       ))}

@@ -13,6 +13,20 @@ type EstimatePanelProps = {
 const number = format(",.4~r");
 const fmt = (x: number | null | undefined, unit: string) => (x === null || x === undefined ? "-" : `${number(x)}${unit ? ` ${unit}` : ""}`);
 
+const seconds = (s: number) => (s < 1 ? `${number(s * 1000)} ms` : s < 120 ? `${number(s)} s` : s < 7200 ? `${number(s / 60)} min` : `${number(s / 3600)} h`);
+const count = format(".3~s");
+
+/**
+ * How long a packet-level run would take on this instance (the estimate's packet_run: its frames
+ * x the events per frame, over the events per second its recent packet-level runs measured).
+ */
+export function packetRunText(p: EstimateResult["packet_run"]): string {
+  if (!p) return "No packet-level run has finished on this instance yet, so its speed is unknown.";
+  return `A packet-level run would take about ${seconds(p.seconds)} on one thread: ${count(p.events)} events ` +
+    `(${count(p.frames)} frames × ${number(p.events_per_frame)} events per frame) at ${count(p.events_per_s)} events/s, ` +
+    `the medians of the last ${p.runs} packet-level run${p.runs === 1 ? "" : "s"} here.`;
+}
+
 /** What a 422 says (the field it names, and why the estimate refuses the scenario). */
 function refusal(error: unknown): string | null {
   return error instanceof ApiError && error.status === 422 ? error.message : null;
@@ -63,6 +77,7 @@ export function EstimatePanel({ result, error, estimating, onRunPacket }: Estima
           </ul>
         </details>
       )}
+      <p className="hint" data-testid="packet-run-time">{packetRunText(result.packet_run)}</p>
       <button type="button" onClick={onRunPacket} title="The exact answer: queues, PFC, congestion control">Run at packet level</button>
     </div>
   );

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen } from "@testing-library/react";
 import { ApiError } from "../../../lib/api/errors";
 import type { EstimateResult } from "../api/scenarios";
-import { EstimatePanel } from "./EstimatePanel";
+import { EstimatePanel, packetRunText } from "./EstimatePanel";
 
 // Issue 36 §3: the editor shows the flow-level estimate of the scenario being edited, what it
 // leaves out, why it refuses one, and runs it at packet level in one click.
@@ -33,5 +33,17 @@ describe("the estimate panel", () => {
     rerender(<EstimatePanel result={RESULT} error={refused} estimating={true} onRunPacket={() => {}} />);
     expect(screen.getByTestId("estimate-panel")).toHaveAttribute("aria-busy", "true");
     expect(screen.getByText(/last valid version: topology: 10,240 hosts/)).toBeInTheDocument();
+  });
+});
+
+describe("the packet-level run's predicted time", () => {
+  it("comes from the events this instance measured, and says so when it has none", () => {
+    const packet_run = { seconds: 12.5, events: 62_500_000, frames: 25_000, events_per_s: 5_000_000, events_per_frame: 2500, runs: 7 };
+    render(<EstimatePanel result={{ ...RESULT, packet_run }} error={null} estimating={false} onRunPacket={() => {}} />);
+    expect(screen.getByTestId("packet-run-time")).toHaveTextContent(
+      "A packet-level run would take about 12.5 s on one thread: 62.5M events (25k frames × 2,500 events per frame) at 5M events/s, the medians of the last 7 packet-level runs here.");
+    expect(packetRunText(null)).toMatch(/No packet-level run has finished on this instance yet/);
+    expect(packetRunText({ ...packet_run, seconds: 0.0421 })).toMatch(/about 42.1 ms/);
+    expect(packetRunText({ ...packet_run, seconds: 5400 })).toMatch(/about 90 min/);
   });
 });

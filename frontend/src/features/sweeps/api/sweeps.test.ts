@@ -4,7 +4,7 @@ import { readWholeSweep, type SweepPublic } from "./sweeps";
 type Point = SweepPublic["points"][number];
 
 function point(index: number): Point {
-  return { index, params: { seed: index }, scenario_id: `s${index}`, run_id: `r${index}`, status: "SUCCEEDED", metrics: null };
+  return { index, params: { seed: index }, scenario_id: `s${index}`, run_id: `r${index}`, status: "SUCCEEDED", metrics: null, engine: "packet" };
 }
 
 /** A server holding `count` points, answering pages of `size` like GET /sweeps/{id}. */

@@ -4,6 +4,8 @@ import type { SweepCreate } from "../api/sweeps";
 import { fieldErrorMap, fieldMessages } from "../../../lib/api/fieldErrors";
 import { describeValues } from "../../../lib/scenario/values";
 import { ParamPicker, type ParamChoice } from "../../../components/ParamPicker";
+import { SCREEN_MAX_KEEP, SCREEN_METRICS } from "../../../lib/scenario/contract.gen";
+import { unmodelledReason } from "../../../lib/scenario/flowModel";
 
 const SEED: ParamChoice[] = [{ path: "seed", label: "Seed", numeric: true }];
 
@@ -31,11 +33,17 @@ export function SweepForm({ scenarioId, busy, error, onSubmit }: {
     { path: "switch.ecn.pmax", values: "0.01, 0.2" },
   ]);
   const [linked, setLinked] = useState<LinkedRow[]>([{ path: "switch.ecn.kmax_bytes", from: "switch.ecn.kmin_bytes", scale: "1", offset: "500" }]);
+  // flow-level screening: every point with the flow engine, the best `keep` again at packet level
+  const [screen, setScreen] = useState(false);
+  const [keep, setKeep] = useState(3);
+  const [metric, setMetric] = useState("jct_us");
+  const unmodelled = screen ? [...params.map((p) => p.path), ...linked.map((l) => l.path)].filter((p) => p && unmodelledReason(p)) : [];
   const described = params.map((p) => describeValues(p.values));
   const parsed = described.map((d) => ("values" in d ? d.values : null));
   const fields = fieldErrorMap(error);
   const points = parsed.reduce<number>((n, v) => n * (v?.length ?? 0), 1);
-  const valid = parsed.every(Boolean) && params.every((p) => p.path) && points <= 5000;
+  const keepOk = Number.isInteger(keep) && keep >= 1 && keep <= SCREEN_MAX_KEEP;
+  const valid = parsed.every(Boolean) && params.every((p) => p.path) && points <= 5000 && (!screen || (keepOk && unmodelled.length === 0));
   const upd = <T,>(list: T[], i: number, patch: Partial<T>) => list.map((x, j) => (j === i ? { ...x, ...patch } : x));
 
   return (
@@ -50,6 +58,7 @@ export function SweepForm({ scenarioId, busy, error, onSubmit }: {
           seed,
           parameters: params.map((p, i) => ({ path: p.path, values: parsed[i]! })),
           linked: linked.filter((l) => l.path && l.from).map((l) => ({ path: l.path, from: l.from, scale: Number(l.scale) || 1, offset: Number(l.offset) || 0 })),
+          ...(screen ? { screening: { engine: "flow", keep, metric } } : {}),
         } as SweepCreate);
       }}
     >
@@ -82,9 +91,32 @@ export function SweepForm({ scenarioId, busy, error, onSubmit }: {
         </div>
       ))}
       <button type="button" className="small" onClick={() => setLinked([...linked, { path: "", from: "", scale: "1", offset: "0" }])}>Add linked parameter</button>
+      <fieldset className="screening" aria-label="Screening">
+        <legend>
+          <label><input type="checkbox" checked={screen} onChange={(e) => setScreen(e.target.checked)} /> Screen at flow level first</label>
+        </legend>
+        <p className="hint">Every point runs with the flow-level engine (milliseconds each), ranked by a figure; the best few run again at
+          packet level, and the table shows both figures side by side. Only over what the flow engine models: topology, routing,
+          placement, parallelism, message sizes, channels, not ECN, PFC, congestion control or buffers.</p>
+        {screen && (
+          <div className="row">
+            <label>Keep the best <input type="number" aria-label="Points kept for packet level" min={1} max={SCREEN_MAX_KEEP} value={keep}
+              aria-invalid={!keepOk} onChange={(e) => setKeep(Number(e.target.value))} size={4} /></label>
+            <label>ranked by <select aria-label="Screening metric" value={metric} onChange={(e) => setMetric(e.target.value)}>
+              {Object.entries(SCREEN_METRICS).map(([m, sense]) => <option key={m} value={m}>{m} ({sense === "min" ? "lower" : "higher"} is better)</option>)}
+            </select></label>
+            {fieldMessages(fields, "screening").map((m) => <small key={m} className="field-error" role="alert">{m}</small>)}
+          </div>
+        )}
+        {unmodelled.map((p) => (
+          <small key={p} className="field-error" role="alert" data-testid="screening-refused">
+            {p}: {unmodelledReason(p)}; sweep it without screening
+          </small>
+        ))}
+      </fieldset>
       <div className="row">
         <label>Seed <input type="number" value={seed} min={0} onChange={(e) => setSeed(Number(e.target.value))} aria-label="Sweep seed" /></label>
-        <strong data-testid="sweep-points">{points} points</strong>
+        <strong data-testid="sweep-points">{points} points{screen ? `, the best ${keep} again at packet level` : ""}</strong>
         {points > 5000 && <span className="field-error">at most 5,000 points</span>}
         <button type="submit" className="primary" disabled={!valid || busy}>{busy ? "Starting…" : "Start sweep"}</button>
       </div>

@@ -4,6 +4,8 @@ import { fieldErrorMap, fieldMessages } from "../../../lib/api/fieldErrors";
 import { describeValues } from "../../../lib/scenario/values";
 import { ParamPicker } from "../../../components/ParamPicker";
 import type { TuningCreate } from "../api/tunings";
+import { SCREEN_MAX_KEEP, SCREEN_METRICS } from "../../../lib/scenario/contract.gen";
+import { unmodelledReason } from "../../../lib/scenario/flowModel";
 
 const UNITS = ["model", "cells", "bytes", "percent", "alpha_direct", "alpha_broadcom_index", "alpha_sai_exponent"] as const;
 const STRATEGIES = ["vendor", "experience", "grid", "random", "annealing", "tpe", "nsga2"] as const;
@@ -61,6 +63,9 @@ export function TuningForm({ scenarioId, jobs = [], busy, error, onSubmit }: {
   const [job2, setJob2] = useState("");
   const [beta, setBeta] = useState(0.5);
   const [seeds, setSeeds] = useState("1");
+  // flow-level screening: every evaluation with the flow engine, the best `keep` again at packet level
+  const [screen, setScreen] = useState(false);
+  const [keep, setKeep] = useState(3);
   const [chosen, setChosen] = useState<Record<string, number | null>>({ vendor: 1, experience: 1, grid: 1, random: 3, annealing: 3, tpe: null, nsga2: null });
   const fields = fieldErrorMap(error);
   const described = rows.map((r) => describeValues(r.values));
@@ -68,7 +73,16 @@ export function TuningForm({ scenarioId, jobs = [], busy, error, onSubmit }: {
   const size = named ? 3300 : described.reduce((n, d) => n * ("values" in d ? d.values.length : 0), 1);
   const strategies = STRATEGIES.filter((s) => chosen[s] != null);
   const nsgaWithoutTwo = strategies.includes("nsga2") && !obj2;
-  const valid = (named || described.every((d) => "values" in d)) && strategies.length > 0 && seedList.length > 0 && !nsgaWithoutTwo;
+  const kmaxLinked = linkKmax && rows.some((r) => r.path === "switch.ecn.kmin_bytes");
+  const screenRefusals = !screen ? [] : [
+    ...(named ? ["the ByteTuning space: its ECN and PFC settings are not modelled by the flow engine"] : []),
+    ...(named ? [] : rows.map((r) => r.path).concat(kmaxLinked ? ["switch.ecn.kmax_bytes"] : []))
+      .filter((p) => unmodelledReason(p)).map((p) => `${p}: ${unmodelledReason(p)}`),
+    ...[obj1, obj2].filter((o) => o && !(o in SCREEN_METRICS)).map((o) => `objective ${o}: the flow engine does not answer it (rank by ${Object.keys(SCREEN_METRICS).join(", ")})`),
+  ];
+  const keepOk = Number.isInteger(keep) && keep >= 1 && keep <= SCREEN_MAX_KEEP;
+  const valid = (named || described.every((d) => "values" in d)) && strategies.length > 0 && seedList.length > 0 && !nsgaWithoutTwo
+    && (!screen || (keepOk && screenRefusals.length === 0));
   const upd = (i: number, patch: Partial<Row>) => setRows(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   const kminRow = rows.find((r) => r.path === "switch.ecn.kmin_bytes");
 
@@ -81,6 +95,7 @@ export function TuningForm({ scenarioId, jobs = [], busy, error, onSubmit }: {
       scenario_ids: [scenarioId], seeds: seedList, space,
       objectives: [objective(obj1, beta, job1 || jobs[0] || ""), ...(obj2 ? [objective(obj2, beta, job2 || jobs[0] || "")] : [])],
       strategies: strategies.map((s) => ({ name: s, budget: chosen[s]!, seed: 1 })),
+      ...(screen ? { screening: { engine: "flow", keep } } : {}),
     } as TuningCreate);
   };
 
@@ -127,6 +142,15 @@ export function TuningForm({ scenarioId, jobs = [], busy, error, onSubmit }: {
         ))}
       </div>
       {nsgaWithoutTwo && <p className="field-error">nsga2 needs a second objective.</p>}
+      <fieldset className="screening" aria-label="Screening">
+        <legend><label><input type="checkbox" checked={screen} onChange={(e) => setScreen(e.target.checked)} /> Screen at flow level first</label></legend>
+        <p className="hint">Every evaluation runs with the flow-level engine; when the strategies have finished, the best settings run again at
+          packet level, their objectives beside the flow-level ones. Only over what the flow engine models (topology, routing, placement,
+          message sizes, channels) and for the figures it answers (JCT, busbw, throughput, FCT, slowdown).</p>
+        {screen && <label>Keep the best <input type="number" aria-label="Settings kept for packet level" min={1} max={SCREEN_MAX_KEEP} value={keep}
+          aria-invalid={!keepOk} size={4} onChange={(e) => setKeep(Number(e.target.value))} /></label>}
+        {screenRefusals.map((m) => <small key={m} className="field-error" role="alert" data-testid="screening-refused">{m}</small>)}
+      </fieldset>
       <button type="submit" className="primary" disabled={!valid || busy}>{busy ? "Starting…" : "Start tuning"}</button>
       <ErrorBox error={error} title="The tuning was refused" />
     </form>
