@@ -21,6 +21,9 @@ def test_estimate_of_a_collective_and_of_a_flow(api):
     assert job["name"] == "ar" and job["algorithm"] == "ring" and job["jct_us"] > 0
     assert job["iteration_us"] == job["jct_us"] and 0 < job["busbw_gbps"] <= job["ideal_busbw_gbps"]
     assert {"queues", "pfc"} <= {c["feature"] for c in body["caveats"]}
+    # the error measured for its kind: a ring on 2:1 oversubscribed leaves (docs/validation-flow.md)
+    assert body["flow_error"]["kind"] == "collective_oversubscribed" and body["flow_error"]["applies"]
+    assert body["flow_error"]["figures"]["jct_us"]["target"] == 0.10
     # one 1 MB flow alone on 100G (MTU 1000): its ideal FCT, 86.56 us + 4 us + 3 frames = 90.82 us
     one = {"schema_version": 1, "duration_us": 500, "nic": {"cc": {"algorithm": "none"}},
            "topology": {"kind": "leaf_spine", "leaves": 2, "spines": 2, "hosts_per_leaf": 2},
@@ -28,6 +31,7 @@ def test_estimate_of_a_collective_and_of_a_flow(api):
     flow = api.post("/estimate", json={"scenario": one}).json()
     assert abs(flow["fct_p50_us"] - 90.82) < 0.01 and flow["slowdown_p50"] == 1
     assert flow["flows_completed"] == flow["flows_total"] == 1 and flow["jobs"] == []
+    assert flow["flow_error"]["kind"] == "flows"
 
 
 def test_estimate_refusals_name_the_field(api):

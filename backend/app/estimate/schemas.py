@@ -4,6 +4,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from app.runs.schemas import FlowError
+
 
 class JobEstimate(BaseModel):
     """One collective job's headline figures (the result's jobs[])."""
@@ -44,6 +46,9 @@ class EstimateResult(BaseModel):
     flows_completed: int
     jobs: list[JobEstimate]
     caveats: list[dict[str, Any]] = Field(description="what the flow-level engine leaves out ({feature, field, message})")
+    flow_error: FlowError | None = Field(
+        None, description="the error docs/validation-flow.md measured for the scenario's kind "
+                          "(as a flow-level run's summary carries it)")
     packet_run: PacketRunPrediction | None = Field(
         None, description="how long a packet-level run would take here; null until this instance "
                           "has run one at packet level (on one thread)")

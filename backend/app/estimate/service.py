@@ -10,6 +10,7 @@ from typing import Any
 
 from app.core import simulator
 from app.estimate.schemas import EstimateResult, JobEstimate, PacketRunPrediction
+from app.runs.flow_errors import flow_error
 from app.runs.speed import PacketSpeed, payload_frames
 from app.scenarios import limits
 
@@ -28,7 +29,8 @@ def estimate(document: dict[str, Any], speed: PacketSpeed | None = None) -> Esti
     """Raises TooLarge, simulator.SimulatorRejected (-> 422 at the path) or SimulatorUnavailable.
     With `speed` (this instance's packet-level speed) it predicts a packet-level run's time."""
     start = time.perf_counter()
-    hosts = int(simulator.expand(document)["stats"].get("hosts", 0))
+    stats = simulator.expand(document)["stats"]
+    hosts = int(stats.get("hosts", 0))
     if hosts > limits.ESTIMATE_MAX_HOSTS:
         raise TooLarge(f"{hosts:,} hosts: an estimate takes fabrics of at most "
                        f"{limits.ESTIMATE_MAX_HOSTS:,} hosts; start a run with engine \"flow\" instead")
@@ -60,6 +62,7 @@ def estimate(document: dict[str, Any], speed: PacketSpeed | None = None) -> Esti
                           slowdown_p50=summary["slowdown"]["p50"], slowdown_p99=summary["slowdown"]["p99"],
                           flows_total=summary["flows_total"], flows_completed=summary["flows_completed"],
                           jobs=jobs, caveats=result.get("caveats", []),
+                          flow_error=flow_error(result, float(stats.get("oversubscription", 1.0))),
                           packet_run=_packet_run(document, result, speed))
 
 

@@ -1625,6 +1625,8 @@ export interface components {
             fct_p50_us: number | null;
             /** Fct P99 Us */
             fct_p99_us: number | null;
+            /** @description the error docs/validation-flow.md measured for the scenario's kind (as a flow-level run's summary carries it) */
+            flow_error?: components["schemas"]["FlowError"] | null;
             /** Flows Completed */
             flows_completed: number;
             /** Flows Total */

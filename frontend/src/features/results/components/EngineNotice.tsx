@@ -1,5 +1,5 @@
 import type { Caveat, RunInfo } from "../../../lib/api/resultTypes";
-import type { FlowError } from "../utils/flowError";
+import type { FlowError } from "../../../lib/flowError";
 
 /** Which engine answered ("flow" or the packet model's "ns-3.37"), in words. */
 export function engineLabel(info: RunInfo): string {

@@ -7,7 +7,7 @@ import { BUSBW_MEANING, IDEAL_MEANING, channelsText, iterationOverlap, jobCards 
 import { JobTimeline } from "./JobTimeline";
 import { linkSharing } from "../utils/overlay";
 import { JOBS_ANCHOR, SummaryCards } from "./SummaryCards";
-import { type FlowError, withFlowError } from "../utils/flowError";
+import { type FlowError, withFlowError } from "../../../lib/flowError";
 
 /** An anchor id for a job's timeline (job names are free text). */
 export const jobAnchor = (i: number) => `job-${i}-timeline`;

@@ -7,7 +7,7 @@ import { activeDomain, portRows, runWindows } from "../utils/derive";
 import { formatDurationUs } from "../../../lib/format";
 import { type Focus, SummaryCards, summaryCards } from "./SummaryCards";
 import { EngineNotice } from "./EngineNotice";
-import { withFlowError } from "../utils/flowError";
+import { withFlowError } from "../../../lib/flowError";
 import { CdfChart } from "./CdfChart";
 import { TopologyOverlay } from "./TopologyOverlay";
 import { DiagnosticsPanels } from "../diagnostics/DiagnosticsPanels";

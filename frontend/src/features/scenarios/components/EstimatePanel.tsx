@@ -1,6 +1,7 @@
 import { format } from "d3-format";
 import { ApiError } from "../../../lib/api/errors";
 import type { EstimateResult } from "../api/scenarios";
+import { errorBound, errorLegend } from "../../../lib/flowError";
 
 type EstimatePanelProps = {
   result: EstimateResult | undefined;
@@ -43,6 +44,7 @@ export function EstimatePanel({ result, error, estimating, onRunPacket }: Estima
     return <p className="hint" role="status">{refused ? `No estimate: ${refused}` : `The estimate is unavailable: ${(error as Error).message}`}</p>;
   }
   if (!result) return <p className="hint" role="status">Estimating…</p>;
+  const err = result.flow_error;
   return (
     <div className="estimate" aria-busy={estimating} data-testid="estimate-panel">
       <p className="hint">
@@ -55,20 +57,21 @@ export function EstimatePanel({ result, error, estimating, onRunPacket }: Estima
           {result.jobs.map((j) => (
             <tr key={j.name} data-job={j.name}>
               <th scope="row">{j.name} ({j.algorithm})</th>
-              <td>JCT {fmt(j.jct_us, "us")}</td>
-              <td>busbw {fmt(j.busbw_gbps, "Gbit/s")} of {fmt(j.ideal_busbw_gbps, "Gbit/s")}</td>
-              <td>iteration {fmt(j.iteration_us, "us")}</td>
+              <td>JCT {fmt(j.jct_us, "us")}{errorBound("jct_us", err)}</td>
+              <td>busbw {fmt(j.busbw_gbps, "Gbit/s")}{errorBound("busbw_gbps", err)} of {fmt(j.ideal_busbw_gbps, "Gbit/s")}</td>
+              <td>iteration {fmt(j.iteration_us, "us")}{errorBound("iteration_us", err)}</td>
             </tr>
           ))}
-          <tr><th scope="row">throughput</th><td colSpan={3}>{fmt(result.throughput_gbps, "Gbit/s")}</td></tr>
+          <tr><th scope="row">throughput</th><td colSpan={3}>{fmt(result.throughput_gbps, "Gbit/s")}{errorBound("throughput_gbps", err)}</td></tr>
           <tr>
             <th scope="row">FCT p50 / p99</th><td>{fmt(result.fct_p50_us, "us")}</td><td>{fmt(result.fct_p99_us, "us")}</td><td />
           </tr>
           <tr>
-            <th scope="row">slowdown p50 / p99</th><td>{fmt(result.slowdown_p50, "")}</td><td>{fmt(result.slowdown_p99, "")}</td><td />
+            <th scope="row">slowdown p50 / p99</th><td>{fmt(result.slowdown_p50, "")}{errorBound("slowdown_p50", err)}</td><td>{fmt(result.slowdown_p99, "")}{errorBound("slowdown_p99", err)}</td><td />
           </tr>
         </tbody>
       </table>
+      {err && <p className="hint" data-testid="estimate-error">{errorLegend(err)}</p>}
       {result.caveats.length > 0 && (
         <details>
           <summary>It leaves out {result.caveats.length} thing{result.caveats.length === 1 ? "" : "s"}</summary>

@@ -47,3 +47,13 @@ describe("the packet-level run's predicted time", () => {
     expect(packetRunText({ ...packet_run, seconds: 5400 })).toMatch(/about 90 min/);
   });
 });
+
+describe("the estimate's measured error", () => {
+  it("sits beside each figure the validation measured", () => {
+    const flow_error = { kind: "collective_nonblocking" as const, label: "collectives on non-blocking fabrics", applies: true, outside: [],
+      figures: { jct_us: { max_abs_error: 0.0714, target: 0.05, cases: 7 } } };
+    render(<EstimatePanel result={{ ...RESULT, flow_error }} error={null} estimating={false} onRunPacket={() => {}} />);
+    expect(screen.getByRole("row", { name: /ar \(ring\)/ })).toHaveTextContent("JCT 4,934 us ±7.1 %");
+    expect(screen.getByTestId("estimate-error")).toHaveTextContent("the largest error measured against the packet model on collectives on non-blocking fabrics");
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type FlowError, flowErrorText } from "./flowError";
+import { type FlowError, errorBound, errorLegend, flowErrorText } from "./flowError";
 
 const ring: FlowError = {
   kind: "collective_nonblocking", label: "collectives on non-blocking fabrics", applies: true, outside: [],
@@ -22,5 +22,16 @@ describe("flowErrorText", () => {
     expect(flowErrorText("Bus bandwidth", ring)).toMatch(/error not measured for this figure/);
     expect(flowErrorText("JCT", { ...ring, applies: false, outside: ["fault"] })).toBe(
       "flow-level estimate; its error is unmeasured with fault (what it leaves out, above)");
+  });
+});
+
+describe("the estimate's error bounds", () => {
+  it("puts the measured error beside a figure, and says why there is none", () => {
+    expect(errorBound("jct_us", ring)).toBe(" ±7.1 %");
+    expect(errorBound("busbw_gbps", ring)).toBe("");
+    expect(errorBound("jct_us", { ...ring, applies: false, outside: ["fault"] })).toBe("");
+    expect(errorBound("jct_us", null)).toBe("");
+    expect(errorLegend(ring)).toBe("±: the largest error measured against the packet model on collectives on non-blocking fabrics (docs/validation-flow.md).");
+    expect(errorLegend({ ...ring, applies: false, outside: ["fault"] })).toMatch(/unmeasured for a scenario with fault/);
   });
 });

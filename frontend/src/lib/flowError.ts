@@ -1,5 +1,4 @@
-import type { components } from "../../../lib/api/schema.gen";
-import type { Card } from "../components/SummaryCards";
+import type { components } from "./api/schema.gen";
 
 /** The error measured for a flow-level run's kind of scenario (GET /runs/{id}/summary, flow_error;
  * backend/app/runs/flow-errors.json from docs/validation-flow.md). */
@@ -42,6 +41,21 @@ export function flowErrorText(label: string, error: FlowError | null | undefined
 }
 
 /** The cards with the measured error beside each figure (unchanged for a packet-level run). */
-export function withFlowError(cards: Card[], error: FlowError | null | undefined): Card[] {
+export function withFlowError<C extends { label: string }>(cards: C[], error: FlowError | null | undefined): (C & { estimate?: string | null })[] {
   return error ? cards.map((c) => ({ ...c, estimate: flowErrorText(c.label, error) })) : cards;
+}
+
+/** " ±7.1 %": the largest error measured on the figure for such scenarios; "" when none applies. */
+export function errorBound(figure: string, error: FlowError | null | undefined): string {
+  const measured = error?.applies ? error.figures[figure] : undefined;
+  return measured ? ` ±${pct(measured.max_abs_error)}` : "";
+}
+
+/** What the ± beside an estimate's figures means, or why there is none. */
+export function errorLegend(error: FlowError | null | undefined): string {
+  if (!error) return "";
+  if (!error.applies) {
+    return `Its error against the packet model is unmeasured for a scenario with ${error.outside.join(", ")} (docs/validation-flow.md).`;
+  }
+  return `±: the largest error measured against the packet model on ${error.label} (docs/validation-flow.md).`;
 }
