@@ -100,6 +100,9 @@ suite simcore ctest --test-dir simcore/build --output-on-failure --no-tests=erro
 suite validation-quick scripts/validate.sh --quick
 # docs/validation.md states what this build measures (every target, within 1 %)
 suite validation-doc scripts/validate.sh --check
+# docs/validation-flow.md's figures and backend/app/runs/flow-errors.json (the error a flow-level
+# run carries) are what both engines give now (python -m validation.flow_vs_packet --check)
+suite validation-flow-doc env PYTHONPATH="$ROOT/backend:$ROOT" .venv/bin/python -m validation.flow_vs_packet --check
 suite backend .venv/bin/python -m pytest backend/tests -p no:cacheprovider --junitxml="$REPORTS/pytest.xml"
 suite frontend-lint bash -c "cd frontend && npm run -s lint"
 suite frontend-unit bash -c "cd frontend && npx vitest run --reporter=default --reporter=junit --outputFile.junit='$REPORTS/vitest.xml'"
