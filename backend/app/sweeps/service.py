@@ -76,7 +76,7 @@ def expand_sweep(session: Session, *, sweep: Sweep,
         if index in stored:
             continue
         row, _token = create_scenario(session, scenario=_named(scenario, base, params),
-                                      parent_id=base.id, commit=False,
+                                      parent_id=base.id, sweep_id=sweep.id, commit=False,
                                       owner_hash=sweep.owner_hash)
         pending.append((index, params, row))
         if len(pending) >= EXPAND_SLICE:
