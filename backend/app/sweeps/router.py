@@ -42,7 +42,9 @@ def create(session: SessionDep, settings: SettingsDep, caller: CallerDep,
                                    "msg": f"the grid has {size} points (at most "
                                           f"{settings.MAX_SWEEP_POINTS})"}])
     client = client_key(caller, session, settings)
-    check_submission(session, settings, client=client, new_runs=size, points=size)
+    # a screening sweep also runs its best points again at packet level
+    runs = size + (min(body.screening.keep, size) if body.screening else 0)
+    check_submission(session, settings, client=client, new_runs=runs, points=runs)
     token = caller.owner_token()
     sweep = service.create_sweep(session, base=base, body=body, client=client,
                                  owner_hash=token_hash(token))

@@ -57,9 +57,11 @@ def simulations_at_most(body: TuningCreate, size: int) -> int:
     """The most runs a tuning over a space of `size` points can start, for the points quota: per
     strategy its evaluations (grid: the whole space; vendor and experience: one point; the
     others: their budget in full-duration evaluations, at most the space), each on every scenario
-    and seed."""
+    and seed; with screening, the kept settings' packet-level runs too."""
     evaluations = sum(size if s.name == "grid" else 1 if s.name in FIXED else min(s.budget, size)
                       for s in body.strategies)
+    if body.screening is not None:
+        evaluations += min(body.screening.keep, evaluations)
     return evaluations * len(body.scenario_ids) * len(body.seeds)
 
 
