@@ -97,7 +97,7 @@ class PfcStorm(FaultBase):
 
     kind: Literal["pfc_storm"]
     host: NodeId
-    priority: int | None = Field(None, ge=0, le=6, description="default: switch.data_priority")
+    priority: int | None = Field(None, ge=0, le=limits.MAX_DATA_PRIORITY, description="default: switch.data_priority")
     interval_us: float | None = Field(None, gt=0, le=MAX_TIMER_US,
                                       description="between pause frames; default: half of "
                                                   "65535 quanta at the link rate")

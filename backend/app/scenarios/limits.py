@@ -54,6 +54,12 @@ MAX_DELAY_US = 100_000.0
 FIBRE_US_PER_KM = 5.0
 MAX_DURATION_US = 1_000_000.0
 MAX_SEED = 2**31 - 1
+# 802.1p priorities of data (a generator's, a listed flow's, a PFC storm's, switch.data_priority):
+# 0..6; priority 7 is the control priority (CNPs, and ACKs with nic.ack_priority "control").
+MAX_DATA_PRIORITY = 6
+MAX_PRIORITY = 7  # the highest 802.1p priority (keys of switch.ecn_by_priority)
+# Queue pairs one generator spreads each flow over (`qps`).
+MAX_QPS = 1024
 MAX_GENERATORS = 64
 MAX_SAMPLES = 100_000
 MAX_ALL_TO_ALL_HOSTS = 256
@@ -66,6 +72,7 @@ MAX_FAULT_TIMER_US = MAX_DURATION_US
 MAX_RATE_MBPS = MAX_RATE_GBPS * 1000
 MAX_BYTE_COUNTER = 2**40
 MAX_MONITOR_ENTRIES = 4096
+MAX_FLOW_ID = 2**32 - 1  # flow ids are 32-bit (monitor.flows lists them)
 NODE_ID_PATTERN = r"^[A-Za-z0-9_.:-]{1,64}$"
 # rail_optimized (docs/scenario-format.md): a scalable unit of servers, each with one NIC per
 # rail. 16 NICs per server covers every published GPU server (DGX H100: 8); 256 servers per unit

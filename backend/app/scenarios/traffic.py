@@ -17,9 +17,9 @@ class Generator(Strict):
     """Fields common to every traffic generator."""
 
     name: str = Field("", max_length=limits.MAX_NAME_CHARS)
-    priority: int | None = Field(None, ge=0, le=6, description="default: switch.data_priority")
+    priority: int | None = Field(None, ge=0, le=limits.MAX_DATA_PRIORITY, description="default: switch.data_priority")
     start_us: float = Field(0, ge=0, description="must be < duration_us")
-    qps: int = Field(1, ge=1, le=1024)
+    qps: int = Field(1, ge=1, le=limits.MAX_QPS)
 
 
 class Incast(Generator):
@@ -165,7 +165,7 @@ class ListedFlow(Strict):
     dst: NodeId
     size_bytes: Size
     start_us: float = Field(ge=0, description="plus the generator's start_us; must be < duration_us")
-    priority: int | None = Field(None, ge=0, le=6, description="default: the generator's priority")
+    priority: int | None = Field(None, ge=0, le=limits.MAX_DATA_PRIORITY, description="default: the generator's priority")
     udp_src_port: int | None = Field(None, ge=1, le=65535,
                                      description="ECMP entropy; default: 49152 + flow index mod 16384")
     after: list[Annotated[int, Field(ge=0, le=limits.MAX_FLOW_LIST - 1)]] = Field(
@@ -181,7 +181,7 @@ class FlowList(Strict):
 
     kind: Literal["flows"]
     name: str = Field("", max_length=limits.MAX_NAME_CHARS)
-    priority: int | None = Field(None, ge=0, le=6, description="default: switch.data_priority")
+    priority: int | None = Field(None, ge=0, le=limits.MAX_DATA_PRIORITY, description="default: switch.data_priority")
     start_us: float = Field(0, ge=0, description="offset added to every flow's start_us")
     flows: list[ListedFlow] = Field(min_length=1, max_length=limits.MAX_FLOW_LIST)
 
@@ -324,5 +324,5 @@ class Monitor(Strict):
     sample_interval_us: float = Field(10, ge=0.1, le=limits.MAX_DURATION_US)
     queues: Literal["auto"] | Annotated[list[PortName], Field(max_length=limits.MAX_MONITOR_ENTRIES)] = "auto"
     flows: Literal["auto", "all"] | Annotated[
-        list[Annotated[int, Field(ge=0, le=2**32 - 1)]], Field(max_length=limits.MAX_MONITOR_ENTRIES)] = "auto"
+        list[Annotated[int, Field(ge=0, le=limits.MAX_FLOW_ID)]], Field(max_length=limits.MAX_MONITOR_ENTRIES)] = "auto"
     ports: Literal["auto"] | Annotated[list[PortName], Field(max_length=limits.MAX_MONITOR_ENTRIES)] = "auto"

@@ -27,6 +27,9 @@ export const LIMITS = {
   FIBRE_US_PER_KM: 5.0,
   MAX_DURATION_US: 1000000.0,
   MAX_SEED: 2147483647,
+  MAX_DATA_PRIORITY: 6,
+  MAX_PRIORITY: 7,
+  MAX_QPS: 1024,
   MAX_GENERATORS: 64,
   MAX_SAMPLES: 100000,
   MAX_ALL_TO_ALL_HOSTS: 256,
@@ -38,6 +41,7 @@ export const LIMITS = {
   MAX_RATE_MBPS: 1600000.0,
   MAX_BYTE_COUNTER: 1099511627776,
   MAX_MONITOR_ENTRIES: 4096,
+  MAX_FLOW_ID: 4294967295,
   NODE_ID_PATTERN: "^[A-Za-z0-9_.:-]{1,64}$",
   RAIL_MAX_UNITS: 64,
   RAIL_MAX_SERVERS_PER_UNIT: 256,
@@ -203,6 +207,11 @@ export const SCHEMA_RANGES: Readonly<Record<string, NumberRange>> = {
   "#.duration_us": { min: 0, max: 1000000.0, exclusiveMin: true },
   "#.seed": { min: 0, max: 2147483647 },
   "#.warmup_us": { min: 0 },
+  "Generator.priority": { min: 0, max: 6 },
+  "Generator.qps": { min: 1, max: 1024 },
+  "Generator.start_us": { min: 0 },
+  "FaultBase.end_us": { min: 0, exclusiveMin: true },
+  "FaultBase.start_us": { min: 0 },
   "AllToAll.priority": { min: 0, max: 6 },
   "AllToAll.qps": { min: 1, max: 1024 },
   "AllToAll.size_bytes": { min: 0, max: 9007199254740992 },
@@ -413,13 +422,13 @@ export const SCHEMA_RANGES: Readonly<Record<string, NumberRange>> = {
 };
 
 /** Every `topology` kind (its discriminator). */
-export const TOPOLOGY_KINDS = ["dci", "explicit", "fat_tree", "leaf_spine", "multi_plane", "rail_optimized", "three_tier"] as const;
+export const TOPOLOGY_KINDS = ["leaf_spine", "fat_tree", "three_tier", "dci", "rail_optimized", "multi_plane", "explicit"] as const;
 
 /** Every `traffic` kind (its discriminator). */
-export const TRAFFIC_KINDS = ["all_to_all", "collective", "flows", "incast", "inter_pod_permutation", "pairs", "perftest", "permutation", "pingmesh", "stride", "workload"] as const;
+export const TRAFFIC_KINDS = ["incast", "pairs", "permutation", "all_to_all", "perftest", "workload", "pingmesh", "flows", "stride", "inter_pod_permutation", "collective"] as const;
 
 /** Every `faults` kind (its discriminator). */
-export const FAULT_KINDS = ["link_down", "link_up", "loss", "pfc_storm", "set", "slow_receiver"] as const;
+export const FAULT_KINDS = ["loss", "link_down", "link_up", "pfc_storm", "slow_receiver", "set"] as const;
 
 /** What a `set` fault may change: its param -> the static setting it overrides. */
 export const SET_PARAMS: Readonly<Record<string, string>> = {
@@ -438,6 +447,41 @@ export const COLLECTIVE_ALGORITHMS: Readonly<Record<string, readonly string[]>> 
   "reduce_scatter": ["ring", "halving_doubling"],
   "all_to_all": ["direct"],
   "broadcast": ["ring", "tree"],
+};
+
+/** Hosts, nodes and links a generated fabric expands to, from the generator's fields
+ *  (keys as the document nests them: "site.leaves"); NaN when a field is missing. */
+export const FABRIC_COUNTS: Readonly<Record<string, Readonly<Record<"hosts" | "nodes" | "links", (v: Readonly<Record<string, number>>) => number>>>> = {
+  leaf_spine: {
+    hosts: (v) => (v["leaves"] ?? NaN) * (v["hosts_per_leaf"] ?? NaN),
+    nodes: (v) => ((v["leaves"] ?? NaN) * ((v["hosts_per_leaf"] ?? NaN) + 1)) + (v["spines"] ?? NaN),
+    links: (v) => (v["leaves"] ?? NaN) * ((v["hosts_per_leaf"] ?? NaN) + (v["spines"] ?? NaN)),
+  },
+  fat_tree: {
+    hosts: (v) => (((v["k"] ?? NaN) * (v["k"] ?? NaN)) * (v["k"] ?? NaN)) / 4,
+    nodes: (v) => ((((v["k"] ?? NaN) * (v["k"] ?? NaN)) * (v["k"] ?? NaN)) / 4) + (((5 * (v["k"] ?? NaN)) * (v["k"] ?? NaN)) / 4),
+    links: (v) => (((3 * (v["k"] ?? NaN)) * (v["k"] ?? NaN)) * (v["k"] ?? NaN)) / 4,
+  },
+  three_tier: {
+    hosts: (v) => ((v["podsets"] ?? NaN) * (v["tors_per_podset"] ?? NaN)) * (v["hosts_per_tor"] ?? NaN),
+    nodes: (v) => ((v["podsets"] ?? NaN) * (((v["tors_per_podset"] ?? NaN) * ((v["hosts_per_tor"] ?? NaN) + 1)) + (v["leafs_per_podset"] ?? NaN))) + (v["spines"] ?? NaN),
+    links: (v) => (v["podsets"] ?? NaN) * (((v["tors_per_podset"] ?? NaN) * ((v["hosts_per_tor"] ?? NaN) + (v["leafs_per_podset"] ?? NaN))) + (v["spines"] ?? NaN)),
+  },
+  dci: {
+    hosts: (v) => (2 * (v["site.leaves"] ?? NaN)) * (v["site.hosts_per_leaf"] ?? NaN),
+    nodes: (v) => 2 * ((((v["site.leaves"] ?? NaN) * ((v["site.hosts_per_leaf"] ?? NaN) + 1)) + (v["site.spines"] ?? NaN)) + 1),
+    links: (v) => (2 * (((v["site.leaves"] ?? NaN) * ((v["site.hosts_per_leaf"] ?? NaN) + (v["site.spines"] ?? NaN))) + (v["site.spines"] ?? NaN))) + 1,
+  },
+  rail_optimized: {
+    hosts: (v) => ((v["units"] ?? NaN) * (v["servers_per_unit"] ?? NaN)) * (v["nics_per_server"] ?? NaN),
+    nodes: (v) => (((v["units"] ?? NaN) * (v["nics_per_server"] ?? NaN)) * ((v["servers_per_unit"] ?? NaN) + 1)) + (v["spines"] ?? NaN),
+    links: (v) => ((v["units"] ?? NaN) * (v["nics_per_server"] ?? NaN)) * ((v["servers_per_unit"] ?? NaN) + (v["spines"] ?? NaN)),
+  },
+  multi_plane: {
+    hosts: (v) => ((v["units"] ?? NaN) * (v["servers_per_unit"] ?? NaN)) * (v["nics_per_server"] ?? NaN),
+    nodes: (v) => (((v["units"] ?? NaN) * (v["nics_per_server"] ?? NaN)) * ((v["servers_per_unit"] ?? NaN) + (v["planes"] ?? NaN))) + ((v["planes"] ?? NaN) * (v["spines"] ?? NaN)),
+    links: (v) => (((v["planes"] ?? NaN) * (v["units"] ?? NaN)) * (v["nics_per_server"] ?? NaN)) * ((v["servers_per_unit"] ?? NaN) + (v["spines"] ?? NaN)),
+  },
 };
 
 /** Defaults of the `collective` generator's fields that have one. */
