@@ -11,7 +11,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.routing import APIRoute
 
 from app.api import errors, health
-from app.api.deps import get_caller
+from app.auth.deps import get_caller
 from app.configcheck import router as configcheck
 from app.core.config import get_settings
 from app.core.docs import mount_docs

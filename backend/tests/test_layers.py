@@ -66,3 +66,60 @@ def test_the_runs_know_nothing_of_sweeps():
     bad = [_where(p, line, m) for p in sorted((APP / "api").rglob("*.py")) for line, m in _imports(p)
            if m.split(".")[1:2] and m.split(".")[1] in domains and m.endswith(".router")]
     assert bad == [], "app/api includes a domain's router:\n" + "\n".join(bad)
+
+
+# Bottom to top: every package of app/ imports only packages of layers below its own (issue 39).
+# The features in one layer import none of each other. A new package must be placed here.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("core",),
+    ("api",),  # the base the domains share: session, settings, owner checks, errors, streams
+    ("auth",),  # who is asking (CallerDep)
+    ("scenarios",),
+    ("runs",),
+    ("sweeps",),
+    ("tunings",),
+    ("configcheck", "contracts", "estimate", "fabricsettings", "imports", "labs", "measurements",
+     "presets", "share", "topologies"),
+    ("main", "models"),  # the composition root; every table for Alembic
+)
+
+
+def _package_imports() -> dict[str, set[tuple[str, str]]]:
+    """app package (or top module) -> {(imported package, where)}."""
+    out: dict[str, set[tuple[str, str]]] = {}
+    for path in sorted(APP.rglob("*.py")):
+        rel = path.relative_to(APP).parts
+        if rel == ("__init__.py",):
+            continue
+        package = rel[0].removesuffix(".py")
+        for line, module in _imports(path):
+            parts = module.split(".")
+            if parts[0] == "app" and len(parts) > 1 and parts[1] != package:
+                out.setdefault(package, set()).add((parts[1], _where(path, line, module)))
+    return out
+
+
+def _upward(imports: dict[str, set[tuple[str, str]]]) -> list[str]:
+    level = {name: i for i, layer in enumerate(LAYERS) for name in layer}
+    return sorted(where for package, targets in imports.items() for target, where in targets
+                  if level[target] >= level[package])
+
+
+def test_every_package_has_a_layer():
+    packages = {p.relative_to(APP).parts[0].removesuffix(".py") for p in APP.rglob("*.py")}
+    packages.discard("__init__")
+    placed = {name for layer in LAYERS for name in layer}
+    assert packages - placed == set(), "place the new package in LAYERS"
+
+
+def test_no_import_points_back_up():
+    bad = _upward(_package_imports())
+    assert bad == [], "an import points up (or across a layer):\n" + "\n".join(bad)
+
+
+def test_the_order_check_sees_an_upward_import():
+    planted = {"api": {("runs", "app/api/deps.py:1 imports app.runs.models")},
+               "share": {("presets", "app/share/x.py:1 imports app.presets.service")},
+               "runs": {("scenarios", "fine")}}
+    assert _upward(planted) == ["app/api/deps.py:1 imports app.runs.models",
+                                "app/share/x.py:1 imports app.presets.service"]

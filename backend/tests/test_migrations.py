@@ -70,3 +70,34 @@ def test_0004_marks_existing_tuning_snapshots_internal(tmp_path):
         assert marked == {"base": None, "point": "t1", "later": None, "fork": None}
     finally:
         engine.dispose()
+
+
+def test_0013_marks_existing_sweep_points(tmp_path):
+    """Snapshots stored as a sweep's points before 0013 get its sweep_id; the sweep's base does
+    not."""
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    env = service_env(DATABASE_URL=url)
+    assert migrate(env, "upgrade", "0012").returncode == 0
+    engine = create_engine(url)  # foreign keys off: the points' runs need not exist
+    try:
+        with engine.begin() as connection:
+            for sid in ("base", "p0", "p1", "mine"):
+                connection.execute(text(
+                    "INSERT INTO scenarios (id, name, description, content_hash, document,"
+                    " created_at) VALUES (:id, :id, '', 'h', '{}', '2026-11-29 08:00:00')"),
+                    {"id": sid})
+            connection.execute(text(
+                "INSERT INTO sweeps (id, scenario_id, seed, parameters, linked, total, expanded,"
+                " cancelled, created_at) VALUES ('s1', 'base', 1, '[]', 0, 2, 1, 0,"
+                " '2026-11-29 08:00:00')"))
+            for index, (point, run) in enumerate((("p0", "r0"), ("p1", "r1"))):
+                connection.execute(text(
+                    "INSERT INTO sweep_points (sweep_id, \"index\", params, scenario_id, run_id)"
+                    " VALUES ('s1', :index, '{}', :point, :run)"),
+                    {"index": index, "point": point, "run": run})
+        assert migrate(env).returncode == 0
+        with engine.connect() as connection:
+            marked = dict(connection.execute(text("SELECT id, sweep_id FROM scenarios")).all())
+        assert marked == {"base": None, "p0": "s1", "p1": "s1", "mine": None}
+    finally:
+        engine.dispose()

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from app.core.config import get_settings
-from validation.figures import core
+from validation.figures import core, documents
 
 
 @pytest.fixture(scope="module")
@@ -17,12 +17,11 @@ def measured() -> dict[str, float]:
     fabricsim = get_settings().FABRICSIM_BIN
     if not fabricsim.is_file():
         pytest.fail(f"fabricsim not found at {fabricsim}", pytrace=False)
-    core.load_all()
-    return core.measure(jobs=2)
+    return documents.measure(jobs=2)
 
 
 def test_every_stated_figure_is_what_the_simulator_gives(measured):
-    findings = core.check(measured)
+    findings = documents.check(measured)
     assert not findings, "\n".join(map(str, findings))
 
 
@@ -33,12 +32,12 @@ def test_a_drifted_figure_is_caught(measured, tmp_path, monkeypatch):
     doc = tmp_path / "doc.md"
     monkeypatch.setattr(core, "DOCS", [doc])
     monkeypatch.setattr(core, "FIGURES", {fid: core.FIGURES[fid]})
-    doc.write_text(f"pauses: {core.fmt(value * 1.02, 0)}<!--fig {fid}-->\n")
-    assert [f.fid for f in core.check(measured)] == [fid]
-    doc.write_text(f"pauses: {core.fmt(value * 1.005, 0)}<!--fig {fid}-->\n")
-    assert core.check(measured) == []
+    doc.write_text(f"pauses: {documents.fmt(value * 1.02, 0)}<!--fig {fid}-->\n")
+    assert [f.fid for f in documents.check(measured)] == [fid]
+    doc.write_text(f"pauses: {documents.fmt(value * 1.005, 0)}<!--fig {fid}-->\n")
+    assert documents.check(measured) == []
     doc.write_text("pauses: 12<!--fig no.such.figure-->\n")
-    assert [f.message for f in core.check(measured)] == ["no such figure is declared",
+    assert [f.message for f in documents.check(measured)] == ["no such figure is declared",
                                                          "declared but stated in no document"]
 
 
@@ -47,7 +46,7 @@ def test_tags_are_never_shown():
     skips HTML (frontend/src/components/Markdown.tsx) and the labs API strips the tags."""
     from app.labs.service import FIGURE_TAG, load_lab
 
-    for doc, _, m in core.tags():
+    for doc, _, m in documents.tags():
         assert FIGURE_TAG.fullmatch(m.group(0)[len(m["num"]):]), (doc, m.group(0))
     for path in (core.ROOT / "docs" / "labs").glob("lab*.md"):
         lab = load_lab(path.stem)

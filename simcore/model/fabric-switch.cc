@@ -636,6 +636,34 @@ FabricSwitch::IsPausingPrio(uint32_t port, uint8_t prio) const
     return m_mmu.RecordAt(port, prio).xoff;
 }
 
+RocePacket
+FabricSwitch::PopQueued(uint32_t port, uint32_t prio)
+{
+    uint32_t idx = port * kNumPriorities + prio;
+    Queue& q = m_queues[idx];
+    RocePacket f = q.q.Pop();
+    uint32_t bytes = FrameBytes(f);
+    if (prio != kControlPriority)
+    {
+        UpdateStats(idx, q.bytes - bytes);
+        m_summary[port].dataBytes -= bytes;
+    }
+    q.bytes -= bytes;
+    if (q.q.Empty())
+    {
+        m_summary[port].nonEmpty &= static_cast<uint8_t>(~(1u << prio));
+    }
+    return f;
+}
+
+void
+FabricSwitch::DropQueued(uint32_t port, uint32_t prio, const RocePacket& f, DropReason reason)
+{
+    m_mmu.Release(f.inPort, static_cast<uint8_t>(prio), m_mmu.Charge(FrameBytes(f)));
+    Drop(port, f, reason);
+    CheckXon(f.inPort, static_cast<uint8_t>(prio));
+}
+
 void
 FabricSwitch::FlushPort(uint32_t port, uint8_t mask, DropReason reason)
 {
@@ -645,27 +673,12 @@ FabricSwitch::FlushPort(uint32_t port, uint8_t mask, DropReason reason)
         {
             continue;
         }
-        uint32_t idx = port * kNumPriorities + prio;
-        Queue& q = m_queues[idx];
-        while (!q.q.Empty())
+        while (!m_queues[port * kNumPriorities + prio].q.Empty())
         {
-            RocePacket f = q.q.Pop();
-            uint32_t bytes = FrameBytes(f);
+            RocePacket f = PopQueued(port, prio);
             if (prio != kControlPriority)
             {
-                UpdateStats(idx, q.bytes - bytes);
-                m_summary[port].dataBytes -= bytes;
-            }
-            q.bytes -= bytes;
-            if (q.q.Empty())
-            {
-                m_summary[port].nonEmpty &= static_cast<uint8_t>(~(1u << prio));
-            }
-            if (prio != kControlPriority)
-            {
-                m_mmu.Release(f.inPort, static_cast<uint8_t>(prio), m_mmu.Charge(bytes));
-                Drop(port, f, reason);
-                CheckXon(f.inPort, static_cast<uint8_t>(prio));
+                DropQueued(port, prio, f, reason);
             }
         }
     }
@@ -676,22 +689,11 @@ FabricSwitch::RerouteQueued(uint32_t port)
 {
     for (uint32_t prio = 0; prio < kNumPriorities; ++prio)
     {
-        uint32_t idx = port * kNumPriorities + prio;
-        Queue& q = m_queues[idx];
         std::vector<RocePacket> held;
-        while (!q.q.Empty())
+        while (!m_queues[port * kNumPriorities + prio].q.Empty())
         {
-            RocePacket f = q.q.Pop();
-            uint32_t bytes = FrameBytes(f);
-            if (prio != kControlPriority)
-            {
-                UpdateStats(idx, q.bytes - bytes);
-                m_summary[port].dataBytes -= bytes;
-            }
-            q.bytes -= bytes;
-            held.push_back(f);
+            held.push_back(PopQueued(port, prio));
         }
-        m_summary[port].nonEmpty &= static_cast<uint8_t>(~(1u << prio));
         for (const RocePacket& f : held)
         {
             uint32_t out = f.kind == PacketKind::PAUSE ? UINT32_MAX : ForwardEgress(f);
@@ -701,9 +703,7 @@ FabricSwitch::RerouteQueued(uint32_t port)
             }
             else if (prio != kControlPriority)
             {
-                m_mmu.Release(f.inPort, static_cast<uint8_t>(prio), m_mmu.Charge(FrameBytes(f)));
-                Drop(port, f, DROP_LINK_DOWN);
-                CheckXon(f.inPort, static_cast<uint8_t>(prio));
+                DropQueued(port, prio, f, DROP_LINK_DOWN);
             }
         }
     }

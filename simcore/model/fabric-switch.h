@@ -215,6 +215,12 @@ class FabricSwitch : public FabricDevice
     void CheckXon(uint32_t port, uint8_t prio);
     void RefreshPause(uint32_t port, uint8_t prio, uint32_t generation);
     void UpdateStats(uint32_t idx, uint64_t newBytes);
+    /** Takes the first frame of (port, prio)'s queue with its dequeue accounting (statistics,
+     *  the port's data bytes and non-empty bits), leaving its buffer charge: a fault's flush or
+     *  reroute (FlushPort, RerouteQueued), not the per-frame path. */
+    RocePacket PopQueued(uint32_t port, uint32_t prio);
+    /** Drops a frame PopQueued took: releases its buffer charge and may resume its ingress. */
+    void DropQueued(uint32_t port, uint32_t prio, const RocePacket& f, DropReason reason);
     /** The MMU's charge to (port, prio) changed: occupancy statistics. */
     void UpdateIngressStats(uint32_t port, uint8_t prio);
     void RecordHop(uint32_t inPort, uint32_t outPort, const RocePacket& p);

@@ -1,5 +1,6 @@
 #include "collective-generator.h"
 
+#include "common/rounding.h"
 #include "collective-plan.h"
 #include "scenario-contract.h"
 #include "traffic-patterns.h"
@@ -210,7 +211,7 @@ GenerateCollective(GeneratorContext& g, ServerPool& pool)
     req.iterations = static_cast<uint32_t>(
         r.Int("iterations", 1, Range::Of(schema::kCollectiveIterations)));
     double computeUs = r.Number("compute_us", 0, Range::Of(schema::kCollectiveComputeUs));
-    req.computeNs = static_cast<uint64_t>(std::llround(computeUs * 1000.0));
+    req.computeNs = UsToNs(computeUs);
     auto stat = topo.stats.find("nvlink_gbps");
     double nvlinkGbps = r.Number("nvlink_gbps",
                                  stat != topo.stats.end() ? stat->second : kDefaultNvlinkGbps,

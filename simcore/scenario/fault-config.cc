@@ -1,5 +1,6 @@
 #include "fault-config.h"
 
+#include "common/rounding.h"
 #include "json-reader.h"
 #include "scenario-contract.h"
 
@@ -15,12 +16,6 @@ using nlohmann::ordered_json;
 namespace
 {
 
-
-uint64_t
-UsToNs(double us)
-{
-    return static_cast<uint64_t>(std::llround(us * 1000.0));
-}
 
 /** "a->b" naming an existing link; the direction a to b. */
 PortRef

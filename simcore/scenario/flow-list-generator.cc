@@ -1,5 +1,6 @@
 #include "flow-list-generator.h"
 
+#include "common/rounding.h"
 #include "generator-context.h"
 #include "scenario-contract.h"
 
@@ -175,7 +176,7 @@ GenerateFlowList(ObjectReader& r,
         }
         f.priority = static_cast<uint8_t>(item.Int("priority", defaultPriority, Range::Of(schema::kListedFlowPriority)));
         f.generator = generatorIndex;
-        f.startNs = static_cast<uint64_t>(std::llround((offsetUs + startUs) * 1000.0));
+        f.startNs = UsToNs(offsetUs + startUs);
         const NicConfig& nic = (*ctx.nicCfg)[f.src];
         f.messageBytes = nic.messageBytes;
         f.window = QpWindow(nic);
@@ -207,7 +208,7 @@ GenerateFlowList(ObjectReader& r,
         if (item.Has("gap_us")) // read only when given: older lists normalize as before
         {
             double gapUs = item.Number("gap_us", 0, Range::Of(schema::kListedFlowGapUs));
-            gapNs[i] = static_cast<uint64_t>(std::llround(gapUs * 1000.0));
+            gapNs[i] = UsToNs(gapUs);
         }
         waits = waits || !after[i].empty();
         item.Finish();

@@ -1,5 +1,6 @@
 #include "scenario-parser.h"
 
+#include "common/rounding.h"
 #include "device-config.h"
 #include "fault-config.h"
 #include "json-input.h"
@@ -24,12 +25,6 @@ using nlohmann::ordered_json;
 
 namespace
 {
-
-uint64_t
-UsToNs(double us)
-{
-    return static_cast<uint64_t>(std::llround(us * 1000.0));
-}
 
 /** For each node, the field that set its buffer_bytes (for error messages). */
 std::vector<std::string>

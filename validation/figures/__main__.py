@@ -11,7 +11,7 @@ import argparse
 import sys
 import time
 
-from validation.figures import core
+from validation.figures import core, documents
 
 
 def main() -> int:
@@ -23,7 +23,6 @@ def main() -> int:
     ap.add_argument("--only", default="")
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
-    core.load_all()
     figs = [f for f in core.FIGURES.values() if f.id.startswith(args.only)]
     if args.list:
         for f in figs:
@@ -31,13 +30,13 @@ def main() -> int:
         return 0
     t0 = time.time()
     cases = sorted({c for f in figs for c in f.cases})
-    values = core.measure(cases, jobs=args.jobs)
+    values = documents.measure(cases, jobs=args.jobs)
     print(f"{len(values)} figures from {len(cases)} runs in "
           f"{time.time() - t0:.0f} s", file=sys.stderr)
     if args.write:
-        print(f"{core.write(values)} stated numbers changed", file=sys.stderr)
+        print(f"{documents.write(values)} stated numbers changed", file=sys.stderr)
         return 0
-    findings = [f for f in core.check(values)
+    findings = [f for f in documents.check(values)
                 if f.fid.startswith(args.only) and not (args.only and f.line == 0)]
     for f in findings:
         print(f)

@@ -12,11 +12,21 @@ from pydantic import ValidationError
 
 from app.core.config import get_settings
 from app.core.db import DB_UNAVAILABLE
-from app.runs.quotas import QuotaExceeded
 from app.core.simulator import SimulatorRejected
 from app.core.validation import normalize_loc, parse_dotted
 
 log = logging.getLogger(__name__)
+
+
+class QuotaExceeded(Exception):
+    """Over a limit (a quota of app/runs/quotas.py, the event streams of app/api/sse.py):
+    answered 429 with Retry-After."""
+
+    def __init__(self, limit: str, message: str, retry_after_s: int) -> None:
+        super().__init__(message)
+        self.limit = limit
+        self.message = message
+        self.retry_after_s = max(1, int(retry_after_s))
 
 
 def _clean(errors: list[dict[str, Any]], body: Any) -> list[dict[str, Any]]:

@@ -9,6 +9,8 @@ unreachable the stream keeps polling instead of breaking.
 import hashlib
 import json
 import logging
+import threading
+from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any
 
@@ -17,6 +19,7 @@ from fastapi import Header
 from sqlalchemy.orm import Session
 from sse_starlette.sse import EventSourceResponse
 
+from app.api.errors import QuotaExceeded
 from app.core.config import get_settings
 from app.core.db import DB_UNAVAILABLE, get_sessionmaker
 
@@ -90,8 +93,6 @@ def progress_stream(session: Session, *, client: str, read: Callable[[Session], 
 def limited_stream(client: str, events: AsyncIterator[dict]) -> AsyncIterator[dict]:
     """Take one of the client's SSE slots now (429 when none is left); give it back when the
     stream ends or the client goes away."""
-    from app.runs.quotas import stream_slots
-
     stream_slots.acquire(client, get_settings().MAX_SSE_PER_CLIENT)
 
     async def guarded() -> AsyncIterator[dict]:
@@ -102,3 +103,29 @@ def limited_stream(client: str, events: AsyncIterator[dict]) -> AsyncIterator[di
             stream_slots.release(client)
 
     return guarded()
+
+
+class StreamSlots:
+    """Open SSE connections per client in this API process (each holds a polling loop)."""
+
+    def __init__(self) -> None:
+        self._open: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    def acquire(self, client: str, limit: int) -> None:
+        """Take a slot or raise QuotaExceeded (429)."""
+        with self._lock:
+            if self._open[client] >= limit:
+                raise QuotaExceeded("SSE connections", f"quota: at most {limit} open event "
+                                    "streams per client", 5)
+            self._open[client] += 1
+
+    def release(self, client: str) -> None:
+        """Give the slot back (the stream ended or the client went away)."""
+        with self._lock:
+            self._open[client] -= 1
+            if self._open[client] <= 0:
+                del self._open[client]
+
+
+stream_slots = StreamSlots()

@@ -46,8 +46,6 @@ def switch_by_port_rate(document: dict[str, Any], name: str, rates: list[float])
     one of its own, with the scalar settings. Two documents that differ only in how they spread
     this over `switch`, `switch_overrides`, `alpha_by_rate`, `ecn_by_rate` and `ecn_by_priority`
     give the same (the round trip compares this)."""
-    from app.fabricsettings.sonic_export import alpha_for, ecn_for
-
     s = switch_settings(document, name)
     priorities = sorted({s["data_priority"], *(int(p) for p in s["ecn_by_priority"])})
     pfc = {k: v for k, v in s["pfc"].items() if k not in ("alpha", "alpha_by_rate")}
@@ -57,3 +55,21 @@ def switch_by_port_rate(document: dict[str, Any], name: str, rates: list[float])
         f"{rate:g}": {"alpha": alpha_for(s["pfc"], rate),
                       "ecn": {p: ecn_for(s, rate, p) for p in priorities}}
         for rate in sorted(set(rates))}}
+
+
+def ecn_for(settings: dict[str, Any], rate: float, priority: int) -> dict[str, Any]:
+    """ECN of an egress queue: ecn, then ecn_by_rate[rate], then ecn_by_priority[priority]."""
+    ecn = dict(settings["ecn"])
+    for key, part in settings.get("ecn_by_rate", {}).items():
+        if float(key) == rate:
+            ecn = deep_merge(ecn, part)
+    ecn = deep_merge(ecn, settings.get("ecn_by_priority", {}).get(str(priority)) or {})
+    return ecn
+
+
+def alpha_for(pfc: dict[str, Any], rate: float) -> float:
+    """The PFC alpha at ports of `rate`: alpha_by_rate[rate], else alpha."""
+    for key, alpha in pfc.get("alpha_by_rate", {}).items():
+        if float(key) == rate:
+            return alpha
+    return pfc["alpha"]

@@ -7,8 +7,8 @@ docs/real-fabric.md, "NVUE"."""
 from typing import Any
 
 from app.fabricsettings import units
-from app.fabricsettings.effective import switch_settings, watchdog_settings
-from app.fabricsettings.sonic_export import Port, ecn_for
+from app.fabricsettings.effective import ecn_for, switch_settings, watchdog_settings
+from app.fabricsettings.sonic_export import Port
 
 PROFILE = "default-global"
 WD_ROBUSTNESS = 3   # Cumulus' default: polling intervals before the watchdog acts

@@ -8,7 +8,10 @@ from fastapi import APIRouter, HTTPException, Path, Query
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
-from app.api.deps import CallerDep, ScenarioDep, SessionDep, TuningDep
+from app.api.deps import SessionDep
+from app.auth.deps import CallerDep
+from app.scenarios.deps import ScenarioDep
+from app.tunings.deps import TuningDep
 from app.api.errors import unprocessable
 from app.core import simulator
 from app.core.strict_json import StrictJsonRoute

@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.fabricsettings import units
-from app.fabricsettings.effective import switch_settings, watchdog_settings
-from app.scenarios.document import deep_merge
+from app.fabricsettings.effective import alpha_for, ecn_for, switch_settings, watchdog_settings
 
 HEADER_TABLE = "FABRICTWIN_EXPORT"   # inert: no SONiC daemon reads it (docs/real-fabric.md)
 LOSSLESS_POOL = "ingress_lossless_pool"
@@ -65,23 +64,6 @@ def switch_ports(expanded: dict[str, Any]) -> dict[str, list[Port]]:
 
 def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else repr(float(value))
-
-
-def ecn_for(settings: dict[str, Any], rate: float, priority: int) -> dict[str, Any]:
-    """ECN of an egress queue: ecn, then ecn_by_rate[rate], then ecn_by_priority[priority]."""
-    ecn = dict(settings["ecn"])
-    for key, part in settings.get("ecn_by_rate", {}).items():
-        if float(key) == rate:
-            ecn = deep_merge(ecn, part)
-    ecn = deep_merge(ecn, settings.get("ecn_by_priority", {}).get(str(priority)) or {})
-    return ecn
-
-
-def alpha_for(pfc: dict[str, Any], rate: float) -> float:
-    for key, alpha in pfc.get("alpha_by_rate", {}).items():
-        if float(key) == rate:
-            return alpha
-    return pfc["alpha"]
 
 
 class _Approx(list):

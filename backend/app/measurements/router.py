@@ -7,8 +7,9 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Response
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
-from app.api.deps import (OWNER_RESPONSES, CallerDep, IdPath, SessionDep, SettingsDep,
-                          open_listing, require_owner)
+from app.api.deps import OWNER_RESPONSES, IdPath, SessionDep, SettingsDep, require_owner
+from app.auth.deps import CallerDep
+from app.scenarios.deps import open_listing
 from app.api.errors import unprocessable
 from app.core.owners import token_hash
 from app.core.strict_json import StrictJsonRoute

@@ -10,30 +10,20 @@ scenarios). Only a hash of the token is kept.
 Submission-time limits answer 429 with Retry-After and name the limit: queued runs, points per
 sweep or tuning, simulated events per day. Concurrent runs are enforced where runs start: a worker
 that would exceed a client's limit defers the run (app/runs/execution.claim_run, under a
-per-client lock), so the slot goes to another client meanwhile.
+per-client lock), so the slot goes to another client meanwhile. Open event streams are counted
+where they are served (app/api/sse.py).
 """
 
-import threading
-from collections import Counter
 from datetime import timedelta
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from app.api.errors import QuotaExceeded
 from app.core.config import Settings
 from app.core.db import utcnow
 from app.core.owners import Caller
 from app.runs.models import Run, RunStatus
-
-
-class QuotaExceeded(Exception):
-    """Over a limit: answered 429 with Retry-After (app/api/errors.py)."""
-
-    def __init__(self, limit: str, message: str, retry_after_s: int) -> None:
-        super().__init__(message)
-        self.limit = limit
-        self.message = message
-        self.retry_after_s = max(1, int(retry_after_s))
 
 
 def client_key(caller: Caller, session: Session, settings: Settings) -> str:
@@ -74,29 +64,3 @@ def check_submission(session: Session, settings: Settings, *, client: str, new_r
             raise QuotaExceeded("simulated events per day",
                                 f"quota: at most {settings.QUOTA_EVENTS_PER_DAY} simulated events "
                                 f"per client in 24 h ({used} used)", frees.total_seconds())
-
-
-class StreamSlots:
-    """Open SSE connections per client in this API process (each holds a polling loop)."""
-
-    def __init__(self) -> None:
-        self._open: Counter[str] = Counter()
-        self._lock = threading.Lock()
-
-    def acquire(self, client: str, limit: int) -> None:
-        """Take a slot or raise QuotaExceeded."""
-        with self._lock:
-            if self._open[client] >= limit:
-                raise QuotaExceeded("SSE connections", f"quota: at most {limit} open event "
-                                    "streams per client", 5)
-            self._open[client] += 1
-
-    def release(self, client: str) -> None:
-        """Give the slot back (the stream ended or the client went away)."""
-        with self._lock:
-            self._open[client] -= 1
-            if self._open[client] <= 0:
-                del self._open[client]
-
-
-stream_slots = StreamSlots()

@@ -9,8 +9,10 @@ from fastapi import APIRouter, HTTPException, Query, Request, Response
 from sqlalchemy.orm import Session
 from sse_starlette.sse import EventSourceResponse
 
-from app.api.deps import (OWNER_RESPONSES, Access, CallerDep, RunDep, SessionDep, SettingsDep,
-                          may_change, open_listing, require_owner)
+from app.api.deps import OWNER_RESPONSES, Access, SessionDep, SettingsDep, may_change, require_owner
+from app.auth.deps import CallerDep
+from app.runs.deps import RunDep
+from app.scenarios.deps import open_listing
 from app.api.sse import LastEventId, State, progress_stream
 from app.core.config import max_run_threads
 from app.core.owners import token_hash

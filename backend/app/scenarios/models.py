@@ -30,4 +30,7 @@ class ScenarioRow(Base):
     # "My scenarios" list) leaves them out. No foreign key: a snapshot outlives its tuning's
     # deletion and stays internal.
     tuning_id: Mapped[str | None] = mapped_column(String(16), index=True)
+    # Set on the snapshots a sweep stores for its points (`kind=sweep_point`), so the library's
+    # lists tell them apart without reading the sweeps' tables. No foreign key, as tuning_id.
+    sweep_id: Mapped[str | None] = mapped_column(String(16), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)

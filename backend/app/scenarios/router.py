@@ -4,8 +4,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Response
 
-from app.api.deps import (OWNER_RESPONSES, CallerDep, ScenarioDep, SessionDep, SettingsDep,
-                          require_owner)
+from app.api.deps import OWNER_RESPONSES, SessionDep, SettingsDep, require_owner
+from app.auth.deps import CallerDep
+from app.scenarios.deps import ScenarioDep
 from app.core.strict_json import StrictJsonRoute
 from app.scenarios import service
 from app.scenarios.checks import check_with_simulator

@@ -5,15 +5,13 @@ import json
 import secrets
 from typing import Any
 
-from sqlalchemy import delete, exists, func, or_, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session, defer
 
 from app.core import owners
-from app.runs.models import Run
 from app.scenarios.models import ScenarioRow
 from app.scenarios.document import Scenario
 from app.scenarios.schemas import ScenarioKind
-from app.sweeps.models import SweepPoint
 
 
 def new_id() -> str:
@@ -52,12 +50,12 @@ def to_document(scenario: Scenario) -> dict[str, Any]:
 
 def create_scenario(session: Session, *, scenario: Scenario, parent_id: str | None = None,
                     preset_key: str | None = None, tuning_id: str | None = None,
-                    commit: bool = True, owner_token: str | None = None,
+                    sweep_id: str | None = None, commit: bool = True, owner_token: str | None = None,
                     owner_hash: str | None = None) -> tuple[ScenarioRow, str | None]:
     """Store a new snapshot owned by `owner_token` (a fresh one when None); returns the row and
     the token (only its hash is stored). `owner_hash` instead: owned by that hash, no token
     returned (the snapshots a sweep or tuning stores belong to its owner).
-    `tuning_id` marks a tuning evaluation's internal snapshot."""
+    `tuning_id` marks a tuning evaluation's internal snapshot, `sweep_id` a sweep point's."""
     document = to_document(scenario)
     token = None if owner_hash else owner_token or owners.new_token()
     row = ScenarioRow(
@@ -65,7 +63,7 @@ def create_scenario(session: Session, *, scenario: Scenario, parent_id: str | No
         content_hash=content_hash(document), sim_hash=simulation_hash(scenario),
         document=document, parent_id=parent_id,
         preset_key=preset_key, owner_token_hash=owner_hash or token_hash(token),
-        tuning_id=tuning_id,
+        tuning_id=tuning_id, sweep_id=sweep_id,
     )
     session.add(row)
     if commit:
@@ -84,7 +82,7 @@ def list_scenarios(session: Session, *, q: str | None, limit: int, offset: int,
                                 ScenarioRow.preset_key.is_not(None)))
     if q:
         query = query.where(func.lower(ScenarioRow.name).contains(q.lower()))
-    is_point = exists().where(SweepPoint.scenario_id == ScenarioRow.id)
+    is_point = ScenarioRow.sweep_id.is_not(None)
     if kind is ScenarioKind.user:
         query = query.where(ScenarioRow.preset_key.is_(None), ScenarioRow.tuning_id.is_(None),
                             ~is_point)
@@ -103,7 +101,8 @@ def list_scenarios(session: Session, *, q: str | None, limit: int, offset: int,
 
 
 def delete_scenario(session: Session, *, row: ScenarioRow) -> None:
-    """Delete the snapshot and its runs (children keep existing with parent_id unset)."""
-    session.execute(delete(Run).where(Run.scenario_id == row.id))
+    """Delete the snapshot; the database deletes its runs and sweeps with it (their
+    foreign keys cascade; SQLite runs with foreign_keys on). Children keep existing with
+    parent_id unset."""
     session.delete(row)
     session.commit()

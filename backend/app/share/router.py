@@ -11,7 +11,9 @@ from fastapi import APIRouter, FastAPI, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.orm import Session
 
-from app.api.deps import CallerDep, IdPath, ScenarioDep, SessionDep
+from app.api.deps import IdPath, SessionDep
+from app.auth.deps import CallerDep
+from app.scenarios.deps import ScenarioDep
 from app.core import simulator
 from app.scenarios.models import ScenarioRow
 from app.share import thumbnail

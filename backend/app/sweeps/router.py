@@ -7,8 +7,10 @@ from fastapi import APIRouter, HTTPException, Query, Response
 from sqlalchemy.orm import Session
 from sse_starlette.sse import EventSourceResponse
 
-from app.api.deps import (OWNER_RESPONSES, CallerDep, SessionDep, SettingsDep, SweepDep,
-                          open_listing, require_owner)
+from app.api.deps import OWNER_RESPONSES, SessionDep, SettingsDep, require_owner
+from app.auth.deps import CallerDep
+from app.scenarios.deps import open_listing
+from app.sweeps.deps import SweepDep
 from app.api.sse import LastEventId, State, progress_stream
 from app.core.owners import token_hash
 from app.core.queue import enqueue_sweep

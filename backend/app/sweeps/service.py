@@ -1,5 +1,7 @@
 """Sweeps: create (validated grid), expand into snapshots and runs, derive status and table."""
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -76,7 +78,7 @@ def expand_sweep(session: Session, *, sweep: Sweep,
         if index in stored:
             continue
         row, _token = create_scenario(session, scenario=_named(scenario, base, params),
-                                      parent_id=base.id, commit=False,
+                                      parent_id=base.id, sweep_id=sweep.id, commit=False,
                                       owner_hash=sweep.owner_hash)
         pending.append((index, params, row))
         if len(pending) >= EXPAND_SLICE:
@@ -202,13 +204,58 @@ def to_public(session: Session, *, sweep: Sweep, offset: int = 0,
     return SweepPublic.model_validate(_page(session, sweep=sweep, offset=offset, limit=limit))
 
 
+class _FinalPages:
+    """The pages of finished sweeps, which never change again (no point of a final sweep is
+    rerun, cancelled or deleted; deleting the sweep answers 404 before a page is looked up):
+    kept in this API process, least recently read out first, up to `max_bytes` together."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self._pages: OrderedDict[tuple[str, int, int], bytes] = OrderedDict()
+        self._bytes = 0
+        self._max = max_bytes
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, int, int]) -> bytes | None:
+        with self._lock:
+            page = self._pages.get(key)
+            if page is not None:
+                self._pages.move_to_end(key)
+            return page
+
+    def put(self, key: tuple[str, int, int], page: bytes) -> None:
+        if len(page) > self._max:
+            return
+        with self._lock:
+            if key in self._pages:
+                return
+            self._pages[key] = page
+            self._bytes += len(page)
+            while self._bytes > self._max:
+                _, old = self._pages.popitem(last=False)
+                self._bytes -= len(old)
+
+
+final_pages = _FinalPages(max_bytes=32 * 1024 * 1024)
+
+
 def page_json(session: Session, *, sweep: Sweep, offset: int = 0,
               limit: int = POINTS_PAGE_MAX) -> bytes:
     """GET /sweeps/{id}: to_public's JSON without building and validating a model per point,
     which cost more than the rest of the page together (bench/sweep_view.py). The data come
     from typed columns in SweepPublic's shape; tests/sweeps/test_page_json.py holds the bytes
-    equal to the model's own JSON."""
-    return to_json(_page(session, sweep=sweep, offset=offset, limit=limit))
+    equal to the model's own JSON. A finished sweep's page is written once per API process and
+    then served as it was (`final_pages`): everyone who opens a finished sweep reads the same
+    bytes, and under load (bench/load.py) the readers of a sweep that just ended stop competing
+    with its last writes."""
+    key = (sweep.id, offset, limit)
+    cached = final_pages.get(key)
+    if cached is not None:
+        return cached
+    page = _page(session, sweep=sweep, offset=offset, limit=limit)
+    body = to_json(page)
+    if page["status"] in FINAL_STATES:
+        final_pages.put(key, body)
+    return body
 
 
 def summary(session: Session, *, sweep: Sweep) -> SweepSummary:

@@ -7,8 +7,10 @@ from fastapi import APIRouter, HTTPException, Query
 from sqlalchemy.orm import Session
 from sse_starlette.sse import EventSourceResponse
 
-from app.api.deps import (OWNER_RESPONSES, Access, CallerDep, SessionDep, SettingsDep,
-                          TuningDep, may_change, open_listing, require_owner)
+from app.api.deps import OWNER_RESPONSES, Access, SessionDep, SettingsDep, may_change, require_owner
+from app.auth.deps import CallerDep
+from app.scenarios.deps import open_listing
+from app.tunings.deps import TuningDep
 from app.api.errors import unprocessable
 from app.api.sse import LastEventId, State, progress_stream
 from app.core.db import utcnow

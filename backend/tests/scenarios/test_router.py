@@ -1,6 +1,6 @@
 """Scenarios: create, get, list, fork, delete, validate — happy path, 404, 422."""
 
-from tests.helpers import create_scenario, error_locs
+from tests.helpers import create_scenario, error_locs, start_run, wait_final
 from tests.support import wait_until
 from tests.scenarios_data import incast, two_hosts
 
@@ -114,6 +114,17 @@ def test_delete_needs_owner_token(api, stack):
         assert stranger.get(path).status_code == 404
         assert stranger.delete(path, headers={"X-Owner-Token": created["owner_token"]}
                                ).status_code == 404
+
+
+def test_delete_takes_the_scenarios_runs_with_it(api):
+    """The database's cascade removes a deleted scenario's runs (the scenarios package no longer
+    deletes them itself: it imports nothing of the runs)."""
+    created = create_scenario(api, two_hosts())
+    run = start_run(api, created["id"])[0]
+    wait_final(api, run["id"])
+    assert api.get(f"/runs/{run['id']}").status_code == 200
+    assert api.delete(f"/scenarios/{created['id']}").status_code == 204
+    assert api.get(f"/runs/{run['id']}").status_code == 404
 
 
 def test_validate_ok_and_422(api):
