@@ -57,8 +57,7 @@ def parse(formula: str) -> ast.expr:
     tree = ast.parse(formula, mode="eval").body
     for node in ast.walk(tree):
         allowed = (ast.BinOp, ast.Name, ast.Attribute, ast.Load, ast.Constant, *_OPS)
-        if not isinstance(node, allowed) or (
-                isinstance(node, ast.Constant) and type(node.value) is not int):
+        if not isinstance(node, allowed) or (isinstance(node, ast.Constant) and type(node.value) is not int):
             raise ValueError(f"{formula!r}: {type(node).__name__} is not allowed in a count")
     return tree
 
@@ -80,12 +79,14 @@ def variables(formula: str) -> list[str]:
 
 def render(formula: str, name: Any) -> str:
     """The formula as C++ or TypeScript source, each field written by `name(field)`."""
+
     def walk(node: ast.expr) -> str:
         if isinstance(node, ast.BinOp):
             return f"({walk(node.left)} {_OPS[type(node.op)]} {walk(node.right)})"
         if isinstance(node, ast.Constant):
             return str(node.value)
         return name(variable(node))
+
     text = walk(parse(formula))
     return text[1:-1] if text.startswith("(") and text.endswith(")") else text
 
@@ -93,6 +94,7 @@ def render(formula: str, name: Any) -> str:
 def evaluate(formula: str, read: Any) -> int:
     """The formula's value, each field's value from `read(field)`; exact (ValueError if a
     division leaves a remainder)."""
+
     def walk(node: ast.expr) -> Fraction:
         if isinstance(node, ast.BinOp):
             a, b = walk(node.left), walk(node.right)
@@ -101,6 +103,7 @@ def evaluate(formula: str, read: Any) -> int:
         if isinstance(node, ast.Constant):
             return Fraction(node.value)
         return Fraction(read(variable(node)))
+
     value = walk(parse(formula))
     if value.denominator != 1:
         raise ValueError(f"{formula!r} is not a whole number here ({value})")
@@ -109,9 +112,11 @@ def evaluate(formula: str, read: Any) -> int:
 
 def count(kind: str, what: str, topology: Any) -> int:
     """hosts, nodes or links of a generated topology (a Pydantic model or a dict)."""
+
     def read(field: str) -> Any:
         value = topology
         for part in field.split("."):
             value = value[part] if isinstance(value, dict) else getattr(value, part)
         return value
+
     return evaluate(FABRIC_COUNTS[kind][what], read)

@@ -17,15 +17,13 @@ TOPOLOGIES = [
     {"kind": "fat_tree"},
     {"kind": "fat_tree", "k": 6},
     {"kind": "three_tier"},
-    {"kind": "three_tier", "podsets": 3, "tors_per_podset": 2, "leafs_per_podset": 2, "spines": 6,
-     "hosts_per_tor": 5},
+    {"kind": "three_tier", "podsets": 3, "tors_per_podset": 2, "leafs_per_podset": 2, "spines": 6, "hosts_per_tor": 5},
     {"kind": "dci"},
     {"kind": "dci", "site": {"leaves": 3, "spines": 1, "hosts_per_leaf": 4}},
     {"kind": "rail_optimized"},
     {"kind": "rail_optimized", "units": 3, "servers_per_unit": 2, "nics_per_server": 4, "spines": 5},
     {"kind": "multi_plane"},
-    {"kind": "multi_plane", "planes": 3, "units": 2, "servers_per_unit": 3, "nics_per_server": 2,
-     "spines": 5},
+    {"kind": "multi_plane", "planes": 3, "units": 2, "servers_per_unit": 3, "nics_per_server": 2, "spines": 5},
 ]
 
 

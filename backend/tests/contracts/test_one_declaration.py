@@ -32,30 +32,46 @@ GENERATED_CPP = "scenario-contract.h"
 
 # (path from the repository root, the offending text as reported) -> why it is no field's range
 ALLOWED: dict[tuple[str, str], str] = {
-    ("simcore/scenario/traffic-generator.cc", "Range::Closed(1, kMaxSizeBytes, \"bytes\")"):
-        "a custom CDF point's size: the first item of a [size, percent] pair, which the schema "
-        "names no field for (traffic.py Workload.cdf declares the same bounds)",
-    ("simcore/scenario/traffic-generator.cc", "Range::Closed(0, 100, \"%\")"):
-        "a custom CDF point's cumulative percent (the pair's second item, as above)",
-    ("frontend/src/features/results/utils/cdf.ts", "max: 10_000"):
-        "the flow-size buckets of the result charts, not an input's range",
-    ("frontend/src/features/results/utils/cdf.ts", "max: 100_000"):
-        "the flow-size buckets of the result charts, not an input's range",
-    ("frontend/src/features/results/utils/cdf.ts", "max: 1_000_000"):
-        "the flow-size buckets of the result charts, not an input's range",
-    ("frontend/src/app/routes/SweepPages.tsx", "aria-valuemax={100}"):
-        "a progress bar's percent",
-    ("frontend/src/features/runs/components/RunProgress.tsx", "aria-valuemax={100}"):
-        "a progress bar's percent",
-    ("frontend/src/features/tuning/components/TuningForm.tsx", "max={1}"):
-        "the tuning request's beta (tunings/schemas.py, not the scenario document); the OpenAPI "
-        "document states it, the generated client types carry no ranges yet",
-    ("frontend/src/features/tuning/components/TuningForm.tsx", "min={1}"):
-        "a tuning strategy's budget (tunings/schemas.py, not the scenario document), as above",
-    ("frontend/src/lib/glossary/glossary.ts", '"1/16 (0.0625) to 1; ByteTuning tries 1/128..8"'):
-        "typical values: the alphas the ByteTuning paper searched, not this field's range",
-    ("frontend/src/features/runs/components/RunLauncher.tsx", "min={1}"):
-        "the run request's threads (1 to MAX_RUN_THREADS, served by GET /runs/limits)",
+    (
+        "simcore/scenario/traffic-generator.cc",
+        'Range::Closed(1, kMaxSizeBytes, "bytes")',
+    ): "a custom CDF point's size: the first item of a [size, percent] pair, which the schema "
+    "names no field for (traffic.py Workload.cdf declares the same bounds)",
+    (
+        "simcore/scenario/traffic-generator.cc",
+        'Range::Closed(0, 100, "%")',
+    ): "a custom CDF point's cumulative percent (the pair's second item, as above)",
+    (
+        "frontend/src/features/results/utils/cdf.ts",
+        "max: 10_000",
+    ): "the flow-size buckets of the result charts, not an input's range",
+    (
+        "frontend/src/features/results/utils/cdf.ts",
+        "max: 100_000",
+    ): "the flow-size buckets of the result charts, not an input's range",
+    (
+        "frontend/src/features/results/utils/cdf.ts",
+        "max: 1_000_000",
+    ): "the flow-size buckets of the result charts, not an input's range",
+    ("frontend/src/app/routes/SweepPages.tsx", "aria-valuemax={100}"): "a progress bar's percent",
+    ("frontend/src/features/runs/components/RunProgress.tsx", "aria-valuemax={100}"): "a progress bar's percent",
+    (
+        "frontend/src/features/tuning/components/TuningForm.tsx",
+        "max={1}",
+    ): "the tuning request's beta (tunings/schemas.py, not the scenario document); the OpenAPI "
+    "document states it, the generated client types carry no ranges yet",
+    (
+        "frontend/src/features/tuning/components/TuningForm.tsx",
+        "min={1}",
+    ): "a tuning strategy's budget (tunings/schemas.py, not the scenario document), as above",
+    (
+        "frontend/src/lib/glossary/glossary.ts",
+        '"1/16 (0.0625) to 1; ByteTuning tries 1/128..8"',
+    ): "typical values: the alphas the ByteTuning paper searched, not this field's range",
+    (
+        "frontend/src/features/runs/components/RunLauncher.tsx",
+        "min={1}",
+    ): "the run request's threads (1 to MAX_RUN_THREADS, served by GET /runs/limits)",
 }
 
 _NUMBER = re.compile(r"(?<![\w.])(\d[\d_']*(?:\.\d+)?(?:[eE][+-]?\d+)?)(?![\w.])")
@@ -75,13 +91,15 @@ def _balanced(text: str, start: int) -> str:
     while depth and i < len(text):
         depth += {"(": 1, ")": -1}.get(text[i], 0)
         i += 1
-    return text[start:i - 1]
+    return text[start : i - 1]
 
 
 def _strip_comments(text: str) -> str:
     """C++/TypeScript comments blanked out (offsets and line numbers kept)."""
+
     def blank(m: re.Match) -> str:
         return re.sub(r"[^\n]", " ", m.group(0))
+
     return re.sub(r"//[^\n]*|/\*.*?\*/", blank, text, flags=re.S)
 
 
@@ -91,7 +109,7 @@ def cpp_findings(path: Path, text: str) -> list[tuple[int, str]]:
     out = []
     for m in _RANGE_CALL.finditer(text):
         args = _balanced(text, m.end())
-        args_no_strings = re.sub(r"\"[^\"]*\"", "\"\"", args)
+        args_no_strings = re.sub(r"\"[^\"]*\"", '""', args)
         if any(n.group(1) != "0" for n in _NUMBER.finditer(args_no_strings)):
             out.append((_line(text, m.start()), f"{m.group(0)}{args})"))
     for m in _ENUM_LIST.finditer(text):
@@ -183,9 +201,10 @@ def _scan() -> dict[tuple[str, str], int]:
 def test_no_range_is_written_outside_its_declaration():
     found = _scan()
     copies = {k: v for k, v in found.items() if k not in ALLOWED}
-    assert copies == {}, ("ranges written by hand; read them from the declaration (Range::Of("
-                          "schema::k...), SCHEMA_RANGES / LIMITS, app.scenarios.limits):\n"
-                          + "\n".join(_report(copies)))
+    assert copies == {}, (
+        "ranges written by hand; read them from the declaration (Range::Of("
+        "schema::k...), SCHEMA_RANGES / LIMITS, app.scenarios.limits):\n" + "\n".join(_report(copies))
+    )
 
 
 def test_every_allowed_literal_is_still_there():
@@ -196,29 +215,36 @@ def test_every_allowed_literal_is_still_there():
 
 # ---- the checks can fail: each finds the copies that issue 39 found in main
 
+
 def test_it_finds_a_hand_written_range_in_the_simulator():
-    text = ('m_priority = r.Int("priority", ctx.dataPriority, Range::Closed(0, 6));\n'
-            's.seed = r.Int("seed", 1, Range::Closed(0, 2147483647.0));\n'
-            'double us = r.Number("start_us", 0, Range::AtLeast(0, "us")); // 0 is no rule\n'
-            'auto scope = r.Enum("scope", "all", {"all", "tor", "podset", "fabric"});\n'
-            'auto kind = r.Enum("kind", "", kTrafficKinds);\n')
+    text = (
+        'm_priority = r.Int("priority", ctx.dataPriority, Range::Closed(0, 6));\n'
+        's.seed = r.Int("seed", 1, Range::Closed(0, 2147483647.0));\n'
+        'double us = r.Number("start_us", 0, Range::AtLeast(0, "us")); // 0 is no rule\n'
+        'auto scope = r.Enum("scope", "all", {"all", "tor", "podset", "fabric"});\n'
+        'auto kind = r.Enum("kind", "", kTrafficKinds);\n'
+    )
     assert [line for line, _ in cpp_findings(Path("x.cc"), text)] == [1, 2, 4]
 
 
 def test_it_finds_a_hand_written_range_in_the_editor():
-    text = ('const RATES = [{ key: "host_rate_gbps", min: 1, max: 1600 }];\n'
-            'priority: { label: "Priority", unit: "0..6" },\n'
-            '<input type="range" min={1} max={20000} step={1} />\n'
-            '<input type="number" min={0} max={R.max} />  // "0..6" in a comment is no copy\n'
-            'const r = { min: LIMITS.MIN_RATE_GBPS };\n')
+    text = (
+        'const RATES = [{ key: "host_rate_gbps", min: 1, max: 1600 }];\n'
+        'priority: { label: "Priority", unit: "0..6" },\n'
+        '<input type="range" min={1} max={20000} step={1} />\n'
+        '<input type="number" min={0} max={R.max} />  // "0..6" in a comment is no copy\n'
+        "const r = { min: LIMITS.MIN_RATE_GBPS };\n"
+    )
     assert sorted(line for line, _ in ts_findings(Path("x.tsx"), text)) == [1, 1, 2, 3, 3]
 
 
 def test_it_finds_a_hand_written_range_in_the_backend():
-    text = ("class RunCreate(BaseModel):\n"
-            "    seeds: list[Annotated[int, Field(ge=0, le=2**31 - 1)]] = Field(default=[1])\n"
-            "    seed: int = Field(1, ge=0, le=limits.MAX_SEED)\n"
-            "    batch: int = Field(1, ge=1, le=256)  # not a scenario field\n"
-            "def read(priority: Annotated[int, Query(ge=0, le=6)] = 0): ...\n")
+    text = (
+        "class RunCreate(BaseModel):\n"
+        "    seeds: list[Annotated[int, Field(ge=0, le=2**31 - 1)]] = Field(default=[1])\n"
+        "    seed: int = Field(1, ge=0, le=limits.MAX_SEED)\n"
+        "    batch: int = Field(1, ge=1, le=256)  # not a scenario field\n"
+        "def read(priority: Annotated[int, Query(ge=0, le=6)] = 0): ...\n"
+    )
     hits = python_findings(Path("x.py"), text, {"seed", "priority"})
     assert hits == [(2, "seeds: le=2 ** 31 - 1"), (5, "priority: le=6")]

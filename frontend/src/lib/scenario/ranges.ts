@@ -13,6 +13,7 @@ export function schemaRange(key: string): NumberRange {
  *  no limit anyone types). */
 export function rangeHint(r: NumberRange): string {
   const min = `${r.exclusiveMin ? "> " : ""}${(r.min ?? 0).toLocaleString("en-US")}`;
-  if (r.max === undefined || r.max > 2 ** 50) return r.exclusiveMin ? `more than ${r.min ?? 0}` : `at least ${r.min ?? 0}`;
+  if (r.max === undefined || r.max > 2 ** 50)
+    return r.exclusiveMin ? `more than ${r.min ?? 0}` : `at least ${r.min ?? 0}`;
   return `${min} .. ${r.max.toLocaleString("en-US")}`;
 }

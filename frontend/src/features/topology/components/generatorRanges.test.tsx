@@ -15,7 +15,14 @@ describe("the generator form's ranges are the declaration's", () => {
   });
 
   it("takes every parameter's min and max from SCHEMA_RANGES", () => {
-    const definition: Record<string, string> = { leaf_spine: "LeafSpine", fat_tree: "FatTree", three_tier: "ThreeTier", rail_optimized: "RailOptimized", multi_plane: "MultiPlane", dci: "Dci" };
+    const definition: Record<string, string> = {
+      leaf_spine: "LeafSpine",
+      fat_tree: "FatTree",
+      three_tier: "ThreeTier",
+      rail_optimized: "RailOptimized",
+      multi_plane: "MultiPlane",
+      dci: "Dci",
+    };
     for (const [kind, g] of Object.entries(GENERATORS)) {
       for (const p of g.params) {
         const key = p.key.startsWith("site.") ? `LeafSpineSite.${p.key.slice(5)}` : `${definition[kind]}.${p.key}`;
@@ -30,7 +37,9 @@ describe("the generator form's ranges are the declaration's", () => {
     expect(estimateNodes("leaf_spine", { leaves: 2, spines: 2, hosts_per_leaf: 2 })).toBe(8);
     expect(estimateNodes("fat_tree", { k: 4 })).toBe(36);
     expect(estimateNodes("dci", { "site.leaves": 2, "site.spines": 2, "site.hosts_per_leaf": 2 })).toBe(18);
-    expect(estimateNodes("multi_plane", { planes: 4, units: 1, servers_per_unit: 4, nics_per_server: 2, spines: 2 })).toBe(24);
+    expect(
+      estimateNodes("multi_plane", { planes: 4, units: 1, servers_per_unit: 4, nics_per_server: 2, spines: 2 }),
+    ).toBe(24);
     expect(estimateNodes("leaf_spine", { leaves: 2 })).toBeNull();
   });
 });
