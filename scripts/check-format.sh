@@ -2,16 +2,18 @@
 # Formatting and lint (issue 39 §4), a suite of scripts/test.sh; changes nothing.
 #   Python (backend/, validation/, bench/): `ruff check` and `ruff format --check` (ruff.toml)
 #   frontend: `prettier --check` (frontend/.prettierrc.json, frontend/.prettierignore)
-# Files written before the formatters were adopted are listed as pending (ruff.toml
-# [format] exclude, the second part of .prettierignore); the lists only shrink: a pending file
+#   simcore: `clang-format --dry-run -Werror` (simcore/.clang-format, simcore/.clang-format-ignore)
+# Files written before the formatters were checked are listed as pending (ruff.toml
+# [format] exclude, the second part of each ignore file); the lists only shrink: a pending file
 # that is formatted now, or that no longer exists, fails the check until it leaves its list.
-# To format a file: .venv/bin/ruff format FILE, or (cd frontend && npx prettier --write FILE),
-# then take it off its list.
+# To format a file: .venv/bin/ruff format FILE, (cd frontend && npx prettier --write FILE) or
+# (cd simcore && clang-format -i FILE), then take it off its list.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 RUFF="${RUFF:-.venv/bin/ruff}"
 PRETTIER="frontend/node_modules/.bin/prettier"
+CLANG_FORMAT="${CLANG_FORMAT:-clang-format}"
 PY_DIRS=(backend validation bench)
 FRONTEND_GLOBS=('src/**/*.{ts,tsx,css}' 'e2e/**/*.ts' 'bench/**/*.{ts,tsx,mjs}' '*.{ts,js}')
 status=0
@@ -57,5 +59,23 @@ unformatted="$(
 )"
 (cd frontend && still_pending "frontend/.prettierignore" "$fe_pending" <<<"$unformatted") || status=1
 
-[ $status = 0 ] && echo "formatting: every checked file is formatted; $(grep -c . <<<"$py_pending") Python and $(grep -c . <<<"$fe_pending") frontend files pending"
+echo "$("$CLANG_FORMAT" --version)"
+ignored="$(grep -v '^#' simcore/.clang-format-ignore | grep -v '^$')"
+cc_pending="$(sed -n '/^# Written before/,$p' simcore/.clang-format-ignore | grep -v '^#' | grep -v '^$')"
+unformatted="$(
+    cd simcore
+    git ls-files '*.cc' '*.h' | while IFS= read -r f; do
+        if grep -qxF "$f" <<<"$ignored"; then
+            # pending: still unformatted? (a generated file is not asked)
+            grep -qxF "$f" <<<"$cc_pending" && ! "$CLANG_FORMAT" --dry-run -Werror "$f" >/dev/null 2>&1 && echo "$f"
+        elif ! "$CLANG_FORMAT" --dry-run -Werror "$f" >/dev/null 2>&1; then
+            echo "simcore/$f is not formatted: (cd simcore && $CLANG_FORMAT -i $f)" >&2
+            echo "!unformatted"
+        fi
+    done
+)"
+grep -qxF '!unformatted' <<<"$unformatted" && status=1
+(cd simcore && still_pending "simcore/.clang-format-ignore" "$cc_pending" <<<"$unformatted") || status=1
+
+[ $status = 0 ] && echo "formatting: every checked file is formatted; pending: $(grep -c . <<<"$py_pending") Python, $(grep -c . <<<"$fe_pending") frontend, $(grep -c . <<<"$cc_pending") C++ files"
 exit $status

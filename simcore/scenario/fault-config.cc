@@ -80,7 +80,8 @@ void
 ReadLoss(ObjectReader& r, const Topology& topo, FaultSpec& f)
 {
     f.link = ReadLink(r, topo);
-    f.bothDirections = r.Enum("direction", schema::kLossDirection.def, schema::kLossDirection.options) == "both";
+    f.bothDirections =
+        r.Enum("direction", schema::kLossDirection.def, schema::kLossDirection.options) == "both";
     const json* rate = r.Raw("rate");
     const json* everyN = r.Raw("every_n");
     if ((rate == nullptr || rate->is_null()) == (everyN == nullptr || everyN->is_null()))
@@ -209,7 +210,8 @@ ReadFault(const json& item, const std::string& path, const Topology& topo, uint8
     {
         throw ScenarioError(r.FieldPath("start_us"), "field required (us)");
     }
-    double startUs = ReadNumber(*start, r.FieldPath("start_us"), Range::Of(schema::kFaultBaseStartUs));
+    double startUs =
+        ReadNumber(*start, r.FieldPath("start_us"), Range::Of(schema::kFaultBaseStartUs));
     if (startUs >= durationUs)
     {
         throw ScenarioError(r.FieldPath("start_us"),
@@ -255,7 +257,8 @@ ReadFault(const json& item, const std::string& path, const Topology& topo, uint8
     {
         f.kind = FaultKind::PFC_STORM;
         f.host = ReadHost(r, topo);
-        f.priority = static_cast<uint8_t>(r.Int("priority", dataPriority, Range::Of(schema::kPfcStormPriority)));
+        f.priority = static_cast<uint8_t>(
+            r.Int("priority", dataPriority, Range::Of(schema::kPfcStormPriority)));
         const json* interval = r.Raw("interval_us");
         if (interval && !interval->is_null())
         {
@@ -328,10 +331,12 @@ ResolveWatchdogs(const json* watchdogs, ordered_json* out)
         ordered_json swOut;
         ObjectReader s(sw ? *sw : kEmpty, r.FieldPath("switch"), out ? &swOut : nullptr);
         w.switchEnabled = s.Bool("enabled", false);
-        w.switchDetectNs = UsToNs(s.Number("detect_us", schema::kSwitchWatchdogDetectUs.def, Range::Of(schema::kSwitchWatchdogDetectUs)));
+        w.switchDetectNs = UsToNs(s.Number("detect_us", schema::kSwitchWatchdogDetectUs.def,
+                                           Range::Of(schema::kSwitchWatchdogDetectUs)));
         w.switchRestoreNs = UsToNs(s.Number("restore_us", schema::kSwitchWatchdogRestoreUs.def,
-                                             Range::Of(schema::kSwitchWatchdogRestoreUs)));
-        w.switchAllPorts = s.Enum("ports", schema::kSwitchWatchdogPorts.def, schema::kSwitchWatchdogPorts.options) == "all";
+                                            Range::Of(schema::kSwitchWatchdogRestoreUs)));
+        w.switchAllPorts = s.Enum("ports", schema::kSwitchWatchdogPorts.def,
+                                  schema::kSwitchWatchdogPorts.options) == "all";
         s.Finish();
         r.Record("switch", swOut);
     }
@@ -340,12 +345,14 @@ ResolveWatchdogs(const json* watchdogs, ordered_json* out)
         ordered_json nicOut;
         ObjectReader n(nic ? *nic : kEmpty, r.FieldPath("nic"), out ? &nicOut : nullptr);
         w.nicEnabled = n.Bool("enabled", false);
-        w.nicDetectNs = UsToNs(n.Number("detect_us", schema::kNicWatchdogDetectUs.def, Range::Of(schema::kNicWatchdogDetectUs)));
+        w.nicDetectNs = UsToNs(n.Number("detect_us", schema::kNicWatchdogDetectUs.def,
+                                        Range::Of(schema::kNicWatchdogDetectUs)));
         n.Finish();
         r.Record("nic", nicOut);
     }
-    w.deadlockReportNs = UsToNs(r.Number("deadlock_report_us", schema::kWatchdogsDeadlockReportUs.def,
-                                               Range::Of(schema::kWatchdogsDeadlockReportUs)));
+    w.deadlockReportNs =
+        UsToNs(r.Number("deadlock_report_us", schema::kWatchdogsDeadlockReportUs.def,
+                        Range::Of(schema::kWatchdogsDeadlockReportUs)));
     r.Finish();
     return w;
 }

@@ -108,8 +108,8 @@ GenerateFlowList(ObjectReader& r,
                  FlowRelations& relations)
 {
     r.String("name", "", kMaxNameChars);
-    uint8_t defaultPriority =
-        static_cast<uint8_t>(r.Int("priority", ctx.dataPriority, Range::Of(schema::kFlowListPriority)));
+    uint8_t defaultPriority = static_cast<uint8_t>(
+        r.Int("priority", ctx.dataPriority, Range::Of(schema::kFlowListPriority)));
     Range startRange = Range::Of(schema::kFlowListStartUs);
     startRange.max = ctx.durationUs;
     startRange.maxOpen = true;
@@ -174,7 +174,8 @@ GenerateFlowList(ObjectReader& r,
             throw ScenarioError(item.FieldPath("start_us"),
                                 "plus the generator's start_us " + Describe(ctx.durationUs));
         }
-        f.priority = static_cast<uint8_t>(item.Int("priority", defaultPriority, Range::Of(schema::kListedFlowPriority)));
+        f.priority = static_cast<uint8_t>(
+            item.Int("priority", defaultPriority, Range::Of(schema::kListedFlowPriority)));
         f.generator = generatorIndex;
         f.startNs = UsToNs(offsetUs + startUs);
         const NicConfig& nic = (*ctx.nicCfg)[f.src];

@@ -103,7 +103,8 @@ class GeneratorContext
           m_relations(relations)
     {
         r.String("name", "", kMaxNameChars);
-        m_priority = static_cast<uint8_t>(r.Int("priority", ctx.dataPriority, Range::Of(schema::kGeneratorPriority)));
+        m_priority = static_cast<uint8_t>(
+            r.Int("priority", ctx.dataPriority, Range::Of(schema::kGeneratorPriority)));
         Range startRange = Range::Of(schema::kGeneratorStartUs);
         startRange.max = ctx.durationUs;
         startRange.maxOpen = true;
@@ -119,7 +120,8 @@ class GeneratorContext
         }
         m_startUs = start ? start->get<double>() : 0.0;
         r.Record("start_us", m_startUs);
-        m_qps = static_cast<uint32_t>(r.Int("qps", static_cast<int64_t>(schema::kGeneratorQps.def), Range::Of(schema::kGeneratorQps)));
+        m_qps = static_cast<uint32_t>(r.Int("qps", static_cast<int64_t>(schema::kGeneratorQps.def),
+                                            Range::Of(schema::kGeneratorQps)));
     }
 
     ObjectReader& Reader() { return m_r; }

@@ -140,7 +140,8 @@ ReadFlows(ObjectReader& r, const std::vector<FlowSpec>& flows)
     ordered_json given = ordered_json::array();
     for (std::size_t i = 0; i < v->size(); ++i)
     {
-        int64_t id = ReadInt((*v)[i], IndexPath(path, i), Range::Closed(0, static_cast<double>(kMaxFlowId)));
+        int64_t id =
+            ReadInt((*v)[i], IndexPath(path, i), Range::Closed(0, static_cast<double>(kMaxFlowId)));
         if (static_cast<uint64_t>(id) >= flows.size())
         {
             throw ScenarioError(IndexPath(path, i), "unknown flow id " + std::to_string(id) +

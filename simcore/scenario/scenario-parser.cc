@@ -130,8 +130,10 @@ Resolve(const json& doc, const std::string& bytes, ordered_json* out, const Load
     s.schemaVersion = 1;
     s.name = r.String("name", "", kMaxNameChars);
     r.String("description", "", 5000);
-    s.seed = static_cast<uint32_t>(r.Int("seed", static_cast<int64_t>(schema::kScenarioSeed.def), Range::Of(schema::kScenarioSeed)));
-    double durationUs = r.Number("duration_us", schema::kScenarioDurationUs.def, Range::Of(schema::kScenarioDurationUs));
+    s.seed = static_cast<uint32_t>(r.Int("seed", static_cast<int64_t>(schema::kScenarioSeed.def),
+                                         Range::Of(schema::kScenarioSeed)));
+    double durationUs = r.Number("duration_us", schema::kScenarioDurationUs.def,
+                                 Range::Of(schema::kScenarioDurationUs));
     const json* warmup = r.Raw("warmup_us");
     double warmupUs = 0;
     if (warmup)

@@ -537,8 +537,7 @@ BuildExplicit(ObjectReader& r)
         }
         else
         {
-            double km =
-                lr.Number("length_km", 0, Range::Of(schema::kExplicitLinkLengthKm));
+            double km = lr.Number("length_km", 0, Range::Of(schema::kExplicitLinkLengthKm));
             lr.Raw("delay_us");
             delayUs = km * kFibreUsPerKm;
         }

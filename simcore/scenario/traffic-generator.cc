@@ -221,8 +221,8 @@ GenerateStride(GeneratorContext& g)
     }
     Range strideRange = Range::Of(schema::kStrideStride);
     strideRange.max = static_cast<double>(n - 1); // and below the number of hosts
-    uint64_t stride = static_cast<uint64_t>(
-        ReadInt(*strideValue, g.Reader().FieldPath("stride"), strideRange));
+    uint64_t stride =
+        static_cast<uint64_t>(ReadInt(*strideValue, g.Reader().FieldPath("stride"), strideRange));
     g.Reader().Record("stride", stride);
     uint64_t size = g.SizeBytes("size_bytes");
     g.Reader().Finish();
@@ -367,8 +367,7 @@ void
 GenerateWorkload(GeneratorContext& g)
 {
     ObjectReader& r = g.Reader();
-    std::string dist =
-        r.Enum("distribution", "", schema::kWorkloadDistribution.options);
+    std::string dist = r.Enum("distribution", "", schema::kWorkloadDistribution.options);
     const json* cdfValue = r.Raw("cdf");
     FlowSizeCdf cdf(std::vector<std::pair<double, double>>{{1.0, 100.0}});
     if (dist == "custom")
