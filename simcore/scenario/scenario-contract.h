@@ -195,7 +195,7 @@ constexpr NumberField kCcPartialRaiMbps{1.0, false, 1600000.0, false, kNoDefault
 constexpr NumberField kCcPartialRateDecreaseIntervalUs{0, false, 1000000.0, false, kNoDefault, false, "us", nullptr};
 constexpr NumberField kCcPartialRateIncreaseTimerUs{1.0, false, 1000000.0, false, kNoDefault, false, "us", nullptr};
 constexpr NumberField kCcPartialRhaiMbps{1.0, false, 1600000.0, false, kNoDefault, false, "Mbit/s", nullptr};
-inline const EnumField kCollectiveAlgorithm{"", {"ring", "tree", "halving_doubling", "direct", "hierarchical"}};
+inline const EnumField kCollectiveAlgorithm{"", {"ring", "tree", "halving_doubling", "hierarchical", "direct"}};
 constexpr NumberField kCollectiveChannels{1, false, 64, false, 1, true, nullptr, nullptr};
 constexpr NumberField kCollectiveChunkBytes{0, false, 9007199254740992, false, 0, true, "bytes", nullptr};
 constexpr NumberField kCollectiveComputeUs{0, false, 1000000.0, false, 0, false, "us", nullptr};

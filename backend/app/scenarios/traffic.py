@@ -243,6 +243,10 @@ COLLECTIVE_ALGORITHMS = {
     "all_to_all": ("direct",),
     "broadcast": ("ring", "tree"),
 }
+# The ops, and every algorithm in the order the table first names it: the enumerations of
+# Collective.op and Collective.algorithm (the simulator reads the table, kCollectiveOps).
+COLLECTIVE_OPS = tuple(COLLECTIVE_ALGORITHMS)
+ALGORITHMS = tuple(dict.fromkeys(a for algs in COLLECTIVE_ALGORITHMS.values() for a in algs))
 
 
 class Collective(Generator):
@@ -250,11 +254,10 @@ class Collective(Generator):
     the flows bringing their data; between two GPUs of one server a step is an NVLink transfer."""
 
     kind: Literal["collective"]
-    op: Literal["all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast"]
-    algorithm: Literal["ring", "tree", "halving_doubling", "direct", "hierarchical"] | None = Field(
-        None, description="all_reduce: ring, tree, halving_doubling, hierarchical; all_gather and "
-        "reduce_scatter: ring, halving_doubling; all_to_all: direct; broadcast: ring, tree. "
-        "Unset: the op's first (ring; direct for all_to_all)")
+    op: Literal[COLLECTIVE_OPS]  # type: ignore[valid-type]
+    algorithm: Literal[ALGORITHMS] | None = Field(  # type: ignore[valid-type]
+        None, description="; ".join(f"{op}: {', '.join(algs)}" for op, algs in COLLECTIVE_ALGORITHMS.items())
+        + ". Unset: the op's first")
     hosts: list[NodeId] | None = Field(
         None, min_length=2, max_length=limits.MAX_COLLECTIVE_RANKS,
         description="the ranks in rank order; default: the servers placement picks, else every host")
