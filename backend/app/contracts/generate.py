@@ -164,6 +164,14 @@ def typescript(schema: dict) -> str:
         body = ", ".join(f"{k}: {_ts_value(v)}" for k, v in rng.items())
         out.append(f"  {_ts_value(key)}: {{ {body} }},")
     out += ["};", ""]
+    out.append('/** Numeric defaults keyed "Definition.property", as SCHEMA_RANGES. */')
+    out.append("export const SCHEMA_DEFAULTS: Readonly<Record<string, number>> = {")
+    for name, node in [("#", schema)] + _inherited_tables() + sorted(schema["$defs"].items()):
+        for prop, sub in sorted(node.get("properties", {}).items()):
+            spec = leaf(schema, prop, sub)
+            if spec and spec.type in ("integer", "number") and isinstance(spec.default, (int, float)):
+                out.append(f"  {_ts_value(f'{name}.{prop}')}: {_ts_value(spec.default)},")
+    out += ["};", ""]
     for const, prop in _KIND_LISTS:
         kinds = _kinds(schema, prop)
         out.append(f"/** Every `{prop}` kind (its discriminator). */")

@@ -3,7 +3,7 @@ import type { GeneratorKind, GeneratorTopology, Json, Topology } from "../../../
 import { GlossaryTip } from "../../../components/GlossaryTip";
 import { ApiError } from "../../../lib/api/errors";
 import { uniqueFieldErrors } from "../../../lib/api/fieldErrors";
-import { FABRIC_COUNTS, LIMITS } from "../../../lib/scenario/contract.gen";
+import { FABRIC_COUNTS, LIMITS, SCHEMA_DEFAULTS } from "../../../lib/scenario/contract.gen";
 import { schemaRange } from "../../../lib/scenario/ranges";
 import { FIBRE_US_PER_KM } from "../../../lib/topology/linkLabels";
 
@@ -39,12 +39,32 @@ interface ParamSpec {
   step?: number | "any";
   /** shown in an empty field: what an omitted (optional) setting defaults to */
   placeholder?: string;
+  /** the property it sets ("LeafSpine.leaves"): its range and default come from there */
+  schema?: string;
 }
 
 /** min and max of a generator's field, from the generated contract ("LeafSpine", "leaves"). */
-function bounds(definition: string, field: string): Pick<ParamSpec, "min" | "max"> {
-  const { min, max } = schemaRange(`${definition}.${field}`);
-  return { min, max };
+function bounds(definition: string, field: string): Pick<ParamSpec, "min" | "max" | "schema"> {
+  const schema = `${definition}.${field}`;
+  const { min, max } = schemaRange(schema);
+  return { min, max, schema };
+}
+
+/** The form's starting values: each parameter's declared default (SCHEMA_DEFAULTS); `also`
+ *  names the defaults of fields whose own default is another's (three_tier's uplinks: the host
+ *  rate) or that the form sets outside its parameters (the DCI's distance). */
+function defaultsOf(params: ParamSpec[], also: Record<string, string> = {}): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const p of params) {
+    const v = p.schema !== undefined ? SCHEMA_DEFAULTS[p.schema] : undefined;
+    if (v !== undefined) out[p.key] = v;
+  }
+  for (const [key, schema] of Object.entries(also)) {
+    const v = SCHEMA_DEFAULTS[schema];
+    if (v === undefined) throw new Error(`no default for ${schema} in the generated contract`);
+    out[key] = v;
+  }
+  return out;
 }
 
 /** The host rate and link delay every generator has (the same declaration in each). */
@@ -53,76 +73,57 @@ const rates = (definition: string): ParamSpec[] => [
   { key: "link_delay_us", label: "Link delay", unit: "us", ...bounds(definition, "link_delay_us"), step: 0.1 },
 ];
 
+/** A generator's form: its title, parameters and their declared defaults (see defaultsOf). */
+function generator(title: string, params: ParamSpec[], also?: Record<string, string>) {
+  return { title, params, defaults: defaultsOf(params, also) };
+}
+
 export const GENERATORS: Record<GeneratorKind, { title: string; params: ParamSpec[]; defaults: Record<string, number> }> = {
-  leaf_spine: {
-    title: "Leaf-spine",
-    params: [
-      { key: "leaves", label: "Leaves", ...bounds("LeafSpine", "leaves") },
-      { key: "spines", label: "Spines", ...bounds("LeafSpine", "spines") },
-      { key: "hosts_per_leaf", label: "Hosts per leaf", ...bounds("LeafSpine", "hosts_per_leaf") },
-      ...rates("LeafSpine"),
-      { key: "fabric_rate_gbps", label: "Fabric rate", unit: "Gbit/s", ...bounds("LeafSpine", "fabric_rate_gbps"), step: "any" },
-    ],
-    defaults: { leaves: 2, spines: 2, hosts_per_leaf: 2, host_rate_gbps: 100, fabric_rate_gbps: 100, link_delay_us: 1 },
-  },
-  fat_tree: {
-    title: "Fat-tree",
-    params: [{ key: "k", label: "k (even)", ...bounds("FatTree", "k"), step: 2 }, ...rates("FatTree"), { key: "fabric_rate_gbps", label: "Fabric rate", unit: "Gbit/s", ...bounds("FatTree", "fabric_rate_gbps"), step: "any" }],
-    defaults: { k: 4, host_rate_gbps: 100, fabric_rate_gbps: 100, link_delay_us: 1 },
-  },
-  three_tier: {
-    title: "Three-tier podsets",
-    params: [
-      { key: "podsets", label: "Podsets", ...bounds("ThreeTier", "podsets") },
-      { key: "tors_per_podset", label: "ToRs per podset", ...bounds("ThreeTier", "tors_per_podset") },
-      { key: "leafs_per_podset", label: "Leafs per podset", ...bounds("ThreeTier", "leafs_per_podset") },
-      { key: "spines", label: "Spines", ...bounds("ThreeTier", "spines") },
-      { key: "hosts_per_tor", label: "Hosts per ToR", ...bounds("ThreeTier", "hosts_per_tor") },
-      ...rates("ThreeTier"),
-      { key: "tor_uplink_gbps", label: "ToR uplink (sets oversubscription)", unit: "Gbit/s", ...bounds("ThreeTier", "tor_uplink_gbps"), step: "any" },
-      { key: "leaf_uplink_gbps", label: "Leaf uplink", unit: "Gbit/s", ...bounds("ThreeTier", "leaf_uplink_gbps"), step: "any" },
-    ],
-    defaults: { podsets: 2, tors_per_podset: 4, leafs_per_podset: 2, spines: 4, hosts_per_tor: 4, host_rate_gbps: 100, tor_uplink_gbps: 100, leaf_uplink_gbps: 100, link_delay_us: 1 },
-  },
-  rail_optimized: {
-    title: "Rail-optimized (AI cluster)",
-    params: [
-      { key: "units", label: "Scalable units", ...bounds("RailOptimized", "units") },
-      { key: "servers_per_unit", label: "Servers per unit", ...bounds("RailOptimized", "servers_per_unit") },
-      { key: "nics_per_server", label: "NICs (GPUs) per server = rails", ...bounds("RailOptimized", "nics_per_server") },
-      { key: "spines", label: "Spines", ...bounds("RailOptimized", "spines") },
-      { key: "host_rate_gbps", label: "NIC rate", unit: "Gbit/s", ...bounds("RailOptimized", "host_rate_gbps"), step: "any" },
-      { key: "fabric_rate_gbps", label: "Leaf-spine rate", unit: "Gbit/s", ...bounds("RailOptimized", "fabric_rate_gbps"), step: "any" },
-      { key: "link_delay_us", label: "Link delay", unit: "us", ...bounds("RailOptimized", "link_delay_us"), step: 0.1 },
-      { key: "nvlink_gbps", label: "NVLink per GPU (cost, not a link)", unit: "Gbit/s", ...bounds("RailOptimized", "nvlink_gbps"), step: "any" },
-    ],
-    defaults: { units: 2, servers_per_unit: 4, nics_per_server: 8, spines: 4, host_rate_gbps: 400, fabric_rate_gbps: 400, link_delay_us: 1, nvlink_gbps: LIMITS.RAIL_NVLINK_GBPS },
-  },
-  multi_plane: {
-    title: "Multi-plane (AI cluster)",
-    params: [
-      { key: "planes", label: "Planes (ports per NIC)", ...bounds("MultiPlane", "planes") },
-      { key: "units", label: "Scalable units", ...bounds("MultiPlane", "units") },
-      { key: "servers_per_unit", label: "Servers per unit", ...bounds("MultiPlane", "servers_per_unit") },
-      { key: "nics_per_server", label: "NICs (GPUs) per server = rails", ...bounds("MultiPlane", "nics_per_server") },
-      { key: "spines", label: "Spines per plane", ...bounds("MultiPlane", "spines") },
-      { key: "host_rate_gbps", label: "NIC port rate (per plane)", unit: "Gbit/s", ...bounds("MultiPlane", "host_rate_gbps"), step: "any" },
-      { key: "fabric_rate_gbps", label: "Leaf-spine rate", unit: "Gbit/s", ...bounds("MultiPlane", "fabric_rate_gbps"), step: "any" },
-      { key: "link_delay_us", label: "Link delay", unit: "us", ...bounds("MultiPlane", "link_delay_us"), step: 0.1 },
-      { key: "nvlink_gbps", label: "NVLink per GPU (cost, not a link)", unit: "Gbit/s", ...bounds("MultiPlane", "nvlink_gbps"), step: "any" },
-    ],
-    defaults: { planes: 4, units: 1, servers_per_unit: 4, nics_per_server: 2, spines: 2, host_rate_gbps: 200, fabric_rate_gbps: 200, link_delay_us: 1, nvlink_gbps: LIMITS.RAIL_NVLINK_GBPS },
-  },
-  dci: {
-    title: "DCI (two sites)",
-    params: [
-      { key: "site.leaves", label: "Leaves per site", ...bounds("LeafSpineSite", "leaves") },
-      { key: "site.spines", label: "Spines per site", ...bounds("LeafSpineSite", "spines") },
-      { key: "site.hosts_per_leaf", label: "Hosts per leaf", ...bounds("LeafSpineSite", "hosts_per_leaf") },
-      { key: "dci_rate_gbps", label: "Long-haul rate", unit: "Gbit/s", ...bounds("Dci", "dci_rate_gbps"), step: "any" },
-    ],
-    defaults: { "site.leaves": 2, "site.spines": 2, "site.hosts_per_leaf": 2, dci_rate_gbps: 100, length_km: 100 },
-  },
+  leaf_spine: generator("Leaf-spine", [
+    { key: "leaves", label: "Leaves", ...bounds("LeafSpine", "leaves") },
+    { key: "spines", label: "Spines", ...bounds("LeafSpine", "spines") },
+    { key: "hosts_per_leaf", label: "Hosts per leaf", ...bounds("LeafSpine", "hosts_per_leaf") },
+    ...rates("LeafSpine"),
+    { key: "fabric_rate_gbps", label: "Fabric rate", unit: "Gbit/s", ...bounds("LeafSpine", "fabric_rate_gbps"), step: "any" },
+  ]),
+  fat_tree: generator("Fat-tree", [{ key: "k", label: "k (even)", ...bounds("FatTree", "k"), step: 2 }, ...rates("FatTree"), { key: "fabric_rate_gbps", label: "Fabric rate", unit: "Gbit/s", ...bounds("FatTree", "fabric_rate_gbps"), step: "any" }]),
+  three_tier: generator("Three-tier podsets", [
+    { key: "podsets", label: "Podsets", ...bounds("ThreeTier", "podsets") },
+    { key: "tors_per_podset", label: "ToRs per podset", ...bounds("ThreeTier", "tors_per_podset") },
+    { key: "leafs_per_podset", label: "Leafs per podset", ...bounds("ThreeTier", "leafs_per_podset") },
+    { key: "spines", label: "Spines", ...bounds("ThreeTier", "spines") },
+    { key: "hosts_per_tor", label: "Hosts per ToR", ...bounds("ThreeTier", "hosts_per_tor") },
+    ...rates("ThreeTier"),
+    { key: "tor_uplink_gbps", label: "ToR uplink (sets oversubscription)", unit: "Gbit/s", ...bounds("ThreeTier", "tor_uplink_gbps"), step: "any" },
+    { key: "leaf_uplink_gbps", label: "Leaf uplink", unit: "Gbit/s", ...bounds("ThreeTier", "leaf_uplink_gbps"), step: "any" },
+  ], { tor_uplink_gbps: "ThreeTier.host_rate_gbps", leaf_uplink_gbps: "ThreeTier.host_rate_gbps" }),
+  rail_optimized: generator("Rail-optimized (AI cluster)", [
+    { key: "units", label: "Scalable units", ...bounds("RailOptimized", "units") },
+    { key: "servers_per_unit", label: "Servers per unit", ...bounds("RailOptimized", "servers_per_unit") },
+    { key: "nics_per_server", label: "NICs (GPUs) per server = rails", ...bounds("RailOptimized", "nics_per_server") },
+    { key: "spines", label: "Spines", ...bounds("RailOptimized", "spines") },
+    { key: "host_rate_gbps", label: "NIC rate", unit: "Gbit/s", ...bounds("RailOptimized", "host_rate_gbps"), step: "any" },
+    { key: "fabric_rate_gbps", label: "Leaf-spine rate", unit: "Gbit/s", ...bounds("RailOptimized", "fabric_rate_gbps"), step: "any" },
+    { key: "link_delay_us", label: "Link delay", unit: "us", ...bounds("RailOptimized", "link_delay_us"), step: 0.1 },
+    { key: "nvlink_gbps", label: "NVLink per GPU (cost, not a link)", unit: "Gbit/s", ...bounds("RailOptimized", "nvlink_gbps"), step: "any" },
+  ]),
+  multi_plane: generator("Multi-plane (AI cluster)", [
+    { key: "planes", label: "Planes (ports per NIC)", ...bounds("MultiPlane", "planes") },
+    { key: "units", label: "Scalable units", ...bounds("MultiPlane", "units") },
+    { key: "servers_per_unit", label: "Servers per unit", ...bounds("MultiPlane", "servers_per_unit") },
+    { key: "nics_per_server", label: "NICs (GPUs) per server = rails", ...bounds("MultiPlane", "nics_per_server") },
+    { key: "spines", label: "Spines per plane", ...bounds("MultiPlane", "spines") },
+    { key: "host_rate_gbps", label: "NIC port rate (per plane)", unit: "Gbit/s", ...bounds("MultiPlane", "host_rate_gbps"), step: "any" },
+    { key: "fabric_rate_gbps", label: "Leaf-spine rate", unit: "Gbit/s", ...bounds("MultiPlane", "fabric_rate_gbps"), step: "any" },
+    { key: "link_delay_us", label: "Link delay", unit: "us", ...bounds("MultiPlane", "link_delay_us"), step: 0.1 },
+    { key: "nvlink_gbps", label: "NVLink per GPU (cost, not a link)", unit: "Gbit/s", ...bounds("MultiPlane", "nvlink_gbps"), step: "any" },
+  ]),
+  dci: generator("DCI (two sites)", [
+    { key: "site.leaves", label: "Leaves per site", ...bounds("LeafSpineSite", "leaves") },
+    { key: "site.spines", label: "Spines per site", ...bounds("LeafSpineSite", "spines") },
+    { key: "site.hosts_per_leaf", label: "Hosts per leaf", ...bounds("LeafSpineSite", "hosts_per_leaf") },
+    { key: "dci_rate_gbps", label: "Long-haul rate", unit: "Gbit/s", ...bounds("Dci", "dci_rate_gbps"), step: "any" },
+  ], { length_km: "Dci.length_km" }),
 };
 
 /** The DCI's distance (Dci.length_km). */

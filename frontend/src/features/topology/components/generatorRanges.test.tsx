@@ -1,5 +1,5 @@
 import { render, screen } from "@testing-library/react";
-import { SCHEMA_RANGES } from "../../../lib/scenario/contract.gen";
+import { SCHEMA_DEFAULTS, SCHEMA_RANGES } from "../../../lib/scenario/contract.gen";
 import { GENERATORS, GeneratorForm, estimateNodes } from "./GeneratorForm";
 
 // Issue 39 §1: the generator form wrote its ranges by hand, two of them unlike the API's (rate
@@ -31,6 +31,22 @@ describe("the generator form's ranges are the declaration's", () => {
         expect([p.min, p.max], key).toEqual([r!.min, r!.max]);
       }
     }
+  });
+
+  it("starts each parameter at its declared default", () => {
+    expect(GENERATORS.leaf_spine.defaults).toEqual({
+      leaves: 2,
+      spines: 2,
+      hosts_per_leaf: 2,
+      host_rate_gbps: 100,
+      link_delay_us: 1,
+      fabric_rate_gbps: 100,
+    });
+    for (const g of Object.values(GENERATORS)) {
+      for (const p of g.params)
+        expect(g.defaults[p.key], p.key).toBe(SCHEMA_DEFAULTS[p.schema!] ?? g.defaults.host_rate_gbps);
+    }
+    expect(GENERATORS.dci.defaults.length_km).toBe(SCHEMA_DEFAULTS["Dci.length_km"]);
   });
 
   it("counts nodes by the declared formulas (the counts fabricsim expand reports)", () => {
