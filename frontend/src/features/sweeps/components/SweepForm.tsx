@@ -3,6 +3,7 @@ import { ErrorBox } from "../../../components/States";
 import type { SweepCreate } from "../api/sweeps";
 import { fieldErrorMap, fieldMessages } from "../../../lib/api/fieldErrors";
 import { describeValues } from "../../../lib/scenario/values";
+import { LIMITS } from "../../../lib/scenario/contract.gen";
 import { ParamPicker, type ParamChoice } from "../../../components/ParamPicker";
 
 const SEED: ParamChoice[] = [{ path: "seed", label: "Seed", numeric: true }];
@@ -83,7 +84,7 @@ export function SweepForm({ scenarioId, busy, error, onSubmit }: {
       ))}
       <button type="button" className="small" onClick={() => setLinked([...linked, { path: "", from: "", scale: "1", offset: "0" }])}>Add linked parameter</button>
       <div className="row">
-        <label>Seed <input type="number" value={seed} min={0} onChange={(e) => setSeed(Number(e.target.value))} aria-label="Sweep seed" /></label>
+        <label>Seed <input type="number" value={seed} min={0} max={LIMITS.MAX_SEED} onChange={(e) => setSeed(Number(e.target.value))} aria-label="Sweep seed" /></label>
         <strong data-testid="sweep-points">{points} points</strong>
         {points > 5000 && <span className="field-error">at most 5,000 points</span>}
         <button type="submit" className="primary" disabled={!valid || busy}>{busy ? "Starting…" : "Start sweep"}</button>
