@@ -27,7 +27,7 @@ ReadLink(ObjectReader& r, const Topology& topo)
     {
         throw ScenarioError(path, "field required (\"node->neighbor\")");
     }
-    std::string name = ReadString(*v, path, 200);
+    std::string name = ReadString(*v, path, kMaxNameChars);
     r.Record("link", name);
     std::size_t arrow = name.find("->");
     if (arrow == std::string::npos)
@@ -62,7 +62,7 @@ ReadHost(ObjectReader& r, const Topology& topo)
     {
         throw ScenarioError(path, "field required (a host id)");
     }
-    std::string name = ReadString(*v, path, 64);
+    std::string name = ReadString(*v, path, kMaxNodeIdChars);
     r.Record("host", name);
     auto it = topo.index.find(name);
     if (it == topo.index.end())
@@ -136,12 +136,12 @@ ReadSetNodes(ObjectReader& r, const Topology& topo, bool switches, const std::st
         r.Record("nodes", s);
         return nodes;
     }
-    RequireArray(*v, path, 1, 4096);
+    RequireArray(*v, path, 1, kMaxSetNodes);
     ordered_json names = ordered_json::array();
     for (std::size_t i = 0; i < v->size(); ++i)
     {
         std::string itemPath = IndexPath(path, i);
-        std::string name = ReadString((*v)[i], itemPath, 64);
+        std::string name = ReadString((*v)[i], itemPath, kMaxNodeIdChars);
         auto it = topo.index.find(name);
         if (it == topo.index.end() || topo.nodes[it->second].isHost == switches)
         {

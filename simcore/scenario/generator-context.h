@@ -28,7 +28,7 @@ constexpr uint32_t kUdpPortSpan = 16384;
 inline uint32_t
 ResolveHost(const nlohmann::json& v, const std::string& path, const Topology& topo)
 {
-    std::string id = ReadString(v, path, 64);
+    std::string id = ReadString(v, path, kMaxNodeIdChars);
     auto it = topo.index.find(id);
     if (it == topo.index.end())
     {

@@ -67,7 +67,7 @@ ReadPorts(ObjectReader& r,
     for (std::size_t i = 0; i < v->size(); ++i)
     {
         std::string itemPath = IndexPath(path, i);
-        std::string name = ReadString((*v)[i], itemPath, 200);
+        std::string name = ReadString((*v)[i], itemPath, kMaxNameChars);
         std::size_t arrow = name.find("->");
         if (arrow == std::string::npos)
         {

@@ -129,7 +129,7 @@ Resolve(const json& doc, const std::string& bytes, ordered_json* out, const Load
     r.Record("schema_version", 1);
     s.schemaVersion = 1;
     s.name = r.String("name", "", kMaxNameChars);
-    r.String("description", "", 5000);
+    r.String("description", "", kMaxDescriptionChars);
     s.seed = static_cast<uint32_t>(r.Int("seed", static_cast<int64_t>(schema::kScenarioSeed.def),
                                          Range::Of(schema::kScenarioSeed)));
     double durationUs = r.Number("duration_us", schema::kScenarioDurationUs.def,

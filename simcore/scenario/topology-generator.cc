@@ -332,7 +332,7 @@ BuildDci(ObjectReader& r)
 bool
 ValidNodeId(const std::string& id)
 {
-    if (id.empty() || id.size() > 64)
+    if (id.empty() || id.size() > kMaxNodeIdChars)
     {
         return false;
     }
@@ -355,7 +355,7 @@ ReadNodeRef(const json* v, const std::string& path, const Topology& topo)
     {
         throw ScenarioError(path, "field required");
     }
-    std::string id = ReadString(*v, path, 64);
+    std::string id = ReadString(*v, path, kMaxNodeIdChars);
     auto it = topo.index.find(id);
     if (it == topo.index.end())
     {
@@ -447,11 +447,11 @@ BuildExplicit(ObjectReader& r)
         {
             throw ScenarioError(nr.FieldPath("id"), "field required");
         }
-        std::string id = ReadString(*idValue, nr.FieldPath("id"), 64);
+        std::string id = ReadString(*idValue, nr.FieldPath("id"), kMaxNodeIdChars);
         if (!ValidNodeId(id))
         {
-            throw ScenarioError(nr.FieldPath("id"),
-                                "must match ^[A-Za-z0-9_.:-]{1,64}$ (got \"" + id + "\")");
+            throw ScenarioError(nr.FieldPath("id"), std::string("must match ") + kNodeIdPattern +
+                                                        " (got \"" + id + "\")");
         }
         if (b.Topo().index.count(id))
         {
@@ -464,11 +464,12 @@ BuildExplicit(ObjectReader& r)
         const json* server = nr.Raw("server");
         if (server && !server->is_null())
         {
-            std::string sid = ReadString(*server, nr.FieldPath("server"), 64);
+            std::string sid = ReadString(*server, nr.FieldPath("server"), kMaxNodeIdChars);
             if (!ValidNodeId(sid))
             {
-                throw ScenarioError(nr.FieldPath("server"),
-                                    "must match ^[A-Za-z0-9_.:-]{1,64}$ (got \"" + sid + "\")");
+                throw ScenarioError(nr.FieldPath("server"), std::string("must match ") +
+                                                                kNodeIdPattern + " (got \"" + sid +
+                                                                "\")");
             }
             if (kind != "host")
             {

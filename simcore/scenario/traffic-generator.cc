@@ -51,7 +51,8 @@ ReadIdPair(const json& v, const std::string& path)
     {
         throw ScenarioError(path, "must be a list of two ids [a, b]");
     }
-    return {ReadString(v[0], IndexPath(path, 0), 64), ReadString(v[1], IndexPath(path, 1), 64)};
+    return {ReadString(v[0], IndexPath(path, 0), kMaxNodeIdChars),
+            ReadString(v[1], IndexPath(path, 1), kMaxNodeIdChars)};
 }
 
 void
@@ -327,7 +328,7 @@ GeneratePerftest(GeneratorContext& g)
 FlowSizeCdf
 ReadCustomCdf(const json& v, const std::string& path)
 {
-    RequireArray(v, path, 1, 1000);
+    RequireArray(v, path, 1, kMaxCdfPoints);
     std::vector<std::pair<double, double>> points;
     for (std::size_t i = 0; i < v.size(); ++i)
     {

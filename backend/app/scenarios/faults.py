@@ -118,7 +118,7 @@ class SetParam(FaultBase):
 
     kind: Literal["set"]
     nodes: Literal["switches", "hosts"] | Annotated[list[NodeId], Field(min_length=1,
-                                                                         max_length=4096)]
+                                                                         max_length=limits.MAX_SET_NODES)]
     param: Literal[tuple(SET_PARAMS)]  # type: ignore[valid-type]
     value: float = Field(ge=0, le=1e12)
 

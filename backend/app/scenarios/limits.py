@@ -14,6 +14,7 @@ GB = 1000 * 1000 * 1000
 
 # Names (a scenario's, a traffic generator's, a fault's): what a list, a tab and a comparison show.
 MAX_NAME_CHARS = 200
+MAX_DESCRIPTION_CHARS = 5000  # a scenario's description
 # Nodes and links after expansion: room for a 100,000-GPU fabric (the flow engine's scale,
 # docs/model.md "Flow-level engine"; 65,536 GPUs in 32 rail-optimized units of 256 servers with
 # 256 spines is 66,048 nodes and 131,072 links). The packet engine's run limits (--max-memory-mb,
@@ -65,6 +66,8 @@ MAX_SAMPLES = 100_000
 MAX_ALL_TO_ALL_HOSTS = 256
 MAX_FLOW_LIST = 200_000  # flows one `flows` generator may list
 MAX_FAULTS = 256
+MAX_SET_NODES = 4096  # ids a `set` fault may list
+MAX_CDF_POINTS = 1000  # points of a workload's custom CDF
 # Largest flow size: 2^53, the largest integer a double (a JSON number) holds exactly.
 MAX_SIZE_BYTES = 2**53
 MAX_TIMER_US = 1_000_000.0
@@ -73,7 +76,8 @@ MAX_RATE_MBPS = MAX_RATE_GBPS * 1000
 MAX_BYTE_COUNTER = 2**40
 MAX_MONITOR_ENTRIES = 4096
 MAX_FLOW_ID = 2**32 - 1  # flow ids are 32-bit (monitor.flows lists them)
-NODE_ID_PATTERN = r"^[A-Za-z0-9_.:-]{1,64}$"
+MAX_NODE_ID_CHARS = 64
+NODE_ID_PATTERN = rf"^[A-Za-z0-9_.:-]{{1,{MAX_NODE_ID_CHARS}}}$"
 # rail_optimized (docs/scenario-format.md): a scalable unit of servers, each with one NIC per
 # rail. 16 NICs per server covers every published GPU server (DGX H100: 8); 256 servers per unit
 # is 8 x a DGX SuperPOD scalable unit (32); the node limit bounds the product anyway.

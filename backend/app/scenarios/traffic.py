@@ -10,7 +10,8 @@ from app.scenarios import limits
 from app.scenarios.topology import NodeId, Strict
 
 Size = Annotated[int, Field(ge=0, le=limits.MAX_SIZE_BYTES, description="bytes; 0 = long-lived")]
-PortName = Annotated[str, Field(pattern=r"^[A-Za-z0-9_.:-]{1,64}->[A-Za-z0-9_.:-]{1,64}$")]
+_NODE_ID = limits.NODE_ID_PATTERN[1:-1]  # the pattern without its anchors
+PortName = Annotated[str, Field(pattern=rf"^{_NODE_ID}->{_NODE_ID}$")]
 
 
 class Generator(Strict):
@@ -126,7 +127,7 @@ class Workload(Generator):
     distribution: Literal["websearch", "fb_hadoop", "alistorage", "custom"]
     cdf: list[Annotated[tuple[Annotated[int, Field(ge=1, le=limits.MAX_SIZE_BYTES, strict=True)],
                               Annotated[float, Field(ge=0, le=100, strict=True)]], LaxTuple]] | None = Field(
-        None, min_length=1, max_length=1000, description="[[size_bytes, cumulative_percent], ...]")
+        None, min_length=1, max_length=limits.MAX_CDF_POINTS, description="[[size_bytes, cumulative_percent], ...]")
     load: float = Field(0.3, gt=0, le=1)
     hosts: list[NodeId] | None = Field(None, min_length=2)
     stop_us: float | None = Field(None, gt=0, description="default: duration_us")

@@ -5,7 +5,8 @@ copied by hand, and fails naming file, line and text:
 
 - simcore/scenario (the simulator's readers): a numeric literal other than 0 in a
   Range::Closed/AboveTo/Above/AtLeast(...) call (a field's range is Range::Of(schema::k...), a
-  limit is a generated k... constant; 0 is every quantity's origin, not a rule), and an
+  limit is a generated k... constant; 0 is every quantity's origin, not a rule), one other than
+  0 and 1 as a string's or a list's length (String, ReadString, RequireArray), and an
   enumeration listed by hand in an Enum(...) call (`{"a", "b"}`: schema::k...options instead);
 - frontend/src (the editor): a numeric literal other than 0 as an input's min={...}/max={...} or
   an object's min:/max:, and a range written into a string ("0..6");
@@ -76,6 +77,9 @@ ALLOWED: dict[tuple[str, str], str] = {
 
 _NUMBER = re.compile(r"(?<![\w.])(\d[\d_']*(?:\.\d+)?(?:[eE][+-]?\d+)?)(?![\w.])")
 _RANGE_CALL = re.compile(r"Range::(?:Closed|AboveTo|Above|AtLeast)\(")
+# A string's or a list's length: String(key, def, maxLen), ReadString(v, path, maxLen),
+# RequireArray(v, path, minItems, maxItems); 0 and 1 (empty, non-empty) are no rule's number.
+_LENGTH_CALL = re.compile(r"\b(?:String|ReadString|RequireArray)\(")
 _ENUM_LIST = re.compile(r"\bEnum\(\s*\"[a-z_]+\"\s*,[^;]*?\{\s*\"", re.S)
 _TS_BOUND = re.compile(r"\b((?:aria-value)?(?:min|max)=\{\s*-?[\d_.]+\s*\}|(?<![\w.])(?:min|max):\s*-?\d[\d_.]*)")
 _TS_RANGE_STRING = re.compile(r"([\"'`])[^\"'`\n]*?\b\d+ ?\.\. ?\d+\b[^\"'`\n]*?\1")
@@ -111,6 +115,10 @@ def cpp_findings(path: Path, text: str) -> list[tuple[int, str]]:
         args = _balanced(text, m.end())
         args_no_strings = re.sub(r"\"[^\"]*\"", '""', args)
         if any(n.group(1) != "0" for n in _NUMBER.finditer(args_no_strings)):
+            out.append((_line(text, m.start()), f"{m.group(0)}{args})"))
+    for m in _LENGTH_CALL.finditer(text):
+        args = re.sub(r'"[^"]*"', '""', _balanced(text, m.end()))
+        if any(n.group(1) not in ("0", "1") for n in _NUMBER.finditer(args)):
             out.append((_line(text, m.start()), f"{m.group(0)}{args})"))
     for m in _ENUM_LIST.finditer(text):
         out.append((_line(text, m.start()), " ".join(m.group(0).split())))
@@ -223,8 +231,10 @@ def test_it_finds_a_hand_written_range_in_the_simulator():
         'double us = r.Number("start_us", 0, Range::AtLeast(0, "us")); // 0 is no rule\n'
         'auto scope = r.Enum("scope", "all", {"all", "tor", "podset", "fabric"});\n'
         'auto kind = r.Enum("kind", "", kTrafficKinds);\n'
+        's.name = r.String("description", "", 5000);\n'
+        "RequireArray(*v, path, 1, kMaxSetNodes);\n"
     )
-    assert [line for line, _ in cpp_findings(Path("x.cc"), text)] == [1, 2, 4]
+    assert sorted(line for line, _ in cpp_findings(Path("x.cc"), text)) == [1, 2, 4, 6]
 
 
 def test_it_finds_a_hand_written_range_in_the_editor():
