@@ -28,7 +28,8 @@ class Settings(BaseSettings):
     RUN_MAX_WALL_S: int = 600
     RUN_MAX_MEMORY_MB: int = 4096
     # CPU niceness of every fabricsim process (0-19; 0: the worker's own). Where simulators share
-    # cores with the API, requests then get a core at once (docs/benchmarks.md, API under load).
+    # cores with the API, requests then get a core at once (docs/benchmarks-history.md, API under
+    # load: "Priorities, API processes and HTTP caching").
     SIM_NICE: Annotated[int, Field(ge=0, le=19)] = 10
     # Threads of one run (issue 19, docs/operations.md "Parallel runs"): POST /runs accepts
     # `threads` from 1 to MAX_RUN_THREADS (0: this machine's cores; the simulator allows up to

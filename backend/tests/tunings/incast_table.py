@@ -1,12 +1,12 @@
 """The simulated 2-to-1 incast's objective over the ByteTuning grid, as a table (no simulator).
 
-Source: `bench/tuning_grid.py` over the `incast-2to1` preset (10 ms, seed 1, every one of the
-3,300 points simulated with `fabricsim batch`, throughput-sensitive objective with beta 0.5),
-2026-11-23, docs/benchmarks.md "The same on the simulated objective". In 10 ms of this incast no
-PFC pause is sent, so alpha and headroom change nothing: the table is exact as a function of
-(Kmin, Pmax) alone (checked over all 3,300 points). FULL is f at full duration, SHORT at 20 %
-(2 ms, what TPE's short looks see); f is maximised, the loss is -f. Values to 6 decimals (no two
-cells that differ in the simulated table become equal).
+Source: `bench/tuning_grid.py` over the `incast-2to1` preset (10 ms, seed 1, every one of the 3,300
+points simulated with `fabricsim batch`, throughput-sensitive objective with beta 0.5), 2026-11-23,
+docs/benchmarks-history.md "The same on the simulated objective". In 10 ms of this incast no PFC
+pause is sent, so alpha and headroom change nothing: the table is exact as a function of (Kmin,
+Pmax) alone (checked over all 3,300 points). FULL is f at full duration, SHORT at 20 % (2 ms, what
+TPE's short looks see); f is maximised, the loss is -f. Values to 6 decimals (no two cells that
+differ in the simulated table become equal).
 
 The best value, 2.077200, is Kmin 0 with Pmax 50 % (index 5) only: a narrow optimum in a rugged
 row (Pmax 40 % and 60 % score below the 1.892 plateau of Kmin 500 next to it).

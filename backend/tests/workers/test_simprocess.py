@@ -1,5 +1,5 @@
 """The simulator's child process: it runs at SIM_NICE so that simulations yield the cores to the
-API on a shared host (docs/benchmarks.md, API under load), and it dies with its worker."""
+API on a shared host (docs/benchmarks-history.md, API under load), and it dies with its worker."""
 
 import os
 import sys

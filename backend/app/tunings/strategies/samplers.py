@@ -23,7 +23,7 @@ Start-up: TPE models the results only after STARTUP_TRIALS trials; those are a L
 over the grid (each axis's range covered evenly), enqueued before the first ask, rather than
 Optuna's uniform random start-up. On 20 held-out seeds (10-29, not used to choose) this took
 TPE from 11 to 17 of 20 within 2% on the synthetic objective and from 4 to 8 of 20 on the
-simulated incast (docs/benchmarks.md).
+simulated incast (docs/benchmarks-history.md, "Tuning strategies").
 """
 
 import random
