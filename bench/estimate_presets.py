@@ -33,8 +33,12 @@ def engine_wall(document: dict) -> float:
     with tempfile.TemporaryDirectory() as d:
         src, out = Path(d) / "s.json", Path(d) / "r.json"
         src.write_text(json.dumps(document))
-        proc = subprocess.run([str(BIN), "run", str(src), "--out", str(out), "--engine", "flow"],
-                              capture_output=True, text=True, check=False)
+        proc = subprocess.run(
+            [str(BIN), "run", str(src), "--out", str(out), "--engine", "flow"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         return json.loads(out.read_text())["perf"]["wall_s"] if proc.returncode == 0 else float("nan")
 
 
@@ -57,25 +61,33 @@ def main(argv=None) -> int:
             status = response.status_code
             if status == 200:
                 inner.append(response.json()["wall_s"])
-        rows.append({"preset": preset["key"], "status": status,
-                     "http_ms": round(1000 * statistics.median(times), 1),
-                     "estimate_ms": round(1000 * statistics.median(inner), 1) if inner else None,
-                     "engine_ms": round(1000 * engine_wall(document), 2),
-                     "within_target": status != 200 or statistics.median(times) * 1000 <= TARGET_MS})
+        rows.append(
+            {
+                "preset": preset["key"],
+                "status": status,
+                "http_ms": round(1000 * statistics.median(times), 1),
+                "estimate_ms": round(1000 * statistics.median(inner), 1) if inner else None,
+                "engine_ms": round(1000 * engine_wall(document), 2),
+                "within_target": status != 200 or statistics.median(times) * 1000 <= TARGET_MS,
+            }
+        )
     load = os.getloadavg()
-    print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; {os.cpu_count()} cores; "
-          f"median of {args.repeats}")
+    print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; {os.cpu_count()} cores; median of {args.repeats}")
     print("| preset | POST /estimate ms | of which the estimate ms | flow engine ms | <= 200 ms |")
     print("|---|---|---|---|---|")
     for r in rows:
         if r["status"] != 200:
             print(f"| {r['preset']} | 422 (refused) | - | - | - |")
             continue
-        print(f"| {r['preset']} | {r['http_ms']:,} | {r['estimate_ms']:,} | {r['engine_ms']:,} | "
-              f"{'yes' if r['within_target'] else 'NO'} |")
+        print(
+            f"| {r['preset']} | {r['http_ms']:,} | {r['estimate_ms']:,} | {r['engine_ms']:,} | "
+            f"{'yes' if r['within_target'] else 'NO'} |"
+        )
     answered = [r for r in rows if r["status"] == 200]
-    print(f"{sum(r['within_target'] for r in answered)} of {len(answered)} answered presets within "
-          f"{TARGET_MS} ms; slowest {max(r['http_ms'] for r in answered):,} ms")
+    print(
+        f"{sum(r['within_target'] for r in answered)} of {len(answered)} answered presets within "
+        f"{TARGET_MS} ms; slowest {max(r['http_ms'] for r in answered):,} ms"
+    )
     if args.json:
         args.json.write_text(json.dumps({"load_average": load, "rows": rows}, indent=1))
     return 0

@@ -24,7 +24,6 @@ import os
 import time
 from pathlib import Path
 
-import httpx
 
 from app.tunings.space import bytetuning_space, to_model
 from tests.support import (Stack, create_database, drop_database, migrate, redis_url_with_db,

@@ -43,17 +43,26 @@ def main(argv=None) -> int:
     for key, document, _run_id in presets:
         predicted = api.post("/estimate", json={"scenario": document}).json()["packet_run"]
         run = runs[key]
-        rows.append({"preset": key, "predicted_s": predicted["seconds"], "measured_s": run["wall_s"],
-                     "predicted_events": predicted["events"], "measured_events": run["events"],
-                     "ratio": predicted["seconds"] / run["wall_s"] if run["wall_s"] else None,
-                     "calibration_runs": predicted["runs"]})
+        rows.append(
+            {
+                "preset": key,
+                "predicted_s": predicted["seconds"],
+                "measured_s": run["wall_s"],
+                "predicted_events": predicted["events"],
+                "measured_events": run["events"],
+                "ratio": predicted["seconds"] / run["wall_s"] if run["wall_s"] else None,
+                "calibration_runs": predicted["runs"],
+            }
+        )
     load = os.getloadavg()
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; {os.cpu_count()} cores")
     print("| preset | predicted s | measured s | predicted / measured | predicted events | measured events |")
     print("|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['preset']} | {r['predicted_s']:.3f} | {r['measured_s']:.3f} | {r['ratio']:.2f} | "
-              f"{r['predicted_events']:,.0f} | {r['measured_events']:,} |")
+        print(
+            f"| {r['preset']} | {r['predicted_s']:.3f} | {r['measured_s']:.3f} | {r['ratio']:.2f} | "
+            f"{r['predicted_events']:,.0f} | {r['measured_events']:,} |"
+        )
     ratios = sorted(r["ratio"] for r in rows if r["ratio"])
     print(f"median ratio {ratios[len(ratios) // 2]:.2f}, range {ratios[0]:.2f}-{ratios[-1]:.2f}")
     if args.json:

@@ -14,7 +14,7 @@ log() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }
 
 APT_PACKAGES=(build-essential cmake ninja-build pkg-config libns3-dev nlohmann-json3-dev libssl-dev
     libgtest-dev googletest redis-server postgresql chromium python3 python3-venv python3-dev
-    fonts-dejavu-core)
+    fonts-dejavu-core clang-format)
 
 install_apt() {
     local missing=()

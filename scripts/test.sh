@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Command 2: runs every test: the generated contract files are current, C++ (ctest), Python (pytest, against a real PostgreSQL, Redis and
+# Command 2: runs every test: the generated contract files are current, formatting and lint (ruff, Prettier, clang-format), C++ (ctest), Python (pytest, against a real PostgreSQL, Redis and
 # Celery workers), frontend unit (Vitest) and end-to-end (Playwright driving Debian's Chromium
 # against the real backend and a real worker). Fails when any suite fails or runs no test.
 set -uo pipefail
@@ -95,6 +95,8 @@ e2e() {
 # Every generated contract file (schema, TypeScript tables, C++ header, result types) is what its
 # one source produces now (scripts/gen-contracts.sh --check; docs/scenario-format.md).
 suite contracts scripts/gen-contracts.sh --check
+# Python lint and formatting (ruff), frontend (Prettier) and simcore (clang-format) formatting
+suite format scripts/check-format.sh
 suite simcore ctest --test-dir simcore/build --output-on-failure --no-tests=error -j1 \
     --output-junit "$REPORTS/ctest.xml"
 suite validation-quick scripts/validate.sh --quick

@@ -13,8 +13,10 @@ from app.runs.flow_errors import ERRORS, flow_error, kind_of
 from validation import flow_vs_packet as fvp
 
 ROOT = Path(__file__).resolve().parents[2]
-ROW = re.compile(r"^\| (?P<case>[^|]+) \| (?P<figure>[^|]+) \| [^|]+ \| [^|]+ \| (?P<error>[^|]+) \| "
-                 r"(?P<target>[^|]+) \| (?P<verdict>[^|]+) \|$")
+ROW = re.compile(
+    r"^\| (?P<case>[^|]+) \| (?P<figure>[^|]+) \| [^|]+ \| [^|]+ \| (?P<error>[^|]+) \| "
+    r"(?P<target>[^|]+) \| (?P<verdict>[^|]+) \|$"
+)
 
 
 def _doc_rows() -> dict[tuple[str, str], dict[str, str]]:
@@ -48,8 +50,11 @@ def test_the_errors_file_is_the_docs_table():
 
 
 def _result(engine: str, jobs: bool, features: list[str]) -> dict:
-    return {"perf": {"engine": engine}, "jobs": [{"name": "j"}] if jobs else [],
-            "caveats": [{"feature": f, "field": "x", "message": "y"} for f in features]}
+    return {
+        "perf": {"engine": engine},
+        "jobs": [{"name": "j"}] if jobs else [],
+        "caveats": [{"feature": f, "field": "x", "message": "y"} for f in features],
+    }
 
 
 def test_a_flow_result_carries_its_kinds_error():

@@ -173,7 +173,8 @@ GenerateCollective(GeneratorContext& g, ServerPool& pool)
                             "must be 1 for a collective (channels sets its parallel QPs)");
     }
     std::vector<uint32_t> ranks;
-    std::string placement = r.Enum("placement", "packed", {"packed", "spread", "random"});
+    std::string placement =
+        r.Enum("placement", schema::kCollectivePlacement.def, schema::kCollectivePlacement.options);
     if (r.Has("servers"))
     {
         if (r.Has("hosts"))

@@ -27,7 +27,7 @@ ReadLink(ObjectReader& r, const Topology& topo)
     {
         throw ScenarioError(path, "field required (\"node->neighbor\")");
     }
-    std::string name = ReadString(*v, path, 200);
+    std::string name = ReadString(*v, path, kMaxNameChars);
     r.Record("link", name);
     std::size_t arrow = name.find("->");
     if (arrow == std::string::npos)
@@ -62,7 +62,7 @@ ReadHost(ObjectReader& r, const Topology& topo)
     {
         throw ScenarioError(path, "field required (a host id)");
     }
-    std::string name = ReadString(*v, path, 64);
+    std::string name = ReadString(*v, path, kMaxNodeIdChars);
     r.Record("host", name);
     auto it = topo.index.find(name);
     if (it == topo.index.end())
@@ -80,7 +80,8 @@ void
 ReadLoss(ObjectReader& r, const Topology& topo, FaultSpec& f)
 {
     f.link = ReadLink(r, topo);
-    f.bothDirections = r.Enum("direction", "both", {"one", "both"}) == "both";
+    f.bothDirections =
+        r.Enum("direction", schema::kLossDirection.def, schema::kLossDirection.options) == "both";
     const json* rate = r.Raw("rate");
     const json* everyN = r.Raw("every_n");
     if ((rate == nullptr || rate->is_null()) == (everyN == nullptr || everyN->is_null()))
@@ -89,7 +90,7 @@ ReadLoss(ObjectReader& r, const Topology& topo, FaultSpec& f)
     }
     if (rate && !rate->is_null())
     {
-        f.lossRate = ReadNumber(*rate, r.FieldPath("rate"), Range::AboveTo(0, 1));
+        f.lossRate = ReadNumber(*rate, r.FieldPath("rate"), Range::Of(schema::kLossRate));
         r.Record("rate", f.lossRate);
         r.Record("every_n", nullptr);
     }
@@ -100,7 +101,7 @@ ReadLoss(ObjectReader& r, const Topology& topo, FaultSpec& f)
         r.Record("rate", nullptr);
         r.Record("every_n", f.everyN);
     }
-    f.dataOnly = r.Enum("frames", "data", {"data", "all"}) == "data";
+    f.dataOnly = r.Enum("frames", schema::kLossFrames.def, schema::kLossFrames.options) == "data";
 }
 
 std::vector<uint32_t>
@@ -135,12 +136,12 @@ ReadSetNodes(ObjectReader& r, const Topology& topo, bool switches, const std::st
         r.Record("nodes", s);
         return nodes;
     }
-    RequireArray(*v, path, 1, 4096);
+    RequireArray(*v, path, 1, kMaxSetNodes);
     ordered_json names = ordered_json::array();
     for (std::size_t i = 0; i < v->size(); ++i)
     {
         std::string itemPath = IndexPath(path, i);
-        std::string name = ReadString((*v)[i], itemPath, 64);
+        std::string name = ReadString((*v)[i], itemPath, kMaxNodeIdChars);
         auto it = topo.index.find(name);
         if (it == topo.index.end() || topo.nodes[it->second].isHost == switches)
         {
@@ -185,7 +186,7 @@ ReadSet(ObjectReader& r, const Topology& topo, FaultSpec& f)
     {
         throw ScenarioError(r.FieldPath("value"), "field required (a number)");
     }
-    double value = ReadNumber(*v, r.FieldPath("value"), Range::Closed(0, 1e12));
+    double value = ReadNumber(*v, r.FieldPath("value"), Range::Of(schema::kSetParamValue));
     if (value < info.field.min || value > info.field.max)
     {
         throw ScenarioError(r.FieldPath("value"), "must be >= " + FormatNumber(info.field.min) +
@@ -202,15 +203,15 @@ ReadFault(const json& item, const std::string& path, const Topology& topo, uint8
 {
     ObjectReader r(item, path, out);
     FaultSpec f;
-    std::string kind = r.Enum("kind", "",
-                              {"loss", "link_down", "link_up", "pfc_storm", "slow_receiver", "set"});
-    f.name = r.String("name", "", 200);
+    std::string kind = r.Enum("kind", "", kFaultKinds);
+    f.name = r.String("name", "", kMaxNameChars);
     const json* start = r.Raw("start_us");
     if (!start)
     {
         throw ScenarioError(r.FieldPath("start_us"), "field required (us)");
     }
-    double startUs = ReadNumber(*start, r.FieldPath("start_us"), Range::AtLeast(0, "us"));
+    double startUs =
+        ReadNumber(*start, r.FieldPath("start_us"), Range::Of(schema::kFaultBaseStartUs));
     if (startUs >= durationUs)
     {
         throw ScenarioError(r.FieldPath("start_us"),
@@ -221,7 +222,7 @@ ReadFault(const json& item, const std::string& path, const Topology& topo, uint8
     const json* end = r.Raw("end_us");
     if (end && !end->is_null())
     {
-        double endUs = ReadNumber(*end, r.FieldPath("end_us"), Range::Above(0, "us"));
+        double endUs = ReadNumber(*end, r.FieldPath("end_us"), Range::Of(schema::kFaultBaseEndUs));
         if (!(startUs < endUs && endUs <= durationUs))
         {
             throw ScenarioError(r.FieldPath("end_us"), "must be > start_us (" +
@@ -256,12 +257,13 @@ ReadFault(const json& item, const std::string& path, const Topology& topo, uint8
     {
         f.kind = FaultKind::PFC_STORM;
         f.host = ReadHost(r, topo);
-        f.priority = static_cast<uint8_t>(r.Int("priority", dataPriority, Range::Closed(0, 6)));
+        f.priority = static_cast<uint8_t>(
+            r.Int("priority", dataPriority, Range::Of(schema::kPfcStormPriority)));
         const json* interval = r.Raw("interval_us");
         if (interval && !interval->is_null())
         {
             double us = ReadNumber(*interval, r.FieldPath("interval_us"),
-                                   Range::AboveTo(0, kMaxFaultTimerUs, "us"));
+                                   Range::Of(schema::kPfcStormIntervalUs));
             f.intervalNs = std::max<uint64_t>(1, UsToNs(us));
             r.Record("interval_us", us);
         }
@@ -278,9 +280,10 @@ ReadFault(const json& item, const std::string& path, const Topology& topo, uint8
         {
             throw ScenarioError(r.FieldPath("drain_gbps"), "field required (Gbit/s)");
         }
-        f.drainGbps = r.Number("drain_gbps", 0, Range::AboveTo(0, kMaxRateGbps, "Gbit/s"));
+        f.drainGbps = r.Number("drain_gbps", 0, Range::Of(schema::kSlowReceiverDrainGbps));
         f.bufferBytes = static_cast<uint64_t>(
-            r.Int("buffer_bytes", 131072, Range::Of(schema::kSlowReceiverBufferBytes)));
+            r.Int("buffer_bytes", static_cast<int64_t>(schema::kSlowReceiverBufferBytes.def),
+                  Range::Of(schema::kSlowReceiverBufferBytes)));
     }
     else
     {
@@ -323,15 +326,17 @@ ResolveWatchdogs(const json* watchdogs, ordered_json* out)
     static const json kEmpty = json::object();
     ObjectReader r(watchdogs ? *watchdogs : kEmpty, "watchdogs", out);
     WatchdogConfig w;
-    Range timer = Range::AboveTo(0, kMaxFaultTimerUs, "us");
     {
         const json* sw = r.Raw("switch");
         ordered_json swOut;
         ObjectReader s(sw ? *sw : kEmpty, r.FieldPath("switch"), out ? &swOut : nullptr);
         w.switchEnabled = s.Bool("enabled", false);
-        w.switchDetectNs = UsToNs(s.Number("detect_us", 200, timer));
-        w.switchRestoreNs = UsToNs(s.Number("restore_us", 1000, timer));
-        w.switchAllPorts = s.Enum("ports", "servers", {"servers", "all"}) == "all";
+        w.switchDetectNs = UsToNs(s.Number("detect_us", schema::kSwitchWatchdogDetectUs.def,
+                                           Range::Of(schema::kSwitchWatchdogDetectUs)));
+        w.switchRestoreNs = UsToNs(s.Number("restore_us", schema::kSwitchWatchdogRestoreUs.def,
+                                            Range::Of(schema::kSwitchWatchdogRestoreUs)));
+        w.switchAllPorts = s.Enum("ports", schema::kSwitchWatchdogPorts.def,
+                                  schema::kSwitchWatchdogPorts.options) == "all";
         s.Finish();
         r.Record("switch", swOut);
     }
@@ -340,11 +345,14 @@ ResolveWatchdogs(const json* watchdogs, ordered_json* out)
         ordered_json nicOut;
         ObjectReader n(nic ? *nic : kEmpty, r.FieldPath("nic"), out ? &nicOut : nullptr);
         w.nicEnabled = n.Bool("enabled", false);
-        w.nicDetectNs = UsToNs(n.Number("detect_us", 200, timer));
+        w.nicDetectNs = UsToNs(n.Number("detect_us", schema::kNicWatchdogDetectUs.def,
+                                        Range::Of(schema::kNicWatchdogDetectUs)));
         n.Finish();
         r.Record("nic", nicOut);
     }
-    w.deadlockReportNs = UsToNs(r.Number("deadlock_report_us", 1000, timer));
+    w.deadlockReportNs =
+        UsToNs(r.Number("deadlock_report_us", schema::kWatchdogsDeadlockReportUs.def,
+                        Range::Of(schema::kWatchdogsDeadlockReportUs)));
     r.Finish();
     return w;
 }

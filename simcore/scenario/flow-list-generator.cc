@@ -107,12 +107,13 @@ GenerateFlowList(ObjectReader& r,
                  uint64_t& expected,
                  FlowRelations& relations)
 {
-    r.String("name", "", 200);
-    uint8_t defaultPriority =
-        static_cast<uint8_t>(r.Int("priority", ctx.dataPriority, Range::Closed(0, 6)));
-    Range startRange = Range::Closed(0, ctx.durationUs, "us");
+    r.String("name", "", kMaxNameChars);
+    uint8_t defaultPriority = static_cast<uint8_t>(
+        r.Int("priority", ctx.dataPriority, Range::Of(schema::kFlowListPriority)));
+    Range startRange = Range::Of(schema::kFlowListStartUs);
+    startRange.max = ctx.durationUs;
     startRange.maxOpen = true;
-    double offsetUs = r.Number("start_us", 0, Range::AtLeast(0, "us"));
+    double offsetUs = r.Number("start_us", 0, Range::Of(schema::kFlowListStartUs));
     if (!startRange.Contains(offsetUs))
     {
         throw ScenarioError(r.FieldPath("start_us"), Describe(ctx.durationUs));
@@ -167,13 +168,14 @@ GenerateFlowList(ObjectReader& r,
         {
             throw ScenarioError(item.FieldPath("start_us"), "field required");
         }
-        double startUs = item.Number("start_us", 0, Range::AtLeast(0, "us"));
+        double startUs = item.Number("start_us", 0, Range::Of(schema::kListedFlowStartUs));
         if (!startRange.Contains(offsetUs + startUs))
         {
             throw ScenarioError(item.FieldPath("start_us"),
                                 "plus the generator's start_us " + Describe(ctx.durationUs));
         }
-        f.priority = static_cast<uint8_t>(item.Int("priority", defaultPriority, Range::Closed(0, 6)));
+        f.priority = static_cast<uint8_t>(
+            item.Int("priority", defaultPriority, Range::Of(schema::kListedFlowPriority)));
         f.generator = generatorIndex;
         f.startNs = UsToNs(offsetUs + startUs);
         const NicConfig& nic = (*ctx.nicCfg)[f.src];

@@ -28,7 +28,7 @@ constexpr uint32_t kUdpPortSpan = 16384;
 inline uint32_t
 ResolveHost(const nlohmann::json& v, const std::string& path, const Topology& topo)
 {
-    std::string id = ReadString(v, path, 64);
+    std::string id = ReadString(v, path, kMaxNodeIdChars);
     auto it = topo.index.find(id);
     if (it == topo.index.end())
     {
@@ -102,9 +102,11 @@ class GeneratorContext
           m_expected(expected),
           m_relations(relations)
     {
-        r.String("name", "", 200);
-        m_priority = static_cast<uint8_t>(r.Int("priority", ctx.dataPriority, Range::Closed(0, 6)));
-        Range startRange = Range::Closed(0, ctx.durationUs, "us");
+        r.String("name", "", kMaxNameChars);
+        m_priority = static_cast<uint8_t>(
+            r.Int("priority", ctx.dataPriority, Range::Of(schema::kGeneratorPriority)));
+        Range startRange = Range::Of(schema::kGeneratorStartUs);
+        startRange.max = ctx.durationUs;
         startRange.maxOpen = true;
         const nlohmann::json* start = r.Raw("start_us");
         if (start && !startRange.Contains(start->is_number() ? start->get<double>() : -1.0))
@@ -118,7 +120,8 @@ class GeneratorContext
         }
         m_startUs = start ? start->get<double>() : 0.0;
         r.Record("start_us", m_startUs);
-        m_qps = static_cast<uint32_t>(r.Int("qps", 1, Range::Closed(1, 1024)));
+        m_qps = static_cast<uint32_t>(r.Int("qps", static_cast<int64_t>(schema::kGeneratorQps.def),
+                                            Range::Of(schema::kGeneratorQps)));
     }
 
     ObjectReader& Reader() { return m_r; }
@@ -248,10 +251,11 @@ class GeneratorContext
         m_inProcessPair = false;
     }
 
+    /** A flow size (every generator's size fields are traffic.py's Size, as Incast's). */
     uint64_t SizeBytes(const std::string& key, uint64_t def = 0)
     {
         return static_cast<uint64_t>(
-            m_r.Int(key, static_cast<int64_t>(def), Range::Closed(0, kMaxSizeBytes, "bytes")));
+            m_r.Int(key, static_cast<int64_t>(def), Range::Of(schema::kIncastSizeBytes)));
     }
 
     /** A stream of the generator's fixed stream numbers (purpose 0..7). */

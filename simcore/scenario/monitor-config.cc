@@ -67,7 +67,7 @@ ReadPorts(ObjectReader& r,
     for (std::size_t i = 0; i < v->size(); ++i)
     {
         std::string itemPath = IndexPath(path, i);
-        std::string name = ReadString((*v)[i], itemPath, 200);
+        std::string name = ReadString((*v)[i], itemPath, kMaxNameChars);
         std::size_t arrow = name.find("->");
         if (arrow == std::string::npos)
         {
@@ -140,7 +140,8 @@ ReadFlows(ObjectReader& r, const std::vector<FlowSpec>& flows)
     ordered_json given = ordered_json::array();
     for (std::size_t i = 0; i < v->size(); ++i)
     {
-        int64_t id = ReadInt((*v)[i], IndexPath(path, i), Range::Closed(0, 4294967295.0));
+        int64_t id =
+            ReadInt((*v)[i], IndexPath(path, i), Range::Closed(0, static_cast<double>(kMaxFlowId)));
         if (static_cast<uint64_t>(id) >= flows.size())
         {
             throw ScenarioError(IndexPath(path, i), "unknown flow id " + std::to_string(id) +

@@ -19,6 +19,7 @@ constexpr uint64_t kGib = 1073741824ULL;
 constexpr uint64_t kMb = 1000000ULL;
 constexpr uint64_t kGb = 1000000000ULL;
 constexpr uint64_t kMaxNameChars = 200ULL;
+constexpr uint64_t kMaxDescriptionChars = 5000ULL;
 constexpr uint64_t kMaxNodes = 150000ULL;
 constexpr uint64_t kMaxLinks = 300000ULL;
 constexpr uint64_t kPacketMaxNodes = 20000ULL;
@@ -37,17 +38,24 @@ constexpr double kMaxDelayUs = 100000.0;
 constexpr double kFibreUsPerKm = 5.0;
 constexpr double kMaxDurationUs = 1000000.0;
 constexpr uint64_t kMaxSeed = 2147483647ULL;
+constexpr uint64_t kMaxDataPriority = 6ULL;
+constexpr uint64_t kMaxPriority = 7ULL;
+constexpr uint64_t kMaxQps = 1024ULL;
 constexpr uint64_t kMaxGenerators = 64ULL;
 constexpr uint64_t kMaxSamples = 100000ULL;
 constexpr uint64_t kMaxAllToAllHosts = 256ULL;
 constexpr uint64_t kMaxFlowList = 200000ULL;
 constexpr uint64_t kMaxFaults = 256ULL;
+constexpr uint64_t kMaxSetNodes = 4096ULL;
+constexpr uint64_t kMaxCdfPoints = 1000ULL;
 constexpr uint64_t kMaxSizeBytes = 9007199254740992ULL;
 constexpr double kMaxTimerUs = 1000000.0;
 constexpr double kMaxFaultTimerUs = 1000000.0;
 constexpr double kMaxRateMbps = 1600000.0;
 constexpr uint64_t kMaxByteCounter = 1099511627776ULL;
 constexpr uint64_t kMaxMonitorEntries = 4096ULL;
+constexpr uint64_t kMaxFlowId = 4294967295ULL;
+constexpr uint64_t kMaxNodeIdChars = 64ULL;
 constexpr const char* kNodeIdPattern = "^[A-Za-z0-9_.:-]{1,64}$";
 constexpr uint64_t kRailMaxUnits = 64ULL;
 constexpr uint64_t kRailMaxServersPerUnit = 256ULL;
@@ -153,36 +161,53 @@ inline const EnumField kNicTransport{"rc", {"rc", "xrc", "sprayed", "erd"}};
 /// topology, traffic, faults and monitor use.
 namespace schema
 {
+constexpr NumberField kScenarioDurationUs{0, true, 1000000.0, false, 10000, false, "us", nullptr};
+constexpr NumberField kScenarioSeed{0, false, 2147483647, false, 1, true, nullptr, nullptr};
+constexpr NumberField kScenarioWarmupUs{0, false, kInf, false, 0, false, "us", nullptr};
+constexpr NumberField kGeneratorPriority{0, false, 6, false, kNoDefault, true, nullptr, nullptr};
+constexpr NumberField kGeneratorQps{1, false, 1024, false, 1, true, nullptr, nullptr};
+constexpr NumberField kGeneratorStartUs{0, false, kInf, false, 0, false, "us", nullptr};
+constexpr NumberField kFaultBaseEndUs{0, true, kInf, false, kNoDefault, false, "us", nullptr};
+constexpr NumberField kFaultBaseStartUs{0, false, kInf, false, kNoDefault, false, "us", nullptr};
 constexpr NumberField kAllToAllPriority{0, false, 6, false, kNoDefault, true, nullptr, nullptr};
 constexpr NumberField kAllToAllQps{1, false, 1024, false, 1, true, nullptr, nullptr};
 constexpr NumberField kAllToAllSizeBytes{0, false, 9007199254740992, false, 0, true, "bytes", nullptr};
 constexpr NumberField kAllToAllStartUs{0, false, kInf, false, 0, false, "us", nullptr};
+inline const EnumField kCcAlgorithm{"dcqcn", {"dcqcn", "dcqcn_sampled", "none"}};
+inline const EnumField kCcAlphaTimer{"", {"periodic", "restart_on_cnp"}};
 constexpr NumberField kCcAlphaUpdateUs{1.0, false, 1000000.0, false, kNoDefault, false, "us", nullptr};
 constexpr NumberField kCcByteCounterBytes{0, false, 1099511627776, false, kNoDefault, true, "bytes", nullptr};
 constexpr NumberField kCcFastRecoverySteps{0, false, 100, false, kNoDefault, true, nullptr, nullptr};
 constexpr NumberField kCcG{0, true, 1, false, kNoDefault, false, nullptr, nullptr};
 constexpr NumberField kCcMaxDecrease{0, false, 1, false, kNoDefault, false, nullptr, nullptr};
 constexpr NumberField kCcMinRateMbps{1.0, false, 1600000.0, false, kNoDefault, false, "Mbit/s", nullptr};
+inline const EnumField kCcPreset{"nvidia-default", {"dcqcn-paper", "nvidia-default", "hpcc-dcqcn"}};
 constexpr NumberField kCcRaiMbps{1.0, false, 1600000.0, false, kNoDefault, false, "Mbit/s", nullptr};
 constexpr NumberField kCcRateDecreaseIntervalUs{0, false, 1000000.0, false, kNoDefault, false, "us", nullptr};
 constexpr NumberField kCcRateIncreaseTimerUs{1.0, false, 1000000.0, false, kNoDefault, false, "us", nullptr};
 constexpr NumberField kCcRhaiMbps{1.0, false, 1600000.0, false, kNoDefault, false, "Mbit/s", nullptr};
+inline const EnumField kCcPartialAlgorithm{"", {"dcqcn", "dcqcn_sampled", "none"}};
+inline const EnumField kCcPartialAlphaTimer{"", {"periodic", "restart_on_cnp"}};
 constexpr NumberField kCcPartialAlphaUpdateUs{1.0, false, 1000000.0, false, kNoDefault, false, "us", nullptr};
 constexpr NumberField kCcPartialByteCounterBytes{0, false, 1099511627776, false, kNoDefault, true, "bytes", nullptr};
 constexpr NumberField kCcPartialFastRecoverySteps{0, false, 100, false, kNoDefault, true, nullptr, nullptr};
 constexpr NumberField kCcPartialG{0, true, 1, false, kNoDefault, false, nullptr, nullptr};
 constexpr NumberField kCcPartialMaxDecrease{0, false, 1, false, kNoDefault, false, nullptr, nullptr};
 constexpr NumberField kCcPartialMinRateMbps{1.0, false, 1600000.0, false, kNoDefault, false, "Mbit/s", nullptr};
+inline const EnumField kCcPartialPreset{"", {"dcqcn-paper", "nvidia-default", "hpcc-dcqcn"}};
 constexpr NumberField kCcPartialRaiMbps{1.0, false, 1600000.0, false, kNoDefault, false, "Mbit/s", nullptr};
 constexpr NumberField kCcPartialRateDecreaseIntervalUs{0, false, 1000000.0, false, kNoDefault, false, "us", nullptr};
 constexpr NumberField kCcPartialRateIncreaseTimerUs{1.0, false, 1000000.0, false, kNoDefault, false, "us", nullptr};
 constexpr NumberField kCcPartialRhaiMbps{1.0, false, 1600000.0, false, kNoDefault, false, "Mbit/s", nullptr};
+inline const EnumField kCollectiveAlgorithm{"", {"ring", "tree", "halving_doubling", "hierarchical", "direct"}};
 constexpr NumberField kCollectiveChannels{1, false, 64, false, 1, true, nullptr, nullptr};
 constexpr NumberField kCollectiveChunkBytes{0, false, 9007199254740992, false, 0, true, "bytes", nullptr};
 constexpr NumberField kCollectiveComputeUs{0, false, 1000000.0, false, 0, false, "us", nullptr};
 constexpr NumberField kCollectiveIterations{1, false, 1000, false, 1, true, nullptr, nullptr};
 constexpr NumberField kCollectiveMessageBytes{1, false, 9007199254740992, false, kNoDefault, true, "bytes", nullptr};
 constexpr NumberField kCollectiveNvlinkGbps{0.01, false, 14400.0, false, kNoDefault, false, "Gbit/s", nullptr};
+inline const EnumField kCollectiveOp{"", {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast"}};
+inline const EnumField kCollectivePlacement{"packed", {"packed", "spread", "random"}};
 constexpr NumberField kCollectivePriority{0, false, 6, false, kNoDefault, true, nullptr, nullptr};
 constexpr NumberField kCollectiveQps{1, false, 1024, false, 1, true, nullptr, nullptr};
 constexpr NumberField kCollectiveServers{1, false, 150000, false, kNoDefault, true, nullptr, nullptr};
@@ -205,6 +230,7 @@ constexpr NumberField kErdPartialPaths{1, false, 16, false, kNoDefault, true, nu
 constexpr NumberField kExplicitLinkDelayUs{0, false, 100000.0, false, kNoDefault, false, "us", nullptr};
 constexpr NumberField kExplicitLinkLengthKm{0, false, 20000.0, false, kNoDefault, false, "km", nullptr};
 constexpr NumberField kExplicitLinkRateGbps{0.01, false, 1600.0, false, kNoDefault, false, "Gbit/s", nullptr};
+inline const EnumField kExplicitNodeKind{"", {"host", "switch"}};
 constexpr NumberField kExplicitNodeTier{0, false, 4, false, 0, true, nullptr, nullptr};
 constexpr NumberField kExplicitNodeX{-kInf, false, kInf, false, kNoDefault, false, nullptr, nullptr};
 constexpr NumberField kExplicitNodeY{-kInf, false, kInf, false, kNoDefault, false, nullptr, nullptr};
@@ -245,8 +271,10 @@ constexpr NumberField kListedFlowPriority{0, false, 6, false, kNoDefault, true, 
 constexpr NumberField kListedFlowSizeBytes{0, false, 9007199254740992, false, kNoDefault, true, "bytes", nullptr};
 constexpr NumberField kListedFlowStartUs{0, false, kInf, false, kNoDefault, false, "us", nullptr};
 constexpr NumberField kListedFlowUdpSrcPort{1, false, 65535, false, kNoDefault, true, nullptr, nullptr};
+inline const EnumField kLossDirection{"both", {"one", "both"}};
 constexpr NumberField kLossEndUs{0, true, kInf, false, kNoDefault, false, "us", nullptr};
 constexpr NumberField kLossEveryN{1, false, 2147483647, false, kNoDefault, true, nullptr, nullptr};
+inline const EnumField kLossFrames{"data", {"data", "all"}};
 constexpr NumberField kLossRate{0, true, 1, false, kNoDefault, false, nullptr, nullptr};
 constexpr NumberField kLossStartUs{0, false, kInf, false, kNoDefault, false, "us", nullptr};
 constexpr NumberField kMonitorSampleIntervalUs{0.1, false, 1000000.0, false, 10, false, "us", nullptr};
@@ -260,7 +288,10 @@ constexpr NumberField kMultiPlaneServersPerUnit{1, false, 256, false, 4, true, n
 constexpr NumberField kMultiPlaneSpines{1, false, 256, false, 2, true, nullptr, nullptr};
 constexpr NumberField kMultiPlaneUnits{1, false, 64, false, 1, true, nullptr, nullptr};
 constexpr NumberField kNicAckIntervalPackets{1, false, 1024, false, 1, true, "packets", nullptr};
+inline const EnumField kNicAckPriority{"control", {"control", "data"}};
 constexpr NumberField kNicCnpIntervalUs{0, false, 1000000.0, false, kNoDefault, false, "us", nullptr};
+inline const EnumField kNicCnpMode{"", {"window", "holdoff"}};
+inline const EnumField kNicEcnFeedback{"cnp", {"cnp", "ack_flag"}};
 constexpr NumberField kNicHeaderBytes{20, false, 256, false, 62, true, "bytes", nullptr};
 constexpr NumberField kNicMessageBytes{1, false, 2147483648, false, 65536, true, "bytes", nullptr};
 constexpr NumberField kNicMtuBytes{256, false, 9000, false, 1000, true, "bytes", nullptr};
@@ -270,8 +301,12 @@ constexpr NumberField kNicQpCacheEntries{0, false, 1048576, false, 0, true, null
 constexpr NumberField kNicQpCacheMissNs{0, false, 100000, false, 500, false, "ns", nullptr};
 constexpr NumberField kNicQpDepth{1, false, 65536, false, 16, true, nullptr, "bdp"};
 constexpr NumberField kNicRtoUs{1, false, 10000000, false, 1000, false, "us", nullptr};
+inline const EnumField kNicTransport{"rc", {"rc", "xrc", "sprayed", "erd"}};
 constexpr NumberField kNicPartialAckIntervalPackets{1, false, 1024, false, kNoDefault, true, "packets", nullptr};
+inline const EnumField kNicPartialAckPriority{"", {"control", "data"}};
 constexpr NumberField kNicPartialCnpIntervalUs{0, false, 1000000.0, false, kNoDefault, false, "us", nullptr};
+inline const EnumField kNicPartialCnpMode{"", {"window", "holdoff"}};
+inline const EnumField kNicPartialEcnFeedback{"", {"cnp", "ack_flag"}};
 constexpr NumberField kNicPartialHeaderBytes{20, false, 256, false, kNoDefault, true, "bytes", nullptr};
 constexpr NumberField kNicPartialMessageBytes{1, false, 2147483648, false, kNoDefault, true, "bytes", nullptr};
 constexpr NumberField kNicPartialMtuBytes{256, false, 9000, false, kNoDefault, true, "bytes", nullptr};
@@ -281,6 +316,7 @@ constexpr NumberField kNicPartialQpCacheEntries{0, false, 1048576, false, kNoDef
 constexpr NumberField kNicPartialQpCacheMissNs{0, false, 100000, false, kNoDefault, false, "ns", nullptr};
 constexpr NumberField kNicPartialQpDepth{1, false, 65536, false, kNoDefault, true, nullptr, "bdp"};
 constexpr NumberField kNicPartialRtoUs{1, false, 10000000, false, kNoDefault, false, "us", nullptr};
+inline const EnumField kNicPartialTransport{"", {"rc", "xrc", "sprayed", "erd"}};
 constexpr NumberField kNicWatchdogDetectUs{0, true, 1000000.0, false, 200, false, "us", nullptr};
 constexpr NumberField kPairsPriority{0, false, 6, false, kNoDefault, true, nullptr, nullptr};
 constexpr NumberField kPairsQps{1, false, 1024, false, 1, true, nullptr, nullptr};
@@ -298,10 +334,12 @@ constexpr NumberField kPermutationSizeBytes{0, false, 9007199254740992, false, 0
 constexpr NumberField kPermutationStartUs{0, false, kInf, false, 0, false, "us", nullptr};
 constexpr NumberField kPfcAlpha{0.0078125, false, 64, false, 0.0625, false, nullptr, nullptr};
 constexpr NumberField kPfcHeadroomBytes{0, false, 64000000, false, kNoDefault, true, "bytes", "auto"};
+inline const EnumField kPfcPauseMode{"xoff_xon", {"xoff_xon", "quanta"}};
 constexpr NumberField kPfcPauseQuanta{512, false, 65535, false, 65535, true, nullptr, nullptr};
 constexpr NumberField kPfcXonOffsetBytes{0, false, 10000000, false, 4160, true, "bytes", nullptr};
 constexpr NumberField kPfcPartialAlpha{0.0078125, false, 64, false, kNoDefault, false, nullptr, nullptr};
 constexpr NumberField kPfcPartialHeadroomBytes{0, false, 64000000, false, kNoDefault, true, "bytes", "auto"};
+inline const EnumField kPfcPartialPauseMode{"", {"xoff_xon", "quanta"}};
 constexpr NumberField kPfcPartialPauseQuanta{512, false, 65535, false, kNoDefault, true, nullptr, nullptr};
 constexpr NumberField kPfcPartialXonOffsetBytes{0, false, 10000000, false, kNoDefault, true, "bytes", nullptr};
 constexpr NumberField kPfcStormEndUs{0, true, kInf, false, kNoDefault, false, "us", nullptr};
@@ -312,6 +350,7 @@ constexpr NumberField kPingmeshIntervalUs{1.0, false, 1000000.0, false, 100, fal
 constexpr NumberField kPingmeshPriority{0, false, 6, false, kNoDefault, true, nullptr, nullptr};
 constexpr NumberField kPingmeshProbeBytes{1, false, 65536, false, 512, true, "bytes", nullptr};
 constexpr NumberField kPingmeshQps{1, false, 1024, false, 1, true, nullptr, nullptr};
+inline const EnumField kPingmeshScope{"all", {"all", "tor", "podset", "fabric"}};
 constexpr NumberField kPingmeshStartUs{0, false, kInf, false, 0, false, "us", nullptr};
 constexpr NumberField kRailOptimizedFabricRateGbps{0.01, false, 1600.0, false, 400, false, "Gbit/s", nullptr};
 constexpr NumberField kRailOptimizedHostRateGbps{0.01, false, 1600.0, false, 400, false, "Gbit/s", nullptr};
@@ -322,6 +361,7 @@ constexpr NumberField kRailOptimizedServersPerUnit{1, false, 256, false, 4, true
 constexpr NumberField kRailOptimizedSpines{1, false, 256, false, 4, true, nullptr, nullptr};
 constexpr NumberField kRailOptimizedUnits{1, false, 64, false, 2, true, nullptr, nullptr};
 constexpr NumberField kSetParamEndUs{0, true, kInf, false, kNoDefault, false, "us", nullptr};
+inline const EnumField kSetParamParam{"", {"pfc.alpha", "ecn.kmin_bytes", "ecn.kmax_bytes", "ecn.pmax", "rto_us", "cnp_interval_us"}};
 constexpr NumberField kSetParamStartUs{0, false, kInf, false, kNoDefault, false, "us", nullptr};
 constexpr NumberField kSetParamValue{0, false, 1000000000000.0, false, kNoDefault, false, nullptr, nullptr};
 constexpr NumberField kSlowReceiverBufferBytes{8192, false, 67108864, false, 131072, true, "bytes", nullptr};
@@ -341,11 +381,16 @@ constexpr NumberField kSwitchBufferBytes{65536, false, 1000000000, false, 120000
 constexpr NumberField kSwitchCellBytes{64, false, 1024, false, 208, true, "bytes", nullptr};
 constexpr NumberField kSwitchDataPriority{0, false, 6, false, 3, true, nullptr, nullptr};
 constexpr NumberField kSwitchEcmpSeed{0, false, 4294967295, false, 0, true, nullptr, nullptr};
+inline const EnumField kSwitchEcnMarkPoint{"enqueue", {"enqueue", "dequeue"}};
+inline const EnumField kSwitchLoadBalancing{"ecmp", {"ecmp", "per_packet", "adaptive"}};
 constexpr NumberField kSwitchPartialBufferBytes{65536, false, 1000000000, false, kNoDefault, true, "bytes", nullptr};
 constexpr NumberField kSwitchPartialCellBytes{64, false, 1024, false, kNoDefault, true, "bytes", nullptr};
 constexpr NumberField kSwitchPartialDataPriority{0, false, 6, false, kNoDefault, true, nullptr, nullptr};
 constexpr NumberField kSwitchPartialEcmpSeed{0, false, 4294967295, false, kNoDefault, true, nullptr, nullptr};
+inline const EnumField kSwitchPartialEcnMarkPoint{"", {"enqueue", "dequeue"}};
+inline const EnumField kSwitchPartialLoadBalancing{"", {"ecmp", "per_packet", "adaptive"}};
 constexpr NumberField kSwitchWatchdogDetectUs{0, true, 1000000.0, false, 200, false, "us", nullptr};
+inline const EnumField kSwitchWatchdogPorts{"servers", {"servers", "all"}};
 constexpr NumberField kSwitchWatchdogRestoreUs{0, true, 1000000.0, false, 1000, false, "us", nullptr};
 constexpr NumberField kThreeTierHostRateGbps{0.01, false, 1600.0, false, 100, false, "Gbit/s", nullptr};
 constexpr NumberField kThreeTierHostsPerTor{1, false, 128, false, 4, true, nullptr, nullptr};
@@ -357,12 +402,136 @@ constexpr NumberField kThreeTierSpines{1, false, 256, false, 4, true, nullptr, n
 constexpr NumberField kThreeTierTorUplinkGbps{0.01, false, 1600.0, false, kNoDefault, false, "Gbit/s", nullptr};
 constexpr NumberField kThreeTierTorsPerPodset{1, false, 64, false, 4, true, nullptr, nullptr};
 constexpr NumberField kWatchdogsDeadlockReportUs{0, true, 1000000.0, false, 1000, false, "us", nullptr};
+inline const EnumField kWorkloadDistribution{"", {"websearch", "fb_hadoop", "alistorage", "custom"}};
 constexpr NumberField kWorkloadLoad{0, true, 1, false, 0.3, false, nullptr, nullptr};
 constexpr NumberField kWorkloadPriority{0, false, 6, false, kNoDefault, true, nullptr, nullptr};
 constexpr NumberField kWorkloadQps{1, false, 1024, false, 1, true, nullptr, nullptr};
 constexpr NumberField kWorkloadStartUs{0, false, kInf, false, 0, false, "us", nullptr};
 constexpr NumberField kWorkloadStopUs{0, true, kInf, false, kNoDefault, false, "us", nullptr};
 } // namespace schema
+
+/// Every `topology` kind (the values of its discriminator), in declaration order.
+inline const std::vector<std::string> kTopologyKinds{"leaf_spine", "fat_tree", "three_tier", "dci", "rail_optimized", "multi_plane", "explicit"};
+/// Every `traffic` kind (the values of its discriminator), in declaration order.
+inline const std::vector<std::string> kTrafficKinds{"incast", "pairs", "permutation", "all_to_all", "perftest", "workload", "pingmesh", "flows", "stride", "inter_pod_permutation", "collective"};
+/// Every `faults` kind (the values of its discriminator), in declaration order.
+inline const std::vector<std::string> kFaultKinds{"loss", "link_down", "link_up", "pfc_storm", "slow_receiver", "set"};
+
+/// Hosts, nodes and links a generated fabric expands to (FabricNodes(p) for kind
+/// `fabric`), over any object whose members are the generator's fields in lowerCamel
+/// (LeafSpineParams: p.hostsPerLeaf; a dci's p.site.leaves). Doubles: the limits are
+/// checked before any count could overflow an integer.
+namespace counts
+{
+template <class P>
+double LeafSpineHosts(const P& p)
+{
+    return static_cast<double>(p.leaves) * static_cast<double>(p.hostsPerLeaf);
+}
+
+template <class P>
+double LeafSpineNodes(const P& p)
+{
+    return (static_cast<double>(p.leaves) * (static_cast<double>(p.hostsPerLeaf) + 1)) + static_cast<double>(p.spines);
+}
+
+template <class P>
+double LeafSpineLinks(const P& p)
+{
+    return static_cast<double>(p.leaves) * (static_cast<double>(p.hostsPerLeaf) + static_cast<double>(p.spines));
+}
+
+template <class P>
+double FatTreeHosts(const P& p)
+{
+    return ((static_cast<double>(p.k) * static_cast<double>(p.k)) * static_cast<double>(p.k)) / 4;
+}
+
+template <class P>
+double FatTreeNodes(const P& p)
+{
+    return (((static_cast<double>(p.k) * static_cast<double>(p.k)) * static_cast<double>(p.k)) / 4) + (((5 * static_cast<double>(p.k)) * static_cast<double>(p.k)) / 4);
+}
+
+template <class P>
+double FatTreeLinks(const P& p)
+{
+    return (((3 * static_cast<double>(p.k)) * static_cast<double>(p.k)) * static_cast<double>(p.k)) / 4;
+}
+
+template <class P>
+double ThreeTierHosts(const P& p)
+{
+    return (static_cast<double>(p.podsets) * static_cast<double>(p.torsPerPodset)) * static_cast<double>(p.hostsPerTor);
+}
+
+template <class P>
+double ThreeTierNodes(const P& p)
+{
+    return (static_cast<double>(p.podsets) * ((static_cast<double>(p.torsPerPodset) * (static_cast<double>(p.hostsPerTor) + 1)) + static_cast<double>(p.leafsPerPodset))) + static_cast<double>(p.spines);
+}
+
+template <class P>
+double ThreeTierLinks(const P& p)
+{
+    return static_cast<double>(p.podsets) * ((static_cast<double>(p.torsPerPodset) * (static_cast<double>(p.hostsPerTor) + static_cast<double>(p.leafsPerPodset))) + static_cast<double>(p.spines));
+}
+
+template <class P>
+double DciHosts(const P& p)
+{
+    return (2 * static_cast<double>(p.site.leaves)) * static_cast<double>(p.site.hostsPerLeaf);
+}
+
+template <class P>
+double DciNodes(const P& p)
+{
+    return 2 * (((static_cast<double>(p.site.leaves) * (static_cast<double>(p.site.hostsPerLeaf) + 1)) + static_cast<double>(p.site.spines)) + 1);
+}
+
+template <class P>
+double DciLinks(const P& p)
+{
+    return (2 * ((static_cast<double>(p.site.leaves) * (static_cast<double>(p.site.hostsPerLeaf) + static_cast<double>(p.site.spines))) + static_cast<double>(p.site.spines))) + 1;
+}
+
+template <class P>
+double RailOptimizedHosts(const P& p)
+{
+    return (static_cast<double>(p.units) * static_cast<double>(p.serversPerUnit)) * static_cast<double>(p.nicsPerServer);
+}
+
+template <class P>
+double RailOptimizedNodes(const P& p)
+{
+    return ((static_cast<double>(p.units) * static_cast<double>(p.nicsPerServer)) * (static_cast<double>(p.serversPerUnit) + 1)) + static_cast<double>(p.spines);
+}
+
+template <class P>
+double RailOptimizedLinks(const P& p)
+{
+    return (static_cast<double>(p.units) * static_cast<double>(p.nicsPerServer)) * (static_cast<double>(p.serversPerUnit) + static_cast<double>(p.spines));
+}
+
+template <class P>
+double MultiPlaneHosts(const P& p)
+{
+    return (static_cast<double>(p.units) * static_cast<double>(p.serversPerUnit)) * static_cast<double>(p.nicsPerServer);
+}
+
+template <class P>
+double MultiPlaneNodes(const P& p)
+{
+    return ((static_cast<double>(p.units) * static_cast<double>(p.nicsPerServer)) * (static_cast<double>(p.serversPerUnit) + static_cast<double>(p.planes))) + (static_cast<double>(p.planes) * static_cast<double>(p.spines));
+}
+
+template <class P>
+double MultiPlaneLinks(const P& p)
+{
+    return ((static_cast<double>(p.planes) * static_cast<double>(p.units)) * static_cast<double>(p.nicsPerServer)) * (static_cast<double>(p.serversPerUnit) + static_cast<double>(p.spines));
+}
+
+} // namespace counts
 
 /** A parameter a `set` fault may change, with the static setting's range. */
 struct SetParamField

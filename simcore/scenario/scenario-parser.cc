@@ -128,15 +128,17 @@ Resolve(const json& doc, const std::string& bytes, ordered_json* out, const Load
     }
     r.Record("schema_version", 1);
     s.schemaVersion = 1;
-    s.name = r.String("name", "", 200);
-    r.String("description", "", 5000);
-    s.seed = static_cast<uint32_t>(r.Int("seed", 1, Range::Closed(0, 2147483647.0)));
-    double durationUs = r.Number("duration_us", 10000, Range::AboveTo(0, kMaxDurationUs, "us"));
+    s.name = r.String("name", "", kMaxNameChars);
+    r.String("description", "", kMaxDescriptionChars);
+    s.seed = static_cast<uint32_t>(r.Int("seed", static_cast<int64_t>(schema::kScenarioSeed.def),
+                                         Range::Of(schema::kScenarioSeed)));
+    double durationUs = r.Number("duration_us", schema::kScenarioDurationUs.def,
+                                 Range::Of(schema::kScenarioDurationUs));
     const json* warmup = r.Raw("warmup_us");
     double warmupUs = 0;
     if (warmup)
     {
-        warmupUs = ReadNumber(*warmup, "warmup_us", Range::AtLeast(0, "us"));
+        warmupUs = ReadNumber(*warmup, "warmup_us", Range::Of(schema::kScenarioWarmupUs));
         if (warmupUs >= durationUs)
         {
             throw ScenarioError("warmup_us",

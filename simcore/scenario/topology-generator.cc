@@ -131,10 +131,11 @@ RateRange()
     return Range::Closed(kMinRateGbps, kMaxRateGbps, "Gbit/s");
 }
 
+/** Every generator's link_delay_us (topology.py declares them alike). */
 Range
 DelayRange()
 {
-    return Range::Closed(0, kMaxDelayUs, "us");
+    return Range::Of(schema::kLeafSpineLinkDelayUs);
 }
 
 LeafSpineParams
@@ -150,25 +151,12 @@ ReadLeafSpine(ObjectReader& r)
     return p;
 }
 
-double
-LeafSpineNodes(const LeafSpineParams& p)
-{
-    return static_cast<double>(p.leaves) * p.hostsPerLeaf + p.leaves + p.spines;
-}
-
-double
-LeafSpineLinks(const LeafSpineParams& p)
-{
-    return static_cast<double>(p.leaves) * p.hostsPerLeaf +
-           static_cast<double>(p.leaves) * p.spines;
-}
-
 TopologyBuild
 BuildLeafSpine(ObjectReader& r)
 {
     LeafSpineParams p = ReadLeafSpine(r);
     r.Finish();
-    CheckCounts(LeafSpineNodes(p), LeafSpineLinks(p));
+    CheckCounts(counts::LeafSpineNodes(p), counts::LeafSpineLinks(p));
     return {GenerateLeafSpine(p), {}};
 }
 
@@ -185,8 +173,7 @@ BuildFatTree(ObjectReader& r)
     p.fabricRateGbps = r.Number("fabric_rate_gbps", p.fabricRateGbps, RateRange());
     p.linkDelayUs = r.Number("link_delay_us", p.linkDelayUs, DelayRange());
     r.Finish();
-    double k = static_cast<double>(p.k);
-    CheckCounts(k * k * k / 4 + 5 * k * k / 4, 3 * k * k * k / 4);
+    CheckCounts(counts::FatTreeNodes(p), counts::FatTreeLinks(p));
     return {GenerateFatTree(p), {}};
 }
 
@@ -209,19 +196,8 @@ BuildThreeTier(ObjectReader& r)
     p.leafUplinkGbps = r.Number("leaf_uplink_gbps", p.hostRateGbps, RateRange());
     p.linkDelayUs = r.Number("link_delay_us", p.linkDelayUs, DelayRange());
     r.Finish();
-    double tors = static_cast<double>(p.podsets) * p.torsPerPodset;
-    double hosts = tors * p.hostsPerTor;
-    double leafs = static_cast<double>(p.podsets) * p.leafsPerPodset;
-    double perPlane = static_cast<double>(p.spines) / p.leafsPerPodset;
-    CheckCounts(hosts + tors + leafs + p.spines,
-                hosts + tors * p.leafsPerPodset + leafs * perPlane);
+    CheckCounts(counts::ThreeTierNodes(p), counts::ThreeTierLinks(p));
     return {GenerateThreeTier(p), {}};
-}
-
-double
-RailHosts(const RailOptimizedParams& p)
-{
-    return static_cast<double>(p.units) * p.serversPerUnit * p.nicsPerServer;
 }
 
 /** The rail fields of rail_optimized and multi_plane (ranges and defaults: the contract). */
@@ -274,8 +250,7 @@ BuildRailOptimized(ObjectReader& r)
 {
     RailOptimizedParams p = ReadRailFields<RailFields>(r);
     r.Finish();
-    double leaves = static_cast<double>(p.units) * p.nicsPerServer;
-    CheckCounts(RailHosts(p) + leaves + p.spines, RailHosts(p) + leaves * p.spines);
+    CheckCounts(counts::RailOptimizedNodes(p), counts::RailOptimizedLinks(p));
     return {GenerateRailOptimized(p), {}};
 }
 
@@ -286,9 +261,11 @@ BuildMultiPlane(ObjectReader& r)
     int64_t planes = r.Int("planes", static_cast<int64_t>(planesField.def), Range::Of(planesField));
     RailOptimizedParams p = ReadRailFields<MultiPlaneFields>(r);
     r.Finish();
-    double leaves = static_cast<double>(p.units) * p.nicsPerServer;
-    double k = static_cast<double>(planes);
-    CheckCounts(RailHosts(p) + k * (leaves + p.spines), k * (RailHosts(p) + leaves * p.spines));
+    struct
+    {
+        int64_t planes, units, serversPerUnit, nicsPerServer, spines;
+    } shape{planes, p.units, p.serversPerUnit, p.nicsPerServer, p.spines};
+    CheckCounts(counts::MultiPlaneNodes(shape), counts::MultiPlaneLinks(shape));
     return {GenerateMultiPlane(p, planes), {}};
 }
 
@@ -348,15 +325,14 @@ BuildDci(ObjectReader& r)
                                     Range::Of(schema::kDciDciBufferBytes)));
     p.accelerator = ReadDciAccelerator(r, p.lengthKm * kFibreUsPerKm);
     r.Finish();
-    CheckCounts(2 * LeafSpineNodes(p.site) + 2,
-                2 * LeafSpineLinks(p.site) + 2 * static_cast<double>(p.site.spines) + 1);
+    CheckCounts(counts::DciNodes(p), counts::DciLinks(p));
     return GenerateDci(p);
 }
 
 bool
 ValidNodeId(const std::string& id)
 {
-    if (id.empty() || id.size() > 64)
+    if (id.empty() || id.size() > kMaxNodeIdChars)
     {
         return false;
     }
@@ -379,7 +355,7 @@ ReadNodeRef(const json* v, const std::string& path, const Topology& topo)
     {
         throw ScenarioError(path, "field required");
     }
-    std::string id = ReadString(*v, path, 64);
+    std::string id = ReadString(*v, path, kMaxNodeIdChars);
     auto it = topo.index.find(id);
     if (it == topo.index.end())
     {
@@ -471,28 +447,29 @@ BuildExplicit(ObjectReader& r)
         {
             throw ScenarioError(nr.FieldPath("id"), "field required");
         }
-        std::string id = ReadString(*idValue, nr.FieldPath("id"), 64);
+        std::string id = ReadString(*idValue, nr.FieldPath("id"), kMaxNodeIdChars);
         if (!ValidNodeId(id))
         {
-            throw ScenarioError(nr.FieldPath("id"),
-                                "must match ^[A-Za-z0-9_.:-]{1,64}$ (got \"" + id + "\")");
+            throw ScenarioError(nr.FieldPath("id"), std::string("must match ") + kNodeIdPattern +
+                                                        " (got \"" + id + "\")");
         }
         if (b.Topo().index.count(id))
         {
             throw ScenarioError(nr.FieldPath("id"), "duplicate node id \"" + id + "\"");
         }
         nr.Record("id", id);
-        std::string kind = nr.Enum("kind", "", {"host", "switch"});
+        std::string kind = nr.Enum("kind", "", schema::kExplicitNodeKind.options);
         int tier = static_cast<int>(nr.Int("tier", 0, Range::Of(schema::kExplicitNodeTier)));
         uint32_t index = b.AddNode(id, kind == "host", tier, "");
         const json* server = nr.Raw("server");
         if (server && !server->is_null())
         {
-            std::string sid = ReadString(*server, nr.FieldPath("server"), 64);
+            std::string sid = ReadString(*server, nr.FieldPath("server"), kMaxNodeIdChars);
             if (!ValidNodeId(sid))
             {
-                throw ScenarioError(nr.FieldPath("server"),
-                                    "must match ^[A-Za-z0-9_.:-]{1,64}$ (got \"" + sid + "\")");
+                throw ScenarioError(nr.FieldPath("server"), std::string("must match ") +
+                                                                kNodeIdPattern + " (got \"" + sid +
+                                                                "\")");
             }
             if (kind != "host")
             {
@@ -556,13 +533,12 @@ BuildExplicit(ObjectReader& r)
         double delayUs = 0;
         if (hasDelay)
         {
-            delayUs = lr.Number("delay_us", 0, DelayRange());
+            delayUs = lr.Number("delay_us", 0, Range::Of(schema::kExplicitLinkDelayUs));
             lr.Raw("length_km");
         }
         else
         {
-            double km =
-                lr.Number("length_km", 0, Range::Closed(0, kMaxDelayUs / kFibreUsPerKm, "km"));
+            double km = lr.Number("length_km", 0, Range::Of(schema::kExplicitLinkLengthKm));
             lr.Raw("delay_us");
             delayUs = km * kFibreUsPerKm;
         }
@@ -885,8 +861,7 @@ TopologyBuild
 BuildTopology(const json& value, ordered_json* out)
 {
     ObjectReader r(value, kTopologyPath, out);
-    std::string kind = r.Enum(
-        "kind", "", {"leaf_spine", "fat_tree", "three_tier", "dci", "rail_optimized", "multi_plane", "explicit"});
+    std::string kind = r.Enum("kind", "", kTopologyKinds);
     TopologyBuild build;
     if (kind == "leaf_spine")
     {

@@ -51,7 +51,8 @@ ReadIdPair(const json& v, const std::string& path)
     {
         throw ScenarioError(path, "must be a list of two ids [a, b]");
     }
-    return {ReadString(v[0], IndexPath(path, 0), 64), ReadString(v[1], IndexPath(path, 1), 64)};
+    return {ReadString(v[0], IndexPath(path, 0), kMaxNodeIdChars),
+            ReadString(v[1], IndexPath(path, 1), kMaxNodeIdChars)};
 }
 
 void
@@ -219,8 +220,10 @@ GenerateStride(GeneratorContext& g)
     {
         throw ScenarioError(g.Reader().FieldPath("stride"), "field required (1 .. number of hosts - 1)");
     }
-    uint64_t stride = static_cast<uint64_t>(ReadInt(*strideValue, g.Reader().FieldPath("stride"),
-                                                    Range::Closed(1, static_cast<double>(n - 1))));
+    Range strideRange = Range::Of(schema::kStrideStride);
+    strideRange.max = static_cast<double>(n - 1); // and below the number of hosts
+    uint64_t stride =
+        static_cast<uint64_t>(ReadInt(*strideValue, g.Reader().FieldPath("stride"), strideRange));
     g.Reader().Record("stride", stride);
     uint64_t size = g.SizeBytes("size_bytes");
     g.Reader().Finish();
@@ -325,7 +328,7 @@ GeneratePerftest(GeneratorContext& g)
 FlowSizeCdf
 ReadCustomCdf(const json& v, const std::string& path)
 {
-    RequireArray(v, path, 1, 1000);
+    RequireArray(v, path, 1, kMaxCdfPoints);
     std::vector<std::pair<double, double>> points;
     for (std::size_t i = 0; i < v.size(); ++i)
     {
@@ -365,8 +368,7 @@ void
 GenerateWorkload(GeneratorContext& g)
 {
     ObjectReader& r = g.Reader();
-    std::string dist =
-        r.Enum("distribution", "", {"websearch", "fb_hadoop", "alistorage", "custom"});
+    std::string dist = r.Enum("distribution", "", schema::kWorkloadDistribution.options);
     const json* cdfValue = r.Raw("cdf");
     FlowSizeCdf cdf(std::vector<std::pair<double, double>>{{1.0, 100.0}});
     if (dist == "custom")
@@ -395,7 +397,7 @@ GenerateWorkload(GeneratorContext& g)
     {
         throw ScenarioError(r.FieldPath("load"), "field required (0 < load <= 1)");
     }
-    double load = r.Number("load", 0, Range::AboveTo(0, 1));
+    double load = r.Number("load", 0, Range::Of(schema::kWorkloadLoad));
     std::vector<uint32_t> hosts = HostList(g, "hosts", false, 2);
     const json* stopValue = r.Raw("stop_us");
     double stopUs = g.Ctx().durationUs;
@@ -470,7 +472,7 @@ GeneratePingmesh(GeneratorContext& g)
     double intervalUs = r.Number("interval_us", schema::kPingmeshIntervalUs.def, Range::Of(schema::kPingmeshIntervalUs));
     uint64_t probeBytes =
         static_cast<uint64_t>(r.Int("probe_bytes", 512, Range::Of(schema::kPingmeshProbeBytes)));
-    std::string scope = r.Enum("scope", "all", {"all", "tor", "podset", "fabric"});
+    std::string scope = r.Enum("scope", schema::kPingmeshScope.def, schema::kPingmeshScope.options);
     r.Finish();
     std::size_t n = hosts.size();
     // Each host's peers at the scope, in host-list order starting after itself: with "all" host
@@ -675,10 +677,7 @@ GenerateTraffic(const json* traffic, const TrafficContext& ctx, ordered_json* ou
             std::string path = IndexPath("traffic", i);
             ordered_json itemOut;
             ObjectReader r((*traffic)[i], path, out ? &itemOut : nullptr);
-            std::string kind = r.Enum("kind", "",
-                                      {"incast", "pairs", "permutation", "all_to_all", "perftest",
-                                       "workload", "pingmesh", "flows", "stride",
-                                       "inter_pod_permutation", "collective"});
+            std::string kind = r.Enum("kind", "", kTrafficKinds);
             if (kind == "flows") // explicit list: none of the common fields below apply
             {
                 GenerateFlowList(r, ctx, static_cast<uint32_t>(i), flows, expected, relations);

@@ -6,6 +6,7 @@ knows no declaration, the declarations know core, this module knows both."""
 from __future__ import annotations
 
 import math
+import re
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass

@@ -12,6 +12,7 @@ and a kept point's `packet_run_id` its packet-level run. A tuning's option is in
 holds the evaluation ids kept, and a kept evaluation its packet-level runs, objectives and
 metrics. Sweeps and tunings before this migration have none.
 """
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -28,12 +29,20 @@ def upgrade() -> None:
     op.add_column("sweeps", sa.Column("kept", sa.JSON(), nullable=True))
     if op.get_bind().dialect.name == "sqlite":
         # SQLite adds a column with its foreign key only inline (no ALTER of constraints)
-        op.execute("ALTER TABLE sweep_points ADD COLUMN packet_run_id VARCHAR(16) CONSTRAINT "
-                   "fk_sweep_points_packet_run_id_runs REFERENCES runs (id) ON DELETE CASCADE")
+        op.execute(
+            "ALTER TABLE sweep_points ADD COLUMN packet_run_id VARCHAR(16) CONSTRAINT "
+            "fk_sweep_points_packet_run_id_runs REFERENCES runs (id) ON DELETE CASCADE"
+        )
     else:
         op.add_column("sweep_points", sa.Column("packet_run_id", sa.String(16), nullable=True))
-        op.create_foreign_key(op.f("fk_sweep_points_packet_run_id_runs"), "sweep_points", "runs",
-                              ["packet_run_id"], ["id"], ondelete="CASCADE")
+        op.create_foreign_key(
+            op.f("fk_sweep_points_packet_run_id_runs"),
+            "sweep_points",
+            "runs",
+            ["packet_run_id"],
+            ["id"],
+            ondelete="CASCADE",
+        )
     op.create_index(op.f("ix_sweep_points_packet_run_id"), "sweep_points", ["packet_run_id"])
     op.add_column("tunings", sa.Column("kept", sa.JSON(), nullable=True))
     for column in ("packet_run_ids", "packet_objectives", "packet_metrics"):

@@ -4,6 +4,7 @@ A field is one leaf of the document ("switch.ecn.kmin_bytes"): its JSON type, ra
 enumeration, unit and description. Maps (ecn_by_rate), lists and nested objects are not leaves.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,10 +102,11 @@ def object_fields(schema: dict, node: dict, prefix: str = "") -> list[FieldSpec]
     return out
 
 
-def definition_ranges(schema: dict) -> dict[str, dict]:
-    """Numeric ranges keyed "Definition.property" ("#.duration_us" for the root)."""
+def definition_ranges(schema: dict, extra: Sequence[tuple[str, dict]] = ()) -> dict[str, dict]:
+    """Numeric ranges keyed "Definition.property" ("#.duration_us" for the root), and those of
+    the `extra` (name, object schema) tables."""
     out: dict[str, dict] = {}
-    tables = [("#", schema)] + sorted(schema["$defs"].items())
+    tables = [("#", schema)] + list(extra) + sorted(schema["$defs"].items())
     for name, node in tables:
         for prop_name, prop in sorted(node.get("properties", {}).items()):
             spec = leaf(schema, prop_name, prop)

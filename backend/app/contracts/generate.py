@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from app.contracts.fields import FieldSpec, definition_ranges, leaf, object_fields, range_dict
-from app.scenarios import limits
+from app.scenarios import fabric_counts, limits
 from app.scenarios.cc_presets import CC_PRESETS, CNP_PRESETS
-from app.runs.screening import MAX_KEEP, SCREEN_METRICS
+from app.runs.screening import MAX_KEEP, MIN_KEEP, SCREEN_METRICS
 from app.scenarios.document import Scenario
+from app.scenarios.faults import SET_PARAMS, FaultBase
 from app.scenarios.flow_model import FLOW_UNMODELLED
-from app.scenarios.faults import SET_PARAMS
-from app.scenarios.traffic import COLLECTIVE_ALGORITHMS
+from app.scenarios.traffic import COLLECTIVE_ALGORITHMS, Generator
 
 ROOT = Path(__file__).resolve().parents[3]
 COMMAND = "python -m app.contracts.generate (scripts/gen-contracts.sh)"
@@ -53,7 +53,46 @@ def device_fields(schema: dict) -> dict[str, list[FieldSpec]]:
     return {scope: object_fields(schema, schema["properties"][scope]) for scope in ("switch", "nic")}
 
 
+# The root object's properties under this name in C++ (schema::kScenarioSeed); the fields every
+# traffic generator inherits (traffic.Generator: priority, qps, ...) are schema::kGenerator*, those
+# every fault inherits (faults.FaultBase) schema::kFaultBase*.
+ROOT_DEFINITION = "Scenario"
+_KIND_LISTS = (("TOPOLOGY_KINDS", "topology"), ("TRAFFIC_KINDS", "traffic"), ("FAULT_KINDS", "faults"))
+
+
+def _inherited_tables() -> list[tuple[str, dict]]:
+    """The fields every traffic generator and every fault inherits, as tables of their own
+    ("Generator.priority"): what a reader common to all kinds checks."""
+    return [("Generator", Generator.model_json_schema()), ("FaultBase", FaultBase.model_json_schema())]
+
+
+def _kinds(schema: dict, prop: str) -> list[str]:
+    """The kinds of a discriminated union (topology, traffic, faults), in declaration order (the
+    union's oneOf; the discriminator's mapping is sorted): the simulator lists them so."""
+    union = schema["properties"][prop]
+    union = union.get("items", union)
+    kind_of = {ref: kind for kind, ref in union["discriminator"]["mapping"].items()}
+    return [kind_of[option["$ref"]] for option in union["oneOf"]]
+
+
 # ---------------------------------------------------------------- TypeScript
+
+def _ts_fabric_counts() -> list[str]:
+    """FABRIC_COUNTS: hosts, nodes and links of each generator from its form's values (flat keys,
+    "site.leaves"), by the formulas of app/scenarios/fabric_counts.py."""
+    out = ["/** Hosts, nodes and links a generated fabric expands to, from the generator's fields",
+           ' *  (keys as the document nests them: "site.leaves"); NaN when a field is missing. */',
+           "export const FABRIC_COUNTS: Readonly<Record<string, Readonly<Record<"
+           '"hosts" | "nodes" | "links", (v: Readonly<Record<string, number>>) => number>>>> = {']
+    for kind, formulas in fabric_counts.FABRIC_COUNTS.items():
+        out.append(f"  {kind}: {{")
+        for what, formula in formulas.items():
+            body = fabric_counts.render(formula, lambda f: f"(v[{json.dumps(f)}] ?? NaN)")
+            out.append(f"    {what}: (v) => {body},")
+        out.append("  },")
+    out += ["};", ""]
+    return out
+
 
 def _ts_value(v: Any) -> str:
     return json.dumps(v)
@@ -123,14 +162,20 @@ def typescript(schema: dict) -> str:
     out += ["};", ""]
     out.append('/** Numeric ranges keyed "Definition.property" ("#.duration_us" at the root). */')
     out.append("export const SCHEMA_RANGES: Readonly<Record<string, NumberRange>> = {")
-    for key, rng in definition_ranges(schema).items():
+    for key, rng in definition_ranges(schema, _inherited_tables()).items():
         body = ", ".join(f"{k}: {_ts_value(v)}" for k, v in rng.items())
         out.append(f"  {_ts_value(key)}: {{ {body} }},")
     out += ["};", ""]
-    for const, prop in (("TOPOLOGY_KINDS", "topology"), ("TRAFFIC_KINDS", "traffic"),
-                        ("FAULT_KINDS", "faults")):
-        node = schema["properties"][prop]
-        kinds = list(node.get("items", node)["discriminator"]["mapping"])
+    out.append('/** Numeric defaults keyed "Definition.property", as SCHEMA_RANGES. */')
+    out.append("export const SCHEMA_DEFAULTS: Readonly<Record<string, number>> = {")
+    for name, node in [("#", schema)] + _inherited_tables() + sorted(schema["$defs"].items()):
+        for prop, sub in sorted(node.get("properties", {}).items()):
+            spec = leaf(schema, prop, sub)
+            if spec and spec.type in ("integer", "number") and isinstance(spec.default, (int, float)):
+                out.append(f"  {_ts_value(f'{name}.{prop}')}: {_ts_value(spec.default)},")
+    out += ["};", ""]
+    for const, prop in _KIND_LISTS:
+        kinds = _kinds(schema, prop)
         out.append(f"/** Every `{prop}` kind (its discriminator). */")
         out.append(f"export const {const} = {_ts_value(kinds)} as const;")
         out.append("")
@@ -142,6 +187,7 @@ def typescript(schema: dict) -> str:
             "export const COLLECTIVE_ALGORITHMS: Readonly<Record<string, readonly string[]>> = {"]
     out += [f"  {_ts_value(op)}: {_ts_value(list(algs))}," for op, algs in COLLECTIVE_ALGORITHMS.items()]
     out += ["};", ""]
+    out += _ts_fabric_counts()
     props = schema["$defs"]["Collective"]["properties"]
     out += ["/** Defaults of the `collective` generator's fields that have one. */",
             "export const COLLECTIVE_DEFAULTS: Readonly<Record<string, unknown>> = {"]
@@ -157,7 +203,8 @@ def typescript(schema: dict) -> str:
     out += ["/** Flow-level screening (app/runs/screening.py): what a sweep ranks by, and the better direction. */",
             "export const SCREEN_METRICS: Readonly<Record<string, \"min\" | \"max\">> = {"]
     out += [f"  {_ts_value(k)}: {_ts_value(v)}," for k, v in SCREEN_METRICS.items()]
-    out += ["};", f"export const SCREEN_MAX_KEEP = {MAX_KEEP};", ""]
+    out += ["};", "/** How many points a screening keeps for packet level. */",
+            f"export const SCREEN_KEEP = {{ min: {MIN_KEEP}, max: {MAX_KEEP} }} as const;", ""]
     return "\n".join(out)
 
 
@@ -270,14 +317,21 @@ def cpp(schema: dict) -> str:
             "/// topology, traffic, faults and monitor use.",
             "namespace schema",
             "{"]
-    for name, node in sorted(schema["$defs"].items()):
+    tables = [(ROOT_DEFINITION, schema)] + _inherited_tables()
+    for name, node in tables + sorted(schema["$defs"].items()):
         for prop, sub in sorted(node.get("properties", {}).items()):
             spec = leaf(schema, prop, sub)
-            if spec is None or spec.type not in ("integer", "number"):
+            if spec is None or spec.type not in ("integer", "number", "enum"):
                 continue
             out.append(_cpp_field(name, spec).replace(f"k{_camel(name + '.' + prop)}",
                                                       f"k{name}{_camel(prop)}", 1))
     out += ["} // namespace schema", ""]
+    for const, prop in _KIND_LISTS:
+        out.append(f"/// Every `{prop}` kind (the values of its discriminator), in declaration order.")
+        options = ", ".join(json.dumps(k) for k in _kinds(schema, prop))
+        out.append(f"inline const std::vector<std::string> k{_camel(const.lower())}{{{options}}};")
+    out.append("")
+    out += _cpp_fabric_counts()
     out += ["/** A parameter a `set` fault may change, with the static setting's range. */",
             "struct SetParamField",
             "{",
@@ -306,6 +360,28 @@ def cpp(schema: dict) -> str:
         out.append(f"    {{{json.dumps(op)}, {{{', '.join(json.dumps(a) for a in algs)}}}}},")
     out += ["};", "", "} // namespace fabric", "", "#endif", ""]
     return "\n".join(out)
+
+
+def _cpp_fabric_counts() -> list[str]:
+    """namespace counts: hosts, nodes and links of each generator (app/scenarios/fabric_counts.py)
+    over any object with the generator's fields as members (hosts_per_leaf -> p.hostsPerLeaf)."""
+    out = ["/// Hosts, nodes and links a generated fabric expands to (FabricNodes(p) for kind",
+           "/// `fabric`), over any object whose members are the generator's fields in lowerCamel",
+           "/// (LeafSpineParams: p.hostsPerLeaf; a dci's p.site.leaves). Doubles: the limits are",
+           "/// checked before any count could overflow an integer.",
+           "namespace counts",
+           "{"]
+    for kind, formulas in fabric_counts.FABRIC_COUNTS.items():
+        for what, formula in formulas.items():
+            body = fabric_counts.render(formula, lambda f: "static_cast<double>(p." + ".".join(
+                _lower_camel(part) for part in f.split(".")) + ")")
+            out += ["template <class P>",
+                    f"double {_camel(kind)}{what.capitalize()}(const P& p)",
+                    "{",
+                    f"    return {body};",
+                    "}", ""]
+    out += ["} // namespace counts", ""]
+    return out
 
 
 def _lower_camel(name: str) -> str:

@@ -14,6 +14,7 @@ from app.core.strict_json import StrictJsonRoute
 from app.core.validation import normalize_loc
 from app.scenarios.importers.hpcc import build
 from app.scenarios.importers.hpcc_files import MAX_TEXT_BYTES, ImportFileError
+from app.scenarios import limits
 from app.scenarios.document import Scenario
 
 router = APIRouter(prefix="/imports", tags=["imports"], route_class=StrictJsonRoute)
@@ -36,9 +37,9 @@ class HpccImport(BaseModel):
                                description="the simulator's config (default: its DCQCN benchmark)")
     base_scenario: dict[str, Any] | None = Field(
         None, description="keep this scenario's topology and settings; replace its traffic")
-    duration_us: float | None = Field(None, gt=0, le=1_000_000,
+    duration_us: float | None = Field(None, gt=0, le=limits.MAX_DURATION_US,
                                       description="default: SIMULATOR_STOP_TIME - first start")
-    name: str = Field("", max_length=200)
+    name: str = Field("", max_length=limits.MAX_NAME_CHARS)
 
 
 class HpccImported(BaseModel):

@@ -37,7 +37,8 @@ def flow_error(result: dict[str, Any], oversubscription: float) -> FlowError | N
         return FlowError(kind=kind, label=kind, applies=False, outside=[], figures={})
     features = {c["feature"] for c in result.get("caveats", [])}
     outside = sorted(features - set(entry["measured_with"]))
-    figures = {name: {"max_abs_error": f["max_abs_error"], "target": f["target"],
-                      "cases": len(f["cases"])} for name, f in entry["figures"].items()}
-    return FlowError(kind=kind, label=entry["label"], applies=not outside, outside=outside,
-                     figures=figures)
+    figures = {
+        name: {"max_abs_error": f["max_abs_error"], "target": f["target"], "cases": len(f["cases"])}
+        for name, f in entry["figures"].items()
+    }
+    return FlowError(kind=kind, label=entry["label"], applies=not outside, outside=outside, figures=figures)

@@ -10,6 +10,7 @@ from app.core.config import get_settings, max_run_threads
 from app.core.validation import error_at, raise_errors
 from app.runs.models import RunStatus
 from app.runs.threads import range_message
+from app.scenarios import limits
 
 METRIC_NAMES = ("throughput_gbps", "fct_p50_us", "fct_p99_us", "slowdown_p99", "max_queue_bytes",
                 "ecn_marked_packets", "cnps_sent", "pfc_pauses_sent", "drops_total", "jct_us", "busbw_gbps")
@@ -22,7 +23,7 @@ class RunCreate(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     scenario_id: str = Field(min_length=1, max_length=64)
-    seeds: list[Annotated[int, Field(ge=0, le=2**31 - 1)]] = Field(
+    seeds: list[Annotated[int, Field(ge=0, le=limits.MAX_SEED)]] = Field(
         default=[1], min_length=1, max_length=MAX_SEEDS)
     threads: int | None = Field(
         None, ge=1, description="simulator threads of each run: 1 to MAX_RUN_THREADS (the "

@@ -15,12 +15,17 @@ from pydantic_core import InitErrorDetails
 from app.core.validation import Loc, error_at
 from app.scenarios.flow_model import unmodelled
 
+MIN_KEEP = 1
 MAX_KEEP = 64
 # What a sweep may rank its flow-level points by, and the better direction: the figures the flow
 # engine answers (docs/validation-flow.md measures their error).
 SCREEN_METRICS: dict[str, Literal["min", "max"]] = {
-    "jct_us": "min", "busbw_gbps": "max", "throughput_gbps": "max",
-    "fct_p50_us": "min", "fct_p99_us": "min", "slowdown_p99": "min",
+    "jct_us": "min",
+    "busbw_gbps": "max",
+    "throughput_gbps": "max",
+    "fct_p50_us": "min",
+    "fct_p99_us": "min",
+    "slowdown_p99": "min",
 }
 ScreenMetric = Literal[tuple(SCREEN_METRICS)]  # type: ignore[valid-type]
 
@@ -30,8 +35,7 @@ class Screening(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     engine: Literal["flow"] = Field("flow", description="the engine that screens every point")
-    keep: int = Field(3, ge=1, le=MAX_KEEP,
-                      description="how many of the best points run again at packet level")
+    keep: int = Field(3, ge=MIN_KEEP, le=MAX_KEEP, description="how many of the best points run again at packet level")
 
 
 def refuse_unmodelled(paths: list[tuple[Loc, str]]) -> list[InitErrorDetails]:
@@ -41,9 +45,15 @@ def refuse_unmodelled(paths: list[tuple[Loc, str]]) -> list[InitErrorDetails]:
         found = unmodelled(path)
         if found is not None:
             feature, why = found
-            errors.append(error_at(
-                loc, f"screening at flow level cannot rank over {path}: {why} (feature "
-                f"'{feature}', docs/model.md \"Flow-level engine\"); sweep it without screening, "
-                "or screen over what the flow engine models (topology, routing, placement, "
-                "parallelism, message sizes, channels)", path, kind="screening_unmodelled"))
+            errors.append(
+                error_at(
+                    loc,
+                    f"screening at flow level cannot rank over {path}: {why} (feature "
+                    f"'{feature}', docs/model.md \"Flow-level engine\"); sweep it without screening, "
+                    "or screen over what the flow engine models (topology, routing, placement, "
+                    "parallelism, message sizes, channels)",
+                    path,
+                    kind="screening_unmodelled",
+                )
+            )
     return errors

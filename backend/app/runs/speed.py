@@ -44,9 +44,17 @@ def packet_speed(session: Session, limit: int = RECENT_RUNS) -> PacketSpeed | No
     rows = session.execute(
         select(Run.events, Run.wall_s, Run.throughput_gbps, Run.duration_ns, ScenarioRow.document)
         .join(ScenarioRow, ScenarioRow.id == Run.scenario_id)
-        .where(Run.engine == "packet", Run.status == RunStatus.SUCCEEDED, Run.threads == 1,
-               Run.events > 0, Run.wall_s > 0, Run.throughput_gbps > 0)
-        .order_by(Run.finished_at.desc()).limit(limit)).all()
+        .where(
+            Run.engine == "packet",
+            Run.status == RunStatus.SUCCEEDED,
+            Run.threads == 1,
+            Run.events > 0,
+            Run.wall_s > 0,
+            Run.throughput_gbps > 0,
+        )
+        .order_by(Run.finished_at.desc())
+        .limit(limit)
+    ).all()
     per_s, per_frame = [], []
     for events, wall_s, throughput, duration_ns, document in rows:
         frames = payload_frames(document, throughput, duration_ns)

@@ -18,8 +18,8 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from app.scenarios.topology import (Dci, FatTree, LeafSpine, MultiPlane, RailOptimized, ThreeTier,
-                                    Topology)
+from app.scenarios import fabric_counts
+from app.scenarios.topology import Topology
 
 HOSTS_PER_THREAD = 64
 
@@ -47,16 +47,7 @@ def host_count(document: dict[str, Any]) -> int:
         topo = _TOPOLOGY.validate_python(raw)
     except ValidationError:
         return 0
-    if isinstance(topo, (LeafSpine, Dci)):
-        site = topo.site if isinstance(topo, Dci) else topo
-        return site.leaves * site.hosts_per_leaf * (2 if isinstance(topo, Dci) else 1)
-    if isinstance(topo, FatTree):
-        return topo.k ** 3 // 4
-    if isinstance(topo, ThreeTier):
-        return topo.podsets * topo.tors_per_podset * topo.hosts_per_tor
-    if isinstance(topo, (RailOptimized, MultiPlane)):
-        return topo.units * topo.servers_per_unit * topo.nics_per_server
-    return 0
+    return fabric_counts.count(topo.kind, "hosts", topo)
 
 
 def auto_threads(document: dict[str, Any], maximum: int) -> int:

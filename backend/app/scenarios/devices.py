@@ -10,7 +10,8 @@ from app.scenarios.topology import Strict
 
 Bytes1G = Annotated[int, Field(ge=0, le=limits.GB)]
 Headroom = Literal["auto"] | Annotated[int, Field(ge=0, le=64 * limits.MB)]
-Priority = Literal["0", "1", "2", "3", "4", "5", "6", "7"]
+# An 802.1p priority written as a JSON object key ("0".."7").
+Priority = Literal[tuple(str(p) for p in range(limits.MAX_PRIORITY + 1))]  # type: ignore[valid-type]
 # A link rate in Gbit/s written as a JSON object key ("100", "400", "25.78125").
 RateKey = Annotated[str, Field(pattern=r"^(0|[1-9][0-9]{0,3})(\.[0-9]{1,9})?$")]
 CcPreset = Literal["dcqcn-paper", "nvidia-default", "hpcc-dcqcn"]
@@ -98,7 +99,7 @@ class Switch(Strict):
         description="ECN of the egress ports of a given link rate (Gbit/s), merged over ecn; "
         "ecn_by_priority is merged over the result")
     ecmp_seed: int = Field(0, ge=0, le=2**32 - 1)
-    data_priority: int = Field(3, ge=0, le=6)
+    data_priority: int = Field(3, ge=0, le=limits.MAX_DATA_PRIORITY)
     ecn_mark_point: Literal["enqueue", "dequeue"] = Field(
         "enqueue",
         description="where the ECN marker looks at the egress queue: on arrival of the frame "
@@ -146,7 +147,7 @@ class SwitchPartial(Strict):
     ecn_by_priority: dict[Priority, EcnPartial] | None = None
     ecn_by_rate: dict[RateKey, EcnPartial] | None = None
     ecmp_seed: int | None = Field(None, ge=0, le=2**32 - 1)
-    data_priority: int | None = Field(None, ge=0, le=6)
+    data_priority: int | None = Field(None, ge=0, le=limits.MAX_DATA_PRIORITY)
     ecn_mark_point: Literal["enqueue", "dequeue"] | None = None
     load_balancing: LoadBalancing | None = None
     trimming: StrictBool | None = None

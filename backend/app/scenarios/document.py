@@ -30,7 +30,7 @@ class Scenario(Strict):
 
     schema_version: Literal[1]
     name: str = Field("", max_length=limits.MAX_NAME_CHARS)
-    description: str = Field("", max_length=5000)
+    description: str = Field("", max_length=limits.MAX_DESCRIPTION_CHARS)
     seed: int = Field(1, ge=0, le=limits.MAX_SEED)
     duration_us: float = Field(10_000, gt=0, le=limits.MAX_DURATION_US)
     warmup_us: float = Field(0, ge=0, description="must be < duration_us")

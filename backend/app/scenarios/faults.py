@@ -97,7 +97,7 @@ class PfcStorm(FaultBase):
 
     kind: Literal["pfc_storm"]
     host: NodeId
-    priority: int | None = Field(None, ge=0, le=6, description="default: switch.data_priority")
+    priority: int | None = Field(None, ge=0, le=limits.MAX_DATA_PRIORITY, description="default: switch.data_priority")
     interval_us: float | None = Field(None, gt=0, le=MAX_TIMER_US,
                                       description="between pause frames; default: half of "
                                                   "65535 quanta at the link rate")
@@ -118,7 +118,7 @@ class SetParam(FaultBase):
 
     kind: Literal["set"]
     nodes: Literal["switches", "hosts"] | Annotated[list[NodeId], Field(min_length=1,
-                                                                         max_length=4096)]
+                                                                         max_length=limits.MAX_SET_NODES)]
     param: Literal[tuple(SET_PARAMS)]  # type: ignore[valid-type]
     value: float = Field(ge=0, le=1e12)
 

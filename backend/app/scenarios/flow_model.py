@@ -17,27 +17,25 @@ import re
 # covers itself and everything below it). Per-switch and per-NIC overrides are read as the
 # `switch.` and `nic.` paths they override.
 FLOW_UNMODELLED: dict[str, tuple[str, tuple[str, ...]]] = {
-    "queues": ("the flow engine keeps no queues: buffers and queue depths are not modelled",
-               ("switch.buffer_bytes", "switch.cell_bytes")),
-    "pfc": ("PFC pauses are not modelled",
-            ("switch.pfc",)),
-    "ecn": ("ECN marking is not modelled",
-            ("switch.ecn", "switch.ecn_by_priority", "switch.ecn_by_rate", "switch.ecn_mark_point")),
-    "congestion_control": ("DCQCN's dynamics are not modelled: flows get their max-min fair "
-                           "rates at once",
-                           ("nic.cc", "nic.cnp_interval_us", "nic.cnp_mode", "nic.ecn_feedback")),
-    "loss": ("loss and retransmission are not modelled",
-             ("nic.rto_us", "nic.nack_enabled")),
-    "trimming": ("packet trimming acts on full buffers, which the flow engine does not have",
-                 ("switch.trimming",)),
-    "dci_accelerator": ("the DCI accelerator's pseudo-ACKs are not modelled",
-                        ("topology.accelerator",)),
-    "fault": ("faults' lost frames and their recovery are not modelled",
-              ("faults",)),
-    "watchdogs": ("PFC watchdogs act on pauses, which the flow engine does not model",
-                  ("watchdogs",)),
-    "qp_cache": ("QP-context cache misses are not modelled",
-                 ("nic.qp_cache_entries", "nic.qp_cache_miss_ns")),
+    "queues": (
+        "the flow engine keeps no queues: buffers and queue depths are not modelled",
+        ("switch.buffer_bytes", "switch.cell_bytes"),
+    ),
+    "pfc": ("PFC pauses are not modelled", ("switch.pfc",)),
+    "ecn": (
+        "ECN marking is not modelled",
+        ("switch.ecn", "switch.ecn_by_priority", "switch.ecn_by_rate", "switch.ecn_mark_point"),
+    ),
+    "congestion_control": (
+        "DCQCN's dynamics are not modelled: flows get their max-min fair rates at once",
+        ("nic.cc", "nic.cnp_interval_us", "nic.cnp_mode", "nic.ecn_feedback"),
+    ),
+    "loss": ("loss and retransmission are not modelled", ("nic.rto_us", "nic.nack_enabled")),
+    "trimming": ("packet trimming acts on full buffers, which the flow engine does not have", ("switch.trimming",)),
+    "dci_accelerator": ("the DCI accelerator's pseudo-ACKs are not modelled", ("topology.accelerator",)),
+    "fault": ("faults' lost frames and their recovery are not modelled", ("faults",)),
+    "watchdogs": ("PFC watchdogs act on pauses, which the flow engine does not model", ("watchdogs",)),
+    "qp_cache": ("QP-context cache misses are not modelled", ("nic.qp_cache_entries", "nic.qp_cache_miss_ns")),
     # Pingmesh probes run as flows; only their RTTs (queueing delays) are missing: sweeping the
     # traffic is still modelled.
     "pingmesh": ("probe RTTs are queueing delays, which the flow engine does not have", ()),

@@ -14,6 +14,7 @@ GB = 1000 * 1000 * 1000
 
 # Names (a scenario's, a traffic generator's, a fault's): what a list, a tab and a comparison show.
 MAX_NAME_CHARS = 200
+MAX_DESCRIPTION_CHARS = 5000  # a scenario's description
 # Nodes and links after expansion: room for a 100,000-GPU fabric (the flow engine's scale,
 # docs/model.md "Flow-level engine"; 65,536 GPUs in 32 rail-optimized units of 256 servers with
 # 256 spines is 66,048 nodes and 131,072 links). The packet engine's run limits (--max-memory-mb,
@@ -54,11 +55,19 @@ MAX_DELAY_US = 100_000.0
 FIBRE_US_PER_KM = 5.0
 MAX_DURATION_US = 1_000_000.0
 MAX_SEED = 2**31 - 1
+# 802.1p priorities of data (a generator's, a listed flow's, a PFC storm's, switch.data_priority):
+# 0..6; priority 7 is the control priority (CNPs, and ACKs with nic.ack_priority "control").
+MAX_DATA_PRIORITY = 6
+MAX_PRIORITY = 7  # the highest 802.1p priority (keys of switch.ecn_by_priority)
+# Queue pairs one generator spreads each flow over (`qps`).
+MAX_QPS = 1024
 MAX_GENERATORS = 64
 MAX_SAMPLES = 100_000
 MAX_ALL_TO_ALL_HOSTS = 256
 MAX_FLOW_LIST = 200_000  # flows one `flows` generator may list
 MAX_FAULTS = 256
+MAX_SET_NODES = 4096  # ids a `set` fault may list
+MAX_CDF_POINTS = 1000  # points of a workload's custom CDF
 # Largest flow size: 2^53, the largest integer a double (a JSON number) holds exactly.
 MAX_SIZE_BYTES = 2**53
 MAX_TIMER_US = 1_000_000.0
@@ -66,7 +75,9 @@ MAX_FAULT_TIMER_US = MAX_DURATION_US
 MAX_RATE_MBPS = MAX_RATE_GBPS * 1000
 MAX_BYTE_COUNTER = 2**40
 MAX_MONITOR_ENTRIES = 4096
-NODE_ID_PATTERN = r"^[A-Za-z0-9_.:-]{1,64}$"
+MAX_FLOW_ID = 2**32 - 1  # flow ids are 32-bit (monitor.flows lists them)
+MAX_NODE_ID_CHARS = 64
+NODE_ID_PATTERN = rf"^[A-Za-z0-9_.:-]{{1,{MAX_NODE_ID_CHARS}}}$"
 # rail_optimized (docs/scenario-format.md): a scalable unit of servers, each with one NIC per
 # rail. 16 NICs per server covers every published GPU server (DGX H100: 8); 256 servers per unit
 # is 8 x a DGX SuperPOD scalable unit (32); the node limit bounds the product anyway.

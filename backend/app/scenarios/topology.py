@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
 
 from app.core import simulator
 from app.core.validation import error_at, raise_errors
-from app.scenarios import limits
+from app.scenarios import fabric_counts, limits
 
 Rate = Annotated[float, Field(ge=limits.MIN_RATE_GBPS, le=limits.MAX_RATE_GBPS, description="Gbit/s")]
 Delay = Annotated[float, Field(ge=0, le=limits.MAX_DELAY_US, description="microseconds")]
@@ -302,33 +302,9 @@ def _expanded_ids(topology_json: str) -> tuple[tuple[str, ...], tuple[str, ...]]
 
 
 def counts(topo: Generated | Explicit) -> tuple[int, int]:
-    """(nodes, links) after expansion, computed without building the graph."""
-    if isinstance(topo, LeafSpine):
-        return _leaf_spine_counts(topo)
-    if isinstance(topo, FatTree):
-        k = topo.k
-        return k**3 // 4 + k * k + k * k // 4, k**3 // 4 * 3
-    if isinstance(topo, ThreeTier):
-        p, t = topo.podsets, topo.tors_per_podset
-        hosts = p * t * topo.hosts_per_tor
-        nodes = hosts + p * t + p * topo.leafs_per_podset + topo.spines
-        return nodes, hosts + p * t * topo.leafs_per_podset + p * topo.spines
-    if isinstance(topo, Dci):
-        nodes, links = _leaf_spine_counts(topo.site)
-        return 2 * nodes + 2, 2 * links + 2 * topo.site.spines + 1
-    if isinstance(topo, RailOptimized):
-        hosts = topo.units * topo.servers_per_unit * topo.nics_per_server
-        leaves = topo.units * topo.nics_per_server
-        return hosts + leaves + topo.spines, hosts + leaves * topo.spines
-    if isinstance(topo, MultiPlane):
-        hosts = topo.units * topo.servers_per_unit * topo.nics_per_server
-        leaves = topo.units * topo.nics_per_server
-        return (hosts + topo.planes * (leaves + topo.spines),
-                topo.planes * (hosts + leaves * topo.spines))
-    return len(topo.nodes), len(topo.links)
-
-
-def _leaf_spine_counts(site: LeafSpineSite) -> tuple[int, int]:
-    """(nodes, links) of a leaf-spine."""
-    hosts = site.leaves * site.hosts_per_leaf
-    return hosts + site.leaves + site.spines, hosts + site.leaves * site.spines
+    """(nodes, links) after expansion, computed without building the graph (a generator's by
+    its formulas, app/scenarios/fabric_counts.py)."""
+    if isinstance(topo, Explicit):
+        return len(topo.nodes), len(topo.links)
+    return (fabric_counts.count(topo.kind, "nodes", topo),
+            fabric_counts.count(topo.kind, "links", topo))

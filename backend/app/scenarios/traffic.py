@@ -10,16 +10,17 @@ from app.scenarios import limits
 from app.scenarios.topology import NodeId, Strict
 
 Size = Annotated[int, Field(ge=0, le=limits.MAX_SIZE_BYTES, description="bytes; 0 = long-lived")]
-PortName = Annotated[str, Field(pattern=r"^[A-Za-z0-9_.:-]{1,64}->[A-Za-z0-9_.:-]{1,64}$")]
+_NODE_ID = limits.NODE_ID_PATTERN[1:-1]  # the pattern without its anchors
+PortName = Annotated[str, Field(pattern=rf"^{_NODE_ID}->{_NODE_ID}$")]
 
 
 class Generator(Strict):
     """Fields common to every traffic generator."""
 
     name: str = Field("", max_length=limits.MAX_NAME_CHARS)
-    priority: int | None = Field(None, ge=0, le=6, description="default: switch.data_priority")
+    priority: int | None = Field(None, ge=0, le=limits.MAX_DATA_PRIORITY, description="default: switch.data_priority")
     start_us: float = Field(0, ge=0, description="must be < duration_us")
-    qps: int = Field(1, ge=1, le=1024)
+    qps: int = Field(1, ge=1, le=limits.MAX_QPS)
 
 
 class Incast(Generator):
@@ -126,7 +127,7 @@ class Workload(Generator):
     distribution: Literal["websearch", "fb_hadoop", "alistorage", "custom"]
     cdf: list[Annotated[tuple[Annotated[int, Field(ge=1, le=limits.MAX_SIZE_BYTES, strict=True)],
                               Annotated[float, Field(ge=0, le=100, strict=True)]], LaxTuple]] | None = Field(
-        None, min_length=1, max_length=1000, description="[[size_bytes, cumulative_percent], ...]")
+        None, min_length=1, max_length=limits.MAX_CDF_POINTS, description="[[size_bytes, cumulative_percent], ...]")
     load: float = Field(0.3, gt=0, le=1)
     hosts: list[NodeId] | None = Field(None, min_length=2)
     stop_us: float | None = Field(None, gt=0, description="default: duration_us")
@@ -165,7 +166,7 @@ class ListedFlow(Strict):
     dst: NodeId
     size_bytes: Size
     start_us: float = Field(ge=0, description="plus the generator's start_us; must be < duration_us")
-    priority: int | None = Field(None, ge=0, le=6, description="default: the generator's priority")
+    priority: int | None = Field(None, ge=0, le=limits.MAX_DATA_PRIORITY, description="default: the generator's priority")
     udp_src_port: int | None = Field(None, ge=1, le=65535,
                                      description="ECMP entropy; default: 49152 + flow index mod 16384")
     after: list[Annotated[int, Field(ge=0, le=limits.MAX_FLOW_LIST - 1)]] = Field(
@@ -181,7 +182,7 @@ class FlowList(Strict):
 
     kind: Literal["flows"]
     name: str = Field("", max_length=limits.MAX_NAME_CHARS)
-    priority: int | None = Field(None, ge=0, le=6, description="default: switch.data_priority")
+    priority: int | None = Field(None, ge=0, le=limits.MAX_DATA_PRIORITY, description="default: switch.data_priority")
     start_us: float = Field(0, ge=0, description="offset added to every flow's start_us")
     flows: list[ListedFlow] = Field(min_length=1, max_length=limits.MAX_FLOW_LIST)
 
@@ -243,6 +244,10 @@ COLLECTIVE_ALGORITHMS = {
     "all_to_all": ("direct",),
     "broadcast": ("ring", "tree"),
 }
+# The ops, and every algorithm in the order the table first names it: the enumerations of
+# Collective.op and Collective.algorithm (the simulator reads the table, kCollectiveOps).
+COLLECTIVE_OPS = tuple(COLLECTIVE_ALGORITHMS)
+ALGORITHMS = tuple(dict.fromkeys(a for algs in COLLECTIVE_ALGORITHMS.values() for a in algs))
 
 
 class Collective(Generator):
@@ -250,11 +255,10 @@ class Collective(Generator):
     the flows bringing their data; between two GPUs of one server a step is an NVLink transfer."""
 
     kind: Literal["collective"]
-    op: Literal["all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast"]
-    algorithm: Literal["ring", "tree", "halving_doubling", "direct", "hierarchical"] | None = Field(
-        None, description="all_reduce: ring, tree, halving_doubling, hierarchical; all_gather and "
-        "reduce_scatter: ring, halving_doubling; all_to_all: direct; broadcast: ring, tree. "
-        "Unset: the op's first (ring; direct for all_to_all)")
+    op: Literal[COLLECTIVE_OPS]  # type: ignore[valid-type]
+    algorithm: Literal[ALGORITHMS] | None = Field(  # type: ignore[valid-type]
+        None, description="; ".join(f"{op}: {', '.join(algs)}" for op, algs in COLLECTIVE_ALGORITHMS.items())
+        + ". Unset: the op's first")
     hosts: list[NodeId] | None = Field(
         None, min_length=2, max_length=limits.MAX_COLLECTIVE_RANKS,
         description="the ranks in rank order; default: the servers placement picks, else every host")
@@ -324,5 +328,5 @@ class Monitor(Strict):
     sample_interval_us: float = Field(10, ge=0.1, le=limits.MAX_DURATION_US)
     queues: Literal["auto"] | Annotated[list[PortName], Field(max_length=limits.MAX_MONITOR_ENTRIES)] = "auto"
     flows: Literal["auto", "all"] | Annotated[
-        list[Annotated[int, Field(ge=0, le=2**32 - 1)]], Field(max_length=limits.MAX_MONITOR_ENTRIES)] = "auto"
+        list[Annotated[int, Field(ge=0, le=limits.MAX_FLOW_ID)]], Field(max_length=limits.MAX_MONITOR_ENTRIES)] = "auto"
     ports: Literal["auto"] | Annotated[list[PortName], Field(max_length=limits.MAX_MONITOR_ENTRIES)] = "auto"

@@ -9,6 +9,7 @@ from app.core.validation import error_at, raise_errors
 
 from app.runs.schemas import RunMetrics, RunStatus
 from app.runs.screening import SCREEN_METRICS, ScreenMetric, Screening, refuse_unmodelled
+from app.scenarios import limits
 
 PathStr = Annotated[str, Field(min_length=1, max_length=300, pattern=r"^[A-Za-z0-9_.:\-]+$",
                                examples=["switch.ecn.kmin_bytes", "traffic.0.size_bytes"])]
@@ -54,7 +55,7 @@ class SweepCreate(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     scenario_id: str = Field(min_length=1, max_length=64)
-    seed: int = Field(1, ge=0, le=2**31 - 1)
+    seed: int = Field(1, ge=0, le=limits.MAX_SEED)
     parameters: list[SweepParameter] = Field(min_length=1, max_length=8)
     linked: list[LinkedParameter] = Field(default_factory=list, max_length=8)
     screening: SweepScreening | None = Field(

@@ -44,14 +44,14 @@ def promote(session: Session, *, sweep_id: str) -> list[str]:
     if sweep is None or not sweep.screening or sweep.kept is not None or not sweep.expanded:
         session.rollback()
         return []
-    rows = session.execute(select(SweepPoint, Run).join(Run, SweepPoint.run_id == Run.id)
-                           .where(SweepPoint.sweep_id == sweep.id)).all()
+    rows = session.execute(
+        select(SweepPoint, Run).join(Run, SweepPoint.run_id == Run.id).where(SweepPoint.sweep_id == sweep.id)
+    ).all()
     if len(rows) < sweep.total or any(run.status not in FINAL_STATES for _p, run in rows):
         session.rollback()
         return []
     screening = SweepScreening.model_validate(sweep.screening)
-    kept = [] if sweep.cancelled else ranking([(p.index, run) for p, run in rows],
-                                              screening)[:screening.keep]
+    kept = [] if sweep.cancelled else ranking([(p.index, run) for p, run in rows], screening)[: screening.keep]
     points = {p.index: p for p, _run in rows}
     new = _packet_runs(session, sweep, [points[i] for i in kept])
     sweep.kept = kept
@@ -64,19 +64,28 @@ def _packet_runs(session: Session, sweep: Sweep, points: list[SweepPoint]) -> li
     returns the new ones."""
     if not points:
         return []
-    hashes: dict[str, str] = dict(session.execute(
-        select(ScenarioRow.id, ScenarioRow.sim_hash)
-        .where(ScenarioRow.id.in_({p.scenario_id for p in points}))).all())
+    hashes: dict[str, str] = dict(
+        session.execute(
+            select(ScenarioRow.id, ScenarioRow.sim_hash).where(ScenarioRow.id.in_({p.scenario_id for p in points}))
+        ).all()
+    )
     runs: dict[tuple[str, int], Any] = reusable_runs_by_content(
-        session, set(hashes.values()), [sweep.seed], engine="packet")
+        session, set(hashes.values()), [sweep.seed], engine="packet"
+    )
     new: list[str] = []
     for point in points:
         key = (hashes[point.scenario_id], sweep.seed)
         run = runs.get(key)
         if run is None:
-            run = Run(id=new_id(), scenario_id=point.scenario_id, seed=sweep.seed,
-                      status=RunStatus.PENDING, client=sweep.client, owner_hash=sweep.owner_hash,
-                      engine="packet")
+            run = Run(
+                id=new_id(),
+                scenario_id=point.scenario_id,
+                seed=sweep.seed,
+                status=RunStatus.PENDING,
+                client=sweep.client,
+                owner_hash=sweep.owner_hash,
+                engine="packet",
+            )
             session.add(run)
             runs[key] = run
             new.append(run.id)
@@ -87,5 +96,8 @@ def _packet_runs(session: Session, sweep: Sweep, points: list[SweepPoint]) -> li
 def awaiting_promotion(session: Session) -> list[str]:
     """Screening sweeps expanded, not yet ranked (the reconciler promotes those whose flow stage
     has ended)."""
-    return list(session.scalars(select(Sweep.id).where(
-        Sweep.expanded.is_(True), Sweep.kept.is_(None), Sweep.screening.is_not(None))).all())
+    return list(
+        session.scalars(
+            select(Sweep.id).where(Sweep.expanded.is_(True), Sweep.kept.is_(None), Sweep.screening.is_not(None))
+        ).all()
+    )

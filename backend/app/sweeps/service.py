@@ -18,7 +18,7 @@ from app.scenarios.document import Scenario
 from app.scenarios.service import create_scenario, new_id
 from app.sweeps.grid import build_points
 from app.sweeps.models import Sweep, SweepPoint
-from app.sweeps.schemas import (SweepCreate, SweepPointPublic, SweepProgress, SweepPublic,
+from app.sweeps.schemas import (SweepCreate, SweepProgress, SweepPublic,
                                 SweepSummary)
 
 

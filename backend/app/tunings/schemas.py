@@ -10,6 +10,7 @@ from app.sweeps.schemas import PathStr
 from app.tunings.objectives import COMPOSITE, JOB_METRICS, SINGLE_METRICS
 from app.runs.models import RunStatus
 from app.runs.screening import SCREEN_METRICS, Screening, refuse_unmodelled
+from app.scenarios import limits
 from app.tunings.space import UNITS
 
 Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,31}$", examples=["kmin"])]
@@ -115,7 +116,7 @@ class StrategyIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: StrategyName
     budget: int = Field(50, ge=1, le=100_000)
-    seed: int = Field(0, ge=0, le=2**31 - 1)
+    seed: int = Field(0, ge=0, le=limits.MAX_SEED)
     options: StrategyOptions = Field(default_factory=StrategyOptions)
 
 
@@ -126,7 +127,7 @@ class TuningCreate(BaseModel):
     name: str = Field("", max_length=200)
     scenario_ids: list[Annotated[str, Field(min_length=1, max_length=64)]] = Field(
         min_length=1, max_length=4)
-    seeds: list[Annotated[int, Field(ge=0, le=2**31 - 1)]] = Field([1], min_length=1, max_length=10)
+    seeds: list[Annotated[int, Field(ge=0, le=limits.MAX_SEED)]] = Field([1], min_length=1, max_length=10)
     space: SpaceIn
     objectives: list[ObjectiveIn] = Field(min_length=1, max_length=2)
     constraints: list[ConstraintIn] = Field(default_factory=list, max_length=8)

@@ -25,4 +25,6 @@ def test_a_flow_runs_summary_carries_the_measured_error(api):
         assert error["kind"] == "collective_nonblocking" and error["applies"], error
         assert error["figures"]["jct_us"] == {
             "max_abs_error": measured["figures"]["jct_us"]["max_abs_error"],
-            "target": 0.05, "cases": len(measured["figures"]["jct_us"]["cases"])}
+            "target": 0.05,
+            "cases": len(measured["figures"]["jct_us"]["cases"]),
+        }

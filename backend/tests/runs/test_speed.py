@@ -20,20 +20,37 @@ def test_packet_speed_is_the_median_of_recent_runs(tmp_path):
     with Session(engine) as session:
         assert packet_speed(session) is None
         # MTU 1000 and 4000; 10 us of warm-up on the second
-        session.add_all([ScenarioRow(id="a", name="a", content_hash="a", document={}),
-                         ScenarioRow(id="b", name="b", content_hash="b",
-                                     document={"nic": {"mtu_bytes": 4000}, "warmup_us": 10})])
+        session.add_all(
+            [
+                ScenarioRow(id="a", name="a", content_hash="a", document={}),
+                ScenarioRow(id="b", name="b", content_hash="b", document={"nic": {"mtu_bytes": 4000}, "warmup_us": 10}),
+            ]
+        )
         # (scenario, events, wall_s, Gbit/s, duration ns, engine, threads, status)
-        runs = [("a", 8e6, 2.0, 80.0, 100_000, "packet", 1, "SUCCEEDED"),    # 1,000 frames
-                ("b", 3e6, 0.5, 80.0, 110_000, "packet", 1, "SUCCEEDED"),    # 250 frames
-                ("a", 4e6, 2.0, 40.0, 100_000, "packet", 1, "SUCCEEDED"),    # 500 frames
-                ("a", 9e9, 1.0, 80.0, 100_000, "flow", 1, "SUCCEEDED"),
-                ("a", 9e9, 1.0, 80.0, 100_000, "packet", 4, "SUCCEEDED"),
-                ("a", 9e9, 1.0, 80.0, 100_000, "packet", 1, "FAILED")]
+        runs = [
+            ("a", 8e6, 2.0, 80.0, 100_000, "packet", 1, "SUCCEEDED"),  # 1,000 frames
+            ("b", 3e6, 0.5, 80.0, 110_000, "packet", 1, "SUCCEEDED"),  # 250 frames
+            ("a", 4e6, 2.0, 40.0, 100_000, "packet", 1, "SUCCEEDED"),  # 500 frames
+            ("a", 9e9, 1.0, 80.0, 100_000, "flow", 1, "SUCCEEDED"),
+            ("a", 9e9, 1.0, 80.0, 100_000, "packet", 4, "SUCCEEDED"),
+            ("a", 9e9, 1.0, 80.0, 100_000, "packet", 1, "FAILED"),
+        ]
         for i, (sid, events, wall, gbps, dur, eng, threads, status) in enumerate(runs):
-            session.add(Run(id=f"r{i}", scenario_id=sid, seed=1, status=status, events=events,
-                            wall_s=wall, throughput_gbps=gbps, duration_ns=dur, engine=eng,
-                            threads=threads, finished_at=t0 + timedelta(seconds=i)))
+            session.add(
+                Run(
+                    id=f"r{i}",
+                    scenario_id=sid,
+                    seed=1,
+                    status=status,
+                    events=events,
+                    wall_s=wall,
+                    throughput_gbps=gbps,
+                    duration_ns=dur,
+                    engine=eng,
+                    threads=threads,
+                    finished_at=t0 + timedelta(seconds=i),
+                )
+            )
         session.commit()
         assert payload_frames({}, 80.0, 100_000) == 1000
         assert payload_frames({"nic": {"mtu_bytes": 4000}, "warmup_us": 10}, 80.0, 110_000) == 250

@@ -14,16 +14,31 @@ from validation import flow_vs_packet as fvp
 
 ROOT = Path(__file__).resolve().parents[3]
 SCENARIOS = sorted((ROOT / "backend" / "app" / "presets" / "data").glob("*.json")) + sorted(
-    (ROOT / "docs" / "examples" / "valid").glob("*.json"))
+    (ROOT / "docs" / "examples" / "valid").glob("*.json")
+)
 
 
 def _caveats(document: dict, tmp_path: Path) -> list[dict] | None:
     """The flow engine's caveats, None when it refuses the scenario."""
     src, out = tmp_path / "s.json", tmp_path / "r.json"
     src.write_text(json.dumps(document))
-    proc = subprocess.run([str(get_settings().FABRICSIM_BIN), "run", str(src), "--out", str(out),
-                           "--engine", "flow", "--max-wall-s", "20"],
-                          capture_output=True, text=True, timeout=60, check=False)
+    proc = subprocess.run(
+        [
+            str(get_settings().FABRICSIM_BIN),
+            "run",
+            str(src),
+            "--out",
+            str(out),
+            "--engine",
+            "flow",
+            "--max-wall-s",
+            "20",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     if proc.returncode == 2:
         return None
     assert proc.returncode == 0, proc.stderr
@@ -44,16 +59,33 @@ def test_every_reported_caveat_is_declared(tmp_path):
     assert {"queues", "pfc", "congestion_control", "loss", "fault"} <= seen, seen
 
 
-@pytest.mark.parametrize("path, feature", [
-    ("switch.ecn.kmin_bytes", "ecn"), ("switch_overrides.spine0.pfc.alpha", "pfc"),
-    ("nic_overrides.h0.cc.algorithm", "congestion_control"), ("faults.0.at_us", "fault"),
-    ("topology.accelerator.enabled", "dci_accelerator"), ("switch.buffer_bytes", "queues")])
+@pytest.mark.parametrize(
+    "path, feature",
+    [
+        ("switch.ecn.kmin_bytes", "ecn"),
+        ("switch_overrides.spine0.pfc.alpha", "pfc"),
+        ("nic_overrides.h0.cc.algorithm", "congestion_control"),
+        ("faults.0.at_us", "fault"),
+        ("topology.accelerator.enabled", "dci_accelerator"),
+        ("switch.buffer_bytes", "queues"),
+    ],
+)
 def test_unmodelled_paths(path, feature):
     assert unmodelled(path)[0] == feature
 
 
-@pytest.mark.parametrize("path", ["topology.spines", "topology.leaves", "traffic.0.message_bytes",
-                                  "traffic.0.channels", "switch.load_balancing", "nic.mtu_bytes",
-                                  "switch.ecnx", "seed"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "topology.spines",
+        "topology.leaves",
+        "traffic.0.message_bytes",
+        "traffic.0.channels",
+        "switch.load_balancing",
+        "nic.mtu_bytes",
+        "switch.ecnx",
+        "seed",
+    ],
+)
 def test_modelled_paths(path):
     assert unmodelled(path) is None

@@ -23,9 +23,14 @@ def _screening_sweep(engine, api, keep: int, metric: str) -> str:
     ring = flat_ring()
     ring["name"] = f"promotion {metric}"
     base = create_scenario(api, ring)
-    body = SweepCreate.model_validate({
-        "scenario_id": base["id"], "seed": 3, "screening": {"keep": keep, "metric": metric},
-        "parameters": [{"path": "topology.fabric_rate_gbps", "values": RATES}]})
+    body = SweepCreate.model_validate(
+        {
+            "scenario_id": base["id"],
+            "seed": 3,
+            "screening": {"keep": keep, "metric": metric},
+            "parameters": [{"path": "topology.fabric_rate_gbps", "values": RATES}],
+        }
+    )
     with Session(engine) as session:
         sweep = service.create_sweep(session, base=session.get(ScenarioRow, base["id"]), body=body)
         service.expand_sweep(session, sweep=sweep)
@@ -38,15 +43,16 @@ def _finish(session: Session, sweep_id: str, figures: dict[int, float | None]) -
     reconciler (every 2 s in the test stack) never sees them ended before the call under test."""
     for point in session.scalars(select(SweepPoint).where(SweepPoint.sweep_id == sweep_id)):
         value = figures[point.index]
-        session.execute(update(Run).where(Run.id == point.run_id).values(
-            status="SUCCEEDED" if value is not None else "FAILED", throughput_gbps=value,
-            jct_us=value))
+        session.execute(
+            update(Run)
+            .where(Run.id == point.run_id)
+            .values(status="SUCCEEDED" if value is not None else "FAILED", throughput_gbps=value, jct_us=value)
+        )
 
 
 def _points(engine, sweep_id: str) -> dict[int, SweepPoint]:
     with Session(engine) as session:
-        return {p.index: p for p in session.scalars(
-            select(SweepPoint).where(SweepPoint.sweep_id == sweep_id))}
+        return {p.index: p for p in session.scalars(select(SweepPoint).where(SweepPoint.sweep_id == sweep_id))}
 
 
 def test_promotion_waits_for_every_flow_run_then_keeps_the_best_once(api, engine):
@@ -78,8 +84,12 @@ def test_the_reconciler_promotes_and_enqueues(api, engine):
     enqueued: list[tuple[str, bool]] = []
     with Session(engine) as session:
         _finish(session, sweep_id, {0: 1.0, 1: 2.0, 2: 3.0, 3: 4.0})  # jct_us: lower is better
-        done = reconciler.reconcile(session, enqueue_run=lambda r, batch=False, threads=1: enqueued.append((r, batch)),
-                                    enqueue_sweep=lambda s: None, held=lambda: set())
+        done = reconciler.reconcile(
+            session,
+            enqueue_run=lambda r, batch=False, threads=1: enqueued.append((r, batch)),
+            enqueue_sweep=lambda s: None,
+            held=lambda: set(),
+        )
     kept = _points(engine, sweep_id)[0]
     assert kept.packet_run_id in done.promoted_runs
     assert (kept.packet_run_id, True) in enqueued

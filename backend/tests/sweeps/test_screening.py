@@ -15,9 +15,12 @@ def _ring() -> dict:
 
 def test_screening_sweep_runs_the_best_points_at_packet_level(api):
     base = create_scenario(api, _ring())
-    body = {"scenario_id": base["id"], "seed": 1,
-            "parameters": [{"path": "topology.fabric_rate_gbps", "values": [25, 100, 50]}],
-            "screening": {"keep": 2, "metric": "jct_us"}}
+    body = {
+        "scenario_id": base["id"],
+        "seed": 1,
+        "parameters": [{"path": "topology.fabric_rate_gbps", "values": [25, 100, 50]}],
+        "screening": {"keep": 2, "metric": "jct_us"},
+    }
     response = api.post("/sweeps", json=body)
     assert response.status_code == 201, response.text
     sweep = response.json()
@@ -46,24 +49,42 @@ def test_screening_sweep_runs_the_best_points_at_packet_level(api):
 
 def test_screening_is_refused_over_what_the_flow_engine_does_not_model(api):
     base = create_scenario(api, _ring())
-    for path, feature in (("switch.ecn.kmin_bytes", "ECN"), ("nic.cc.algorithm", "DCQCN"),
-                          ("switch.pfc.enabled", "PFC"), ("switch.buffer_bytes", "queues"),
-                          ("switch_overrides.leaf0.trimming", "trimming")):
-        response = api.post("/sweeps", json={
-            "scenario_id": base["id"], "screening": {"keep": 1},
-            "parameters": [{"path": "topology.spines", "values": [2, 4]},
-                           {"path": path, "values": [1]}]})
+    for path, feature in (
+        ("switch.ecn.kmin_bytes", "ECN"),
+        ("nic.cc.algorithm", "DCQCN"),
+        ("switch.pfc.enabled", "PFC"),
+        ("switch.buffer_bytes", "queues"),
+        ("switch_overrides.leaf0.trimming", "trimming"),
+    ):
+        response = api.post(
+            "/sweeps",
+            json={
+                "scenario_id": base["id"],
+                "screening": {"keep": 1},
+                "parameters": [{"path": "topology.spines", "values": [2, 4]}, {"path": path, "values": [1]}],
+            },
+        )
         assert error_locs(response) == [["body", "parameters", 1, "path"]], (path, response.text)
         message = response.json()["detail"][0]["msg"]
         assert path in message and feature in message, message
-    linked = api.post("/sweeps", json={
-        "scenario_id": base["id"], "screening": {"keep": 1},
-        "parameters": [{"path": "topology.spines", "values": [2, 4]}],
-        "linked": [{"path": "switch.ecn.kmax_bytes", "from": "topology.spines", "scale": 1000}]})
+    linked = api.post(
+        "/sweeps",
+        json={
+            "scenario_id": base["id"],
+            "screening": {"keep": 1},
+            "parameters": [{"path": "topology.spines", "values": [2, 4]}],
+            "linked": [{"path": "switch.ecn.kmax_bytes", "from": "topology.spines", "scale": 1000}],
+        },
+    )
     assert error_locs(linked) == [["body", "linked", 0, "path"]]
     for bad in ({"keep": 0}, {"keep": 65}, {"engine": "packet"}, {"metric": "drops_total"}):
-        response = api.post("/sweeps", json={
-            "scenario_id": base["id"], "screening": bad,
-            "parameters": [{"path": "topology.spines", "values": [2, 4]}]})
+        response = api.post(
+            "/sweeps",
+            json={
+                "scenario_id": base["id"],
+                "screening": bad,
+                "parameters": [{"path": "topology.spines", "values": [2, 4]}],
+            },
+        )
         assert response.status_code == 422, (bad, response.text)
         assert error_locs(response)[0][:3] == ["body", "screening", next(iter(bad))], response.text

@@ -5,8 +5,7 @@ model and for objectives it does not answer."""
 from tests.helpers import create_scenario, error_locs, sse_events
 from validation.flow_vs_packet import flat_ring
 
-SPACE = {"parameters": [{"name": "rate", "path": "topology.fabric_rate_gbps",
-                         "values": [25, 50, 100]}]}
+SPACE = {"parameters": [{"name": "rate", "path": "topology.fabric_rate_gbps", "values": [25, 50, 100]}]}
 
 
 def _ring_id(api) -> str:
@@ -17,9 +16,13 @@ def _ring_id(api) -> str:
 
 
 def test_screening_tuning_runs_its_best_points_at_packet_level(api):
-    body = {"scenario_ids": [_ring_id(api)], "space": SPACE,
-            "objectives": [{"kind": "metric", "metric": "jct_us"}],
-            "strategies": [{"name": "grid"}], "screening": {"keep": 2}}
+    body = {
+        "scenario_ids": [_ring_id(api)],
+        "space": SPACE,
+        "objectives": [{"kind": "metric", "metric": "jct_us"}],
+        "strategies": [{"name": "grid"}],
+        "screening": {"keep": 2},
+    }
     response = api.post("/tunings", json=body)
     assert response.status_code == 201, response.text
     tuning_id = response.json()["id"]
@@ -43,8 +46,13 @@ def test_screening_tuning_runs_its_best_points_at_packet_level(api):
 
 
 def test_screening_tuning_is_refused_over_what_the_flow_engine_does_not_model(api):
-    base = {"scenario_ids": [_ring_id(api)], "space": SPACE, "strategies": [{"name": "grid"}],
-            "objectives": [{"kind": "metric", "metric": "jct_us"}], "screening": {"keep": 2}}
+    base = {
+        "scenario_ids": [_ring_id(api)],
+        "space": SPACE,
+        "strategies": [{"name": "grid"}],
+        "objectives": [{"kind": "metric", "metric": "jct_us"}],
+        "screening": {"keep": 2},
+    }
 
     def locs(**changes):
         return error_locs(api.post("/tunings", json={**base, **changes}))
@@ -52,8 +60,7 @@ def test_screening_tuning_is_refused_over_what_the_flow_engine_does_not_model(ap
     ecn = {"parameters": [{"name": "kmin", "path": "switch.ecn.kmin_bytes", "values": [0, 5000]}]}
     assert locs(space=ecn) == [["body", "space", "parameters", 0, "path"]]
     assert locs(space={"named": "bytetuning"}) == [["body", "space", "named"]]
-    assert locs(objectives=[{"kind": "metric", "metric": "max_queue_bytes"}]) == [
-        ["body", "objectives", 0, "metric"]]
+    assert locs(objectives=[{"kind": "metric", "metric": "max_queue_bytes"}]) == [["body", "objectives", 0, "metric"]]
     assert locs(objectives=[{"kind": "bytetuning_throughput"}]) == [["body", "objectives", 0, "kind"]]
     message = api.post("/tunings", json={**base, "space": ecn}).json()["detail"][0]["msg"]
     assert "switch.ecn.kmin_bytes" in message and "ECN" in message, message

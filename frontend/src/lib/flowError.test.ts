@@ -2,8 +2,14 @@ import { describe, expect, it } from "vitest";
 import { type FlowError, errorBound, errorLegend, flowErrorText } from "./flowError";
 
 const ring: FlowError = {
-  kind: "collective_nonblocking", label: "collectives on non-blocking fabrics", applies: true, outside: [],
-  figures: { jct_us: { max_abs_error: 0.0714, target: 0.05, cases: 7 }, throughput_gbps: { max_abs_error: 0, target: null, cases: 1 } },
+  kind: "collective_nonblocking",
+  label: "collectives on non-blocking fabrics",
+  applies: true,
+  outside: [],
+  figures: {
+    jct_us: { max_abs_error: 0.0714, target: 0.05, cases: 7 },
+    throughput_gbps: { max_abs_error: 0, target: null, cases: 1 },
+  },
 };
 
 describe("flowErrorText", () => {
@@ -13,15 +19,18 @@ describe("flowErrorText", () => {
   });
   it("puts the measured error and its target beside the figure", () => {
     expect(flowErrorText("JCT", ring)).toBe(
-      "flow-level estimate; within 7.1 % of packet level on collectives on non-blocking fabrics (7 scenarios; target 5.0 %)");
+      "flow-level estimate; within 7.1 % of packet level on collectives on non-blocking fabrics (7 scenarios; target 5.0 %)",
+    );
     expect(flowErrorText("Throughput", ring)).toBe(
-      "flow-level estimate; within 0.0 % of packet level on collectives on non-blocking fabrics (1 scenario)");
+      "flow-level estimate; within 0.0 % of packet level on collectives on non-blocking fabrics (1 scenario)",
+    );
   });
   it("says when the figure is not modelled or its error unmeasured", () => {
     expect(flowErrorText("Max queue", ring)).toMatch(/^not modelled at flow level/);
     expect(flowErrorText("Bus bandwidth", ring)).toMatch(/error not measured for this figure/);
     expect(flowErrorText("JCT", { ...ring, applies: false, outside: ["fault"] })).toBe(
-      "flow-level estimate; its error is unmeasured with fault (what it leaves out, above)");
+      "flow-level estimate; its error is unmeasured with fault (what it leaves out, above)",
+    );
   });
 });
 
@@ -31,7 +40,11 @@ describe("the estimate's error bounds", () => {
     expect(errorBound("busbw_gbps", ring)).toBe("");
     expect(errorBound("jct_us", { ...ring, applies: false, outside: ["fault"] })).toBe("");
     expect(errorBound("jct_us", null)).toBe("");
-    expect(errorLegend(ring)).toBe("±: the largest error measured against the packet model on collectives on non-blocking fabrics (docs/validation-flow.md).");
-    expect(errorLegend({ ...ring, applies: false, outside: ["fault"] })).toMatch(/unmeasured for a scenario with fault/);
+    expect(errorLegend(ring)).toBe(
+      "±: the largest error measured against the packet model on collectives on non-blocking fabrics (docs/validation-flow.md).",
+    );
+    expect(errorLegend({ ...ring, applies: false, outside: ["fault"] })).toMatch(
+      /unmeasured for a scenario with fault/,
+    );
   });
 });

@@ -41,7 +41,10 @@ export function flowErrorText(label: string, error: FlowError | null | undefined
 }
 
 /** The cards with the measured error beside each figure (unchanged for a packet-level run). */
-export function withFlowError<C extends { label: string }>(cards: C[], error: FlowError | null | undefined): (C & { estimate?: string | null })[] {
+export function withFlowError<C extends { label: string }>(
+  cards: C[],
+  error: FlowError | null | undefined,
+): (C & { estimate?: string | null })[] {
   return error ? cards.map((c) => ({ ...c, estimate: flowErrorText(c.label, error) })) : cards;
 }
 

@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+from app.scenarios import limits
+
 MAX_TEXT_BYTES = 8_000_000  # one file's text; the API body limit is smaller anyway
 MAX_LINES = 400_000
 
@@ -97,9 +99,9 @@ def read_topology(text: str, file: str = "topology") -> HpccTopology:
     (n1, head), (n2, ids) = lines[0], lines[1]
     if len(head) != 3:
         raise ImportFileError(file, n1, f"expected 3 fields 'nodes switches links', got {len(head)}")
-    nodes = _int(file, n1, "nodes", head[0], 2, 20_000)
+    nodes = _int(file, n1, "nodes", head[0], 2, limits.PACKET_MAX_NODES)
     n_switches = _int(file, n1, "switches", head[1], 1, nodes - 1)
-    n_links = _int(file, n1, "links", head[2], 1, 100_000)
+    n_links = _int(file, n1, "links", head[2], 1, limits.PACKET_MAX_LINKS)
     if len(ids) != n_switches:
         raise ImportFileError(file, n2, f"expected {n_switches} switch ids, got {len(ids)}")
     switches = frozenset(_int(file, n2, "switch id", t, 0, nodes - 1) for t in ids)
@@ -154,8 +156,8 @@ def read_flows(text: str, file: str = "flows") -> list[FlowLine]:
         if len(fields) != 6:
             raise ImportFileError(file, number, "expected 6 fields 'src dst priority dport "
                                   f"size_bytes start_s', got {len(fields)}")
-        src = _int(file, number, "src", fields[0], 0, 19_999)
-        dst = _int(file, number, "dst", fields[1], 0, 19_999)
+        src = _int(file, number, "src", fields[0], 0, limits.PACKET_MAX_NODES - 1)
+        dst = _int(file, number, "dst", fields[1], 0, limits.PACKET_MAX_NODES - 1)
         priority = _int(file, number, "priority", fields[2], 0, 7)
         _int(file, number, "dport", fields[3], 0, 65535)
         size = _int(file, number, "size_bytes", fields[4], 1, 10**15)
@@ -194,7 +196,7 @@ def read_csv_flows(text: str, file: str = "csv") -> list[FlowLine]:
             raise ImportFileError(file, number, "expected 4 or 5 fields "
                                   f"'src,dst,size_bytes,start_us[,priority]', got {len(fields)}")
         for end in (0, 1):
-            if not re.fullmatch(r"[A-Za-z0-9_.:-]{1,64}", fields[end]):
+            if not re.fullmatch(limits.NODE_ID_PATTERN, fields[end]):
                 raise ImportFileError(file, number, f"{('src', 'dst')[end]} must be a node id "
                                       f"(letters, digits, _.:-), got '{fields[end][:40]}'")
         size = _int(file, number, "size_bytes", fields[2], 0, 10**15)

@@ -181,7 +181,7 @@ export function EditorPage() {
         <span className="grow" />
         {blocking.length > 0 && <span className="run-blocked" role="status">Fix {blocking.length === 1 ? "1 field" : `${blocking.length} fields`} to run</span>}
         <RunLauncher busy={save.isPending || runs.isPending} onRun={(s, t, e) => void run(s, t, e).catch(() => {})} defaultSeed={doc.seed ?? 1}
-          maxThreads={runLimits.data?.max_threads}
+          maxThreads={runLimits.data?.max_threads} maxSeeds={runLimits.data?.max_seeds}
           disabledReason={blocking.length > 0 ? `Fix first: ${blocking.map(([, m]) => m).join("; ")}` : unsettled ? "Checking the scenario…" : undefined}
           warning={(doc.traffic ?? []).length === 0 ? "This fabric has no traffic: the run will show empty charts. Add a generator in the Traffic panel, or press again to run anyway." : null} />
         <button type="button" onClick={() => void ensureSaved().then((id) => navigate(`/sweeps/new?scenario=${id}`)).catch(() => {})}>Sweep…</button>

@@ -1255,9 +1255,9 @@ export interface components {
         Collective: {
             /**
              * Algorithm
-             * @description all_reduce: ring, tree, halving_doubling, hierarchical; all_gather and reduce_scatter: ring, halving_doubling; all_to_all: direct; broadcast: ring, tree. Unset: the op's first (ring; direct for all_to_all)
+             * @description all_reduce: ring, tree, halving_doubling, hierarchical; all_gather: ring, halving_doubling; reduce_scatter: ring, halving_doubling; all_to_all: direct; broadcast: ring, tree. Unset: the op's first
              */
-            algorithm?: ("ring" | "tree" | "halving_doubling" | "direct" | "hierarchical") | null;
+            algorithm?: ("ring" | "tree" | "halving_doubling" | "hierarchical" | "direct") | null;
             /**
              * Channels
              * @description parallel rings or trees, each its own QPs and 1/channels of the data

@@ -2,6 +2,7 @@
 // `path` is relative to `switch` or `nic`. Types, options, units and defaults come from the
 // generated contract (contract.gen.ts, from the Pydantic models); this file adds labels and hints.
 import { type FieldContract, NIC_CONTRACT, ROOT_DEFAULTS, SWITCH_CONTRACT } from "./contract.gen";
+import { rangeHint } from "./ranges";
 
 export type FieldType = "number" | "bool" | "select" | "auto-number";
 
@@ -26,6 +27,8 @@ const inCells = (value: unknown, { cellBytes }: { cellBytes: number }) =>
 /** Display details a panel adds to a field's contract (label, a unit phrased for people). */
 interface Extra {
   unit?: string;
+  /** Show the contract's range as the unit ("0 .. 6"): for a field whose unit is its range. */
+  rangeUnit?: boolean;
   step?: number;
   hint?: FieldSpec["hint"];
 }
@@ -36,9 +39,10 @@ function field(table: Readonly<Record<string, FieldContract>>, path: string, lab
   if (!c) throw new Error(`${path} is not a field of the scenario contract`);
   const type: FieldType =
     c.type === "boolean" ? "bool" : c.type === "enum" ? "select" : c.keyword !== undefined ? "auto-number" : "number";
-  const unit = extra.unit ?? (c.keyword !== undefined && c.unit ? `${c.unit} or ${c.keyword}` : c.unit);
+  const { rangeUnit, ...shown } = extra;
+  const unit = rangeUnit ? rangeHint(c) : extra.unit ?? (c.keyword !== undefined && c.unit ? `${c.unit} or ${c.keyword}` : c.unit);
   return {
-    path, label, type, ...extra, unit,
+    path, label, type, ...shown, unit,
     ...(c.options ? { options: [...c.options] } : {}),
     ...(c.keyword !== undefined ? { keyword: c.keyword } : {}),
   };
@@ -58,10 +62,10 @@ export const SWITCH_FIELDS: FieldSpec[] = [
   sw("ecn.enabled", "ECN enabled"),
   sw("ecn.kmin_bytes", "ECN Kmin", { hint: inCells }),
   sw("ecn.kmax_bytes", "ECN Kmax", { hint: inCells }),
-  sw("ecn.pmax", "ECN Pmax", { unit: "0..1", step: 0.01 }),
+  sw("ecn.pmax", "ECN Pmax", { rangeUnit: true, step: 0.01 }),
   sw("ecn_mark_point", "ECN mark point"),
   sw("ecmp_seed", "ECMP hash seed"),
-  sw("data_priority", "Data priority", { unit: "0..6" }),
+  sw("data_priority", "Data priority", { rangeUnit: true }),
   sw("load_balancing", "Load balancing"),
   sw("trimming", "Packet trimming (instead of drops)"),
 ];

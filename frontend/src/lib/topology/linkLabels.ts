@@ -1,7 +1,8 @@
+import { LIMITS } from "../scenario/contract.gen";
 import type { ExpandLink } from "./types";
 
-/** One-way propagation in fibre (docs/model.md): 5 us per km. */
-export const FIBRE_US_PER_KM = 5;
+/** One-way propagation in fibre per km (docs/model.md; backend/app/scenarios/limits.py). */
+export const FIBRE_US_PER_KM = LIMITS.FIBRE_US_PER_KM;
 /** Links at least this long (one-way delay) are long-haul and get a label on the canvas. */
 export const LONG_HAUL_US = 50;
 

@@ -1,12 +1,20 @@
 import { useId, useState } from "react";
+import { LIMITS } from "../../../lib/scenario/contract.gen";
 import type { Engine } from "../api/runs";
 
-/** The most seeds one run request may start (POST /runs: seeds max_length). */
-export const MAX_SEEDS = 64;
-const SYNTAX = `whole numbers and ranges, e.g. 1, 2, 5-7 (at most ${MAX_SEEDS} seeds)`;
+const fmt = (n: number) => n.toLocaleString("en-US");
+/** While GET /runs/limits loads, a list is still cut short here (far above any instance's limit,
+ *  which the API then states) so that "1-2000000000" is not expanded in the browser. */
+const UNKNOWN_LIMIT_CAP = 65_536;
 
-/** "1, 2, 5-7" as distinct seeds, or what is wrong with the text in words. */
-export function readSeeds(text: string): { seeds: number[] } | { error: string } {
+/**
+ * "1, 2, 5-7" as distinct seeds, or what is wrong with the text in words. `maxSeeds` is the most
+ * one run request may start (GET /runs/limits max_seeds; unknown while it loads: the API then
+ * says it); every seed is at most the scenario's largest seed (LIMITS.MAX_SEED).
+ */
+export function readSeeds(text: string, maxSeeds?: number): { seeds: number[] } | { error: string } {
+  const SYNTAX = `whole numbers and ranges, e.g. 1, 2, 5-7${maxSeeds ? ` (at most ${maxSeeds} seeds)` : ""}`;
+  const cap = maxSeeds ?? UNKNOWN_LIMIT_CAP;
   const out = new Set<number>();
   const parts = text.split(",").map((s) => s.trim()).filter(Boolean);
   if (parts.length === 0) return { error: `Seeds: enter ${SYNTAX}` };
@@ -16,16 +24,17 @@ export function readSeeds(text: string): { seeds: number[] } | { error: string }
     const a = Number(m[1]);
     const b = m[2] !== undefined ? Number(m[2]) : a;
     if (b < a) return { error: `Seeds: the range ${part} runs backwards; write ${b}-${a}` };
-    if (b - a + 1 > MAX_SEEDS) return { error: `Seeds: ${part} is ${(b - a + 1).toLocaleString("en-US")} seeds; one run request takes at most ${MAX_SEEDS}` };
-    for (let s = a; s <= b; s += 1) out.add(s);
-    if (out.size > MAX_SEEDS) return { error: `Seeds: more than ${MAX_SEEDS} seeds; one run request takes at most ${MAX_SEEDS}` };
+    if (b > LIMITS.MAX_SEED) return { error: `Seeds: ${fmt(b)} is above the largest seed, ${fmt(LIMITS.MAX_SEED)}` };
+    if (b - a + 1 > cap) return { error: `Seeds: ${part} is ${fmt(b - a + 1)} seeds; one run request takes at most ${fmt(cap)}` };
+    for (let s = a; s <= b && out.size <= cap; s += 1) out.add(s);
+    if (out.size > cap) return { error: `Seeds: more than ${fmt(cap)} seeds; one run request takes at most ${fmt(cap)}` };
   }
   return { seeds: [...out] };
 }
 
-/** Parses "1, 2, 5-7" into distinct seeds; null when malformed or more than MAX_SEEDS. */
-export function parseSeeds(text: string): number[] | null {
-  const r = readSeeds(text);
+/** Parses "1, 2, 5-7" into distinct seeds; null when malformed or more than `maxSeeds`. */
+export function parseSeeds(text: string, maxSeeds?: number): number[] | null {
+  const r = readSeeds(text, maxSeeds);
   return "seeds" in r ? r.seeds : null;
 }
 
@@ -57,13 +66,15 @@ export function threadsLabel(run: { threads?: number; partitions?: number | null
  * press only shows it and turns the button into "Run anyway"; with a `disabledReason` (invalid
  * fields) the button is disabled and says why in its title.
  */
-export function RunLauncher({ onRun, busy, defaultSeed = 1, warning, disabledReason, maxThreads }: {
+export function RunLauncher({ onRun, busy, defaultSeed = 1, warning, disabledReason, maxThreads, maxSeeds }: {
   onRun: (seeds: number[], threads?: number, engine?: Engine) => void;
   busy: boolean;
   defaultSeed?: number;
   warning?: string | null;
   disabledReason?: string;
   maxThreads?: number;
+  /** seeds one run request may start (GET /runs/limits) */
+  maxSeeds?: number;
 }) {
   const [text, setText] = useState(String(defaultSeed));
   const [threadsText, setThreadsText] = useState("");
@@ -72,7 +83,7 @@ export function RunLauncher({ onRun, busy, defaultSeed = 1, warning, disabledRea
   const readT = readThreads(threadsText, maxThreads);
   const threadsId = useId();
   const [confirming, setConfirming] = useState(false);
-  const read = readSeeds(text);
+  const read = readSeeds(text, maxSeeds);
   const seeds = "seeds" in read ? read.seeds : null;
   const errorId = useId();
   const ask = !!warning && !confirming;

@@ -4,6 +4,7 @@ import { GlossaryTip } from "../../../components/GlossaryTip";
 import { HostListField, type PickRequest } from "./HostListField";
 import { PairsEditor } from "./PairsEditor";
 import { COLLECTIVE_NUMBERS, CollectiveFields } from "./CollectiveFields";
+import { rangeHint, schemaRange } from "../../../lib/scenario/ranges";
 
 export interface GeneratorEditorProps {
   index: number;
@@ -28,13 +29,13 @@ export const NUM_FIELDS: Record<string, { label: string; unit?: string }> = {
   message_bytes: { label: "Message", unit: "bytes" },
   tx_depth: { label: "TX depth", unit: "WQEs in flight" },
   iterations: { label: "Iterations", unit: "0 = until the end" },
-  load: { label: "Load", unit: "0..1 of host link capacity" },
+  load: { label: "Load", unit: `${rangeHint(schemaRange("Workload.load"))} of host link capacity` },
   stop_us: { label: "Stop", unit: "us" },
   interval_us: { label: "Interval", unit: "us" },
   probe_bytes: { label: "Probe", unit: "bytes" },
   start_us: { label: "Start", unit: "us" },
-  priority: { label: "Priority", unit: "0..6" },
-  qps: { label: "QPs per flow", unit: "1..1024" },
+  priority: { label: "Priority", unit: rangeHint(schemaRange("Generator.priority")) },
+  qps: { label: "QPs per flow", unit: rangeHint(schemaRange("Generator.qps")) },
 };
 
 /** ToR switches: the switches hosts hang off (a host's group). */

@@ -15,13 +15,15 @@ export function ScreenedTable({ sweep, dims }: { sweep: SweepPublic; dims: strin
   const screening = sweep.screening;
   if (!screening) return null;
   const rows = screenedRows(sweep);
-  const sense = screening.goal ?? (screening.metric === "busbw_gbps" || screening.metric === "throughput_gbps" ? "max" : "min");
+  const sense =
+    screening.goal ?? (screening.metric === "busbw_gbps" || screening.metric === "throughput_gbps" ? "max" : "min");
   const figure = `${screening.metric}${screening.job ? ` of ${screening.job}` : ""}`;
   return (
     <section className="screening" aria-label="Screening" data-testid="screened">
       <h2>Screened at flow level</h2>
       <p className="hint">
-        Every point ran with the flow-level engine and was ranked by {figure} ({sense === "min" ? "lower" : "higher"} is better);
+        Every point ran with the flow-level engine and was ranked by {figure} ({sense === "min" ? "lower" : "higher"} is
+        better);
         {sweep.kept == null
           ? ` the best ${screening.keep} run again at packet level once every point has its flow-level answer.`
           : ` the best ${sweep.kept.length} ran again at packet level. The heatmap shows the flow-level figures of every point.`}
@@ -29,7 +31,14 @@ export function ScreenedTable({ sweep, dims }: { sweep: SweepPublic; dims: strin
       {rows.length > 0 && (
         <table className="data" aria-label="Screened points, flow and packet level">
           <thead>
-            <tr><th>rank</th><th>point</th><th>flow level</th><th>packet level</th><th>flow vs packet</th><th>runs</th></tr>
+            <tr>
+              <th>rank</th>
+              <th>point</th>
+              <th>flow level</th>
+              <th>packet level</th>
+              <th>flow vs packet</th>
+              <th>runs</th>
+            </tr>
           </thead>
           <tbody>
             {rows.map((r) => (
@@ -41,7 +50,12 @@ export function ScreenedTable({ sweep, dims }: { sweep: SweepPublic; dims: strin
                 <td>{r.error == null ? "—" : signed(r.error)}</td>
                 <td>
                   {r.point.run_id && <Link to={`/runs/${r.point.run_id}`}>flow</Link>}
-                  {r.point.packet_run_id && <> · <Link to={`/runs/${r.point.packet_run_id}`}>packet</Link></>}
+                  {r.point.packet_run_id && (
+                    <>
+                      {" "}
+                      · <Link to={`/runs/${r.point.packet_run_id}`}>packet</Link>
+                    </>
+                  )}
                 </td>
               </tr>
             ))}

@@ -3,8 +3,8 @@ import { ErrorBox } from "../../../components/States";
 import type { SweepCreate } from "../api/sweeps";
 import { fieldErrorMap, fieldMessages } from "../../../lib/api/fieldErrors";
 import { describeValues } from "../../../lib/scenario/values";
+import { LIMITS, SCREEN_KEEP, SCREEN_METRICS } from "../../../lib/scenario/contract.gen";
 import { ParamPicker, type ParamChoice } from "../../../components/ParamPicker";
-import { SCREEN_MAX_KEEP, SCREEN_METRICS } from "../../../lib/scenario/contract.gen";
 import { unmodelledReason } from "../../../lib/scenario/flowModel";
 
 const SEED: ParamChoice[] = [{ path: "seed", label: "Seed", numeric: true }];
@@ -42,7 +42,7 @@ export function SweepForm({ scenarioId, busy, error, onSubmit }: {
   const parsed = described.map((d) => ("values" in d ? d.values : null));
   const fields = fieldErrorMap(error);
   const points = parsed.reduce<number>((n, v) => n * (v?.length ?? 0), 1);
-  const keepOk = Number.isInteger(keep) && keep >= 1 && keep <= SCREEN_MAX_KEEP;
+  const keepOk = Number.isInteger(keep) && keep >= SCREEN_KEEP.min && keep <= SCREEN_KEEP.max;
   const valid = parsed.every(Boolean) && params.every((p) => p.path) && points <= 5000 && (!screen || (keepOk && unmodelled.length === 0));
   const upd = <T,>(list: T[], i: number, patch: Partial<T>) => list.map((x, j) => (j === i ? { ...x, ...patch } : x));
 
@@ -100,7 +100,7 @@ export function SweepForm({ scenarioId, busy, error, onSubmit }: {
           placement, parallelism, message sizes, channels, not ECN, PFC, congestion control or buffers.</p>
         {screen && (
           <div className="row">
-            <label>Keep the best <input type="number" aria-label="Points kept for packet level" min={1} max={SCREEN_MAX_KEEP} value={keep}
+            <label>Keep the best <input type="number" aria-label="Points kept for packet level" min={SCREEN_KEEP.min} max={SCREEN_KEEP.max} value={keep}
               aria-invalid={!keepOk} onChange={(e) => setKeep(Number(e.target.value))} size={4} /></label>
             <label>ranked by <select aria-label="Screening metric" value={metric} onChange={(e) => setMetric(e.target.value)}>
               {Object.entries(SCREEN_METRICS).map(([m, sense]) => <option key={m} value={m}>{m} ({sense === "min" ? "lower" : "higher"} is better)</option>)}
@@ -115,7 +115,7 @@ export function SweepForm({ scenarioId, busy, error, onSubmit }: {
         ))}
       </fieldset>
       <div className="row">
-        <label>Seed <input type="number" value={seed} min={0} onChange={(e) => setSeed(Number(e.target.value))} aria-label="Sweep seed" /></label>
+        <label>Seed <input type="number" value={seed} min={0} max={LIMITS.MAX_SEED} onChange={(e) => setSeed(Number(e.target.value))} aria-label="Sweep seed" /></label>
         <strong data-testid="sweep-points">{points} points{screen ? `, the best ${keep} again at packet level` : ""}</strong>
         {points > 5000 && <span className="field-error">at most 5,000 points</span>}
         <button type="submit" className="primary" disabled={!valid || busy}>{busy ? "Starting…" : "Start sweep"}</button>

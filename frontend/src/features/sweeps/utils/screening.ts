@@ -20,7 +20,7 @@ export function screenedValue(metrics: Point["metrics"] | undefined, screening: 
   if (screening.job && (screening.metric === "jct_us" || screening.metric === "busbw_gbps")) {
     const jobs = (m.jobs ?? {}) as Record<string, Record<string, number | null>>;
     const byKey = m[`${screening.metric} of ${screening.job}`];
-    return (jobs[screening.job]?.[screening.metric] ?? (typeof byKey === "number" ? byKey : null)) ?? null;
+    return jobs[screening.job]?.[screening.metric] ?? (typeof byKey === "number" ? byKey : null) ?? null;
   }
   const v = m[screening.metric];
   return typeof v === "number" ? v : null;

@@ -3,21 +3,17 @@ import type { GeneratorKind, GeneratorTopology, Json, Topology } from "../../../
 import { GlossaryTip } from "../../../components/GlossaryTip";
 import { ApiError } from "../../../lib/api/errors";
 import { uniqueFieldErrors } from "../../../lib/api/fieldErrors";
-import { LIMITS } from "../../../lib/scenario/contract.gen";
+import { FABRIC_COUNTS, LIMITS, SCHEMA_DEFAULTS } from "../../../lib/scenario/contract.gen";
+import { schemaRange } from "../../../lib/scenario/ranges";
+import { FIBRE_US_PER_KM } from "../../../lib/topology/linkLabels";
 
 /** backend/app/scenarios/limits.py MAX_NODES (the generated contract) */
 export const MAX_NODES = LIMITS.MAX_NODES;
 
-/** Node count of a generated fabric (docs/scenario-format.md), shown before generating. */
+/** Node count of a generated fabric, shown before generating: the declared formula
+ *  (backend/app/scenarios/fabric_counts.py, generated into FABRIC_COUNTS). */
 export function estimateNodes(kind: GeneratorKind, v: Record<string, number>): number | null {
-  const n = (k: string) => (Number.isFinite(v[k]) ? v[k] : NaN);
-  let count: number;
-  if (kind === "leaf_spine") count = n("leaves") * (1 + n("hosts_per_leaf")) + n("spines");
-  else if (kind === "fat_tree") count = (n("k") ** 3) / 4 + (5 * n("k") ** 2) / 4;
-  else if (kind === "three_tier") count = n("podsets") * (n("tors_per_podset") * (1 + n("hosts_per_tor")) + n("leafs_per_podset")) + n("spines");
-  else if (kind === "rail_optimized") count = n("units") * n("nics_per_server") * (n("servers_per_unit") + 1) + n("spines");
-  else if (kind === "multi_plane") count = n("units") * n("nics_per_server") * (n("servers_per_unit") + n("planes")) + n("planes") * n("spines");
-  else count = 2 * (n("site.leaves") * (1 + n("site.hosts_per_leaf")) + n("site.spines") + 1);
+  const count = FABRIC_COUNTS[kind]?.nodes(v) ?? NaN;
   return Number.isFinite(count) ? count : null;
 }
 
@@ -37,89 +33,101 @@ interface ParamSpec {
   key: string;
   label: string;
   unit?: string;
-  min: number;
-  max: number;
-  step?: number;
+  min?: number;
+  max?: number;
+  /** "any" for rates: their minimum (0.01 Gbit/s) is off the whole numbers' grid */
+  step?: number | "any";
   /** shown in an empty field: what an omitted (optional) setting defaults to */
   placeholder?: string;
+  /** the property it sets ("LeafSpine.leaves"): its range and default come from there */
+  schema?: string;
 }
 
-const RATES: ParamSpec[] = [
-  { key: "host_rate_gbps", label: "Host rate", unit: "Gbit/s", min: 1, max: 1600 },
-  { key: "link_delay_us", label: "Link delay", unit: "us", min: 0, max: 1000, step: 0.1 },
+/** min and max of a generator's field, from the generated contract ("LeafSpine", "leaves"). */
+function bounds(definition: string, field: string): Pick<ParamSpec, "min" | "max" | "schema"> {
+  const schema = `${definition}.${field}`;
+  const { min, max } = schemaRange(schema);
+  return { min, max, schema };
+}
+
+/** The form's starting values: each parameter's declared default (SCHEMA_DEFAULTS); `also`
+ *  names the defaults of fields whose own default is another's (three_tier's uplinks: the host
+ *  rate) or that the form sets outside its parameters (the DCI's distance). */
+function defaultsOf(params: ParamSpec[], also: Record<string, string> = {}): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const p of params) {
+    const v = p.schema !== undefined ? SCHEMA_DEFAULTS[p.schema] : undefined;
+    if (v !== undefined) out[p.key] = v;
+  }
+  for (const [key, schema] of Object.entries(also)) {
+    const v = SCHEMA_DEFAULTS[schema];
+    if (v === undefined) throw new Error(`no default for ${schema} in the generated contract`);
+    out[key] = v;
+  }
+  return out;
+}
+
+/** The host rate and link delay every generator has (the same declaration in each). */
+const rates = (definition: string): ParamSpec[] => [
+  { key: "host_rate_gbps", label: "Host rate", unit: "Gbit/s", ...bounds(definition, "host_rate_gbps"), step: "any" },
+  { key: "link_delay_us", label: "Link delay", unit: "us", ...bounds(definition, "link_delay_us"), step: 0.1 },
 ];
 
+/** A generator's form: its title, parameters and their declared defaults (see defaultsOf). */
+function generator(title: string, params: ParamSpec[], also?: Record<string, string>) {
+  return { title, params, defaults: defaultsOf(params, also) };
+}
+
 export const GENERATORS: Record<GeneratorKind, { title: string; params: ParamSpec[]; defaults: Record<string, number> }> = {
-  leaf_spine: {
-    title: "Leaf-spine",
-    params: [
-      { key: "leaves", label: "Leaves", min: 1, max: 512 },
-      { key: "spines", label: "Spines", min: 1, max: 256 },
-      { key: "hosts_per_leaf", label: "Hosts per leaf", min: 1, max: 512 },
-      ...RATES,
-      { key: "fabric_rate_gbps", label: "Fabric rate", unit: "Gbit/s", min: 1, max: 1600 },
-    ],
-    defaults: { leaves: 2, spines: 2, hosts_per_leaf: 2, host_rate_gbps: 100, fabric_rate_gbps: 100, link_delay_us: 1 },
-  },
-  fat_tree: {
-    title: "Fat-tree",
-    params: [{ key: "k", label: "k (even)", min: 2, max: 64, step: 2 }, ...RATES, { key: "fabric_rate_gbps", label: "Fabric rate", unit: "Gbit/s", min: 1, max: 1600 }],
-    defaults: { k: 4, host_rate_gbps: 100, fabric_rate_gbps: 100, link_delay_us: 1 },
-  },
-  three_tier: {
-    title: "Three-tier podsets",
-    params: [
-      { key: "podsets", label: "Podsets", min: 1, max: 64 },
-      { key: "tors_per_podset", label: "ToRs per podset", min: 1, max: 64 },
-      { key: "leafs_per_podset", label: "Leafs per podset", min: 1, max: 16 },
-      { key: "spines", label: "Spines", min: 1, max: 256 },
-      { key: "hosts_per_tor", label: "Hosts per ToR", min: 1, max: 128 },
-      ...RATES,
-      { key: "tor_uplink_gbps", label: "ToR uplink (sets oversubscription)", unit: "Gbit/s", min: 1, max: 1600 },
-      { key: "leaf_uplink_gbps", label: "Leaf uplink", unit: "Gbit/s", min: 1, max: 1600 },
-    ],
-    defaults: { podsets: 2, tors_per_podset: 4, leafs_per_podset: 2, spines: 4, hosts_per_tor: 4, host_rate_gbps: 100, tor_uplink_gbps: 100, leaf_uplink_gbps: 100, link_delay_us: 1 },
-  },
-  rail_optimized: {
-    title: "Rail-optimized (AI cluster)",
-    params: [
-      { key: "units", label: "Scalable units", min: 1, max: LIMITS.RAIL_MAX_UNITS },
-      { key: "servers_per_unit", label: "Servers per unit", min: 1, max: LIMITS.RAIL_MAX_SERVERS_PER_UNIT },
-      { key: "nics_per_server", label: "NICs (GPUs) per server = rails", min: 1, max: LIMITS.RAIL_MAX_NICS_PER_SERVER },
-      { key: "spines", label: "Spines", min: 1, max: LIMITS.RAIL_MAX_SPINES },
-      { key: "host_rate_gbps", label: "NIC rate", unit: "Gbit/s", min: 1, max: 1600 },
-      { key: "fabric_rate_gbps", label: "Leaf-spine rate", unit: "Gbit/s", min: 1, max: 1600 },
-      { key: "link_delay_us", label: "Link delay", unit: "us", min: 0, max: 1000, step: 0.1 },
-      { key: "nvlink_gbps", label: "NVLink per GPU (cost, not a link)", unit: "Gbit/s", min: 1, max: LIMITS.MAX_NVLINK_GBPS },
-    ],
-    defaults: { units: 2, servers_per_unit: 4, nics_per_server: 8, spines: 4, host_rate_gbps: 400, fabric_rate_gbps: 400, link_delay_us: 1, nvlink_gbps: LIMITS.RAIL_NVLINK_GBPS },
-  },
-  multi_plane: {
-    title: "Multi-plane (AI cluster)",
-    params: [
-      { key: "planes", label: "Planes (ports per NIC)", min: 1, max: LIMITS.MAX_PLANES },
-      { key: "units", label: "Scalable units", min: 1, max: LIMITS.RAIL_MAX_UNITS },
-      { key: "servers_per_unit", label: "Servers per unit", min: 1, max: LIMITS.RAIL_MAX_SERVERS_PER_UNIT },
-      { key: "nics_per_server", label: "NICs (GPUs) per server = rails", min: 1, max: LIMITS.RAIL_MAX_NICS_PER_SERVER },
-      { key: "spines", label: "Spines per plane", min: 1, max: LIMITS.RAIL_MAX_SPINES },
-      { key: "host_rate_gbps", label: "NIC port rate (per plane)", unit: "Gbit/s", min: 1, max: 1600 },
-      { key: "fabric_rate_gbps", label: "Leaf-spine rate", unit: "Gbit/s", min: 1, max: 1600 },
-      { key: "link_delay_us", label: "Link delay", unit: "us", min: 0, max: 1000, step: 0.1 },
-      { key: "nvlink_gbps", label: "NVLink per GPU (cost, not a link)", unit: "Gbit/s", min: 1, max: LIMITS.MAX_NVLINK_GBPS },
-    ],
-    defaults: { planes: 4, units: 1, servers_per_unit: 4, nics_per_server: 2, spines: 2, host_rate_gbps: 200, fabric_rate_gbps: 200, link_delay_us: 1, nvlink_gbps: LIMITS.RAIL_NVLINK_GBPS },
-  },
-  dci: {
-    title: "DCI (two sites)",
-    params: [
-      { key: "site.leaves", label: "Leaves per site", min: 1, max: 512 },
-      { key: "site.spines", label: "Spines per site", min: 1, max: 256 },
-      { key: "site.hosts_per_leaf", label: "Hosts per leaf", min: 1, max: 512 },
-      { key: "dci_rate_gbps", label: "Long-haul rate", unit: "Gbit/s", min: 1, max: 1600 },
-    ],
-    defaults: { "site.leaves": 2, "site.spines": 2, "site.hosts_per_leaf": 2, dci_rate_gbps: 100, length_km: 100 },
-  },
+  leaf_spine: generator("Leaf-spine", [
+    { key: "leaves", label: "Leaves", ...bounds("LeafSpine", "leaves") },
+    { key: "spines", label: "Spines", ...bounds("LeafSpine", "spines") },
+    { key: "hosts_per_leaf", label: "Hosts per leaf", ...bounds("LeafSpine", "hosts_per_leaf") },
+    ...rates("LeafSpine"),
+    { key: "fabric_rate_gbps", label: "Fabric rate", unit: "Gbit/s", ...bounds("LeafSpine", "fabric_rate_gbps"), step: "any" },
+  ]),
+  fat_tree: generator("Fat-tree", [{ key: "k", label: "k (even)", ...bounds("FatTree", "k"), step: 2 }, ...rates("FatTree"), { key: "fabric_rate_gbps", label: "Fabric rate", unit: "Gbit/s", ...bounds("FatTree", "fabric_rate_gbps"), step: "any" }]),
+  three_tier: generator("Three-tier podsets", [
+    { key: "podsets", label: "Podsets", ...bounds("ThreeTier", "podsets") },
+    { key: "tors_per_podset", label: "ToRs per podset", ...bounds("ThreeTier", "tors_per_podset") },
+    { key: "leafs_per_podset", label: "Leafs per podset", ...bounds("ThreeTier", "leafs_per_podset") },
+    { key: "spines", label: "Spines", ...bounds("ThreeTier", "spines") },
+    { key: "hosts_per_tor", label: "Hosts per ToR", ...bounds("ThreeTier", "hosts_per_tor") },
+    ...rates("ThreeTier"),
+    { key: "tor_uplink_gbps", label: "ToR uplink (sets oversubscription)", unit: "Gbit/s", ...bounds("ThreeTier", "tor_uplink_gbps"), step: "any" },
+    { key: "leaf_uplink_gbps", label: "Leaf uplink", unit: "Gbit/s", ...bounds("ThreeTier", "leaf_uplink_gbps"), step: "any" },
+  ], { tor_uplink_gbps: "ThreeTier.host_rate_gbps", leaf_uplink_gbps: "ThreeTier.host_rate_gbps" }),
+  rail_optimized: generator("Rail-optimized (AI cluster)", [
+    { key: "units", label: "Scalable units", ...bounds("RailOptimized", "units") },
+    { key: "servers_per_unit", label: "Servers per unit", ...bounds("RailOptimized", "servers_per_unit") },
+    { key: "nics_per_server", label: "NICs (GPUs) per server = rails", ...bounds("RailOptimized", "nics_per_server") },
+    { key: "spines", label: "Spines", ...bounds("RailOptimized", "spines") },
+    { key: "host_rate_gbps", label: "NIC rate", unit: "Gbit/s", ...bounds("RailOptimized", "host_rate_gbps"), step: "any" },
+    { key: "fabric_rate_gbps", label: "Leaf-spine rate", unit: "Gbit/s", ...bounds("RailOptimized", "fabric_rate_gbps"), step: "any" },
+    { key: "link_delay_us", label: "Link delay", unit: "us", ...bounds("RailOptimized", "link_delay_us"), step: 0.1 },
+    { key: "nvlink_gbps", label: "NVLink per GPU (cost, not a link)", unit: "Gbit/s", ...bounds("RailOptimized", "nvlink_gbps"), step: "any" },
+  ]),
+  multi_plane: generator("Multi-plane (AI cluster)", [
+    { key: "planes", label: "Planes (ports per NIC)", ...bounds("MultiPlane", "planes") },
+    { key: "units", label: "Scalable units", ...bounds("MultiPlane", "units") },
+    { key: "servers_per_unit", label: "Servers per unit", ...bounds("MultiPlane", "servers_per_unit") },
+    { key: "nics_per_server", label: "NICs (GPUs) per server = rails", ...bounds("MultiPlane", "nics_per_server") },
+    { key: "spines", label: "Spines per plane", ...bounds("MultiPlane", "spines") },
+    { key: "host_rate_gbps", label: "NIC port rate (per plane)", unit: "Gbit/s", ...bounds("MultiPlane", "host_rate_gbps"), step: "any" },
+    { key: "fabric_rate_gbps", label: "Leaf-spine rate", unit: "Gbit/s", ...bounds("MultiPlane", "fabric_rate_gbps"), step: "any" },
+    { key: "link_delay_us", label: "Link delay", unit: "us", ...bounds("MultiPlane", "link_delay_us"), step: 0.1 },
+    { key: "nvlink_gbps", label: "NVLink per GPU (cost, not a link)", unit: "Gbit/s", ...bounds("MultiPlane", "nvlink_gbps"), step: "any" },
+  ]),
+  dci: generator("DCI (two sites)", [
+    { key: "site.leaves", label: "Leaves per site", ...bounds("LeafSpineSite", "leaves") },
+    { key: "site.spines", label: "Spines per site", ...bounds("LeafSpineSite", "spines") },
+    { key: "site.hosts_per_leaf", label: "Hosts per leaf", ...bounds("LeafSpineSite", "hosts_per_leaf") },
+    { key: "dci_rate_gbps", label: "Long-haul rate", unit: "Gbit/s", ...bounds("Dci", "dci_rate_gbps"), step: "any" },
+  ], { length_km: "Dci.length_km" }),
 };
+
+/** The DCI's distance (Dci.length_km). */
+const DISTANCE_KM = bounds("Dci", "length_km");
 
 /** The DCI form's accelerator switch, kept among the numeric values as 1 (on) or 0 (off). */
 const ACCELERATOR_KEY = "accelerator.enabled";
@@ -127,8 +135,8 @@ const ACCELERATOR_KEY = "accelerator.enabled";
 /** The accelerator's settings shown while it is on (backend/app/scenarios/topology.py
  *  DciAccelerator); the timeout may be left empty for its default, 2 x long-haul RTT + 100 us. */
 export const ACCELERATOR_PARAMS: ParamSpec[] = [
-  { key: "accelerator.buffer_bytes", label: "Accelerator buffer", unit: "bytes per edge", min: 65_536, max: 4_294_967_296, placeholder: "268435456 (256 MiB)" },
-  { key: "accelerator.retransmit_timeout_us", label: "Resend timeout", unit: "us", min: 1, max: 10_000_000, step: 0.1, placeholder: "2 x long-haul RTT + 100" },
+  { key: "accelerator.buffer_bytes", label: "Accelerator buffer", unit: "bytes per edge", ...bounds("DciAccelerator", "buffer_bytes"), placeholder: "268435456 (256 MiB)" },
+  { key: "accelerator.retransmit_timeout_us", label: "Resend timeout", unit: "us", ...bounds("DciAccelerator", "retransmit_timeout_us"), step: 0.1, placeholder: "2 x long-haul RTT + 100" },
 ];
 
 /** Form values (flat, "site.x" and "accelerator.x" for nested) -> topology object. A DCI's
@@ -252,11 +260,11 @@ export function GeneratorForm({ topology, onGenerate }: { topology: Topology; on
       )}
       {kind === "dci" && (
         <label className="field">
-          <span>Distance: {values.length_km} km <span className="unit">({(values.length_km * 5).toLocaleString()} us one way)</span></span>
+          <span>Distance: {values.length_km} km <span className="unit">({(values.length_km * FIBRE_US_PER_KM).toLocaleString()} us one way)</span></span>
           <span className="row">
-            <input type="range" min={1} max={20000} step={1} value={values.length_km} aria-label="DCI distance (km)"
+            <input type="range" min={DISTANCE_KM.min} max={DISTANCE_KM.max} step={1} value={values.length_km} aria-label="DCI distance (km)"
               onChange={(e) => setValues({ ...values, length_km: Number(e.target.value) })} />
-            <input type="number" min={1} max={20000} step={1} value={values.length_km} aria-label="DCI distance in km" size={6}
+            <input type="number" min={DISTANCE_KM.min} max={DISTANCE_KM.max} step={1} value={values.length_km} aria-label="DCI distance in km" size={6}
               onChange={(e) => setValues({ ...values, length_km: Number(e.target.value) })} />
           </span>
         </label>

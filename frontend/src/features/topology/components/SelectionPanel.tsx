@@ -2,8 +2,13 @@ import { FieldInput } from "../../../components/FieldInput";
 import { GlossaryTip } from "../../../components/GlossaryTip";
 import { NIC_FIELDS, SWITCH_FIELDS } from "../../../lib/scenario/fields";
 import { getPath } from "../../../lib/scenario/paths";
+import { schemaRange } from "../../../lib/scenario/ranges";
+import { FIBRE_US_PER_KM } from "../../../lib/topology/linkLabels";
 import type { ExplicitLink, Json, JsonObject } from "../../../lib/scenario/types";
 import type { LayoutGraph } from "../../../lib/topology/types";
+
+/** A drawn link's rate range (backend/app/scenarios/topology.py ExplicitLink). */
+const RATE = schemaRange("ExplicitLink.rate_gbps");
 
 export interface SelectionPanelProps {
   graph: LayoutGraph;
@@ -64,23 +69,24 @@ function LinkProperties({ link, onLinkChange, errors }: SelectionPanelProps & { 
   const { index, link: l } = link;
   const usesLength = l.length_km !== undefined;
   const prefix = `topology.links.${index}`;
+  const distance = schemaRange(usesLength ? "ExplicitLink.length_km" : "ExplicitLink.delay_us");
   return (
     <div className="selection-panel">
       <h4>Link {l.a} ↔ {l.b}</h4>
       <div className="field">
         <span className="field-head"><span>Rate <span className="unit">(Gbit/s)</span></span><GlossaryTip term="topology.links.rate_gbps" /></span>
-        <input type="number" min={0} value={l.rate_gbps} aria-label="Link rate (Gbit/s)"
+        <input type="number" min={RATE.min} max={RATE.max} value={l.rate_gbps} aria-label="Link rate (Gbit/s)"
           onChange={(e) => onLinkChange(index, { rate_gbps: Number(e.target.value) })} />
         {errors[`${prefix}.rate_gbps`] && <small className="field-error">{errors[`${prefix}.rate_gbps`]}</small>}
       </div>
       <div className="field">
-        <span className="field-head"><span>{usesLength ? "Length" : "Delay"} <span className="unit">({usesLength ? "km, 5 us/km" : "us"})</span></span><GlossaryTip term={usesLength ? "topology.links.length_km" : "topology.links.delay_us"} /></span>
-        <input type="number" min={0} step="any" value={usesLength ? l.length_km : (l.delay_us ?? 1)}
+        <span className="field-head"><span>{usesLength ? "Length" : "Delay"} <span className="unit">({usesLength ? `km, ${FIBRE_US_PER_KM} us/km` : "us"})</span></span><GlossaryTip term={usesLength ? "topology.links.length_km" : "topology.links.delay_us"} /></span>
+        <input type="number" min={distance.min} max={distance.max} step="any" value={usesLength ? l.length_km : (l.delay_us ?? 1)}
           aria-label={usesLength ? "Link length (km)" : "Link delay (us)"}
           onChange={(e) => onLinkChange(index, usesLength ? { length_km: Number(e.target.value) } : { delay_us: Number(e.target.value) })} />
         {errors[`${prefix}.${usesLength ? "length_km" : "delay_us"}`] && <small className="field-error">{errors[`${prefix}.${usesLength ? "length_km" : "delay_us"}`]}</small>}
       </div>
-      <button type="button" className="small" onClick={() => onLinkChange(index, usesLength ? { delay_us: (l.length_km ?? 0) * 5 } : { length_km: (l.delay_us ?? 1) / 5 })}>
+      <button type="button" className="small" onClick={() => onLinkChange(index, usesLength ? { delay_us: (l.length_km ?? 0) * FIBRE_US_PER_KM } : { length_km: (l.delay_us ?? 1) / FIBRE_US_PER_KM })}>
         Use {usesLength ? "delay" : "length"} instead
       </button>
     </div>

@@ -25,8 +25,13 @@ export function ScreenedEvaluations({ results, keep }: { results: TuningResults;
         <table className="data" aria-label="Screened settings, flow and packet level">
           <thead>
             <tr>
-              <th>rank</th><th>settings</th>
-              {results.objectives.map((o) => <th key={o} colSpan={3}>{o}: flow · packet · flow vs packet</th>)}
+              <th>rank</th>
+              <th>settings</th>
+              {results.objectives.map((o) => (
+                <th key={o} colSpan={3}>
+                  {o}: flow · packet · flow vs packet
+                </th>
+              ))}
               <th>runs</th>
             </tr>
           </thead>
@@ -34,19 +39,30 @@ export function ScreenedEvaluations({ results, keep }: { results: TuningResults;
             {kept.map((e, i) => (
               <tr key={e.id} data-evaluation={e.id}>
                 <td>{i + 1}</td>
-                <td>{Object.entries(e.params).map(([k, v]) => fmtSetting(k, v)).join(", ") || "—"}</td>
+                <td>
+                  {Object.entries(e.params)
+                    .map(([k, v]) => fmtSetting(k, v))
+                    .join(", ") || "—"}
+                </td>
                 {results.objectives.map((o, k) => {
                   const flow = e.objectives?.[k] ?? null;
                   const packet = e.packet_objectives?.[k] ?? null;
                   return [
                     <td key={`${o}-f`}>{fmtEstimate(flow)}</td>,
                     <td key={`${o}-p`}>{packet ? fmtEstimate(packet) : e.packet_run_ids ? "running" : "—"}</td>,
-                    <td key={`${o}-e`}>{flow && packet && packet.mean ? signed((flow.mean - packet.mean) / packet.mean) : "—"}</td>,
+                    <td key={`${o}-e`}>
+                      {flow && packet && packet.mean ? signed((flow.mean - packet.mean) / packet.mean) : "—"}
+                    </td>,
                   ];
                 })}
                 <td>
                   {e.run_ids[0] && <Link to={`/runs/${e.run_ids[0]}`}>flow</Link>}
-                  {e.packet_run_ids?.[0] && <> · <Link to={`/runs/${e.packet_run_ids[0]}`}>packet</Link></>}
+                  {e.packet_run_ids?.[0] && (
+                    <>
+                      {" "}
+                      · <Link to={`/runs/${e.packet_run_ids[0]}`}>packet</Link>
+                    </>
+                  )}
                 </td>
               </tr>
             ))}

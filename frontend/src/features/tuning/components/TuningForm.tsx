@@ -4,7 +4,7 @@ import { fieldErrorMap, fieldMessages } from "../../../lib/api/fieldErrors";
 import { describeValues } from "../../../lib/scenario/values";
 import { ParamPicker } from "../../../components/ParamPicker";
 import type { TuningCreate } from "../api/tunings";
-import { SCREEN_MAX_KEEP, SCREEN_METRICS } from "../../../lib/scenario/contract.gen";
+import { SCREEN_KEEP, SCREEN_METRICS } from "../../../lib/scenario/contract.gen";
 import { unmodelledReason } from "../../../lib/scenario/flowModel";
 
 const UNITS = ["model", "cells", "bytes", "percent", "alpha_direct", "alpha_broadcom_index", "alpha_sai_exponent"] as const;
@@ -80,7 +80,7 @@ export function TuningForm({ scenarioId, jobs = [], busy, error, onSubmit }: {
       .filter((p) => unmodelledReason(p)).map((p) => `${p}: ${unmodelledReason(p)}`),
     ...[obj1, obj2].filter((o) => o && !(o in SCREEN_METRICS)).map((o) => `objective ${o}: the flow engine does not answer it (rank by ${Object.keys(SCREEN_METRICS).join(", ")})`),
   ];
-  const keepOk = Number.isInteger(keep) && keep >= 1 && keep <= SCREEN_MAX_KEEP;
+  const keepOk = Number.isInteger(keep) && keep >= SCREEN_KEEP.min && keep <= SCREEN_KEEP.max;
   const valid = (named || described.every((d) => "values" in d)) && strategies.length > 0 && seedList.length > 0 && !nsgaWithoutTwo
     && (!screen || (keepOk && screenRefusals.length === 0));
   const upd = (i: number, patch: Partial<Row>) => setRows(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
@@ -147,7 +147,7 @@ export function TuningForm({ scenarioId, jobs = [], busy, error, onSubmit }: {
         <p className="hint">Every evaluation runs with the flow-level engine; when the strategies have finished, the best settings run again at
           packet level, their objectives beside the flow-level ones. Only over what the flow engine models (topology, routing, placement,
           message sizes, channels) and for the figures it answers (JCT, busbw, throughput, FCT, slowdown).</p>
-        {screen && <label>Keep the best <input type="number" aria-label="Settings kept for packet level" min={1} max={SCREEN_MAX_KEEP} value={keep}
+        {screen && <label>Keep the best <input type="number" aria-label="Settings kept for packet level" min={SCREEN_KEEP.min} max={SCREEN_KEEP.max} value={keep}
           aria-invalid={!keepOk} size={4} onChange={(e) => setKeep(Number(e.target.value))} /></label>}
         {screenRefusals.map((m) => <small key={m} className="field-error" role="alert" data-testid="screening-refused">{m}</small>)}
       </fieldset>
