@@ -4,7 +4,8 @@
     PYTHONPATH=backend:. .venv/bin/python bench/sweep_view.py [--points 600] [--requests 200]
 
 A new PostgreSQL database, migrated; one scenario, a sweep of POINTS points over one parameter,
-every point's run SUCCEEDED with its summary columns (three of four; the rest RUNNING); then
+every point's run SUCCEEDED with its summary columns (three of four; the rest RUNNING, or FAILED
+with --finished, so that the sweep has ended and its page is kept: service.final_pages); then
 REQUESTS times what GET /api/v1/sweeps/{id} does (app/sweeps/service.py `page_json` on the app's
 engine, and the page's JSON), the CPU seconds per page in this process (the database server's
 are not counted), and the response's size. CPU time, not wall time: steadier on a shared
@@ -21,7 +22,7 @@ import time
 from tests.support import create_database, drop_database, migrate, require_env, service_env
 
 
-def seed(url: str, points: int) -> str:
+def seed(url: str, points: int, finished: bool = False) -> str:
     from sqlalchemy import create_engine
     from sqlalchemy.orm import Session
 
@@ -41,7 +42,7 @@ def seed(url: str, points: int) -> str:
         for i in range(points):
             done = i % 4 != 3
             run = Run(id=secrets.token_hex(8), scenario_id=scenario.id, seed=1,
-                      status="SUCCEEDED" if done else "RUNNING")
+                      status="SUCCEEDED" if done else "FAILED" if finished else "RUNNING")
             if done:
                 run.throughput_gbps, run.fct_p50_us, run.fct_p99_us = 20.0 + i, 10.5, 99.0
                 run.slowdown_p99, run.max_queue_bytes = 3.2, 123456.0
@@ -62,12 +63,14 @@ def main() -> None:
     ap.add_argument("--points", type=int, default=600)
     ap.add_argument("--requests", type=int, default=200)
     ap.add_argument("--profile", action="store_true", help="print cProfile's top functions")
+    ap.add_argument("--finished", action="store_true",
+                    help="every point final: the sweep has ended, its page is written once and kept")
     args = ap.parse_args()
     url = create_database(require_env("DATABASE_URL"))
     try:
         env = service_env(DATABASE_URL=url)
         assert migrate(env).returncode == 0
-        sweep_id = seed(url, args.points)
+        sweep_id = seed(url, args.points, args.finished)
         from sqlalchemy.orm import Session
 
         from app.core.db import make_engine
@@ -89,7 +92,8 @@ def main() -> None:
                 profiler.disable()
                 pstats.Stats(profiler).sort_stats("tottime").print_stats(20)
         engine.dispose()
-        print(f"GET /sweeps/{{id}} of {args.points} points: {per:.2f} ms of API CPU per page "
+        state = "finished" if args.finished else "running"
+        print(f"GET /sweeps/{{id}} of {args.points} points ({state}): {per:.3f} ms of API CPU per page "
               f"(the query, the page's models and its JSON; {args.requests} pages), "
               f"{size:,} bytes; load average {os.getloadavg()[0]:.1f}")
     finally:
