@@ -304,26 +304,43 @@ GenerateCollective(GeneratorContext& g, ServerPool& pool)
         return;
     }
 
+    JobRanks where;
+    where.hosts = ranks;
+    where.nvlinkGbps = nvlinkGbps;
+    for (uint32_t sv : req.serverOf)
+    {
+        // two GPUs of one server (not a host that is a server of its own) talk over NVLink
+        where.nvlinkServer.push_back(pool.hosts[sv].size() > 1 ? sv : UINT32_MAX);
+    }
+    EmitPlan(g, jobIndex, where, plan);
+}
+
+void
+EmitPlan(GeneratorContext& g, uint32_t job, const JobRanks& ranks, const std::vector<Transfer>& plan)
+{
+    FlowRelations& rel = g.Relations();
     uint32_t base = static_cast<uint32_t>(g.Flows().size());
     for (const Transfer& t : plan)
     {
-        uint32_t src = ranks[t.src];
-        uint32_t dst = ranks[t.dst];
+        uint32_t src = ranks.hosts[t.src];
+        uint32_t dst = ranks.hosts[t.dst];
         auto port = static_cast<uint16_t>(kFirstUdpPort + (base + t.connection) % kUdpPortSpan);
         uint32_t idx = g.AddFlow(src, dst, t.bytes, port);
         JobFlow jf;
-        jf.job = jobIndex;
+        jf.job = job;
         jf.iteration = t.iteration;
         jf.step = t.step;
         jf.channel = t.channel;
-        // two GPUs of one server (not a host that is a server of its own): NVLink
-        bool local = req.serverOf[t.src] == req.serverOf[t.dst] &&
-                     pool.hosts[req.serverOf[t.src]].size() > 1;
+        bool marker = t.src == t.dst;
+        bool local = marker || (ranks.nvlinkServer[t.src] != UINT32_MAX &&
+                                ranks.nvlinkServer[t.src] == ranks.nvlinkServer[t.dst]);
         if (local)
         {
             g.Flows()[idx].local = true;
-            jf.localNs = std::max<uint64_t>(
-                1, static_cast<uint64_t>(std::llround(static_cast<double>(t.bytes) * 8.0 / nvlinkGbps)));
+            jf.localNs = marker ? 0
+                                : std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(
+                                                            static_cast<double>(t.bytes) * 8.0 /
+                                                            ranks.nvlinkGbps)));
         }
         rel.SetJob(idx, jf);
         if (!t.after.empty() || t.gapNs > 0)
