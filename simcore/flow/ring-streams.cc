@@ -142,7 +142,7 @@ RingStreams::StartIteration(FlowEngine& engine, uint32_t k)
             f.udpSrcPort = h.udpSrcPort;
             uint32_t id = engine.AddFlow(f);
             engine.StartNow(id);
-            std::size_t slot = id - m_scenario.flows.size();
+            std::size_t slot = id - engine.ExtraBase();
             if (m_flowJob.size() <= slot)
             {
                 m_flowJob.resize(slot + 1, UINT32_MAX);
@@ -162,7 +162,7 @@ RingStreams::StartIteration(FlowEngine& engine, uint32_t k)
 void
 RingStreams::OnDataDone(FlowEngine& engine, uint32_t flow)
 {
-    std::size_t slot = flow - m_scenario.flows.size();
+    std::size_t slot = flow - engine.ExtraBase();
     if (slot >= m_flowJob.size() || m_flowJob[slot] == UINT32_MAX)
     {
         return;

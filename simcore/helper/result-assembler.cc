@@ -194,9 +194,9 @@ ResultAssembler::Summary() const
         if (f.spec && f.spec->sizeBytes > 0 && f.completePs >= 0)
         {
             ++completed;
-            if (f.spec->probe || f.spec->local)
+            if (f.spec->probe || f.spec->local || m_run.scenario.transfers.Carries(f.spec->id))
             {
-                continue; // probes: "pingmesh"; NVLink steps cross no port ("jobs")
+                continue; // probes: "pingmesh"; a collective's connections: "jobs"
             }
             double t = static_cast<double>(f.completePs - f.startPs);
             fct.push_back(t / 1e6);
