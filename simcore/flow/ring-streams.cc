@@ -212,7 +212,8 @@ RingStreams::Transfers() const
     uint64_t n = 0;
     for (const Job& j : m_jobs)
     {
-        n += static_cast<uint64_t>(PlannedTransfers(j.spec.request));
+        // the flows the packet model has: one connection per (channel, ring position)
+        n += static_cast<uint64_t>(j.spec.ranks.size()) * j.channels.size();
     }
     return n;
 }
@@ -223,12 +224,12 @@ RingStreams::TransfersCompleted() const
     uint64_t n = 0;
     for (const Job& j : m_jobs)
     {
-        uint64_t perIteration =
-            static_cast<uint64_t>(j.steps) * j.spec.ranks.size() * j.channels.size();
+        bool done = !j.iterations.empty();
         for (const Iteration& it : j.iterations)
         {
-            n += it.endPs >= 0 ? perIteration : 0;
+            done = done && it.endPs >= 0;
         }
+        n += done ? static_cast<uint64_t>(j.spec.ranks.size()) * j.channels.size() : 0;
     }
     return n;
 }
