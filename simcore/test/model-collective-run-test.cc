@@ -21,6 +21,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <map>
 #include <string>
@@ -354,4 +355,70 @@ TEST(CollectiveConnections, CongestionControlStateCarriesOverToTheNextMessage)
     EXPECT_GT(belowLine, 0u);     // a later message started below line rate
     EXPECT_GT(cutsCarried, 0u);   // at (about) the rate the QP had when its last message ended
     EXPECT_GT(TotalCounters(ctx).cnpsSent, 0u);
+}
+
+namespace
+{
+/**
+ * A 2-rank ring all-gather (h0 -> h1, h1 -> h0) with a marker between them, as EmitPlan emits one
+ * (0 bytes, a rank to itself, on a local connection of its own): h1 "computes" 5 us after h0's
+ * block arrived, then sends its own. Returns the transfer indices (h0's, h1's, the marker's).
+ */
+std::array<uint32_t, 3>
+AddMarker(Scenario& s)
+{
+    Transfers& tr = s.transfers;
+    EXPECT_EQ(tr.Size(), 2u);
+    uint32_t h1 = s.topo.index.at("h1");
+    uint32_t first = s.flows[tr.flow[0]].src == h1 ? 1 : 0;
+    uint32_t second = 1 - first;
+    FlowSpec m = s.flows[tr.flow[second]];
+    m.id = static_cast<uint32_t>(s.flows.size());
+    m.dst = m.src;
+    m.local = true;
+    m.sizeBytes = 0;
+    s.flows.push_back(m);
+    s.jobFlows.resize(s.flows.size());
+    s.jobFlows[m.id].job = 0;
+    uint32_t marker = 2;
+    tr.flow.push_back(m.id);
+    tr.bytes.push_back(0);
+    JobFlow jf = tr.job[second];
+    jf.localNs = 0;
+    tr.job.push_back(jf);
+    tr.flowBegin.push_back(3);
+    std::vector<std::vector<uint32_t>> on(3);
+    on[second] = {marker};
+    on[marker] = {first};
+    tr.deps.begin = {0};
+    tr.deps.on.clear();
+    for (const auto& row : on)
+    {
+        tr.deps.on.insert(tr.deps.on.end(), row.begin(), row.end());
+        tr.deps.begin.push_back(static_cast<uint32_t>(tr.deps.on.size()));
+    }
+    tr.deps.gapNs = {0, 0, 0};
+    tr.deps.gapNs[marker] = 5000;
+    return {first, second, marker};
+}
+} // namespace
+
+TEST(CollectiveConnections, MarkersCompleteAtOnceAfterTheirInputsAndGap)
+{
+    Scenario s = LoadScenario(LeafSpine(100, 2, R"({"kind": "collective", "op": "all_gather",
+        "algorithm": "ring", "hosts": ["h0", "h1"], "message_bytes": 2000000})"));
+    auto [first, second, marker] = AddMarker(s);
+    FabricRunner r(s);
+    ASSERT_EQ(r.Run(RunLimits(), nullptr), RunStatus::OK);
+    const FabricContext& ctx = r.Fabric().Context();
+    ASSERT_GE(ctx.transferCompletePs[first], 0);
+    // known at h1 when h0's block arrives, + 5 us; done at once; h1's send follows at once
+    EXPECT_EQ(ctx.transferStartPs[marker], ctx.transferCompletePs[first] + 5000000);
+    EXPECT_EQ(ctx.transferCompletePs[marker], ctx.transferStartPs[marker]);
+    EXPECT_EQ(ctx.transferStartPs[second], ctx.transferCompletePs[marker]);
+    EXPECT_GT(ctx.transferCompletePs[second], ctx.transferStartPs[second]);
+    auto res = r.Results();
+    EXPECT_EQ(res["summary"]["flows_total"].get<uint64_t>(), 3u);
+    EXPECT_EQ(res["summary"]["flows_completed"].get<uint64_t>(), 3u);
+    EXPECT_EQ(res["jobs"][0]["flows_completed"].get<uint64_t>(), 3u);
 }
