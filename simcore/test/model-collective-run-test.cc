@@ -422,3 +422,23 @@ TEST(CollectiveConnections, MarkersCompleteAtOnceAfterTheirInputsAndGap)
     EXPECT_EQ(res["summary"]["flows_completed"].get<uint64_t>(), 3u);
     EXPECT_EQ(res["jobs"][0]["flows_completed"].get<uint64_t>(), 3u);
 }
+
+TEST(CollectiveConnections, AMessagesLastPacketIsAcknowledgedAtOnce)
+{
+    // An ACK per 8 packets, messages of 245 frames (not a multiple of 8), and 1.5 ms of compute
+    // between iterations (more than the 1 ms retransmission timeout): each message's tail is
+    // acknowledged when it arrives, so no connection times out waiting for the next message.
+    for (const char* transport : {"rc", "sprayed"})
+    {
+        Scenario s = LoadScenario(LeafSpine(100, 2, R"({"kind": "collective", "op": "all_reduce",
+            "algorithm": "ring", "hosts": ["h0", "h1", "h4", "h5"], "message_bytes": 4000000,
+            "iterations": 2, "compute_us": 1500})",
+                                            std::string(R"(, "ack_interval_packets": 8, "sprayed": {"sack_interval_packets": 8}, "transport": ")") +
+                                                transport + "\""));
+        FabricRunner r(s);
+        ASSERT_EQ(r.Run(RunLimits(), nullptr), RunStatus::OK);
+        auto res = r.Results();
+        ASSERT_TRUE(res["jobs"][0]["completed"].get<bool>()) << transport;
+        EXPECT_EQ(res["summary"]["retransmitted_packets"].get<uint64_t>(), 0u) << transport;
+    }
+}
