@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks of the packet-level model (docs/benchmarks.md records the figures).
-#   bench/run-bench.sh [A|B|big|all|A-run|A-scenario|hpcc|ai] [duration_us]
+#   bench/run-bench.sh [A|B|big|all|A-run|A-scenario|hpcc|ai|ai1024] [duration_us]
 # Builds the fabricmodel library with the project's CMake, compiles simcore/examples/fabric-bench.cc
 # against it, and prints one JSON line per reference.
 #   A-run:      times `fabricsim run bench/reference-a.json` (the path users take: parse, validate,
