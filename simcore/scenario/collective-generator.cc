@@ -379,6 +379,18 @@ EmitPlan(GeneratorContext& g, uint32_t job, const JobRanks& ranks, const std::ve
     {
         rel.transferAfterBegin.push_back(0);
     }
+    // sized once (millions of rows: growing by doubling would hold up to twice them)
+    std::size_t inputs = 0;
+    for (const Transfer& t : plan)
+    {
+        inputs += t.after.size();
+    }
+    rel.transferFlow.reserve(first + plan.size());
+    rel.transferBytes.reserve(first + plan.size());
+    rel.transferJob.reserve(first + plan.size());
+    rel.transferGapNs.reserve(first + plan.size());
+    rel.transferAfterBegin.reserve(first + plan.size() + 1);
+    rel.transferAfter.reserve(rel.transferAfter.size() + inputs);
     for (std::size_t i = 0; i < plan.size(); ++i)
     {
         const Transfer& t = plan[i];
