@@ -19,7 +19,12 @@ bool g_resolutionSet = false;
 } // namespace
 
 FabricRun::FabricRun(const Scenario& scenario)
-    : m_scenario(scenario),
+    : FabricRun(Scenario(scenario))
+{
+}
+
+FabricRun::FabricRun(Scenario&& scenario)
+    : m_scenario(std::move(scenario)),
       m_network(m_scenario, m_ctx)
 {
     using namespace ns3;

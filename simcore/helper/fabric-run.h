@@ -32,6 +32,8 @@ class FabricRun
 {
   public:
     explicit FabricRun(const Scenario& scenario);
+    /** Takes the scenario over instead of copying it. */
+    explicit FabricRun(Scenario&& scenario);
     ~FabricRun();
     FabricRun(const FabricRun&) = delete;
     FabricRun& operator=(const FabricRun&) = delete;

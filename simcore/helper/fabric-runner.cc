@@ -17,7 +17,18 @@ FabricRunner::FabricRunner(const Scenario& scenario)
 {
 }
 
+FabricRunner::FabricRunner(Scenario&& scenario)
+    : m_impl(std::make_unique<FabricRun>(std::move(scenario)))
+{
+}
+
 FabricRunner::~FabricRunner() = default;
+
+const Scenario&
+FabricRunner::GetScenario() const
+{
+    return m_impl->GetScenario();
+}
 
 RunStatus
 FabricRunner::Run(const RunLimits& limits, const std::function<void(const Progress&)>& progress)

@@ -27,6 +27,8 @@ class FabricRunner
 {
   public:
     explicit FabricRunner(const Scenario& scenario);
+    /** Takes the scenario over instead of copying it (fabricsim run). */
+    explicit FabricRunner(Scenario&& scenario);
     ~FabricRunner();
 
     /** Runs to scenario.durationNs or until a limit; calls progress at most every 0.5 s wall. */
@@ -49,6 +51,8 @@ class FabricRunner
 
     /** The simulated run and its parts (helper/fabric-run.h), for tests and examples. */
     FabricRun& Fabric();
+    /** The scenario the run keeps (its own copy, or the one it took over). */
+    const Scenario& GetScenario() const;
 
   private:
     std::unique_ptr<FabricRun> m_impl;

@@ -378,8 +378,9 @@ PacketRefusal(const fabric::Scenario& scenario)
 }
 
 int
-RunPacket(const RunOptions& o, const fabric::Scenario& scenario)
+RunPacket(const RunOptions& o, fabric::Scenario&& loaded)
 {
+    const fabric::Scenario& scenario = loaded;
     std::string tooLarge = PacketRefusal(scenario);
     if (!tooLarge.empty())
     {
@@ -396,8 +397,10 @@ RunPacket(const RunOptions& o, const fabric::Scenario& scenario)
     }
     auto start = std::chrono::steady_clock::now();
 
-    fabric::FabricRunner runner(scenario);
     uint64_t durationNs = scenario.durationNs;
+    // the runner keeps the scenario (a collective's transfers may be millions: not twice)
+    fabric::FabricRunner runner(std::move(loaded));
+    const fabric::Scenario& kept = runner.GetScenario();
     uint64_t lastReportedNs = UINT64_MAX;
     auto onProgress = [&o, &lastReportedNs](const fabric::Progress& p)
     {
@@ -414,7 +417,7 @@ RunPacket(const RunOptions& o, const fabric::Scenario& scenario)
         PrintProgress({runner.SimTimeNs(), durationNs, runner.Events(), wallS});
     }
 
-    nlohmann::ordered_json result = ResultHeader(scenario, status, "ns-3.37", runner.Events(),
+    nlohmann::ordered_json result = ResultHeader(kept, status, "ns-3.37", runner.Events(),
                                                  runner.SimTimeNs(), runner.PacketsTx());
     nlohmann::ordered_json model = runner.Results();
     for (const char* key : {"summary", "flows", "series"})
@@ -513,7 +516,7 @@ Run(const std::vector<std::string>& args)
     }
     fabric::Scenario scenario = Load(o.scenarioPath);
     CheckOutPath(o.outPath);
-    return RunPacket(o, scenario);
+    return RunPacket(o, std::move(scenario));
 }
 
 std::string

@@ -53,8 +53,11 @@ RcTransport::OnData(FlowState& f, const RocePacket& p, int64_t now)
     {
         ++f.expected;
         f.nackSent = false;
+        // the last packet of a flow or of a connection's message: acknowledged at once (an ACK
+        // every ack_interval_packets would leave a message's tail unacknowledged until the
+        // next message, or the retransmission timeout)
+        bool last = f.expected == f.rxMarkPkt;
         Deliver(f, p, p.payload, now);
-        bool last = f.expected == f.totalPkts;
         if (++f.ackCounter >= m_nic->Config().ackIntervalPackets || last)
         {
             f.ackCounter = 0;

@@ -108,6 +108,7 @@ SprayedTransport::OnData(FlowState& f, const RocePacket& p, int64_t now)
     {
         r.have.resize(idx + 1, 0);
     }
+    bool mark = false;
     if (!r.have[idx])
     {
         r.have[idx] = 1;
@@ -115,11 +116,13 @@ SprayedTransport::OnData(FlowState& f, const RocePacket& p, int64_t now)
         {
             r.have.pop_front();
             ++f.expected;
+            // a flow's or a connection's message's last packet: acknowledged at once
+            mark = mark || f.expected == f.rxMarkPkt;
             Deliver(f, p, f.Payload(f.expected - 1), now);
         }
     }
-    bool last = f.expected == f.totalPkts;
-    if (!inOrder || last || ++f.ackCounter >= m_nic->Config().sackIntervalPackets)
+    bool last = f.expected == f.rxEndPkt;
+    if (!inOrder || last || mark || ++f.ackCounter >= m_nic->Config().sackIntervalPackets)
     {
         f.ackCounter = 0;
         SendAck(f, PacketKind::ACK, f.expected, static_cast<uint32_t>(psn + 1));

@@ -7,6 +7,7 @@
 #ifndef FABRIC_COLLECTIVE_GENERATOR_H
 #define FABRIC_COLLECTIVE_GENERATOR_H
 
+#include "collective-plan.h"
 #include "generator-context.h"
 
 #include <cstdint>
@@ -27,6 +28,27 @@ struct ServerPool
 
 /** Reads the collective generator behind g and adds its flows, dependencies and job. */
 void GenerateCollective(GeneratorContext& g, ServerPool& pool);
+
+/** Where a job's ranks are: what EmitPlan needs to turn rank numbers into hosts and links. */
+struct JobRanks
+{
+    std::vector<uint32_t> hosts;  ///< per rank: its host (node index)
+    /// per rank: its server when it shares that server with other GPUs (a step between two
+    /// ranks of one server is an NVLink transfer), UINT32_MAX for a rank alone in its server
+    std::vector<uint32_t> nvlinkServer;
+    double nvlinkGbps = 0; ///< an NVLink transfer's rate (Gbit/s)
+};
+
+/**
+ * The one way a plan (collective-plan.h: transfers between ranks, each waiting for the
+ * transfers in its `after`, plus its gapNs) becomes traffic of job `job` (an index into
+ * g.Relations().jobs, pushed by the caller): network transfers, NVLink transfers (two ranks of
+ * one server) and markers (0 bytes, src == dst: complete at once, after their inputs + gapNs).
+ * The collective generator calls it with PlanCollective's transfers; a generator that composes
+ * several plans (a training iteration) calls it once with all of them.
+ */
+void EmitPlan(GeneratorContext& g, uint32_t job, const JobRanks& ranks,
+              const std::vector<Transfer>& plan);
 
 } // namespace fabric
 
