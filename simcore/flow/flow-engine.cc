@@ -105,6 +105,10 @@ FlowEngine::BuildDependents()
     m_dependents = std::move(index.dependents);
     m_readyPs.assign(n, 0);
     m_gapNs = std::move(all.gapNs);
+    m_transferReady.assign(tr.Size(), 0);
+    m_connPost.assign(tr.flowBegin.begin(), tr.flowBegin.end() - 1);
+    m_connSend = m_connPost;
+    m_connBusy.assign(m_connPost.size(), 0);
     // A transfer without inputs is posted at the job's start + its gap (the packet model's
     // rule, helper/flow-dependencies.h).
     for (std::size_t t = 0; t < tr.Size(); ++t)
@@ -339,6 +343,11 @@ FlowEngine::Release(uint32_t flow)
 void
 FlowEngine::Start(uint32_t flow)
 {
+    if (flow >= m_transferBase && flow < ExtraBase())
+    {
+        ReadyTransfer(flow - m_transferBase);
+        return;
+    }
     const FlowSpec& s = Spec(flow);
     FlowOutcome& o = m_out[flow];
     if (s.local)
@@ -348,12 +357,56 @@ FlowEngine::Start(uint32_t flow)
         Push(m_nowPs + static_cast<double>(ns) * kPsPerNs, EventKind::COMPLETE, flow);
         return;
     }
+    if (RouteFor(flow)) // unroutable: never starts, as in the packet model
+    {
+        m_out[flow].startPs = m_nowPs;
+    }
+    StartFluid(flow);
+}
+
+void
+FlowEngine::ReadyTransfer(uint32_t t)
+{
+    const Transfers& tr = m_scenario.transfers;
+    uint32_t c = tr.flow[t];
+    m_transferReady[t] = 1;
+    bool local = m_scenario.flows[c].local;
+    while (m_connPost[c] < tr.flowBegin[c + 1] && m_transferReady[m_connPost[c]])
+    {
+        uint32_t flow = TransferFlow(m_connPost[c]++);
+        m_out[flow].startPs = m_nowPs; // posted
+        if (local)
+        {
+            Push(m_nowPs + static_cast<double>(m_localNs[flow]) * kPsPerNs, EventKind::COMPLETE,
+                 flow);
+        }
+    }
+    if (!local)
+    {
+        SendNext(c);
+    }
+}
+
+void
+FlowEngine::SendNext(uint32_t connection)
+{
+    if (m_connBusy[connection] || m_connSend[connection] >= m_connPost[connection])
+    {
+        return;
+    }
+    m_connBusy[connection] = 1;
+    StartFluid(TransferFlow(m_connSend[connection]));
+}
+
+void
+FlowEngine::StartFluid(uint32_t flow)
+{
+    FlowOutcome& o = m_out[flow];
     const FlowRoute* r = RouteFor(flow);
     if (!r)
     {
         return; // unroutable: never starts, as in the packet model
     }
-    o.startPs = m_nowPs;
     o.handle = m_solver->Add(m_nowPs, r->data, r->acks, AckShare(flow), WindowCapBps(flow, *r));
     if (m_handleFlow.size() <= o.handle)
     {
@@ -383,6 +436,14 @@ FlowEngine::DataDone(uint32_t flow, uint32_t version)
     m_handleFlow[o.handle] = UINT32_MAX;
     o.handle = UINT32_MAX;
     Push(m_nowPs + LatencyPs(flow), EventKind::COMPLETE, flow);
+    if (flow >= m_transferBase && flow < ExtraBase())
+    {
+        // the connection's next transfer follows this one's last bit onto the wire
+        uint32_t c = m_scenario.transfers.flow[flow - m_transferBase];
+        m_connBusy[c] = 0;
+        ++m_connSend[c];
+        SendNext(c);
+    }
     if (m_driver && flow >= ExtraBase())
     {
         m_driver->OnDataDone(*this, flow);

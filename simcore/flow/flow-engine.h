@@ -87,7 +87,11 @@ class FlowEngine
     /**
      * The flow that runs transfer t of Scenario::transfers: the engine runs each transfer as a
      * flow of its own on its connection's path (the connection itself never starts), after the
-     * scenario's flows and before the drivers'.
+     * scenario's flows and before the drivers'. As the packet model's connections, a
+     * connection posts its transfers in order, each once it is ready and the one before it was
+     * posted; a network connection sends them one after the other (a transfer's fluid starts
+     * when the one before it there has sent its last bit), an NVLink connection completes each
+     * its duration after its post. A transfer's time runs from its post.
      */
     uint32_t TransferFlow(uint32_t t) const { return m_transferBase + t; }
 
@@ -183,6 +187,12 @@ class FlowEngine
     void DataDone(uint32_t flow, uint32_t version);
     void Complete(uint32_t flow);
     void Release(uint32_t flow);
+    /** Transfer t is ready: its connection posts what it may, in order. */
+    void ReadyTransfer(uint32_t t);
+    /** A network connection starts sending its next posted transfer when it is idle. */
+    void SendNext(uint32_t connection);
+    /** The network half of Start: the flow's fluid from now on its route. */
+    void StartFluid(uint32_t flow);
     void TakeWarmup();
     void Reschedule(const std::vector<uint32_t>& changed);
     void BuildDependents();
@@ -223,6 +233,11 @@ class FlowEngine
     std::vector<uint64_t> m_gapNs;      ///< per flow (scenario's and transfers'), or empty
     std::vector<uint64_t> m_localNs;    ///< per flow: an NVLink transfer's duration, or empty
     uint32_t m_transferBase = 0;        ///< TransferFlow(0)
+    // connections carrying transfers (per scenario flow; empty without transfers)
+    std::vector<uint8_t> m_transferReady; ///< per transfer: its inputs are known (+ its gap)
+    std::vector<uint32_t> m_connPost;     ///< per connection: its next transfer to post
+    std::vector<uint32_t> m_connSend;     ///< per connection: its next posted transfer to send
+    std::vector<uint8_t> m_connBusy;      ///< per network connection: a transfer is sending
     std::vector<uint32_t> m_changed;
     std::vector<FlowSpec> m_extra; ///< the drivers' flows
     FlowDriver* m_driver = nullptr;
