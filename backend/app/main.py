@@ -2,6 +2,7 @@
 
 import asyncio
 import contextlib
+import gc
 import logging
 from collections.abc import AsyncIterator
 
@@ -79,7 +80,13 @@ async def _reconciler_loop(interval: float) -> None:
 
 @contextlib.asynccontextmanager
 async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-    """Start the reconciler (REAPER_INTERVAL_S > 0): stale RUNNING and orphaned PENDING runs."""
+    """Start the reconciler (REAPER_INTERVAL_S > 0): stale RUNNING and orphaned PENDING runs.
+    The objects the app made while starting (modules, models, routes: some 156,000) are moved
+    out of the garbage collector's reach (`gc.freeze`): they live as long as the process, and a
+    full collection that walked them paused every request of the process for about 90 ms on the
+    2-core machine, the tail of bench/load.py (docs/benchmarks.md, "API under load")."""
+    gc.collect()
+    gc.freeze()
     interval = get_settings().REAPER_INTERVAL_S
     task = asyncio.create_task(_reconciler_loop(interval)) if interval > 0 else None
     yield

@@ -96,7 +96,10 @@ class FlowEngine
     uint32_t TransferFlow(uint32_t t) const { return m_transferBase + t; }
 
     /** The first flow of the drivers' (after the scenario's and the transfers'). */
-    uint32_t ExtraBase() const { return m_transferBase + static_cast<uint32_t>(m_scenario.transfers.Size()); }
+    uint32_t ExtraBase() const
+    {
+        return m_transferBase + static_cast<uint32_t>(m_scenario.transfers.Size());
+    }
 
     /** Every flow: the scenario's, the transfers', then the drivers'. */
     uint32_t FlowCount() const { return static_cast<uint32_t>(m_out.size()); }
@@ -230,9 +233,9 @@ class FlowEngine
     std::vector<double> m_readyPs;
     std::vector<uint32_t> m_depBegin;
     std::vector<uint32_t> m_dependents;
-    std::vector<uint64_t> m_gapNs;      ///< per flow (scenario's and transfers'), or empty
-    std::vector<uint64_t> m_localNs;    ///< per flow: an NVLink transfer's duration, or empty
-    uint32_t m_transferBase = 0;        ///< TransferFlow(0)
+    std::vector<uint64_t> m_gapNs;   ///< per flow (scenario's and transfers'), or empty
+    std::vector<uint64_t> m_localNs; ///< per flow: an NVLink transfer's duration, or empty
+    uint32_t m_transferBase = 0;     ///< TransferFlow(0)
     // connections carrying transfers (per scenario flow; empty without transfers)
     std::vector<uint8_t> m_transferReady; ///< per transfer: its inputs are known (+ its gap)
     std::vector<uint32_t> m_connPost;     ///< per connection: its next transfer to post

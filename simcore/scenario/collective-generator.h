@@ -32,7 +32,7 @@ void GenerateCollective(GeneratorContext& g, ServerPool& pool);
 /** Where a job's ranks are: what EmitPlan needs to turn rank numbers into hosts and links. */
 struct JobRanks
 {
-    std::vector<uint32_t> hosts;  ///< per rank: its host (node index)
+    std::vector<uint32_t> hosts; ///< per rank: its host (node index)
     /// per rank: its server when it shares that server with other GPUs (a step between two
     /// ranks of one server is an NVLink transfer), UINT32_MAX for a rank alone in its server
     std::vector<uint32_t> nvlinkServer;
@@ -47,7 +47,9 @@ struct JobRanks
  * The collective generator calls it with PlanCollective's transfers; a generator that composes
  * several plans (a training iteration) calls it once with all of them.
  */
-void EmitPlan(GeneratorContext& g, uint32_t job, const JobRanks& ranks,
+void EmitPlan(GeneratorContext& g,
+              uint32_t job,
+              const JobRanks& ranks,
               const std::vector<Transfer>& plan);
 
 } // namespace fabric

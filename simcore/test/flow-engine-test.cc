@@ -250,7 +250,8 @@ TEST(FlowEngine, SprayedFlowUsesEverySpine)
 // (model-collective-run-test), done at once its gap after its input, its dependent posted then.
 TEST(FlowEngineTransfers, MarkersCompleteAtOnceAfterTheirInputsAndGap)
 {
-    fabric::Scenario s = fabric::LoadScenario(R"({"schema_version": 1, "seed": 1, "duration_us": 2000,
+    fabric::Scenario s =
+        fabric::LoadScenario(R"({"schema_version": 1, "seed": 1, "duration_us": 2000,
       "nic": {"mtu_bytes": 4096},
       "topology": {"kind": "leaf_spine", "leaves": 2, "spines": 2, "hosts_per_leaf": 4,
                    "host_rate_gbps": 100, "fabric_rate_gbps": 100, "link_delay_us": 1},
