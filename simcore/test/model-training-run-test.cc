@@ -131,6 +131,8 @@ TEST(TrainingRun, ExpertsAllToAllCrossesTheFabric)
     ASSERT_TRUE(job["completed"].get<bool>());
     const auto& t = job["training"];
     EXPECT_GT(t["exposed_us"]["ep"].get<double>(), 0.0);
+    // the MLP after a dispatch waits for the rank's own attention too: compute never overlaps
+    EXPECT_DOUBLE_EQ(t["compute_us"].get<double>(), 2 * 3 * 20.0);
     bool sawEp = false;
     for (const auto& s : t["timeline"])
     {
