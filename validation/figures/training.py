@@ -60,8 +60,12 @@ for m in (4, 8):
     figure(f"training.pp.m{m}.iteration", c, lambda r: training("pp")(r)["iteration_us"][0], 1)
 
 # -- 20. ai-training-70b: non-blocking against 2:1, and lab 10's plans -----------------------
-PLANS = {"pp4": {}, "pp2": {"traffic.0.parallel.pp": 2, "traffic.0.parallel.dp": 64},
-         "pp8": {"traffic.0.parallel.pp": 8, "traffic.0.parallel.dp": 16}}
+# lab 10: the same 1,024 GPUs and global batch (dp x micro-batches = 256 sequences), three plans
+PLANS = {"pp4": {},
+         "pp2": {"traffic.0.parallel.pp": 2, "traffic.0.parallel.dp": 64,
+                 "traffic.0.parallel.micro_batches": 4},
+         "pp8": {"traffic.0.parallel.pp": 8, "traffic.0.parallel.dp": 16,
+                 "traffic.0.parallel.micro_batches": 16}}
 for spines, fabric in ((32, "nb"), (16, "2to1")):
     for plan, patch in PLANS.items():
         c = case(f"training.70b.{fabric}.{plan}", "ai-training-70b",
