@@ -59,23 +59,27 @@ ReadModel(ObjectReader& r)
         {
             list += (list.empty() ? "\"" : ", \"") + n + "\"";
         }
-        throw ScenarioError(r.FieldPath("model"), "must be one of " + list + ", or an object of the "
-                                                  "model's dimensions");
+        throw ScenarioError(r.FieldPath("model"), "must be one of " + list +
+                                                      ", or an object of the "
+                                                      "model's dimensions");
     }
     ordered_json out;
     ObjectReader m(*v, r.FieldPath("model"), r.Out() ? &out : nullptr);
-    auto req = [&](const char* key, const NumberField& f) {
+    auto req = [&](const char* key, const NumberField& f)
+    {
         return static_cast<uint64_t>(m.RequiredInt(key, Range::Of(f)));
     };
     spec.name = "custom";
     spec.layers = req("layers", schema::kTrainingModelLayers);
     spec.hidden = req("hidden", schema::kTrainingModelHidden);
-    spec.ffnHidden = static_cast<uint64_t>(m.Int("ffn_hidden", static_cast<int64_t>(4 * spec.hidden),
-                                                 Range::Of(schema::kTrainingModelFfnHidden)));
+    spec.ffnHidden =
+        static_cast<uint64_t>(m.Int("ffn_hidden", static_cast<int64_t>(4 * spec.hidden),
+                                    Range::Of(schema::kTrainingModelFfnHidden)));
     spec.heads = req("heads", schema::kTrainingModelHeads);
     spec.seqLen = req("seq_len", schema::kTrainingModelSeqLen);
     spec.vocab = req("vocab", schema::kTrainingModelVocab);
-    spec.experts = static_cast<uint64_t>(m.Int("experts", 1, Range::Of(schema::kTrainingModelExperts)));
+    spec.experts =
+        static_cast<uint64_t>(m.Int("experts", 1, Range::Of(schema::kTrainingModelExperts)));
     spec.topK = static_cast<uint64_t>(m.Int("top_k", 1, Range::Of(schema::kTrainingModelTopK)));
     spec.gated = m.Bool("gated", false);
     m.Finish();
@@ -90,7 +94,8 @@ ReadParallel(ObjectReader& r)
     const json* v = r.Raw("parallel");
     ordered_json out;
     ObjectReader p(v ? *v : kEmpty, r.FieldPath("parallel"), r.Out() ? &out : nullptr);
-    auto count = [&](const char* key, const NumberField& f) {
+    auto count = [&](const char* key, const NumberField& f)
+    {
         return static_cast<uint32_t>(p.Int(key, static_cast<int64_t>(f.def), Range::Of(f)));
     };
     TrainingParallelSpec s;
@@ -118,7 +123,8 @@ ReadGpu(ObjectReader& r, TrainingRequest& req)
     const json* v = r.Raw("gpu");
     ordered_json out;
     ObjectReader gpu(v ? *v : kEmpty, r.FieldPath("gpu"), r.Out() ? &out : nullptr);
-    req.tflops = gpu.Number("tflops", schema::kTrainingGpuTflops.def, Range::Of(schema::kTrainingGpuTflops));
+    req.tflops =
+        gpu.Number("tflops", schema::kTrainingGpuTflops.def, Range::Of(schema::kTrainingGpuTflops));
     req.mfu = gpu.Number("mfu", schema::kTrainingGpuMfu.def, Range::Of(schema::kTrainingGpuMfu));
     gpu.Finish();
     r.Record("gpu", out);
@@ -143,8 +149,8 @@ GenerateTraining(GeneratorContext& g, ServerPool& pool)
     ReadGpu(r, req);
     if (r.Has("compute_us_per_layer"))
     {
-        req.computeUsPerLayer = r.Number("compute_us_per_layer", 0,
-                                         Range::Of(schema::kTrainingComputeUsPerLayer));
+        req.computeUsPerLayer =
+            r.Number("compute_us_per_layer", 0, Range::Of(schema::kTrainingComputeUsPerLayer));
     }
     std::vector<std::string> precisions;
     for (const TrainingPrecision& p : kTrainingPrecisions)
@@ -159,14 +165,15 @@ GenerateTraining(GeneratorContext& g, ServerPool& pool)
             req.bytesPerElement = p.bytes;
         }
     }
-    req.iterations = static_cast<uint32_t>(
-        r.Int("iterations", 1, Range::Of(schema::kTrainingIterations)));
+    req.iterations =
+        static_cast<uint32_t>(r.Int("iterations", 1, Range::Of(schema::kTrainingIterations)));
     std::vector<std::string> allReduce = AlgorithmsFor("all_reduce");
     req.tpAlgorithm = r.Enum("tp_algorithm", "ring", allReduce);
     req.dpAlgorithm = r.Enum("dp_algorithm", "ring", allReduce);
-    req.channels = static_cast<uint32_t>(r.Int("channels", 1, Range::Of(schema::kTrainingChannels)));
-    req.chunkBytes = static_cast<uint64_t>(
-        r.Int("chunk_bytes", 0, Range::Of(schema::kTrainingChunkBytes)));
+    req.channels =
+        static_cast<uint32_t>(r.Int("channels", 1, Range::Of(schema::kTrainingChannels)));
+    req.chunkBytes =
+        static_cast<uint64_t>(r.Int("chunk_bytes", 0, Range::Of(schema::kTrainingChunkBytes)));
     double nvlinkGbps = ReadNvlinkGbps(g);
     std::string job = ReadJobName(g);
     r.Finish();
@@ -197,7 +204,8 @@ GenerateTraining(GeneratorContext& g, ServerPool& pool)
     spec.ranks = ranks;
     std::vector<uint32_t> distinct = req.serverOf;
     std::sort(distinct.begin(), distinct.end());
-    spec.servers = static_cast<uint32_t>(std::unique(distinct.begin(), distinct.end()) - distinct.begin());
+    spec.servers =
+        static_cast<uint32_t>(std::unique(distinct.begin(), distinct.end()) - distinct.begin());
     spec.messageBytes = 0;
     spec.busFactor = 1;
     spec.iterations = req.iterations;

@@ -70,8 +70,8 @@ Ns(double flops, double flopsPerNs)
 struct Bucket
 {
     uint64_t bytes = 0;
-    bool expert = false;                 ///< over the expert-data-parallel group
-    std::map<uint32_t, uint32_t> ready;  ///< job rank -> marker
+    bool expert = false;                ///< over the expert-data-parallel group
+    std::map<uint32_t, uint32_t> ready; ///< job rank -> marker
 };
 
 /** One forward or backward pass of a micro-batch on a stage. */
@@ -114,8 +114,8 @@ class Builder
         uint32_t n = m_p.tp * m_p.pp * m_p.dp;
         m_front.resize(n);
         m_dpFront.resize(n);
-        m_plan.tokensPerIteration = static_cast<uint64_t>(m_p.dp) * m_p.microBatches *
-                                    m_p.microBatchSize * m_m.seqLen;
+        m_plan.tokensPerIteration =
+            static_cast<uint64_t>(m_p.dp) * m_p.microBatches * m_p.microBatchSize * m_m.seqLen;
         LayerFlops f = ForwardFlops(m_m, m_p.microBatchSize);
         double perNs = req.tflops * 1e3 * req.mfu * m_p.tp; // FLOP per ns of the TP group
         if (req.computeUsPerLayer > 0)
@@ -174,9 +174,10 @@ class Builder
     {
         if (m_req.maxTransfers > 0 && m_plan.transfers.size() >= m_req.maxTransfers)
         {
-            throw PlanError("parallel", "the plan brings the number of flows (QPs) over the limit of " +
-                                            std::to_string(m_req.maxTransfers) +
-                                            ": fewer layers, micro-batches, iterations or ranks");
+            throw PlanError("parallel",
+                            "the plan brings the number of flows (QPs) over the limit of " +
+                                std::to_string(m_req.maxTransfers) +
+                                ": fewer layers, micro-batches, iterations or ranks");
         }
         t.iteration = m_iteration;
         m_plan.transfers.push_back(std::move(t));
@@ -216,8 +217,11 @@ class Builder
         return it->second;
     }
 
-    const CachedPlan& PlanOf(const std::string& op, const std::string& algorithm,
-                             const std::vector<uint32_t>& group, uint64_t bytes, TrainingKind kind)
+    const CachedPlan& PlanOf(const std::string& op,
+                             const std::string& algorithm,
+                             const std::vector<uint32_t>& group,
+                             uint64_t bytes,
+                             TrainingKind kind)
     {
         CollectiveRequest c;
         c.op = op;
@@ -229,7 +233,8 @@ class Builder
         std::string key = op + "|" + algorithm + "|" + std::to_string(bytes) + "|";
         for (uint32_t r : group)
         {
-            auto [it, fresh] = local.emplace(m_req.serverOf[r], static_cast<uint32_t>(local.size()));
+            auto [it, fresh] =
+                local.emplace(m_req.serverOf[r], static_cast<uint32_t>(local.size()));
             c.serverOf.push_back(it->second);
             key += std::to_string(it->second) + ",";
         }
@@ -246,8 +251,9 @@ class Builder
         catch (const PlanError& e)
         {
             std::string field = kind == TrainingKind::DP ? "dp_algorithm" : "tp_algorithm";
-            throw PlanError(field, std::string("the ") + TrainingKindName(kind) + " " + op + " on " +
-                                       std::to_string(group.size()) + " ranks: " + e.what());
+            throw PlanError(field, std::string("the ") + TrainingKindName(kind) + " " + op +
+                                       " on " + std::to_string(group.size()) +
+                                       " ranks: " + e.what());
         }
         cp.terminal = Terminal(cp.transfers, static_cast<uint32_t>(group.size()));
         for (const Transfer& t : cp.transfers)
@@ -261,8 +267,12 @@ class Builder
      * A collective on group (job ranks) after each rank's front in `fronts`; replaces every front
      * with the transfers that complete the rank's part.
      */
-    void Collective(TrainingKind kind, const std::string& op, const std::string& algorithm,
-                    const std::vector<uint32_t>& group, uint64_t bytes, const std::string& connKey,
+    void Collective(TrainingKind kind,
+                    const std::string& op,
+                    const std::string& algorithm,
+                    const std::vector<uint32_t>& group,
+                    uint64_t bytes,
+                    const std::string& connKey,
                     std::vector<std::vector<uint32_t>>& fronts)
     {
         if (group.size() < 2 || bytes == 0)
@@ -380,8 +390,8 @@ class Builder
         for (uint32_t t = 0; t < m_p.tp; ++t)
         {
             std::vector<uint32_t> group = EpGroup(m_p, t, e * m_p.ep, s);
-            std::string key = "ep|" + std::to_string(t) + "," + std::to_string(e) + "," +
-                              std::to_string(s);
+            std::string key =
+                "ep|" + std::to_string(t) + "," + std::to_string(e) + "," + std::to_string(s);
             Collective(TrainingKind::EP, "all_to_all", "direct", group, bytes, key, m_front);
         }
     }
@@ -399,14 +409,15 @@ class Builder
     }
 
     /** Adds gradient bytes that became ready at the cell ranks' fronts; flushes full buckets. */
-    void GradientsReady(uint32_t s, const std::vector<uint32_t>& ranks, uint64_t dense, uint64_t expert,
-                        bool last)
+    void GradientsReady(
+        uint32_t s, const std::vector<uint32_t>& ranks, uint64_t dense, uint64_t expert, bool last)
     {
         bool overlap = m_p.overlapGradReduce;
         Pending& p = m_pending[s];
         p.dense += dense;
         p.expert += expert;
-        auto flush = [&](uint64_t& bytes, bool isExpert) {
+        auto flush = [&](uint64_t& bytes, bool isExpert)
+        {
             while (bytes > 0 && (bytes >= m_p.bucketBytes || last))
             {
                 uint64_t take = std::min(bytes, m_p.bucketBytes);
@@ -466,7 +477,10 @@ class Builder
         {
             m_pending[s] = Pending(); // each cell fills the stage's buckets anew
         }
-        auto compute = [&](uint64_t ns) { Compute(ranks, ns); };
+        auto compute = [&](uint64_t ns)
+        {
+            Compute(ranks, ns);
+        };
         if (op.forward)
         {
             for (uint64_t l = 0; l < layers; ++l)
@@ -628,7 +642,8 @@ class Builder
         }
     }
 
-    void Sync(uint32_t s, const std::vector<std::vector<uint32_t>>& groups,
+    void Sync(uint32_t s,
+              const std::vector<std::vector<uint32_t>>& groups,
               const std::vector<std::string>& keys)
     {
         std::vector<std::string> ops;
@@ -658,7 +673,8 @@ class Builder
                             m_dpFront[r].push_back(it->second);
                         }
                     }
-                    Collective(TrainingKind::DP, op, m_req.dpAlgorithm, g, b.bytes, keys[gi], m_dpFront);
+                    Collective(TrainingKind::DP, op, m_req.dpAlgorithm, g, b.bytes, keys[gi],
+                               m_dpFront);
                 }
             }
         }
@@ -763,7 +779,8 @@ ForwardFlops(const TrainingModelSpec& m, uint32_t microBatchSize)
     double f = static_cast<double>(m.ffnHidden);
     LayerFlops out;
     out.attention = 8 * b * s * h * h + 4 * b * s * s * h;
-    out.mlp = 2.0 * (m.gated ? 3 : 2) * b * s * h * f * static_cast<double>(m.experts > 1 ? m.topK : 1);
+    out.mlp =
+        2.0 * (m.gated ? 3 : 2) * b * s * h * f * static_cast<double>(m.experts > 1 ? m.topK : 1);
     return out;
 }
 
@@ -783,17 +800,19 @@ CheckTraining(const TrainingRequest& req)
     if (product != req.serverOf.size())
     {
         throw PlanError("parallel", "tp x pp x dp = " + std::to_string(p.tp) + " x " +
-                                        std::to_string(p.pp) + " x " + std::to_string(p.dp) + " = " +
-                                        std::to_string(product) + ", but the job has " +
+                                        std::to_string(p.pp) + " x " + std::to_string(p.dp) +
+                                        " = " + std::to_string(product) + ", but the job has " +
                                         std::to_string(req.serverOf.size()) + " ranks");
     }
     if (m.layers % p.pp)
     {
-        throw PlanError("parallel.pp", "must divide the model's layers (" + std::to_string(m.layers) + ")");
+        throw PlanError("parallel.pp",
+                        "must divide the model's layers (" + std::to_string(m.layers) + ")");
     }
     if (m.heads % p.tp)
     {
-        throw PlanError("parallel.tp", "must divide the model's heads (" + std::to_string(m.heads) + ")");
+        throw PlanError("parallel.tp",
+                        "must divide the model's heads (" + std::to_string(m.heads) + ")");
     }
     if (p.dp % p.ep)
     {
@@ -801,19 +820,23 @@ CheckTraining(const TrainingRequest& req)
     }
     if (p.ep > 1 && m.experts % p.ep)
     {
-        throw PlanError("parallel.ep", "must divide the model's experts (" + std::to_string(m.experts) + ")");
+        throw PlanError("parallel.ep",
+                        "must divide the model's experts (" + std::to_string(m.experts) + ")");
     }
     if (m.topK > m.experts)
     {
         throw PlanError("model.top_k", "must be <= experts (" + std::to_string(m.experts) + ")");
     }
-    auto runs = [](const std::string& op, const std::string& alg) {
+    auto runs = [](const std::string& op, const std::string& alg)
+    {
         std::vector<std::string> a = AlgorithmsFor(op);
         return std::find(a.begin(), a.end(), alg) != a.end();
     };
     for (const auto& [field, alg, split] :
-         {std::tuple<const char*, std::string, bool>{"tp_algorithm", req.tpAlgorithm, p.sequenceParallel},
-          std::tuple<const char*, std::string, bool>{"dp_algorithm", req.dpAlgorithm, p.distributedOptimizer}})
+         {std::tuple<const char*, std::string, bool>{"tp_algorithm", req.tpAlgorithm,
+                                                     p.sequenceParallel},
+          std::tuple<const char*, std::string, bool>{"dp_algorithm", req.dpAlgorithm,
+                                                     p.distributedOptimizer}})
     {
         if (!runs("all_reduce", alg) || (split && !runs("reduce_scatter", alg)))
         {

@@ -65,8 +65,8 @@ struct TrainingRequest
 {
     TrainingModelSpec model;
     TrainingParallelSpec parallel;
-    double tflops = 989;         ///< GPU peak, TFLOP/s
-    double mfu = 0.4;            ///< model FLOPs utilisation
+    double tflops = 989;          ///< GPU peak, TFLOP/s
+    double mfu = 0.4;             ///< model FLOPs utilisation
     double computeUsPerLayer = 0; ///< > 0: a layer's forward time instead of the FLOP count
     uint32_t bytesPerElement = 2;
     uint32_t iterations = 1;
@@ -97,9 +97,9 @@ const char* TrainingKindName(TrainingKind kind);
 struct TrainingCollective
 {
     TrainingKind kind = TrainingKind::TP;
-    std::string op;           ///< all_reduce, reduce_scatter, all_gather, all_to_all, send
-    uint32_t ranks = 0;       ///< group size
-    uint64_t bytes = 0;       ///< NCCL-tests' size (a send: its bytes)
+    std::string op;     ///< all_reduce, reduce_scatter, all_gather, all_to_all, send
+    uint32_t ranks = 0; ///< group size
+    uint64_t bytes = 0; ///< NCCL-tests' size (a send: its bytes)
 };
 
 struct TrainingPlan
@@ -107,8 +107,8 @@ struct TrainingPlan
     /// In job ranks; `after` indexes this list; connections are job-wide (a connection is the
     /// same (group, op, channel, sender, receiver) every time it is used).
     std::vector<Transfer> transfers;
-    std::vector<TrainingKind> kind;       ///< per transfer
-    std::vector<uint32_t> collective;     ///< per transfer: index in collectives; UINT32_MAX: marker
+    std::vector<TrainingKind> kind;   ///< per transfer
+    std::vector<uint32_t> collective; ///< per transfer: index in collectives; UINT32_MAX: marker
     std::vector<TrainingCollective> collectives;
     /// Per iteration, per job rank: the marker that ends the rank's iteration.
     std::vector<std::vector<uint32_t>> iterationEnd;
@@ -130,10 +130,12 @@ std::vector<uint32_t> DpGroup(const TrainingParallelSpec& p, uint32_t t, uint32_
 /** The pipeline (s = 0 .. pp-1) of TP index t and data index d. */
 std::vector<uint32_t> PpGroup(const TrainingParallelSpec& p, uint32_t t, uint32_t d);
 
-/** The EP group of rank (t, d, s): the ep data indices d - d mod ep ... of its TP index and stage. */
+/** The EP group of rank (t, d, s): the ep data indices d - d mod ep ... of its TP index and stage.
+ */
 std::vector<uint32_t> EpGroup(const TrainingParallelSpec& p, uint32_t t, uint32_t d, uint32_t s);
 
-/** FLOPs of one layer's forward pass for one micro-batch on one rank (before tp): attention, MLP. */
+/** FLOPs of one layer's forward pass for one micro-batch on one rank (before tp): attention, MLP.
+ */
 struct LayerFlops
 {
     double attention = 0;

@@ -17,7 +17,7 @@ using json = nlohmann::ordered_json;
 /** Communication kinds in the order exposed time is charged when several are in flight: those
  *  that block compute on every layer first, the gradient sync last. */
 constexpr std::array<TrainingKind, 4> kCommKinds = {TrainingKind::TP, TrainingKind::EP,
-                                                     TrainingKind::PP, TrainingKind::DP};
+                                                    TrainingKind::PP, TrainingKind::DP};
 
 std::size_t
 Lane(TrainingKind k)
@@ -67,7 +67,9 @@ struct Covered
 } // namespace
 
 TrainingJob
-TrainingJob::Of(const TrainingPlan& plan, const std::string& model, const TrainingParallelSpec& parallel,
+TrainingJob::Of(const TrainingPlan& plan,
+                const std::string& model,
+                const TrainingParallelSpec& parallel,
                 uint32_t iterations)
 {
     TrainingJob j;
@@ -148,8 +150,9 @@ TrainingJson(const TrainingJob& job, const std::vector<TransferTimes>& times)
     double mean = any ? sumUs / static_cast<double>(endPs.size()) : 0;
     out["mean_iteration_us"] = any ? json(RoundDecimals(mean, 3)) : json(nullptr);
     out["tokens_per_s"] =
-        any && mean > 0 ? json(RoundDecimals(static_cast<double>(job.tokensPerIteration) / mean * 1e6, 1))
-                        : json(nullptr);
+        any && mean > 0
+            ? json(RoundDecimals(static_cast<double>(job.tokensPerIteration) / mean * 1e6, 1))
+            : json(nullptr);
     if (!any)
     {
         out["critical_rank"] = nullptr;
@@ -178,7 +181,8 @@ TrainingJson(const TrainingJob& job, const std::vector<TransferTimes>& times)
     std::vector<uint32_t> mine; // collectives the rank takes part in (first iteration)
     for (std::size_t i = 0; i < job.kind.size(); ++i)
     {
-        if (job.iteration[i] != 0 || (job.src[i] != c && job.dst[i] != c) || times[i].completePs < 0)
+        if (job.iteration[i] != 0 || (job.src[i] != c && job.dst[i] != c) ||
+            times[i].completePs < 0)
         {
             continue;
         }
@@ -203,7 +207,10 @@ TrainingJson(const TrainingJob& job, const std::vector<TransferTimes>& times)
     // elementary intervals between every boundary, each computing or not and with the kinds in
     // flight
     std::vector<int64_t> cuts = {from, to};
-    auto clip = [&](Interval v) { return Interval{std::clamp(v.a, from, to), std::clamp(v.b, from, to)}; };
+    auto clip = [&](Interval v)
+    {
+        return Interval{std::clamp(v.a, from, to), std::clamp(v.b, from, to)};
+    };
     for (const Interval& v : compute)
     {
         cuts.push_back(clip(v).a);
@@ -216,9 +223,13 @@ TrainingJson(const TrainingJob& job, const std::vector<TransferTimes>& times)
     }
     std::sort(cuts.begin(), cuts.end());
     cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
-    auto at = [&](int64_t x) { return std::lower_bound(cuts.begin(), cuts.end(), x) - cuts.begin(); };
+    auto at = [&](int64_t x)
+    {
+        return std::lower_bound(cuts.begin(), cuts.end(), x) - cuts.begin();
+    };
     std::vector<std::array<int32_t, 5>> diff(cuts.size() + 1, std::array<int32_t, 5>{});
-    auto mark = [&](Interval v, std::size_t lane) {
+    auto mark = [&](Interval v, std::size_t lane)
+    {
         v = clip(v);
         if (v.b > v.a)
         {
@@ -242,7 +253,8 @@ TrainingJson(const TrainingJob& job, const std::vector<TransferTimes>& times)
     std::array<int64_t, 5> lastSeg;
     lastSeg.fill(-1);
     Covered covered;
-    auto add = [&](TrainingKind kind, int64_t a, int64_t b, bool isExposed) {
+    auto add = [&](TrainingKind kind, int64_t a, int64_t b, bool isExposed)
+    {
         int64_t& last = lastSeg[Lane(kind)];
         if (last >= 0 && segments[last].b == a && segments[last].exposed == isExposed)
         {

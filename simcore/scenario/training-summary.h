@@ -39,15 +39,18 @@ struct TrainingJob
     std::vector<std::vector<uint32_t>> iterationEnd; ///< per iteration, per rank
 
     /** Keeps what the results need of the plan (the transfers' sizes and waits go to flows). */
-    static TrainingJob Of(const TrainingPlan& plan, const std::string& model,
-                          const TrainingParallelSpec& parallel, uint32_t iterations);
+    static TrainingJob Of(const TrainingPlan& plan,
+                          const std::string& model,
+                          const TrainingParallelSpec& parallel,
+                          uint32_t iterations);
 };
 
 /** At most this many timeline segments are listed (timeline_truncated says when more were). */
 constexpr std::size_t kMaxTimelineSegments = 2000;
 
 /** The `training` block from each plan transfer's times (by plan index). */
-nlohmann::ordered_json TrainingJson(const TrainingJob& job, const std::vector<TransferTimes>& times);
+nlohmann::ordered_json TrainingJson(const TrainingJob& job,
+                                    const std::vector<TransferTimes>& times);
 
 } // namespace fabric
 

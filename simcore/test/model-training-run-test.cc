@@ -29,7 +29,8 @@ Rail(int gpus, const std::string& traffic, int durationUs = 200000)
       "nic": {"mtu_bytes": 4096},
       "topology": {"kind": "rail_optimized", "units": 2, "servers_per_unit": 2, "nics_per_server": )" +
            std::to_string(gpus) + R"(, "spines": 2, "host_rate_gbps": 100, "fabric_rate_gbps": 100},
-      "traffic": [)" + traffic + "]}";
+      "traffic": [)" +
+           traffic + "]}";
 }
 
 nlohmann::ordered_json
@@ -51,7 +52,7 @@ const char* kSmallModel =
 TEST(TrainingRun, PureDpIsComputePlusTheAllReduceAlone)
 {
     auto job = RunJob(Rail(1, std::string(R"({"kind": "training", "servers": 4, )") + kSmallModel +
-                                   R"(, "parallel": {"dp": 4, "bucket_bytes": 1000000000},
+                                  R"(, "parallel": {"dp": 4, "bucket_bytes": 1000000000},
                                    "compute_us_per_layer": 100})"));
     ASSERT_TRUE(job["completed"].get<bool>());
     EXPECT_EQ(job["kind"], "training");
@@ -61,7 +62,8 @@ TEST(TrainingRun, PureDpIsComputePlusTheAllReduceAlone)
     ASSERT_EQ(c["op"], "all_reduce");
     uint64_t bytes = c["bytes"].get<uint64_t>();
     auto alone = RunJob(Rail(1, R"({"kind": "collective", "op": "all_reduce", "servers": 4,
-        "message_bytes": )" + std::to_string(bytes) + "}"));
+        "message_bytes": )" + std::to_string(bytes) +
+                                    "}"));
     double compute = 3.0 * 8 * 100; // forward + backward (2x), 8 layers of 100 us
     EXPECT_DOUBLE_EQ(t["compute_us"].get<double>(), compute);
     double expected = compute + alone["jct_us"].get<double>();
@@ -81,24 +83,28 @@ TEST(TrainingRun, OneFOneBBubble)
         const int p = 4;
         auto job = RunJob(Rail(1, R"({"kind": "training", "servers": 4,
             "model": {"layers": 8, "hidden": 64, "heads": 8, "seq_len": 64, "vocab": 1000},
-            "parallel": {"pp": 4, "micro_batches": )" + std::to_string(m) + R"(},
+            "parallel": {"pp": 4, "micro_batches": )" +
+                                      std::to_string(m) + R"(},
             "compute_us_per_layer": 200})"));
         ASSERT_TRUE(job["completed"].get<bool>());
         const auto& t = job["training"];
         double iteration = t["iteration_us"][0].get<double>();
         double tfb = 2 * 3 * 200.0; // a stage's 2 layers, forward + backward
         EXPECT_NEAR(iteration, (m + p - 1) * tfb, 0.03 * iteration) << m;
-        EXPECT_NEAR(t["bubble_us"].get<double>() / iteration, double(p - 1) / (m + p - 1), 0.03) << m;
+        EXPECT_NEAR(t["bubble_us"].get<double>() / iteration, double(p - 1) / (m + p - 1), 0.03)
+            << m;
         EXPECT_DOUBLE_EQ(t["compute_us"].get<double>(), m * tfb);
     }
 }
 
 TEST(TrainingRun, OverlapHidesDpBehindALongerBackward)
 {
-    auto run = [](bool overlap) {
+    auto run = [](bool overlap)
+    {
         return RunJob(Rail(1, std::string(R"({"kind": "training", "servers": 4, )") + kSmallModel +
                                   R"(, "parallel": {"dp": 4, "bucket_bytes": 2000000,
-                                  "overlap_grad_reduce": )" + (overlap ? "true" : "false") + R"(},
+                                  "overlap_grad_reduce": )" +
+                                  (overlap ? "true" : "false") + R"(},
                                   "compute_us_per_layer": 2000})"))["training"];
     };
     auto plain = run(false);

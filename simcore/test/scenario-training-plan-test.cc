@@ -122,9 +122,18 @@ TEST(TrainingPlanTest, TpCollectivesStayInTheirGroup)
     {
         const Transfer& t = plan.transfers[i];
         TrainingParallelSpec& p = r.parallel;
-        auto t_ = [&](uint32_t x) { return x % p.tp; };
-        auto d_ = [&](uint32_t x) { return x / p.tp % p.dp; };
-        auto s_ = [&](uint32_t x) { return x / (p.tp * p.dp); };
+        auto t_ = [&](uint32_t x)
+        {
+            return x % p.tp;
+        };
+        auto d_ = [&](uint32_t x)
+        {
+            return x / p.tp % p.dp;
+        };
+        auto s_ = [&](uint32_t x)
+        {
+            return x / (p.tp * p.dp);
+        };
         switch (plan.kind[i])
         {
         case TrainingKind::COMPUTE:
@@ -255,7 +264,7 @@ TEST(TrainingPlanTest, OverlapHidesBucketsBehindBackward)
     double a = IterationNs(plain, IdealTimes(plain, nsPerByte), 0);
     double b = IterationNs(overlapped, IdealTimes(overlapped, nsPerByte), 0);
     double compute = 3.0 * 8 * 500000;
-    EXPECT_GT(a - compute, 100000.0); // every bucket after the backward pass
+    EXPECT_GT(a - compute, 100000.0);          // every bucket after the backward pass
     EXPECT_LT(b - compute, (a - compute) / 4); // only the last bucket is exposed
     EXPECT_GE(b, compute);
 }
@@ -291,7 +300,8 @@ TrainingError(const std::string& fields, int servers = 2)
     std::string text = R"({"schema_version": 1, "duration_us": 1000,
       "topology": {"kind": "rail_optimized", "units": 1, "servers_per_unit": 2,
                    "nics_per_server": 4, "spines": 2, "host_rate_gbps": 100, "fabric_rate_gbps": 100},
-      "traffic": [{"kind": "training", "servers": )" + std::to_string(servers) + ", " + fields + "}]}";
+      "traffic": [{"kind": "training", "servers": )" +
+                       std::to_string(servers) + ", " + fields + "}]}";
     try
     {
         LoadScenario(text);
@@ -307,19 +317,25 @@ TrainingError(const std::string& fields, int servers = 2)
 
 TEST(TrainingGeneratorTest, ReadsAndRefusesWithTheField)
 {
-    EXPECT_EQ(TrainingError(R"("model": "llama3-8b", "parallel": {"tp": 4, "dp": 2}, "iterations": 1)"), "");
-    std::string e = TrainingError(R"("model": "llama3-8b", "parallel": {"tp": 8, "pp": 4, "dp": 32})");
+    EXPECT_EQ(
+        TrainingError(R"("model": "llama3-8b", "parallel": {"tp": 4, "dp": 2}, "iterations": 1)"),
+        "");
+    std::string e =
+        TrainingError(R"("model": "llama3-8b", "parallel": {"tp": 8, "pp": 4, "dp": 32})");
     EXPECT_NE(e.find("traffic[0].parallel"), std::string::npos) << e;
     EXPECT_NE(e.find("8 x 4 x 32 = 1024, but the job has 8 ranks"), std::string::npos) << e;
     e = TrainingError(R"("model": "llama3-9b")");
     EXPECT_NE(e.find("traffic[0].model"), std::string::npos) << e;
     EXPECT_NE(e.find("\"llama3-70b\""), std::string::npos) << e;
-    e = TrainingError(R"("model": "llama3-8b", "parallel": {"pp": 8, "dp": 1}, "compute_us_per_layer": 0)");
+    e = TrainingError(
+        R"("model": "llama3-8b", "parallel": {"pp": 8, "dp": 1}, "compute_us_per_layer": 0)");
     EXPECT_NE(e.find("traffic[0].compute_us_per_layer"), std::string::npos) << e;
-    e = TrainingError(R"("model": {"layers": 3, "hidden": 64, "heads": 4, "seq_len": 8, "vocab": 10},
+    e = TrainingError(
+        R"("model": {"layers": 3, "hidden": 64, "heads": 4, "seq_len": 8, "vocab": 10},
                          "parallel": {"pp": 2, "dp": 4})");
     EXPECT_NE(e.find("traffic[0].parallel.pp"), std::string::npos) << e;
-    e = TrainingError(R"("model": {"layers": 2, "hidden": 64, "heads": 4, "seq_len": 8, "vocab": 10},
+    e = TrainingError(
+        R"("model": {"layers": 2, "hidden": 64, "heads": 4, "seq_len": 8, "vocab": 10},
                          "parallel": {"dp": 8, "unknown": 1})");
     EXPECT_NE(e.find("traffic[0].parallel.unknown"), std::string::npos) << e;
 }

@@ -100,3 +100,9 @@ def _example() -> dict:
 
     from validation.figures.core import ROOT
     return json.loads((ROOT / "docs" / "examples" / "valid" / "training-3d-parallel.json").read_text())
+
+# what the 2:1 fabric costs each plan (lab 10)
+for plan in PLANS:
+    figure(f"training.70b.cost.{plan}", (f"training.70b.nb.{plan}", f"training.70b.2to1.{plan}"),
+           lambda nb, over: 100 * (training("llama")(over)["mean_iteration_us"] /
+                                   training("llama")(nb)["mean_iteration_us"] - 1), 1, "+ %")

@@ -362,7 +362,8 @@ class TrainingParallel(Strict):
 class TrainingGpu(Strict):
     """A GPU's compute rate for the FLOP count."""
 
-    tflops: float = Field(989.0, gt=0, le=100_000, description="dense peak at the precision, TFLOP/s (H100 SXM bf16: 989)")
+    tflops: float = Field(989.0, gt=0, le=100_000,
+                          description="dense peak at the precision, TFLOP/s (H100 SXM bf16: 989)")
     mfu: float = Field(0.4, gt=0, le=1, description="model FLOPs utilisation")
 
 
@@ -388,7 +389,8 @@ class Training(Generator):
     gpu: TrainingGpu = Field(default_factory=TrainingGpu)
     compute_us_per_layer: float | None = Field(
         None, gt=0, le=limits.MAX_DURATION_US,
-        description="forward time of one layer for one micro-batch (backward: 2x); default: from the FLOP count and gpu")
+        description="forward time of one layer for one micro-batch (backward: 2x); "
+        "default: from the FLOP count and gpu")
     precision: Literal["bf16", "fp16", "fp8", "fp32"] = Field("bf16", description="bytes per element: 2, 2, 1, 4")
     iterations: int = Field(1, ge=1, le=limits.MAX_TRAINING_ITERATIONS)
     tp_algorithm: Literal["ring", "tree", "halving_doubling", "hierarchical"] = Field(
