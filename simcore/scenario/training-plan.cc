@@ -10,6 +10,9 @@ namespace fabric
 namespace
 {
 
+/** Gradients left over after a full bucket, below this, join it rather than form their own. */
+constexpr uint64_t kMinBucketRemainder = 1048576;
+
 /** A collective's plan on n local ranks, and the transfers that complete each rank's part. */
 struct CachedPlan
 {
@@ -421,6 +424,11 @@ class Builder
             while (bytes > 0 && (bytes >= m_p.bucketBytes || last))
             {
                 uint64_t take = std::min(bytes, m_p.bucketBytes);
+                if (bytes - take < kMinBucketRemainder)
+                {
+                    take = bytes; // a sliver left over joins this bucket (a collective needs
+                                  // at least a byte per rank and channel)
+                }
                 Bucket& b = StageBucket(s, isExpert, p);
                 b.bytes = take;
                 for (uint32_t r : ranks)
