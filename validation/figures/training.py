@@ -92,7 +92,7 @@ EX = case("training.example.packet", scenario=lambda: _example())
 EX_F = case("training.example.flow", scenario=lambda: _example(), args=FLOW)
 figure("training.example.flow_err", (EX, EX_F),
        lambda p, f: 100 * abs(training("dense")(f)["mean_iteration_us"] /
-                              training("dense")(p)["mean_iteration_us"] - 1), 2, "|error| %")
+                              training("dense")(p)["mean_iteration_us"] - 1), 3, "|error| %")
 
 
 def _example() -> dict:
