@@ -110,8 +110,11 @@ def test_ai_link_failure_costs_a_timeout_then_runs_at_speed(sim):
     times = [it["time_us"] for it in train["iterations"]]
     assert times[0] > 2 * healthy["iterations"][0]["time_us"]  # waited for the RTO
     assert len(times) == 3
+    # then at about full speed over the remaining spine: within 25 % (two channels' connections
+    # now share leaf0_0's one uplink left, each connection one QP whose steps queue on it:
+    # docs/presets.md, 18)
     for t in times[2:]:
-        assert t == pytest.approx(healthy["iterations"][0]["time_us"], rel=0.15)
+        assert t == pytest.approx(healthy["iterations"][0]["time_us"], rel=0.25)
     assert failed["faults"]["drops"]["link_down"] > 0
     assert failed["summary"]["retransmitted_packets"] >= failed["faults"]["drops"]["link_down"]
     assert train["flows_completed"] == train["flows"]

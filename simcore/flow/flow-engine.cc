@@ -40,17 +40,81 @@ FlowEngine::FlowEngine(const Scenario& scenario, FlowRouting& routing)
     m_solver = std::make_unique<MaxMinSolver>(std::move(capacity),
                                               static_cast<double>(scenario.warmupNs) * kPsPerNs);
     m_out.assign(scenario.flows.size(), FlowOutcome());
+    m_transferBase = static_cast<uint32_t>(scenario.flows.size());
+    const Transfers& tr = scenario.transfers;
+    m_extra.reserve(tr.Size());
+    for (uint32_t t = 0; t < tr.Size(); ++t)
+    {
+        // a transfer: its connection's endpoints, port and QP, its own bytes
+        FlowSpec f = scenario.flows[tr.flow[t]];
+        f.sizeBytes = tr.bytes[t];
+        AddFlow(f);
+    }
     BuildDependents();
 }
 
 void
 FlowEngine::BuildDependents()
 {
-    DependentsIndex index = InvertDependencies(m_scenario.deps, m_scenario.flows.size());
+    const Transfers& tr = m_scenario.transfers;
+    std::size_t n = m_scenario.flows.size() + tr.Size();
+    if (tr.Empty())
+    {
+        DependentsIndex index = InvertDependencies(m_scenario.deps, n);
+        m_pending = std::move(index.pending);
+        m_depBegin = std::move(index.begin);
+        m_dependents = std::move(index.dependents);
+        m_readyPs.assign(n, 0);
+        m_gapNs = m_scenario.deps.gapNs;
+        m_localNs.assign(n, 0);
+        for (std::size_t i = 0; i < m_scenario.jobFlows.size() && i < n; ++i)
+        {
+            m_localNs[i] = m_scenario.jobFlows[i].localNs;
+        }
+        return;
+    }
+    // the scenario's rows, then the transfers' (shifted past the scenario's flows)
+    FlowDependencies all;
+    const FlowDependencies& d = m_scenario.deps;
+    all.begin.reserve(n + 1);
+    all.begin.push_back(0);
+    all.gapNs.assign(n, 0);
+    for (std::size_t i = 0; i < m_scenario.flows.size(); ++i)
+    {
+        for (uint32_t k = d.Empty() ? 0 : d.begin[i]; !d.Empty() && k < d.begin[i + 1]; ++k)
+        {
+            all.on.push_back(d.on[k]);
+        }
+        all.gapNs[i] = d.Empty() ? 0 : d.gapNs[i];
+        all.begin.push_back(static_cast<uint32_t>(all.on.size()));
+    }
+    m_localNs.assign(n, 0);
+    for (std::size_t t = 0; t < tr.Size(); ++t)
+    {
+        for (uint32_t k = tr.deps.begin[t]; k < tr.deps.begin[t + 1]; ++k)
+        {
+            all.on.push_back(m_transferBase + tr.deps.on[k]);
+        }
+        all.gapNs[m_transferBase + t] = tr.deps.gapNs[t];
+        all.begin.push_back(static_cast<uint32_t>(all.on.size()));
+        m_localNs[m_transferBase + t] = tr.job[t].localNs;
+    }
+    DependentsIndex index = InvertDependencies(all, n);
     m_pending = std::move(index.pending);
     m_depBegin = std::move(index.begin);
     m_dependents = std::move(index.dependents);
-    m_readyPs.assign(m_scenario.flows.size(), 0);
+    m_readyPs.assign(n, 0);
+    m_gapNs = std::move(all.gapNs);
+    // A transfer without inputs is posted at the job's start + its gap (the packet model's
+    // rule, helper/flow-dependencies.h).
+    for (std::size_t t = 0; t < tr.Size(); ++t)
+    {
+        if (m_pending[m_transferBase + t] == 0)
+        {
+            m_readyPs[m_transferBase + t] =
+                static_cast<double>(Spec(m_transferBase + t).startNs + tr.deps.gapNs[t]) * kPsPerNs;
+        }
+    }
 }
 
 void
@@ -280,7 +344,7 @@ FlowEngine::Start(uint32_t flow)
     if (s.local)
     {
         o.startPs = m_nowPs;
-        uint64_t ns = flow < m_scenario.jobFlows.size() ? m_scenario.jobFlows[flow].localNs : 0;
+        uint64_t ns = flow < m_localNs.size() ? m_localNs[flow] : 0;
         Push(m_nowPs + static_cast<double>(ns) * kPsPerNs, EventKind::COMPLETE, flow);
         return;
     }
@@ -319,7 +383,7 @@ FlowEngine::DataDone(uint32_t flow, uint32_t version)
     m_handleFlow[o.handle] = UINT32_MAX;
     o.handle = UINT32_MAX;
     Push(m_nowPs + LatencyPs(flow), EventKind::COMPLETE, flow);
-    if (m_driver && flow >= m_scenario.flows.size())
+    if (m_driver && flow >= ExtraBase())
     {
         m_driver->OnDataDone(*this, flow);
     }
@@ -347,14 +411,13 @@ FlowEngine::Complete(uint32_t flow)
     for (uint32_t k = m_depBegin[flow]; k < m_depBegin[flow + 1]; ++k)
     {
         uint32_t d = m_dependents[k];
-        const FlowSpec& waiting = m_scenario.flows[d];
+        const FlowSpec& waiting = Spec(d);
         double known = m_nowPs;
         if (LearnsByAck(input, waiting))
         {
             known += static_cast<double>(AckReturnPs(flow));
         }
-        m_readyPs[d] = std::max(m_readyPs[d],
-                                known + static_cast<double>(m_scenario.deps.gapNs[d]) * kPsPerNs);
+        m_readyPs[d] = std::max(m_readyPs[d], known + static_cast<double>(m_gapNs[d]) * kPsPerNs);
         if (--m_pending[d] == 0)
         {
             Release(d);
@@ -553,13 +616,22 @@ FlowEngine::Run(const RunLimits& limits, const std::function<void(const Progress
     double durationPs = static_cast<double>(m_scenario.durationNs) * kPsPerNs;
     const auto& flows = m_scenario.flows;
     bool held = !m_scenario.deps.Empty();
+    const Transfers& tr = m_scenario.transfers;
     for (uint32_t i = 0; i < flows.size(); ++i)
     {
         bool waits = held && m_scenario.deps.Waits(i);
-        if (!waits)
+        if (!waits && !tr.Carries(i))
         {
-            // flows that wait for nothing start at their time (an NVLink step at once)
+            // flows that wait for nothing start at their time (an NVLink step at once); a
+            // connection never starts itself: its transfers do
             Push(static_cast<double>(flows[i].startNs) * kPsPerNs, EventKind::START, i);
+        }
+    }
+    for (uint32_t t = 0; t < tr.Size(); ++t)
+    {
+        if (m_pending[TransferFlow(t)] == 0)
+        {
+            Push(m_readyPs[TransferFlow(t)], EventKind::START, TransferFlow(t));
         }
     }
     if (m_scenario.warmupNs > 0)

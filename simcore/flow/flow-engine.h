@@ -73,7 +73,7 @@ class FlowEngine
     /** The driver of flows beyond the scenario's (none by default); set before Run. */
     void SetDriver(FlowDriver* driver) { m_driver = driver; }
 
-    /** A flow beyond the scenario's (a driver's); returns its index (after the scenario's). */
+    /** A flow beyond the scenario's (a driver's); returns its index (after ExtraBase()). */
     uint32_t AddFlow(FlowSpec spec);
 
     /** Starts a flow now (a driver's, from its callbacks). */
@@ -84,7 +84,17 @@ class FlowEngine
 
     double NowPs() const { return m_nowPs; }
 
-    /** Every flow: the scenario's, then the drivers'. */
+    /**
+     * The flow that runs transfer t of Scenario::transfers: the engine runs each transfer as a
+     * flow of its own on its connection's path (the connection itself never starts), after the
+     * scenario's flows and before the drivers'.
+     */
+    uint32_t TransferFlow(uint32_t t) const { return m_transferBase + t; }
+
+    /** The first flow of the drivers' (after the scenario's and the transfers'). */
+    uint32_t ExtraBase() const { return m_transferBase + static_cast<uint32_t>(m_scenario.transfers.Size()); }
+
+    /** Every flow: the scenario's, the transfers', then the drivers'. */
     uint32_t FlowCount() const { return static_cast<uint32_t>(m_out.size()); }
 
     const FlowSpec& Spec(uint32_t flow) const
@@ -210,6 +220,9 @@ class FlowEngine
     std::vector<double> m_readyPs;
     std::vector<uint32_t> m_depBegin;
     std::vector<uint32_t> m_dependents;
+    std::vector<uint64_t> m_gapNs;      ///< per flow (scenario's and transfers'), or empty
+    std::vector<uint64_t> m_localNs;    ///< per flow: an NVLink transfer's duration, or empty
+    uint32_t m_transferBase = 0;        ///< TransferFlow(0)
     std::vector<uint32_t> m_changed;
     std::vector<FlowSpec> m_extra; ///< the drivers' flows
     FlowDriver* m_driver = nullptr;

@@ -141,10 +141,23 @@ FlowResultAssembler::Summary()
     std::vector<double> fct;
     std::vector<double> slow;
     uint64_t completed = 0;
+    const Transfers& tr = m_scenario.transfers;
     for (uint32_t i = 0; i < m_scenario.flows.size(); ++i)
     {
         const FlowSpec& f = m_scenario.flows[i];
         const FlowOutcome& o = m_engine.Outcome(i);
+        if (tr.Carries(i))
+        {
+            // a collective's connection: completed when its last transfer is (each transfer's
+            // times are in "jobs", not in fct_us)
+            bool done = true;
+            for (uint32_t t = tr.flowBegin[i]; t < tr.flowBegin[i + 1] && done; ++t)
+            {
+                done = m_engine.Outcome(m_engine.TransferFlow(t)).completePs >= 0;
+            }
+            completed += done ? 1 : 0;
+            continue;
+        }
         if (f.sizeBytes == 0 || o.completePs < 0)
         {
             continue;
@@ -281,9 +294,11 @@ FlowResultAssembler::JobLinks()
     std::size_t jobs = m_scenario.jobs.size();
     // per job and directed link: payload bytes and frames of the transfers' data on it
     std::vector<std::map<uint32_t, std::pair<double, double>>> load(jobs);
-    for (uint32_t i = 0; i < m_scenario.flows.size(); ++i)
+    const Transfers& tr = m_scenario.transfers;
+    for (uint32_t t = 0; t < tr.Size(); ++t)
     {
-        if (!IsJobFlow(m_scenario, i) || m_scenario.flows[i].local)
+        uint32_t i = m_engine.TransferFlow(t);
+        if (m_engine.Spec(i).local || tr.job[t].job >= jobs)
         {
             continue;
         }
@@ -293,9 +308,9 @@ FlowResultAssembler::JobLinks()
         {
             continue;
         }
-        uint32_t mtu = std::max<uint32_t>(1, m_scenario.nicCfg[m_scenario.flows[i].src].mtuBytes);
+        uint32_t mtu = std::max<uint32_t>(1, m_scenario.nicCfg[m_engine.Spec(i).src].mtuBytes);
         double frames = std::ceil(bytes / mtu);
-        auto& perLink = load[m_scenario.jobFlows[i].job];
+        auto& perLink = load[tr.job[t].job];
         for (const LinkShare& ls : r->data)
         {
             auto& e = perLink[ls.link];
@@ -335,10 +350,10 @@ FlowResultAssembler::JobLinks()
 json
 FlowResultAssembler::Jobs()
 {
-    std::vector<TransferTimes> times(m_scenario.flows.size());
+    std::vector<TransferTimes> times(m_scenario.transfers.Size());
     for (uint32_t i = 0; i < times.size(); ++i)
     {
-        const FlowOutcome& o = m_engine.Outcome(i);
+        const FlowOutcome& o = m_engine.Outcome(m_engine.TransferFlow(i));
         times[i].started = o.startPs >= 0;
         times[i].startPs = o.startPs >= 0 ? Ps(o.startPs) : 0;
         times[i].completePs = o.completePs >= 0 ? Ps(o.completePs) : -1;

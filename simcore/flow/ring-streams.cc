@@ -142,7 +142,7 @@ RingStreams::StartIteration(FlowEngine& engine, uint32_t k)
             f.udpSrcPort = h.udpSrcPort;
             uint32_t id = engine.AddFlow(f);
             engine.StartNow(id);
-            std::size_t slot = id - m_scenario.flows.size();
+            std::size_t slot = id - engine.ExtraBase();
             if (m_flowJob.size() <= slot)
             {
                 m_flowJob.resize(slot + 1, UINT32_MAX);
@@ -162,7 +162,7 @@ RingStreams::StartIteration(FlowEngine& engine, uint32_t k)
 void
 RingStreams::OnDataDone(FlowEngine& engine, uint32_t flow)
 {
-    std::size_t slot = flow - m_scenario.flows.size();
+    std::size_t slot = flow - engine.ExtraBase();
     if (slot >= m_flowJob.size() || m_flowJob[slot] == UINT32_MAX)
     {
         return;
@@ -212,7 +212,8 @@ RingStreams::Transfers() const
     uint64_t n = 0;
     for (const Job& j : m_jobs)
     {
-        n += static_cast<uint64_t>(PlannedTransfers(j.spec.request));
+        // the flows the packet model has: one connection per (channel, ring position)
+        n += static_cast<uint64_t>(j.spec.ranks.size()) * j.channels.size();
     }
     return n;
 }
@@ -223,12 +224,12 @@ RingStreams::TransfersCompleted() const
     uint64_t n = 0;
     for (const Job& j : m_jobs)
     {
-        uint64_t perIteration =
-            static_cast<uint64_t>(j.steps) * j.spec.ranks.size() * j.channels.size();
+        bool done = !j.iterations.empty();
         for (const Iteration& it : j.iterations)
         {
-            n += it.endPs >= 0 ? perIteration : 0;
+            done = done && it.endPs >= 0;
         }
+        n += done ? static_cast<uint64_t>(j.spec.ranks.size()) * j.channels.size() : 0;
     }
     return n;
 }

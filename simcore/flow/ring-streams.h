@@ -48,7 +48,8 @@ class RingStreams : public FlowDriver
     /** The job's entry of the result's "jobs" (the shared header, iterations, links). */
     nlohmann::ordered_json JobEntry(uint32_t job, const FlowEngine& engine) const;
 
-    /** Transfers the streamed jobs stand for (planned), and those of completed iterations. */
+    /** Connections (flows) the streamed jobs stand for, and those of completed jobs (the
+     *  summary's flows_total and flows_completed, as the packet model counts them). */
     uint64_t Transfers() const;
     uint64_t TransfersCompleted() const;
 

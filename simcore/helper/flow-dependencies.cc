@@ -14,7 +14,7 @@ namespace fabric
 bool
 FlowDependencyTracker::Needed(const Scenario& scenario)
 {
-    if (!scenario.deps.Empty())
+    if (!scenario.deps.Empty() || !scenario.transfers.Empty())
     {
         return true;
     }
@@ -25,7 +25,8 @@ FlowDependencyTracker::Needed(const Scenario& scenario)
 bool
 FlowDependencyTracker::Held(const Scenario& scenario, uint32_t flow)
 {
-    return scenario.flows[flow].local || scenario.deps.Waits(flow);
+    return scenario.flows[flow].local || scenario.deps.Waits(flow) ||
+           scenario.transfers.Carries(flow);
 }
 
 FlowDependencyTracker::FlowDependencyTracker(const Scenario& scenario, FabricContext& ctx,
@@ -41,6 +42,19 @@ FlowDependencyTracker::FlowDependencyTracker(const Scenario& scenario, FabricCon
     m_depBegin = std::move(index.begin);
     m_dependents = std::move(index.dependents);
     m_readyPs.assign(scenario.flows.size(), 0);
+    const Transfers& tr = scenario.transfers;
+    if (!tr.Empty())
+    {
+        DependentsIndex t = InvertDependencies(tr.deps, tr.Size());
+        m_tPending = std::move(t.pending);
+        m_tDepBegin = std::move(t.begin);
+        m_tDependents = std::move(t.dependents);
+        m_tReadyPs.assign(tr.Size(), 0);
+        m_tReady.assign(tr.Size(), 0);
+        m_nextPost.assign(tr.flowBegin.begin(), tr.flowBegin.end() - 1);
+        m_ctx.transferStartPs.assign(tr.Size(), -1);
+        m_ctx.transferCompletePs.assign(tr.Size(), -1);
+    }
 }
 
 void
@@ -54,13 +68,133 @@ FlowDependencyTracker::Start()
                 "FlowComplete", ns3::MakeCallback(&FlowDependencyTracker::OnComplete, this));
         }
     }
+    const Transfers& tr = m_scenario.transfers;
+    for (RdmaNic* nic : m_nics)
+    {
+        if (nic && !tr.Empty())
+        {
+            nic->TraceConnectWithoutContext(
+                "MessageComplete",
+                ns3::MakeCallback(&FlowDependencyTracker::OnTransferComplete, this));
+        }
+    }
     for (uint32_t i = 0; i < m_scenario.flows.size(); ++i)
     {
-        if (m_scenario.flows[i].local && m_pending[i] == 0)
+        if (m_scenario.flows[i].local && m_pending[i] == 0 && !tr.Carries(i))
         {
             Release(i);
         }
     }
+    for (uint32_t t = 0; t < tr.Size(); ++t)
+    {
+        if (m_tPending[t] == 0)
+        {
+            ReleaseTransfer(t);
+        }
+    }
+}
+
+void
+FlowDependencyTracker::OnTransferComplete(uint32_t transfer)
+{
+    int64_t now = ns3::Simulator::Now().GetPicoSeconds();
+    m_ctx.transferCompletePs[transfer] = now;
+    const Transfers& tr = m_scenario.transfers;
+    const FlowSpec& input = m_scenario.flows[tr.flow[transfer]];
+    for (uint32_t k = m_tDepBegin[transfer]; k < m_tDepBegin[transfer + 1]; ++k)
+    {
+        uint32_t d = m_tDependents[k];
+        const FlowSpec& waiting = m_scenario.flows[tr.flow[d]];
+        uint32_t in = tr.flow[transfer];
+        int64_t back = in < m_ackReturnPs.size() ? m_ackReturnPs[in] : 0;
+        if (Acknowledged(input, waiting) && back > 0)
+        {
+            ns3::Simulator::ScheduleWithContext(waiting.src, ns3::PicoSeconds(back),
+                                                &FlowDependencyTracker::AcknowledgeTransfer, this, d);
+            continue;
+        }
+        SatisfyTransfer(d, now + static_cast<int64_t>(tr.deps.gapNs[d]) * 1000);
+    }
+}
+
+void
+FlowDependencyTracker::AcknowledgeTransfer(uint32_t transfer)
+{
+    SatisfyTransfer(transfer, ns3::Simulator::Now().GetPicoSeconds() +
+                                  static_cast<int64_t>(m_scenario.transfers.deps.gapNs[transfer]) * 1000);
+}
+
+void
+FlowDependencyTracker::SatisfyTransfer(uint32_t transfer, int64_t readyPs)
+{
+    m_tReadyPs[transfer] = std::max(m_tReadyPs[transfer], readyPs);
+    if (--m_tPending[transfer] == 0)
+    {
+        ReleaseTransfer(transfer);
+    }
+}
+
+void
+FlowDependencyTracker::ReleaseTransfer(uint32_t transfer)
+{
+    const Transfers& tr = m_scenario.transfers;
+    const FlowSpec& f = m_scenario.flows[tr.flow[transfer]];
+    int64_t now = ns3::Simulator::Now().GetPicoSeconds();
+    int64_t startPs = static_cast<int64_t>(f.startNs) * 1000;
+    // with inputs: when the last is known + the gap (FlowDependencies); without: the job's
+    // start + the gap (a marker's compute before anything)
+    int64_t at = tr.deps.Waits(transfer)
+                     ? std::max(startPs, m_tReadyPs[transfer])
+                     : startPs + static_cast<int64_t>(tr.deps.gapNs[transfer]) * 1000;
+    ns3::Simulator::ScheduleWithContext(f.src, ns3::PicoSeconds(std::max<int64_t>(0, at - now)),
+                                        &FlowDependencyTracker::ReadyTransfer, this, transfer);
+}
+
+void
+FlowDependencyTracker::ReadyTransfer(uint32_t transfer)
+{
+    const Transfers& tr = m_scenario.transfers;
+    uint32_t flow = tr.flow[transfer];
+    m_tReady[transfer] = 1;
+    const FlowSpec& f = m_scenario.flows[flow];
+    int64_t now = ns3::Simulator::Now().GetPicoSeconds();
+    // In order: the connection posts its next transfers while they are ready.
+    while (m_nextPost[flow] < tr.flowBegin[flow + 1] && m_tReady[m_nextPost[flow]])
+    {
+        uint32_t t = m_nextPost[flow]++;
+        m_ctx.transferStartPs[t] = now;
+        FlowState& st = m_ctx.flows[flow];
+        if (f.local)
+        {
+            if (!st.started)
+            {
+                st.started = true;
+                st.startPs = now;
+            }
+            ns3::Simulator::ScheduleWithContext(f.dst,
+                                                ns3::NanoSeconds(static_cast<int64_t>(tr.job[t].localNs)),
+                                                &FlowDependencyTracker::FinishLocalTransfer, this, t);
+            continue;
+        }
+        if (f.src < m_nics.size() && m_nics[f.src])
+        {
+            m_nics[f.src]->PostMessage(flow);
+        }
+    }
+}
+
+void
+FlowDependencyTracker::FinishLocalTransfer(uint32_t transfer)
+{
+    FlowState& f = m_ctx.flows[m_scenario.transfers.flow[transfer]];
+    const Transfers& tr = m_scenario.transfers;
+    uint32_t flow = tr.flow[transfer];
+    f.bytesDelivered += tr.bytes[transfer];
+    if (++f.msgDone == tr.flowBegin[flow + 1] - tr.flowBegin[flow])
+    {
+        f.completePs = ns3::Simulator::Now().GetPicoSeconds();
+    }
+    OnTransferComplete(transfer);
 }
 
 void

@@ -7,6 +7,14 @@
  * completion's acknowledgement, Acknowledged), any other at once. An NVLink step completes its
  * JobFlow::localNs after it starts. Built only when the scenario has either, so other runs
  * neither connect a trace nor keep a table.
+ *
+ * A collective's transfers (Scenario::transfers) ride persistent connections: a transfer is
+ * ready by the same rules (its inputs known at its sender, + its gap), and is posted on its
+ * connection once it is ready and the transfer before it there was posted (in order): a network
+ * connection's NIC queues it on the QP (RdmaNic::PostMessage), an NVLink connection completes
+ * it JobFlow::localNs later (a marker: at once). Its completion at the receiver (the NIC's
+ * MessageComplete) is what its dependents and the job's results (FabricContext's
+ * transferStartPs / transferCompletePs) see.
  */
 #ifndef FABRIC_FLOW_DEPENDENCIES_H
 #define FABRIC_FLOW_DEPENDENCIES_H
@@ -26,10 +34,10 @@ class RdmaNic;
 class FlowDependencyTracker
 {
   public:
-    /** Whether a scenario needs one (some flow waits, or some step is an NVLink transfer). */
+    /** Whether a scenario needs one (some flow waits, or it has collective transfers). */
     static bool Needed(const Scenario& scenario);
 
-    /** Flows the start order leaves to the tracker (waiting or NVLink). */
+    /** Flows the start order leaves to the tracker (waiting, NVLink, or a connection). */
     static bool Held(const Scenario& scenario, uint32_t flow);
 
     /**
@@ -66,6 +74,15 @@ class FlowDependencyTracker
     void Launch(uint32_t flow);
     void FinishLocal(uint32_t flow);
 
+    // Collectives' transfers on their connections.
+    void OnTransferComplete(uint32_t transfer);
+    void SatisfyTransfer(uint32_t transfer, int64_t readyPs);
+    void AcknowledgeTransfer(uint32_t transfer);
+    void ReleaseTransfer(uint32_t transfer);
+    /** At the connection's sender: the transfer is ready; posts what may be posted in order. */
+    void ReadyTransfer(uint32_t transfer);
+    void FinishLocalTransfer(uint32_t transfer);
+
     const Scenario& m_scenario;
     FabricContext& m_ctx;
     const std::vector<RdmaNic*>& m_nics;
@@ -74,6 +91,13 @@ class FlowDependencyTracker
     std::vector<int64_t> m_readyPs;     ///< per flow: latest completion + gap so far
     std::vector<uint32_t> m_depBegin;   ///< per flow: offsets into m_dependents
     std::vector<uint32_t> m_dependents; ///< the flows waiting for it
+
+    std::vector<uint32_t> m_tPending;    ///< per transfer: transfers it still waits for
+    std::vector<int64_t> m_tReadyPs;     ///< per transfer: latest input known + gap so far
+    std::vector<uint8_t> m_tReady;       ///< per transfer: ready, waiting its turn to post
+    std::vector<uint32_t> m_tDepBegin;   ///< per transfer: offsets into m_tDependents
+    std::vector<uint32_t> m_tDependents; ///< the transfers waiting for it
+    std::vector<uint32_t> m_nextPost;    ///< per flow: its next transfer to post
 };
 
 } // namespace fabric

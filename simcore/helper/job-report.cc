@@ -7,6 +7,8 @@
 #include "helper/result-reports.h"
 #include "scenario/job-summary.h"
 
+#include <algorithm>
+
 namespace fabric
 {
 
@@ -53,11 +55,11 @@ LinkList(const RunView& run, uint32_t job)
 nlohmann::ordered_json
 JobReport(const RunView& run)
 {
-    std::vector<TransferTimes> times(run.ctx.flows.size());
+    std::vector<TransferTimes> times(run.ctx.transferStartPs.size());
     for (std::size_t i = 0; i < times.size(); ++i)
     {
-        const FlowState& f = run.ctx.flows[i];
-        times[i] = {f.startPs, f.completePs, f.started};
+        int64_t start = run.ctx.transferStartPs[i];
+        times[i] = {std::max<int64_t>(0, start), run.ctx.transferCompletePs[i], start >= 0};
     }
     return JobsJson(run.scenario, times, [&run](uint32_t job) { return LinkList(run, job); });
 }

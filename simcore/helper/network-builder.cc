@@ -430,6 +430,9 @@ NetworkBuilder::BuildFlows()
             sw->SetRecordPaths(m_scenario.flowPaths);
         }
     }
+    const Transfers& tr = m_scenario.transfers;
+    m_ctx.transferEndPkt.assign(tr.Size(), 0);
+    m_ctx.transferLastPayload.assign(tr.Size(), 0);
     for (size_t i = 0; i < specs.size(); ++i)
     {
         const FlowSpec& s = specs[i];
@@ -475,6 +478,33 @@ NetworkBuilder::BuildFlows()
         if (f.valid && s.sizeBytes > 0)
         {
             f.idealPs = IdealFctPs(s.sizeBytes, f.mtu, planeHops, nc.headerBytes + nc.preambleIfgBytes);
+        }
+        f.rxMarkPkt = f.totalPkts;
+        f.rxEndPkt = f.totalPkts;
+        f.partialFrom = f.totalPkts;
+        if (tr.Carries(static_cast<uint32_t>(i)) && !s.local)
+        {
+            // A connection: its messages' packets follow one another on the QP, each message
+            // ending in its own (possibly short) packet; nothing is posted yet.
+            uint32_t first = tr.flowBegin[i];
+            uint32_t count = tr.flowBegin[i + 1] - first;
+            uint64_t end = 0;
+            for (uint32_t k = first; k < first + count; ++k)
+            {
+                uint64_t pkts = std::max<uint64_t>(1, (tr.bytes[k] + f.mtu - 1) / f.mtu);
+                end += pkts;
+                m_ctx.transferEndPkt[k] = end;
+                m_ctx.transferLastPayload[k] =
+                    static_cast<uint32_t>(tr.bytes[k] - (pkts - 1) * f.mtu);
+            }
+            f.msgEndPkt = m_ctx.transferEndPkt.data() + first;
+            f.msgLastPayload = m_ctx.transferLastPayload.data() + first;
+            f.msgFirst = first;
+            f.msgCount = count;
+            f.totalPkts = 0;
+            f.rxMarkPkt = f.msgEndPkt[0];
+            f.rxEndPkt = end;
+            f.partialFrom = 0;
         }
     }
     m_startOrder.clear();

@@ -139,6 +139,20 @@ PlanPartitions(const Scenario& scenario, const NetworkBuilder& network, uint32_t
                 }
             }
         }
+        // A collective's transfers: the same rule between their connections.
+        const Transfers& tr = scenario.transfers;
+        for (std::size_t t = 0; !tr.Empty() && t < tr.Size(); ++t)
+        {
+            const FlowSpec& spec = scenario.flows[tr.flow[t]];
+            for (uint32_t k = tr.deps.begin[t]; k < tr.deps.begin[t + 1]; ++k)
+            {
+                const FlowSpec& input = scenario.flows[tr.flow[tr.deps.on[k]]];
+                if (!FlowDependencyTracker::Acknowledged(input, spec))
+                {
+                    Join(parent, input.dst, spec.src);
+                }
+            }
+        }
     }
     for (uint32_t u = 0; u < n; ++u)
     {

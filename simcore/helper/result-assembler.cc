@@ -189,14 +189,17 @@ ResultAssembler::Summary() const
     std::vector<double> fct;
     std::vector<double> slow;
     size_t completed = 0;
+    const Transfers& transfers = m_run.scenario.transfers;
     for (const FlowState& f : m_run.ctx.flows)
     {
-        if (f.spec && f.spec->sizeBytes > 0 && f.completePs >= 0)
+        // (a connection of markers alone has 0 bytes and completes with its last marker)
+        bool connection = f.spec && transfers.Carries(f.spec->id);
+        if (f.spec && (f.spec->sizeBytes > 0 || connection) && f.completePs >= 0)
         {
             ++completed;
-            if (f.spec->probe || f.spec->local)
+            if (f.spec->probe || f.spec->local || connection)
             {
-                continue; // probes: "pingmesh"; NVLink steps cross no port ("jobs")
+                continue; // probes: "pingmesh"; a collective's connections: "jobs"
             }
             double t = static_cast<double>(f.completePs - f.startPs);
             fct.push_back(t / 1e6);

@@ -55,6 +55,25 @@ RunController::RunController(const Scenario& scenario, FabricContext& ctx,
                     network.PathOf(specs[in]), nc.headerBytes + nc.preambleIfgBytes + kAethBytes)));
             }
         }
+        const Transfers& tr = scenario.transfers;
+        for (std::size_t w = 0; !tr.Empty() && w < tr.Size(); ++w)
+        {
+            for (uint32_t k = tr.deps.begin[w]; k < tr.deps.begin[w + 1]; ++k)
+            {
+                uint32_t in = tr.flow[tr.deps.on[k]];
+                const RdmaNic* nic = specs[in].src < network.Nics().size()
+                                         ? network.Nics()[specs[in].src]
+                                         : nullptr;
+                if (ackReturnPs[in] > 0 || !nic ||
+                    !FlowDependencyTracker::Acknowledged(specs[in], specs[tr.flow[w]]))
+                {
+                    continue;
+                }
+                const NicConfig& nc = nic->Config();
+                ackReturnPs[in] = static_cast<int64_t>(std::ceil(AckReturnPs(
+                    network.PathOf(specs[in]), nc.headerBytes + nc.preambleIfgBytes + kAethBytes)));
+            }
+        }
         m_dependencies = std::make_unique<FlowDependencyTracker>(scenario, ctx, network.Nics(),
                                                                  std::move(ackReturnPs));
     }

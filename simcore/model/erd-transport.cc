@@ -158,7 +158,7 @@ ErdTransport::OnData(FlowState& f, const RocePacket& p, int64_t now)
         // have waited behind a hole.
         SendAck(f, PacketKind::ACK, f.expected, static_cast<uint32_t>(psn + 1));
     }
-    if (f.expected >= f.totalPkts)
+    if (f.expected >= f.rxEndPkt)
     {
         m_receivers.erase(p.flow); // every message delivered: the scan chain ends
         return;
@@ -176,10 +176,12 @@ ErdTransport::DeliverCompleteMessages(FlowState& f, Receiver& r, const RocePacke
 {
     uint64_t perMessage = PacketsPerMessage(f);
     bool any = false;
-    while (f.expected < f.totalPkts)
+    while (f.expected < f.rxEndPkt)
     {
-        // The head message (Msg_ID = expected / perMessage) ends at the next boundary.
-        uint64_t end = std::min(f.totalPkts, (f.expected / perMessage + 1) * perMessage);
+        // The head message (Msg_ID = expected / perMessage) ends at the next boundary, or
+        // where a connection's message ends.
+        uint64_t end = std::min(f.MessageEndAfter(f.expected),
+                                (f.expected / perMessage + 1) * perMessage);
         uint64_t n = end - f.expected;
         if (r.leading < n)
         {
@@ -241,12 +243,12 @@ ErdTransport::Scan(uint32_t flow)
         }
     }
     flush();
-    if (!r.arrivedSinceScan && r.highest < f.totalPkts)
+    if (!r.arrivedSinceScan && r.highest < f.rxEndPkt)
     {
         // Silence for a whole T: the tail after the highest packet seen may be lost. The
         // sender resends only what it sent at least T ago.
         ++f.erd.nacksSent;
-        uint64_t tail = std::min<uint64_t>(f.totalPkts - r.highest, UINT32_MAX);
+        uint64_t tail = std::min<uint64_t>(f.rxEndPkt - r.highest, UINT32_MAX);
         SendAck(f, PacketKind::NACK, r.highest, static_cast<uint32_t>(tail));
     }
     r.highestAtScan = r.highest;

@@ -186,8 +186,8 @@ struct FlowSpec
                                    ///< or kWindowBdp
     uint16_t udpSrcPort = 49152;   ///< distinct per QP, feeds the ECMP hash
     bool probe = false;            ///< pingmesh probe (RTT statistics)
-    /// A collective's step between two GPUs of one server: carried over NVLink, not the fabric
-    /// (it takes JobFlow::localNs and sends no packet).
+    /// A collective's connection between two GPUs of one server (or a rank's markers): carried
+    /// over NVLink, not the fabric (each transfer takes its JobFlow::localNs and sends no packet).
     bool local = false;
     uint32_t srcProcess = 0;       ///< sending process (0 .. p-1): XRC's and ERD's QP sharing
 };
@@ -245,6 +245,35 @@ struct JobFlow
     uint32_t step = 0;
     uint32_t channel = 0;
     uint64_t localNs = 0; ///< FlowSpec::local: the NVLink transfer's duration
+};
+
+/**
+ * A collective's transfers as messages on persistent connections (docs/model.md,
+ * "Collectives"): each connection is one flow (a QP, or an NVLink connection when
+ * FlowSpec::local) that carries its transfers in order, one message each. A struct of arrays by
+ * transfer index; the transfers of one flow are numbered consecutively in the order they are
+ * posted (flow f carries [flowBegin[f], flowBegin[f + 1])). A transfer is posted when its inputs
+ * are known (deps, the rules of FlowDependencies) and the one before it on its connection was;
+ * its completion at the receiver is what the transfers waiting for it and the job's results see.
+ * Empty in runs without collectives.
+ */
+struct Transfers
+{
+    std::vector<uint32_t> flow;      ///< per transfer: its connection (flow id)
+    std::vector<uint64_t> bytes;     ///< per transfer
+    std::vector<JobFlow> job;        ///< per transfer: job, iteration, step, channel, localNs
+    FlowDependencies deps;           ///< by transfer index: the transfers each one waits for
+    std::vector<uint32_t> flowBegin; ///< flows + 1 offsets (empty when there are no transfers)
+
+    std::size_t Size() const { return flow.size(); }
+
+    bool Empty() const { return flow.empty(); }
+
+    /** Whether flow is a connection carrying transfers (else an ordinary flow). */
+    bool Carries(uint32_t f) const
+    {
+        return f + 1 < flowBegin.size() && flowBegin[f + 1] > flowBegin[f];
+    }
 };
 
 /** A directed port/queue: node's egress toward neighbor. Named "node->neighbor". */
@@ -346,7 +375,10 @@ struct Scenario
     std::vector<FlowSpec> flows;         ///< sorted by startNs, then id
     FlowDependencies deps;               ///< empty unless some flow waits for others
     std::vector<JobSpec> jobs;           ///< collective jobs, in traffic order
-    std::vector<JobFlow> jobFlows;       ///< by flow id; empty when jobs is
+    /// by flow id; empty when jobs is. A collective's connection names its job (its
+    /// iteration, step and channel are its transfers', in transfers.job).
+    std::vector<JobFlow> jobFlows;
+    Transfers transfers;                 ///< collectives' transfers on their connections
     MonitorConfig monitor;
     std::vector<FaultSpec> faults; ///< in scenario order
     WatchdogConfig watchdogs;

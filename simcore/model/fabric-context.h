@@ -92,10 +92,32 @@ struct FlowState
     double smoothedRttPs = 0; ///< ERD: RTT measured from ACKs (EWMA 1/8), 0 before a sample
     ErdCounters erd;
 
+    // A connection's messages (Scenario::transfers); msgCount 0 for an ordinary flow. The
+    // sender posts them in order (totalPkts: the PSN after the last one posted); the receiver
+    // completes each as its last packet is delivered in order.
+    const uint64_t* msgEndPkt = nullptr;      ///< per message: the PSN after its last packet
+    const uint32_t* msgLastPayload = nullptr; ///< per message: its last packet's payload
+    uint32_t msgFirst = 0;  ///< the transfer index of its first message
+    uint32_t msgCount = 0;
+    uint32_t msgPosted = 0; ///< sender: messages posted
+    uint32_t msgDone = 0;   ///< receiver: messages delivered whole
+    bool parked = false;    ///< sender: every posted message acknowledged, more to come
+    /// Receiver: the in-order count whose delivery completes something (totalPkts, or the end
+    /// of the message being received).
+    uint64_t rxMarkPkt = 0;
+    uint64_t rxEndPkt = 0;    ///< receiver: packets it will ever get (totalPkts, or all messages')
+    uint64_t partialFrom = 0; ///< Payload: a PSN + 1 below this is a whole MTU
+
     uint32_t Payload(uint64_t psn) const
     {
-        return (totalPkts != kUnboundedPackets && psn + 1 == totalPkts) ? lastPayload : mtu;
+        return __builtin_expect(psn + 1 < partialFrom, 1) ? mtu : PayloadNearEnd(psn);
     }
+
+    /** Payload of a PSN that may end a flow or a message (out of the per-packet path). */
+    uint32_t PayloadNearEnd(uint64_t psn) const;
+
+    /** The PSN after the end of the message holding psn (an ordinary flow: totalPkts). */
+    uint64_t MessageEndAfter(uint64_t psn) const;
 };
 
 struct FabricCounters
@@ -149,6 +171,13 @@ struct FabricContext
     /// at [(job x jobLinkCount + link) x 2 + direction]; empty for other runs.
     std::vector<JobLinkLoad> jobLinks;
     uint32_t jobLinkCount = 0;
+    /// Collectives (Scenario::transfers): per transfer, the PSN after its last packet on its
+    /// connection and that packet's payload (network connections only), and when it was posted
+    /// and completed at its receiver (-1: not yet), as FlowDependencyTracker records them.
+    std::vector<uint64_t> transferEndPkt;
+    std::vector<uint32_t> transferLastPayload;
+    std::vector<int64_t> transferStartPs;
+    std::vector<int64_t> transferCompletePs;
 };
 
 /** The counters of the whole fabric: the context's plus every partition's. */

@@ -54,7 +54,7 @@ RcTransport::OnData(FlowState& f, const RocePacket& p, int64_t now)
         ++f.expected;
         f.nackSent = false;
         Deliver(f, p, p.payload, now);
-        bool last = f.expected == f.totalPkts;
+        bool last = f.expected == f.rxEndPkt;
         if (++f.ackCounter >= m_nic->Config().ackIntervalPackets || last)
         {
             f.ackCounter = 0;

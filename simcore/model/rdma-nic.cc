@@ -39,6 +39,14 @@ RdmaNic::GetTypeId()
                                             "fabric::RdmaNic::FlowCallback")
                             .AddTraceSource("FlowComplete", "Last byte delivered (flow)",
                                             MakeTraceSourceAccessor(&RdmaNic::m_completeTrace),
+                                            "fabric::RdmaNic::FlowCallback")
+                            .AddTraceSource("MessageComplete",
+                                            "A connection's message delivered whole (transfer)",
+                                            MakeTraceSourceAccessor(&RdmaNic::m_messageTrace),
+                                            "fabric::RdmaNic::FlowCallback")
+                            .AddTraceSource("MessagePosted",
+                                            "A message was posted on a connection (flow)",
+                                            MakeTraceSourceAccessor(&RdmaNic::m_postTrace),
                                             "fabric::RdmaNic::FlowCallback");
     return tid;
 }
@@ -188,6 +196,35 @@ RdmaNic::StartFlow(uint32_t flow)
     m_active.push_back(flow);
     ns3::Simulator::Schedule(ns3::PicoSeconds(m_rtoPs), &RdmaNic::CheckRto, this, flow);
     Kick();
+}
+
+void
+RdmaNic::PostMessage(uint32_t flow)
+{
+    if (flow >= m_ctx->flows.size() || m_ports.empty())
+    {
+        return;
+    }
+    FlowState& f = m_ctx->flows[flow];
+    if (!f.valid || f.msgPosted >= f.msgCount)
+    {
+        return;
+    }
+    f.totalPkts = f.msgEndPkt[f.msgPosted++];
+    m_postTrace(flow); // (before the QP sends: a test reads its rate as the message starts)
+    if (!f.started)
+    {
+        StartFlow(flow);
+    }
+    else
+    {
+        if (f.parked)
+        {
+            f.parked = false;
+            m_active.push_back(flow);
+        }
+        Kick();
+    }
 }
 
 bool
@@ -567,7 +604,17 @@ RdmaNic::OnAck(const RocePacket& p, bool nack)
     }
     if (allAcked)
     {
-        RetireFlow(p.flow); // sets senderDonePs: the sender FCT ends here
+        if (f.msgPosted < f.msgCount)
+        {
+            // A connection between messages: it leaves the round robin until the next post,
+            // keeping its congestion control, PSNs and window.
+            f.parked = true;
+            Deactivate(p.flow);
+        }
+        else
+        {
+            RetireFlow(p.flow); // sets senderDonePs: the sender FCT ends here
+        }
     }
     TryTransmit(0); // a multi-plane NIC kicks its other ports after every frame it receives
 }
@@ -601,6 +648,12 @@ RdmaNic::RetireFlow(uint32_t flow)
         f.cc = nullptr;
     }
     m_transport->OnRetire(flow);
+    Deactivate(flow);
+}
+
+void
+RdmaNic::Deactivate(uint32_t flow)
+{
     auto it = std::find(m_active.begin(), m_active.end(), flow);
     if (it != m_active.end())
     {

@@ -35,6 +35,13 @@ class RdmaNic : public FabricDevice
     /** Starts sending flow (an index into the context's flow table). */
     void StartFlow(uint32_t flow);
 
+    /**
+     * Posts the next message of a connection (a flow carrying transfers, in order): its
+     * packets follow the ones posted before on the same QP, whose congestion-control state,
+     * PSNs and path carry over. The first post starts the QP.
+     */
+    void PostMessage(uint32_t flow);
+
     void Receive(uint32_t port, RocePacket p) override;
     void PrefetchReceive(uint32_t port, const RocePacket& p, uint32_t stage) const override;
     void PrefetchTransmit(uint32_t port, uint32_t stage) const override;
@@ -132,6 +139,8 @@ class RdmaNic : public FabricDevice
     void SendControl(const FlowState& f, PacketKind kind, uint32_t psn, uint32_t sack = 0);
     bool BuildData(uint32_t flow, RocePacket& out, int64_t now);
     void RetireFlow(uint32_t flow);
+    /** Takes flow out of the round robin (finished, or a connection with nothing posted). */
+    void Deactivate(uint32_t flow);
     void ScheduleWake(int64_t atPs);
     void Wake();
     void CheckRto(uint32_t flow);
@@ -173,6 +182,8 @@ class RdmaNic : public FabricDevice
     ns3::TracedCallback<uint32_t> m_cnpTxTrace; ///< flow id of the QP a CNP was sent for
     ns3::TracedCallback<uint32_t> m_cnpRxTrace;
     ns3::TracedCallback<uint32_t> m_completeTrace; ///< flow id completed at this receiver
+    ns3::TracedCallback<uint32_t> m_messageTrace;  ///< transfer completed at this receiver
+    ns3::TracedCallback<uint32_t> m_postTrace;     ///< connection (flow) a message was posted on
 };
 
 /**

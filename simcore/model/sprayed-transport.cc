@@ -118,7 +118,7 @@ SprayedTransport::OnData(FlowState& f, const RocePacket& p, int64_t now)
             Deliver(f, p, f.Payload(f.expected - 1), now);
         }
     }
-    bool last = f.expected == f.totalPkts;
+    bool last = f.expected == f.rxEndPkt;
     if (!inOrder || last || ++f.ackCounter >= m_nic->Config().sackIntervalPackets)
     {
         f.ackCounter = 0;

@@ -2,6 +2,8 @@
 
 #include "model/rdma-nic.h"
 
+#include <algorithm>
+
 namespace fabric
 {
 
@@ -78,11 +80,59 @@ Transport::Deliver(FlowState& f, const RocePacket& p, uint32_t payload, int64_t 
         m_ctx->hostRxBytes[node] += inWindow;
         f.bytesDeliveredInWindow += inWindow;
     }
-    if (f.expected == f.totalPkts && f.completePs < 0)
+    if (f.expected == f.rxMarkPkt)
+    {
+        ReachedMark(f, now);
+    }
+}
+
+void
+Transport::ReachedMark(FlowState& f, int64_t now)
+{
+    if (f.msgCount > 0)
+    {
+        // A connection: every message whose last packet is now delivered completes at this
+        // receiver (its transfer's dependents and the job's results see it).
+        while (f.msgDone < f.msgCount && f.msgEndPkt[f.msgDone] <= f.expected)
+        {
+            m_nic->m_messageTrace(f.msgFirst + f.msgDone);
+            ++f.msgDone;
+        }
+        f.rxMarkPkt = f.msgDone < f.msgCount ? f.msgEndPkt[f.msgDone] : kUnboundedPackets;
+        if (f.msgDone < f.msgCount)
+        {
+            return;
+        }
+    }
+    if (f.completePs < 0)
     {
         f.completePs = now;
         m_nic->m_completeTrace(f.spec->id);
     }
+}
+
+uint32_t
+FlowState::PayloadNearEnd(uint64_t psn) const
+{
+    if (msgCount == 0)
+    {
+        return (totalPkts != kUnboundedPackets && psn + 1 == totalPkts) ? lastPayload : mtu;
+    }
+    const uint64_t* end = msgEndPkt + msgCount;
+    const uint64_t* m = std::upper_bound(msgEndPkt, end, psn);
+    return m != end && *m == psn + 1 ? msgLastPayload[m - msgEndPkt] : mtu;
+}
+
+uint64_t
+FlowState::MessageEndAfter(uint64_t psn) const
+{
+    if (msgCount == 0)
+    {
+        return totalPkts;
+    }
+    const uint64_t* end = msgEndPkt + msgCount;
+    const uint64_t* m = std::upper_bound(msgEndPkt, end, psn);
+    return m != end ? *m : rxEndPkt;
 }
 
 void

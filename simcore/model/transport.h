@@ -69,6 +69,8 @@ class Transport : public ns3::Object
     void DoDispose() override;
     /** Counts payload delivered in order to the host, completes the flow at its last byte. */
     void Deliver(FlowState& f, const RocePacket& p, uint32_t payload, int64_t now);
+    /** Delivery reached f.rxMarkPkt: completes the flow, or a connection's messages. */
+    __attribute__((noinline, cold)) void ReachedMark(FlowState& f, int64_t now);
     /** Queues an ACK/NACK toward the sender of f; sack: a selectively acknowledged PSN + 1. */
     void SendAck(FlowState& f, PacketKind kind, uint64_t cumulative, uint32_t sack = 0);
 

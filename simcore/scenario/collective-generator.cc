@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 namespace fabric
 {
@@ -217,49 +218,6 @@ ReadJobName(GeneratorContext& g)
     return job;
 }
 
-uint32_t
-EmitTransfers(GeneratorContext& g, const JobTransfers& jt)
-{
-    FlowRelations& rel = g.Relations();
-    uint32_t base = static_cast<uint32_t>(g.Flows().size());
-    for (const Transfer& t : *jt.plan)
-    {
-        uint32_t src = (*jt.ranks)[t.src];
-        uint32_t dst = (*jt.ranks)[t.dst];
-        auto port = static_cast<uint16_t>(kFirstUdpPort + (base + t.connection) % kUdpPortSpan);
-        uint32_t idx = g.AddFlow(src, dst, t.bytes, port);
-        JobFlow jf;
-        jf.job = jt.job;
-        jf.iteration = t.iteration;
-        jf.step = t.step;
-        jf.channel = t.channel;
-        // two GPUs of one server (not a host that is a server of its own): NVLink; a rank to
-        // itself (a training job's compute marker): done as it starts
-        uint32_t sv = (*jt.serverOf)[t.src];
-        bool local = src == dst || (sv == (*jt.serverOf)[t.dst] && jt.pool->hosts[sv].size() > 1);
-        if (local)
-        {
-            g.Flows()[idx].local = true;
-            jf.localNs = src == dst ? 0
-                                    : std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(
-                                                                static_cast<double>(t.bytes) * 8.0 /
-                                                                jt.nvlinkGbps)));
-        }
-        rel.SetJob(idx, jf);
-        if (!t.after.empty() || t.gapNs > 0)
-        {
-            std::vector<uint32_t> on;
-            on.reserve(t.after.size());
-            for (uint32_t a : t.after)
-            {
-                on.push_back(base + a);
-            }
-            rel.SetAfter(idx, std::move(on), t.gapNs);
-        }
-    }
-    return base;
-}
-
 void
 GenerateCollective(GeneratorContext& g, ServerPool& pool)
 {
@@ -310,8 +268,18 @@ GenerateCollective(GeneratorContext& g, ServerPool& pool)
     }
     uint64_t streamAbove = g.Ctx().streamRingsAbove;
     bool stream = streamAbove > 0 && Streamable(req) && PlannedTransfers(req) > static_cast<double>(streamAbove);
-    // a stream per connection (channel, position), not per transfer
-    g.Expect(stream ? static_cast<double>(req.channels) * ranks.size() : PlannedTransfers(req));
+    if (stream)
+    {
+        // a stream per connection (channel, position); EmitPlan counts a plan's connections
+        g.Expect(static_cast<double>(req.channels) * ranks.size());
+    }
+    else if (PlannedTransfers(req) > static_cast<double>(kMaxTransfers))
+    {
+        throw ScenarioError(r.GetPath(), "brings the number of collective transfers to " +
+                                             FormatNumber(PlannedTransfers(req)) +
+                                             ", more than the limit of " +
+                                             std::to_string(kMaxTransfers));
+    }
     std::vector<Transfer> plan;
     try
     {
@@ -366,19 +334,110 @@ GenerateCollective(GeneratorContext& g, ServerPool& pool)
         sc.nvlinkGbps = nvlinkGbps;
         sc.priority = g.Priority();
         sc.startNs = g.StartNs();
-        rel.streamedTransfers += static_cast<uint64_t>(PlannedTransfers(req));
+        // the flows its plan would have: one connection per (channel, ring position)
+        rel.streamedTransfers += static_cast<uint64_t>(req.channels) * ranks.size();
         rel.streamed.push_back(std::move(sc));
         return;
     }
 
-    JobTransfers jt;
-    jt.job = jobIndex;
-    jt.ranks = &ranks;
-    jt.serverOf = &req.serverOf;
-    jt.pool = &pool;
-    jt.plan = &plan;
-    jt.nvlinkGbps = nvlinkGbps;
-    EmitTransfers(g, jt);
+    JobRanks where;
+    where.hosts = ranks;
+    where.nvlinkGbps = nvlinkGbps;
+    for (uint32_t sv : req.serverOf)
+    {
+        // two GPUs of one server (not a host that is a server of its own) talk over NVLink
+        where.nvlinkServer.push_back(pool.hosts[sv].size() > 1 ? sv : UINT32_MAX);
+    }
+    EmitPlan(g, jobIndex, where, plan);
+}
+
+void
+EmitPlan(GeneratorContext& g, uint32_t job, const JobRanks& ranks, const std::vector<Transfer>& plan)
+{
+    FlowRelations& rel = g.Relations();
+    if (static_cast<double>(rel.transferFlow.size()) + static_cast<double>(plan.size()) >
+        static_cast<double>(kMaxTransfers))
+    {
+        throw ScenarioError(g.Reader().GetPath(),
+                            "brings the number of collective transfers to " +
+                                std::to_string(rel.transferFlow.size() + plan.size()) +
+                                ", more than the limit of " + std::to_string(kMaxTransfers));
+    }
+    // One connection per (plan connection, sender, receiver, NVLink or not): the plan's
+    // connection names the QP a pair of ranks uses on a channel; a marker (0 bytes, or a rank to
+    // itself) and an NVLink transfer ride a connection of their own kind, never a QP.
+    auto isLocal = [&](const Transfer& t) {
+        return t.src == t.dst || t.bytes == 0 ||
+               (ranks.nvlinkServer[t.src] != UINT32_MAX &&
+                ranks.nvlinkServer[t.src] == ranks.nvlinkServer[t.dst]);
+    };
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t, bool>, uint32_t> slot;
+    std::vector<uint32_t> connectionOf(plan.size());
+    std::vector<std::tuple<uint32_t, uint32_t, uint32_t, bool>> keys;
+    for (std::size_t i = 0; i < plan.size(); ++i)
+    {
+        const Transfer& t = plan[i];
+        auto key = std::make_tuple(t.connection, t.src, t.dst, isLocal(t));
+        auto [it, fresh] = slot.emplace(key, static_cast<uint32_t>(keys.size()));
+        if (fresh)
+        {
+            keys.push_back(key);
+        }
+        connectionOf[i] = it->second;
+    }
+    g.Expect(static_cast<double>(keys.size()));
+    uint32_t base = static_cast<uint32_t>(g.Flows().size());
+    std::vector<uint32_t> flowOf(keys.size());
+    for (std::size_t c = 0; c < keys.size(); ++c)
+    {
+        auto [connection, srcRank, dstRank, local] = keys[c];
+        auto port = static_cast<uint16_t>(kFirstUdpPort + (base + connection) % kUdpPortSpan);
+        flowOf[c] = g.AddFlow(ranks.hosts[srcRank], ranks.hosts[dstRank], 0, port);
+        g.Flows()[flowOf[c]].local = local;
+        JobFlow jf;
+        jf.job = job;
+        rel.SetJob(flowOf[c], jf);
+    }
+    uint32_t first = static_cast<uint32_t>(rel.transferFlow.size());
+    if (rel.transferAfterBegin.empty())
+    {
+        rel.transferAfterBegin.push_back(0);
+    }
+    for (std::size_t i = 0; i < plan.size(); ++i)
+    {
+        const Transfer& t = plan[i];
+        uint32_t flow = flowOf[connectionOf[i]];
+        FlowSpec& spec = g.Flows()[flow];
+        spec.sizeBytes += t.bytes;
+        JobFlow jf;
+        jf.job = job;
+        jf.iteration = t.iteration;
+        jf.step = t.step;
+        jf.channel = t.channel;
+        if (spec.local && t.src != t.dst && t.bytes > 0)
+        {
+            jf.localNs = std::max<uint64_t>(
+                1, static_cast<uint64_t>(std::llround(static_cast<double>(t.bytes) * 8.0 /
+                                                      ranks.nvlinkGbps)));
+        }
+        rel.transferFlow.push_back(flow);
+        rel.transferBytes.push_back(t.bytes);
+        rel.transferJob.push_back(jf);
+        for (uint32_t a : t.after)
+        {
+            if (a >= i)
+            {
+                // transfers post in plan order on each connection: an input listed later could
+                // deadlock it
+                throw ScenarioError(g.Reader().GetPath(),
+                                    "plan transfer " + std::to_string(i) + " waits for transfer " +
+                                        std::to_string(a) + ", which is not before it");
+            }
+            rel.transferAfter.push_back(first + a);
+        }
+        rel.transferAfterBegin.push_back(static_cast<uint32_t>(rel.transferAfter.size()));
+        rel.transferGapNs.push_back(t.gapNs);
+    }
 }
 
 } // namespace fabric

@@ -52,23 +52,26 @@ double ReadNvlinkGbps(GeneratorContext& g);
 /** `job` (default: the generator's name, else job{index}), refused when another job has it. */
 std::string ReadJobName(GeneratorContext& g);
 
-/** A planned job's transfers (job ranks) and where they go. */
-struct JobTransfers
+/** Where a job's ranks are: what EmitPlan needs to turn rank numbers into hosts and links. */
+struct JobRanks
 {
-    uint32_t job = 0;                          ///< index in the relations' jobs
-    const std::vector<uint32_t>* ranks = nullptr;    ///< host node index per job rank
-    const std::vector<uint32_t>* serverOf = nullptr; ///< pool server index per job rank
-    const ServerPool* pool = nullptr;
-    const std::vector<Transfer>* plan = nullptr;
-    double nvlinkGbps = 0;
+    std::vector<uint32_t> hosts;  ///< per rank: its host (node index)
+    /// per rank: its server when it shares that server with other GPUs (a step between two
+    /// ranks of one server is an NVLink transfer), UINT32_MAX for a rank alone in its server
+    std::vector<uint32_t> nvlinkServer;
+    double nvlinkGbps = 0; ///< an NVLink transfer's rate (Gbit/s)
 };
 
 /**
- * The one step from plan to flows (collective and training generators): a flow per transfer,
- * NVLink inside a server, at once from a rank to itself, waiting for what the transfer waits for;
- * returns the first flow's generation index (transfer i is flow base + i).
+ * The one way a plan (collective-plan.h: transfers between ranks, each waiting for the
+ * transfers in its `after`, plus its gapNs) becomes traffic of job `job` (an index into
+ * g.Relations().jobs, pushed by the caller): network transfers, NVLink transfers (two ranks of
+ * one server) and markers (0 bytes, src == dst: complete at once, after their inputs + gapNs).
+ * The collective generator calls it with PlanCollective's transfers; a generator that composes
+ * several plans (a training iteration) calls it once with all of them.
  */
-uint32_t EmitTransfers(GeneratorContext& g, const JobTransfers& jt);
+void EmitPlan(GeneratorContext& g, uint32_t job, const JobRanks& ranks,
+              const std::vector<Transfer>& plan);
 
 } // namespace fabric
 

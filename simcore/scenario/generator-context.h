@@ -57,8 +57,16 @@ struct FlowRelations
     std::vector<uint64_t> gapNs;              ///< same length as after
     std::vector<JobSpec> jobs;
     std::vector<JobFlow> jobFlows; ///< shorter than the flow list: the rest are no job's
+    /// Collectives' transfers by generation index (EmitPlan), each on a connection (a flow by
+    /// generation index); the rows of the transfers each waits for (transfer indices).
+    std::vector<uint32_t> transferFlow;
+    std::vector<uint64_t> transferBytes;
+    std::vector<JobFlow> transferJob;
+    std::vector<uint32_t> transferAfterBegin; ///< transfers + 1 offsets (empty: none yet)
+    std::vector<uint32_t> transferAfter;
+    std::vector<uint64_t> transferGapNs;
     std::vector<StreamedCollective> streamed;
-    /// Transfers of the streamed collectives, not in the flow list: later flows are numbered
+    /// Connections of the streamed collectives, not in the flow list: later flows are numbered
     /// (UDP ports, processes) as if they were.
     uint64_t streamedTransfers = 0;
 
@@ -82,7 +90,10 @@ struct FlowRelations
         jobFlows[flow] = jf;
     }
 
-    bool Empty() const { return after.empty() && jobFlows.empty() && jobs.empty(); }
+    bool Empty() const
+    {
+        return after.empty() && jobFlows.empty() && jobs.empty() && transferFlow.empty();
+    }
 };
 
 /** The generator being read: its reader, index, common fields and flow output. */

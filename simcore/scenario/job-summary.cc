@@ -139,17 +139,19 @@ JobsJson(const Scenario& s, const std::vector<TransferTimes>& times,
             planTimes[j].resize(s.jobs[j].training->kind.size());
         }
     }
-    for (std::size_t i = 0; i < s.jobFlows.size(); ++i)
+    const Transfers& tr = s.transfers;
+    for (std::size_t i = 0; i < tr.Size() && i < times.size(); ++i)
     {
-        const JobFlow& jf = s.jobFlows[i];
+        const JobFlow& jf = tr.job[i];
         if (jf.job >= jobs)
         {
             continue;
         }
-        const FlowSpec& spec = s.flows[i];
+        const FlowSpec& spec = s.flows[tr.flow[i]];
         const TransferTimes& f = times[i];
+        uint64_t bytes = tr.bytes[i];
         iterations[jf.job][jf.iteration].Add(f);
-        (spec.local ? nvlinkBytes : networkBytes)[jf.job] += spec.sizeBytes;
+        (spec.local ? nvlinkBytes : networkBytes)[jf.job] += bytes;
         ++flowCount[jf.job];
         if (f.completePs >= 0)
         {
@@ -157,12 +159,14 @@ JobsJson(const Scenario& s, const std::vector<TransferTimes>& times,
         }
         if (s.jobs[jf.job].training)
         {
+            // a training transfer's step is its plan index (s.transfers is numbered by
+            // connection, not in plan order)
             planTimes[jf.job][jf.step] = f;
             continue;
         }
         StepInfo& st = steps[jf.job][{jf.iteration, jf.channel, jf.step}];
         st.span.Add(f);
-        st.bytes += spec.sizeBytes;
+        st.bytes += bytes;
         (spec.local ? st.nvlink : st.network) += 1;
         if (f.completePs >= 0)
         {
@@ -173,7 +177,9 @@ JobsJson(const Scenario& s, const std::vector<TransferTimes>& times,
             }
         }
     }
-    auto via = [&](uint32_t flow) { return s.flows[flow].local ? "nvlink" : "network"; };
+    auto via = [&](uint32_t transfer) {
+        return s.flows[tr.flow[transfer]].local ? "nvlink" : "network";
+    };
     json out = json::array();
     for (std::size_t j = 0; j < jobs; ++j)
     {
@@ -245,7 +251,7 @@ JobsJson(const Scenario& s, const std::vector<TransferTimes>& times,
             e["nvlink_flows"] = st.nvlink;
             if (st.slowestPs >= 0)
             {
-                const FlowSpec& f = s.flows[st.slowest];
+                const FlowSpec& f = s.flows[tr.flow[st.slowest]];
                 json w;
                 w["src"] = nodes[f.src].id;
                 w["dst"] = nodes[f.dst].id;

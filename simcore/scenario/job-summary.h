@@ -17,7 +17,7 @@
 namespace fabric
 {
 
-/** When one transfer (flow) of a run started and completed at its receiver, in ps. */
+/** When one transfer of a run was posted and completed at its receiver, in ps. */
 struct TransferTimes
 {
     int64_t startPs = 0;
@@ -35,8 +35,9 @@ constexpr std::size_t kMaxListedJobSteps = 20000;
 nlohmann::ordered_json JobHeaderJson(const Scenario& s, const JobSpec& spec);
 
 /**
- * One entry per job of s.jobs, from times (by flow index, s.jobFlows naming each flow's job,
- * iteration, channel and step); links(job) gives the job's "links" list.
+ * One entry per job of s.jobs, from times (by transfer index, s.transfers naming each
+ * transfer's job, iteration, channel, step and connection); links(job) gives the job's "links"
+ * list. A job's "flows" and "flows_completed" count its transfers.
  */
 nlohmann::ordered_json JobsJson(const Scenario& s, const std::vector<TransferTimes>& times,
                                 const std::function<nlohmann::ordered_json(uint32_t job)>& links);

@@ -25,6 +25,7 @@ constexpr uint64_t kPacketMaxNodes = 20000ULL;
 constexpr uint64_t kPacketMaxLinks = 100000ULL;
 constexpr uint64_t kEstimateMaxHosts = 8192ULL;
 constexpr uint64_t kMaxFlows = 2000000ULL;
+constexpr uint64_t kMaxTransfers = 30000000ULL;
 constexpr double kMinRateGbps = 0.01;
 constexpr double kMaxRateGbps = 1600.0;
 constexpr double kMinCcRateMbps = 1.0;

@@ -190,6 +190,7 @@ Resolve(const json& doc, const std::string& bytes, ordered_json* out, const Load
     s.deps = std::move(traffic.deps);
     s.jobs = std::move(traffic.jobs);
     s.jobFlows = std::move(traffic.jobFlows);
+    s.transfers = std::move(traffic.transfers);
     if (streamed)
     {
         *streamed = std::move(traffic.streamed);

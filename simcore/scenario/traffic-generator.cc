@@ -642,6 +642,56 @@ Finish(std::vector<FlowSpec> flows, FlowRelations& rel)
             d.begin.push_back(static_cast<uint32_t>(d.on.size()));
         }
     }
+    if (!rel.transferFlow.empty())
+    {
+        // Number the transfers by connection (new flow id), in generation order on each.
+        std::size_t n = rel.transferFlow.size();
+        Transfers& x = t.transfers;
+        x.flowBegin.assign(flows.size() + 1, 0);
+        for (uint32_t f : rel.transferFlow)
+        {
+            ++x.flowBegin[newId[f] + 1];
+        }
+        for (std::size_t k = 0; k < flows.size(); ++k)
+        {
+            x.flowBegin[k + 1] += x.flowBegin[k];
+        }
+        std::vector<uint32_t> fill(x.flowBegin.begin(), x.flowBegin.end() - 1);
+        std::vector<uint32_t> newTransfer(n);
+        for (std::size_t i = 0; i < n; ++i)
+        {
+            newTransfer[i] = fill[newId[rel.transferFlow[i]]]++;
+        }
+        x.flow.resize(n);
+        x.bytes.resize(n);
+        x.job.resize(n);
+        FlowDependencies& d = x.deps;
+        d.gapNs.assign(n, 0);
+        std::vector<uint32_t> oldOf(n);
+        for (std::size_t i = 0; i < n; ++i)
+        {
+            uint32_t k = newTransfer[i];
+            oldOf[k] = static_cast<uint32_t>(i);
+            x.flow[k] = newId[rel.transferFlow[i]];
+            x.bytes[k] = rel.transferBytes[i];
+            x.job[k] = rel.transferJob[i];
+            d.gapNs[k] = rel.transferGapNs[i];
+        }
+        d.begin.reserve(n + 1);
+        d.begin.push_back(0);
+        d.on.reserve(rel.transferAfter.size());
+        for (std::size_t k = 0; k < n; ++k)
+        {
+            uint32_t i = oldOf[k];
+            for (uint32_t j = rel.transferAfterBegin[i]; j < rel.transferAfterBegin[i + 1]; ++j)
+            {
+                d.on.push_back(newTransfer[rel.transferAfter[j]]);
+            }
+            d.begin.push_back(static_cast<uint32_t>(d.on.size()));
+        }
+        std::vector<uint32_t>().swap(rel.transferFlow);
+        std::vector<uint32_t>().swap(rel.transferAfter);
+    }
     t.jobs = std::move(rel.jobs);
     if (!rel.jobFlows.empty())
     {

@@ -62,6 +62,7 @@ struct GeneratedTraffic
     FlowDependencies deps;       ///< by flow id
     std::vector<JobSpec> jobs;
     std::vector<JobFlow> jobFlows; ///< by flow id, or empty
+    Transfers transfers;           ///< collectives' transfers on their connections, or empty
     std::vector<StreamedCollective> streamed; ///< empty unless ctx.streamRingsAbove asked
 };
 

@@ -183,7 +183,7 @@ GenerateTraining(GeneratorContext& g, ServerPool& pool)
     {
         req.serverOf.push_back(serverOf[h]);
     }
-    req.maxTransfers = kMaxFlows;
+    req.maxTransfers = kMaxTransfers;
     TrainingPlan plan;
     try
     {
@@ -193,7 +193,6 @@ GenerateTraining(GeneratorContext& g, ServerPool& pool)
     {
         throw ScenarioError(r.FieldPath(e.Field()), e.what());
     }
-    g.Expect(static_cast<double>(plan.transfers.size()));
 
     FlowRelations& rel = g.Relations();
     JobSpec spec;
@@ -224,21 +223,21 @@ GenerateTraining(GeneratorContext& g, ServerPool& pool)
     uint32_t jobIndex = static_cast<uint32_t>(rel.jobs.size());
     rel.jobs.push_back(spec);
 
-    JobTransfers jt;
-    jt.job = jobIndex;
-    jt.ranks = &ranks;
-    jt.serverOf = &req.serverOf;
-    jt.pool = &pool;
-    jt.plan = &plan.transfers;
-    jt.nvlinkGbps = nvlinkGbps;
-    uint32_t base = EmitTransfers(g, jt);
-    // a training flow's step is its transfer's index in the plan (training-summary.h)
+    JobRanks where;
+    where.hosts = ranks;
+    where.nvlinkGbps = nvlinkGbps;
+    for (uint32_t sv : req.serverOf)
+    {
+        // two GPUs of one server (not a host that is a server of its own) talk over NVLink
+        where.nvlinkServer.push_back(pool.hosts[sv].size() > 1 ? sv : UINT32_MAX);
+    }
+    // a training transfer's step is its index in the plan (training-summary.h): the scenario
+    // numbers transfers by connection, so the job's results find each one by it
     for (uint32_t i = 0; i < plan.transfers.size(); ++i)
     {
-        JobFlow jf = rel.jobFlows[base + i];
-        jf.step = i;
-        rel.SetJob(base + i, jf);
+        plan.transfers[i].step = i;
     }
+    EmitPlan(g, jobIndex, where, plan.transfers);
 }
 
 } // namespace fabric

@@ -1,7 +1,7 @@
 /*
  * The `training` traffic generator (docs/scenario-format.md, "training"): a model and a
  * parallelism plan on a job's ranks (placed as collectives are), planned by training-plan.h and
- * turned into flows by the collective generator's EmitTransfers.
+ * turned into traffic by the collective generator's EmitPlan (persistent connections).
  */
 #ifndef FABRIC_TRAINING_GENERATOR_H
 #define FABRIC_TRAINING_GENERATOR_H

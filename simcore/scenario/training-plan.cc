@@ -1,6 +1,7 @@
 #include "training-plan.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 
@@ -18,7 +19,6 @@ struct CachedPlan
 {
     std::vector<Transfer> transfers;
     std::vector<std::vector<uint32_t>> terminal; ///< per local rank: plan indices
-    uint32_t connections = 0;
 };
 
 /**
@@ -144,6 +144,7 @@ class Builder
     TrainingPlan Build()
     {
         uint32_t n = static_cast<uint32_t>(m_front.size());
+        m_markerConnection = {Connections("marker|compute", 1), Connections("marker|dp", 1)};
         for (uint32_t r = 0; r < n; ++r)
         {
             m_front[r] = {Marker(r, {}, 0)}; // the job's start
@@ -178,7 +179,7 @@ class Builder
         if (m_req.maxTransfers > 0 && m_plan.transfers.size() >= m_req.maxTransfers)
         {
             throw PlanError("parallel",
-                            "the plan brings the number of flows (QPs) over the limit of " +
+                            "the plan brings the number of transfers over the limit of " +
                                 std::to_string(m_req.maxTransfers) +
                                 ": fewer layers, micro-batches, iterations or ranks");
         }
@@ -189,23 +190,33 @@ class Builder
         return static_cast<uint32_t>(m_plan.transfers.size() - 1);
     }
 
-    /** A 0-byte transfer of rank to itself: after `after`, then gapNs of compute. */
-    uint32_t Marker(uint32_t rank, std::vector<uint32_t> after, uint64_t gapNs)
+    /**
+     * A 0-byte transfer of rank to itself: after `after`, then gapNs of compute. A connection
+     * posts its transfers in plan order, so a rank's markers ride two: its compute chain's
+     * (m_front) and its gradient chain's (dp: m_dpFront), each marker after the one before it on
+     * its chain; a bucket's marker thus never waits behind a later layer's compute, nor one
+     * layer's compute behind a bucket still syncing.
+     */
+    uint32_t Marker(uint32_t rank, std::vector<uint32_t> after, uint64_t gapNs, bool dp = false)
     {
         Transfer t;
         t.src = rank;
         t.dst = rank;
+        t.connection = m_markerConnection[dp ? 1 : 0];
         t.after = std::move(after);
         t.gapNs = gapNs;
         return Add(std::move(t), TrainingKind::COMPUTE, UINT32_MAX);
     }
 
-    /** One marker for a rank's several predecessors (so a collective's transfers wait on one). */
+    /**
+     * One marker for a rank's several predecessors (so a collective's transfers wait on one), on
+     * the rank's marker connection of `front` (m_front's or m_dpFront's).
+     */
     uint32_t Collapse(std::vector<uint32_t>& front, uint32_t rank)
     {
         if (front.size() != 1)
         {
-            front = {Marker(rank, std::move(front), 0)};
+            front = {Marker(rank, std::move(front), 0, &front == &m_dpFront[rank])};
         }
         return front[0];
     }
@@ -259,10 +270,6 @@ class Builder
                                        " ranks: " + e.what());
         }
         cp.terminal = Terminal(cp.transfers, static_cast<uint32_t>(group.size()));
-        for (const Transfer& t : cp.transfers)
-        {
-            cp.connections = std::max(cp.connections, t.connection + 1);
-        }
         return m_cache.emplace(key, std::move(cp)).first->second;
     }
 
@@ -290,8 +297,17 @@ class Builder
         }
         uint32_t coll = static_cast<uint32_t>(m_plan.collectives.size());
         m_plan.collectives.push_back({kind, op, static_cast<uint32_t>(group.size()), bytes});
-        uint32_t connBase = Connections(connKey + "|" + op, cp.connections);
         uint32_t base = static_cast<uint32_t>(m_plan.transfers.size());
+        uint32_t channels = m_req.channels;
+        for (const Transfer& t : cp.transfers)
+        {
+            channels = std::max(channels, t.channel + 1);
+        }
+        std::vector<uint32_t> channelConnection(channels);
+        for (uint32_t c = 0; c < channels; ++c)
+        {
+            channelConnection[c] = Connections(connKey + "|" + std::to_string(c), 1);
+        }
         for (const Transfer& t : cp.transfers)
         {
             Transfer u;
@@ -300,7 +316,9 @@ class Builder
             u.bytes = t.bytes;
             u.step = t.step;
             u.channel = t.channel;
-            u.connection = connBase + t.connection;
+            // one connection per (group, channel, sender, receiver) for all the group's
+            // collectives: EmitPlan tells the pairs apart, so every layer reuses the same QPs
+            u.connection = channelConnection[t.channel];
             u.after.reserve(t.after.size() + 1);
             for (uint32_t a : t.after)
             {
@@ -704,6 +722,7 @@ class Builder
     std::map<std::string, CachedPlan> m_cache;
     std::map<std::string, uint32_t> m_connBase;
     uint32_t m_nextConnection = 0;
+    std::array<uint32_t, 2> m_markerConnection{}; ///< a rank's markers: compute chain, DP chain
 };
 
 } // namespace

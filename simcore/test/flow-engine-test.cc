@@ -245,3 +245,58 @@ TEST(FlowEngine, SprayedFlowUsesEverySpine)
 }
 
 } // namespace
+
+// A marker (EmitPlan: 0 bytes, a rank to itself) on the flow engine: as on the packet engine
+// (model-collective-run-test), done at once its gap after its input, its dependent posted then.
+TEST(FlowEngineTransfers, MarkersCompleteAtOnceAfterTheirInputsAndGap)
+{
+    fabric::Scenario s = fabric::LoadScenario(R"({"schema_version": 1, "seed": 1, "duration_us": 2000,
+      "nic": {"mtu_bytes": 4096},
+      "topology": {"kind": "leaf_spine", "leaves": 2, "spines": 2, "hosts_per_leaf": 4,
+                   "host_rate_gbps": 100, "fabric_rate_gbps": 100, "link_delay_us": 1},
+      "traffic": [{"kind": "collective", "op": "all_gather", "algorithm": "ring",
+                   "hosts": ["h0", "h1"], "message_bytes": 2000000}]})");
+    fabric::Transfers& tr = s.transfers;
+    ASSERT_EQ(tr.Size(), 2u);
+    uint32_t h1 = s.topo.index.at("h1");
+    uint32_t first = s.flows[tr.flow[0]].src == h1 ? 1 : 0;
+    uint32_t second = 1 - first;
+    fabric::FlowSpec m = s.flows[tr.flow[second]];
+    m.id = static_cast<uint32_t>(s.flows.size());
+    m.dst = m.src;
+    m.local = true;
+    m.sizeBytes = 0;
+    s.flows.push_back(m);
+    s.jobFlows.resize(s.flows.size());
+    s.jobFlows[m.id].job = 0;
+    tr.flow.push_back(m.id);
+    tr.bytes.push_back(0);
+    fabric::JobFlow jf = tr.job[second];
+    jf.localNs = 0;
+    tr.job.push_back(jf);
+    tr.flowBegin.push_back(3);
+    std::vector<std::vector<uint32_t>> on(3);
+    on[second] = {2};
+    on[2] = {first};
+    tr.deps.begin = {0};
+    tr.deps.on.clear();
+    for (const auto& row : on)
+    {
+        tr.deps.on.insert(tr.deps.on.end(), row.begin(), row.end());
+        tr.deps.begin.push_back(static_cast<uint32_t>(tr.deps.on.size()));
+    }
+    tr.deps.gapNs = {0, 0, 5000};
+    fabric::flow::FlowRunner runner(s);
+    ASSERT_EQ(runner.Run(fabric::RunLimits(), nullptr), fabric::RunStatus::OK);
+    auto res = runner.Results();
+    const auto& job = res["jobs"][0];
+    ASSERT_TRUE(job["completed"].get<bool>());
+    EXPECT_EQ(job["flows_completed"].get<uint64_t>(), 3u);
+    EXPECT_EQ(res["summary"]["flows_total"].get<uint64_t>(), 3u);
+    EXPECT_EQ(res["summary"]["flows_completed"].get<uint64_t>(), 3u);
+    // h0's 1 MB block (half the all-gather's output), then 5 us, then h1's: the JCT is two
+    // transfers and the gap
+    double one = 1000000.0 * 8 / 100e3; // us at line rate, at least
+    EXPECT_GT(job["jct_us"].get<double>(), 2 * one + 5);
+    EXPECT_LT(job["jct_us"].get<double>(), 2 * one * 1.1 + 5 + 20);
+}

@@ -265,29 +265,64 @@ TEST(CollectiveGenerator, JobsNvlinkStepsAndDependencies)
     EXPECT_EQ(s.jobs[0].ranks.size(), 16u);
     EXPECT_EQ(s.jobs[0].servers, 4u);
     EXPECT_DOUBLE_EQ(s.jobs[0].busFactor, 2.0 * 15 / 16);
-    ASSERT_EQ(s.flows.size(), 2u * 15 * 16);
+    // one connection per ring position (16 ranks, 1 channel), each carrying its 2(n-1) steps
+    ASSERT_EQ(s.flows.size(), 16u);
     ASSERT_EQ(s.jobFlows.size(), s.flows.size());
+    const Transfers& tr = s.transfers;
+    ASSERT_EQ(tr.Size(), 2u * 15 * 16);
     uint32_t local = 0;
+    uint32_t localTransfers = 0;
     for (const FlowSpec& f : s.flows)
     {
         bool sameServer = s.topo.nodes[f.src].server == s.topo.nodes[f.dst].server;
         EXPECT_EQ(f.local, sameServer);
+        EXPECT_EQ(s.jobFlows[f.id].job, 0u);
         local += f.local;
-        if (f.local)
+        ASSERT_EQ(tr.flowBegin[f.id + 1] - tr.flowBegin[f.id], 30u);
+        uint64_t bytes = 0;
+        for (uint32_t t = tr.flowBegin[f.id]; t < tr.flowBegin[f.id + 1]; ++t)
         {
-            // 100,000 bytes at the default 3600 Gbit/s: 222 ns
-            EXPECT_EQ(s.jobFlows[f.id].localNs, 222u);
+            EXPECT_EQ(tr.flow[t], f.id);
+            bytes += tr.bytes[t];
+            if (f.local)
+            {
+                // 100,000 bytes at the default 3600 Gbit/s: 222 ns
+                EXPECT_EQ(tr.job[t].localNs, 222u);
+                ++localTransfers;
+            }
         }
+        EXPECT_EQ(f.sizeBytes, bytes); // a connection's size: its transfers'
     }
-    EXPECT_EQ(local, 2u * 15 * 12); // 3 of every 4 ring hops stay in a server
-    ASSERT_FALSE(s.deps.Empty());
-    for (uint32_t i = 0; i < s.flows.size(); ++i)
+    EXPECT_EQ(local, 12u); // 3 of every 4 ring hops stay in a server
+    EXPECT_EQ(localTransfers, 2u * 15 * 12);
+    ASSERT_FALSE(tr.deps.Empty());
+    EXPECT_TRUE(s.deps.Empty()); // flows wait for no flow: transfers wait for transfers
+    for (uint32_t i = 0; i < tr.Size(); ++i)
     {
-        for (uint32_t k = s.deps.begin[i]; k < s.deps.begin[i + 1]; ++k)
+        for (uint32_t k = tr.deps.begin[i]; k < tr.deps.begin[i + 1]; ++k)
         {
-            EXPECT_LT(s.jobFlows[s.deps.on[k]].step, s.jobFlows[i].step);
+            EXPECT_LT(tr.job[tr.deps.on[k]].step, tr.job[i].step);
         }
     }
+}
+
+TEST(CollectiveGenerator, ConnectionsPerAlgorithmAndTheTransferLimit)
+{
+    auto count = [](const std::string& op, const std::string& algorithm, uint32_t channels) {
+        auto s = LoadScenario(Doc(R"([{"kind": "collective", "op": ")" + op +
+                                  R"(", "algorithm": ")" + algorithm +
+                                  R"(", "message_bytes": 16000000, "channels": )" +
+                                  std::to_string(channels) + "}]"));
+        return std::make_pair(s.flows.size(), s.transfers.Size());
+    };
+    // 16 ranks in 4 servers of 4: O(n x C) connections, whatever the steps
+    EXPECT_EQ(count("all_reduce", "ring", 2).first, 16u * 2);
+    EXPECT_LE(count("all_reduce", "tree", 2).first, 4u * 16 * 2);
+    EXPECT_LE(count("all_reduce", "halving_doubling", 1).first, 16u * 4 * 2);
+    EXPECT_LE(count("all_reduce", "hierarchical", 1).first, 16u * 3);
+    EXPECT_LE(count("broadcast", "ring", 2).first, 16u * 2);
+    EXPECT_EQ(count("all_to_all", "direct", 1).first, 16u * 15);
+    EXPECT_GT(count("all_reduce", "tree", 2).second, count("all_reduce", "tree", 2).first);
 }
 
 // An op's default algorithm is its first (scenario-contract.h's kCollectiveOps, generated from

@@ -28,7 +28,11 @@ PACKET_MAX_LINKS = 100_000
 # POST /estimate (the flow engine's synchronous answer while editing): fabrics of at most this
 # many hosts (issue 36: "within one second of each change for fabrics up to 8,192 hosts").
 ESTIMATE_MAX_HOSTS = 8192
-MAX_FLOWS = 2_000_000  # flows after every generator is expanded
+MAX_FLOWS = 2_000_000  # flows (QPs) after every generator is expanded
+# Collectives' transfers (messages on their persistent connections, docs/model.md
+# "Collectives"), all jobs together: about 100 bytes each in the packet engine, so the limit
+# holds them in some 3 GB (a 1,024-GPU ring all-reduce has 2.1 million per channel).
+MAX_TRANSFERS = 30_000_000
 # Slowest link: 10 Mbit/s, the slowest Ethernet (10BASE-T). Below it a 1 kB frame takes longer
 # than a millisecond and every rate-derived quantity (headroom, ECN) loses meaning.
 MIN_RATE_GBPS = 0.01
