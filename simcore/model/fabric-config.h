@@ -232,7 +232,7 @@ struct JobSpec
     uint32_t channels = 1;
     uint32_t ranksPerServer = 1; ///< most ranks in one server (1: every rank alone in its server)
     double nvlinkGbps = 0;       ///< a step inside a server's rate (0: the job has none)
-    /// A `training` job's plan (its flows' JobFlow::step is the transfer's index in it); null
+    /// A `training` job's plan (its transfers' JobFlow::step is their index in it); null
     /// for a collective.
     std::shared_ptr<const TrainingJob> training;
 };
