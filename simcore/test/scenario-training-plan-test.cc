@@ -12,7 +12,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
+#include <tuple>
 
 using namespace fabric;
 
@@ -267,6 +269,69 @@ TEST(TrainingPlanTest, OverlapHidesBucketsBehindBackward)
     EXPECT_GT(a - compute, 100000.0);          // every bucket after the backward pass
     EXPECT_LT(b - compute, (a - compute) / 4); // only the last bucket is exposed
     EXPECT_GE(b, compute);
+}
+
+namespace
+{
+/** The plan's connections as EmitPlan makes them: distinct (connection, sender, receiver). */
+std::set<std::tuple<uint32_t, uint32_t, uint32_t>>
+Connections(const TrainingPlan& plan)
+{
+    std::set<std::tuple<uint32_t, uint32_t, uint32_t>> out;
+    for (const Transfer& t : plan.transfers)
+    {
+        out.emplace(t.connection, t.src, t.dst);
+    }
+    return out;
+}
+
+TrainingRequest
+EveryCollective(uint64_t layers)
+{
+    TrainingRequest r = Request(4, 2, 4, 4);
+    r.model.layers = layers;
+    r.computeUsPerLayer = 100;
+    r.channels = 2;
+    r.parallel.microBatches = 4;
+    r.parallel.bucketBytes = 2000000;
+    r.parallel.overlapGradReduce = true;
+    r.parallel.sequenceParallel = true;
+    r.parallel.distributedOptimizer = true;
+    return r;
+}
+} // namespace
+
+TEST(TrainingPlanTest, EveryLayerReusesTheSameConnections)
+{
+    TrainingPlan few = PlanTraining(EveryCollective(4));
+    TrainingPlan many = PlanTraining(EveryCollective(16));
+    ASSERT_GT(many.transfers.size(), 3 * few.transfers.size());
+    EXPECT_EQ(Connections(few), Connections(many));
+    // 32 ranks: a TP ring of 4 on 2 channels (8 per group, 8 groups), a DP ring of 4 (8 per
+    // group, 8 groups), a PP send per sender and direction (16 + 16), 2 marker chains per rank
+    EXPECT_EQ(Connections(many).size(), 64u + 64u + 32u + 64u);
+}
+
+TEST(TrainingPlanTest, PostingInPlanOrderOnEachConnectionCostsNothing)
+{
+    // on the ideal network, each connection's transfers are ready in plan order: a connection
+    // posting them in that order (EmitPlan's) never holds one behind a later-ready one
+    TrainingPlan plan = PlanTraining(EveryCollective(4));
+    double nsPerByte = 0.01;
+    std::vector<double> done = IdealTimes(plan, nsPerByte);
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, double> lastReady;
+    for (std::size_t i = 0; i < plan.transfers.size(); ++i)
+    {
+        const Transfer& t = plan.transfers[i];
+        double ready = done[i] - static_cast<double>(t.bytes) * nsPerByte;
+        auto key = std::make_tuple(t.connection, t.src, t.dst);
+        auto it = lastReady.find(key);
+        if (it != lastReady.end())
+        {
+            EXPECT_GE(ready, it->second) << "transfer " << i << " is ready before the one before it";
+        }
+        lastReady[key] = ready;
+    }
 }
 
 TEST(TrainingPlanTest, ExpertsAllToAllPerMoeLayer)
