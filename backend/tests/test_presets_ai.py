@@ -178,5 +178,7 @@ def test_ai_training_moe_all_to_all_spraying(sim):
     # 16 all-to-alls of 7 MiB leaving each GPU at the 400G payload rate: 150 us each at best
     bound = 16 * 7 * MIB * 8 / (PAYLOAD * 1e3)
     assert rc["exposed_us"]["ep"] >= bound and sprayed["exposed_us"]["ep"] >= bound
-    # per-packet spraying spreads the all-to-all's QPs over the spines: less exposed EP time
-    assert sprayed["exposed_us"]["ep"] < rc["exposed_us"]["ep"]
+    # per-packet spraying spreads every QP over the 4 spines whatever the hash: its all-to-alls
+    # stay near the NIC bound (RC keeps one hashed path per QP for the whole job, as NCCL's
+    # persistent QPs do, so how near RC comes depends on how the ports hash; see presets.md)
+    assert sprayed["exposed_us"]["ep"] <= 1.1 * bound

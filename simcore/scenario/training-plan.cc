@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 namespace fabric
 {
@@ -19,6 +20,7 @@ struct CachedPlan
 {
     std::vector<Transfer> transfers;
     std::vector<std::vector<uint32_t>> terminal; ///< per local rank: plan indices
+    uint32_t connections = 0;                    ///< the plan's (channel, sender, receiver)
 };
 
 /**
@@ -144,7 +146,6 @@ class Builder
     TrainingPlan Build()
     {
         uint32_t n = static_cast<uint32_t>(m_front.size());
-        m_markerConnection = {Connections("marker|compute", 1), Connections("marker|dp", 1)};
         for (uint32_t r = 0; r < n; ++r)
         {
             m_front[r] = {Marker(r, {}, 0)}; // the job's start
@@ -270,6 +271,10 @@ class Builder
                                        " ranks: " + e.what());
         }
         cp.terminal = Terminal(cp.transfers, static_cast<uint32_t>(group.size()));
+        for (const Transfer& t : cp.transfers)
+        {
+            cp.connections = std::max(cp.connections, t.connection + 1);
+        }
         return m_cache.emplace(key, std::move(cp)).first->second;
     }
 
@@ -298,15 +303,22 @@ class Builder
         uint32_t coll = static_cast<uint32_t>(m_plan.collectives.size());
         m_plan.collectives.push_back({kind, op, static_cast<uint32_t>(group.size()), bytes});
         uint32_t base = static_cast<uint32_t>(m_plan.transfers.size());
-        uint32_t channels = m_req.channels;
+        // one connection per (group, channel, sender, receiver) for all the group's
+        // collectives, so every layer reuses the same QPs
+        std::vector<uint32_t> connection(cp.connections, UINT32_MAX);
+        auto& pairs = m_pairConnection[connKey];
         for (const Transfer& t : cp.transfers)
         {
-            channels = std::max(channels, t.channel + 1);
-        }
-        std::vector<uint32_t> channelConnection(channels);
-        for (uint32_t c = 0; c < channels; ++c)
-        {
-            channelConnection[c] = Connections(connKey + "|" + std::to_string(c), 1);
+            if (connection[t.connection] == UINT32_MAX)
+            {
+                auto [it, fresh] = pairs.emplace(
+                    std::make_tuple(t.channel, group[t.src], group[t.dst]), m_nextConnection);
+                if (fresh)
+                {
+                    ++m_nextConnection;
+                }
+                connection[t.connection] = it->second;
+            }
         }
         for (const Transfer& t : cp.transfers)
         {
@@ -316,9 +328,7 @@ class Builder
             u.bytes = t.bytes;
             u.step = t.step;
             u.channel = t.channel;
-            // one connection per (group, channel, sender, receiver) for all the group's
-            // collectives: EmitPlan tells the pairs apart, so every layer reuses the same QPs
-            u.connection = channelConnection[t.channel];
+            u.connection = connection[t.connection];
             u.after.reserve(t.after.size() + 1);
             for (uint32_t a : t.after)
             {
@@ -722,7 +732,12 @@ class Builder
     std::map<std::string, CachedPlan> m_cache;
     std::map<std::string, uint32_t> m_connBase;
     uint32_t m_nextConnection = 0;
-    std::array<uint32_t, 2> m_markerConnection{}; ///< a rank's markers: compute chain, DP chain
+    /// per group key: (channel, sender, receiver) -> job-wide connection
+    std::map<std::string, std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t>>
+        m_pairConnection;
+    /// a rank's markers (local connections, so their ids name no UDP port): compute chain, DP
+    /// chain; kept apart from the network connections' ids, which start at 0 as a collective's
+    std::array<uint32_t, 2> m_markerConnection{UINT32_MAX - 1, UINT32_MAX};
 };
 
 } // namespace
