@@ -36,14 +36,18 @@ void BuildPool(const Topology& topo, ServerPool& pool);
 std::vector<uint32_t> ServerIndex(const Topology& topo, const ServerPool& pool);
 
 /** Picks `count` free servers by the placement rule and marks them taken; ascending order. */
-std::vector<uint32_t> Place(GeneratorContext& g, ServerPool& pool, uint64_t count,
+std::vector<uint32_t> Place(GeneratorContext& g,
+                            ServerPool& pool,
+                            uint64_t count,
                             const std::string& placement);
 
 /**
  * A job's ranks (host node indices in rank order) from `hosts`, or `servers` + `placement`;
  * `what` ("a collective") and minRanks for the message when too few.
  */
-std::vector<uint32_t> ReadJobRanks(GeneratorContext& g, ServerPool& pool, const std::string& what,
+std::vector<uint32_t> ReadJobRanks(GeneratorContext& g,
+                                   ServerPool& pool,
+                                   const std::string& what,
                                    std::size_t minRanks);
 
 /** `nvlink_gbps`: given, else the topology's, else 3600. */
@@ -55,7 +59,7 @@ std::string ReadJobName(GeneratorContext& g);
 /** Where a job's ranks are: what EmitPlan needs to turn rank numbers into hosts and links. */
 struct JobRanks
 {
-    std::vector<uint32_t> hosts;  ///< per rank: its host (node index)
+    std::vector<uint32_t> hosts; ///< per rank: its host (node index)
     /// per rank: its server when it shares that server with other GPUs (a step between two
     /// ranks of one server is an NVLink transfer), UINT32_MAX for a rank alone in its server
     std::vector<uint32_t> nvlinkServer;
@@ -70,7 +74,9 @@ struct JobRanks
  * The collective generator calls it with PlanCollective's transfers; a generator that composes
  * several plans (a training iteration) calls it once with all of them.
  */
-void EmitPlan(GeneratorContext& g, uint32_t job, const JobRanks& ranks,
+void EmitPlan(GeneratorContext& g,
+              uint32_t job,
+              const JobRanks& ranks,
               const std::vector<Transfer>& plan);
 
 } // namespace fabric

@@ -328,7 +328,8 @@ TEST(TrainingPlanTest, PostingInPlanOrderOnEachConnectionCostsNothing)
         auto it = lastReady.find(key);
         if (it != lastReady.end())
         {
-            EXPECT_GE(ready, it->second) << "transfer " << i << " is ready before the one before it";
+            EXPECT_GE(ready, it->second)
+                << "transfer " << i << " is ready before the one before it";
         }
         lastReady[key] = ready;
     }
