@@ -141,3 +141,44 @@ def test_ai_multi_plane_sprays_over_the_planes_and_loses_a_quarter_with_one(sim)
     one_plane = 14 * step_bytes * 8 / (plane * 1000)       # 1197.7 us
     assert rc["completed"]
     assert one_plane <= rc["iterations"][0]["time_us"] <= 1.05 * one_plane
+
+
+# -- 20-21. training iterations (docs/presets.md; docs/model.md, "Training iterations") ----------
+
+def layer_forward_us(b: int, s: int, h: int, f: int, tp: int, matrices: int = 3, top_k: int = 1) -> float:
+    """Narayanan et al.: 8 B s h^2 + 4 B s^2 h (attention) + 2 m B s h f x top_k (MLP), on tp GPUs
+    at 989 TFLOP/s x 0.4."""
+    flops = 8 * b * s * h * h + 4 * b * s * s * h + 2 * matrices * b * s * h * f * top_k
+    return flops / tp / (989e12 * 0.4) * 1e6
+
+
+def test_ai_training_70b_compute_bubble_and_tokens(sim):
+    scenario = PRESETS["ai-training-70b"]["scenario"]
+    t = job(sim(scenario), "llama")["training"]
+    m, p, layers = 8, 4, 2
+    tfb = 3 * layers * layer_forward_us(1, 8192, 1024, 3584, 8)
+    assert t["tokens_per_iteration"] == 32 * m * 8192
+    # the critical rank computes m passes of its stage (the last stage also the output layer)
+    assert t["compute_us"] >= 0.999 * m * tfb
+    # 1F1B with communication: at least (m + p - 1)(t_f + t_b), and a bubble of at least p - 1 passes
+    iteration = t["iteration_us"][0]
+    assert iteration >= (m + p - 1) * tfb
+    assert t["bubble_us"] >= 0.99 * (p - 1) * tfb
+    assert t["compute_us"] + t["bubble_us"] + sum(t["exposed_us"].values()) == pytest.approx(iteration, rel=0.001)
+    assert t["tokens_per_s"] == pytest.approx(t["tokens_per_iteration"] / t["mean_iteration_us"] * 1e6, rel=1e-5)
+
+
+def test_ai_training_moe_all_to_all_spraying(sim):
+    rc = job(sim(PRESETS["ai-training-moe"]["scenario"]), "moe")["training"]
+    sprayed = job(sim(variant("ai-training-moe", nic__transport="sprayed")), "moe")["training"]
+    layers = 4
+    logits = 2 * 4096 * 4096 * 32000 / 8 / (989e12 * 0.4) * 1e6  # the output layer (pp = 1: here)
+    compute = 3 * (layers * layer_forward_us(1, 4096, 4096, 14336, 8, top_k=2) + logits)
+    assert rc["compute_us"] == pytest.approx(compute, rel=0.001)
+    # 16 all-to-alls of 7 MiB leaving each GPU at the 400G payload rate: 150 us each at best
+    bound = 16 * 7 * MIB * 8 / (PAYLOAD * 1e3)
+    assert rc["exposed_us"]["ep"] >= bound and sprayed["exposed_us"]["ep"] >= bound
+    # per-packet spraying spreads every QP over the 4 spines whatever the hash: its all-to-alls
+    # stay near the NIC bound (RC keeps one hashed path per QP for the whole job, as NCCL's
+    # persistent QPs do, so how near RC comes depends on how the ports hash; see presets.md)
+    assert sprayed["exposed_us"]["ep"] <= 1.1 * bound

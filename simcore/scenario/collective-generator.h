@@ -29,6 +29,33 @@ struct ServerPool
 /** Reads the collective generator behind g and adds its flows, dependencies and job. */
 void GenerateCollective(GeneratorContext& g, ServerPool& pool);
 
+/** Fills the pool from the topology's servers (once). */
+void BuildPool(const Topology& topo, ServerPool& pool);
+
+/** The server index of every host (pool order). */
+std::vector<uint32_t> ServerIndex(const Topology& topo, const ServerPool& pool);
+
+/** Picks `count` free servers by the placement rule and marks them taken; ascending order. */
+std::vector<uint32_t> Place(GeneratorContext& g,
+                            ServerPool& pool,
+                            uint64_t count,
+                            const std::string& placement);
+
+/**
+ * A job's ranks (host node indices in rank order) from `hosts`, or `servers` + `placement`;
+ * `what` ("a collective") and minRanks for the message when too few.
+ */
+std::vector<uint32_t> ReadJobRanks(GeneratorContext& g,
+                                   ServerPool& pool,
+                                   const std::string& what,
+                                   std::size_t minRanks);
+
+/** `nvlink_gbps`: given, else the topology's, else 3600. */
+double ReadNvlinkGbps(GeneratorContext& g);
+
+/** `job` (default: the generator's name, else job{index}), refused when another job has it. */
+std::string ReadJobName(GeneratorContext& g);
+
 /** Where a job's ranks are: what EmitPlan needs to turn rank numbers into hosts and links. */
 struct JobRanks
 {

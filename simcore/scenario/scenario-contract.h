@@ -69,6 +69,8 @@ constexpr uint64_t kMaxCollectiveRanks = 131072ULL;
 constexpr uint64_t kMaxCollectiveChannels = 64ULL;
 constexpr uint64_t kMaxCollectiveIterations = 1000ULL;
 constexpr uint64_t kMaxJobName = 64ULL;
+constexpr uint64_t kMaxTrainingIterations = 100ULL;
+constexpr uint64_t kMaxTrainingParallel = 131072ULL;
 constexpr uint64_t kMaxFlowAfter = 1024ULL;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -402,6 +404,36 @@ constexpr NumberField kThreeTierPodsets{1, false, 64, false, 2, true, nullptr, n
 constexpr NumberField kThreeTierSpines{1, false, 256, false, 4, true, nullptr, nullptr};
 constexpr NumberField kThreeTierTorUplinkGbps{0.01, false, 1600.0, false, kNoDefault, false, "Gbit/s", nullptr};
 constexpr NumberField kThreeTierTorsPerPodset{1, false, 64, false, 4, true, nullptr, nullptr};
+constexpr NumberField kTrainingChannels{1, false, 64, false, 1, true, nullptr, nullptr};
+constexpr NumberField kTrainingChunkBytes{0, false, 9007199254740992, false, 0, true, "bytes", nullptr};
+constexpr NumberField kTrainingComputeUsPerLayer{0, true, 1000000.0, false, kNoDefault, false, nullptr, nullptr};
+inline const EnumField kTrainingDpAlgorithm{"ring", {"ring", "tree", "halving_doubling", "hierarchical"}};
+constexpr NumberField kTrainingIterations{1, false, 100, false, 1, true, nullptr, nullptr};
+constexpr NumberField kTrainingNvlinkGbps{0.01, false, 14400.0, false, kNoDefault, false, "Gbit/s", nullptr};
+inline const EnumField kTrainingPlacement{"packed", {"packed", "spread", "random"}};
+inline const EnumField kTrainingPrecision{"bf16", {"bf16", "fp16", "fp8", "fp32"}};
+constexpr NumberField kTrainingPriority{0, false, 6, false, kNoDefault, true, nullptr, nullptr};
+constexpr NumberField kTrainingQps{1, false, 1024, false, 1, true, nullptr, nullptr};
+constexpr NumberField kTrainingServers{1, false, 150000, false, kNoDefault, true, nullptr, nullptr};
+constexpr NumberField kTrainingStartUs{0, false, kInf, false, 0, false, "us", nullptr};
+inline const EnumField kTrainingTpAlgorithm{"ring", {"ring", "tree", "halving_doubling", "hierarchical"}};
+constexpr NumberField kTrainingGpuMfu{0, true, 1, false, 0.4, false, nullptr, nullptr};
+constexpr NumberField kTrainingGpuTflops{0, true, 100000, false, 989.0, false, nullptr, nullptr};
+constexpr NumberField kTrainingModelExperts{1, false, 4096, false, 1, true, nullptr, nullptr};
+constexpr NumberField kTrainingModelFfnHidden{1, false, 4000000, false, kNoDefault, true, nullptr, nullptr};
+constexpr NumberField kTrainingModelHeads{1, false, 10000, false, kNoDefault, true, nullptr, nullptr};
+constexpr NumberField kTrainingModelHidden{1, false, 1000000, false, kNoDefault, true, nullptr, nullptr};
+constexpr NumberField kTrainingModelLayers{1, false, 1000, false, kNoDefault, true, nullptr, nullptr};
+constexpr NumberField kTrainingModelSeqLen{1, false, 10000000, false, kNoDefault, true, nullptr, nullptr};
+constexpr NumberField kTrainingModelTopK{1, false, 4096, false, 1, true, nullptr, nullptr};
+constexpr NumberField kTrainingModelVocab{1, false, 10000000, false, kNoDefault, true, nullptr, nullptr};
+constexpr NumberField kTrainingParallelBucketBytes{1, false, 9007199254740992, false, 100000000, true, "bytes", nullptr};
+constexpr NumberField kTrainingParallelDp{1, false, 131072, false, 1, true, nullptr, nullptr};
+constexpr NumberField kTrainingParallelEp{1, false, 131072, false, 1, true, nullptr, nullptr};
+constexpr NumberField kTrainingParallelMicroBatchSize{1, false, 100000, false, 1, true, nullptr, nullptr};
+constexpr NumberField kTrainingParallelMicroBatches{1, false, 100000, false, 1, true, nullptr, nullptr};
+constexpr NumberField kTrainingParallelPp{1, false, 131072, false, 1, true, nullptr, nullptr};
+constexpr NumberField kTrainingParallelTp{1, false, 131072, false, 1, true, nullptr, nullptr};
 constexpr NumberField kWatchdogsDeadlockReportUs{0, true, 1000000.0, false, 1000, false, "us", nullptr};
 inline const EnumField kWorkloadDistribution{"", {"websearch", "fb_hadoop", "alistorage", "custom"}};
 constexpr NumberField kWorkloadLoad{0, true, 1, false, 0.3, false, nullptr, nullptr};
@@ -414,7 +446,7 @@ constexpr NumberField kWorkloadStopUs{0, true, kInf, false, kNoDefault, false, "
 /// Every `topology` kind (the values of its discriminator), in declaration order.
 inline const std::vector<std::string> kTopologyKinds{"leaf_spine", "fat_tree", "three_tier", "dci", "rail_optimized", "multi_plane", "explicit"};
 /// Every `traffic` kind (the values of its discriminator), in declaration order.
-inline const std::vector<std::string> kTrafficKinds{"incast", "pairs", "permutation", "all_to_all", "perftest", "workload", "pingmesh", "flows", "stride", "inter_pod_permutation", "collective"};
+inline const std::vector<std::string> kTrafficKinds{"incast", "pairs", "permutation", "all_to_all", "perftest", "workload", "pingmesh", "flows", "stride", "inter_pod_permutation", "collective", "training"};
 /// Every `faults` kind (the values of its discriminator), in declaration order.
 inline const std::vector<std::string> kFaultKinds{"loss", "link_down", "link_up", "pfc_storm", "slow_receiver", "set"};
 
@@ -594,6 +626,42 @@ inline const CollectiveOp kCollectiveOps[] = {
     {"reduce_scatter", {"ring", "halving_doubling"}},
     {"all_to_all", {"direct"}},
     {"broadcast", {"ring", "tree"}},
+};
+
+/** The `training` generator's public models by name (docs/model.md). */
+struct TrainingModelValues
+{
+    const char* name;
+    uint64_t layers;
+    uint64_t hidden;
+    uint64_t ffnHidden;
+    uint64_t heads;
+    uint64_t seqLen;
+    uint64_t vocab;
+    uint64_t experts;
+    uint64_t topK;
+    bool gated;
+};
+
+inline const TrainingModelValues kTrainingModels[] = {
+    {"llama3-8b", 32, 4096, 14336, 32, 8192, 128256, 1, 1, true},
+    {"llama3-70b", 80, 8192, 28672, 64, 8192, 128256, 1, 1, true},
+    {"gpt3-175b", 96, 12288, 49152, 96, 2048, 50257, 1, 1, false},
+    {"mixtral-8x7b", 32, 4096, 14336, 32, 32768, 32000, 8, 2, true},
+};
+
+/** Bytes per element of each `training` precision. */
+struct TrainingPrecision
+{
+    const char* name;
+    uint32_t bytes;
+};
+
+inline const TrainingPrecision kTrainingPrecisions[] = {
+    {"bf16", 2},
+    {"fp16", 2},
+    {"fp8", 1},
+    {"fp32", 4},
 };
 
 } // namespace fabric

@@ -1,6 +1,7 @@
 #include "traffic-generator.h"
 
 #include "collective-generator.h"
+#include "training-generator.h"
 #include "flow-list-generator.h"
 #include "generator-context.h"
 #include "flow-size-cdf.h"
@@ -738,6 +739,10 @@ GenerateTraffic(const json* traffic, const TrafficContext& ctx, ordered_json* ou
             if (kind == "collective")
             {
                 GenerateCollective(g, pool);
+            }
+            else if (kind == "training")
+            {
+                GenerateTraining(g, pool);
             }
             else if (kind == "incast")
             {

@@ -10,6 +10,7 @@ from validation.figures import (  # noqa: F401
     flow,
     incast,
     pfc_alpha,
+    training,
     tuning,
     websearch,
 )

@@ -23,7 +23,8 @@ from app.runs.screening import MAX_KEEP, MIN_KEEP, SCREEN_METRICS
 from app.scenarios.document import Scenario
 from app.scenarios.faults import SET_PARAMS, FaultBase
 from app.scenarios.flow_model import FLOW_UNMODELLED
-from app.scenarios.traffic import COLLECTIVE_ALGORITHMS, Generator
+from app.scenarios.traffic import (COLLECTIVE_ALGORITHMS, TRAINING_MODELS,
+                                   TRAINING_PRECISION_BYTES, Generator)
 
 ROOT = Path(__file__).resolve().parents[3]
 COMMAND = "python -m app.contracts.generate (scripts/gen-contracts.sh)"
@@ -205,6 +206,14 @@ def typescript(schema: dict) -> str:
     out += [f"  {_ts_value(k)}: {_ts_value(v)}," for k, v in SCREEN_METRICS.items()]
     out += ["};", "/** How many points a screening keeps for packet level. */",
             f"export const SCREEN_KEEP = {{ min: {MIN_KEEP}, max: {MAX_KEEP} }} as const;", ""]
+    out += ["/** The `training` generator's public models by name (docs/model.md, \"Training iterations\"). */",
+            "export const TRAINING_MODELS: Readonly<Record<string, Readonly<Record<string, number | boolean>>>> = {"]
+    out += [f"  {_ts_value(name)}: {_ts_value(dims)}," for name, dims in TRAINING_MODELS.items()]
+    out += ["};", ""]
+    out += ["/** Bytes per element of each `training` precision. */",
+            "export const TRAINING_PRECISION_BYTES: Readonly<Record<string, number>> = {"]
+    out += [f"  {_ts_value(k)}: {v}," for k, v in TRAINING_PRECISION_BYTES.items()]
+    out += ["};", ""]
     return "\n".join(out)
 
 
@@ -358,7 +367,9 @@ def cpp(schema: dict) -> str:
             "inline const CollectiveOp kCollectiveOps[] = {"]
     for op, algs in COLLECTIVE_ALGORITHMS.items():
         out.append(f"    {{{json.dumps(op)}, {{{', '.join(json.dumps(a) for a in algs)}}}}},")
-    out += ["};", "", "} // namespace fabric", "", "#endif", ""]
+    out += ["};", ""]
+    out += _cpp_training_models()
+    out += ["} // namespace fabric", "", "#endif", ""]
     return "\n".join(out)
 
 
@@ -381,6 +392,27 @@ def _cpp_fabric_counts() -> list[str]:
                     f"    return {body};",
                     "}", ""]
     out += ["} // namespace counts", ""]
+    return out
+
+
+def _cpp_training_models() -> list[str]:
+    """The `training` generator's public models and precisions as tables the simulator reads."""
+    keys = list(next(iter(TRAINING_MODELS.values())))
+    out = ["/** The `training` generator's public models by name (docs/model.md). */",
+           "struct TrainingModelValues",
+           "{",
+           "    const char* name;"]
+    out += [f"    {'bool' if k == 'gated' else 'uint64_t'} {_lower_camel(k)};" for k in keys]
+    out += ["};", "", "inline const TrainingModelValues kTrainingModels[] = {"]
+    for name, dims in TRAINING_MODELS.items():
+        cells = [json.dumps(name)] + [("true" if dims[k] else "false") if isinstance(dims[k], bool)
+                                      else str(dims[k]) for k in keys]
+        out.append(f"    {{{', '.join(cells)}}},")
+    out += ["};", "", "/** Bytes per element of each `training` precision. */",
+            "struct TrainingPrecision", "{", "    const char* name;", "    uint32_t bytes;", "};", "",
+            "inline const TrainingPrecision kTrainingPrecisions[] = {"]
+    out += [f"    {{{json.dumps(k)}, {v}}}," for k, v in TRAINING_PRECISION_BYTES.items()]
+    out += ["};", ""]
     return out
 
 

@@ -43,8 +43,14 @@ def parse_lab(slug: str, text: str) -> LabPublic:
 
 
 def lab_files(directory: Path = LABS_DIR) -> list[Path]:
-    """The lab files, in name order (lab1-..., lab2-...)."""
-    return sorted(p for p in directory.glob("*.md") if SLUG.match(p.stem) and p.stem != "readme")
+    """The lab files, in number order (lab1-..., lab2-..., ..., lab10-...), then name."""
+    files = (p for p in directory.glob("*.md") if SLUG.match(p.stem) and p.stem != "readme")
+    return sorted(files, key=_lab_order)
+
+
+def _lab_order(path: Path) -> tuple[int, str]:
+    number = re.match(r"lab(\d+)", path.stem)
+    return (int(number.group(1)) if number else 1 << 30, path.stem)
 
 
 def load_lab(slug: str, directory: Path = LABS_DIR) -> LabPublic | None:

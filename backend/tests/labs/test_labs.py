@@ -12,7 +12,7 @@ from app.labs.service import LabFormatError, parse_lab
 
 LAB_SLUGS = {"lab1-ecn-incast", "lab2-rdma-distance", "lab3-pfc-storm", "lab4-pingmesh",
              "lab5-dci-accelerator", "lab6-pfc-alpha", "lab7-ecmp-collisions",
-             "lab8-erd-at-scale", "lab9-collectives-rail"}
+             "lab8-erd-at-scale", "lab9-collectives-rail", "lab10-training-plans"}
 
 
 def set_path(document: dict, path: str, value) -> None:
@@ -25,8 +25,11 @@ def set_path(document: dict, path: str, value) -> None:
 
 
 def test_every_lab_parses_with_steps_and_instructor_notes():
-    labs = {lab.slug: lab for lab in service.list_labs()}
+    listed = service.list_labs()
+    labs = {lab.slug: lab for lab in listed}
     assert set(labs) == LAB_SLUGS
+    # in number order: lab 10 after lab 9, not after lab 1
+    assert [lab.slug for lab in listed][-2:] == ["lab9-collectives-rail", "lab10-training-plans"]
     lab1 = labs["lab1-ecn-incast"]
     assert lab1.preset == "incast-2to1"
     assert [s.check.kind for s in lab1.steps if s.check][:3] == [
@@ -97,9 +100,12 @@ ANSWER_BLOCK = re.compile(r"^```answer ((?:[a-z0-9-]+ ?)+)[ \t]*\n(.*?)^```[ \t]
 
 def metric_exists(metric: str, jobs: set[str]) -> bool:
     """A prediction's metric names a result field (docs/labs/README.md): the run summary's, a
-    collective job's by name, or the Pingmesh's (docs/result.schema.json)."""
+    collective or training job's by name (a training job's `training` block too), or the
+    Pingmesh's (docs/result.schema.json)."""
     defs = json.loads((REPO_ROOT / "docs" / "result.schema.json").read_text())["$defs"]
     root, *rest = metric.split(".")
+    if root == "jobs" and rest[1:2] == ["training"]:  # jobs.<training job>.training.<field>
+        return len(rest) == 3 and rest[0] in jobs and rest[2] in defs["Training"]["properties"]
     if root == "jobs":
         return len(rest) == 2 and rest[0] in jobs and rest[1] in defs["Job"]["properties"]
     if root == "pingmesh":
@@ -124,5 +130,5 @@ def test_every_prediction_is_checked_against_its_run_and_answered_once_saved(api
             preset = p.run.preset or lab.preset
             scenario = api.get(f"/presets/{preset}").json()["scenario"]
             jobs = {t.get("job") or t.get("name") for t in scenario.get("traffic", [])
-                    if t["kind"] == "collective"}
+                    if t["kind"] in ("collective", "training")}
             assert metric_exists(p.metric, jobs), (lab.slug, p.id, p.metric)

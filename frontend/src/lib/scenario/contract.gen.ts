@@ -59,6 +59,8 @@ export const LIMITS = {
   MAX_COLLECTIVE_CHANNELS: 64,
   MAX_COLLECTIVE_ITERATIONS: 1000,
   MAX_JOB_NAME: 64,
+  MAX_TRAINING_ITERATIONS: 100,
+  MAX_TRAINING_PARALLEL: 131072,
   MAX_FLOW_AFTER: 1024,
 } as const;
 
@@ -418,6 +420,32 @@ export const SCHEMA_RANGES: Readonly<Record<string, NumberRange>> = {
   "ThreeTier.spines": { min: 1, max: 256 },
   "ThreeTier.tor_uplink_gbps": { min: 0.01, max: 1600.0 },
   "ThreeTier.tors_per_podset": { min: 1, max: 64 },
+  "Training.channels": { min: 1, max: 64 },
+  "Training.chunk_bytes": { min: 0, max: 9007199254740992 },
+  "Training.compute_us_per_layer": { min: 0, max: 1000000.0, exclusiveMin: true },
+  "Training.iterations": { min: 1, max: 100 },
+  "Training.nvlink_gbps": { min: 0.01, max: 14400.0 },
+  "Training.priority": { min: 0, max: 6 },
+  "Training.qps": { min: 1, max: 1024 },
+  "Training.servers": { min: 1, max: 150000 },
+  "Training.start_us": { min: 0 },
+  "TrainingGpu.mfu": { min: 0, max: 1, exclusiveMin: true },
+  "TrainingGpu.tflops": { min: 0, max: 100000, exclusiveMin: true },
+  "TrainingModel.experts": { min: 1, max: 4096 },
+  "TrainingModel.ffn_hidden": { min: 1, max: 4000000 },
+  "TrainingModel.heads": { min: 1, max: 10000 },
+  "TrainingModel.hidden": { min: 1, max: 1000000 },
+  "TrainingModel.layers": { min: 1, max: 1000 },
+  "TrainingModel.seq_len": { min: 1, max: 10000000 },
+  "TrainingModel.top_k": { min: 1, max: 4096 },
+  "TrainingModel.vocab": { min: 1, max: 10000000 },
+  "TrainingParallel.bucket_bytes": { min: 1, max: 9007199254740992 },
+  "TrainingParallel.dp": { min: 1, max: 131072 },
+  "TrainingParallel.ep": { min: 1, max: 131072 },
+  "TrainingParallel.micro_batch_size": { min: 1, max: 100000 },
+  "TrainingParallel.micro_batches": { min: 1, max: 100000 },
+  "TrainingParallel.pp": { min: 1, max: 131072 },
+  "TrainingParallel.tp": { min: 1, max: 131072 },
   "Watchdogs.deadlock_report_us": { min: 0, max: 1000000.0, exclusiveMin: true },
   "Workload.load": { min: 0, max: 1, exclusiveMin: true },
   "Workload.priority": { min: 0, max: 6 },
@@ -541,6 +569,22 @@ export const SCHEMA_DEFAULTS: Readonly<Record<string, number>> = {
   "ThreeTier.podsets": 2,
   "ThreeTier.spines": 4,
   "ThreeTier.tors_per_podset": 4,
+  "Training.channels": 1,
+  "Training.chunk_bytes": 0,
+  "Training.iterations": 1,
+  "Training.qps": 1,
+  "Training.start_us": 0,
+  "TrainingGpu.mfu": 0.4,
+  "TrainingGpu.tflops": 989.0,
+  "TrainingModel.experts": 1,
+  "TrainingModel.top_k": 1,
+  "TrainingParallel.bucket_bytes": 100000000,
+  "TrainingParallel.dp": 1,
+  "TrainingParallel.ep": 1,
+  "TrainingParallel.micro_batch_size": 1,
+  "TrainingParallel.micro_batches": 1,
+  "TrainingParallel.pp": 1,
+  "TrainingParallel.tp": 1,
   "Watchdogs.deadlock_report_us": 1000,
   "Workload.load": 0.3,
   "Workload.qps": 1,
@@ -551,7 +595,7 @@ export const SCHEMA_DEFAULTS: Readonly<Record<string, number>> = {
 export const TOPOLOGY_KINDS = ["leaf_spine", "fat_tree", "three_tier", "dci", "rail_optimized", "multi_plane", "explicit"] as const;
 
 /** Every `traffic` kind (its discriminator). */
-export const TRAFFIC_KINDS = ["incast", "pairs", "permutation", "all_to_all", "perftest", "workload", "pingmesh", "flows", "stride", "inter_pod_permutation", "collective"] as const;
+export const TRAFFIC_KINDS = ["incast", "pairs", "permutation", "all_to_all", "perftest", "workload", "pingmesh", "flows", "stride", "inter_pod_permutation", "collective", "training"] as const;
 
 /** Every `faults` kind (its discriminator). */
 export const FAULT_KINDS = ["loss", "link_down", "link_up", "pfc_storm", "slow_receiver", "set"] as const;
@@ -650,3 +694,19 @@ export const SCREEN_METRICS: Readonly<Record<string, "min" | "max">> = {
 };
 /** How many points a screening keeps for packet level. */
 export const SCREEN_KEEP = { min: 1, max: 64 } as const;
+
+/** The `training` generator's public models by name (docs/model.md, "Training iterations"). */
+export const TRAINING_MODELS: Readonly<Record<string, Readonly<Record<string, number | boolean>>>> = {
+  "llama3-8b": {"layers": 32, "hidden": 4096, "ffn_hidden": 14336, "heads": 32, "seq_len": 8192, "vocab": 128256, "experts": 1, "top_k": 1, "gated": true},
+  "llama3-70b": {"layers": 80, "hidden": 8192, "ffn_hidden": 28672, "heads": 64, "seq_len": 8192, "vocab": 128256, "experts": 1, "top_k": 1, "gated": true},
+  "gpt3-175b": {"layers": 96, "hidden": 12288, "ffn_hidden": 49152, "heads": 96, "seq_len": 2048, "vocab": 50257, "experts": 1, "top_k": 1, "gated": false},
+  "mixtral-8x7b": {"layers": 32, "hidden": 4096, "ffn_hidden": 14336, "heads": 32, "seq_len": 32768, "vocab": 32000, "experts": 8, "top_k": 2, "gated": true},
+};
+
+/** Bytes per element of each `training` precision. */
+export const TRAINING_PRECISION_BYTES: Readonly<Record<string, number>> = {
+  "bf16": 2,
+  "fp16": 2,
+  "fp8": 1,
+  "fp32": 4,
+};
