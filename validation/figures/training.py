@@ -19,32 +19,59 @@ def exposed(name: str, kind: str):
 
 
 def _rail(gpus: int, traffic: dict, rate: int = 100) -> dict:
-    return {"schema_version": 1, "seed": 1, "duration_us": 200000, "nic": {"mtu_bytes": 4096},
-            "topology": {"kind": "rail_optimized", "units": 2, "servers_per_unit": 2,
-                         "nics_per_server": gpus, "spines": 2, "host_rate_gbps": rate,
-                         "fabric_rate_gbps": rate},
-            "traffic": [traffic]}
+    return {
+        "schema_version": 1,
+        "seed": 1,
+        "duration_us": 200000,
+        "nic": {"mtu_bytes": 4096},
+        "topology": {
+            "kind": "rail_optimized",
+            "units": 2,
+            "servers_per_unit": 2,
+            "nics_per_server": gpus,
+            "spines": 2,
+            "host_rate_gbps": rate,
+            "fabric_rate_gbps": rate,
+        },
+        "traffic": [traffic],
+    }
 
 
 SMALL = {"layers": 8, "hidden": 512, "heads": 8, "seq_len": 512, "vocab": 1000}
 
 
 def _pure_dp() -> dict:
-    return _rail(1, {"kind": "training", "name": "dp", "servers": 4, "model": SMALL,
-                     "parallel": {"dp": 4, "bucket_bytes": 1000000000}, "compute_us_per_layer": 100})
+    return _rail(
+        1,
+        {
+            "kind": "training",
+            "name": "dp",
+            "servers": 4,
+            "model": SMALL,
+            "parallel": {"dp": 4, "bucket_bytes": 1000000000},
+            "compute_us_per_layer": 100,
+        },
+    )
 
 
 def _pure_dp_alone() -> dict:
     # the same gradient all-reduce (the stage's 8 layers and both embeddings, bf16) run alone
     grads = 8 * (4 * 512 * 512 + 2 * 512 * 2048) * 2 + 2 * 1000 * 512 * 2
-    return _rail(1, {"kind": "collective", "name": "dp", "op": "all_reduce", "servers": 4,
-                     "message_bytes": grads})
+    return _rail(1, {"kind": "collective", "name": "dp", "op": "all_reduce", "servers": 4, "message_bytes": grads})
 
 
 def _pipeline(m: int) -> dict:
-    return _rail(1, {"kind": "training", "name": "pp", "servers": 4,
-                     "model": {"layers": 8, "hidden": 64, "heads": 8, "seq_len": 64, "vocab": 1000},
-                     "parallel": {"pp": 4, "micro_batches": m}, "compute_us_per_layer": 200})
+    return _rail(
+        1,
+        {
+            "kind": "training",
+            "name": "pp",
+            "servers": 4,
+            "model": {"layers": 8, "hidden": 64, "heads": 8, "seq_len": 64, "vocab": 1000},
+            "parallel": {"pp": 4, "micro_batches": m},
+            "compute_us_per_layer": 200,
+        },
+    )
 
 
 # -- docs/model.md: the hand checks ----------------------------------------------------------
@@ -55,21 +82,24 @@ figure("training.dp.compute", DP, field("dp", "compute_us"), 0)
 figure("training.dp.alone", DP_ALONE, lambda r: job(r, "dp")["jct_us"], 2)
 for m in (4, 8):
     c = case(f"training.pp.m{m}", scenario=lambda m=m: _pipeline(m))
-    figure(f"training.pp.m{m}.bubble_pct", c,
-           lambda r: 100 * training("pp")(r)["bubble_us"] / training("pp")(r)["iteration_us"][0], 1)
+    figure(
+        f"training.pp.m{m}.bubble_pct",
+        c,
+        lambda r: 100 * training("pp")(r)["bubble_us"] / training("pp")(r)["iteration_us"][0],
+        1,
+    )
     figure(f"training.pp.m{m}.iteration", c, lambda r: training("pp")(r)["iteration_us"][0], 1)
 
 # -- 20. ai-training-70b: non-blocking against 2:1, and lab 10's plans -----------------------
 # lab 10: the same 1,024 GPUs and global batch (dp x micro-batches = 256 sequences), three plans
-PLANS = {"pp4": {},
-         "pp2": {"traffic.0.parallel.pp": 2, "traffic.0.parallel.dp": 64,
-                 "traffic.0.parallel.micro_batches": 4},
-         "pp8": {"traffic.0.parallel.pp": 8, "traffic.0.parallel.dp": 16,
-                 "traffic.0.parallel.micro_batches": 16}}
+PLANS = {
+    "pp4": {},
+    "pp2": {"traffic.0.parallel.pp": 2, "traffic.0.parallel.dp": 64, "traffic.0.parallel.micro_batches": 4},
+    "pp8": {"traffic.0.parallel.pp": 8, "traffic.0.parallel.dp": 16, "traffic.0.parallel.micro_batches": 16},
+}
 for spines, fabric in ((32, "nb"), (16, "2to1")):
     for plan, patch in PLANS.items():
-        c = case(f"training.70b.{fabric}.{plan}", "ai-training-70b",
-                 patch={"topology.spines": spines, **patch})
+        c = case(f"training.70b.{fabric}.{plan}", "ai-training-70b", patch={"topology.spines": spines, **patch})
         fid = f"training.70b.{fabric}.{plan}"
         figure(f"{fid}.iteration", c, field("llama", "mean_iteration_us", 1e-3), 2, "ms")
         figure(f"{fid}.mtok", c, field("llama", "tokens_per_s", 1e-6), 1, "million tokens/s")
@@ -83,26 +113,37 @@ for transport in ("rc", "sprayed"):
     c = case(f"training.moe.{transport}", "ai-training-moe", nic__transport=transport)
     figure(f"training.moe.{transport}.iteration", c, field("moe", "mean_iteration_us", 1e-3), 2, "ms")
     for kind in ("tp", "dp", "ep"):
-        figure(f"training.moe.{transport}.{kind}", c,
-               lambda r, kind=kind: exposed("moe", kind)(r) * 1e-3, 2, "ms")
+        figure(f"training.moe.{transport}.{kind}", c, lambda r, kind=kind: exposed("moe", kind)(r) * 1e-3, 2, "ms")
 figure("training.moe.compute", "training.moe.rc", field("moe", "compute_us", 1e-3), 2, "ms")
 
 # -- the flow engine runs the same plan ------------------------------------------------------
 EX = case("training.example.packet", scenario=lambda: _example())
 EX_F = case("training.example.flow", scenario=lambda: _example(), args=FLOW)
-figure("training.example.flow_err", (EX, EX_F),
-       lambda p, f: 100 * abs(training("dense")(f)["mean_iteration_us"] /
-                              training("dense")(p)["mean_iteration_us"] - 1), 3, "|error| %")
+figure(
+    "training.example.flow_err",
+    (EX, EX_F),
+    lambda p, f: 100 * abs(training("dense")(f)["mean_iteration_us"] / training("dense")(p)["mean_iteration_us"] - 1),
+    3,
+    "|error| %",
+)
 
 
 def _example() -> dict:
     import json
 
     from validation.figures.core import ROOT
+
     return json.loads((ROOT / "docs" / "examples" / "valid" / "training-3d-parallel.json").read_text())
+
 
 # what the 2:1 fabric costs each plan (lab 10)
 for plan in PLANS:
-    figure(f"training.70b.cost.{plan}", (f"training.70b.nb.{plan}", f"training.70b.2to1.{plan}"),
-           lambda nb, over: 100 * (training("llama")(over)["mean_iteration_us"] /
-                                   training("llama")(nb)["mean_iteration_us"] - 1), 1, "+ %")
+    figure(
+        f"training.70b.cost.{plan}",
+        (f"training.70b.nb.{plan}", f"training.70b.2to1.{plan}"),
+        lambda nb, over: (
+            100 * (training("llama")(over)["mean_iteration_us"] / training("llama")(nb)["mean_iteration_us"] - 1)
+        ),
+        1,
+        "+ %",
+    )
