@@ -1,0 +1,93 @@
+import { render, screen, within } from "@testing-library/react";
+import fixture from "../utils/testdata/training-jobs.json";
+import {
+  COMM_KINDS, type TrainingJob, agrees, disagreements, dominanceText, iterationParts, timelineTotals, trainingCards, unionUs,
+} from "../utils/training";
+import { formatDurationUs } from "../../../lib/format";
+import { TrainingPanel } from "./TrainingPanel";
+import { HIDDEN_OPACITY, mergeSpans } from "./TrainingTimeline";
+
+// a hand-made 70B-class job (TP 8 x PP 4 x DP 32, 8 micro-batches): compute 216 ms, a bubble of
+// 80.6 ms, exposed TP 28.8 ms, PP 0.4 ms and DP 42 ms add up to its 367.8 ms iteration
+const job = fixture[0] as unknown as TrainingJob;
+const clone = (): TrainingJob => JSON.parse(JSON.stringify(job)) as TrainingJob;
+
+describe("a training job's cards and timeline", () => {
+  it("the timeline draws the cards' compute and exposed time of every kind", () => {
+    const tot = timelineTotals(job.training);
+    expect(tot.computeUs).toBe(job.training.compute_us);
+    for (const k of COMM_KINDS) expect(tot.exposedUs[k]).toBe(job.training.exposed_us[k]);
+    expect(tot.lengthUs).toBe(job.training.mean_iteration_us);
+    expect(disagreements(job.training)).toEqual([]);
+  });
+
+  it("the rendered cards and the rendered legend carry the same figures", () => {
+    render(<TrainingPanel job={job} anchor="t" runId="r1" index={0} />);
+    const card = (label: string) => within(document.querySelector(`[data-metric="${label}"]`) as HTMLElement).getByRole("definition").textContent;
+    const legend = screen.getByTestId("training-legend");
+    expect(card("Compute")).toBe(formatDurationUs(Number(legend.querySelector("[data-legend-kind=compute]")!.getAttribute("data-total-us"))));
+    for (const k of COMM_KINDS) {
+      const drawn = Number(legend.querySelector(`[data-legend-kind=${k}]`)!.getAttribute("data-exposed-us"));
+      expect(card(`Exposed ${k.toUpperCase()}`)).toBe(formatDurationUs(drawn));
+    }
+    expect(card("Iteration time")).toBe("368 ms");
+    expect(card("Critical collective")).toBe("42 ms");
+    expect(screen.queryByTestId("training-disagreement")).toBeNull();
+  });
+
+  it("exposed communication is outlined in full colour; hidden communication is faded", () => {
+    const { container } = render(<TrainingPanel job={job} anchor="t" runId="r1" index={0} />);
+    const exposed = [...container.querySelectorAll("rect.training-span.exposed")].filter((r) => r.getAttribute("data-kind") !== "compute");
+    expect(exposed.length).toBeGreaterThan(0);
+    for (const r of exposed) {
+      expect(r.getAttribute("stroke")).toBe("#000");
+      expect(r.getAttribute("fill-opacity")).toBe("1");
+    }
+    const hidden = [...container.querySelectorAll("rect.training-span:not(.exposed)")].filter((r) => r.getAttribute("data-kind") !== "compute");
+    expect(new Set(hidden.map((r) => r.getAttribute("data-kind")))).toEqual(new Set(["pp", "dp"]));
+    for (const r of hidden) expect(r.getAttribute("fill-opacity")).toBe(String(HIDDEN_OPACITY));
+  });
+
+  it("says what dominates, from the largest part", () => {
+    expect(iterationParts(job.training).map((p) => p.key)).toEqual(["compute", "bubble", "dp", "tp", "pp"]);
+    const text = dominanceText(job.training);
+    expect(text).toMatch(/^The iteration \(368 ms on average\) is dominated by compute: 216 ms, 58\.7 % of it\./);
+    expect(text).toContain("Communication not hidden behind compute adds 71.2 ms (19.4 %), most of it DP.");
+    // a slower fabric: DP now the largest part
+    const slow = clone();
+    slow.training.exposed_us.dp = 400_000;
+    slow.training.mean_iteration_us = 725_800;
+    expect(dominanceText(slow.training)).toMatch(/dominated by exposed DP communication: 400 ms, 55\.1 %/);
+  });
+
+  it("a timeline that does not match the cards is said, not hidden", () => {
+    const off = clone();
+    off.training.exposed_us.dp = 10_000;
+    expect(disagreements(off.training)).toEqual(["exposed DP: the card says 10 ms, the timeline draws 42 ms"]);
+    render(<TrainingPanel job={off} anchor="t" runId="r1" index={0} />);
+    expect(screen.getByTestId("training-disagreement").textContent).toContain("exposed DP");
+  });
+
+  it("overlapping spans count once; merging for the drawing keeps each kind's union", () => {
+    expect(unionUs([{ start_us: 0, end_us: 10 }, { start_us: 5, end_us: 15 }, { start_us: 20, end_us: 25 }])).toBe(20);
+    const merged = mergeSpans(job.training.timeline, 5000);
+    for (const k of ["compute", ...COMM_KINDS] as const) {
+      for (const e of [true, false]) {
+        const before = unionUs(job.training.timeline.filter((s) => s.kind === k && s.exposed === e));
+        const after = merged.filter((s) => s.kind === k && s.exposed === e).reduce((a, s) => a + s.end_us - s.start_us, 0);
+        expect(after).toBeGreaterThanOrEqual(before);
+      }
+    }
+    expect(merged.length).toBeLessThan(job.training.timeline.length);
+    expect(agrees(100, 100.4)).toBe(true);
+    expect(agrees(100, 102)).toBe(false);
+  });
+
+  it("cards list every kind's exposed time and the critical collective's op, size and ranks", () => {
+    const cards = Object.fromEntries(trainingCards(job, "t").map((c) => [c.label, c]));
+    expect(Object.keys(cards)).toEqual(["Iteration time", "Tokens per second", "Compute", "Exposed TP", "Exposed PP", "Exposed DP", "Exposed EP", "Critical collective"]);
+    expect(cards["Critical collective"].note).toBe("DP reduce-scatter of 1093 MB over 32 ranks");
+    expect(cards["Tokens per second"].value).toBe("5,702,000");
+    expect(cards["Iteration time"].note).toBe("every iteration within 600 us of the others");
+  });
+});
