@@ -78,14 +78,14 @@ export function SweepPage() {
       </div>
       {done.length === 0 ? <Empty>No point has finished yet; the heatmap fills in as runs complete.</Empty> : (
         <>
-          {/* a sweep of collective jobs opens on each job's JCT and busbw, not on throughput */}
+          {/* a sweep of collective jobs opens on each job's JCT and busbw, one of training jobs on tokens/s, not on throughput */}
           <JobSweep points={points} dims={dims} onOpenRun={(runId) => navigate(`/runs/${runId}`)} />
           <HeatmapExplorer
             points={points}
             paths={dims}
             comparePoints={compare.data?.points as unknown as SweepPoint[] | undefined}
             onOpenRun={(runId) => navigate(`/runs/${runId}`)}
-            initialMetric={jobs.length ? jobKey("busbw_gbps", jobs[0]) : undefined}
+            initialMetric={points.some((p) => p.metrics?.tokens_per_s != null) ? "tokens_per_s" : jobs.length ? jobKey("busbw_gbps", jobs[0]) : undefined}
           />
         </>
       )}

@@ -5,6 +5,7 @@ import {
 } from "../utils/training";
 import { formatDurationUs } from "../../../lib/format";
 import { TrainingPanel } from "./TrainingPanel";
+import { jobCompareRows } from "../utils/compare";
 import { HIDDEN_OPACITY, mergeSpans } from "./TrainingTimeline";
 
 // a hand-made 70B-class job (TP 8 x PP 4 x DP 32, 8 micro-batches): compute 216 ms, a bubble of
@@ -89,5 +90,21 @@ describe("a training job's cards and timeline", () => {
     expect(cards["Critical collective"].note).toBe("DP reduce-scatter of 1093 MB over 32 ranks");
     expect(cards["Tokens per second"].value).toBe("5,702,000");
     expect(cards["Iteration time"].note).toBe("every iteration within 600 us of the others");
+  });
+
+  it("compare lists a training job's JCT, iteration time, tokens/s and exposed DP and TP time, a collective's JCT and busbw", () => {
+    const slower = clone();
+    slower.training.mean_iteration_us = 400_000;
+    slower.training.tokens_per_s = 5_242_880;
+    const ring = { name: "ring", jct_us: 410, busbw_gbps: 322 };
+    const rows = jobCompareRows([{ jobs: [ring, job] }, { jobs: [ring, slower] }]);
+    expect(rows.map((r) => [r.label, r.higherIsBetter])).toEqual([
+      ["ring: JCT", false], ["ring: busbw", true],
+      ["llama70b: JCT", false], ["llama70b: Iteration time", false], ["llama70b: Tokens per second", true],
+      ["llama70b: Exposed DP time", false], ["llama70b: Exposed TP time", false]]);
+    const row = (label: string) => rows.find((r) => r.label === label)!;
+    expect(row("llama70b: Iteration time").values).toEqual([367_800, 400_000]);
+    expect(row("llama70b: Tokens per second").values).toEqual([job.training.tokens_per_s, 5_242_880]);
+    expect(row("llama70b: Exposed DP time").values).toEqual([42_000, 42_000]);
   });
 });
