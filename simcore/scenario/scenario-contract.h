@@ -60,6 +60,8 @@ constexpr uint64_t kMaxCollectiveRanks = 131072ULL;
 constexpr uint64_t kMaxCollectiveChannels = 64ULL;
 constexpr uint64_t kMaxCollectiveIterations = 1000ULL;
 constexpr uint64_t kMaxJobName = 64ULL;
+constexpr uint64_t kMaxTrainingIterations = 100ULL;
+constexpr uint64_t kMaxTrainingParallel = 131072ULL;
 constexpr uint64_t kMaxFlowAfter = 1024ULL;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -356,6 +358,32 @@ constexpr NumberField kThreeTierPodsets{1, false, 64, false, 2, true, nullptr, n
 constexpr NumberField kThreeTierSpines{1, false, 256, false, 4, true, nullptr, nullptr};
 constexpr NumberField kThreeTierTorUplinkGbps{0.01, false, 1600.0, false, kNoDefault, false, "Gbit/s", nullptr};
 constexpr NumberField kThreeTierTorsPerPodset{1, false, 64, false, 4, true, nullptr, nullptr};
+constexpr NumberField kTrainingChannels{1, false, 64, false, 1, true, nullptr, nullptr};
+constexpr NumberField kTrainingChunkBytes{0, false, 9007199254740992, false, 0, true, "bytes", nullptr};
+constexpr NumberField kTrainingComputeUsPerLayer{0, true, 1000000.0, false, kNoDefault, false, nullptr, nullptr};
+constexpr NumberField kTrainingIterations{1, false, 100, false, 1, true, nullptr, nullptr};
+constexpr NumberField kTrainingNvlinkGbps{0.01, false, 14400.0, false, kNoDefault, false, "Gbit/s", nullptr};
+constexpr NumberField kTrainingPriority{0, false, 6, false, kNoDefault, true, nullptr, nullptr};
+constexpr NumberField kTrainingQps{1, false, 1024, false, 1, true, nullptr, nullptr};
+constexpr NumberField kTrainingServers{1, false, 150000, false, kNoDefault, true, nullptr, nullptr};
+constexpr NumberField kTrainingStartUs{0, false, kInf, false, 0, false, "us", nullptr};
+constexpr NumberField kTrainingGpuMfu{0, true, 1, false, 0.4, false, nullptr, nullptr};
+constexpr NumberField kTrainingGpuTflops{0, true, 100000, false, 989.0, false, nullptr, nullptr};
+constexpr NumberField kTrainingModelExperts{1, false, 4096, false, 1, true, nullptr, nullptr};
+constexpr NumberField kTrainingModelFfnHidden{1, false, 4000000, false, kNoDefault, true, nullptr, nullptr};
+constexpr NumberField kTrainingModelHeads{1, false, 10000, false, kNoDefault, true, nullptr, nullptr};
+constexpr NumberField kTrainingModelHidden{1, false, 1000000, false, kNoDefault, true, nullptr, nullptr};
+constexpr NumberField kTrainingModelLayers{1, false, 1000, false, kNoDefault, true, nullptr, nullptr};
+constexpr NumberField kTrainingModelSeqLen{1, false, 10000000, false, kNoDefault, true, nullptr, nullptr};
+constexpr NumberField kTrainingModelTopK{1, false, 4096, false, 1, true, nullptr, nullptr};
+constexpr NumberField kTrainingModelVocab{1, false, 10000000, false, kNoDefault, true, nullptr, nullptr};
+constexpr NumberField kTrainingParallelBucketBytes{1, false, 9007199254740992, false, 100000000, true, "bytes", nullptr};
+constexpr NumberField kTrainingParallelDp{1, false, 131072, false, 1, true, nullptr, nullptr};
+constexpr NumberField kTrainingParallelEp{1, false, 131072, false, 1, true, nullptr, nullptr};
+constexpr NumberField kTrainingParallelMicroBatchSize{1, false, 100000, false, 1, true, nullptr, nullptr};
+constexpr NumberField kTrainingParallelMicroBatches{1, false, 100000, false, 1, true, nullptr, nullptr};
+constexpr NumberField kTrainingParallelPp{1, false, 131072, false, 1, true, nullptr, nullptr};
+constexpr NumberField kTrainingParallelTp{1, false, 131072, false, 1, true, nullptr, nullptr};
 constexpr NumberField kWatchdogsDeadlockReportUs{0, true, 1000000.0, false, 1000, false, "us", nullptr};
 constexpr NumberField kWorkloadLoad{0, true, 1, false, 0.3, false, nullptr, nullptr};
 constexpr NumberField kWorkloadPriority{0, false, 6, false, kNoDefault, true, nullptr, nullptr};
@@ -424,6 +452,42 @@ inline const CollectiveOp kCollectiveOps[] = {
     {"reduce_scatter", {"ring", "halving_doubling"}},
     {"all_to_all", {"direct"}},
     {"broadcast", {"ring", "tree"}},
+};
+
+/** The `training` generator's public models by name (docs/model.md). */
+struct TrainingModelValues
+{
+    const char* name;
+    uint64_t layers;
+    uint64_t hidden;
+    uint64_t ffnHidden;
+    uint64_t heads;
+    uint64_t seqLen;
+    uint64_t vocab;
+    uint64_t experts;
+    uint64_t topK;
+    bool gated;
+};
+
+inline const TrainingModelValues kTrainingModels[] = {
+    {"llama3-8b", 32, 4096, 14336, 32, 8192, 128256, 1, 1, true},
+    {"llama3-70b", 80, 8192, 28672, 64, 8192, 128256, 1, 1, true},
+    {"gpt3-175b", 96, 12288, 49152, 96, 2048, 50257, 1, 1, false},
+    {"mixtral-8x7b", 32, 4096, 14336, 32, 32768, 32000, 8, 2, true},
+};
+
+/** Bytes per element of each `training` precision. */
+struct TrainingPrecision
+{
+    const char* name;
+    uint32_t bytes;
+};
+
+inline const TrainingPrecision kTrainingPrecisions[] = {
+    {"bf16", 2},
+    {"fp16", 2},
+    {"fp8", 1},
+    {"fp32", 4},
 };
 
 } // namespace fabric

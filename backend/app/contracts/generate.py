@@ -23,7 +23,7 @@ from app.scenarios import limits
 from app.scenarios.cc_presets import CC_PRESETS, CNP_PRESETS
 from app.scenarios.document import Scenario
 from app.scenarios.faults import SET_PARAMS
-from app.scenarios.traffic import COLLECTIVE_ALGORITHMS
+from app.scenarios.traffic import COLLECTIVE_ALGORITHMS, TRAINING_MODELS, TRAINING_PRECISION_BYTES
 
 ROOT = Path(__file__).resolve().parents[3]
 COMMAND = "python -m app.contracts.generate (scripts/gen-contracts.sh)"
@@ -148,6 +148,14 @@ def typescript(schema: dict) -> str:
             "export const COLLECTIVE_DEFAULTS: Readonly<Record<string, unknown>> = {"]
     out += [f"  {_ts_value(k)}: {_ts_value(v['default'])}," for k, v in props.items()
             if v.get("default") is not None]
+    out += ["};", ""]
+    out += ["/** The `training` generator's public models by name (docs/model.md, \"Training iterations\"). */",
+            "export const TRAINING_MODELS: Readonly<Record<string, Readonly<Record<string, number | boolean>>>> = {"]
+    out += [f"  {_ts_value(name)}: {_ts_value(dims)}," for name, dims in TRAINING_MODELS.items()]
+    out += ["};", ""]
+    out += ["/** Bytes per element of each `training` precision. */",
+            "export const TRAINING_PRECISION_BYTES: Readonly<Record<string, number>> = {"]
+    out += [f"  {_ts_value(k)}: {v}," for k, v in TRAINING_PRECISION_BYTES.items()]
     out += ["};", ""]
     return "\n".join(out)
 
@@ -295,8 +303,31 @@ def cpp(schema: dict) -> str:
             "inline const CollectiveOp kCollectiveOps[] = {"]
     for op, algs in COLLECTIVE_ALGORITHMS.items():
         out.append(f"    {{{json.dumps(op)}, {{{', '.join(json.dumps(a) for a in algs)}}}}},")
-    out += ["};", "", "} // namespace fabric", "", "#endif", ""]
+    out += ["};", ""]
+    out += _cpp_training_models()
+    out += ["} // namespace fabric", "", "#endif", ""]
     return "\n".join(out)
+
+
+def _cpp_training_models() -> list[str]:
+    """The `training` generator's public models and precisions as tables the simulator reads."""
+    keys = list(next(iter(TRAINING_MODELS.values())))
+    out = ["/** The `training` generator's public models by name (docs/model.md). */",
+           "struct TrainingModelValues",
+           "{",
+           "    const char* name;"]
+    out += [f"    {'bool' if k == 'gated' else 'uint64_t'} {_lower_camel(k)};" for k in keys]
+    out += ["};", "", "inline const TrainingModelValues kTrainingModels[] = {"]
+    for name, dims in TRAINING_MODELS.items():
+        cells = [json.dumps(name)] + [("true" if dims[k] else "false") if isinstance(dims[k], bool)
+                                      else str(dims[k]) for k in keys]
+        out.append(f"    {{{', '.join(cells)}}},")
+    out += ["};", "", "/** Bytes per element of each `training` precision. */",
+            "struct TrainingPrecision", "{", "    const char* name;", "    uint32_t bytes;", "};", "",
+            "inline const TrainingPrecision kTrainingPrecisions[] = {"]
+    out += [f"    {{{json.dumps(k)}, {v}}}," for k, v in TRAINING_PRECISION_BYTES.items()]
+    out += ["};", ""]
+    return out
 
 
 def _lower_camel(name: str) -> str:

@@ -85,5 +85,7 @@ MAX_COLLECTIVE_RANKS = 131_072  # 2^17: a ring over every GPU of a 100,000-GPU f
 MAX_COLLECTIVE_CHANNELS = 64
 MAX_COLLECTIVE_ITERATIONS = 1000
 MAX_JOB_NAME = 64
+MAX_TRAINING_ITERATIONS = 100
+MAX_TRAINING_PARALLEL = 131_072  # tp, pp, dp, ep each: at most the ranks of a collective
 # A listed flow's `after`: how many flows it may wait for.
 MAX_FLOW_AFTER = 1024

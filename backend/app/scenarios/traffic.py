@@ -299,6 +299,155 @@ class Collective(Generator):
         return self
 
 
+# Public models the training generator knows by name. Dimensions from the papers and model cards
+# cited in docs/model.md ("Training iterations"): Llama 3 (Dubey et al. 2024, Table 3; vocabulary
+# from the released config), GPT-3 (Brown et al. 2020, Table 2.1; GPT-2's BPE vocabulary), Mixtral
+# (Jiang et al. 2024, Table 1). `gated`: a SwiGLU MLP of three matrices instead of two.
+TRAINING_MODELS: dict[str, dict[str, int | bool]] = {
+    "llama3-8b": {"layers": 32, "hidden": 4096, "ffn_hidden": 14336, "heads": 32, "seq_len": 8192,
+                  "vocab": 128256, "experts": 1, "top_k": 1, "gated": True},
+    "llama3-70b": {"layers": 80, "hidden": 8192, "ffn_hidden": 28672, "heads": 64, "seq_len": 8192,
+                   "vocab": 128256, "experts": 1, "top_k": 1, "gated": True},
+    "gpt3-175b": {"layers": 96, "hidden": 12288, "ffn_hidden": 49152, "heads": 96, "seq_len": 2048,
+                  "vocab": 50257, "experts": 1, "top_k": 1, "gated": False},
+    "mixtral-8x7b": {"layers": 32, "hidden": 4096, "ffn_hidden": 14336, "heads": 32, "seq_len": 32768,
+                     "vocab": 32000, "experts": 8, "top_k": 2, "gated": True},
+}
+
+# Bytes per element of activations, gradients and parameters on the wire.
+TRAINING_PRECISION_BYTES = {"bf16": 2, "fp16": 2, "fp8": 1, "fp32": 4}
+
+
+class TrainingModel(Strict):
+    """A transformer's dimensions (decoder-only; MoE when experts > 1)."""
+
+    layers: int = Field(ge=1, le=1000)
+    hidden: int = Field(ge=1, le=1_000_000, description="model dimension h")
+    ffn_hidden: int | None = Field(None, ge=1, le=4_000_000, description="MLP inner dimension; default 4 x hidden")
+    heads: int = Field(ge=1, le=10_000)
+    seq_len: int = Field(ge=1, le=10_000_000, description="tokens per sequence")
+    vocab: int = Field(ge=1, le=10_000_000)
+    experts: int = Field(1, ge=1, le=4096, description="MLP experts per layer (1: dense)")
+    top_k: int = Field(1, ge=1, le=4096, description="experts per token")
+    gated: bool = Field(False, description="SwiGLU MLP: three matrices instead of two")
+
+    @model_validator(mode="after")
+    def _experts(self) -> "TrainingModel":
+        """top_k experts among experts."""
+        if self.top_k > self.experts:
+            raise_errors("TrainingModel", [error_at(("top_k",), f"must be <= experts ({self.experts})", self.top_k)])
+        return self
+
+
+class TrainingParallel(Strict):
+    """A Megatron-LM parallelism plan (ranks = tp x pp x dp)."""
+
+    tp: int = Field(1, ge=1, le=limits.MAX_TRAINING_PARALLEL, description="tensor parallel")
+    pp: int = Field(1, ge=1, le=limits.MAX_TRAINING_PARALLEL, description="pipeline stages")
+    dp: int = Field(1, ge=1, le=limits.MAX_TRAINING_PARALLEL, description="data parallel")
+    ep: int = Field(1, ge=1, le=limits.MAX_TRAINING_PARALLEL,
+                    description="expert parallel: DP ranks the experts are spread over (divides dp)")
+    micro_batches: int = Field(1, ge=1, le=100_000, description="per iteration, per DP rank")
+    micro_batch_size: int = Field(1, ge=1, le=100_000, description="sequences per micro-batch")
+    distributed_optimizer: bool = Field(
+        False, description="DP gradients by reduce-scatter and parameters by all-gather, not one all-reduce")
+    sequence_parallel: bool = Field(
+        False, description="TP all-reduces as reduce-scatter + all-gather")
+    overlap_grad_reduce: bool = Field(
+        False, description="DP buckets start during the last micro-batch's backward pass")
+    bucket_bytes: int = Field(100_000_000, ge=1, le=limits.MAX_SIZE_BYTES,
+                              description="DP gradient bucket, bytes")
+
+
+class TrainingGpu(Strict):
+    """A GPU's compute rate for the FLOP count."""
+
+    tflops: float = Field(989.0, gt=0, le=100_000, description="dense peak at the precision, TFLOP/s (H100 SXM bf16: 989)")
+    mfu: float = Field(0.4, gt=0, le=1, description="model FLOPs utilisation")
+
+
+TP_ALGORITHMS = ("ring", "tree", "halving_doubling", "hierarchical")
+
+
+class Training(Generator):
+    """One or more training iterations of a model under a parallelism plan: per layer compute and
+    TP collectives, PP sends in a 1F1B schedule, EP all-to-alls, DP gradient buckets."""
+
+    kind: Literal["training"]
+    hosts: list[NodeId] | None = Field(
+        None, min_length=1, max_length=limits.MAX_COLLECTIVE_RANKS,
+        description="the ranks in rank order; default: the servers placement picks, else every host")
+    servers: int | None = Field(None, ge=1, le=limits.MAX_NODES,
+                                description="how many servers placement gives the job (all their NICs are ranks)")
+    placement: Literal["packed", "spread", "random"] = Field(
+        "packed", description="with servers: the first free servers, free servers spread across "
+        "leaves or units, or free servers drawn from the seed")
+    model: Literal[tuple(TRAINING_MODELS)] | TrainingModel = Field(  # type: ignore[valid-type]
+        description="a public model by name, or its dimensions")
+    parallel: TrainingParallel = Field(default_factory=TrainingParallel)
+    gpu: TrainingGpu = Field(default_factory=TrainingGpu)
+    compute_us_per_layer: float | None = Field(
+        None, gt=0, le=limits.MAX_DURATION_US,
+        description="forward time of one layer for one micro-batch (backward: 2x); default: from the FLOP count and gpu")
+    precision: Literal["bf16", "fp16", "fp8", "fp32"] = Field("bf16", description="bytes per element: 2, 2, 1, 4")
+    iterations: int = Field(1, ge=1, le=limits.MAX_TRAINING_ITERATIONS)
+    tp_algorithm: Literal["ring", "tree", "halving_doubling", "hierarchical"] = Field(
+        "ring", description="TP all-reduce (with sequence_parallel: ring or halving_doubling)")
+    dp_algorithm: Literal["ring", "tree", "halving_doubling", "hierarchical"] = Field(
+        "ring", description="DP all-reduce (with distributed_optimizer: ring or halving_doubling)")
+    channels: int = Field(1, ge=1, le=limits.MAX_COLLECTIVE_CHANNELS,
+                          description="parallel rings or trees of every collective, each its own QPs")
+    chunk_bytes: int = Field(0, ge=0, le=limits.MAX_SIZE_BYTES,
+                             description="pipelining unit; 0: ring steps whole, tree 1 MiB")
+    job: str = Field("", max_length=limits.MAX_JOB_NAME,
+                     description="the job's name in results; default: the generator's name, else job{index}")
+    nvlink_gbps: float | None = Field(
+        None, ge=limits.MIN_RATE_GBPS, le=limits.MAX_NVLINK_GBPS,
+        description="Gbit/s per GPU and direction inside a server; default: topology.nvlink_gbps, else 3600")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "Training":
+        """The plan's products, divisibility and algorithms; ranks distinct; hosts or servers."""
+        errors = []
+        p = self.parallel
+        m = TrainingModel(**TRAINING_MODELS[self.model]) if isinstance(self.model, str) else self.model
+        if self.hosts is not None:
+            seen: set[str] = set()
+            for i, h in enumerate(self.hosts):
+                if h in seen:
+                    errors.append(error_at(("hosts", i), f"'{h}' is a rank twice", h))
+                seen.add(h)
+            if self.servers is not None:
+                errors.append(error_at(("servers",), "give hosts or servers, not both", self.servers))
+            if len(self.hosts) != p.tp * p.pp * p.dp:
+                errors.append(error_at(("parallel",), f"tp x pp x dp = {p.tp} x {p.pp} x {p.dp} = "
+                                       f"{p.tp * p.pp * p.dp}, but the job has {len(self.hosts)} ranks", None))
+        errors += training_plan_errors(m, p)
+        for field, alg, split in (("tp_algorithm", self.tp_algorithm, p.sequence_parallel),
+                                  ("dp_algorithm", self.dp_algorithm, p.distributed_optimizer)):
+            if split and alg not in COLLECTIVE_ALGORITHMS["reduce_scatter"]:
+                errors.append(error_at((field,), f"'{alg}' does not run reduce_scatter and all_gather "
+                                       f"(allowed: {', '.join(COLLECTIVE_ALGORITHMS['reduce_scatter'])})", alg))
+        if self.qps != 1:
+            errors.append(error_at(("qps",), "must be 1 for a training job (channels sets its parallel QPs)", self.qps))
+        raise_errors("Training", errors[:20])
+        return self
+
+
+def training_plan_errors(m: TrainingModel, p: TrainingParallel) -> list:
+    """What Megatron-LM refuses: layers split evenly over stages, heads over TP, experts over EP."""
+    errors = []
+    if m.layers % p.pp:
+        errors.append(error_at(("parallel", "pp"), f"must divide the model's layers ({m.layers})", p.pp))
+    if m.heads % p.tp:
+        errors.append(error_at(("parallel", "tp"), f"must divide the model's heads ({m.heads})", p.tp))
+    if p.dp % p.ep:
+        errors.append(error_at(("parallel", "ep"), f"must divide dp ({p.dp})", p.ep))
+    elif p.ep > 1 and m.experts % p.ep:
+        errors.append(error_at(("parallel", "ep"), f"must divide the model's experts ({m.experts})", p.ep))
+    return errors
+
+
 def _cdf_errors(cdf: list[tuple[int, float]]) -> list:
     """Sizes strictly increasing, percents not decreasing, ending at 100."""
     for i in range(1, len(cdf)):
@@ -313,7 +462,7 @@ def _cdf_errors(cdf: list[tuple[int, float]]) -> list:
 
 TrafficGenerator = Annotated[
     Incast | Pairs | Permutation | AllToAll | Perftest | Workload | Pingmesh | FlowList | Stride
-    | InterPodPermutation | Collective,
+    | InterPodPermutation | Collective | Training,
     Field(discriminator="kind"),
 ]
 

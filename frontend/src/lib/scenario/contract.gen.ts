@@ -50,6 +50,8 @@ export const LIMITS = {
   MAX_COLLECTIVE_CHANNELS: 64,
   MAX_COLLECTIVE_ITERATIONS: 1000,
   MAX_JOB_NAME: 64,
+  MAX_TRAINING_ITERATIONS: 100,
+  MAX_TRAINING_PARALLEL: 131072,
   MAX_FLOW_AFTER: 1024,
 } as const;
 
@@ -404,6 +406,32 @@ export const SCHEMA_RANGES: Readonly<Record<string, NumberRange>> = {
   "ThreeTier.spines": { min: 1, max: 256 },
   "ThreeTier.tor_uplink_gbps": { min: 0.01, max: 1600.0 },
   "ThreeTier.tors_per_podset": { min: 1, max: 64 },
+  "Training.channels": { min: 1, max: 64 },
+  "Training.chunk_bytes": { min: 0, max: 9007199254740992 },
+  "Training.compute_us_per_layer": { min: 0, max: 1000000.0, exclusiveMin: true },
+  "Training.iterations": { min: 1, max: 100 },
+  "Training.nvlink_gbps": { min: 0.01, max: 14400.0 },
+  "Training.priority": { min: 0, max: 6 },
+  "Training.qps": { min: 1, max: 1024 },
+  "Training.servers": { min: 1, max: 150000 },
+  "Training.start_us": { min: 0 },
+  "TrainingGpu.mfu": { min: 0, max: 1, exclusiveMin: true },
+  "TrainingGpu.tflops": { min: 0, max: 100000, exclusiveMin: true },
+  "TrainingModel.experts": { min: 1, max: 4096 },
+  "TrainingModel.ffn_hidden": { min: 1, max: 4000000 },
+  "TrainingModel.heads": { min: 1, max: 10000 },
+  "TrainingModel.hidden": { min: 1, max: 1000000 },
+  "TrainingModel.layers": { min: 1, max: 1000 },
+  "TrainingModel.seq_len": { min: 1, max: 10000000 },
+  "TrainingModel.top_k": { min: 1, max: 4096 },
+  "TrainingModel.vocab": { min: 1, max: 10000000 },
+  "TrainingParallel.bucket_bytes": { min: 1, max: 9007199254740992 },
+  "TrainingParallel.dp": { min: 1, max: 131072 },
+  "TrainingParallel.ep": { min: 1, max: 131072 },
+  "TrainingParallel.micro_batch_size": { min: 1, max: 100000 },
+  "TrainingParallel.micro_batches": { min: 1, max: 100000 },
+  "TrainingParallel.pp": { min: 1, max: 131072 },
+  "TrainingParallel.tp": { min: 1, max: 131072 },
   "Watchdogs.deadlock_report_us": { min: 0, max: 1000000.0, exclusiveMin: true },
   "Workload.load": { min: 0, max: 1, exclusiveMin: true },
   "Workload.priority": { min: 0, max: 6 },
@@ -416,7 +444,7 @@ export const SCHEMA_RANGES: Readonly<Record<string, NumberRange>> = {
 export const TOPOLOGY_KINDS = ["dci", "explicit", "fat_tree", "leaf_spine", "multi_plane", "rail_optimized", "three_tier"] as const;
 
 /** Every `traffic` kind (its discriminator). */
-export const TRAFFIC_KINDS = ["all_to_all", "collective", "flows", "incast", "inter_pod_permutation", "pairs", "perftest", "permutation", "pingmesh", "stride", "workload"] as const;
+export const TRAFFIC_KINDS = ["all_to_all", "collective", "flows", "incast", "inter_pod_permutation", "pairs", "perftest", "permutation", "pingmesh", "stride", "training", "workload"] as const;
 
 /** Every `faults` kind (its discriminator). */
 export const FAULT_KINDS = ["link_down", "link_up", "loss", "pfc_storm", "set", "slow_receiver"] as const;
@@ -451,4 +479,20 @@ export const COLLECTIVE_DEFAULTS: Readonly<Record<string, unknown>> = {
   "iterations": 1,
   "compute_us": 0,
   "job": "",
+};
+
+/** The `training` generator's public models by name (docs/model.md, "Training iterations"). */
+export const TRAINING_MODELS: Readonly<Record<string, Readonly<Record<string, number | boolean>>>> = {
+  "llama3-8b": {"layers": 32, "hidden": 4096, "ffn_hidden": 14336, "heads": 32, "seq_len": 8192, "vocab": 128256, "experts": 1, "top_k": 1, "gated": true},
+  "llama3-70b": {"layers": 80, "hidden": 8192, "ffn_hidden": 28672, "heads": 64, "seq_len": 8192, "vocab": 128256, "experts": 1, "top_k": 1, "gated": true},
+  "gpt3-175b": {"layers": 96, "hidden": 12288, "ffn_hidden": 49152, "heads": 96, "seq_len": 2048, "vocab": 50257, "experts": 1, "top_k": 1, "gated": false},
+  "mixtral-8x7b": {"layers": 32, "hidden": 4096, "ffn_hidden": 14336, "heads": 32, "seq_len": 32768, "vocab": 32000, "experts": 8, "top_k": 2, "gated": true},
+};
+
+/** Bytes per element of each `training` precision. */
+export const TRAINING_PRECISION_BYTES: Readonly<Record<string, number>> = {
+  "bf16": 2,
+  "fp16": 2,
+  "fp8": 1,
+  "fp32": 4,
 };
