@@ -149,6 +149,13 @@ def typescript(schema: dict) -> str:
     out += [f"  {_ts_value(k)}: {_ts_value(v['default'])}," for k, v in props.items()
             if v.get("default") is not None]
     out += ["};", ""]
+    for const, definition, what in (
+            ("TRAINING_CONTRACT", "Training", "the `training` generator's scalar fields (parallel.* and gpu.* nested)"),
+            ("TRAINING_MODEL_CONTRACT", "TrainingModel", "a `training` model given by its dimensions")):
+        out.append(f"/** Every field of {what}: type, range, default, options (the editor's form). */")
+        out.append(f"export const {const}: Readonly<Record<string, FieldContract>> = {{")
+        out += [f"  {_ts_value(f.path)}: {_ts_field(f)}," for f in object_fields(schema, schema["$defs"][definition])]
+        out += ["};", ""]
     out += ["/** The `training` generator's public models by name (docs/model.md, \"Training iterations\"). */",
             "export const TRAINING_MODELS: Readonly<Record<string, Readonly<Record<string, number | boolean>>>> = {"]
     out += [f"  {_ts_value(name)}: {_ts_value(dims)}," for name, dims in TRAINING_MODELS.items()]

@@ -3878,7 +3878,7 @@ export interface components {
             /** Topology */
             topology: components["schemas"]["LeafSpine"] | components["schemas"]["FatTree"] | components["schemas"]["ThreeTier"] | components["schemas"]["Dci"] | components["schemas"]["RailOptimized"] | components["schemas"]["MultiPlane"] | components["schemas"]["Explicit"];
             /** Traffic */
-            traffic?: (components["schemas"]["Incast"] | components["schemas"]["Pairs"] | components["schemas"]["Permutation"] | components["schemas"]["AllToAll"] | components["schemas"]["Perftest"] | components["schemas"]["Workload"] | components["schemas"]["Pingmesh"] | components["schemas"]["FlowList"] | components["schemas"]["Stride"] | components["schemas"]["InterPodPermutation"] | components["schemas"]["Collective"])[];
+            traffic?: (components["schemas"]["Incast"] | components["schemas"]["Pairs"] | components["schemas"]["Permutation"] | components["schemas"]["AllToAll"] | components["schemas"]["Perftest"] | components["schemas"]["Workload"] | components["schemas"]["Pingmesh"] | components["schemas"]["FlowList"] | components["schemas"]["Stride"] | components["schemas"]["InterPodPermutation"] | components["schemas"]["Collective"] | components["schemas"]["Training"])[];
             /**
              * Warmup Us
              * @description must be < duration_us
@@ -4910,6 +4910,246 @@ export interface components {
              * @default 4
              */
             tors_per_podset: number;
+        };
+        /**
+         * Training
+         * @description One or more training iterations of a model under a parallelism plan: per layer compute and
+         *     TP collectives, PP sends in a 1F1B schedule, EP all-to-alls, DP gradient buckets.
+         */
+        Training: {
+            /**
+             * Channels
+             * @description parallel rings or trees of every collective, each its own QPs
+             * @default 1
+             */
+            channels: number;
+            /**
+             * Chunk Bytes
+             * @description pipelining unit; 0: ring steps whole, tree 1 MiB
+             * @default 0
+             */
+            chunk_bytes: number;
+            /**
+             * Compute Us Per Layer
+             * @description forward time of one layer for one micro-batch (backward: 2x); default: from the FLOP count and gpu
+             */
+            compute_us_per_layer?: number | null;
+            /**
+             * Dp Algorithm
+             * @description DP all-reduce (with distributed_optimizer: ring or halving_doubling)
+             * @default ring
+             * @enum {string}
+             */
+            dp_algorithm: "ring" | "tree" | "halving_doubling" | "hierarchical";
+            gpu?: components["schemas"]["TrainingGpu"];
+            /**
+             * Hosts
+             * @description the ranks in rank order; default: the servers placement picks, else every host
+             */
+            hosts?: string[] | null;
+            /**
+             * Iterations
+             * @default 1
+             */
+            iterations: number;
+            /**
+             * Job
+             * @description the job's name in results; default: the generator's name, else job{index}
+             * @default
+             */
+            job: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "training";
+            /**
+             * Model
+             * @description a public model by name, or its dimensions
+             */
+            model: ("llama3-8b" | "llama3-70b" | "gpt3-175b" | "mixtral-8x7b") | components["schemas"]["TrainingModel"];
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /**
+             * Nvlink Gbps
+             * @description Gbit/s per GPU and direction inside a server; default: topology.nvlink_gbps, else 3600
+             */
+            nvlink_gbps?: number | null;
+            parallel?: components["schemas"]["TrainingParallel"];
+            /**
+             * Placement
+             * @description with servers: the first free servers, free servers spread across leaves or units, or free servers drawn from the seed
+             * @default packed
+             * @enum {string}
+             */
+            placement: "packed" | "spread" | "random";
+            /**
+             * Precision
+             * @description bytes per element: 2, 2, 1, 4
+             * @default bf16
+             * @enum {string}
+             */
+            precision: "bf16" | "fp16" | "fp8" | "fp32";
+            /**
+             * Priority
+             * @description default: switch.data_priority
+             */
+            priority?: number | null;
+            /**
+             * Qps
+             * @default 1
+             */
+            qps: number;
+            /**
+             * Servers
+             * @description how many servers placement gives the job (all their NICs are ranks)
+             */
+            servers?: number | null;
+            /**
+             * Start Us
+             * @description must be < duration_us
+             * @default 0
+             */
+            start_us: number;
+            /**
+             * Tp Algorithm
+             * @description TP all-reduce (with sequence_parallel: ring or halving_doubling)
+             * @default ring
+             * @enum {string}
+             */
+            tp_algorithm: "ring" | "tree" | "halving_doubling" | "hierarchical";
+        };
+        /**
+         * TrainingGpu
+         * @description A GPU's compute rate for the FLOP count.
+         */
+        TrainingGpu: {
+            /**
+             * Mfu
+             * @description model FLOPs utilisation
+             * @default 0.4
+             */
+            mfu: number;
+            /**
+             * Tflops
+             * @description dense peak at the precision, TFLOP/s (H100 SXM bf16: 989)
+             * @default 989
+             */
+            tflops: number;
+        };
+        /**
+         * TrainingModel
+         * @description A transformer's dimensions (decoder-only; MoE when experts > 1).
+         */
+        TrainingModel: {
+            /**
+             * Experts
+             * @description MLP experts per layer (1: dense)
+             * @default 1
+             */
+            experts: number;
+            /**
+             * Ffn Hidden
+             * @description MLP inner dimension; default 4 x hidden
+             */
+            ffn_hidden?: number | null;
+            /**
+             * Gated
+             * @description SwiGLU MLP: three matrices instead of two
+             * @default false
+             */
+            gated: boolean;
+            /** Heads */
+            heads: number;
+            /**
+             * Hidden
+             * @description model dimension h
+             */
+            hidden: number;
+            /** Layers */
+            layers: number;
+            /**
+             * Seq Len
+             * @description tokens per sequence
+             */
+            seq_len: number;
+            /**
+             * Top K
+             * @description experts per token
+             * @default 1
+             */
+            top_k: number;
+            /** Vocab */
+            vocab: number;
+        };
+        /**
+         * TrainingParallel
+         * @description A Megatron-LM parallelism plan (ranks = tp x pp x dp).
+         */
+        TrainingParallel: {
+            /**
+             * Bucket Bytes
+             * @description DP gradient bucket, bytes
+             * @default 100000000
+             */
+            bucket_bytes: number;
+            /**
+             * Distributed Optimizer
+             * @description DP gradients by reduce-scatter and parameters by all-gather, not one all-reduce
+             * @default false
+             */
+            distributed_optimizer: boolean;
+            /**
+             * Dp
+             * @description data parallel
+             * @default 1
+             */
+            dp: number;
+            /**
+             * Ep
+             * @description expert parallel: DP ranks the experts are spread over (divides dp)
+             * @default 1
+             */
+            ep: number;
+            /**
+             * Micro Batch Size
+             * @description sequences per micro-batch
+             * @default 1
+             */
+            micro_batch_size: number;
+            /**
+             * Micro Batches
+             * @description per iteration, per DP rank
+             * @default 1
+             */
+            micro_batches: number;
+            /**
+             * Overlap Grad Reduce
+             * @description DP buckets start during the last micro-batch's backward pass
+             * @default false
+             */
+            overlap_grad_reduce: boolean;
+            /**
+             * Pp
+             * @description pipeline stages
+             * @default 1
+             */
+            pp: number;
+            /**
+             * Sequence Parallel
+             * @description TP all-reduces as reduce-scatter + all-gather
+             * @default false
+             */
+            sequence_parallel: boolean;
+            /**
+             * Tp
+             * @description tensor parallel
+             * @default 1
+             */
+            tp: number;
         };
         /**
          * TuningCreate
