@@ -92,11 +92,14 @@ export function TrainingTimeline({ training, name }: { training: TrainingResult;
           <li key={k} data-legend-kind={k} data-exposed-us={totals.exposedUs[k]} data-legend-color={KIND_COLORS[k]}>
             <span className="swatch" style={{ background: KIND_COLORS[k] }} />
             {KIND_NAMES[k]}: {totals.commUs[k] > 0
-              ? `${formatDurationUs(totals.exposedUs[k])} exposed of ${formatDurationUs(totals.commUs[k])}`
+              ? `${formatDurationUs(totals.exposedUs[k])} exposed, ${formatDurationUs(totals.commUs[k])} in flight`
               : "none"}
           </li>
         ))}
-        <li><span className="swatch swatch-exposed" style={{ background: "#fff", border: "1.5px solid #000" }} />outlined, full colour: exposed (the iteration waited for it); faded: hidden behind compute</li>
+        <li data-legend-kind="idle" data-total-us={totals.idleUs}>
+          <span className="swatch" style={{ background: "#f4f5f7", border: "1px solid #ccc" }} />idle, no row filled (the pipeline bubble): {formatDurationUs(totals.idleUs)}
+        </li>
+        <li><span className="swatch swatch-exposed" style={{ background: "#fff", border: "1.5px solid #000" }} />outlined, full colour: exposed (the rank was not computing; when several kinds wait at once the time counts for the first of TP, EP, PP, DP); faded: hidden behind compute</li>
       </ul>
     </div>
   );

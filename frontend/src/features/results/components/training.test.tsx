@@ -8,8 +8,10 @@ import { TrainingPanel } from "./TrainingPanel";
 import { jobCompareRows } from "../utils/compare";
 import { HIDDEN_OPACITY, mergeSpans } from "./TrainingTimeline";
 
-// a hand-made 70B-class job (TP 8 x PP 4 x DP 32, 8 micro-batches): compute 216 ms, a bubble of
-// 80.6 ms, exposed TP 28.8 ms, PP 0.4 ms and DP 42 ms add up to its 367.8 ms iteration
+// a hand-made 70B-class job (TP 8 x PP 4 x DP 32, 8 micro-batches), reduced as the simulator does
+// (utils/testdata/make-training-jobs.py: elementary intervals, computing else charged to the first
+// of TP, EP, PP, DP in flight): compute 216 ms, a bubble of 80.6 ms, exposed TP 28.8 ms,
+// PP 0.4 ms and DP 42 ms add up to its 367.8 ms first iteration
 const job = fixture[0] as unknown as TrainingJob;
 const clone = (): TrainingJob => JSON.parse(JSON.stringify(job)) as TrainingJob;
 
@@ -17,8 +19,10 @@ describe("a training job's cards and timeline", () => {
   it("the timeline draws the cards' compute and exposed time of every kind", () => {
     const tot = timelineTotals(job.training);
     expect(tot.computeUs).toBe(job.training.compute_us);
-    for (const k of COMM_KINDS) expect(tot.exposedUs[k]).toBe(job.training.exposed_us[k]);
-    expect(tot.lengthUs).toBe(job.training.mean_iteration_us);
+    for (const k of COMM_KINDS) expect(tot.exposedUs[k]).toBe(job.training.exposed_us![k]);
+    expect(tot.idleUs).toBe(job.training.bubble_us);
+    expect(tot.lengthUs).toBe(job.training.iteration_us[0]);
+    expect(tot.computeUs + tot.idleUs + COMM_KINDS.reduce((a, k) => a + tot.exposedUs[k], 0)).toBe(tot.lengthUs);
     expect(disagreements(job.training)).toEqual([]);
   });
 
@@ -45,28 +49,57 @@ describe("a training job's cards and timeline", () => {
       expect(r.getAttribute("fill-opacity")).toBe("1");
     }
     const hidden = [...container.querySelectorAll("rect.training-span:not(.exposed)")].filter((r) => r.getAttribute("data-kind") !== "compute");
-    expect(new Set(hidden.map((r) => r.getAttribute("data-kind")))).toEqual(new Set(["pp", "dp"]));
+    // PP sends overlap the TP all-reduces: drawn exposed, their time charged to TP
+    expect(new Set(hidden.map((r) => r.getAttribute("data-kind")))).toEqual(new Set(["dp"]));
     for (const r of hidden) expect(r.getAttribute("fill-opacity")).toBe(String(HIDDEN_OPACITY));
   });
 
   it("says what dominates, from the largest part", () => {
     expect(iterationParts(job.training).map((p) => p.key)).toEqual(["compute", "bubble", "dp", "tp", "pp"]);
     const text = dominanceText(job.training);
-    expect(text).toMatch(/^The iteration \(368 ms on average\) is dominated by compute: 216 ms, 58\.7 % of it\./);
+    expect(text).toMatch(/^The first iteration \(368 ms\) is dominated by compute: 216 ms, 58\.7 % of it\./);
     expect(text).toContain("Communication not hidden behind compute adds 71.2 ms (19.4 %), most of it DP.");
     // a slower fabric: DP now the largest part
     const slow = clone();
-    slow.training.exposed_us.dp = 400_000;
-    slow.training.mean_iteration_us = 725_800;
+    slow.training.exposed_us!.dp = 400_000;
+    slow.training.iteration_us[0] = 725_800;
     expect(dominanceText(slow.training)).toMatch(/dominated by exposed DP communication: 400 ms, 55\.1 %/);
   });
 
   it("a timeline that does not match the cards is said, not hidden", () => {
     const off = clone();
-    off.training.exposed_us.dp = 10_000;
+    off.training.exposed_us!.dp = 10_000;
     expect(disagreements(off.training)).toEqual(["exposed DP: the card says 10 ms, the timeline draws 42 ms"]);
     render(<TrainingPanel job={off} anchor="t" runId="r1" index={0} />);
     expect(screen.getByTestId("training-disagreement").textContent).toContain("exposed DP");
+  });
+
+  it("time several kinds wait for at once is charged to the first of TP, EP, PP, DP, as the simulator charges it", () => {
+    const t = { ...clone().training, timeline: [
+      { kind: "compute" as const, start_us: 0, end_us: 10, exposed: false },
+      { kind: "dp" as const, start_us: 5, end_us: 30, exposed: false },
+      { kind: "pp" as const, start_us: 12, end_us: 20, exposed: true },
+      { kind: "tp" as const, start_us: 15, end_us: 18, exposed: true },
+    ] };
+    const tot = timelineTotals(t);
+    expect(tot.exposedUs).toEqual({ tp: 3, pp: 5, dp: 12, ep: 0 });
+    expect(tot.computeUs).toBe(10);
+    expect(tot.commUs.dp).toBe(25);
+    expect(tot.lengthUs).toBe(30);
+  });
+
+  it("a job with no finished iteration shows dashes and says so, and a truncated timeline is not checked", () => {
+    const none = clone();
+    Object.assign(none.training, { iteration_us: [], mean_iteration_us: null, tokens_per_s: null, compute_us: null, bubble_us: null,
+      exposed_us: null, critical_collective: null, timeline: [] });
+    const cards = Object.fromEntries(trainingCards(none, "t").map((c) => [c.label, c.value]));
+    expect(cards["Iteration time"]).toBe("—");
+    expect(cards["Exposed DP"]).toBe("—");
+    expect(dominanceText(none.training)).toBe("No iteration finished, so nothing can be said about what dominates it.");
+    const cut = clone();
+    cut.training.timeline = cut.training.timeline.slice(0, 5);
+    cut.training.timeline_truncated = true;
+    expect(disagreements(cut.training)).toEqual([]);
   });
 
   it("overlapping spans count once; merging for the drawing keeps each kind's union", () => {
@@ -87,7 +120,8 @@ describe("a training job's cards and timeline", () => {
   it("cards list every kind's exposed time and the critical collective's op, size and ranks", () => {
     const cards = Object.fromEntries(trainingCards(job, "t").map((c) => [c.label, c]));
     expect(Object.keys(cards)).toEqual(["Iteration time", "Tokens per second", "Compute", "Exposed TP", "Exposed PP", "Exposed DP", "Exposed EP", "Critical collective"]);
-    expect(cards["Critical collective"].note).toBe("DP reduce-scatter of 1093 MB over 32 ranks");
+    expect(cards["Critical collective"].note).toBe("DP reduce-scatter of 1093 MB over 32 ranks; 42 ms exposed");
+    expect(cards.Compute.window).toBe("first iteration, rank 0 (the last to end it)");
     expect(cards["Tokens per second"].value).toBe("5,702,000");
     expect(cards["Iteration time"].note).toBe("every iteration within 600 us of the others");
   });

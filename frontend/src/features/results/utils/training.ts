@@ -26,16 +26,21 @@ export interface TrainingSpan {
   exposed: boolean;
 }
 
-/** The collective on the critical path that took longest. */
+/** The critical rank's collective with the most time not hidden behind its compute. */
 export interface CriticalCollective {
   kind: CommKind;
   op: string;
   ranks: number;
   bytes: number;
+  /** first transfer's start to last completion */
   us: number;
+  /** of `us`, the time the rank was not computing */
+  exposed_us?: number;
 }
 
-/** A training job's `training` object (the shape agreed with the simulator, issue 35 §2). */
+/** A training job's `training` object (simcore/scenario/training-summary.cc; issue 35 §2). The
+ *  per-iteration breakdown and the timeline are the first iteration's on the critical rank (the
+ *  last to end it); null when no iteration finished. */
 export interface TrainingResult {
   model: string;
   tp: number;
@@ -43,15 +48,18 @@ export interface TrainingResult {
   dp: number;
   ep: number;
   micro_batches: number;
+  micro_batch_size?: number;
   tokens_per_iteration: number;
   iteration_us: number[];
-  mean_iteration_us: number;
-  tokens_per_s: number;
-  compute_us: number;
-  bubble_us: number;
-  exposed_us: Record<CommKind, number>;
+  mean_iteration_us: number | null;
+  tokens_per_s: number | null;
+  critical_rank?: number | null;
+  compute_us: number | null;
+  bubble_us: number | null;
+  exposed_us: Record<CommKind, number> | null;
   critical_collective: CriticalCollective | null;
   timeline: TrainingSpan[];
+  timeline_truncated?: boolean;
 }
 
 /** A result job that ran a training generator. */
@@ -77,7 +85,13 @@ export function unionUs(spans: { start_us: number; end_us: number }[]): number {
   return total;
 }
 
-/** What the timeline draws, in totals: its span, compute time, and exposed time by kind. */
+/** When several kinds wait at once and the rank is not computing, the time is charged to the
+ *  first of them in this order (the simulator's kCommKinds, simcore/scenario/training-summary.cc):
+ *  those that block compute on every layer first, the gradient sync last. */
+export const CHARGE_ORDER: readonly CommKind[] = ["tp", "ep", "pp", "dp"];
+
+/** What the timeline draws, in totals: its span (from the job's start, 0, to the critical rank's
+ *  end of the iteration), compute time, exposed time by kind as charged, and idle time. */
 export interface TimelineTotals {
   startUs: number;
   endUs: number;
@@ -86,32 +100,51 @@ export interface TimelineTotals {
   exposedUs: Record<CommKind, number>;
   /** Communication time by kind, hidden or not. */
   commUs: Record<CommKind, number>;
+  /** Neither computing nor waiting for a collective (the pipeline bubble). */
+  idleUs: number;
 }
 
 export function timelineTotals(t: TrainingResult): TimelineTotals {
   const spans = t.timeline ?? [];
-  const startUs = spans.length ? Math.min(...spans.map((s) => s.start_us)) : 0;
+  const startUs = spans.length ? Math.min(0, ...spans.map((s) => s.start_us)) : 0;
   const endUs = spans.length ? Math.max(...spans.map((s) => s.end_us)) : 0;
-  const of = (k: TrainingKind, exposedOnly: boolean) => unionUs(spans.filter((s) => s.kind === k && (!exposedOnly || s.exposed)));
-  const exposedUs = Object.fromEntries(COMM_KINDS.map((k) => [k, of(k, true)])) as Record<CommKind, number>;
-  const commUs = Object.fromEntries(COMM_KINDS.map((k) => [k, of(k, false)])) as Record<CommKind, number>;
-  return { startUs, endUs, lengthUs: endUs - startUs, computeUs: of("compute", false), exposedUs, commUs };
+  const commUs = Object.fromEntries(COMM_KINDS.map((k) => [k, unionUs(spans.filter((s) => s.kind === k))])) as Record<CommKind, number>;
+  const exposedUs = Object.fromEntries(COMM_KINDS.map((k) => [k, 0])) as Record<CommKind, number>;
+  // elementary intervals between every boundary: computing, else charged to the first kind in flight
+  const cuts = [...new Set([startUs, endUs, ...spans.flatMap((s) => [s.start_us, s.end_us])])].sort((a, b) => a - b);
+  let computeUs = 0;
+  let idleUs = 0;
+  for (let i = 0; i + 1 < cuts.length; i++) {
+    const a = cuts[i];
+    const b = cuts[i + 1];
+    const active = new Set(spans.filter((s) => s.start_us <= a && s.end_us >= b && s.end_us > s.start_us).map((s) => s.kind));
+    if (active.has("compute")) computeUs += b - a;
+    else {
+      const charged = CHARGE_ORDER.find((k) => active.has(k));
+      if (charged) exposedUs[charged] += b - a;
+      else idleUs += b - a;
+    }
+  }
+  return { startUs, endUs, lengthUs: endUs - startUs, computeUs, exposedUs, commUs, idleUs };
 }
 
 /** Two figures agree when they differ by no more than 1 % of the larger or 0.5 us (rounding in
  *  the result's microsecond figures). */
 export const agrees = (a: number, b: number) => Math.abs(a - b) <= Math.max(0.5, 0.01 * Math.max(Math.abs(a), Math.abs(b)));
 
-/** Where a card's figure and the chart's differ: one line each, empty when they agree. */
+/** Where a card's figure and the chart's differ: one line each, empty when they agree (or when
+ *  the result kept only the timeline's first segments, which cannot add up to the cards). */
 export function disagreements(t: TrainingResult): string[] {
-  if (!t.timeline?.length) return [];
+  if (!t.timeline?.length || t.timeline_truncated || t.compute_us == null) return [];
   const tot = timelineTotals(t);
   const out: string[] = [];
-  if (!agrees(tot.computeUs, t.compute_us)) out.push(`compute: the card says ${formatDurationUs(t.compute_us)}, the timeline draws ${formatDurationUs(tot.computeUs)}`);
-  for (const k of COMM_KINDS) {
-    const card = t.exposed_us?.[k] ?? 0;
-    if (!agrees(tot.exposedUs[k], card)) out.push(`exposed ${KIND_SHORT[k]}: the card says ${formatDurationUs(card)}, the timeline draws ${formatDurationUs(tot.exposedUs[k])}`);
-  }
+  const check = (what: string, card: number, drawn: number) => {
+    if (!agrees(drawn, card)) out.push(`${what}: the card says ${formatDurationUs(card)}, the timeline draws ${formatDurationUs(drawn)}`);
+  };
+  check("compute", t.compute_us, tot.computeUs);
+  for (const k of COMM_KINDS) check(`exposed ${KIND_SHORT[k]}`, t.exposed_us?.[k] ?? 0, tot.exposedUs[k]);
+  check("pipeline bubble", t.bubble_us ?? 0, tot.idleUs);
+  if (t.iteration_us?.length) check("first iteration", t.iteration_us[0], tot.lengthUs);
   return out;
 }
 
@@ -119,7 +152,7 @@ export function disagreements(t: TrainingResult): string[] {
  *  exposed communication of each kind (nothing of 0). */
 export function iterationParts(t: TrainingResult): { key: TrainingKind | "bubble"; label: string; us: number }[] {
   const parts: { key: TrainingKind | "bubble"; label: string; us: number }[] = [
-    { key: "compute", label: "compute", us: t.compute_us },
+    { key: "compute", label: "compute", us: t.compute_us ?? 0 },
     { key: "bubble", label: "the pipeline bubble", us: t.bubble_us ?? 0 },
     ...COMM_KINDS.map((k) => ({ key: k, label: `exposed ${KIND_SHORT[k]} communication`, us: t.exposed_us?.[k] ?? 0 })),
   ];
@@ -128,18 +161,20 @@ export function iterationParts(t: TrainingResult): { key: TrainingKind | "bubble
 
 const exposedTotal = (t: TrainingResult) => COMM_KINDS.reduce((a, k) => a + (t.exposed_us?.[k] ?? 0), 0);
 
-/** One sentence or two on what the iteration's time goes to, from the cards' figures. */
+/** One sentence or two on what the iteration's time goes to, from the cards' figures (the first
+ *  iteration's breakdown against its own length). */
 export function dominanceText(t: TrainingResult): string {
-  const it = t.mean_iteration_us;
-  if (!(it > 0)) return "No iteration finished, so nothing can be said about what dominates it.";
+  const it = t.iteration_us?.[0];
+  if (it == null || !(it > 0) || t.compute_us == null) return "No iteration finished, so nothing can be said about what dominates it.";
   const parts = iterationParts(t);
   const top = parts[0];
   const share = (us: number) => formatPercent(us / it);
   const exposed = exposedTotal(t);
   const lead = top
-    ? `The iteration (${formatDurationUs(it)} on average) is dominated by ${top.label}: ${formatDurationUs(top.us)}, ${share(top.us)} of it.`
+    ? `The ${t.iteration_us.length > 1 ? "first " : ""}iteration (${formatDurationUs(it)}) is dominated by ${top.label}: ${formatDurationUs(top.us)}, ${share(top.us)} of it.`
     : `The iteration takes ${formatDurationUs(it)} on average.`;
-  const commKinds = COMM_KINDS.filter((k) => (t.exposed_us?.[k] ?? 0) > 0).sort((a, b) => t.exposed_us[b] - t.exposed_us[a]);
+  const ex = t.exposed_us ?? { tp: 0, pp: 0, dp: 0, ep: 0 };
+  const commKinds = COMM_KINDS.filter((k) => ex[k] > 0).sort((a, b) => ex[b] - ex[a]);
   const comm = exposed > 0
     ? ` Communication not hidden behind compute adds ${formatDurationUs(exposed)} (${share(exposed)})${commKinds.length > 1 ? `, most of it ${KIND_SHORT[commKinds[0]]}` : ""}.`
     : " All communication was hidden behind compute.";
@@ -167,20 +202,22 @@ export function trainingCards(job: TrainingJob, anchor: string): Card[] {
   const its = t.iteration_us ?? [];
   const window = `${formatCount(its.length)} iteration${its.length === 1 ? "" : "s"}`;
   const crit = t.critical_collective;
+  const us = (v: number | null | undefined) => (v == null ? "—" : formatDurationUs(v));
+  const first = `first iteration, ${t.critical_rank != null ? `rank ${formatCount(t.critical_rank)} (the last to end it)` : "the critical rank"}`;
   return [
-    { label: "Iteration time", value: formatDurationUs(t.mean_iteration_us), window: `mean of ${window}`,
+    { label: "Iteration time", value: us(t.mean_iteration_us), window: its.length ? `mean of ${window}` : "no iteration finished",
       note: its.length > 1 ? spreadText(its) : undefined,
       href, linkText: "the iteration's timeline" },
-    { label: "Tokens per second", value: formatNumber(t.tokens_per_s), window: `mean of ${window}`,
+    { label: "Tokens per second", value: t.tokens_per_s == null ? "—" : formatNumber(t.tokens_per_s), window: its.length ? `mean of ${window}` : "no iteration finished",
       note: `${formatCount(t.tokens_per_iteration)} tokens per iteration`, href, linkText: "the iteration's timeline" },
-    { label: "Compute", value: formatDurationUs(t.compute_us), window: "per iteration",
-      note: t.bubble_us > 0 ? `plus a pipeline bubble of ${formatDurationUs(t.bubble_us)}` : undefined, href, linkText: "the compute row" },
+    { label: "Compute", value: us(t.compute_us), window: first,
+      note: (t.bubble_us ?? 0) > 0 ? `plus ${formatDurationUs(t.bubble_us!)} idle (the pipeline bubble)` : undefined, href, linkText: "the compute row" },
     ...COMM_KINDS.map((k) => ({
-      label: `Exposed ${KIND_SHORT[k]}`, value: formatDurationUs(t.exposed_us?.[k] ?? 0), window: "per iteration, not hidden behind compute",
+      label: `Exposed ${KIND_SHORT[k]}`, value: t.exposed_us ? formatDurationUs(t.exposed_us[k] ?? 0) : "—", window: `${first}; not hidden behind compute`,
       href, linkText: `the ${KIND_SHORT[k]} row`,
     })),
-    { label: "Critical collective", value: crit ? formatDurationUs(crit.us) : "—", window: "the longest on the critical path",
-      note: crit ? `${KIND_SHORT[crit.kind]} ${crit.op.replace(/_/g, "-")} of ${formatBytes(crit.bytes)} over ${formatCount(crit.ranks)} ranks` : undefined,
+    { label: "Critical collective", value: crit ? formatDurationUs(crit.us) : "—", window: "the most time not hidden behind compute",
+      note: crit ? `${KIND_SHORT[crit.kind]} ${crit.op.replace(/_/g, "-")} of ${formatBytes(crit.bytes)} over ${formatCount(crit.ranks)} ranks${crit.exposed_us != null ? `; ${formatDurationUs(crit.exposed_us)} exposed` : ""}` : undefined,
       href, linkText: `the ${crit ? KIND_SHORT[crit.kind] : "communication"} rows` },
   ];
 }

@@ -1,7 +1,7 @@
 // The `training` generator in the editor: its model presets, the ranks its plan needs against the
 // ranks the job has, and the ranges of its fields, all read from the generated contract
 // (backend/app/scenarios/traffic.py: Training, TrainingModel, TrainingParallel, TrainingGpu).
-import type { FieldContract } from "../../../lib/scenario/contract.gen";
+import type { FieldContract, NumberRange } from "../../../lib/scenario/contract.gen";
 import { TRAINING_CONTRACT, TRAINING_MODELS, TRAINING_MODEL_CONTRACT } from "../../../lib/scenario/contract.gen";
 import type { TrafficGenerator } from "../../../lib/scenario/types";
 import type { LayoutGraph } from "../../../lib/topology/types";
@@ -50,7 +50,7 @@ export function withTrainingValue(gen: TrafficGenerator, path: string, value: un
 }
 
 /** "1 .. 131,072", "above 0 up to 1" from a field's contract. */
-export function rangeText(c: FieldContract | undefined): string {
+export function rangeText(c: NumberRange | undefined): string {
   if (!c || (c.min === undefined && c.max === undefined)) return "";
   const f = (v: number) => (Number.isInteger(v) ? formatCount(v) : String(v));
   const lo = c.min === undefined ? "" : c.exclusiveMin ? `above ${f(c.min)}` : f(c.min);
