@@ -26,8 +26,9 @@ export function TrainingPanel({ job, anchor, subtitle, runId, index }: {
         </p>
       )}
       <ChartFrame id={anchor} title={`Iteration by kind: ${job.name}`} filename={`run-${runId}-job-${index}-training`} subtitle={subtitle}
-        note={<>One iteration on the critical path: compute, then each kind of communication on its own row. Outlined, full-colour
-          bars are exposed communication, which the iteration waited for; faded bars ran while the GPUs computed.</>}>
+        note={<>The first iteration on {t.critical_rank != null ? `rank ${t.critical_rank}, the last to end it` : "the rank that ended it last"}: its compute, then
+          each kind of communication on its own row. Outlined, full-colour bars are exposed communication, which the rank waited for;
+          faded bars ran while it computed.{t.timeline_truncated && " Only the timeline's first segments are kept in the result (timeline_truncated): later ones are not drawn, and the cards are not checked against it."}</>}>
         <TrainingTimeline training={t} name={job.name} />
       </ChartFrame>
     </section>

@@ -1,6 +1,5 @@
 import { useMemo } from "react";
 import { scaleBand, scaleLinear } from "d3-scale";
-import { format } from "d3-format";
 import { useParentSize } from "../../../lib/hooks/useParentSize";
 import { CATEGORICAL } from "../../../lib/charts/palette";
 import { formatDurationUs } from "../../../lib/format";
@@ -15,7 +14,6 @@ export const KIND_COLORS: Record<TrainingKind, string> = {
   compute: CATEGORICAL[2], tp: CATEGORICAL[0], pp: CATEGORICAL[1], dp: CATEGORICAL[3], ep: CATEGORICAL[5],
 };
 export const HIDDEN_OPACITY = 0.3;
-const fmt = format(",~g");
 
 /** Spans of one kind and exposure that touch or lie closer than `gapUs` merge into one bar: a
  *  70B-class iteration has thousands of TP all-reduces, most narrower than a pixel. */
@@ -66,21 +64,25 @@ export function TrainingTimeline({ training, name }: { training: TrainingResult;
                 <text x={-6} y={(y(k) ?? 0) + y.bandwidth() / 2} dy="0.32em" textAnchor="end" fontSize={11}>{KIND_SHORT[k]}</text>
               </g>
             ))}
-            {bars.map((b, i) => (
+            {bars.map((b, i) => {
+              // a bar of a pixel or two outlined would read black: its colour matters more there
+              const w = Math.max(1, x(b.end_us) - x(b.start_us));
+              return (
               <rect key={i} className={`training-span${b.exposed ? " exposed" : ""}`} data-kind={b.kind} data-exposed={b.exposed}
-                x={x(b.start_us)} width={Math.max(1, x(b.end_us) - x(b.start_us))} y={y(b.kind)} height={y.bandwidth()}
+                x={x(b.start_us)} width={w} y={y(b.kind)} height={y.bandwidth()}
                 fill={KIND_COLORS[b.kind]} fillOpacity={b.kind === "compute" || b.exposed ? 1 : HIDDEN_OPACITY}
-                stroke={b.exposed && b.kind !== "compute" ? "#000" : "none"} strokeWidth={1}>
+                stroke={b.exposed && b.kind !== "compute" && w >= 4 ? "#000" : "none"} strokeWidth={1}>
                 <title>{`${KIND_NAMES[b.kind]}${b.kind === "compute" ? "" : b.exposed ? ", exposed" : ", hidden behind compute"}: ${formatDurationUs(b.start_us)} to ${formatDurationUs(b.end_us)}`}</title>
               </rect>
-            ))}
+              );
+            })}
             {x.ticks(Math.max(2, Math.floor(innerW / 90))).map((t) => (
               <g key={t} transform={`translate(${x(t)},${innerH})`}>
                 <line y2={4} stroke="#888" />
-                <text y={15} textAnchor="middle" fontSize={10}>{fmt(t)}</text>
+                <text y={15} textAnchor="middle" fontSize={10}>{formatDurationUs(t)}</text>
               </g>
             ))}
-            <text x={innerW} y={innerH + 30} textAnchor="end" fontSize={10} fill="#555">time (us)</text>
+            <text x={innerW} y={innerH + 30} textAnchor="end" fontSize={10} fill="#555">time from the job's start</text>
           </g>
         </svg>
       </div>

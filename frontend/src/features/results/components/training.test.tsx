@@ -45,9 +45,11 @@ describe("a training job's cards and timeline", () => {
     const exposed = [...container.querySelectorAll("rect.training-span.exposed")].filter((r) => r.getAttribute("data-kind") !== "compute");
     expect(exposed.length).toBeGreaterThan(0);
     for (const r of exposed) {
-      expect(r.getAttribute("stroke")).toBe("#000");
+      // outlined when wide enough for the outline not to hide the colour (4 px)
+      expect(r.getAttribute("stroke")).toBe(Number(r.getAttribute("width")) >= 4 ? "#000" : "none");
       expect(r.getAttribute("fill-opacity")).toBe("1");
     }
+    expect(exposed.some((r) => r.getAttribute("data-kind") === "dp" && r.getAttribute("stroke") === "#000")).toBe(true);
     const hidden = [...container.querySelectorAll("rect.training-span:not(.exposed)")].filter((r) => r.getAttribute("data-kind") !== "compute");
     // PP sends overlap the TP all-reduces: drawn exposed, their time charged to TP
     expect(new Set(hidden.map((r) => r.getAttribute("data-kind")))).toEqual(new Set(["dp"]));

@@ -181,7 +181,9 @@ export function dominanceText(t: TrainingResult): string {
   const hint = top?.key === "dp" ? " Overlapping the gradient reduction with the backward pass, or a faster fabric, shortens it."
     : top?.key === "bubble" ? " More micro-batches per iteration make the bubble a smaller part of it."
     : top?.key === "tp" ? " Keeping each TP group inside a server (NVLink) shortens it."
-    : top?.key === "compute" ? " The fabric is not what limits this job: a faster fabric would change little."
+    : top?.key === "compute" ? (exposed > 0
+      ? ` The fabric is not what limits this job most: a faster one could save at most the ${formatDurationUs(exposed)} of exposed communication.`
+      : " The fabric is not what limits this job: a faster one would change nothing.")
     : "";
   return lead + comm + hint;
 }
