@@ -6,7 +6,7 @@ import { useCreateSweep } from "../../lib/api/queries";
 import { SweepForm } from "../../features/sweeps/components/SweepForm";
 import { HeatmapExplorer } from "../../features/sweeps/components/HeatmapExplorer";
 import { JobSweep } from "../../features/sweeps/components/JobSweep";
-import { jobKey, pointLabel, sweepJobs } from "../../features/sweeps/utils/jobSweep";
+import { jobKey, pointLabel, sweepJobPair, sweepJobs } from "../../features/sweeps/utils/jobSweep";
 import { ComparePicker } from "../../features/results/compare/ComparePicker";
 import type { SweepPoint } from "../../lib/charts/grid";
 import { rememberWork } from "../../lib/localWork/localWork";
@@ -52,7 +52,7 @@ export function SweepPage() {
   const done = s.points.filter((p) => p.metrics && p.status === "SUCCEEDED");
   const points = s.points as unknown as SweepPoint[];
   const dims = s.parameters.map((p) => p.path);
-  const jobs = sweepJobs(points);
+  const jobs = sweepJobs(points, sweepJobPair(points));
   return (
     <div className="sweep-page">
       <div className="page-bar row">
@@ -85,7 +85,7 @@ export function SweepPage() {
             paths={dims}
             comparePoints={compare.data?.points as unknown as SweepPoint[] | undefined}
             onOpenRun={(runId) => navigate(`/runs/${runId}`)}
-            initialMetric={points.some((p) => p.metrics?.tokens_per_s != null) ? "tokens_per_s" : jobs.length ? jobKey("busbw_gbps", jobs[0]) : undefined}
+            initialMetric={jobs.length ? jobKey(sweepJobPair(points)[0], jobs[0]) : undefined}
           />
         </>
       )}
