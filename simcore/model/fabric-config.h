@@ -15,6 +15,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -213,6 +214,9 @@ struct FlowDependencies
     }
 };
 
+/** A `training` job's plan, as its results need it (defined by scenario/training-summary.h). */
+struct TrainingJob;
+
 /** A collective job (the `collective` traffic generator): what its results are computed from. */
 struct JobSpec
 {
@@ -228,6 +232,9 @@ struct JobSpec
     uint32_t channels = 1;
     uint32_t ranksPerServer = 1; ///< most ranks in one server (1: every rank alone in its server)
     double nvlinkGbps = 0;       ///< a step inside a server's rate (0: the job has none)
+    /// A `training` job's plan (its flows' JobFlow::step is the transfer's index in it); null
+    /// for a collective.
+    std::shared_ptr<const TrainingJob> training;
 };
 
 /** What a collective's flow is to its job: the iteration, step and channel it belongs to. */

@@ -22,6 +22,8 @@ namespace
 /** NVLink per GPU and direction when the topology names none (H100: 450 GB/s each way). */
 constexpr double kDefaultNvlinkGbps = 3600;
 
+} // namespace
+
 void
 BuildPool(const Topology& topo, ServerPool& pool)
 {
@@ -141,14 +143,128 @@ Place(GeneratorContext& g, ServerPool& pool, uint64_t count, const std::string& 
     return chosen;
 }
 
-} // namespace
+std::vector<uint32_t>
+ReadJobRanks(GeneratorContext& g, ServerPool& pool, const std::string& what, std::size_t minRanks)
+{
+    ObjectReader& r = g.Reader();
+    BuildPool(g.Topo(), pool);
+    std::vector<uint32_t> ranks;
+    std::string placement = r.Enum("placement", "packed", {"packed", "spread", "random"});
+    if (r.Has("servers"))
+    {
+        if (r.Has("hosts"))
+        {
+            throw ScenarioError(r.FieldPath("servers"), "give hosts or servers, not both");
+        }
+        uint64_t count = static_cast<uint64_t>(
+            r.Int("servers", 1, Range::Of(schema::kCollectiveServers)));
+        for (uint32_t s : Place(g, pool, count, placement))
+        {
+            ranks.insert(ranks.end(), pool.hosts[s].begin(), pool.hosts[s].end());
+        }
+        if (ranks.size() < minRanks)
+        {
+            throw ScenarioError(r.FieldPath("servers"), "gives the job " + std::to_string(ranks.size()) +
+                                                            " rank; " + what + " needs at least " +
+                                                            std::to_string(minRanks));
+        }
+    }
+    else
+    {
+        ranks = HostList(g, "hosts", false, minRanks);
+    }
+    if (ranks.size() > kMaxCollectiveRanks)
+    {
+        throw ScenarioError(r.FieldPath(r.Has("servers") ? "servers" : "hosts"),
+                            "gives " + std::to_string(ranks.size()) + " ranks, more than the limit of " +
+                                std::to_string(kMaxCollectiveRanks));
+    }
+    return ranks;
+}
+
+double
+ReadNvlinkGbps(GeneratorContext& g)
+{
+    const Topology& topo = g.Topo();
+    auto stat = topo.stats.find("nvlink_gbps");
+    return g.Reader().Number("nvlink_gbps",
+                             stat != topo.stats.end() ? stat->second : kDefaultNvlinkGbps,
+                             Range::Of(schema::kCollectiveNvlinkGbps));
+}
+
+std::string
+ReadJobName(GeneratorContext& g)
+{
+    ObjectReader& r = g.Reader();
+    const json* nameValue = r.Raw("name");
+    std::string defaultJob = nameValue && nameValue->is_string() && !nameValue->get<std::string>().empty()
+                                 ? nameValue->get<std::string>()
+                                 : "job" + std::to_string(g.Index());
+    std::string job = r.String("job", defaultJob, kMaxJobName);
+    if (job.empty())
+    {
+        job = defaultJob;
+    }
+    for (const JobSpec& other : g.Relations().jobs)
+    {
+        if (other.name == job)
+        {
+            throw ScenarioError(r.FieldPath("job"), "\"" + job + "\" is already the job of traffic[" +
+                                                        std::to_string(other.generator) +
+                                                        "]: give each collective its own job");
+        }
+    }
+    return job;
+}
+
+uint32_t
+EmitTransfers(GeneratorContext& g, const JobTransfers& jt)
+{
+    FlowRelations& rel = g.Relations();
+    uint32_t base = static_cast<uint32_t>(g.Flows().size());
+    for (const Transfer& t : *jt.plan)
+    {
+        uint32_t src = (*jt.ranks)[t.src];
+        uint32_t dst = (*jt.ranks)[t.dst];
+        auto port = static_cast<uint16_t>(kFirstUdpPort + (base + t.connection) % kUdpPortSpan);
+        uint32_t idx = g.AddFlow(src, dst, t.bytes, port);
+        JobFlow jf;
+        jf.job = jt.job;
+        jf.iteration = t.iteration;
+        jf.step = t.step;
+        jf.channel = t.channel;
+        // two GPUs of one server (not a host that is a server of its own): NVLink; a rank to
+        // itself (a training job's compute marker): done as it starts
+        uint32_t sv = (*jt.serverOf)[t.src];
+        bool local = src == dst || (sv == (*jt.serverOf)[t.dst] && jt.pool->hosts[sv].size() > 1);
+        if (local)
+        {
+            g.Flows()[idx].local = true;
+            jf.localNs = src == dst ? 0
+                                    : std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(
+                                                                static_cast<double>(t.bytes) * 8.0 /
+                                                                jt.nvlinkGbps)));
+        }
+        rel.SetJob(idx, jf);
+        if (!t.after.empty() || t.gapNs > 0)
+        {
+            std::vector<uint32_t> on;
+            on.reserve(t.after.size());
+            for (uint32_t a : t.after)
+            {
+                on.push_back(base + a);
+            }
+            rel.SetAfter(idx, std::move(on), t.gapNs);
+        }
+    }
+    return base;
+}
 
 void
 GenerateCollective(GeneratorContext& g, ServerPool& pool)
 {
     ObjectReader& r = g.Reader();
     const Topology& topo = g.Topo();
-    BuildPool(topo, pool);
     CollectiveRequest req;
     std::vector<std::string> ops;
     std::vector<std::string> algorithms; // every op's, in the declaration's order
@@ -171,36 +287,7 @@ GenerateCollective(GeneratorContext& g, ServerPool& pool)
         throw ScenarioError(r.FieldPath("qps"),
                             "must be 1 for a collective (channels sets its parallel QPs)");
     }
-    std::vector<uint32_t> ranks;
-    std::string placement = r.Enum("placement", "packed", {"packed", "spread", "random"});
-    if (r.Has("servers"))
-    {
-        if (r.Has("hosts"))
-        {
-            throw ScenarioError(r.FieldPath("servers"), "give hosts or servers, not both");
-        }
-        uint64_t count = static_cast<uint64_t>(
-            r.Int("servers", 1, Range::Of(schema::kCollectiveServers)));
-        for (uint32_t s : Place(g, pool, count, placement))
-        {
-            ranks.insert(ranks.end(), pool.hosts[s].begin(), pool.hosts[s].end());
-        }
-        if (ranks.size() < 2)
-        {
-            throw ScenarioError(r.FieldPath("servers"),
-                                "gives the job 1 rank; a collective needs at least 2");
-        }
-    }
-    else
-    {
-        ranks = HostList(g, "hosts", false, 2);
-    }
-    if (ranks.size() > kMaxCollectiveRanks)
-    {
-        throw ScenarioError(r.FieldPath(r.Has("servers") ? "servers" : "hosts"),
-                            "gives " + std::to_string(ranks.size()) + " ranks, more than the limit of " +
-                                std::to_string(kMaxCollectiveRanks));
-    }
+    std::vector<uint32_t> ranks = ReadJobRanks(g, pool, "a collective", 2);
     req.messageBytes = static_cast<uint64_t>(
         r.RequiredInt("message_bytes", Range::Of(schema::kCollectiveMessageBytes)));
     req.channels = static_cast<uint32_t>(
@@ -211,29 +298,9 @@ GenerateCollective(GeneratorContext& g, ServerPool& pool)
         r.Int("iterations", 1, Range::Of(schema::kCollectiveIterations)));
     double computeUs = r.Number("compute_us", 0, Range::Of(schema::kCollectiveComputeUs));
     req.computeNs = static_cast<uint64_t>(std::llround(computeUs * 1000.0));
-    auto stat = topo.stats.find("nvlink_gbps");
-    double nvlinkGbps = r.Number("nvlink_gbps",
-                                 stat != topo.stats.end() ? stat->second : kDefaultNvlinkGbps,
-                                 Range::Of(schema::kCollectiveNvlinkGbps));
-    const json* nameValue = r.Raw("name");
-    std::string defaultJob = nameValue && nameValue->is_string() && !nameValue->get<std::string>().empty()
-                                 ? nameValue->get<std::string>()
-                                 : "job" + std::to_string(g.Index());
-    std::string job = r.String("job", defaultJob, kMaxJobName);
-    if (job.empty())
-    {
-        job = defaultJob;
-    }
+    double nvlinkGbps = ReadNvlinkGbps(g);
+    std::string job = ReadJobName(g);
     FlowRelations& rel = g.Relations();
-    for (const JobSpec& other : rel.jobs)
-    {
-        if (other.name == job)
-        {
-            throw ScenarioError(r.FieldPath("job"), "\"" + job + "\" is already the job of traffic[" +
-                                                        std::to_string(other.generator) +
-                                                        "]: give each collective its own job");
-        }
-    }
     r.Finish();
 
     std::vector<uint32_t> serverOf = ServerIndex(topo, pool);
@@ -304,39 +371,14 @@ GenerateCollective(GeneratorContext& g, ServerPool& pool)
         return;
     }
 
-    uint32_t base = static_cast<uint32_t>(g.Flows().size());
-    for (const Transfer& t : plan)
-    {
-        uint32_t src = ranks[t.src];
-        uint32_t dst = ranks[t.dst];
-        auto port = static_cast<uint16_t>(kFirstUdpPort + (base + t.connection) % kUdpPortSpan);
-        uint32_t idx = g.AddFlow(src, dst, t.bytes, port);
-        JobFlow jf;
-        jf.job = jobIndex;
-        jf.iteration = t.iteration;
-        jf.step = t.step;
-        jf.channel = t.channel;
-        // two GPUs of one server (not a host that is a server of its own): NVLink
-        bool local = req.serverOf[t.src] == req.serverOf[t.dst] &&
-                     pool.hosts[req.serverOf[t.src]].size() > 1;
-        if (local)
-        {
-            g.Flows()[idx].local = true;
-            jf.localNs = std::max<uint64_t>(
-                1, static_cast<uint64_t>(std::llround(static_cast<double>(t.bytes) * 8.0 / nvlinkGbps)));
-        }
-        rel.SetJob(idx, jf);
-        if (!t.after.empty() || t.gapNs > 0)
-        {
-            std::vector<uint32_t> on;
-            on.reserve(t.after.size());
-            for (uint32_t a : t.after)
-            {
-                on.push_back(base + a);
-            }
-            rel.SetAfter(idx, std::move(on), t.gapNs);
-        }
-    }
+    JobTransfers jt;
+    jt.job = jobIndex;
+    jt.ranks = &ranks;
+    jt.serverOf = &req.serverOf;
+    jt.pool = &pool;
+    jt.plan = &plan;
+    jt.nvlinkGbps = nvlinkGbps;
+    EmitTransfers(g, jt);
 }
 
 } // namespace fabric

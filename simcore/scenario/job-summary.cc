@@ -9,6 +9,7 @@
 #include "job-summary.h"
 
 #include "collective-ideal.h"
+#include "training-summary.h"
 
 #include "common/rounding.h"
 
@@ -128,9 +129,15 @@ JobsJson(const Scenario& s, const std::vector<TransferTimes>& times,
     std::vector<uint64_t> nvlinkBytes(jobs, 0);
     std::vector<uint64_t> flowCount(jobs, 0);
     std::vector<uint64_t> flowsDone(jobs, 0);
+    // a training job's transfers by plan index (JobFlow::step), for its training block
+    std::vector<std::vector<TransferTimes>> planTimes(jobs);
     for (std::size_t j = 0; j < jobs; ++j)
     {
         iterations[j].resize(s.jobs[j].iterations);
+        if (s.jobs[j].training)
+        {
+            planTimes[j].resize(s.jobs[j].training->kind.size());
+        }
     }
     for (std::size_t i = 0; i < s.jobFlows.size(); ++i)
     {
@@ -142,15 +149,23 @@ JobsJson(const Scenario& s, const std::vector<TransferTimes>& times,
         const FlowSpec& spec = s.flows[i];
         const TransferTimes& f = times[i];
         iterations[jf.job][jf.iteration].Add(f);
-        StepInfo& st = steps[jf.job][{jf.iteration, jf.channel, jf.step}];
-        st.span.Add(f);
-        st.bytes += spec.sizeBytes;
-        (spec.local ? st.nvlink : st.network) += 1;
         (spec.local ? nvlinkBytes : networkBytes)[jf.job] += spec.sizeBytes;
         ++flowCount[jf.job];
         if (f.completePs >= 0)
         {
             ++flowsDone[jf.job];
+        }
+        if (s.jobs[jf.job].training)
+        {
+            planTimes[jf.job][jf.step] = f;
+            continue;
+        }
+        StepInfo& st = steps[jf.job][{jf.iteration, jf.channel, jf.step}];
+        st.span.Add(f);
+        st.bytes += spec.sizeBytes;
+        (spec.local ? st.nvlink : st.network) += 1;
+        if (f.completePs >= 0)
+        {
             if (f.completePs - f.startPs > st.slowestPs)
             {
                 st.slowestPs = f.completePs - f.startPs;
@@ -262,6 +277,11 @@ JobsJson(const Scenario& s, const std::vector<TransferTimes>& times,
         r["steps_truncated"] = steps[j].size() > kMaxListedJobSteps;
         r["steps"] = stepList;
         r["links"] = links(static_cast<uint32_t>(j));
+        if (spec.training)
+        {
+            r["kind"] = "training";
+            r["training"] = TrainingJson(*spec.training, planTimes[j]);
+        }
         out.push_back(r);
     }
     return out;

@@ -1,6 +1,7 @@
 #include "traffic-generator.h"
 
 #include "collective-generator.h"
+#include "training-generator.h"
 #include "flow-list-generator.h"
 #include "generator-context.h"
 #include "flow-size-cdf.h"
@@ -678,7 +679,7 @@ GenerateTraffic(const json* traffic, const TrafficContext& ctx, ordered_json* ou
             std::string kind = r.Enum("kind", "",
                                       {"incast", "pairs", "permutation", "all_to_all", "perftest",
                                        "workload", "pingmesh", "flows", "stride",
-                                       "inter_pod_permutation", "collective"});
+                                       "inter_pod_permutation", "collective", "training"});
             if (kind == "flows") // explicit list: none of the common fields below apply
             {
                 GenerateFlowList(r, ctx, static_cast<uint32_t>(i), flows, expected, relations);
@@ -689,6 +690,10 @@ GenerateTraffic(const json* traffic, const TrafficContext& ctx, ordered_json* ou
             if (kind == "collective")
             {
                 GenerateCollective(g, pool);
+            }
+            else if (kind == "training")
+            {
+                GenerateTraining(g, pool);
             }
             else if (kind == "incast")
             {

@@ -298,8 +298,10 @@ class Builder
         }
         for (uint32_t i = 0; i < group.size(); ++i)
         {
+            // a rank is done when its part arrived and it had started (an all-to-all's blocks
+            // into a rank wait only for their senders)
             std::vector<uint32_t>& f = fronts[group[i]];
-            f.clear();
+            f = {entry[i]};
             for (uint32_t a : cp.terminal[i])
             {
                 f.push_back(base + a);

@@ -5,6 +5,8 @@
  * iteration is (m + p - 1)(t_f + t_b) when communication costs nothing, pure DP is compute plus
  * the all-reduce, and overlapped buckets hide behind the backward pass.
  */
+#include "scenario/scenario-error.h"
+#include "scenario/scenario-parser.h"
 #include "scenario/training-plan.h"
 
 #include <gtest/gtest.h>
@@ -278,4 +280,46 @@ TEST(TrainingPlanTest, ExpertsAllToAllPerMoeLayer)
         }
     }
     EXPECT_EQ(a2a, 8u * 4u); // dispatch and combine, forward and backward, per layer
+}
+
+namespace
+{
+
+std::string
+TrainingError(const std::string& fields, int servers = 2)
+{
+    std::string text = R"({"schema_version": 1, "duration_us": 1000,
+      "topology": {"kind": "rail_optimized", "units": 1, "servers_per_unit": 2,
+                   "nics_per_server": 4, "spines": 2, "host_rate_gbps": 100, "fabric_rate_gbps": 100},
+      "traffic": [{"kind": "training", "servers": )" + std::to_string(servers) + ", " + fields + "}]}";
+    try
+    {
+        LoadScenario(text);
+        return "";
+    }
+    catch (const ScenarioError& e)
+    {
+        return e.what();
+    }
+}
+
+} // namespace
+
+TEST(TrainingGeneratorTest, ReadsAndRefusesWithTheField)
+{
+    EXPECT_EQ(TrainingError(R"("model": "llama3-8b", "parallel": {"tp": 4, "dp": 2}, "iterations": 1)"), "");
+    std::string e = TrainingError(R"("model": "llama3-8b", "parallel": {"tp": 8, "pp": 4, "dp": 32})");
+    EXPECT_NE(e.find("traffic[0].parallel"), std::string::npos) << e;
+    EXPECT_NE(e.find("8 x 4 x 32 = 1024, but the job has 8 ranks"), std::string::npos) << e;
+    e = TrainingError(R"("model": "llama3-9b")");
+    EXPECT_NE(e.find("traffic[0].model"), std::string::npos) << e;
+    EXPECT_NE(e.find("\"llama3-70b\""), std::string::npos) << e;
+    e = TrainingError(R"("model": "llama3-8b", "parallel": {"pp": 8, "dp": 1}, "compute_us_per_layer": 0)");
+    EXPECT_NE(e.find("traffic[0].compute_us_per_layer"), std::string::npos) << e;
+    e = TrainingError(R"("model": {"layers": 3, "hidden": 64, "heads": 4, "seq_len": 8, "vocab": 10},
+                         "parallel": {"pp": 2, "dp": 4})");
+    EXPECT_NE(e.find("traffic[0].parallel.pp"), std::string::npos) << e;
+    e = TrainingError(R"("model": {"layers": 2, "hidden": 64, "heads": 4, "seq_len": 8, "vocab": 10},
+                         "parallel": {"dp": 8, "unknown": 1})");
+    EXPECT_NE(e.find("traffic[0].parallel.unknown"), std::string::npos) << e;
 }

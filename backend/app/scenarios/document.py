@@ -17,7 +17,7 @@ HOST_FIELDS = {
     "incast": ("senders", "receiver"), "pairs": ("pairs",), "permutation": ("hosts",),
     "all_to_all": ("hosts",), "perftest": ("src", "dst"), "workload": ("hosts",),
     "pingmesh": ("hosts",), "flows": (), "stride": ("hosts",), "inter_pod_permutation": ("hosts",),
-    "collective": ("hosts",),
+    "collective": ("hosts",), "training": ("hosts",),
 }
 
 LIST_FIELDS = ("senders", "hosts")
@@ -146,11 +146,11 @@ def _override_errors(s: Scenario, hosts: set[str], switches: set[str]) -> list:
 
 
 def _traffic_errors(s: Scenario, hosts: set[str], switches: set[str]) -> list:
-    """Every host (or ToR) a generator names exists; collectives' job names are unique."""
+    """Every host (or ToR) a generator names exists; job names (collective, training) are unique."""
     errors = []
     jobs: dict[str, int] = {}
     for i, gen in enumerate(s.traffic):
-        if gen.kind == "collective":
+        if gen.kind in ("collective", "training"):
             job = gen.job or gen.name or f"job{i}"
             if job in jobs:
                 errors.append(error_at(("traffic", i, "job"), f"'{job}' is already the job of "

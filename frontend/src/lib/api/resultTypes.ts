@@ -418,7 +418,10 @@ export interface Job {
    * index in the scenario's traffic list
    */
   generator: number;
-  op: "all_reduce" | "all_gather" | "reduce_scatter" | "all_to_all" | "broadcast";
+  /**
+   * the collective's op; "training" for a training job (its `training` block has the rest)
+   */
+  op: "all_reduce" | "all_gather" | "reduce_scatter" | "all_to_all" | "broadcast" | "training";
   algorithm: "ring" | "tree" | "halving_doubling" | "direct" | "hierarchical";
   ranks: number;
   servers: number;
@@ -489,6 +492,11 @@ export interface Job {
    * the directed links the job's DATA frames crossed (payload, retransmissions included), in link order
    */
   links: JobLink[];
+  /**
+   * present on a training job's entry only (traffic kind `training`)
+   */
+  kind?: "training";
+  training?: Training;
 }
 /**
  * This interface was referenced by `FabricResult`'s JSON-Schema
@@ -559,6 +567,97 @@ export interface JobLink {
    */
   bytes: number;
   frames: number;
+}
+/**
+ * a training job's iterations (docs/result-format.md, 'Training jobs')
+ *
+ * This interface was referenced by `FabricResult`'s JSON-Schema
+ * via the `definition` "Training".
+ */
+export interface Training {
+  /**
+   * the public model's name, or "custom"
+   */
+  model: string;
+  tp: number;
+  pp: number;
+  dp: number;
+  ep: number;
+  micro_batches: number;
+  micro_batch_size: number;
+  /**
+   * dp x micro_batches x micro_batch_size x seq_len
+   */
+  tokens_per_iteration: number;
+  /**
+   * per completed iteration: from the previous iteration's end (the job's start) to the last rank's end
+   */
+  iteration_us: number[];
+  mean_iteration_us: number | null;
+  tokens_per_s: number | null;
+  /**
+   * the job rank whose first iteration ended last
+   */
+  critical_rank: number | null;
+  /**
+   * the critical rank's compute in the first iteration
+   */
+  compute_us: number | null;
+  /**
+   * the critical rank's idle time in the first iteration: neither computing nor communicating (the pipeline bubble)
+   */
+  bubble_us: number | null;
+  /**
+   * the critical rank's communication time not hidden behind its compute, first iteration, charged to one kind at a time (tp, ep, pp, dp in that order)
+   */
+  exposed_us: null | {
+    tp: number;
+    pp: number;
+    dp: number;
+    ep: number;
+  };
+  critical_collective: null | TrainingCollective;
+  /**
+   * the critical rank's first iteration, at most 2,000 segments
+   */
+  timeline: TrainingSegment[];
+  timeline_truncated: boolean;
+}
+/**
+ * the critical rank's communication with the most time not hidden behind compute
+ *
+ * This interface was referenced by `FabricResult`'s JSON-Schema
+ * via the `definition` "TrainingCollective".
+ */
+export interface TrainingCollective {
+  kind: "tp" | "pp" | "dp" | "ep";
+  op: "all_reduce" | "reduce_scatter" | "all_gather" | "all_to_all" | "send";
+  ranks: number;
+  bytes: number;
+  /**
+   * its first start to its last completion on the rank
+   */
+  us: number;
+  /**
+   * of which the rank was not computing
+   */
+  exposed_us: number;
+}
+/**
+ * This interface was referenced by `FabricResult`'s JSON-Schema
+ * via the `definition` "TrainingSegment".
+ */
+export interface TrainingSegment {
+  kind: "compute" | "tp" | "pp" | "dp" | "ep";
+  /**
+   * from the job's start
+   */
+  start_us: number;
+  end_us: number;
+  /**
+   * communication while the rank was not computing (false for compute)
+   */
+  exposed: boolean;
 }
 /**
  * the engine (engine) and wall-clock figures (wall_s, events_per_s, packets_per_s, peak_rss_mb, huge_pages_mb) and how the run used threads (parallel): the only block that may differ between runs of the same scenario and seed
