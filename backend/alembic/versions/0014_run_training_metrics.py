@@ -1,7 +1,7 @@
 """runs.iteration_us, tokens_per_s, exposed_dp_us, exposed_tp_us: the first training job's
 
-Revision ID: 0013
-Revises: 0012
+Revision ID: 0014
+Revises: 0013
 Create Date: 2026-11-29
 
 Issue 35: a training job (traffic kind "training") reports its iteration time, tokens per second
@@ -12,8 +12,8 @@ finished before this migration keep null: the training generator is new with it.
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0013"
-down_revision = "0012"
+revision = "0014"
+down_revision = "0013"
 branch_labels = None
 depends_on = None
 
