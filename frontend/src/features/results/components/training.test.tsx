@@ -1,3 +1,6 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import Ajv2020 from "ajv/dist/2020";
 import { render, screen, within } from "@testing-library/react";
 import fixture from "../utils/testdata/training-jobs.json";
 import {
@@ -16,6 +19,13 @@ const job = fixture[0] as unknown as TrainingJob;
 const clone = (): TrainingJob => JSON.parse(JSON.stringify(job)) as TrainingJob;
 
 describe("a training job's cards and timeline", () => {
+  it("the fixture's training block is what the result schema allows (docs/result.schema.json, Training)", () => {
+    const schema = JSON.parse(readFileSync(resolve(__dirname, "../../../../../docs/result.schema.json"), "utf8"));
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    const validate = ajv.compile({ $defs: schema.$defs, $ref: "#/$defs/Training" });
+    expect(validate(job.training) ? [] : validate.errors).toEqual([]);
+  });
+
   it("the timeline draws the cards' compute and exposed time of every kind", () => {
     const tot = timelineTotals(job.training);
     expect(tot.computeUs).toBe(job.training.compute_us);

@@ -1,13 +1,13 @@
 // A training job's numbers as the results page shows them (docs/result-format.md, "jobs", the
 // `training` object): the cards, the iteration timeline and the sentence on what dominates are all
 // computed here from the same object, so the cards and the chart cannot disagree unnoticed.
-import type { Job } from "../../../lib/api/resultTypes";
+import type { Job, Training, TrainingCollective, TrainingSegment } from "../../../lib/api/resultTypes";
 import { formatBytes, formatCount, formatDurationUs, formatNumber, formatPercent } from "../../../lib/format";
 import type { Card } from "../components/SummaryCards";
 
 /** The kinds of time an iteration is made of, in the timeline's row order. */
-export const TRAINING_KINDS = ["compute", "tp", "pp", "dp", "ep"] as const;
-export type TrainingKind = (typeof TRAINING_KINDS)[number];
+export type TrainingKind = TrainingSegment["kind"];
+export const TRAINING_KINDS: readonly TrainingKind[] = ["compute", "tp", "pp", "dp", "ep"];
 export type CommKind = Exclude<TrainingKind, "compute">;
 export const COMM_KINDS: readonly CommKind[] = ["tp", "pp", "dp", "ep"];
 
@@ -17,53 +17,20 @@ export const KIND_NAMES: Record<TrainingKind, string> = {
 };
 export const KIND_SHORT: Record<TrainingKind, string> = { compute: "compute", tp: "TP", pp: "PP", dp: "DP", ep: "EP" };
 
-/** One span of the iteration: compute, or a collective of one kind, and whether it was exposed
- *  (on the critical path, not hidden behind compute). */
-export interface TrainingSpan {
-  kind: TrainingKind;
-  start_us: number;
-  end_us: number;
-  exposed: boolean;
-}
+/** One span of the iteration (docs/result.schema.json, TrainingSegment): compute, or a collective
+ *  of one kind, and whether it was exposed (the rank was not computing). */
+export type TrainingSpan = TrainingSegment;
 
 /** The critical rank's collective with the most time not hidden behind its compute. */
-export interface CriticalCollective {
-  kind: CommKind;
-  op: string;
-  ranks: number;
-  bytes: number;
-  /** first transfer's start to last completion */
-  us: number;
-  /** of `us`, the time the rank was not computing */
-  exposed_us?: number;
-}
+export type CriticalCollective = TrainingCollective;
 
-/** A training job's `training` object (simcore/scenario/training-summary.cc; issue 35 §2). The
- *  per-iteration breakdown and the timeline are the first iteration's on the critical rank (the
- *  last to end it); null when no iteration finished. */
-export interface TrainingResult {
-  model: string;
-  tp: number;
-  pp: number;
-  dp: number;
-  ep: number;
-  micro_batches: number;
-  micro_batch_size?: number;
-  tokens_per_iteration: number;
-  iteration_us: number[];
-  mean_iteration_us: number | null;
-  tokens_per_s: number | null;
-  critical_rank?: number | null;
-  compute_us: number | null;
-  bubble_us: number | null;
-  exposed_us: Record<CommKind, number> | null;
-  critical_collective: CriticalCollective | null;
-  timeline: TrainingSpan[];
-  timeline_truncated?: boolean;
-}
+/** A training job's `training` object (docs/result.schema.json, Training; written by
+ *  simcore/scenario/training-summary.cc). The per-iteration breakdown and the timeline are the
+ *  first iteration's on the critical rank (the last to end it); null when no iteration finished. */
+export type TrainingResult = Training;
 
 /** A result job that ran a training generator. */
-export type TrainingJob = Job & { kind: "training"; training: TrainingResult };
+export type TrainingJob = Job & { kind: "training"; training: Training };
 
 export const isTrainingJob = (job: unknown): job is TrainingJob =>
   !!job && typeof job === "object" && (job as { kind?: string }).kind === "training" && !!(job as { training?: unknown }).training;
@@ -86,8 +53,8 @@ export function unionUs(spans: { start_us: number; end_us: number }[]): number {
 }
 
 /** When several kinds wait at once and the rank is not computing, the time is charged to the
- *  first of them in this order (the simulator's kCommKinds, simcore/scenario/training-summary.cc):
- *  those that block compute on every layer first, the gradient sync last. */
+ *  first of them in this order (docs/result.schema.json, Training.exposed_us; the simulator's
+ *  kCommKinds): those that block compute on every layer first, the gradient sync last. */
 export const CHARGE_ORDER: readonly CommKind[] = ["tp", "ep", "pp", "dp"];
 
 /** What the timeline draws, in totals: its span (from the job's start, 0, to the critical rank's
