@@ -130,7 +130,8 @@ export function TrainingFields({ index, gen, graph, errors, onUpdate, onStartPic
             <input type="checkbox" checked={trainingValue(gen, f.path) === true} onChange={(e) => set(f.path, e.target.checked)} /> {f.label}
           </label>
         ))}
-        {errorOf("parallel")}
+        {/* the API's product refusal says what the line above already says */}
+        {check.ok !== false && errorOf("parallel")}
       </fieldset>
 
       <fieldset className="training-compute">

@@ -96,4 +96,17 @@ describe("the training generator in the editor", () => {
     expect(newTrainingGenerator(12, 8)).toMatchObject({ parallel: { tp: 4, pp: 1, dp: 3 } });
     expect(newTrainingGenerator(5, 8)).toMatchObject({ parallel: { tp: 1, pp: 1, dp: 5 } });
   });
+
+  it("the API's product refusal is not said twice beside the live check", () => {
+    const refusal = { "traffic.0.parallel": "tp x pp x dp = 8 x 4 x 4 = 128, but the job has 32 ranks" };
+    const { unmount } = render(<Editor initial={[{ kind: "training", model: "llama3-70b", parallel: { tp: 8, pp: 4, dp: 4 } }]} errors={refusal} />);
+    expect(screen.getByTestId("training-0-product")).toHaveTextContent("8 × 4 × 4 = 128 ranks; the job has 32");
+    expect(screen.queryByText(refusal["traffic.0.parallel"])).toBeNull();
+    unmount();
+    // with the job's ranks unknown to the page, the API's word is shown
+    render(<TrafficPanel traffic={[{ kind: "training", model: "llama3-70b", parallel: { tp: 8, pp: 4, dp: 4 } }]} graph={null} errors={refusal}
+      onAdd={vi.fn()} onUpdate={vi.fn()} onRemove={vi.fn()} onStartPick={vi.fn()} />);
+    expect(screen.getByTestId("training-0-product")).toHaveTextContent("the job's ranks are not known here");
+    expect(screen.getByText(refusal["traffic.0.parallel"])).toHaveClass("field-error");
+  });
 });

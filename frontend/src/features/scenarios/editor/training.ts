@@ -84,7 +84,7 @@ export function productCheck(gen: TrafficGenerator, ranks: number | null): { ok:
   const product = tp * pp * dp;
   const plan = `${formatCount(tp)} × ${formatCount(pp)} × ${formatCount(dp)} = ${formatCount(product)} rank${product === 1 ? "" : "s"}`;
   if (![tp, pp, dp].every((v) => Number.isInteger(v) && v >= 1)) return { ok: false, text: `tp, pp and dp must each be a whole number of at least 1` };
-  if (ranks == null) return { ok: null, text: `${plan} (tp × pp × dp); the job's ranks are known once its hosts or servers are` };
+  if (ranks == null) return { ok: null, text: `${plan} (tp × pp × dp); the job's ranks are not known here (the fabric is not drawn yet, or its servers differ in size)` };
   if (product === ranks) return { ok: true, text: `${plan}; the job has ${formatCount(ranks)}` };
   return { ok: false, text: `${plan}; the job has ${formatCount(ranks)}` };
 }
