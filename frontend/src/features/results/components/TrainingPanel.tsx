@@ -14,7 +14,7 @@ export function TrainingPanel({ job, anchor, subtitle, runId, index }: {
   const off = disagreements(t);
   return (
     <section className="job-panel training-panel" aria-label={`Job ${job.name}`} data-job={job.name}>
-      <h3>Job {job.name}: training {t.model}</h3>
+      <h3>Job {job.name}: training {t.model === "custom" ? "a custom model" : t.model}</h3>
       <p className="hint">
         {planText(t)} on {formatCount(t.tp * t.pp * t.dp)} ranks; {formatCount(t.tokens_per_iteration)} tokens per iteration
       </p>

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import { render, screen, within } from "@testing-library/react";
 import fixture from "../utils/testdata/training-jobs.json";
+import real from "../utils/testdata/training-real.json";
 import {
   COMM_KINDS, type TrainingJob, agrees, disagreements, dominanceText, iterationParts, timelineTotals, trainingCards, unionUs,
 } from "../utils/training";
@@ -152,5 +153,18 @@ describe("a training job's cards and timeline", () => {
     expect(row("llama70b: Iteration time").values).toEqual([367_800, 400_000]);
     expect(row("llama70b: Tokens per second").values).toEqual([job.training.tokens_per_s, 5_242_880]);
     expect(row("llama70b: Exposed DP time").values).toEqual([42_000, 42_000]);
+  });
+
+  // the simulator's own output (fabricsim of issue-35-train at 350b2d0..8c00e2f): the small job of
+  // e2e/training.spec.ts and the ai-training-70b preset's non-blocking fabric, their training blocks
+  it.each(real.map((j) => [j.name, j] as const))("the simulator's %s job: the timeline draws the cards' figures", (_, j) => {
+    const t = (j as unknown as TrainingJob).training;
+    expect(disagreements(t)).toEqual([]);
+    const tot = timelineTotals(t);
+    // within half a microsecond: the result rounds every segment's ends to the nanosecond
+    expect(tot.computeUs).toBeCloseTo(t.compute_us!, 0);
+    for (const k of COMM_KINDS) expect(tot.exposedUs[k]).toBeCloseTo(t.exposed_us![k], 0);
+    expect(tot.idleUs).toBeCloseTo(t.bubble_us!, 0);
+    expect(tot.lengthUs).toBeCloseTo(t.iteration_us[0], 0);
   });
 });
