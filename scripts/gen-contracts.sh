@@ -3,6 +3,7 @@
 # "Where the rules live"):
 #   backend/app/scenarios (Pydantic models, limits.py) -> docs/scenario.schema.json,
 #       frontend/src/lib/scenario/contract.gen.ts, simcore/scenario/scenario-contract.h
+#   backend/app/runs/metrics.py -> frontend/src/lib/api/metrics.gen.ts
 #   docs/result.schema.json (written by hand) -> frontend/src/lib/api/resultTypes.ts
 #   the FastAPI app (sign-in off) -> docs/openapi.json -> frontend/src/lib/api/schema.gen.ts
 # Deterministic, no network.

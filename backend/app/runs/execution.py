@@ -10,6 +10,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from app.core.db import utcnow
+from app.runs.metrics import first_job_values, jobs_values
 from app.runs.models import FINAL_STATES, Run, RunResult, RunStatus
 from app.runs.reaper import MAX_ATTEMPTS
 
@@ -119,13 +120,10 @@ def record_progress(session: Session, *, claim: Claim, line: dict[str, Any] | No
 
 
 def job_metrics(jobs: list[dict[str, Any]] | None) -> dict[str, Any]:
-    """The first collective job's JCT and bus bandwidth (result.jobs[0]), and every job's by name
-    (`job_metrics`); null without a job."""
-    first = (jobs or [{}])[0]
-    by_name = {j["name"]: {"jct_us": j.get("jct_us"), "busbw_gbps": j.get("busbw_gbps")}
-               for j in jobs or []}
-    return {"jct_us": first.get("jct_us"), "busbw_gbps": first.get("busbw_gbps"),
-            "job_metrics": by_name or None}
+    """Each job metric's flat value (app/runs/metrics.py: JCT and busbw of result.jobs[0], the
+    training metrics of the first training job), and every job's by name (`job_metrics`); null
+    without a job."""
+    return {**first_job_values(jobs), "job_metrics": jobs_values(jobs) or None}
 
 
 def metrics_of(summary: dict[str, Any], jobs: list[dict[str, Any]] | None = None) -> dict[str, Any]:

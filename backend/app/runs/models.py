@@ -63,6 +63,11 @@ class Run(Base):
     # the first collective job's (result.jobs[0]); null for runs without one
     jct_us: Mapped[float | None] = mapped_column(Float)
     busbw_gbps: Mapped[float | None] = mapped_column(Float)
+    # the first training job's (app/runs/metrics.py); null for runs without one
+    iteration_us: Mapped[float | None] = mapped_column(Float)
+    tokens_per_s: Mapped[float | None] = mapped_column(Float)
+    exposed_dp_us: Mapped[float | None] = mapped_column(Float)
+    exposed_tp_us: Mapped[float | None] = mapped_column(Float)
     # every job's, by name: {"B": {"jct_us": ..., "busbw_gbps": ...}}; null without a job
     job_metrics: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     summary: Mapped[dict[str, Any] | None] = mapped_column(JSON)

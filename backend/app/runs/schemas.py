@@ -8,12 +8,12 @@ from pydantic_core import PydanticCustomError
 
 from app.core.config import get_settings, max_run_threads
 from app.core.validation import error_at, raise_errors
+from app.runs.metrics import COLUMN_METRICS
 from app.runs.models import RunStatus
 from app.runs.threads import range_message
 from app.scenarios import limits
 
-METRIC_NAMES = ("throughput_gbps", "fct_p50_us", "fct_p99_us", "slowdown_p99", "max_queue_bytes",
-                "ecn_marked_packets", "cnps_sent", "pfc_pauses_sent", "drops_total", "jct_us", "busbw_gbps")
+METRIC_NAMES = COLUMN_METRICS  # the summary columns, in RunMetrics' order (app/runs/metrics.py)
 
 MAX_SEEDS = 64
 
@@ -72,8 +72,13 @@ class RunMetrics(BaseModel):
     drops_total: int | None = None
     jct_us: float | None = Field(None, description="the first collective job's completion time (result.jobs[0])")
     busbw_gbps: float | None = Field(None, description="the first collective job's bus bandwidth (NCCL-tests')")
+    iteration_us: float | None = Field(None, description="the first training job's mean iteration time")
+    tokens_per_s: float | None = Field(None, description="the first training job's tokens per second")
+    exposed_dp_us: float | None = Field(None, description="the first training job's exposed DP time per iteration")
+    exposed_tp_us: float | None = Field(None, description="the first training job's exposed TP time per iteration")
     jobs: dict[str, dict[str, float | None]] | None = Field(
-        None, description="every collective job's jct_us and busbw_gbps, by job name (null without a job)")
+        None, description="every job's metrics by job name: jct_us and busbw_gbps, and for a "
+        "training job iteration_us, tokens_per_s, exposed_dp_us and exposed_tp_us (null without a job)")
 
 
 class RunPublic(BaseModel):

@@ -319,10 +319,10 @@ def _mean_terms(objective: O.Objective, per_run: list[dict[str, Any]]) -> dict[s
 
 
 def _job_metrics(metrics: dict[str, Any]) -> dict[str, float | None]:
-    """Every collective job's jct_us and busbw_gbps, flat, keyed as an objective naming the job
-    is labelled ("jct_us of ring")."""
-    return {f"{metric} of {job}": v.get(metric) for job, v in (metrics.get("jobs") or {}).items()
-            for metric in O.JOB_METRICS}
+    """Every job's metrics (those its kind has: app/runs/metrics.py), flat, keyed as an objective
+    naming the job is labelled ("jct_us of ring", "iteration_us of llama")."""
+    return {f"{metric} of {job}": value for job, v in (metrics.get("jobs") or {}).items()
+            for metric, value in v.items() if metric in O.JOB_METRICS}
 
 
 def _mean_metrics(per_run: list[dict[str, Any]]) -> dict[str, float | None]:

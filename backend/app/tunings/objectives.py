@@ -10,17 +10,14 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-Goal = Literal["max", "min"]
+from app.runs import metrics as M
+
+Goal = M.Goal
 HEADER_BYTES = 82  # per-frame overhead the simulator counts on the wire (payload 1000 -> 1082)
 DEFAULT_MTU = 1000
-SINGLE_METRICS: dict[str, Goal] = {
-    "throughput_gbps": "max", "fct_p99_us": "min", "fct_p50_us": "min", "slowdown_p99": "min",
-    "drops_total": "min", "pfc_pauses_sent": "min", "max_queue_bytes": "min",
-    "queue_p99_bytes": "min", "ecn_marked_packets": "min", "cnps_sent": "min",
-    "jct_us": "min", "busbw_gbps": "max",
-}
+SINGLE_METRICS: dict[str, Goal] = M.GOALS  # every declared metric, with its sense
 COMPOSITE = ("bytetuning_throughput", "bytetuning_latency")
-JOB_METRICS = ("jct_us", "busbw_gbps")  # a collective job's: an objective may name the job
+JOB_METRICS = M.JOB_METRICS  # a job's: an objective may name the job
 HOST_ID = re.compile(r"^h\d+$")
 
 
@@ -33,7 +30,7 @@ class Objective:
     goal: Goal = "max"
     beta: float = 0.5
     gamma: float = 1.0
-    job: str | None = None       # jct_us / busbw_gbps of this job (None: the first job)
+    job: str | None = None       # a job metric of this job (None: the first job that has it)
 
     @property
     def label(self) -> str:
@@ -72,11 +69,11 @@ class JobNameError(ValueError):
 
 
 def job_names(document: dict[str, Any]) -> list[str]:
-    """The scenario's collective jobs, in traffic order, named as the simulator names them:
-    `job`, else the generator's `name`, else "job<index in traffic>"."""
+    """The scenario's jobs (collective and training generators), in traffic order, named as the
+    simulator names them: `job`, else the generator's `name`, else "job<index in traffic>"."""
     names = []
     for i, gen in enumerate(document.get("traffic") or []):
-        if isinstance(gen, dict) and gen.get("kind") == "collective":
+        if isinstance(gen, dict) and gen.get("kind") in M.JOB_GENERATORS:
             names.append(gen.get("job") or gen.get("name") or f"job{i}")
     return names
 
@@ -89,7 +86,7 @@ def check_job_names(named: list[tuple[tuple[str | int, ...], str]],
         for label, document in documents:
             jobs = job_names(document)
             if job not in jobs:
-                have = ", ".join(f'"{j}"' for j in jobs) if jobs else "none: it has no collective generator"
+                have = ", ".join(f'"{j}"' for j in jobs) if jobs else "none: it has no collective or training generator"
                 raise JobNameError(where, f'"{job}" is not a job of scenario {label} (its jobs: {have})')
 
 
@@ -146,12 +143,12 @@ def derive_metrics(result: dict[str, Any], document: dict[str, Any]) -> dict[str
         flow_terms.append({"tput": float(flow.get("goodput_gbps") or 0.0), "tput_max": ceiling,
                            "queue": max(at_dst, default=0.0)})
     fct, slowdown = summary.get("fct_us") or {}, summary.get("slowdown") or {}
-    first_job = (result.get("jobs") or [{}])[0]
     return {
-        # the first collective job's (result.jobs[0]): null without one, so the objective is missing
-        "jct_us": first_job.get("jct_us"), "busbw_gbps": first_job.get("busbw_gbps"),
+        # the first job's that has each (app/runs/metrics.py): null without one, so the objective
+        # is missing
+        **M.first_job_values(result.get("jobs")),
         # every job's, by name, for objectives and constraints that name one
-        "jobs": {j["name"]: {m: j.get(m) for m in JOB_METRICS} for j in result.get("jobs") or []},
+        "jobs": M.jobs_values(result.get("jobs")),
         "throughput_gbps": summary.get("throughput_gbps"),
         "fct_p50_us": fct.get("p50"), "fct_p99_us": fct.get("p99"),
         "slowdown_p99": slowdown.get("p99"),

@@ -74,8 +74,9 @@ class ObjectiveIn(BaseModel):
     goal: Literal["max", "min"] | None = Field(None, description="default: the metric's sense")
     beta: float = Field(0.5, ge=0, le=1)
     gamma: float = Field(1.0, ge=0, le=1e6)
-    job: JobName | None = Field(None, description="jct_us and busbw_gbps only: the collective "
-                                "job they are read from (a job of every scenario); default the first")
+    job: JobName | None = Field(None, description="job metrics only (jct_us, busbw_gbps, iteration_us, "
+                                "tokens_per_s, exposed_dp_us, exposed_tp_us): the job they are read "
+                                "from (a job of every scenario); default the first that has it")
 
     @property
     def sense(self) -> Literal["max", "min"]:
@@ -91,7 +92,7 @@ class ConstraintIn(BaseModel):
     metric: MetricName
     op: Literal["<=", "<", ">=", ">"]
     value: float
-    job: JobName | None = Field(None, description="jct_us and busbw_gbps only: the job (default the first)")
+    job: JobName | None = Field(None, description="job metrics only: the job (default the first that has the metric)")
 
 
 class StrategyOptions(BaseModel):
@@ -159,12 +160,12 @@ class TuningCreate(BaseModel):
                 errors.append(error_at(("objectives", i, "metric"), f"only for kind 'metric' "
                                        f"({objective.kind} is a composite)", objective.metric))
             if objective.job is not None and objective.metric not in JOB_METRICS:
-                errors.append(error_at(("objectives", i, "job"), "names a collective job: only "
-                                       f"for metric {' or '.join(JOB_METRICS)}", objective.job))
+                errors.append(error_at(("objectives", i, "job"), "names a job: only "
+                                       f"for metric {', '.join(JOB_METRICS)}", objective.job))
         for i, constraint in enumerate(self.constraints):
             if constraint.job is not None and constraint.metric not in JOB_METRICS:
-                errors.append(error_at(("constraints", i, "job"), "names a collective job: only "
-                                       f"for metric {' or '.join(JOB_METRICS)}", constraint.job))
+                errors.append(error_at(("constraints", i, "job"), "names a job: only "
+                                       f"for metric {', '.join(JOB_METRICS)}", constraint.job))
         if len(set(self.seeds)) != len(self.seeds):
             errors.append(error_at(("seeds",), "seeds must be distinct", self.seeds))
         if len(set(self.scenario_ids)) != len(self.scenario_ids):
@@ -358,7 +359,7 @@ class ObjectiveOut(BaseModel):
     beta: float
     gamma: float
     formula: str = Field(description="how the score is computed; a single metric's name")
-    job: str | None = Field(None, description="jct_us / busbw_gbps: the job named (null: the first)")
+    job: str | None = Field(None, description="a job metric: the job named (null: the first that has it)")
 
 
 class TuningResults(BaseModel):

@@ -69,7 +69,7 @@ def test_naming_a_job_422s_name_the_field_and_the_jobs(api):
     # every scenario must have the job: the incast has no collective at all
     both = post(scenario_ids=[base["id"], plain["id"]])
     assert error_locs(both) == [["body", "objectives", 0, "job"]]
-    assert "no collective generator" in both.json()["detail"][0]["msg"]
+    assert "no collective or training generator" in both.json()["detail"][0]["msg"]
     assert error_locs(post(objectives=[{"kind": "metric", "metric": "jct_us", "job": ""}])) == [
         ["body", "objectives", 0, "job"]]
     assert post().status_code == 201

@@ -7,7 +7,7 @@ import { SweepForm } from "../../features/sweeps/components/SweepForm";
 import { HeatmapExplorer } from "../../features/sweeps/components/HeatmapExplorer";
 import { JobSweep } from "../../features/sweeps/components/JobSweep";
 import { ScreenedTable } from "../../features/sweeps/components/ScreenedTable";
-import { jobKey, pointLabel, sweepJobs } from "../../features/sweeps/utils/jobSweep";
+import { jobKey, pointLabel, sweepJobPair, sweepJobs } from "../../features/sweeps/utils/jobSweep";
 import { ComparePicker } from "../../features/results/compare/ComparePicker";
 import type { SweepPoint } from "../../lib/charts/grid";
 import { rememberWork } from "../../lib/localWork/localWork";
@@ -53,7 +53,7 @@ export function SweepPage() {
   const done = s.points.filter((p) => p.metrics && p.status === "SUCCEEDED");
   const points = s.points as unknown as SweepPoint[];
   const dims = s.parameters.map((p) => p.path);
-  const jobs = sweepJobs(points);
+  const jobs = sweepJobs(points, sweepJobPair(points));
   return (
     <div className="sweep-page">
       <div className="page-bar row">
@@ -80,14 +80,14 @@ export function SweepPage() {
       <ScreenedTable sweep={s} dims={dims} />
       {done.length === 0 ? <Empty>No point has finished yet; the heatmap fills in as runs complete.</Empty> : (
         <>
-          {/* a sweep of collective jobs opens on each job's JCT and busbw, not on throughput */}
+          {/* a sweep of collective jobs opens on each job's JCT and busbw, one of training jobs on tokens/s, not on throughput */}
           <JobSweep points={points} dims={dims} onOpenRun={(runId) => navigate(`/runs/${runId}`)} />
           <HeatmapExplorer
             points={points}
             paths={dims}
             comparePoints={compare.data?.points as unknown as SweepPoint[] | undefined}
             onOpenRun={(runId) => navigate(`/runs/${runId}`)}
-            initialMetric={jobs.length ? jobKey("busbw_gbps", jobs[0]) : undefined}
+            initialMetric={jobs.length ? jobKey(sweepJobPair(points)[0], jobs[0]) : undefined}
           />
         </>
       )}

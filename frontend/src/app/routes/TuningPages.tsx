@@ -14,7 +14,7 @@ import { ScreenedEvaluations } from "../../features/tuning/components/ScreenedEv
 import { ComparePicker } from "../../features/results/compare/ComparePicker";
 import { ParetoScatter } from "../../features/tuning/components/ParetoScatter";
 import { TuningForm } from "../../features/tuning/components/TuningForm";
-import { collectiveJobNames } from "../../lib/scenario/jobs";
+import { scenarioJobs } from "../../lib/scenario/jobs";
 import { TuningReportButton } from "../../features/tuning/report/TuningReportButton";
 import { fmtSetting, pickSettings, plannedEvaluations } from "../../features/tuning/utils/explain";
 import { STRATEGY_COLORS, bestSoFar, fmtEstimate, heatmapPoints, thinCurves } from "../../features/tuning/utils/tuning";
@@ -30,7 +30,7 @@ export function NewTuningPage() {
     <div className="tuning-page">
       <h1>Tune <Link to={`/s/${scenarioId}`}>{scenario.data?.name ?? scenarioId}</Link></h1>
       <p className="hint">Which ECN/PFC settings should this fabric run? Strategies search the space side by side; every evaluation is a simulation (reused when the same settings were simulated before). How strategies and objectives work: <Link to="/guide/tuning">the tuning guide</Link>.</p>
-      <TuningForm scenarioId={scenarioId} jobs={collectiveJobNames(scenario.data?.scenario)} busy={create.isPending} error={create.error}
+      <TuningForm scenarioId={scenarioId} jobs={scenarioJobs(scenario.data?.scenario)} busy={create.isPending} error={create.error}
         onSubmit={(body) => create.mutate(body, { onSuccess: (t) => {
           rememberWork("tunings", { id: t.id, scenario_id: t.scenario_ids[0] ?? "", name: t.name || "Tuning" });
           navigate(`/tunings/${t.id}`);

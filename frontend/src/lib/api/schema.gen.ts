@@ -1426,14 +1426,14 @@ export interface components {
         ConstraintIn: {
             /**
              * Job
-             * @description jct_us and busbw_gbps only: the job (default the first)
+             * @description job metrics only: the job (default the first that has the metric)
              */
             job?: string | null;
             /**
              * Metric
              * @enum {string}
              */
-            metric: "throughput_gbps" | "fct_p99_us" | "fct_p50_us" | "slowdown_p99" | "drops_total" | "pfc_pauses_sent" | "max_queue_bytes" | "queue_p99_bytes" | "ecn_marked_packets" | "cnps_sent" | "jct_us" | "busbw_gbps";
+            metric: "throughput_gbps" | "fct_p50_us" | "fct_p99_us" | "slowdown_p99" | "max_queue_bytes" | "queue_p99_bytes" | "ecn_marked_packets" | "cnps_sent" | "pfc_pauses_sent" | "drops_total" | "jct_us" | "busbw_gbps" | "iteration_us" | "tokens_per_s" | "exposed_dp_us" | "exposed_tp_us";
             /**
              * Op
              * @enum {string}
@@ -3103,7 +3103,7 @@ export interface components {
             goal?: ("min" | "max") | null;
             /**
              * Job
-             * @description jct_us and busbw_gbps only: the collective job they are read from (a job of every scenario); default the first
+             * @description job metrics only (jct_us, busbw_gbps, iteration_us, tokens_per_s, exposed_dp_us, exposed_tp_us): the job they are read from (a job of every scenario); default the first that has it
              */
             job?: string | null;
             /**
@@ -3112,7 +3112,7 @@ export interface components {
              */
             kind: "bytetuning_throughput" | "bytetuning_latency" | "metric";
             /** Metric */
-            metric?: ("throughput_gbps" | "fct_p99_us" | "fct_p50_us" | "slowdown_p99" | "drops_total" | "pfc_pauses_sent" | "max_queue_bytes" | "queue_p99_bytes" | "ecn_marked_packets" | "cnps_sent" | "jct_us" | "busbw_gbps") | null;
+            metric?: ("throughput_gbps" | "fct_p50_us" | "fct_p99_us" | "slowdown_p99" | "max_queue_bytes" | "queue_p99_bytes" | "ecn_marked_packets" | "cnps_sent" | "pfc_pauses_sent" | "drops_total" | "jct_us" | "busbw_gbps" | "iteration_us" | "tokens_per_s" | "exposed_dp_us" | "exposed_tp_us") | null;
         };
         /**
          * ObjectiveOut
@@ -3135,7 +3135,7 @@ export interface components {
             goal: "max" | "min";
             /**
              * Job
-             * @description jct_us / busbw_gbps: the job named (null: the first)
+             * @description a job metric: the job named (null: the first that has it)
              */
             job?: string | null;
             /** Kind */
@@ -3772,10 +3772,25 @@ export interface components {
             drops_total?: number | null;
             /** Ecn Marked Packets */
             ecn_marked_packets?: number | null;
+            /**
+             * Exposed Dp Us
+             * @description the first training job's exposed DP time per iteration
+             */
+            exposed_dp_us?: number | null;
+            /**
+             * Exposed Tp Us
+             * @description the first training job's exposed TP time per iteration
+             */
+            exposed_tp_us?: number | null;
             /** Fct P50 Us */
             fct_p50_us?: number | null;
             /** Fct P99 Us */
             fct_p99_us?: number | null;
+            /**
+             * Iteration Us
+             * @description the first training job's mean iteration time
+             */
+            iteration_us?: number | null;
             /**
              * Jct Us
              * @description the first collective job's completion time (result.jobs[0])
@@ -3783,7 +3798,7 @@ export interface components {
             jct_us?: number | null;
             /**
              * Jobs
-             * @description every collective job's jct_us and busbw_gbps, by job name (null without a job)
+             * @description every job's metrics by job name: jct_us and busbw_gbps, and for a training job iteration_us, tokens_per_s, exposed_dp_us and exposed_tp_us (null without a job)
              */
             jobs?: {
                 [key: string]: {
@@ -3798,6 +3813,11 @@ export interface components {
             slowdown_p99?: number | null;
             /** Throughput Gbps */
             throughput_gbps?: number | null;
+            /**
+             * Tokens Per S
+             * @description the first training job's tokens per second
+             */
+            tokens_per_s?: number | null;
         };
         /**
          * RunPublic

@@ -50,10 +50,39 @@ describe("the collective job's metrics", () => {
   it("are offered only when a point has a job, and busbw's best is its highest", () => {
     expect(Object.keys(metricLabels(points))).not.toContain("jct_us");
     const jobs = [job(0, 1, 400, 300), job(1, 2, 200, 600)];
-    expect(metricLabels(jobs)).toMatchObject({ jct_us: expect.stringMatching(/first job/), busbw_gbps: expect.stringMatching(/first job/) });
+    expect(metricLabels(jobs)).toMatchObject({ jct_us: expect.stringMatching(/first job/), busbw_gbps: expect.stringMatching(/first collective job/) });
     expect(HIGHER_IS_BETTER.has("busbw_gbps") && !HIGHER_IS_BETTER.has("jct_us")).toBe(true);
     const g = computeGrid(jobs, { x: "b", y: "b", metric: "busbw_gbps", aggregate: "best", slice: {}, higherIsBetter: HIGHER_IS_BETTER.has("busbw_gbps") });
     expect(g.cells.map((c) => c.value)).toEqual([600]);
+  });
+});
+
+describe("a training job's metrics", () => {
+  const point = (index: number, a: number, iteration: number, tokens: number): SweepPoint => ({
+    index, run_id: `t${index}`, status: "SUCCEEDED", params: { a, b: 1 },
+    metrics: { fct_p99_us: 1, jct_us: 3 * iteration, iteration_us: iteration, tokens_per_s: tokens, exposed_dp_us: 10, exposed_tp_us: 5 },
+  });
+  it("are offered when a point has one, tokens/s maximised and iteration time minimised", () => {
+    expect(Object.keys(metricLabels(points))).not.toContain("tokens_per_s");
+    const pts = [point(0, 1, 400_000, 5e6), point(1, 2, 300_000, 7e6)];
+    const labels = metricLabels(pts);
+    expect(labels.iteration_us).toBe("Iteration time, first training job (us)");
+    expect(labels.tokens_per_s).toBe("Tokens per second, first training job (tokens/s)");
+    expect(labels.exposed_dp_us).toBe("Exposed DP time, first training job (us)");
+    expect(labels).not.toHaveProperty("busbw_gbps"); // no point has a collective job
+    expect(HIGHER_IS_BETTER.has("tokens_per_s") && !HIGHER_IS_BETTER.has("iteration_us")).toBe(true);
+    const best = (metric: string) => computeGrid(pts, { x: "b", y: "b", metric, aggregate: "best", slice: {}, higherIsBetter: HIGHER_IS_BETTER.has(metric) }).cells[0].value;
+    expect(best("tokens_per_s")).toBe(7e6);
+    expect(best("iteration_us")).toBe(300_000);
+    expect(formatMetric("iteration_us", 367_800)).toBe("368 ms");
+  });
+
+  it("a named training job's metrics flatten under their own keys", () => {
+    const flat = flattenJobMetrics({ jct_us: 1, jobs: { ring: { jct_us: 1, busbw_gbps: 2 }, llama: { jct_us: 3, iteration_us: 4, tokens_per_s: 5 } } })!;
+    expect(flat).toMatchObject({ "busbw_gbps of ring": 2, "iteration_us of llama": 4, "tokens_per_s of llama": 5 });
+    expect(flat).not.toHaveProperty("busbw_gbps of llama");
+    expect(metricLabels([{ index: 0, run_id: "r", status: "SUCCEEDED", params: {}, metrics: flat }])["tokens_per_s of llama"])
+      .toBe("Tokens per second, job llama (tokens/s)");
   });
 });
 

@@ -1,4 +1,6 @@
 import { formatBytes, formatCount, formatDurationUs, formatNumber } from "../format";
+import { RUN_METRICS } from "../api/metrics.gen";
+import { JOB_METRIC_NAMES, firstJobText, runMetric } from "../api/metrics";
 import { mean } from "d3-array";
 
 export type ParamValue = number | string | boolean | null;
@@ -42,25 +44,18 @@ export interface Grid {
   cells: GridCell[];
 }
 
-/** Metrics where a higher value is better; all others are minimised. */
-export const HIGHER_IS_BETTER = new Set(["throughput_gbps", "busbw_gbps"]);
+/** Metrics where a higher value is better; all others are minimised (app/runs/metrics.py). */
+export const HIGHER_IS_BETTER = new Set(RUN_METRICS.filter((m) => m.goal === "max").map((m) => m.name));
 
-/** The first collective job's metrics (result.jobs[0]): a run without a collective has none. */
-export const JOB_METRICS = ["jct_us", "busbw_gbps"];
+/** The job metrics (the first job's that has each): a run without such a job has none. */
+export const JOB_METRICS = JOB_METRIC_NAMES;
 
-export const METRIC_LABELS: Record<string, string> = {
-  throughput_gbps: "Throughput (Gbit/s)",
-  fct_p50_us: "FCT p50 (us)",
-  fct_p99_us: "FCT p99 (us)",
-  slowdown_p99: "Slowdown p99",
-  max_queue_bytes: "Max queue (bytes)",
-  ecn_marked_packets: "ECN-marked packets",
-  cnps_sent: "CNPs sent",
-  pfc_pauses_sent: "PFC pauses sent",
-  drops_total: "Drops",
-  jct_us: "Job completion time, first job (us)",
-  busbw_gbps: "Bus bandwidth, first job (Gbit/s)",
-};
+const withUnit = (label: string, unit: string) => (unit ? `${label} (${unit})` : label);
+
+/** The columns of a run, labelled: "FCT p99 (us)", "Iteration time, first training job (us)". */
+export const METRIC_LABELS: Record<string, string> = Object.fromEntries(RUN_METRICS.filter((m) => m.column).map((m) => [
+  m.name, withUnit(m.jobKinds !== undefined ? `${m.label}, ${firstJobText(m.name)}` : m.label, m.unit),
+]));
 
 /** A named job's metric key, as the points carry it after flattenJobMetrics: "jct_us of B". */
 export const jobMetricKey = (metric: string, job: string) => `${metric} of ${job}`;
@@ -72,26 +67,28 @@ export const baseMetric = (key: string) => key.split(" of ")[0];
 export function metricLabel(key: string): string {
   const [metric, ...rest] = key.split(" of ");
   if (!rest.length) return METRIC_LABELS[key] ?? key;
-  const unit = metric === "jct_us" ? "us" : "Gbit/s";
-  return `${metric === "jct_us" ? "Job completion time" : "Bus bandwidth"}, job ${rest.join(" of ")} (${unit})`;
+  const spec = runMetric(metric);
+  return spec ? withUnit(`${spec.label}, job ${rest.join(" of ")}`, spec.unit) : key;
 }
 
 /** A run's metrics as the API gives them (every job's under `jobs`, by name) flattened into one
- *  number per key: each job's jct_us and busbw_gbps become "jct_us of <job>", "busbw_gbps of <job>". */
+ *  number per key: each job's metrics become "jct_us of <job>", "iteration_us of <job>" and so on. */
 export function flattenJobMetrics(metrics: Record<string, unknown> | null | undefined): Record<string, number | null> | null {
   if (!metrics) return null;
   const out: Record<string, number | null> = {};
   for (const [k, v] of Object.entries(metrics)) if (k !== "jobs") out[k] = (v as number | null) ?? null;
   const jobs = (metrics.jobs ?? {}) as Record<string, Record<string, number | null>>;
-  for (const [job, values] of Object.entries(jobs)) for (const m of JOB_METRICS) out[jobMetricKey(m, job)] = values?.[m] ?? null;
+  for (const [job, values] of Object.entries(jobs)) {
+    for (const m of JOB_METRICS) if (values && m in values) out[jobMetricKey(m, job)] = values[m] ?? null;
+  }
   return out;
 }
 
-/** The metric labels worth offering for these points: the job metrics only when some point has one,
- *  and each job by name when the run has several. */
+/** The metric labels worth offering for these points: each job metric only when some point has a
+ *  value for it, and each job by name when the run has several. */
 export function metricLabels(points: SweepPoint[]): Record<string, string> {
-  const hasJob = points.some((p) => p.metrics?.jct_us != null);
-  const base = Object.entries(METRIC_LABELS).filter(([k]) => hasJob || !JOB_METRICS.includes(k));
+  const has = (k: string) => points.some((p) => p.metrics?.[k] != null);
+  const base = Object.entries(METRIC_LABELS).filter(([k]) => !JOB_METRICS.includes(k) || has(k));
   const named = [...new Set(points.flatMap((p) => Object.keys(p.metrics ?? {}).filter((k) => k.includes(" of "))))];
   // one job: its named keys say what "first job" already says
   const jobs = new Set(named.map((k) => k.split(" of ").slice(1).join(" of ")));

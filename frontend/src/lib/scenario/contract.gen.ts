@@ -695,6 +695,50 @@ export const SCREEN_METRICS: Readonly<Record<string, "min" | "max">> = {
 /** How many points a screening keeps for packet level. */
 export const SCREEN_KEEP = { min: 1, max: 64 } as const;
 
+/** Every field of the `training` generator's scalar fields (parallel.* and gpu.* nested): type, range, default, options (the editor's form). */
+export const TRAINING_CONTRACT: Readonly<Record<string, FieldContract>> = {
+  "channels": { type: "integer", min: 1, max: 64, default: 1, description: "parallel rings or trees of every collective, each its own QPs" },
+  "chunk_bytes": { type: "integer", min: 0, max: 9007199254740992, default: 0, unit: "bytes", description: "pipelining unit; 0: ring steps whole, tree 1 MiB" },
+  "compute_us_per_layer": { type: "number", min: 0, max: 1000000.0, exclusiveMin: true, nullable: true, description: "forward time of one layer for one micro-batch (backward: 2x); default: from the FLOP count and gpu" },
+  "dp_algorithm": { type: "enum", options: ["ring", "tree", "halving_doubling", "hierarchical"], default: "ring", description: "DP all-reduce (with distributed_optimizer: ring or halving_doubling)" },
+  "gpu.mfu": { type: "number", min: 0, max: 1, exclusiveMin: true, default: 0.4, description: "model FLOPs utilisation" },
+  "gpu.tflops": { type: "number", min: 0, max: 100000, exclusiveMin: true, default: 989.0, description: "dense peak at the precision, TFLOP/s (H100 SXM bf16: 989)" },
+  "iterations": { type: "integer", min: 1, max: 100, default: 1 },
+  "job": { type: "string", default: "", description: "the job's name in results; default: the generator's name, else job{index}" },
+  "name": { type: "string", default: "" },
+  "nvlink_gbps": { type: "number", min: 0.01, max: 14400.0, nullable: true, unit: "Gbit/s", description: "Gbit/s per GPU and direction inside a server; default: topology.nvlink_gbps, else 3600" },
+  "parallel.bucket_bytes": { type: "integer", min: 1, max: 9007199254740992, default: 100000000, unit: "bytes", description: "DP gradient bucket, bytes" },
+  "parallel.distributed_optimizer": { type: "boolean", default: false, description: "DP gradients by reduce-scatter and parameters by all-gather, not one all-reduce" },
+  "parallel.dp": { type: "integer", min: 1, max: 131072, default: 1, description: "data parallel" },
+  "parallel.ep": { type: "integer", min: 1, max: 131072, default: 1, description: "expert parallel: DP ranks the experts are spread over (divides dp)" },
+  "parallel.micro_batch_size": { type: "integer", min: 1, max: 100000, default: 1, description: "sequences per micro-batch" },
+  "parallel.micro_batches": { type: "integer", min: 1, max: 100000, default: 1, description: "per iteration, per DP rank" },
+  "parallel.overlap_grad_reduce": { type: "boolean", default: false, description: "DP buckets start during the last micro-batch's backward pass" },
+  "parallel.pp": { type: "integer", min: 1, max: 131072, default: 1, description: "pipeline stages" },
+  "parallel.sequence_parallel": { type: "boolean", default: false, description: "TP all-reduces as reduce-scatter + all-gather" },
+  "parallel.tp": { type: "integer", min: 1, max: 131072, default: 1, description: "tensor parallel" },
+  "placement": { type: "enum", options: ["packed", "spread", "random"], default: "packed", description: "with servers: the first free servers, free servers spread across leaves or units, or free servers drawn from the seed" },
+  "precision": { type: "enum", options: ["bf16", "fp16", "fp8", "fp32"], default: "bf16", description: "bytes per element: 2, 2, 1, 4" },
+  "priority": { type: "integer", min: 0, max: 6, nullable: true, description: "default: switch.data_priority" },
+  "qps": { type: "integer", min: 1, max: 1024, default: 1 },
+  "servers": { type: "integer", min: 1, max: 150000, nullable: true, description: "how many servers placement gives the job (all their NICs are ranks)" },
+  "start_us": { type: "number", min: 0, default: 0, unit: "us", description: "must be < duration_us" },
+  "tp_algorithm": { type: "enum", options: ["ring", "tree", "halving_doubling", "hierarchical"], default: "ring", description: "TP all-reduce (with sequence_parallel: ring or halving_doubling)" },
+};
+
+/** Every field of a `training` model given by its dimensions: type, range, default, options (the editor's form). */
+export const TRAINING_MODEL_CONTRACT: Readonly<Record<string, FieldContract>> = {
+  "experts": { type: "integer", min: 1, max: 4096, default: 1, description: "MLP experts per layer (1: dense)" },
+  "ffn_hidden": { type: "integer", min: 1, max: 4000000, nullable: true, description: "MLP inner dimension; default 4 x hidden" },
+  "gated": { type: "boolean", default: false, description: "SwiGLU MLP: three matrices instead of two" },
+  "heads": { type: "integer", min: 1, max: 10000 },
+  "hidden": { type: "integer", min: 1, max: 1000000, description: "model dimension h" },
+  "layers": { type: "integer", min: 1, max: 1000 },
+  "seq_len": { type: "integer", min: 1, max: 10000000, description: "tokens per sequence" },
+  "top_k": { type: "integer", min: 1, max: 4096, default: 1, description: "experts per token" },
+  "vocab": { type: "integer", min: 1, max: 10000000 },
+};
+
 /** The `training` generator's public models by name (docs/model.md, "Training iterations"). */
 export const TRAINING_MODELS: Readonly<Record<string, Readonly<Record<string, number | boolean>>>> = {
   "llama3-8b": {"layers": 32, "hidden": 4096, "ffn_hidden": 14336, "heads": 32, "seq_len": 8192, "vocab": 128256, "experts": 1, "top_k": 1, "gated": true},

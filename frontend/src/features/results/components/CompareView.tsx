@@ -162,8 +162,9 @@ export function CompareView({ runs, candidates, onAdd, onRemove, graph }: {
 
       {jobRows.length > 0 && (
         <section className="chart-frame" aria-label="Collective jobs comparison">
-          <header><h3>Collective jobs (deltas against A)</h3></header>
-          <p className="chart-note">Jobs are matched by name. JCT: first send to last completion; busbw: NCCL-tests' bus bandwidth (algbw × the op's factor).</p>
+          <header><h3>Jobs (deltas against A)</h3></header>
+          <p className="chart-note">Jobs are matched by name. JCT: first send to last completion; busbw: NCCL-tests' bus bandwidth (algbw × the op's factor);
+            a training job's iteration time and tokens/s are means over its iterations, its exposed DP and TP time per iteration.</p>
           <table className="compare-table" data-testid="compare-jobs">
             <thead>
               <tr><th>job</th>{runs.map((r, i) => <th key={r.id} title={label(r, i)}>{letter(i)}</th>)}</tr>

@@ -8,6 +8,8 @@ import { JobTimeline } from "./JobTimeline";
 import { linkSharing } from "../utils/overlay";
 import { JOBS_ANCHOR, SummaryCards } from "./SummaryCards";
 import { type FlowError, withFlowError } from "../../../lib/flowError";
+import { TrainingPanel } from "./TrainingPanel";
+import { isTrainingJob } from "../utils/training";
 
 /** An anchor id for a job's timeline (job names are free text). */
 export const jobAnchor = (i: number) => `job-${i}-timeline`;
@@ -77,9 +79,11 @@ export function JobsSection({ runId, subtitle, onShowNodes, onShowLinks, runEndU
   if (!jobs.data?.length) return null;
   return (
     <section className="jobs" id={JOBS_ANCHOR} aria-label="Collective jobs">
-      <h2>Collective jobs</h2>
-      <p className="hint" data-testid="busbw-meaning">{BUSBW_MEANING} {IDEAL_MEANING}</p>
-      {jobs.data.map((j, i) => <JobPanel key={`${j.name}-${i}`} job={j} index={i} subtitle={subtitle} runId={runId} onShowNodes={onShowNodes} onShowLinks={onShowLinks} jobs={jobs.data} runEndUs={runEndUs} flowError={flowError} />)}
+      <h2>{jobs.data.every(isTrainingJob) ? "Training jobs" : "Collective jobs"}</h2>
+      {!jobs.data.every(isTrainingJob) && <p className="hint" data-testid="busbw-meaning">{BUSBW_MEANING} {IDEAL_MEANING}</p>}
+      {jobs.data.map((j, i) => isTrainingJob(j)
+        ? <TrainingPanel key={`${j.name}-${i}`} job={j} index={i} anchor={jobAnchor(i)} subtitle={subtitle} runId={runId} />
+        : <JobPanel key={`${j.name}-${i}`} job={j} index={i} subtitle={subtitle} runId={runId} onShowNodes={onShowNodes} onShowLinks={onShowLinks} jobs={jobs.data} runEndUs={runEndUs} flowError={flowError} />)}
     </section>
   );
 }

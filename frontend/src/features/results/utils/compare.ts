@@ -1,6 +1,8 @@
 // Run-to-run comparison: headline metrics with deltas, and the scenario parameters that differ.
 import type { ResultSummary } from "../../../lib/api/resultTypes";
 import { flattenParameters } from "./report";
+import { RUN_METRICS } from "../../../lib/api/metrics.gen";
+import { jobHasMetric, jobValue } from "../../../lib/api/metrics";
 
 export interface CompareMetric {
   key: string;
@@ -87,23 +89,37 @@ export function linkDifference(a: (number | null)[], b: (number | null)[]): (num
   return a.map((x, i) => (x == null && b[i] == null ? null : (b[i] ?? 0) - (x ?? 0)));
 }
 
-/** One job's JCT or busbw in each run (matched by job name; null where a run lacks the job). */
+/** One job metric of one job in each run (matched by job name; null where a run lacks the job). */
 export interface JobCompareRow {
   job: string;
-  metric: "jct_us" | "busbw_gbps";
+  metric: string;
   label: string;
-  unit: "us" | "gbps";
+  unit: "us" | "gbps" | "count";
   higherIsBetter: boolean;
   values: (number | null)[];
 }
 
-/** Rows for every job name some run has (in order of first appearance): its JCT, then its busbw. */
-export function jobCompareRows(runs: { jobs?: { name: string; jct_us: number | null; busbw_gbps: number | null }[] }[]): JobCompareRow[] {
+/** The short names NCCL-tests' readers know; other metrics go by their declared label. */
+const SHORT: Record<string, string> = { jct_us: "JCT", busbw_gbps: "busbw" };
+const unitOf = (unit: string): JobCompareRow["unit"] => (unit === "us" ? "us" : unit === "Gbit/s" ? "gbps" : "count");
+
+type ComparedJob = { name: string; kind?: string };
+
+/** Rows for every job name some run has (in order of first appearance), each with the job
+ *  metrics its kind has (app/runs/metrics.py, in its order): a collective's JCT and busbw, a
+ *  training job's JCT, iteration time, tokens/s and exposed DP and TP time. */
+export function jobCompareRows(runs: { jobs?: ComparedJob[] }[]): JobCompareRow[] {
   const names: string[] = [];
-  for (const r of runs) for (const j of r.jobs ?? []) if (!names.includes(j.name)) names.push(j.name);
+  const kinds = new Map<string, Set<string>>();
+  for (const r of runs) for (const j of r.jobs ?? []) {
+    if (!names.includes(j.name)) names.push(j.name);
+    kinds.set(j.name, (kinds.get(j.name) ?? new Set()).add(j.kind ?? "collective"));
+  }
   const of = (r: (typeof runs)[number], name: string) => r.jobs?.find((j) => j.name === name);
-  return names.flatMap((job) => [
-    { job, metric: "jct_us" as const, label: `${job}: JCT`, unit: "us" as const, higherIsBetter: false, values: runs.map((r) => of(r, job)?.jct_us ?? null) },
-    { job, metric: "busbw_gbps" as const, label: `${job}: busbw`, unit: "gbps" as const, higherIsBetter: true, values: runs.map((r) => of(r, job)?.busbw_gbps ?? null) },
-  ]);
+  return names.flatMap((job) => RUN_METRICS
+    .filter((m) => [...kinds.get(job)!].some((k) => jobHasMetric(m.name, k)))
+    .map((m) => ({
+      job, metric: m.name, label: `${job}: ${SHORT[m.name] ?? m.label}`, unit: unitOf(m.unit), higherIsBetter: m.goal === "max",
+      values: runs.map((r) => { const j = of(r, job); return j ? jobValue(j, m.name) : null; }),
+    })));
 }

@@ -72,13 +72,15 @@ export interface CollectiveCounts {
 export function collectiveCounts(jobs: Job[]): CollectiveCounts {
   const c: CollectiveCounts = { jobs: jobs.length, finished: 0, steps: 0, stepsDone: 0, stepsTruncated: false, transfers: 0, transfersDone: 0, network: 0, nvlink: 0 };
   for (const j of jobs) {
+    // a training job (kind "training") may list no steps: its iteration is on its own timeline
+    const steps = j.steps ?? [];
     if (j.completed) c.finished += 1;
-    c.steps += j.steps.length;
-    c.stepsDone += j.steps.filter((s) => s.end_us != null).length;
-    c.stepsTruncated ||= j.steps_truncated;
-    c.transfers += j.flows;
-    c.transfersDone += j.flows_completed;
-    for (const s of j.steps) {
+    c.steps += steps.length;
+    c.stepsDone += steps.filter((s) => s.end_us != null).length;
+    c.stepsTruncated ||= !!j.steps_truncated;
+    c.transfers += j.flows ?? 0;
+    c.transfersDone += j.flows_completed ?? 0;
+    for (const s of steps) {
       c.network += s.network_flows;
       c.nvlink += s.nvlink_flows;
     }

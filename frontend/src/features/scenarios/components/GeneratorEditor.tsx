@@ -5,6 +5,7 @@ import { HostListField, type PickRequest } from "./HostListField";
 import { PairsEditor } from "./PairsEditor";
 import { COLLECTIVE_NUMBERS, CollectiveFields } from "./CollectiveFields";
 import { rangeHint, schemaRange } from "../../../lib/scenario/ranges";
+import { TRAINING_INPUTS, TrainingFields } from "./TrainingFields";
 
 export interface GeneratorEditorProps {
   index: number;
@@ -22,7 +23,9 @@ const COMMON = ["start_us", "priority", "qps"] as const;
 const OWN_INPUTS = new Set(["size_bytes", "load", "interval_us", "probe_bytes", "message_bytes", "tx_depth",
   "iterations", "stop_us", "name", ...COMMON,
   // the collective's own inputs (CollectiveFields)
-  "op", "algorithm", "job", "servers", "placement", ...COLLECTIVE_NUMBERS.map((n) => n.field)]);
+  "op", "algorithm", "job", "servers", "placement", ...COLLECTIVE_NUMBERS.map((n) => n.field),
+  // the training generator's (TrainingFields)
+  ...TRAINING_INPUTS]);
 
 export const NUM_FIELDS: Record<string, { label: string; unit?: string }> = {
   size_bytes: { label: "Size", unit: "bytes, 0 = long-lived" },
@@ -105,11 +108,12 @@ export function GeneratorEditor({ index, gen, graph, errors, onUpdate, onRemove,
       {gen.kind === "workload" && <>{num("load")}{num("stop_us")}{list("hosts", "Hosts")}</>}
       {gen.kind === "pingmesh" && <>{list("hosts", "Hosts")}{num("interval_us")}{num("probe_bytes")}</>}
       {gen.kind === "collective" && <CollectiveFields index={index} gen={gen} graph={graph} errors={errors} onUpdate={(g) => onUpdate(index, g)} onStartPick={onStartPick} />}
+      {gen.kind === "training" && <TrainingFields index={index} gen={gen} graph={graph} errors={errors} onUpdate={(g) => onUpdate(index, g)} onStartPick={onStartPick} />}
       {gen.kind === "flows" && <p className="hint">{(gen.flows as unknown[] | undefined)?.length ?? 0} flows listed (imported; edit the file to change them)</p>}
       <details className="generator-more">
-        <summary>{gen.kind === "collective" ? "Start, priority" : "Start, priority, QPs"}</summary>
-        {/* a collective's QPs are its channels (the format refuses qps other than 1) */}
-        {COMMON.filter((f) => gen.kind !== "collective" || f !== "qps").map((f) => num(f))}
+        <summary>{gen.kind === "collective" || gen.kind === "training" ? "Start, priority" : "Start, priority, QPs"}</summary>
+        {/* a collective's or training job's QPs are its channels (the format refuses qps other than 1) */}
+        {COMMON.filter((f) => (gen.kind !== "collective" && gen.kind !== "training") || f !== "qps").map((f) => num(f))}
       </details>
       {others.map(([k, m]) => <small key={k} className="field-error" role="alert">{m}</small>)}
     </fieldset>

@@ -4,6 +4,7 @@ import type { LayoutGraph } from "../../../lib/topology/types";
 import type { PickRequest } from "./HostListField";
 import { GeneratorEditor } from "./GeneratorEditor";
 import { COLLECTIVE_ALGORITHMS } from "../../../lib/scenario/contract.gen";
+import { newTrainingGenerator } from "../editor/training";
 
 /**
  * The message size of a new collective: one that finishes within a new scenario's duration on the
@@ -14,7 +15,7 @@ import { COLLECTIVE_ALGORITHMS } from "../../../lib/scenario/contract.gen";
  */
 export const NEW_COLLECTIVE_MESSAGE_BYTES = 8_000_000;
 
-const KINDS: { kind: TrafficKind; title: string; make: (hosts: string[]) => TrafficGenerator }[] = [
+const KINDS: { kind: TrafficKind; title: string; make: (hosts: string[], nicsPerServer: number) => TrafficGenerator }[] = [
   { kind: "incast", title: "Incast (N to 1)", make: (h) => ({ kind: "incast", senders: h.slice(1, 3), receiver: h[0] ?? "h0", size_bytes: 0 }) },
   { kind: "pairs", title: "Pairs", make: (h) => ({ kind: "pairs", pairs: h.length > 1 ? [[h[0], h[h.length - 1]]] : [], size_bytes: 0 }) },
   { kind: "permutation", title: "Permutation", make: () => ({ kind: "permutation", size_bytes: 1_000_000 }) },
@@ -27,6 +28,8 @@ const KINDS: { kind: TrafficKind; title: string; make: (hosts: string[]) => Traf
     const op = Object.keys(COLLECTIVE_ALGORITHMS)[0];
     return { kind: "collective", op, algorithm: COLLECTIVE_ALGORITHMS[op][0], message_bytes: NEW_COLLECTIVE_MESSAGE_BYTES };
   } },
+  // a training job over every host: TP inside a server, DP across servers
+  { kind: "training", title: "Training (model + parallelism plan)", make: (h, nics) => newTrainingGenerator(h.length, nics) },
 ];
 
 export interface TrafficPanelProps {
@@ -41,7 +44,12 @@ export interface TrafficPanelProps {
 
 export function TrafficPanel(p: TrafficPanelProps) {
   const [kind, setKind] = useState<TrafficKind>("incast");
-  const hosts = (p.graph?.nodes ?? []).filter((n) => n.kind === "host").map((n) => n.id);
+  const hostNodes = (p.graph?.nodes ?? []).filter((n) => n.kind === "host");
+  const hosts = hostNodes.map((n) => n.id);
+  // NICs per server: the largest server's (each host its own server when none is named)
+  const perServer = new Map<string, number>();
+  for (const n of hostNodes) perServer.set(n.server ?? n.id, (perServer.get(n.server ?? n.id) ?? 0) + 1);
+  const nicsPerServer = Math.max(1, ...perServer.values());
   return (
     <div className="traffic-panel">
       {p.traffic.length === 0 && <p className="hint">No traffic yet: the fabric would stay idle.</p>}
@@ -52,7 +60,7 @@ export function TrafficPanel(p: TrafficPanelProps) {
         <select aria-label="Traffic kind" value={kind} onChange={(e) => setKind(e.target.value as TrafficKind)}>
           {KINDS.map((k) => <option key={k.kind} value={k.kind}>{k.title}</option>)}
         </select>
-        <button type="button" onClick={() => p.onAdd(KINDS.find((k) => k.kind === kind)!.make(hosts))}>Add traffic</button>
+        <button type="button" onClick={() => p.onAdd(KINDS.find((k) => k.kind === kind)!.make(hosts, nicsPerServer))}>Add traffic</button>
       </div>
     </div>
   );

@@ -4,7 +4,7 @@ import { fireEvent, render, screen, within } from "@testing-library/react";
 import { type SweepPoint, flattenJobMetrics } from "../../../lib/charts/grid";
 import { JobSweep } from "./JobSweep";
 import { HeatmapExplorer } from "./HeatmapExplorer";
-import { jobKey, lineAxis, paramText, pointLabel, sweepJobs } from "../utils/jobSweep";
+import { jobKey, lineAxis, paramText, pointLabel, sweepJobPair, sweepJobs } from "../utils/jobSweep";
 import sweep from "../utils/testdata/rail-sweep.json";
 
 const points = sweep.points.map((p) => ({ ...p, metrics: flattenJobMetrics(p.metrics) })) as unknown as SweepPoint[];
@@ -49,5 +49,28 @@ describe("a sweep of collective jobs", () => {
     expect(container).toBeEmptyDOMElement();
     render(<HeatmapExplorer points={points} paths={dims} onOpenRun={() => {}} initialMetric={jobKey("busbw_gbps", "ring")} />);
     expect(screen.getByLabelText("Metric")).toHaveValue("busbw_gbps of ring");
+  });
+});
+
+describe("a sweep of training jobs", () => {
+  // two points of a DP-bucket sweep over one training job "llama" next to a collective "ring"
+  const point = (index: number, bucket: number, tokens: number, iteration: number): SweepPoint => ({
+    index, run_id: `r${index}`, status: "SUCCEEDED", params: { "traffic.0.parallel.bucket_bytes": bucket },
+    metrics: flattenJobMetrics({ jct_us: 3 * iteration, tokens_per_s: tokens, iteration_us: iteration,
+      jobs: { llama: { jct_us: 3 * iteration, iteration_us: iteration, tokens_per_s: tokens, exposed_dp_us: 1, exposed_tp_us: 2 },
+        ring: { jct_us: 50, busbw_gbps: 300 } } }),
+  });
+  const tpoints = [point(0, 25_000_000, 5e6, 400_000), point(1, 100_000_000, 6e6, 350_000)];
+  const tdims = ["traffic.0.parallel.bucket_bytes"];
+
+  it("shows each training job's tokens/s and iteration time, not a collective's busbw", () => {
+    expect(sweepJobs(tpoints, sweepJobPair(tpoints))).toEqual(["llama"]);
+    expect(sweepJobs(tpoints)).toEqual(["llama", "ring"]); // the collective pair: every job with a JCT, as before
+    render(<JobSweep points={tpoints} dims={tdims} onOpenRun={vi.fn()} />);
+    const view = screen.getByRole("region", { name: "Training jobs per point" });
+    const tokens = within(view).getByRole("img", { name: "Tokens per second (tokens/s) of each job against traffic.0.parallel.bucket_bytes" });
+    expect([...tokens.querySelectorAll("circle")].map((c) => Number(c.getAttribute("data-value")))).toEqual([5e6, 6e6]);
+    expect(within(view).getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["bucket_bytes", "iteration llama", "tokens/s llama", "run"]);
+    expect(view.querySelector('td[data-metric="iteration_us"]')!.textContent).toBe("400 ms");
   });
 });

@@ -6,10 +6,17 @@ import { useParentSize } from "../../../lib/hooks/useParentSize";
 import { categorical } from "../../../lib/charts/palette";
 import { type SweepPoint, formatMetric } from "../../../lib/charts/grid";
 import { formatNumber } from "../../../lib/format";
-import { jobKey, lineAxis, paramNames, paramText, sortedPoints, sweepJobs } from "../utils/jobSweep";
+import { TRAINING_PAIR, jobKey, lineAxis, paramNames, paramText, sortedPoints, sweepJobPair, sweepJobs } from "../utils/jobSweep";
+import { runMetric } from "../../../lib/api/metrics";
 
-type JobMetric = "jct_us" | "busbw_gbps";
-const METRIC_TITLE: Record<JobMetric, string> = { busbw_gbps: "Bus bandwidth (Gbit/s)", jct_us: "Job completion time (us)" };
+type JobMetric = string;
+/** "Bus bandwidth (Gbit/s)", "Tokens per second (tokens/s)": the declared label and unit. */
+const metricTitle = (m: string) => {
+  const spec = runMetric(m);
+  return spec ? `${spec.label}${spec.unit ? ` (${spec.unit})` : ""}` : m;
+};
+/** The table's column heads. */
+const SHORT: Record<string, string> = { jct_us: "JCT", busbw_gbps: "busbw", tokens_per_s: "tokens/s", iteration_us: "iteration" };
 // the unit is in the chart's title; ticks are plain numbers
 const MARGIN = { top: 12, right: 48, bottom: 40, left: 52 };
 
@@ -37,7 +44,7 @@ function JobLines({ points, axis, jobs, metric }: { points: SweepPoint[]; axis: 
   }, [points, axis, jobs, metric, innerW, innerH]);
   return (
     <div ref={ref} className="line-chart">
-      <svg className="chart-svg" width={width} height={height} role="img" aria-label={`${METRIC_TITLE[metric]} of each job against ${axis}`}>
+      <svg className="chart-svg" width={width} height={height} role="img" aria-label={`${metricTitle(metric)} of each job against ${axis}`}>
         <g transform={`translate(${MARGIN.left},${MARGIN.top})`}>
           {chart.y.ticks(5).map((t) => (
             <g key={t} transform={`translate(0,${chart.y(t)})`}>
@@ -77,10 +84,13 @@ function JobLines({ points, axis, jobs, metric }: { points: SweepPoint[]; axis: 
 /**
  * A sweep of collective jobs as NCCL-tests reports one: each job's JCT and busbw per point, in a
  * table, and as lines against the swept value when one numeric parameter is swept (ring against
- * tree as the message grows, in one view). Nothing for a sweep without jobs.
+ * tree as the message grows, in one view); of training jobs, their tokens/s and iteration time.
+ * Nothing for a sweep without jobs.
  */
 export function JobSweep({ points, dims, onOpenRun }: { points: SweepPoint[]; dims: string[]; onOpenRun: (runId: string) => void }) {
-  const jobs = useMemo(() => sweepJobs(points), [points]);
+  const pair = useMemo(() => sweepJobPair(points), [points]);
+  const training = pair === TRAINING_PAIR;
+  const jobs = useMemo(() => sweepJobs(points, pair), [points, pair]);
   const rows = useMemo(() => sortedPoints(points, dims), [points, dims]);
   if (!jobs.length) return null;
   const axis = lineAxis(points, dims);
@@ -90,13 +100,15 @@ export function JobSweep({ points, dims, onOpenRun }: { points: SweepPoint[]; di
     return v == null ? (p.status === "SUCCEEDED" ? "not finished" : "—") : formatMetric(m, v);
   };
   return (
-    <section className="job-sweep" aria-label="Collective jobs per point">
-      <h2>Collective jobs per point</h2>
-      <p className="hint">Each job's completion time and bus bandwidth (NCCL-tests' busbw) at every point of the sweep{axis ? `, against ${names[axis]}` : ""}. The heatmap below shows any other metric.</p>
+    <section className="job-sweep" aria-label={training ? "Training jobs per point" : "Collective jobs per point"}>
+      <h2>{training ? "Training jobs per point" : "Collective jobs per point"}</h2>
+      <p className="hint">{training
+        ? "Each training job's tokens per second and mean iteration time"
+        : "Each job's completion time and bus bandwidth (NCCL-tests' busbw)"} at every point of the sweep{axis ? `, against ${names[axis]}` : ""}. The heatmap below shows any other metric.</p>
       {axis && (
         <div className="side-by-side">
-          {(["busbw_gbps", "jct_us"] as const).map((m) => (
-            <ChartFrame key={m} title={METRIC_TITLE[m]} filename={`sweep-jobs-${m}`}>
+          {pair.map((m) => (
+            <ChartFrame key={m} title={metricTitle(m)} filename={`sweep-jobs-${m}`}>
               <JobLines points={rows.filter((p) => p.status === "SUCCEEDED")} axis={axis} jobs={jobs} metric={m} />
             </ChartFrame>
           ))}
@@ -107,8 +119,7 @@ export function JobSweep({ points, dims, onOpenRun }: { points: SweepPoint[]; di
           <thead>
             <tr>
               {dims.map((d) => <th key={d} scope="col" title={d}>{names[d]}</th>)}
-              {jobs.map((j) => <th key={`${j}-jct`} scope="col">JCT{j ? ` ${j}` : ""}</th>)}
-              {jobs.map((j) => <th key={`${j}-busbw`} scope="col">busbw{j ? ` ${j}` : ""}</th>)}
+              {[...pair].reverse().map((m) => jobs.map((j) => <th key={`${j}-${m}`} scope="col">{SHORT[m] ?? m}{j ? ` ${j}` : ""}</th>))}
               <th scope="col">run</th>
             </tr>
           </thead>
@@ -116,8 +127,7 @@ export function JobSweep({ points, dims, onOpenRun }: { points: SweepPoint[]; di
             {rows.map((p) => (
               <tr key={p.index} data-point={p.index}>
                 {dims.map((d) => <td key={d}>{paramText(d, p.params[d] ?? null)}</td>)}
-                {jobs.map((j) => <td key={`${j}-jct`} data-job={j} data-metric="jct_us">{cell(p, "jct_us", j)}</td>)}
-                {jobs.map((j) => <td key={`${j}-busbw`} data-job={j} data-metric="busbw_gbps">{cell(p, "busbw_gbps", j)}</td>)}
+                {[...pair].reverse().map((m) => jobs.map((j) => <td key={`${j}-${m}`} data-job={j} data-metric={m}>{cell(p, m, j)}</td>))}
                 <td>{p.run_id ? <button type="button" className="linkish" onClick={() => onOpenRun(p.run_id!)}>open</button> : p.status.toLowerCase()}</td>
               </tr>
             ))}

@@ -1,19 +1,33 @@
 // A sweep whose runs have collective jobs: per-job JCT and busbw against the swept values, what
 // NCCL-tests prints per size (issue 37). The heatmap stays below for any other metric.
-import { type ParamValue, type SweepPoint, jobMetricKey, paramValues } from "../../../lib/charts/grid";
+import { type ParamValue, type SweepPoint, baseMetric, jobMetricKey, paramValues } from "../../../lib/charts/grid";
 import { formatBytes, formatNumber } from "../../../lib/format";
 import { shortParamPath } from "../../../lib/scenario/paths";
 
-/** The jobs the points report, by name ("" for a run's only job, named in no key). */
-export function sweepJobs(points: SweepPoint[]): string[] {
+/** The two job metrics a sweep shows per point: a training job's tokens/s and iteration time when
+ *  some point has a training job, else a collective's busbw and JCT (what NCCL-tests prints). */
+export type JobPair = readonly [string, string];
+export const COLLECTIVE_PAIR: JobPair = ["busbw_gbps", "jct_us"];
+export const TRAINING_PAIR: JobPair = ["tokens_per_s", "iteration_us"];
+
+export function sweepJobPair(points: SweepPoint[]): JobPair {
+  const training = points.some((p) => Object.entries(p.metrics ?? {}).some(([k, v]) => baseMetric(k) === "tokens_per_s" && v != null));
+  return training ? TRAINING_PAIR : COLLECTIVE_PAIR;
+}
+
+/** The jobs the points report a metric of the pair for, by name ("" for a run's only job, named
+ *  in no key). */
+export function sweepJobs(points: SweepPoint[], pair: JobPair = COLLECTIVE_PAIR): string[] {
   const named = new Set<string>();
-  for (const p of points) for (const k of Object.keys(p.metrics ?? {})) if (k.includes(" of ")) named.add(k.split(" of ").slice(1).join(" of "));
+  for (const p of points) {
+    for (const k of Object.keys(p.metrics ?? {})) if (k.includes(" of ") && pair.includes(baseMetric(k))) named.add(k.split(" of ").slice(1).join(" of "));
+  }
   if (named.size) return [...named];
-  return points.some((p) => p.metrics?.jct_us != null || p.metrics?.busbw_gbps != null) ? [""] : [];
+  return points.some((p) => pair.some((m) => p.metrics?.[m] != null)) ? [""] : [];
 }
 
 /** A job's metric key in the points: "busbw_gbps of ring", or the first job's own key. */
-export const jobKey = (metric: "jct_us" | "busbw_gbps", job: string) => (job ? jobMetricKey(metric, job) : metric);
+export const jobKey = (metric: string, job: string) => (job ? jobMetricKey(metric, job) : metric);
 
 /** A swept value as a person reads it: sizes in binary units when exact (1 MiB), else as stored. */
 export function paramText(path: string, v: ParamValue): string {

@@ -6,33 +6,37 @@ import { ParamPicker } from "../../../components/ParamPicker";
 import type { TuningCreate } from "../api/tunings";
 import { SCREEN_KEEP, SCREEN_METRICS } from "../../../lib/scenario/contract.gen";
 import { unmodelledReason } from "../../../lib/scenario/flowModel";
+import { RUN_METRICS } from "../../../lib/api/metrics.gen";
+import { isJobMetric, jobHasMetric, runMetric } from "../../../lib/api/metrics";
+import type { ScenarioJob } from "../../../lib/scenario/jobs";
 
 const UNITS = ["model", "cells", "bytes", "percent", "alpha_direct", "alpha_broadcom_index", "alpha_sai_exponent"] as const;
 const STRATEGIES = ["vendor", "experience", "grid", "random", "annealing", "tpe", "nsga2"] as const;
+/** The composites, then every declared run metric with its sense (app/runs/metrics.py); a job's
+ *  metric is read from the job picked beside it (the first that has it when none is). */
 const OBJECTIVES: Record<string, string> = {
   bytetuning_throughput: "ByteTuning throughput-sensitive (max)",
   bytetuning_latency: "ByteTuning latency-sensitive (max)",
-  throughput_gbps: "Throughput (max)", fct_p99_us: "FCT p99 (min)", slowdown_p99: "Slowdown p99 (min)",
-  queue_p99_bytes: "Queue p99 (min)", max_queue_bytes: "Max queue (min)", drops_total: "Drops (min)",
-  pfc_pauses_sent: "PFC pauses (min)", ecn_marked_packets: "ECN-marked packets (min)",
-  // a collective job's (the one picked beside it; the first when none is); no value without a collective
-  jct_us: "Job completion time (min)", busbw_gbps: "Bus bandwidth (max)",
+  ...Object.fromEntries(RUN_METRICS.map((m) => [m.name, `${m.label} (${m.goal})`])),
 };
-/** Objectives read from one collective job: the form offers a job picker beside them. */
-const JOB_METRICS = new Set(["jct_us", "busbw_gbps"]);
 
 interface Row { path: string; values: string; unit: string; name: string }
 
 const objective = (key: string, beta: number, job: string) =>
   key.startsWith("bytetuning") ? { kind: key, beta }
-    : { kind: "metric", metric: key, ...(JOB_METRICS.has(key) && job ? { job } : {}) };
+    : { kind: "metric", metric: key, ...(isJobMetric(key) && job ? { job } : {}) };
 
-/** The job picker of an objective read from a collective job (nothing for other objectives). */
-function JobPicker({ metric, jobs, value, label, onChange, errors }: {
-  metric: string; jobs: string[]; value: string; label: string; onChange: (job: string) => void; errors: string[];
+/** The scenario's jobs that have the metric (a training metric: its training jobs). */
+const jobsWith = (metric: string, jobs: ScenarioJob[]) => jobs.filter((j) => jobHasMetric(metric, j.kind)).map((j) => j.name);
+
+/** The job picker of an objective read from a job (nothing for other objectives). */
+function JobPicker({ metric, jobs: all, value, label, onChange, errors }: {
+  metric: string; jobs: ScenarioJob[]; value: string; label: string; onChange: (job: string) => void; errors: string[];
 }) {
-  if (!JOB_METRICS.has(metric)) return null;
-  if (!jobs.length) return <small className="field-error" role="alert">This scenario has no collective job: the objective would have no value.</small>;
+  if (!isJobMetric(metric)) return null;
+  const jobs = jobsWith(metric, all);
+  const kinds = runMetric(metric)?.jobKinds;
+  if (!jobs.length) return <small className="field-error" role="alert">This scenario has no {kinds ? kinds.join(" or ") : "collective or training"} job: the objective would have no value.</small>;
   return (
     <>
       <label>{label} <select value={value || jobs[0]} onChange={(e) => onChange(e.target.value)}>
@@ -43,14 +47,16 @@ function JobPicker({ metric, jobs, value, label, onChange, errors }: {
   );
 }
 
-export function TuningForm({ scenarioId, jobs = [], busy, error, onSubmit }: {
+export function TuningForm({ scenarioId, jobs: given = [], busy, error, onSubmit }: {
   scenarioId: string;
-  /** The scenario's collective jobs (lib/scenario/jobs), for jct_us and busbw_gbps objectives. */
-  jobs?: string[];
+  /** The scenario's jobs (lib/scenario/jobs: scenarioJobs), for the job metrics' objectives; a
+   *  bare name is a collective job. */
+  jobs?: (string | ScenarioJob)[];
   busy: boolean;
   error: unknown;
   onSubmit: (body: TuningCreate) => void;
 }) {
+  const jobs: ScenarioJob[] = given.map((j) => (typeof j === "string" ? { name: j, kind: "collective" } : j));
   const [named, setNamed] = useState(false);
   const [rows, setRows] = useState<Row[]>([
     { path: "switch.ecn.kmin_bytes", values: "0, 2500, 5000", unit: "cells", name: "kmin" },
@@ -93,7 +99,7 @@ export function TuningForm({ scenarioId, jobs = [], busy, error, onSubmit }: {
     };
     onSubmit({
       scenario_ids: [scenarioId], seeds: seedList, space,
-      objectives: [objective(obj1, beta, job1 || jobs[0] || ""), ...(obj2 ? [objective(obj2, beta, job2 || jobs[0] || "")] : [])],
+      objectives: [objective(obj1, beta, job1 || jobsWith(obj1, jobs)[0] || ""), ...(obj2 ? [objective(obj2, beta, job2 || jobsWith(obj2, jobs)[0] || "")] : [])],
       strategies: strategies.map((s) => ({ name: s, budget: chosen[s]!, seed: 1 })),
       ...(screen ? { screening: { engine: "flow", keep } } : {}),
     } as TuningCreate);
