@@ -17,6 +17,8 @@
  *    the GPUs of one local index, ring all-gather inside each server (all_reduce).
  * A transfer waits only for the data it forwards (its inputs arrived at its sender); channels
  * are independent copies over separate QPs, each moving 1/channels of the data.
+ * Each algorithm is a class in a file of its own (collective-ring.cc, ...; the list and the
+ * class in collective-algorithm.h); collective-plan.cc holds what they share.
  */
 #ifndef FABRIC_COLLECTIVE_PLAN_H
 #define FABRIC_COLLECTIVE_PLAN_H

@@ -5,7 +5,9 @@
  * small to split). Also the generator through the scenario reader: jobs, NVLink steps,
  * placement, and the errors a user sees.
  */
+#include "scenario/collective-algorithm.h"
 #include "scenario/collective-plan.h"
+#include "scenario/scenario-contract.h"
 #include "scenario/scenario-error.h"
 #include "scenario/scenario-parser.h"
 
@@ -224,6 +226,39 @@ TEST(CollectivePlan, Refusals)
     CollectiveRequest uneven = Request("all_reduce", "hierarchical", 5, 5000);
     uneven.serverOf = {0, 0, 0, 1, 1};
     EXPECT_THROW(PlanCollective(uneven), PlanError);
+}
+
+// One class per algorithm (collective-algorithm.h): every algorithm the scenario format names
+// for an op has its class, and every class is named by some op (else it could never run).
+TEST(CollectivePlan, EveryDeclaredAlgorithmHasItsClass)
+{
+    std::set<std::string> declared;
+    for (const CollectiveOp& c : kCollectiveOps)
+    {
+        for (const std::string& a : c.algorithms)
+        {
+            declared.insert(a);
+            const collective::CollectiveAlgorithm* alg = collective::FindCollectiveAlgorithm(a);
+            ASSERT_NE(alg, nullptr) << a << " (of " << c.op << ") has no class";
+            EXPECT_EQ(alg->Name(), a);
+        }
+    }
+    std::set<std::string> classes;
+    for (const collective::CollectiveAlgorithm* alg : collective::CollectiveAlgorithms())
+    {
+        EXPECT_TRUE(classes.insert(alg->Name()).second) << alg->Name() << " is listed twice";
+        EXPECT_EQ(declared.count(alg->Name()), 1u) << alg->Name() << " runs no op";
+    }
+    EXPECT_EQ(collective::FindCollectiveAlgorithm("no_such"), nullptr);
+    try
+    {
+        CheckCollective(Request("all_reduce", "no_such", 4, 4000));
+        FAIL();
+    }
+    catch (const PlanError& e)
+    {
+        EXPECT_EQ(e.Field(), "algorithm");
+    }
 }
 
 namespace
