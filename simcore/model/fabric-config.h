@@ -164,13 +164,6 @@ struct NicConfig
  *  bytes, resolved per flow when the network is built (helper/network-builder.cc). */
 constexpr uint32_t kWindowBdp = 0;
 
-/** The window a QP of this NIC gets: its qp_depth, or kWindowBdp. */
-inline uint32_t
-QpWindow(const NicConfig& nic)
-{
-    return nic.qpDepthBdp ? kWindowBdp : nic.qpDepth;
-}
-
 /** One RDMA connection (one QP) the model must simulate. */
 struct FlowSpec
 {

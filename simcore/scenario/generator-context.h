@@ -24,6 +24,14 @@ namespace fabric
 constexpr uint16_t kFirstUdpPort = 49152;
 constexpr uint32_t kUdpPortSpan = 16384;
 
+/** The window a QP of this NIC gets: its qp_depth, or kWindowBdp (resolved per flow by the
+ *  model when the network is built). */
+inline uint32_t
+QpWindow(const NicConfig& nic)
+{
+    return nic.qpDepthBdp ? kWindowBdp : nic.qpDepth;
+}
+
 /** The node index of the host named by v (a string); "unknown host" or "is a switch" at path. */
 inline uint32_t
 ResolveHost(const nlohmann::json& v, const std::string& path, const Topology& topo)

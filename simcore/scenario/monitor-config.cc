@@ -2,7 +2,7 @@
 
 #include "json-reader.h"
 #include "scenario-contract.h"
-#include "topology-generator.h"
+#include "topology-queries.h"
 
 #include <set>
 

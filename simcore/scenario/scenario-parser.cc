@@ -10,7 +10,7 @@
 #include "scenario-checks.h"
 #include "scenario-contract.h"
 #include "sha256.h"
-#include "topology-generator.h"
+#include "topology-reader.h"
 #include "traffic-generator.h"
 
 #include <algorithm>

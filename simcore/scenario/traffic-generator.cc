@@ -8,7 +8,7 @@
 #include "pingmesh-scope.h"
 #include "json-reader.h"
 #include "scenario-contract.h"
-#include "topology-generator.h"
+#include "topology-queries.h"
 #include "traffic-patterns.h"
 
 #include <ns3/random-variable-stream.h>

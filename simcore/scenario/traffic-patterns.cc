@@ -1,6 +1,6 @@
 #include "traffic-patterns.h"
 
-#include "topology-generator.h"
+#include "topology-queries.h"
 
 #include <algorithm>
 #include <map>

@@ -5,7 +5,8 @@
  * plane refused.
  */
 #include "scenario/scenario-error.h"
-#include "scenario/topology-generator.h"
+#include "scenario/topology-queries.h"
+#include "scenario/topology-reader.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

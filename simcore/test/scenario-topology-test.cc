@@ -4,7 +4,8 @@
  */
 #include "scenario/scenario-error.h"
 #include "scenario/scenario-contract.h"
-#include "scenario/topology-generator.h"
+#include "scenario/topology-queries.h"
+#include "scenario/topology-reader.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -2,7 +2,7 @@
 formulas (docs/scenario-format.md, the generators).
 
 The API (topology.counts, runs.threads.host_count), the simulator (its node and link limits,
-simcore/scenario/topology-generator.cc) and the editor (the count shown before generating,
+simcore/scenario/topology-reader.cc) and the editor (the count shown before generating,
 GeneratorForm.tsx) all read these: `python -m app.contracts.generate` writes them into
 simcore/scenario/scenario-contract.h (namespace counts) and
 frontend/src/lib/scenario/contract.gen.ts (FABRIC_COUNTS).

@@ -280,7 +280,7 @@ def node_ids(topo: Generated | Explicit) -> tuple[list[str], list[str]]:
     """(host ids, switch ids) after expansion.
 
     A drawn topology lists its ids; a generator's are named by the simulator alone
-    (`fabricsim expand`, simcore/scenario/topology-generator.cc), not derived again here.
+    (`fabricsim expand`, simcore/scenario/topology-generators.cc), not derived again here.
     Raises simulator.SimulatorUnavailable when the binary cannot be run.
     """
     if isinstance(topo, Explicit):

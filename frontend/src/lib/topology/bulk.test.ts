@@ -3,7 +3,7 @@ import { type History, historyReducer } from "../../features/scenarios/editor/re
 import { NEW_SCENARIO, fromScenarioDocument, toScenarioDocument } from "../../features/scenarios/editor/model";
 import type { LayoutNode } from "../topology/types";
 
-/** A k = 4 fat tree named and grouped as `fabricsim expand` names it (topology-generator.cc). */
+/** A k = 4 fat tree named and grouped as `fabricsim expand` names it (topology-generators.cc). */
 function fatTreeK4(): LayoutNode[] {
   const nodes: LayoutNode[] = [];
   const at = { x: 0, y: 0 };

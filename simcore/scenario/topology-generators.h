@@ -1,18 +1,16 @@
 /*
- * Topology generators: leaf_spine, fat_tree, three_tier, dci, rail_optimized, multi_plane and
- * explicit, each
- * expanded to
- * explicit nodes and links with the ids documented in docs/scenario-format.md.
+ * Topology generators: leaf_spine, fat_tree, three_tier, dci, rail_optimized and multi_plane, each
+ * expanded from its parameters to explicit nodes and links with the ids documented in
+ * docs/scenario-format.md. No JSON here: topology-reader.h reads the parameters.
  */
-#ifndef FABRIC_TOPOLOGY_GENERATOR_H
-#define FABRIC_TOPOLOGY_GENERATOR_H
+#ifndef FABRIC_TOPOLOGY_GENERATORS_H
+#define FABRIC_TOPOLOGY_GENERATORS_H
 
 #include "model/fabric-config.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fabric
@@ -55,7 +53,7 @@ struct DciParams
     double lengthKm = 100;
     double dciRateGbps = 100;
     uint64_t dciBufferBytes = 64000000;
-    bool dciBufferAuto = false; ///< dci_buffer_bytes absent
+    bool dciBufferAuto = false;       ///< dci_buffer_bytes absent
     DciAcceleratorConfig accelerator; ///< edges filled in by GenerateDci
 };
 
@@ -94,26 +92,52 @@ Topology GenerateRailOptimized(const RailOptimizedParams& p);
 /** multi_plane: the rail-optimized fabric p once per plane, every host with a port per plane. */
 Topology GenerateMultiPlane(const RailOptimizedParams& p, int64_t planes);
 
-/**
- * Reads scenario.topology (at path "topology"), checks limits before expanding, expands and
- * checks connectivity. Records the normalized fields in out when given.
- */
-TopologyBuild BuildTopology(const nlohmann::json& value, nlohmann::ordered_json* out = nullptr);
+/** Appends nodes and links, keeping the id -> index map (the generators and the explicit
+ *  reader both build with it). */
+class TopologyBuilder
+{
+  public:
+    uint32_t AddNode(const std::string& id, bool isHost, int tier, const std::string& group)
+    {
+        NodeSpec n;
+        n.id = id;
+        n.isHost = isHost;
+        n.tier = tier;
+        n.group = group;
+        uint32_t index = static_cast<uint32_t>(m_topo.nodes.size());
+        m_topo.nodes.push_back(n);
+        m_topo.index[id] = index;
+        return index;
+    }
 
-/** Throws ScenarioError("topology", "disconnected ...") unless every node reaches node 0. */
-void CheckConnected(const Topology& topo);
+    void AddLink(uint32_t a, uint32_t b, double rateGbps, double delayUs)
+    {
+        LinkSpec l;
+        l.id = static_cast<uint32_t>(m_topo.links.size());
+        l.a = a;
+        l.b = b;
+        l.rateGbps = rateGbps;
+        l.delayUs = delayUs;
+        m_topo.links.push_back(l);
+    }
 
-/** Neighbor node indices of every node (one entry per link end). */
-std::vector<std::vector<uint32_t>> Adjacency(const Topology& topo);
+    Topology& Topo() { return m_topo; }
 
-/** For every node: the node a host hangs off (its first link's other end: a multi-plane host's
- *  plane-0 leaf); kNoNode else. */
-std::vector<uint32_t> HostAttachments(const Topology& topo);
+    void CountStats()
+    {
+        double hosts = 0;
+        for (const auto& n : m_topo.nodes)
+        {
+            hosts += n.isHost ? 1 : 0;
+        }
+        m_topo.stats["hosts"] = hosts;
+        m_topo.stats["switches"] = static_cast<double>(m_topo.nodes.size()) - hosts;
+        m_topo.stats["links"] = static_cast<double>(m_topo.links.size());
+    }
 
-constexpr uint32_t kNoNode = 0xffffffffu;
-
-/** Host node indices in node order. */
-std::vector<uint32_t> HostIndices(const Topology& topo);
+  private:
+    Topology m_topo;
+};
 
 } // namespace fabric
 
