@@ -5,7 +5,7 @@ PRESET_KEYS = {"incast-2to1", "leaf-spine-permutation", "fat-tree-k4-websearch",
                "msft-pfc-storm", "msft-pfc-storm-watchdogs", "msft-link-failure", "msft-deadlock",
                "msft-deadlock-cured", "msft-pingmesh", "ntt-dci-distance", "erd-vs-rc",
                "ai-rail-allreduce", "ai-moe-alltoall", "ai-two-jobs", "ai-link-failure",
-               "ai-multi-plane"}
+               "ai-multi-plane", "ai-training-70b", "ai-training-moe"}
 
 
 def test_list_presets(api):
@@ -16,7 +16,7 @@ def test_list_presets(api):
     # the list says which presets carry a comparison, so the gallery can offer to run it
     assert [p["key"] for p in body["data"] if "comparison" in p] == [
         "ntt-dci-distance", "erd-vs-rc", "ai-rail-allreduce", "ai-moe-alltoall", "ai-two-jobs",
-        "ai-multi-plane"]
+        "ai-multi-plane", "ai-training-70b", "ai-training-moe"]
     ntt = next(p for p in body["data"] if p["key"] == "ntt-dci-distance")
     assert ntt["comparison"]["title"].startswith("NTT")
 
