@@ -41,7 +41,7 @@ PROFILE_RATE = 50  # py-spy samples per second
 PROFILED = ("app/", "sqlalchemy/", "pydantic", "psycopg/", "starlette/", "fastapi/", "json/")
 
 
-def prepare(stack: Stack, sweep_points: int) -> dict:
+def prepare(stack: Stack, sweep_points: int, point_us: int) -> dict:
     """Scenarios, finished runs to open, and a running sweep; returns the Locust targets."""
     with stack.client() as api:
         for i in range(20):
@@ -52,7 +52,7 @@ def prepare(stack: Stack, sweep_points: int) -> dict:
                                        "seeds": list(range(1, 11))}).json()["data"]
         for run in runs:
             assert wait_final(api, run["id"])["status"] == "SUCCEEDED"
-        sweep_base = create_scenario(api, two_hosts(name="load sweep", duration_us=30_000,
+        sweep_base = create_scenario(api, two_hosts(name="load sweep", duration_us=point_us,
                                                     monitor={"sample_interval_us": 100}))
         seeds = [10_000 + secrets.randbelow(10**8) for _ in range(sweep_points)]
         sweep = api.post("/sweeps", json={"scenario_id": sweep_base["id"], "seed": 1,
@@ -162,6 +162,10 @@ def main() -> int:
     parser.add_argument("--users", type=int, default=50)
     parser.add_argument("--seconds", type=int, default=60)
     parser.add_argument("--sweep-points", type=int, default=600)
+    parser.add_argument("--point-us", type=int, default=60_000,
+                        help="simulated time of each sweep point: long enough that the sweep "
+                             "outlasts the load on a fast machine (30,000 until 2026-11-29, when "
+                             "the 600 points ended within the minute)")
     parser.add_argument("--out", default=tempfile.mkdtemp(prefix="ft-load-"))
     parser.add_argument("--nice-workers", type=int, default=0,
                         help="run the workers (and their simulators) at this niceness, as "
@@ -201,7 +205,7 @@ def main() -> int:
             worker = stack.start_worker()
             if args.nice_workers:  # the worker's group: main, pool and every fabricsim it starts
                 os.setpriority(os.PRIO_PGRP, worker.pid, args.nice_workers)
-        targets = prepare(stack, args.sweep_points)
+        targets = prepare(stack, args.sweep_points, args.point_us)
         prefix = out / "locust"
         profiled = api_processes(stack)[-1].pid  # the (last) process that serves requests
         profiler = (start_profiler(profiled, args.seconds, out / "api-profile.txt")
