@@ -249,6 +249,23 @@ COLLECTIVE_ALGORITHMS = {
 COLLECTIVE_OPS = tuple(COLLECTIVE_ALGORITHMS)
 ALGORITHMS = tuple(dict.fromkeys(a for algs in COLLECTIVE_ALGORITHMS.values() for a in algs))
 
+# The fields a placed job shares (the collective and the training generators): declared once
+# here, each generator adding its description where it reads differently.
+JobServers = Annotated[int | None, Field(
+    ge=1, le=limits.MAX_NODES, description="how many servers placement gives the job (all their NICs are ranks)")]
+JobPlacement = Annotated[Literal["packed", "spread", "random"], Field(
+    description="with servers: the first free servers, free servers spread across "
+    "leaves or units, or free servers drawn from the seed")]
+JobChannels = Annotated[int, Field(ge=1, le=limits.MAX_COLLECTIVE_CHANNELS)]
+JobChunkBytes = Annotated[int, Field(ge=0, le=limits.MAX_SIZE_BYTES)]
+JobName = Annotated[str, Field(
+    max_length=limits.MAX_JOB_NAME,
+    description="the job's name in results; default: the generator's name, else job{index}")]
+JobNvlinkGbps = Annotated[float | None, Field(
+    ge=limits.MIN_RATE_GBPS, le=limits.MAX_NVLINK_GBPS,
+    description="Gbit/s per GPU and direction inside a server; default: topology.nvlink_gbps, else 3600")]
+AllReduceAlgorithm = Literal[COLLECTIVE_ALGORITHMS["all_reduce"]]  # type: ignore[valid-type]
+
 
 class Collective(Generator):
     """A collective operation (NCCL's definitions) over ranks: its steps as flows that wait for
@@ -262,24 +279,16 @@ class Collective(Generator):
     hosts: list[NodeId] | None = Field(
         None, min_length=2, max_length=limits.MAX_COLLECTIVE_RANKS,
         description="the ranks in rank order; default: the servers placement picks, else every host")
-    servers: int | None = Field(None, ge=1, le=limits.MAX_NODES,
-                                description="how many servers placement gives the job (all their NICs are ranks)")
-    placement: Literal["packed", "spread", "random"] = Field(
-        "packed", description="with servers: the first free servers, free servers spread across "
-        "leaves or units, or free servers drawn from the seed")
+    servers: JobServers = None
+    placement: JobPlacement = "packed"
     message_bytes: int = Field(ge=1, le=limits.MAX_SIZE_BYTES, description="NCCL-tests' size of the op, bytes")
-    channels: int = Field(1, ge=1, le=limits.MAX_COLLECTIVE_CHANNELS,
-                          description="parallel rings or trees, each its own QPs and 1/channels of the data")
-    chunk_bytes: int = Field(0, ge=0, le=limits.MAX_SIZE_BYTES,
-                             description="pipelining unit; 0: ring steps whole, tree and broadcast 1 MiB")
+    channels: JobChannels = Field(1, description="parallel rings or trees, each its own QPs and 1/channels of the data")
+    chunk_bytes: JobChunkBytes = Field(0, description="pipelining unit; 0: ring steps whole, tree and broadcast 1 MiB")
     iterations: int = Field(1, ge=1, le=limits.MAX_COLLECTIVE_ITERATIONS)
     compute_us: float = Field(0, ge=0, le=limits.MAX_DURATION_US,
                               description="between a rank's iterations")
-    job: str = Field("", max_length=limits.MAX_JOB_NAME,
-                     description="the job's name in results; default: the generator's name, else job{index}")
-    nvlink_gbps: float | None = Field(
-        None, ge=limits.MIN_RATE_GBPS, le=limits.MAX_NVLINK_GBPS,
-        description="Gbit/s per GPU and direction inside a server; default: topology.nvlink_gbps, else 3600")
+    job: JobName = ""
+    nvlink_gbps: JobNvlinkGbps = None
 
     @model_validator(mode="after")
     def _consistent(self) -> "Collective":
@@ -382,11 +391,8 @@ class Training(Generator):
     hosts: list[NodeId] | None = Field(
         None, min_length=1, max_length=limits.MAX_COLLECTIVE_RANKS,
         description="the ranks in rank order; default: the servers placement picks, else every host")
-    servers: int | None = Field(None, ge=1, le=limits.MAX_NODES,
-                                description="how many servers placement gives the job (all their NICs are ranks)")
-    placement: Literal["packed", "spread", "random"] = Field(
-        "packed", description="with servers: the first free servers, free servers spread across "
-        "leaves or units, or free servers drawn from the seed")
+    servers: JobServers = None
+    placement: JobPlacement = "packed"
     model: Literal[tuple(TRAINING_MODELS)] | TrainingModel = Field(  # type: ignore[valid-type]
         description="a public model by name, or its dimensions")
     parallel: TrainingParallel = Field(default_factory=TrainingParallel)
@@ -397,19 +403,14 @@ class Training(Generator):
         "default: from the FLOP count and gpu")
     precision: Literal["bf16", "fp16", "fp8", "fp32"] = Field("bf16", description="bytes per element: 2, 2, 1, 4")
     iterations: int = Field(1, ge=1, le=limits.MAX_TRAINING_ITERATIONS)
-    tp_algorithm: Literal["ring", "tree", "halving_doubling", "hierarchical"] = Field(
+    tp_algorithm: AllReduceAlgorithm = Field(
         "ring", description="TP all-reduce (with sequence_parallel: ring or halving_doubling)")
-    dp_algorithm: Literal["ring", "tree", "halving_doubling", "hierarchical"] = Field(
+    dp_algorithm: AllReduceAlgorithm = Field(
         "ring", description="DP all-reduce (with distributed_optimizer: ring or halving_doubling)")
-    channels: int = Field(1, ge=1, le=limits.MAX_COLLECTIVE_CHANNELS,
-                          description="parallel rings or trees of every collective, each its own QPs")
-    chunk_bytes: int = Field(0, ge=0, le=limits.MAX_SIZE_BYTES,
-                             description="pipelining unit; 0: ring steps whole, tree 1 MiB")
-    job: str = Field("", max_length=limits.MAX_JOB_NAME,
-                     description="the job's name in results; default: the generator's name, else job{index}")
-    nvlink_gbps: float | None = Field(
-        None, ge=limits.MIN_RATE_GBPS, le=limits.MAX_NVLINK_GBPS,
-        description="Gbit/s per GPU and direction inside a server; default: topology.nvlink_gbps, else 3600")
+    channels: JobChannels = Field(1, description="parallel rings or trees of every collective, each its own QPs")
+    chunk_bytes: JobChunkBytes = Field(0, description="pipelining unit; 0: ring steps whole, tree 1 MiB")
+    job: JobName = ""
+    nvlink_gbps: JobNvlinkGbps = None
 
     @model_validator(mode="after")
     def _consistent(self) -> "Training":
