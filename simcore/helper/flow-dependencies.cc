@@ -14,7 +14,7 @@ namespace fabric
 bool
 FlowDependencyTracker::Needed(const Scenario& scenario)
 {
-    if (!scenario.deps.Empty() || !scenario.transfers.Empty())
+    if (!scenario.deps.Empty() || scenario.transfers.Any())
     {
         return true;
     }
@@ -55,6 +55,21 @@ FlowDependencyTracker::FlowDependencyTracker(const Scenario& scenario, FabricCon
         m_ctx.transferStartPs.assign(tr.Size(), -1);
         m_ctx.transferCompletePs.assign(tr.Size(), -1);
     }
+    std::size_t slots = 0;
+    for (const RingProgram& r : tr.rings)
+    {
+        RingRun run;
+        run.firstSlot = slots;
+        slots += static_cast<std::size_t>(r.iterations) * r.channels * r.steps;
+        // (at most window messages are posted and not completed: message m waits for m - window)
+        std::size_t keep = static_cast<std::size_t>(std::min<uint64_t>(r.window, r.PerConnection())) + 1;
+        run.connections.resize(r.flows.size());
+        for (RingConnection& c : run.connections)
+        {
+            c.startPs.assign(keep, -1);
+        }
+        m_rings.push_back(std::move(run));
+    }
 }
 
 void
@@ -71,7 +86,7 @@ FlowDependencyTracker::Start()
     const Transfers& tr = m_scenario.transfers;
     for (RdmaNic* nic : m_nics)
     {
-        if (nic && !tr.Empty())
+        if (nic && tr.Any())
         {
             nic->TraceConnectWithoutContext(
                 "MessageComplete",
@@ -92,12 +107,18 @@ FlowDependencyTracker::Start()
             ReleaseTransfer(t);
         }
     }
+    StartRings();
 }
 
 void
 FlowDependencyTracker::OnTransferComplete(uint32_t transfer)
 {
     int64_t now = ns3::Simulator::Now().GetPicoSeconds();
+    if (IsRing(transfer))
+    {
+        CompleteRing(transfer, now);
+        return;
+    }
     m_ctx.transferCompletePs[transfer] = now;
     const Transfers& tr = m_scenario.transfers;
     const FlowSpec& input = m_scenario.flows[tr.flow[transfer]];
@@ -121,12 +142,17 @@ void
 FlowDependencyTracker::AcknowledgeTransfer(uint32_t transfer)
 {
     SatisfyTransfer(transfer, ns3::Simulator::Now().GetPicoSeconds() +
-                                  static_cast<int64_t>(m_scenario.transfers.deps.gapNs[transfer]) * 1000);
+                                  static_cast<int64_t>(GapNs(transfer)) * 1000);
 }
 
 void
 FlowDependencyTracker::SatisfyTransfer(uint32_t transfer, int64_t readyPs)
 {
+    if (IsRing(transfer))
+    {
+        SatisfyRing(transfer, readyPs);
+        return;
+    }
     m_tReadyPs[transfer] = std::max(m_tReadyPs[transfer], readyPs);
     if (--m_tPending[transfer] == 0)
     {
@@ -153,6 +179,11 @@ FlowDependencyTracker::ReleaseTransfer(uint32_t transfer)
 void
 FlowDependencyTracker::ReadyTransfer(uint32_t transfer)
 {
+    if (IsRing(transfer))
+    {
+        ReadyRing(transfer);
+        return;
+    }
     const Transfers& tr = m_scenario.transfers;
     uint32_t flow = tr.flow[transfer];
     m_tReady[transfer] = 1;
@@ -186,8 +217,21 @@ FlowDependencyTracker::ReadyTransfer(uint32_t transfer)
 void
 FlowDependencyTracker::FinishLocalTransfer(uint32_t transfer)
 {
-    FlowState& f = m_ctx.flows[m_scenario.transfers.flow[transfer]];
     const Transfers& tr = m_scenario.transfers;
+    if (IsRing(transfer))
+    {
+        RingTransfer x = DecodeRing(transfer);
+        const RingProgram& r = tr.rings[x.ring];
+        FlowState& f = m_ctx.flows[r.flows[x.connection]];
+        f.bytesDelivered += r.blockBytes;
+        if (++f.msgDone == r.PerConnection())
+        {
+            f.completePs = ns3::Simulator::Now().GetPicoSeconds();
+        }
+        OnTransferComplete(transfer);
+        return;
+    }
+    FlowState& f = m_ctx.flows[tr.flow[transfer]];
     uint32_t flow = tr.flow[transfer];
     f.bytesDelivered += tr.bytes[transfer];
     if (++f.msgDone == tr.flowBegin[flow + 1] - tr.flowBegin[flow])

@@ -15,6 +15,11 @@
  * it JobFlow::localNs later (a marker: at once). Its completion at the receiver (the NIC's
  * MessageComplete) is what its dependents and the job's results (FabricContext's
  * transferStartPs / transferCompletePs) see.
+ *
+ * A ring program's transfers (Transfers::rings) follow the same rules, by the same functions,
+ * with their inputs and dependents derived from the ring's shape (flow-dependencies-rings.cc):
+ * state is kept per connection (what waits, what is ready, the posted messages' times) and
+ * per step (FabricContext::ringSteps), never per transfer.
  */
 #ifndef FABRIC_FLOW_DEPENDENCIES_H
 #define FABRIC_FLOW_DEPENDENCIES_H
@@ -83,6 +88,49 @@ class FlowDependencyTracker
     void ReadyTransfer(uint32_t transfer);
     void FinishLocalTransfer(uint32_t transfer);
 
+    // Ring programs (flow-dependencies-rings.cc): transfer indices from Transfers::Size() on.
+    struct RingTransfer
+    {
+        uint32_t ring = 0;
+        uint32_t connection = 0; ///< channel x ranks + position
+        uint32_t message = 0;    ///< iteration x steps + step
+        uint32_t iteration = 0;
+        uint32_t step = 0;
+    };
+    struct RingWait
+    {
+        uint32_t message = 0;
+        uint32_t pending = 0;
+        int64_t readyPs = 0;
+    };
+    /** A ring connection's state (touched only by its sender's partition, but startPs). */
+    struct RingConnection
+    {
+        uint32_t nextPost = 0;
+        std::vector<uint32_t> ready;  ///< ready messages past nextPost
+        std::vector<RingWait> waits;  ///< messages some of whose inputs are known
+        std::vector<int64_t> startPs; ///< posted messages' post times, by message mod size
+    };
+    struct RingRun
+    {
+        std::vector<RingConnection> connections;
+        std::size_t firstSlot = 0; ///< its first step slot in FabricContext::ringSteps
+    };
+
+    bool IsRing(uint32_t transfer) const { return transfer >= m_scenario.transfers.Size(); }
+    RingTransfer DecodeRing(uint32_t transfer) const;
+    uint32_t RingInputs(const RingProgram& r, const RingTransfer& x) const;
+    uint64_t GapNs(uint32_t transfer) const;
+    bool TransferWaits(uint32_t transfer) const;
+    uint32_t TransferFlow(uint32_t transfer) const;
+    /** The ring transfers waiting for x, in transfer order (one per input they list it as). */
+    void RingDependents(const RingTransfer& x, std::vector<uint32_t>& out) const;
+    void StartRings();
+    void SatisfyRing(uint32_t transfer, int64_t readyPs);
+    void ReadyRing(uint32_t transfer);
+    void CompleteRing(uint32_t transfer, int64_t now);
+    std::size_t RecordSlot() const;
+
     const Scenario& m_scenario;
     FabricContext& m_ctx;
     const std::vector<RdmaNic*>& m_nics;
@@ -98,6 +146,7 @@ class FlowDependencyTracker
     std::vector<uint32_t> m_tDepBegin;   ///< per transfer: offsets into m_tDependents
     std::vector<uint32_t> m_tDependents; ///< the transfers waiting for it
     std::vector<uint32_t> m_nextPost;    ///< per flow: its next transfer to post
+    std::vector<RingRun> m_rings;        ///< per ring program
 };
 
 } // namespace fabric

@@ -61,7 +61,29 @@ JobReport(const RunView& run)
         int64_t start = run.ctx.transferStartPs[i];
         times[i] = {std::max<int64_t>(0, start), run.ctx.transferCompletePs[i], start >= 0};
     }
-    return JobsJson(run.scenario, times, [&run](uint32_t job) { return LinkList(run, job); });
+    // ring programs: what each thread saw of a step, added up
+    std::vector<RingStepTimes> rings;
+    for (const std::vector<RingStepTimes>& slot : run.ctx.ringSteps)
+    {
+        rings.resize(slot.size());
+        for (std::size_t i = 0; i < slot.size(); ++i)
+        {
+            RingStepTimes& a = rings[i];
+            const RingStepTimes& b = slot[i];
+            a.posted += b.posted;
+            a.completed += b.completed;
+            a.firstStartPs = std::min(a.firstStartPs, b.firstStartPs);
+            a.lastCompletePs = std::max(a.lastCompletePs, b.lastCompletePs);
+            if (b.slowestPs > a.slowestPs || (b.slowestPs == a.slowestPs && b.slowestPs >= 0 &&
+                                              b.slowestIndex < a.slowestIndex))
+            {
+                a.slowestPs = b.slowestPs;
+                a.slowestIndex = b.slowestIndex;
+                a.slowestFlow = b.slowestFlow;
+            }
+        }
+    }
+    return JobsJson(run.scenario, times, [&run](uint32_t job) { return LinkList(run, job); }, rings);
 }
 
 } // namespace fabric

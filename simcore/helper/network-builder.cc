@@ -482,7 +482,7 @@ NetworkBuilder::BuildFlows()
         f.rxMarkPkt = f.totalPkts;
         f.rxEndPkt = f.totalPkts;
         f.partialFrom = f.totalPkts;
-        if (tr.Carries(static_cast<uint32_t>(i)) && !s.local)
+        if (tr.Lists(static_cast<uint32_t>(i)) && !s.local)
         {
             // A connection: its messages' packets follow one another on the QP, each message
             // ending in its own (possibly short) packet; nothing is posted yet.
@@ -504,6 +504,33 @@ NetworkBuilder::BuildFlows()
             f.totalPkts = 0;
             f.rxMarkPkt = f.msgEndPkt[0];
             f.rxEndPkt = end;
+            f.partialFrom = 0;
+        }
+        else if (tr.InRing(static_cast<uint32_t>(i)) && !s.local && s.sizeBytes > 0)
+        {
+            // A ring program's connection: the same messages as every connection of its ring
+            // (at this MTU), numbered from its first transfer.
+            uint32_t ring = tr.ringOf[i];
+            const RingProgram& rp = tr.rings[ring];
+            auto& [endPkt, lastPayload] = m_ctx.ringMessages[{ring, f.mtu}];
+            if (endPkt.empty())
+            {
+                uint64_t pkts = std::max<uint64_t>(1, (rp.blockBytes + f.mtu - 1) / f.mtu);
+                auto last = static_cast<uint32_t>(rp.blockBytes - (pkts - 1) * f.mtu);
+                endPkt.resize(rp.PerConnection());
+                lastPayload.assign(rp.PerConnection(), last);
+                for (uint64_t m = 0; m < endPkt.size(); ++m)
+                {
+                    endPkt[m] = (m + 1) * pkts;
+                }
+            }
+            f.msgEndPkt = endPkt.data();
+            f.msgLastPayload = lastPayload.data();
+            f.msgFirst = static_cast<uint32_t>(rp.base + tr.ringConnection[i] * rp.PerConnection());
+            f.msgCount = static_cast<uint32_t>(rp.PerConnection());
+            f.totalPkts = 0;
+            f.rxMarkPkt = f.msgEndPkt[0];
+            f.rxEndPkt = endPkt.back();
             f.partialFrom = 0;
         }
     }

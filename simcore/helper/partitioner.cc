@@ -139,7 +139,9 @@ PlanPartitions(const Scenario& scenario, const NetworkBuilder& network, uint32_t
                 }
             }
         }
-        // A collective's transfers: the same rule between their connections.
+        // A collective's transfers: the same rule between their connections. (A ring program's
+        // need nothing more: every input it is not acknowledged of completes at the waiting
+        // transfer's sender, or at an NVLink peer of it, joined above.)
         const Transfers& tr = scenario.transfers;
         for (std::size_t t = 0; !tr.Empty() && t < tr.Size(); ++t)
         {

@@ -74,6 +74,21 @@ RunController::RunController(const Scenario& scenario, FabricContext& ctx,
                     network.PathOf(specs[in]), nc.headerBytes + nc.preambleIfgBytes + kAethBytes)));
             }
         }
+        // A ring program's connections: their window and a later iteration's first transfers
+        // wait for what the same sender sent (acknowledged), on any of them.
+        for (std::size_t in = 0; in < tr.ringOf.size(); ++in)
+        {
+            const RdmaNic* nic = specs[in].src < network.Nics().size() ? network.Nics()[specs[in].src]
+                                                                       : nullptr;
+            if (!tr.InRing(static_cast<uint32_t>(in)) || specs[in].local || !nic ||
+                ackReturnPs[in] > 0)
+            {
+                continue;
+            }
+            const NicConfig& nc = nic->Config();
+            ackReturnPs[in] = static_cast<int64_t>(std::ceil(AckReturnPs(
+                network.PathOf(specs[in]), nc.headerBytes + nc.preambleIfgBytes + kAethBytes)));
+        }
         m_dependencies = std::make_unique<FlowDependencyTracker>(scenario, ctx, network.Nics(),
                                                                  std::move(ackReturnPs));
     }

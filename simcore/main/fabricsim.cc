@@ -123,7 +123,7 @@ struct RunOptions
     std::string scenarioPath;
     std::string outPath;
     std::string engine = "packet"; ///< "packet" (the ns-3 model) or "flow" (flow/flow-runner.h)
-    std::string collectiveStreams = "auto"; ///< flow engine: when rings run as streams
+    std::string collectiveStreams = "auto"; ///< when rings run as streams (flow) or programs (packet)
     bool progress = false;
     fabric::RunLimits limits;
 };
@@ -453,6 +453,7 @@ int
 RunFlow(const RunOptions& o)
 {
     fabric::LoadOptions options;
+    options.ringProgramsAbove = 0; // (the packet model's; the flow engine streams rings itself)
     options.streamRingsAbove = o.collectiveStreams == "off"  ? 0
                                : o.collectiveStreams == "on" ? 1
                                                              : fabric::flow::kStreamRingsAboveTransfers;
@@ -514,7 +515,14 @@ Run(const std::vector<std::string>& args)
     {
         return RunFlow(o);
     }
-    fabric::Scenario scenario = Load(o.scenarioPath);
+    // Ring collectives of more than a million transfers (--collective-streams auto; on: every
+    // ring; off: none) run as ring programs, their transfers unlisted.
+    fabric::LoadOptions options;
+    options.ringProgramsAbove = o.collectiveStreams == "off"  ? 0
+                                : o.collectiveStreams == "on" ? 1
+                                                              : fabric::kRingProgramsAboveTransfers;
+    fabric::Scenario scenario =
+        fabric::LoadScenarioWith(fabric::ReadScenarioFile(o.scenarioPath), options).scenario;
     CheckOutPath(o.outPath);
     return RunPacket(o, std::move(scenario));
 }

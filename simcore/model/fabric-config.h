@@ -250,6 +250,63 @@ struct JobFlow
  * its completion at the receiver is what the transfers waiting for it and the job's results see.
  * Empty in runs without collectives.
  */
+/**
+ * A ring collective whose transfers are not listed (docs/model.md, "Rings at scale"): the
+ * packet model derives each transfer, its inputs and its dependents from the ring's shape, so a
+ * ring costs memory per connection, not per transfer (an 8,192-rank ring all-reduce has 134 M
+ * transfers on 8,192 connections). The same transfers, in the same order, with the same inputs
+ * as the listed plan of a ring of one part per step (collective-plan.cc): transfer (iteration,
+ * step) of position p sends its block to p + 1 once position p - 1's transfer of the step
+ * before arrived (step 0 of a later iteration: once every transfer of the iteration before that
+ * touched the sender arrived, + gapNs), and the one window places before it on its connection.
+ *
+ * Transfer indices follow the listed transfers: connection q = channel x ranks + position
+ * carries [base + q x PerConnection(), base + (q + 1) x PerConnection()), message
+ * m = iteration x steps + step.
+ */
+struct RingProgram
+{
+    uint32_t job = 0;        ///< index in Scenario::jobs
+    uint32_t ranks = 0;      ///< n
+    uint32_t channels = 1;
+    uint32_t steps = 0;      ///< per iteration
+    uint32_t iterations = 1;
+    uint64_t blockBytes = 0; ///< every transfer's bytes
+    uint64_t gapNs = 0;      ///< a later iteration's step 0 after its inputs (compute_us)
+    uint32_t window = 0;     ///< message m also waits for m - window on its connection (m >= window)
+    uint64_t nvlinkNs = 0;   ///< an NVLink connection's transfer time
+    uint64_t base = 0;       ///< index of its first transfer
+    std::vector<uint32_t> flows;  ///< [channel x ranks + position]: the connection to position + 1
+    std::vector<uint32_t> rankAt; ///< [channel x ranks + position]: the rank there
+    std::vector<uint32_t> posOf;  ///< [channel x ranks + rank]: its position on the channel
+
+    uint64_t PerConnection() const { return static_cast<uint64_t>(iterations) * steps; }
+
+    uint64_t Total() const { return PerConnection() * flows.size(); }
+};
+
+/**
+ * One step (iteration, channel, step) of a ring program as one thread of a run saw its
+ * transfers (FlowDependencyTracker): posted at their senders, completed at their receivers.
+ */
+struct RingStepTimes
+{
+    uint64_t posted = 0;
+    uint64_t completed = 0;
+    int64_t firstStartPs = INT64_MAX;
+    int64_t lastCompletePs = -1;
+    int64_t slowestPs = -1;    ///< the longest transfer, posted to completed
+    uint64_t slowestIndex = 0; ///< its transfer index (the lowest of equals)
+    uint32_t slowestFlow = 0;  ///< its connection
+};
+
+/** The ring step slot of (ring's first slot, iteration, channel, step) in ringSteps. */
+inline std::size_t
+RingStepSlot(const RingProgram& r, std::size_t first, uint32_t iteration, uint32_t channel, uint32_t step)
+{
+    return first + (static_cast<std::size_t>(iteration) * r.channels + channel) * r.steps + step;
+}
+
 struct Transfers
 {
     std::vector<uint32_t> flow;      ///< per transfer: its connection (flow id)
@@ -257,16 +314,29 @@ struct Transfers
     std::vector<JobFlow> job;        ///< per transfer: job, iteration, step, channel, localNs
     FlowDependencies deps;           ///< by transfer index: the transfers each one waits for
     std::vector<uint32_t> flowBegin; ///< flows + 1 offsets (empty when there are no transfers)
+    /// Ring collectives whose transfers are not listed, numbered after the listed ones.
+    std::vector<RingProgram> rings;
+    /// Per flow (empty without rings): the ring whose connection it is, else UINT32_MAX, and
+    /// which of the ring's connections.
+    std::vector<uint32_t> ringOf;
+    std::vector<uint32_t> ringConnection;
 
+    /** Listed transfers (the rings' come after them). */
     std::size_t Size() const { return flow.size(); }
 
+    /** No listed transfer (a ring may still run without its list: Any). */
     bool Empty() const { return flow.empty(); }
 
+    bool Any() const { return !flow.empty() || !rings.empty(); }
+
+    /** Whether flow f is a ring's connection. */
+    bool InRing(uint32_t f) const { return f < ringOf.size() && ringOf[f] != UINT32_MAX; }
+
+    /** Whether flow f is a connection carrying listed transfers. */
+    bool Lists(uint32_t f) const { return f + 1 < flowBegin.size() && flowBegin[f + 1] > flowBegin[f]; }
+
     /** Whether flow is a connection carrying transfers (else an ordinary flow). */
-    bool Carries(uint32_t f) const
-    {
-        return f + 1 < flowBegin.size() && flowBegin[f + 1] > flowBegin[f];
-    }
+    bool Carries(uint32_t f) const { return Lists(f) || InRing(f); }
 };
 
 /** A directed port/queue: node's egress toward neighbor. Named "node->neighbor". */

@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <vector>
 
 namespace fabric
@@ -178,6 +179,13 @@ struct FabricContext
     std::vector<uint32_t> transferLastPayload;
     std::vector<int64_t> transferStartPs;
     std::vector<int64_t> transferCompletePs;
+    /// Ring programs (Transfers::rings): the messages of a connection of ring r with MTU m, as
+    /// msgEndPkt and msgLastPayload point at them (every connection of a ring sends the same).
+    std::map<std::pair<uint32_t, uint32_t>, std::pair<std::vector<uint64_t>, std::vector<uint32_t>>>
+        ringMessages;
+    /// Ring programs: per recording slot (0 the main thread, 1 + k partition k's) and ring step
+    /// (RingStepSlot), what that thread saw; the job report adds the slots up.
+    std::vector<std::vector<RingStepTimes>> ringSteps;
 };
 
 /** The counters of the whole fabric: the context's plus every partition's. */

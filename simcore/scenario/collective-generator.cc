@@ -270,12 +270,31 @@ GenerateCollective(GeneratorContext& g, ServerPool& pool)
     }
     uint64_t streamAbove = g.Ctx().streamRingsAbove;
     bool stream = streamAbove > 0 && Streamable(req) && PlannedTransfers(req) > static_cast<double>(streamAbove);
-    if (stream)
+    uint64_t programAbove = g.Ctx().ringProgramsAbove;
+    bool program = !stream && programAbove > 0 && Streamable(req) &&
+                   PlannedTransfers(req) > static_cast<double>(programAbove);
+    if (stream || program)
     {
-        // a stream per connection (channel, position); EmitPlan counts a plan's connections
+        // a stream (a program's connection) per (channel, position); EmitPlan counts a plan's
         g.Expect(static_cast<double>(req.channels) * ranks.size());
     }
-    else if (PlannedTransfers(req) > static_cast<double>(kMaxTransfers))
+    if (program)
+    {
+        uint64_t listed = 0;
+        for (const RingProgram& rp : rel.rings)
+        {
+            listed += rp.Total();
+        }
+        double total = PlannedTransfers(req) + static_cast<double>(listed) +
+                       static_cast<double>(rel.transferFlow.size());
+        if (total > static_cast<double>(kMaxRingProgramTransfers))
+        {
+            throw ScenarioError(r.GetPath(), "brings the number of collective transfers to " +
+                                                 FormatNumber(total) + ", more than the limit of " +
+                                                 std::to_string(kMaxRingProgramTransfers));
+        }
+    }
+    else if (!stream && PlannedTransfers(req) > static_cast<double>(kMaxTransfers))
     {
         throw ScenarioError(r.GetPath(), "brings the number of collective transfers to " +
                                              FormatNumber(PlannedTransfers(req)) +
@@ -285,7 +304,7 @@ GenerateCollective(GeneratorContext& g, ServerPool& pool)
     std::vector<Transfer> plan;
     try
     {
-        if (stream)
+        if (stream || program)
         {
             CheckCollective(req); // a streamed ring is never expanded (it may be billions)
         }
@@ -350,7 +369,60 @@ GenerateCollective(GeneratorContext& g, ServerPool& pool)
         // two GPUs of one server (not a host that is a server of its own) talk over NVLink
         where.nvlinkServer.push_back(pool.hosts[sv].size() > 1 ? sv : UINT32_MAX);
     }
+    if (program)
+    {
+        EmitRingProgram(g, jobIndex, where, req);
+        return;
+    }
     EmitPlan(g, jobIndex, where, plan);
+}
+
+void
+EmitRingProgram(GeneratorContext& g, uint32_t job, const JobRanks& ranks, const CollectiveRequest& req)
+{
+    // The connections EmitPlan would open for the ring's plan, in the same order and with the
+    // same UDP ports (plan connection c x n + p), and the ring's shape instead of its transfers.
+    FlowRelations& rel = g.Relations();
+    auto n = static_cast<uint32_t>(ranks.hosts.size());
+    RingProgram rp;
+    rp.job = job;
+    rp.ranks = n;
+    rp.channels = req.channels;
+    rp.steps = RingSteps(req);
+    rp.iterations = req.iterations;
+    rp.blockBytes = RingBlockBytes(req);
+    rp.gapNs = req.computeNs;
+    rp.window = UniformConnectionWindow(rp.blockBytes);
+    rp.nvlinkNs = ranks.nvlinkGbps > 0
+                      ? std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(
+                                                  static_cast<double>(rp.blockBytes) * 8.0 /
+                                                  ranks.nvlinkGbps)))
+                      : 0;
+    rp.posOf.assign(static_cast<std::size_t>(req.channels) * n, 0);
+    auto base = static_cast<uint32_t>(g.Flows().size());
+    for (uint32_t c = 0; c < req.channels; ++c)
+    {
+        std::vector<uint32_t> order = RingOrderOf(req, c);
+        for (uint32_t p = 0; p < n; ++p)
+        {
+            uint32_t src = order[p];
+            uint32_t dst = order[(p + 1) % n];
+            uint32_t connection = c * n + p;
+            auto port = static_cast<uint16_t>(kFirstUdpPort + (base + connection) % kUdpPortSpan);
+            uint32_t flow = g.AddFlow(ranks.hosts[src], ranks.hosts[dst], 0, port);
+            FlowSpec& spec = g.Flows()[flow];
+            spec.local = ranks.nvlinkServer[src] != UINT32_MAX &&
+                         ranks.nvlinkServer[src] == ranks.nvlinkServer[dst];
+            spec.sizeBytes = rp.PerConnection() * rp.blockBytes;
+            JobFlow jf;
+            jf.job = job;
+            rel.SetJob(flow, jf);
+            rp.flows.push_back(flow);
+            rp.rankAt.push_back(src);
+            rp.posOf[static_cast<std::size_t>(c) * n + src] = p;
+        }
+    }
+    rel.rings.push_back(std::move(rp));
 }
 
 void

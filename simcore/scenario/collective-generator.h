@@ -79,6 +79,15 @@ void EmitPlan(GeneratorContext& g,
               const JobRanks& ranks,
               const std::vector<Transfer>& plan);
 
+/**
+ * A streamable ring (collective-plan.h, Streamable) as a RingProgram: the connections EmitPlan
+ * would open for its plan, in the same order, and the ring's shape instead of its transfers.
+ */
+void EmitRingProgram(GeneratorContext& g,
+                     uint32_t job,
+                     const JobRanks& ranks,
+                     const CollectiveRequest& req);
+
 } // namespace fabric
 
 #endif

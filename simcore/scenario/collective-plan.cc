@@ -18,9 +18,6 @@ namespace
 
 using collective::CollectiveAlgorithm;
 
-/** Bytes a connection keeps in flight (at least two transfers): see Planner::Run. */
-constexpr uint64_t kConnectionWindowBytes = 2097152;
-
 /** An algorithm's channels, iteration after iteration, on windowed connections. */
 class Planner : public collective::PlanBuilder
 {
@@ -121,6 +118,15 @@ Streamable(const CollectiveRequest& req)
 {
     const CollectiveAlgorithm* a = collective::FindCollectiveAlgorithm(req.algorithm);
     return a && a->Streamable(req);
+}
+
+uint32_t
+UniformConnectionWindow(uint64_t bytes)
+{
+    // Planner::Run's loop on equal transfers: in flight w x bytes with the w - 1 before it
+    uint64_t b = std::max<uint64_t>(1, bytes);
+    uint64_t w = std::max<uint64_t>(2, (kConnectionWindowBytes + b - 1) / b);
+    return static_cast<uint32_t>(std::min<uint64_t>(w, UINT32_MAX));
 }
 
 double

@@ -110,6 +110,15 @@ void CheckCollective(const CollectiveRequest& req);
 /** Plans the whole collective, every iteration; throws PlanError. */
 std::vector<Transfer> PlanCollective(const CollectiveRequest& req);
 
+/**
+ * Bytes a connection keeps in flight: a transfer also waits for the transfer w places before
+ * it on its connection, w the smallest >= 2 that puts this many bytes in flight with it.
+ */
+constexpr uint64_t kConnectionWindowBytes = 2097152;
+
+/** That w on a connection whose transfers all carry bytes (a ring program's window). */
+uint32_t UniformConnectionWindow(uint64_t bytes);
+
 /** How many transfers PlanCollective would make (for the flow limit, before planning). */
 double PlannedTransfers(const CollectiveRequest& req);
 

@@ -74,6 +74,8 @@ struct FlowRelations
     std::vector<uint32_t> transferAfter;
     std::vector<uint64_t> transferGapNs;
     std::vector<StreamedCollective> streamed;
+    /// Rings the packet model runs without their transfers listed (flows by generation index).
+    std::vector<RingProgram> rings;
     /// Connections of the streamed collectives, not in the flow list: later flows are numbered
     /// (UDP ports, processes) as if they were.
     uint64_t streamedTransfers = 0;
@@ -100,7 +102,8 @@ struct FlowRelations
 
     bool Empty() const
     {
-        return after.empty() && jobFlows.empty() && jobs.empty() && transferFlow.empty();
+        return after.empty() && jobFlows.empty() && jobs.empty() && transferFlow.empty() &&
+               rings.empty();
     }
 };
 

@@ -55,6 +55,32 @@ struct Span
         return any ? nlohmann::ordered_json(RoundDecimals(startPs / 1e6, 3)) : nlohmann::ordered_json(nullptr);
     }
 
+    /** Adds a whole group of transfers (a ring program's step) as Add would one by one. */
+    void Merge(const RingStepTimes& t, uint64_t transfers)
+    {
+        if (t.posted > 0)
+        {
+            startPs = std::min(startPs, t.firstStartPs);
+            any = true;
+        }
+        if (t.completed < transfers)
+        {
+            complete = false;
+        }
+        endPs = std::max(endPs, t.lastCompletePs);
+    }
+
+    void Merge(const Span& o)
+    {
+        if (o.any)
+        {
+            startPs = std::min(startPs, o.startPs);
+            any = true;
+        }
+        complete = complete && o.complete;
+        endPs = std::max(endPs, o.endPs);
+    }
+
     bool Done() const { return any && complete; }
 
     double TimeUs() const { return (endPs - startPs) / 1e6; }
@@ -67,7 +93,7 @@ struct StepInfo
     uint32_t network = 0;
     uint32_t nvlink = 0;
     int64_t slowestPs = -1;
-    uint32_t slowest = 0;
+    uint32_t slowestFlow = 0; ///< the slowest transfer's connection
 };
 
 /** Gbit/s of message_bytes moved in time_us (NCCL-tests' algbw, in bits). */
@@ -118,7 +144,8 @@ JobHeaderJson(const Scenario& s, const JobSpec& spec)
 
 nlohmann::ordered_json
 JobsJson(const Scenario& s, const std::vector<TransferTimes>& times,
-         const std::function<nlohmann::ordered_json(uint32_t job)>& links)
+         const std::function<nlohmann::ordered_json(uint32_t job)>& links,
+         const std::vector<RingStepTimes>& ringSteps)
 {
     using json = nlohmann::ordered_json;
     const auto& nodes = s.topo.nodes;
@@ -173,13 +200,50 @@ JobsJson(const Scenario& s, const std::vector<TransferTimes>& times,
             if (f.completePs - f.startPs > st.slowestPs)
             {
                 st.slowestPs = f.completePs - f.startPs;
-                st.slowest = static_cast<uint32_t>(i);
+                st.slowestFlow = tr.flow[i];
             }
         }
     }
-    auto via = [&](uint32_t transfer) {
-        return s.flows[tr.flow[transfer]].local ? "nvlink" : "network";
-    };
+    // Ring programs: a step of a channel at a time (ringSteps by RingStepSlot, or none)
+    std::size_t slot = 0;
+    const RingStepTimes none;
+    for (const RingProgram& r : tr.rings)
+    {
+        std::vector<uint32_t> local(r.channels, 0);
+        for (uint32_t q = 0; q < r.flows.size(); ++q)
+        {
+            local[q / r.ranks] += s.flows[r.flows[q]].local ? 1 : 0;
+        }
+        for (uint32_t it = 0; it < r.iterations; ++it)
+        {
+            for (uint32_t c = 0; c < r.channels; ++c)
+            {
+                for (uint32_t k = 0; k < r.steps; ++k, ++slot)
+                {
+                    const RingStepTimes& t = slot < ringSteps.size() ? ringSteps[slot] : none;
+                    Span span;
+                    span.Merge(t, r.ranks);
+                    iterations[r.job][it].Merge(span);
+                    uint32_t network = r.ranks - local[c];
+                    networkBytes[r.job] += network * r.blockBytes;
+                    nvlinkBytes[r.job] += local[c] * r.blockBytes;
+                    flowCount[r.job] += r.ranks;
+                    flowsDone[r.job] += t.completed;
+                    StepInfo& st = steps[r.job][{it, c, k}];
+                    st.span.Merge(span);
+                    st.bytes += static_cast<uint64_t>(r.ranks) * r.blockBytes;
+                    st.network += network;
+                    st.nvlink += local[c];
+                    if (t.slowestPs > st.slowestPs)
+                    {
+                        st.slowestPs = t.slowestPs;
+                        st.slowestFlow = t.slowestFlow;
+                    }
+                }
+            }
+        }
+    }
+    auto via = [&](uint32_t flow) { return s.flows[flow].local ? "nvlink" : "network"; };
     json out = json::array();
     for (std::size_t j = 0; j < jobs; ++j)
     {
@@ -251,12 +315,12 @@ JobsJson(const Scenario& s, const std::vector<TransferTimes>& times,
             e["nvlink_flows"] = st.nvlink;
             if (st.slowestPs >= 0)
             {
-                const FlowSpec& f = s.flows[tr.flow[st.slowest]];
+                const FlowSpec& f = s.flows[st.slowestFlow];
                 json w;
                 w["src"] = nodes[f.src].id;
                 w["dst"] = nodes[f.dst].id;
                 w["time_us"] = RoundDecimals(st.slowestPs / 1e6, 3);
-                w["via"] = via(st.slowest);
+                w["via"] = via(st.slowestFlow);
                 e["slowest"] = w;
                 if (stepDone && st.span.TimeUs() > slowestUs)
                 {

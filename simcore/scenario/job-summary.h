@@ -37,10 +37,13 @@ nlohmann::ordered_json JobHeaderJson(const Scenario& s, const JobSpec& spec);
 /**
  * One entry per job of s.jobs, from times (by transfer index, s.transfers naming each
  * transfer's job, iteration, channel, step and connection); links(job) gives the job's "links"
- * list. A job's "flows" and "flows_completed" count its transfers.
+ * list. A job's "flows" and "flows_completed" count its transfers. A ring program's
+ * (s.transfers.rings) come from ringSteps, one entry per RingStepSlot, the run's threads added
+ * up (none: nothing of it posted).
  */
 nlohmann::ordered_json JobsJson(const Scenario& s, const std::vector<TransferTimes>& times,
-                                const std::function<nlohmann::ordered_json(uint32_t job)>& links);
+                                const std::function<nlohmann::ordered_json(uint32_t job)>& links,
+                                const std::vector<RingStepTimes>& ringSteps = {});
 
 /** Gbit/s of bytes moved in timeUs (NCCL-tests' algbw, in bits). */
 double JobGbps(uint64_t bytes, double timeUs);

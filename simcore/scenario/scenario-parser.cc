@@ -182,6 +182,7 @@ Resolve(const json& doc, const std::string& bytes, ordered_json* out, const Load
     ctx.durationUs = durationUs;
     ctx.seed = s.seed;
     ctx.streamRingsAbove = options.streamRingsAbove;
+    ctx.ringProgramsAbove = options.ringProgramsAbove;
     GeneratedTraffic traffic = GenerateTraffic(r.Raw("traffic"), ctx, out ? &(*out)["traffic"] : nullptr);
     s.flows = std::move(traffic.flows);
     s.deps = std::move(traffic.deps);

@@ -29,6 +29,10 @@ struct LoadOptions
     /// Keep a streamable ring collective whose plan has more transfers than this as a
     /// StreamedCollective, unexpanded (0: expand every collective).
     uint64_t streamRingsAbove = 0;
+    /// Run a streamable ring collective whose plan has more transfers than this as a
+    /// RingProgram, its transfers unlisted (0: list every transfer). The packet model's loads
+    /// (LoadScenario) use kRingProgramsAboveTransfers; a flow-engine load must leave it 0.
+    uint64_t ringProgramsAbove = kRingProgramsAboveTransfers;
 };
 
 /** A scenario and the collectives kept as streams (LoadOptions::streamRingsAbove). */

@@ -694,6 +694,26 @@ Finish(std::vector<FlowSpec> flows, FlowRelations& rel)
         std::vector<uint32_t>().swap(rel.transferFlow);
         std::vector<uint32_t>().swap(rel.transferAfter);
     }
+    if (!rel.rings.empty())
+    {
+        // Ring programs: their connections by new flow id, their transfers after the listed.
+        Transfers& x = t.transfers;
+        x.ringOf.assign(flows.size(), UINT32_MAX);
+        x.ringConnection.assign(flows.size(), 0);
+        uint64_t base = x.Size();
+        for (RingProgram& rp : rel.rings)
+        {
+            rp.base = base;
+            base += rp.Total();
+            for (uint32_t q = 0; q < rp.flows.size(); ++q)
+            {
+                rp.flows[q] = newId[rp.flows[q]];
+                x.ringOf[rp.flows[q]] = static_cast<uint32_t>(x.rings.size());
+                x.ringConnection[rp.flows[q]] = q;
+            }
+            x.rings.push_back(std::move(rp));
+        }
+    }
     t.jobs = std::move(rel.jobs);
     if (!rel.jobFlows.empty())
     {

@@ -20,6 +20,16 @@
 namespace fabric
 {
 
+/**
+ * The packet model's loads run a streamable ring collective of more planned transfers than this
+ * as a RingProgram (model/fabric-config.h), its transfers unlisted (`fabricsim run
+ * --collective-streams`: auto this, on every ring, off none).
+ */
+constexpr uint64_t kRingProgramsAboveTransfers = 1000000;
+
+/** A ring program's transfers are numbered in 32 bits after the listed ones. */
+constexpr uint64_t kMaxRingProgramTransfers = 4000000000ULL;
+
 /** What the traffic generators need to know about the rest of the scenario. */
 struct TrafficContext
 {
@@ -33,6 +43,9 @@ struct TrafficContext
     /// transfers than this is kept as a StreamedCollective instead of its transfers; 0: never
     /// (the packet model's loads). Only the flow engine asks for it.
     uint64_t streamRingsAbove = 0;
+    /// A streamable ring collective whose plan has more transfers than this is kept as a
+    /// RingProgram (Transfers::rings) instead of its transfers; 0: never. The packet model's.
+    uint64_t ringProgramsAbove = 0;
 };
 
 /**

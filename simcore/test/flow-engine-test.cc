@@ -26,6 +26,7 @@ json
 RunFlow(const std::string& scenario, uint64_t streamRingsAbove = 0)
 {
     fabric::LoadOptions options;
+    options.ringProgramsAbove = 0;
     options.streamRingsAbove = streamRingsAbove;
     fabric::LoadedScenario loaded = fabric::LoadScenarioWith(scenario, options);
     fabric::flow::FlowRunner runner(loaded.scenario, std::move(loaded.streamed));
