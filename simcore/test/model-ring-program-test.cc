@@ -175,7 +175,7 @@ TEST(RingProgram, EightThousandRanksLoadAsOneProgramNotListed)
     const RingProgram& r = s.transfers.rings[0];
     EXPECT_EQ(r.ranks, 8192u);
     EXPECT_EQ(r.steps, 2u * 8191u);
-    EXPECT_EQ(r.Total(), 2ull * 8191u * 8192u); // 134,184,960 transfers
+    EXPECT_EQ(r.Total(), 2ull * 8191u * 8192u); // 134,201,344 transfers
     EXPECT_EQ(r.blockBytes, 131072u);
     EXPECT_EQ(r.window, 16u); // 16 x 128 KiB = the connection's 2 MiB in flight
     EXPECT_EQ(s.flows.size(), 8192u);
