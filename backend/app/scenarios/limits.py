@@ -57,7 +57,9 @@ MIN_PFC_ALPHA = 1 / 128
 MAX_PFC_ALPHA = 64
 MAX_DELAY_US = 100_000.0
 FIBRE_US_PER_KM = 5.0
-MAX_DURATION_US = 1_000_000.0
+# Simulated time of a run: 10 s, so that a training iteration at its real size fits (a 70B-class
+# model's on 1,024 GPUs lasts seconds: bench/llama3-70b-1024.json).
+MAX_DURATION_US = 10_000_000.0
 MAX_SEED = 2**31 - 1
 # 802.1p priorities of data (a generator's, a listed flow's, a PFC storm's, switch.data_priority):
 # 0..6; priority 7 is the control priority (CNPs, and ACKs with nic.ack_priority "control").

@@ -17,7 +17,7 @@ const detail = [
 describe("validation messages in the field's words", () => {
   it("names the field, its unit and the allowed range instead of the library's text", () => {
     const map = fieldErrorMap(toApiError(422, { detail }));
-    expect(map.duration_us).toBe("Duration must be more than 0 us (allowed: more than 0, up to 1,000,000 us)");
+    expect(map.duration_us).toBe("Duration must be more than 0 us (allowed: more than 0, up to 10,000,000 us)");
     expect(map["switch.ecn.kmin_bytes"]).toBe("ECN Kmin must not exceed ECN Kmax (80,000 bytes)");
     expect(map["topology.links.0.rate_gbps"]).toBe("Link rate must be at most 1,600 Gbit/s (allowed: 0.01 to 1,600 Gbit/s)");
     for (const m of Object.values(map)) expect(m).not.toMatch(/Input should|kmax_bytes|_us\b/);
