@@ -29,6 +29,7 @@
 #include "flow/flow-routing.h"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace fabric
@@ -106,9 +107,8 @@ class MaxMinSolver
         double sentBits = 0;
         bool alive = false;
         // solve scratch
-        uint32_t mark = 0;
-        bool frozen = false;
-        double next = 0;
+        uint32_t mark = 0;  ///< the solve (m_epoch) whose closure holds it
+        uint32_t local = 0; ///< its index in that closure
     };
 
     struct Link
@@ -123,10 +123,8 @@ class MaxMinSolver
         double carriedBits = 0;
         bool dirty = false;
         // solve scratch
-        uint32_t mark = 0;
-        double remaining = 0;
-        double weights = 0;
-        uint64_t round = 0; ///< the filling round that last changed it
+        uint32_t mark = 0;  ///< the solve (m_epoch) whose closure holds it
+        uint32_t local = 0; ///< its index in that closure
     };
 
     /** Counts a link's bits up to nowPs at its current load. */
@@ -136,8 +134,19 @@ class MaxMinSolver
     void Detach(uint32_t handle, std::vector<Use>& uses, bool ack);
     /** The closure of flows whose rate can change (file comment), into m_closure/m_closureLinks. */
     void Collect();
-    /** Progressive filling of the closure's flows with the ACK load of `ackRate`. */
+    /** The closure's flows and links as flat arrays of closure indices, for Fill's passes. */
+    void Flatten();
+    /** Sorts m_caps into the order the filling reaches them. */
+    void SortCaps();
+    /** Progressive filling of the closure's flows, with the ACK load of the rates in m_value. */
     void Fill();
+    /** The link heap of the filling: closure links by (fair share, link), the least on top. */
+    bool HeapLess(uint32_t a, uint32_t b) const;
+    void HeapSiftUp(uint32_t pos);
+    void HeapSiftDown(uint32_t pos);
+    /** Puts closure link j in the heap at share `key`, or moves it there. */
+    void HeapSet(uint32_t j, double key);
+    void HeapRemove(uint32_t j);
 
     std::vector<Flow> m_flows;
     std::vector<uint32_t> m_free;
@@ -145,12 +154,40 @@ class MaxMinSolver
     std::vector<uint32_t> m_dirty;
     double m_accountFromPs;
     uint32_t m_epoch = 0;
-    std::vector<uint32_t> m_closure;
-    std::vector<uint32_t> m_closureLinks;
+    std::vector<uint32_t> m_closure;      ///< flow handles, in handle order
+    std::vector<uint32_t> m_closureLinks; ///< link indices, in link order
     uint64_t m_flowsSolved = 0;
     uint64_t m_passes = 0;
-    uint64_t m_round = 0;
-    std::vector<double> m_scratch;
+    // Flatten's arrays, reused from solve to solve (closure indices: flow i is m_closure[i],
+    // link j is m_closureLinks[j]). Each keeps the order of the lists it copies, so every sum
+    // adds the same terms in the same order as over the lists themselves.
+    std::vector<uint32_t> m_useBegin;  ///< per flow: its data uses in m_useLink/m_useWeight
+    std::vector<uint32_t> m_useLink;   ///< the link of each data use
+    std::vector<double> m_useWeight;   ///< its weight
+    std::vector<uint32_t> m_userBegin; ///< per link: its data users in m_userFlow
+    std::vector<uint32_t> m_userFlow;  ///< the flows with data on it (all in the closure)
+    std::vector<uint32_t> m_ackBegin;  ///< per link: its ACK streams in m_ackValue/m_ackWeight
+    std::vector<uint32_t> m_ackValue;  ///< where each ACK stream's data rate is in m_value
+    std::vector<double> m_ackWeight;   ///< its ACK weight
+    /// the closure's rates of the pass before (its first n entries, flow i at i), then the rates
+    /// of the flows outside it whose ACKs cross its links (fixed during the solve)
+    std::vector<double> m_value;
+    std::vector<std::pair<double, uint32_t>> m_caps; ///< (cap, flow) of capped flows, ascending
+    // Fill's per-pass state
+    std::vector<double> m_next;      ///< per flow: its rate from this pass
+    std::vector<uint8_t> m_frozen;   ///< per flow: its rate is set
+    std::vector<double> m_remaining; ///< per link: capacity left to its unfrozen flows
+    std::vector<double> m_weights;   ///< per link: the weights of its unfrozen flows
+    std::vector<uint32_t> m_round;   ///< per link: the round that last touched it
+    std::vector<uint32_t> m_touched; ///< links touched in this round
+    std::vector<double> m_key;       ///< per link: its fair share in the heap
+    std::vector<uint32_t> m_heapPos; ///< per link: its heap position (kNotInHeap: none)
+    std::vector<uint32_t> m_heap;    ///< closure links, a binary min-heap by HeapLess
+    std::vector<uint8_t> m_pending;  ///< per link: its share rose above its key (Fill)
+    std::vector<double> m_share;     ///< per link: that share
+    std::vector<uint32_t> m_pendingList;
+    std::vector<std::pair<double, uint32_t>> m_capsSorted; ///< SortCaps' scratch
+    std::vector<uint32_t> m_stack;                         ///< Collect's links to visit
 };
 
 } // namespace flow
