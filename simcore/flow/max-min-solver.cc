@@ -20,6 +20,11 @@ constexpr double kAckTolerance = 1e-9;
 constexpr uint32_t kNotInHeap = UINT32_MAX;
 /** Collect lists the closure by a scan, not a sort, when it holds more than 1/kScanShare. */
 constexpr std::size_t kScanShare = 16;
+/**
+ * Fill finds the least share by scanning the closure's links when they are at most this many
+ * (a few comparisons in a row beat a heap's updates), by a heap when more.
+ */
+constexpr uint32_t kScanLinks = 128;
 /** SortCaps sorts by counting when the caps take at most this many values. */
 constexpr std::size_t kCapValues = 16;
 
@@ -350,6 +355,7 @@ MaxMinSolver::Flatten()
     m_round.resize(m);
     m_key.resize(m);
     m_heapPos.resize(m);
+    m_scanLinks = m <= kScanLinks;
     m_pending.resize(m);
     m_share.resize(m);
 }
@@ -471,6 +477,11 @@ void
 MaxMinSolver::HeapSet(uint32_t j, double key)
 {
     m_key[j] = key;
+    if (m_scanLinks)
+    {
+        m_heapPos[j] = 0; // in the set the scan looks at
+        return;
+    }
     if (m_heapPos[j] == kNotInHeap)
     {
         m_heap.push_back(j);
@@ -491,6 +502,10 @@ MaxMinSolver::HeapRemove(uint32_t j)
         return;
     }
     m_heapPos[j] = kNotInHeap;
+    if (m_scanLinks)
+    {
+        return;
+    }
     uint32_t last = m_heap.back();
     m_heap.pop_back();
     if (last == j)
@@ -501,6 +516,24 @@ MaxMinSolver::HeapRemove(uint32_t j)
     m_heapPos[last] = pos;
     HeapSiftUp(pos);
     HeapSiftDown(m_heapPos[last]);
+}
+
+uint32_t
+MaxMinSolver::LeastLink() const
+{
+    if (!m_scanLinks)
+    {
+        return m_heap.empty() ? kNotInHeap : m_heap.front();
+    }
+    uint32_t least = kNotInHeap;
+    for (uint32_t j = 0; j < m_heapPos.size(); ++j)
+    {
+        if (m_heapPos[j] != kNotInHeap && (least == kNotInHeap || HeapLess(j, least)))
+        {
+            least = j;
+        }
+    }
+    return least;
 }
 
 void
@@ -573,7 +606,7 @@ MaxMinSolver::Fill()
             if (m_weights[j] > 1e-12)
             {
                 double share = m_remaining[j] / m_weights[j];
-                if (m_heapPos[j] != kNotInHeap && share >= m_key[j])
+                if (!m_scanLinks && m_heapPos[j] != kNotInHeap && share >= m_key[j])
                 {
                     m_share[j] = share;
                     if (!m_pending[j])
@@ -620,11 +653,12 @@ MaxMinSolver::Fill()
             ++nextCap;
         }
         bool cap = nextCap < m_caps.size();
-        if (m_heap.empty() && !cap)
+        uint32_t least = LeastLink();
+        if (least == kNotInHeap && !cap)
         {
             break;
         }
-        if (cap && (m_heap.empty() || m_caps[nextCap].first < m_key[m_heap.front()]))
+        if (cap && (least == kNotInHeap || m_caps[nextCap].first < m_key[least]))
         {
             level = std::max(level, m_caps[nextCap].first);
             freeze(m_caps[nextCap].second, level);
@@ -637,7 +671,7 @@ MaxMinSolver::Fill()
             flush(); // the true least share, then decide again
             continue;
         }
-        uint32_t j = m_heap.front();
+        uint32_t j = least;
         level = std::max(level, m_key[j]);
         HeapRemove(j);
         // every unfrozen flow with data on the full link stops at this level
@@ -687,7 +721,9 @@ MaxMinSolver::Solve(double nowPs, std::vector<uint32_t>& changed)
             moved = std::max(moved, std::fabs(x - m_value[i]) / std::max(x, 1.0));
             m_value[i] = x;
         }
-        if (pass > 0 && moved <= kAckTolerance)
+        // No rate moved at all: another pass would take the same ACK load and give the same
+        // rates; otherwise the pass after the first one checks the fixed point.
+        if (moved == 0 || (pass > 0 && moved <= kAckTolerance))
         {
             break;
         }

@@ -147,6 +147,8 @@ class MaxMinSolver
     /** Puts closure link j in the heap at share `key`, or moves it there. */
     void HeapSet(uint32_t j, double key);
     void HeapRemove(uint32_t j);
+    /** The link of the least share (kNotInHeap: none left). */
+    uint32_t LeastLink() const;
 
     std::vector<Flow> m_flows;
     std::vector<uint32_t> m_free;
@@ -183,6 +185,7 @@ class MaxMinSolver
     std::vector<double> m_key;       ///< per link: its fair share in the heap
     std::vector<uint32_t> m_heapPos; ///< per link: its heap position (kNotInHeap: none)
     std::vector<uint32_t> m_heap;    ///< closure links, a binary min-heap by HeapLess
+    bool m_scanLinks = false;        ///< few closure links: LeastLink scans them (no heap)
     std::vector<uint8_t> m_pending;  ///< per link: its share rose above its key (Fill)
     std::vector<double> m_share;     ///< per link: that share
     std::vector<uint32_t> m_pendingList;
