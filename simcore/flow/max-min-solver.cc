@@ -14,8 +14,12 @@ namespace
 
 /** At most this many passes of progressive filling per solve (ACK load of the pass before). */
 constexpr int kMaxAckPasses = 8;
-/** ... until no rate moves by more than this share of itself (results print 6 digits). */
-constexpr double kAckTolerance = 1e-9;
+/**
+ * ... until no rate moves by more than this share of itself. A pass that moves no rate by more
+ * than d leaves each within d q / (1 - q) of the fixed point (q, the ACKs' share of a link, is
+ * at most 8 %): under 1e-7 of itself, past the 5 significant digits results print.
+ */
+constexpr double kAckTolerance = 1e-6;
 /** A closure link's heap position when it is not in the heap. */
 constexpr uint32_t kNotInHeap = UINT32_MAX;
 /** Collect lists the closure by a scan, not a sort, when it holds more than 1/kScanShare. */
@@ -721,9 +725,9 @@ MaxMinSolver::Solve(double nowPs, std::vector<uint32_t>& changed)
             moved = std::max(moved, std::fabs(x - m_value[i]) / std::max(x, 1.0));
             m_value[i] = x;
         }
-        // No rate moved at all: another pass would take the same ACK load and give the same
-        // rates; otherwise the pass after the first one checks the fixed point.
-        if (moved == 0 || (pass > 0 && moved <= kAckTolerance))
+        // The first pass too: its rates moved from those the ACK load was taken from (the new
+        // flow's from 0) by at most the tolerance, so they are that close to the fixed point.
+        if (moved <= kAckTolerance)
         {
             break;
         }
