@@ -352,6 +352,20 @@ MaxMinSolver::Flatten()
     m_userBegin.push_back(static_cast<uint32_t>(m_userFlow.size()));
     m_ackBegin.push_back(static_cast<uint32_t>(m_ackValue.size()));
     std::size_t m = m_closureLinks.size();
+    // every flow's weight on each link, summed in closure order (each pass starts from them)
+    m_weightsAll.assign(m, 0.0);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        for (uint32_t k = m_useBegin[i]; k < m_useBegin[i + 1]; ++k)
+        {
+            m_weightsAll[m_useLink[k]] += m_useWeight[k];
+        }
+    }
+    m_capacity.resize(m);
+    for (uint32_t j = 0; j < m; ++j)
+    {
+        m_capacity[j] = m_links[m_closureLinks[j]].capacity;
+    }
     m_next.resize(n);
     m_frozen.resize(n);
     m_remaining.resize(m);
@@ -483,7 +497,11 @@ MaxMinSolver::HeapSet(uint32_t j, double key)
     m_key[j] = key;
     if (m_scanLinks)
     {
-        m_heapPos[j] = 0; // in the set the scan looks at
+        if (m_heapPos[j] == kNotInHeap)
+        {
+            m_heapPos[j] = static_cast<uint32_t>(m_live.size()); // its place in the scanned list
+            m_live.push_back(j);
+        }
         return;
     }
     if (m_heapPos[j] == kNotInHeap)
@@ -508,6 +526,13 @@ MaxMinSolver::HeapRemove(uint32_t j)
     m_heapPos[j] = kNotInHeap;
     if (m_scanLinks)
     {
+        uint32_t last = m_live.back();
+        m_live.pop_back();
+        if (last != j)
+        {
+            m_live[pos] = last;
+            m_heapPos[last] = pos;
+        }
         return;
     }
     uint32_t last = m_heap.back();
@@ -530,9 +555,9 @@ MaxMinSolver::LeastLink() const
         return m_heap.empty() ? kNotInHeap : m_heap.front();
     }
     uint32_t least = kNotInHeap;
-    for (uint32_t j = 0; j < m_heapPos.size(); ++j)
+    for (uint32_t j : m_live)
     {
-        if (m_heapPos[j] != kNotInHeap && (least == kNotInHeap || HeapLess(j, least)))
+        if (least == kNotInHeap || HeapLess(j, least))
         {
             least = j;
         }
@@ -554,21 +579,15 @@ MaxMinSolver::Fill()
         {
             acks += m_ackWeight[k] * m_value[m_ackValue[k]];
         }
-        m_remaining[j] = std::max(0.0, m_links[m_closureLinks[j]].capacity - acks);
-        m_weights[j] = 0;
+        m_remaining[j] = std::max(0.0, m_capacity[j] - acks);
         m_round[j] = 0;
         m_heapPos[j] = kNotInHeap;
         m_pending[j] = 0;
     }
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        m_frozen[i] = 0;
-        for (uint32_t k = m_useBegin[i]; k < m_useBegin[i + 1]; ++k)
-        {
-            m_weights[m_useLink[k]] += m_useWeight[k];
-        }
-    }
+    std::fill(m_frozen.begin(), m_frozen.end(), 0);
+    m_weights = m_weightsAll;
     m_heap.clear();
+    m_live.clear();
     for (uint32_t j = 0; j < m; ++j)
     {
         if (m_weights[j] > 0)

@@ -176,18 +176,21 @@ class MaxMinSolver
     std::vector<double> m_value;
     std::vector<std::pair<double, uint32_t>> m_caps; ///< (cap, flow) of capped flows, ascending
     // Fill's per-pass state
-    std::vector<double> m_next;      ///< per flow: its rate from this pass
-    std::vector<uint8_t> m_frozen;   ///< per flow: its rate is set
-    std::vector<double> m_remaining; ///< per link: capacity left to its unfrozen flows
-    std::vector<double> m_weights;   ///< per link: the weights of its unfrozen flows
-    std::vector<uint32_t> m_round;   ///< per link: the round that last touched it
-    std::vector<uint32_t> m_touched; ///< links touched in this round
-    std::vector<double> m_key;       ///< per link: its fair share in the heap
-    std::vector<uint32_t> m_heapPos; ///< per link: its heap position (kNotInHeap: none)
-    std::vector<uint32_t> m_heap;    ///< closure links, a binary min-heap by HeapLess
-    bool m_scanLinks = false;        ///< few closure links: LeastLink scans them (no heap)
-    std::vector<uint8_t> m_pending;  ///< per link: its share rose above its key (Fill)
-    std::vector<double> m_share;     ///< per link: that share
+    std::vector<double> m_next;       ///< per flow: its rate from this pass
+    std::vector<uint8_t> m_frozen;    ///< per flow: its rate is set
+    std::vector<double> m_remaining;  ///< per link: capacity left to its unfrozen flows
+    std::vector<double> m_weights;    ///< per link: the weights of its unfrozen flows
+    std::vector<uint32_t> m_round;    ///< per link: the round that last touched it
+    std::vector<uint32_t> m_touched;  ///< links touched in this round
+    std::vector<double> m_key;        ///< per link: its fair share in the heap
+    std::vector<uint32_t> m_heapPos;  ///< per link: its heap position (kNotInHeap: none)
+    std::vector<uint32_t> m_heap;     ///< closure links, a binary min-heap by HeapLess
+    bool m_scanLinks = false;         ///< few closure links: LeastLink scans them (no heap)
+    std::vector<uint32_t> m_live;     ///< the links LeastLink scans (m_heapPos: their place)
+    std::vector<double> m_weightsAll; ///< per link: every closure flow's weight on it
+    std::vector<double> m_capacity;   ///< per link: its capacity
+    std::vector<uint8_t> m_pending;   ///< per link: its share rose above its key (Fill)
+    std::vector<double> m_share;      ///< per link: that share
     std::vector<uint32_t> m_pendingList;
     std::vector<std::pair<double, uint32_t>> m_capsSorted; ///< SortCaps' scratch
     std::vector<uint32_t> m_stack;                         ///< Collect's links to visit
