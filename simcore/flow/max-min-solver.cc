@@ -20,6 +20,11 @@ constexpr int kMaxAckPasses = 8;
  * at most 8 %): under 1e-7 of itself, past the 5 significant digits results print.
  */
 constexpr double kAckTolerance = 1e-6;
+/**
+ * A link counts as full (a flow may be held at it) when less than this share of its capacity
+ * is free: far above what the ACK passes leave unallocated on a full link (under 1e-7).
+ */
+constexpr double kFullShare = 1e-4;
 /** A closure link's heap position when it is not in the heap. */
 constexpr uint32_t kNotInHeap = UINT32_MAX;
 /** Collect lists the closure by a scan, not a sort, when it holds more than 1/kScanShare. */
@@ -86,6 +91,7 @@ MaxMinSolver::SetCapacity(double nowPs, uint32_t link, double capacityBps)
     Link& l = m_links[link];
     Account(l, nowPs);
     l.capacity = capacityBps;
+    m_needsClosure = true;
     if (!l.dirty)
     {
         l.dirty = true;
@@ -143,6 +149,7 @@ MaxMinSolver::Add(double nowPs,
         l.ackUsers.push_back(h);
         l.ackWeights.push_back(s.share * ackShare);
     }
+    m_added.push_back(h);
     return h;
 }
 
@@ -185,6 +192,10 @@ MaxMinSolver::Remove(double nowPs, uint32_t handle)
 {
     Flow& f = m_flows[handle];
     Advance(f, nowPs);
+    if (!m_needsClosure && !LeavesOthers(handle))
+    {
+        m_needsClosure = true;
+    }
     for (const Use& u : f.data)
     {
         Link& l = m_links[u.link];
@@ -435,6 +446,132 @@ MaxMinSolver::SortCaps()
         m_capsSorted[begin[v]++] = c;
     }
     m_caps.swap(m_capsSorted);
+}
+
+bool
+MaxMinSolver::Full(const Link& l) const
+{
+    return l.capacity - l.load <= kFullShare * l.capacity;
+}
+
+bool
+MaxMinSolver::LeavesOthers(uint32_t handle) const
+{
+    // Another flow's rate rises when this one leaves only if it is held at a link this one
+    // frees: a full link of its data where it has this one's rate (flows held elsewhere have
+    // less), or a full link of its ACKs.
+    const Flow& f = m_flows[handle];
+    if (f.rate <= 0)
+    {
+        return true;
+    }
+    for (const Use& u : f.data)
+    {
+        const Link& l = m_links[u.link];
+        if (!Full(l))
+        {
+            continue;
+        }
+        for (uint32_t g : l.users)
+        {
+            if (g != handle && m_flows[g].rate >= f.rate * (1 - kFullShare))
+            {
+                return false;
+            }
+        }
+    }
+    for (const Use& u : f.acks)
+    {
+        if (Full(m_links[u.link]))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool
+MaxMinSolver::FitsAlone(double nowPs, std::vector<uint32_t>& changed)
+{
+    // At most one new flow (the others of the batch left without moving anyone, LeavesOthers).
+    // It moves no one if it fits in the room its links have: none of them full, its rate the
+    // least of its cap and each link's room over its weight on it, and where that room is the
+    // limit, no flow on the link faster than it (else max-min would take from that flow). Its
+    // ACKs must fit in their links' room too, leaving them not full.
+    uint32_t h = UINT32_MAX;
+    for (uint32_t a : m_added)
+    {
+        if (!m_flows[a].alive || a == h)
+        {
+            continue;
+        }
+        if (h != UINT32_MAX)
+        {
+            return false;
+        }
+        h = a;
+    }
+    if (h == UINT32_MAX)
+    {
+        return true; // departures only
+    }
+    const Flow& f = m_flows[h];
+    if (f.data.empty())
+    {
+        return false;
+    }
+    double rate = f.cap;
+    for (const Use& u : f.data)
+    {
+        const Link& l = m_links[u.link];
+        if (Full(l))
+        {
+            return false;
+        }
+        rate = std::min(rate, (l.capacity - l.load) / u.weight);
+    }
+    if (rate < f.cap)
+    {
+        for (const Use& u : f.data)
+        {
+            const Link& l = m_links[u.link];
+            if ((l.capacity - l.load) / u.weight > rate * (1 + kFullShare))
+            {
+                continue; // room to spare: not where it is held
+            }
+            for (uint32_t g : l.users)
+            {
+                if (g != h && m_flows[g].rate > rate * (1 + kAckTolerance))
+                {
+                    return false;
+                }
+            }
+        }
+    }
+    for (const Use& u : f.acks)
+    {
+        const Link& l = m_links[u.link];
+        bool alsoData = std::any_of(f.data.begin(), f.data.end(),
+                                    [&](const Use& d) { return d.link == u.link; });
+        if (alsoData || l.capacity - l.load - u.weight * rate <= kFullShare * l.capacity)
+        {
+            return false;
+        }
+    }
+    for (const std::vector<Use>* uses : {&f.data, &f.acks})
+    {
+        for (const Use& u : *uses)
+        {
+            Link& l = m_links[u.link];
+            Account(l, nowPs);
+            l.load += u.weight * rate;
+        }
+    }
+    m_flows[h].rate = rate;
+    m_flows[h].lastPs = nowPs;
+    ++m_flowsSolved;
+    changed.push_back(h);
+    return true;
 }
 
 bool
@@ -724,6 +861,18 @@ MaxMinSolver::Solve(double nowPs, std::vector<uint32_t>& changed)
     {
         return;
     }
+    if (m_fastPath && !m_needsClosure && FitsAlone(nowPs, changed))
+    {
+        for (uint32_t li : m_dirty)
+        {
+            m_links[li].dirty = false;
+        }
+        m_dirty.clear();
+        m_added.clear();
+        return;
+    }
+    m_needsClosure = false;
+    m_added.clear();
     Collect();
     Flatten();
     auto n = static_cast<uint32_t>(m_closure.size());

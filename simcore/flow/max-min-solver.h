@@ -89,6 +89,12 @@ class MaxMinSolver
     /** Passes of progressive filling, summed over every Solve. */
     uint64_t Passes() const { return m_passes; }
 
+    /**
+     * Whether Solve may take the short way when a change moves no other flow (on by default;
+     * off, every change recomputes its closure: the tests compare the two).
+     */
+    void SetShortcuts(bool on) { m_fastPath = on; }
+
   private:
     struct Use
     {
@@ -132,6 +138,16 @@ class MaxMinSolver
     /** Moves a flow's sent bits up to nowPs at its current rate. */
     void Advance(Flow& f, double nowPs);
     void Detach(uint32_t handle, std::vector<Use>& uses, bool ack);
+    /** Whether less than kFullShare of the link's capacity is free (a flow may be held at it). */
+    bool Full(const Link& l) const;
+    /** Whether the flow can leave (Remove) without another flow's rate moving. */
+    bool LeavesOthers(uint32_t handle) const;
+    /**
+     * The short way (file comment): when the changes since the last solve are departures that
+     * move no one and at most one arrival that fits in its links' room, sets the arrival's
+     * rate, puts it in `changed`, and returns true.
+     */
+    bool FitsAlone(double nowPs, std::vector<uint32_t>& changed);
     /** The closure of flows whose rate can change (file comment), into m_closure/m_closureLinks. */
     void Collect();
     /** The closure's flows and links as flat arrays of closure indices, for Fill's passes. */
@@ -154,6 +170,9 @@ class MaxMinSolver
     std::vector<uint32_t> m_free;
     std::vector<Link> m_links;
     std::vector<uint32_t> m_dirty;
+    std::vector<uint32_t> m_added; ///< flows added since the last solve
+    bool m_needsClosure = false;   ///< a change since the last solve may move other flows
+    bool m_fastPath = true;        ///< SetShortcuts
     double m_accountFromPs;
     uint32_t m_epoch = 0;
     std::vector<uint32_t> m_closure;      ///< flow handles, in handle order
