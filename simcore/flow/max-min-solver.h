@@ -10,15 +10,27 @@
  * of each link's capacity less the ACKs crossing it. ACKs ride the control priority in the
  * packet model, so they take their share first: the ACK load comes from the rates being
  * solved for, so the solve repeats, each pass with the ACK load of the rates of the pass
- * before (the first: the rates before the change), until no rate moves by more than 1e-9 of
- * itself (the error shrinks by the ACKs' share of a link, 2-8 %, per pass; 8 passes at most).
+ * before (the first: the rates before the change), until no rate moves by more than 1e-6 of
+ * itself (the error shrinks by the ACKs' share of a link, 2-8 %, per pass, so the rates are
+ * then within 1e-7 of the fixed point; 8 passes at most).
  *
  * Incremental: a change (a flow added or removed) marks its links dirty. Solve() recomputes
  * only the flows whose rate can change: those using a dirty link for data, and, transitively,
  * those sharing a link (for data) with a flow whose data or ACKs cross a link of the set. A
  * flow outside that closure shares no link with a flow whose rate moves, so every constraint
  * of it keeps its value and progressive filling would give it the same rate: recomputing the
- * closure gives exactly the allocation a solve from scratch gives.
+ * closure gives the allocation a solve from scratch gives.
+ *
+ * The short way: most changes move no other flow at all, and then the closure (all the flows
+ * of a loaded fabric, through the ACKs) need not be re-filled. A flow leaves without moving
+ * anyone when no other flow is held at a link it frees: its data's links are not full (less
+ * than 1e-4 of their capacity free) or carry only slower flows, its ACKs' links are not full.
+ * A flow arrives without moving anyone when it fits in the room its links have: none full,
+ * its rate the least of its cap and each link's room over its weight there, no faster flow on
+ * a link where the room is the limit (max-min would take from it), its ACKs leaving their
+ * links not full. Each flow then keeps a link where it is held, so the allocation is still the
+ * max-min one. Solve takes the short way when every change since the last is a departure of
+ * that kind and at most one is an arrival of that kind, in time linear in their paths.
  *
  * It also integrates each flow's bits sent and each link's bits carried (data and ACKs) over
  * time, for the results.
