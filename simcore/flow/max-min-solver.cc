@@ -91,7 +91,7 @@ MaxMinSolver::SetCapacity(double nowPs, uint32_t link, double capacityBps)
     Link& l = m_links[link];
     Account(l, nowPs);
     l.capacity = capacityBps;
-    m_needsClosure = true;
+    m_capacityChanged = true;
     if (!l.dirty)
     {
         l.dirty = true;
@@ -192,9 +192,29 @@ MaxMinSolver::Remove(double nowPs, uint32_t handle)
 {
     Flow& f = m_flows[handle];
     Advance(f, nowPs);
-    if (!m_needsClosure && !LeavesOthers(handle))
+    if (m_fastPath && !m_capacityChanged)
     {
-        m_needsClosure = true;
+        // what the short ways need of it: what it used (a flow like it may take its place)
+        // and whether it moves anyone by leaving
+        Departure d;
+        d.begin = static_cast<uint32_t>(m_departedUses.size());
+        for (const Use& u : f.data)
+        {
+            m_departedUses.emplace_back(u.link, u.weight);
+        }
+        d.dataEnd = static_cast<uint32_t>(m_departedUses.size());
+        for (const Use& u : f.acks)
+        {
+            m_departedUses.emplace_back(u.link, u.weight);
+        }
+        d.end = static_cast<uint32_t>(m_departedUses.size());
+        d.cap = f.cap;
+        d.rate = f.rate;
+        m_departed.push_back(d);
+        if (!m_departuresMove && !LeavesOthers(handle))
+        {
+            m_departuresMove = true;
+        }
     }
     for (const Use& u : f.data)
     {
@@ -483,6 +503,108 @@ MaxMinSolver::LeavesOthers(uint32_t handle) const
     for (const Use& u : f.acks)
     {
         if (Full(m_links[u.link]))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool
+MaxMinSolver::TakesPlaces(double nowPs, std::vector<uint32_t>& changed)
+{
+    // Each new flow takes the place of one that left: the same links with the same weights,
+    // for its data and its ACKs, and the same cap (a connection's next transfer after the one
+    // that has just sent its last bit). Flows under the same constraints are interchangeable
+    // in the max-min allocation, so each takes the rate of the one it replaces and no other
+    // flow moves. Only when every change since the last solve pairs up so.
+    m_arrivals.clear();
+    for (uint32_t h : m_added)
+    {
+        if (m_flows[h].alive)
+        {
+            m_arrivals.push_back(h);
+        }
+    }
+    std::sort(m_arrivals.begin(), m_arrivals.end());
+    m_arrivals.erase(std::unique(m_arrivals.begin(), m_arrivals.end()), m_arrivals.end());
+    if (m_arrivals.empty() || m_arrivals.size() != m_departed.size())
+    {
+        return false;
+    }
+    // the departures by their first link, in the order they left
+    m_byFirstLink.clear();
+    for (uint32_t k = 0; k < m_departed.size(); ++k)
+    {
+        const Departure& d = m_departed[k];
+        m_byFirstLink.emplace_back(d.begin < d.dataEnd ? m_departedUses[d.begin].first : UINT32_MAX,
+                                   k);
+        m_departed[k].taken = false;
+    }
+    std::sort(m_byFirstLink.begin(), m_byFirstLink.end());
+    m_placeOf.clear();
+    for (uint32_t h : m_arrivals)
+    {
+        const Flow& f = m_flows[h];
+        uint32_t first = f.data.empty() ? UINT32_MAX : f.data.front().link;
+        auto it =
+            std::lower_bound(m_byFirstLink.begin(), m_byFirstLink.end(), std::make_pair(first, 0u));
+        uint32_t place = UINT32_MAX;
+        for (; it != m_byFirstLink.end() && it->first == first; ++it)
+        {
+            Departure& d = m_departed[it->second];
+            if (!d.taken && SamePlace(f, d))
+            {
+                d.taken = true;
+                place = it->second;
+                break;
+            }
+        }
+        if (place == UINT32_MAX)
+        {
+            return false;
+        }
+        m_placeOf.push_back(place);
+    }
+    for (std::size_t i = 0; i < m_arrivals.size(); ++i)
+    {
+        Flow& f = m_flows[m_arrivals[i]];
+        double rate = m_departed[m_placeOf[i]].rate;
+        for (const std::vector<Use>* uses : {&f.data, &f.acks})
+        {
+            for (const Use& u : *uses)
+            {
+                Link& l = m_links[u.link];
+                Account(l, nowPs);
+                l.load += u.weight * rate;
+            }
+        }
+        f.rate = rate;
+        f.lastPs = nowPs;
+        ++m_flowsSolved;
+        changed.push_back(m_arrivals[i]);
+    }
+    return true;
+}
+
+bool
+MaxMinSolver::SamePlace(const Flow& f, const Departure& d) const
+{
+    if (f.cap != d.cap || f.data.size() != d.dataEnd - d.begin ||
+        f.acks.size() != d.end - d.dataEnd)
+    {
+        return false;
+    }
+    for (std::size_t k = 0; k < f.data.size(); ++k)
+    {
+        if (m_departedUses[d.begin + k] != std::make_pair(f.data[k].link, f.data[k].weight))
+        {
+            return false;
+        }
+    }
+    for (std::size_t k = 0; k < f.acks.size(); ++k)
+    {
+        if (m_departedUses[d.dataEnd + k] != std::make_pair(f.acks[k].link, f.acks[k].weight))
         {
             return false;
         }
@@ -861,18 +983,23 @@ MaxMinSolver::Solve(double nowPs, std::vector<uint32_t>& changed)
     {
         return;
     }
-    if (m_fastPath && !m_needsClosure && FitsAlone(nowPs, changed))
+    bool shortWay =
+        m_fastPath && !m_capacityChanged &&
+        (TakesPlaces(nowPs, changed) || (!m_departuresMove && FitsAlone(nowPs, changed)));
+    m_capacityChanged = false;
+    m_departuresMove = false;
+    m_added.clear();
+    m_departed.clear();
+    m_departedUses.clear();
+    if (shortWay)
     {
         for (uint32_t li : m_dirty)
         {
             m_links[li].dirty = false;
         }
         m_dirty.clear();
-        m_added.clear();
         return;
     }
-    m_needsClosure = false;
-    m_added.clear();
     Collect();
     Flatten();
     auto n = static_cast<uint32_t>(m_closure.size());

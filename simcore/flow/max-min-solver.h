@@ -145,6 +145,17 @@ class MaxMinSolver
         uint32_t local = 0; ///< its index in that closure
     };
 
+    /** A flow that left since the last solve: what it used (in m_departedUses), its rate. */
+    struct Departure
+    {
+        uint32_t begin;   ///< its data uses (link, weight) from here
+        uint32_t dataEnd; ///< its ACK uses from here
+        uint32_t end;
+        double cap;
+        double rate;
+        bool taken = false; ///< TakesPlaces: a new flow took its place
+    };
+
     /** Counts a link's bits up to nowPs at its current load. */
     void Account(Link& l, double nowPs);
     /** Moves a flow's sent bits up to nowPs at its current rate. */
@@ -160,6 +171,14 @@ class MaxMinSolver
      * rate, puts it in `changed`, and returns true.
      */
     bool FitsAlone(double nowPs, std::vector<uint32_t>& changed);
+    /**
+     * The other short way: when every new flow takes the place of one that left since the last
+     * solve (the same links, weights and cap), gives each its rate, puts it in `changed`, and
+     * returns true.
+     */
+    bool TakesPlaces(double nowPs, std::vector<uint32_t>& changed);
+    /** Whether flow f uses the same links with the same weights and cap as departure d. */
+    bool SamePlace(const Flow& f, const Departure& d) const;
     /** The closure of flows whose rate can change (file comment), into m_closure/m_closureLinks. */
     void Collect();
     /** The closure's flows and links as flat arrays of closure indices, for Fill's passes. */
@@ -182,9 +201,16 @@ class MaxMinSolver
     std::vector<uint32_t> m_free;
     std::vector<Link> m_links;
     std::vector<uint32_t> m_dirty;
-    std::vector<uint32_t> m_added; ///< flows added since the last solve
-    bool m_needsClosure = false;   ///< a change since the last solve may move other flows
-    bool m_fastPath = true;        ///< SetShortcuts
+    std::vector<uint32_t> m_added;  ///< flows added since the last solve
+    bool m_capacityChanged = false; ///< a link's capacity changed since the last solve
+    bool m_departuresMove = false;  ///< a flow left since then moving others (LeavesOthers)
+
+    std::vector<Departure> m_departed;
+    std::vector<std::pair<uint32_t, double>> m_departedUses;
+    std::vector<uint32_t> m_arrivals;                         ///< TakesPlaces' scratch
+    std::vector<std::pair<uint32_t, uint32_t>> m_byFirstLink; ///< TakesPlaces' scratch
+    std::vector<uint32_t> m_placeOf;                          ///< TakesPlaces' scratch
+    bool m_fastPath = true;                                   ///< SetShortcuts
     double m_accountFromPs;
     uint32_t m_epoch = 0;
     std::vector<uint32_t> m_closure;      ///< flow handles, in handle order

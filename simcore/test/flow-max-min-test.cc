@@ -2,7 +2,8 @@
  * The flow engine's max-min solver (flow/max-min-solver.h) against allocations worked out by
  * hand: one bottleneck shared evenly, the textbook parking lot, a flow split over two paths, a
  * rate cap, the ACKs' share of a link; and the incremental solve against a solve from scratch
- * over random arrivals and departures (the closure argument of the header comment).
+ * over random arrivals, departures and replacements (the closure argument and the short ways
+ * of the header comment).
  */
 #include "flow/max-min-solver.h"
 
@@ -160,7 +161,33 @@ TEST(FlowMaxMin, IncrementalSolveEqualsASolveFromScratch)
     for (int round = 0; round < 300; ++round)
     {
         bool add = active.size() < 3 || (rng() % 3 != 0 && active.size() < 40);
-        if (add)
+        if (!add && rng() % 2 == 0)
+        {
+            // one leaves and another starts at the same time: the same links, weights and cap
+            // (a connection's next transfer: it takes the place of the one that left), or one
+            // of them different (it must not)
+            std::size_t k = rng() % active.size();
+            Spec sp = active[k].second;
+            switch (rng() % 6)
+            {
+            case 0:
+                sp.cap = std::isfinite(sp.cap) ? kNoCap : 2.0;
+                break;
+            case 1:
+                sp.data.front().share = sp.data.front().share == 1.0 ? 0.5 : 1.0;
+                break;
+            case 2:
+                sp.acks.assign(1, {static_cast<uint32_t>(rng() % links), 1.0});
+                break;
+            default:
+                break;
+            }
+            inc.Remove(round, active[k].first);
+            active.erase(active.begin() + static_cast<std::ptrdiff_t>(k));
+            uint32_t h = inc.Add(round, sp.data, sp.acks, sp.ack, sp.cap);
+            active.emplace_back(h, sp);
+        }
+        else if (add)
         {
             Spec sp;
             uint32_t hops = 1 + rng() % 3;
