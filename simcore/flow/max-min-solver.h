@@ -30,7 +30,12 @@
  * a link where the room is the limit (max-min would take from it), its ACKs leaving their
  * links not full. Each flow then keeps a link where it is held, so the allocation is still the
  * max-min one. Solve takes the short way when every change since the last is a departure of
- * that kind and at most one is an arrival of that kind, in time linear in their paths.
+ * that kind and at most one is an arrival of that kind, in time linear in their paths. And a
+ * flow that starts as another leaves, on the same links with the same weights and cap (a
+ * connection's next transfer after the one that has just sent its last bit), takes its place
+ * and its rate: flows under the same constraints are interchangeable in the max-min
+ * allocation, so no other flow moves. Solve takes that way when every change since the last
+ * pairs up so.
  *
  * It also integrates each flow's bits sent and each link's bits carried (data and ACKs) over
  * time, for the results.
