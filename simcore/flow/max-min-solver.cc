@@ -126,6 +126,7 @@ MaxMinSolver::Add(double nowPs,
     f.lastPs = nowPs;
     f.sentBits = sentBits;
     f.alive = true;
+    f.fresh = true;
     for (const LinkShare& s : data)
     {
         Link& l = m_links[s.link];
@@ -210,6 +211,7 @@ MaxMinSolver::Remove(double nowPs, uint32_t handle)
         d.end = static_cast<uint32_t>(m_departedUses.size());
         d.cap = f.cap;
         d.rate = f.rate;
+        d.fresh = f.fresh;
         m_departed.push_back(d);
         if (!m_departuresMove && !LeavesOthers(handle))
         {
@@ -537,6 +539,10 @@ MaxMinSolver::TakesPlaces(double nowPs, std::vector<uint32_t>& changed)
     for (uint32_t k = 0; k < m_departed.size(); ++k)
     {
         const Departure& d = m_departed[k];
+        if (d.fresh)
+        {
+            return false;
+        }
         m_byFirstLink.emplace_back(d.begin < d.dataEnd ? m_departedUses[d.begin].first : UINT32_MAX,
                                    k);
         m_departed[k].taken = false;
@@ -581,6 +587,7 @@ MaxMinSolver::TakesPlaces(double nowPs, std::vector<uint32_t>& changed)
         }
         f.rate = rate;
         f.lastPs = nowPs;
+        f.fresh = false;
         ++m_flowsSolved;
         changed.push_back(m_arrivals[i]);
     }
@@ -691,6 +698,7 @@ MaxMinSolver::FitsAlone(double nowPs, std::vector<uint32_t>& changed)
     }
     m_flows[h].rate = rate;
     m_flows[h].lastPs = nowPs;
+    m_flows[h].fresh = false;
     ++m_flowsSolved;
     changed.push_back(h);
     return true;
@@ -1034,6 +1042,7 @@ MaxMinSolver::Solve(double nowPs, std::vector<uint32_t>& changed)
     for (uint32_t i = 0; i < n; ++i)
     {
         Flow& f = m_flows[m_closure[i]];
+        f.fresh = false;
         if (m_next[i] != f.rate)
         {
             Advance(f, nowPs);

@@ -129,6 +129,7 @@ class MaxMinSolver
         double lastPs = 0;
         double sentBits = 0;
         bool alive = false;
+        bool fresh = false; ///< added since the last solve (no rate of its own yet)
         // solve scratch
         uint32_t mark = 0;  ///< the solve (m_epoch) whose closure holds it
         uint32_t local = 0; ///< its index in that closure
@@ -158,6 +159,7 @@ class MaxMinSolver
         uint32_t end;
         double cap;
         double rate;
+        bool fresh;         ///< it came and went since the last solve (its rate is no guide)
         bool taken = false; ///< TakesPlaces: a new flow took its place
     };
 
