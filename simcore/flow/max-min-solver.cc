@@ -25,15 +25,8 @@ constexpr double kAckTolerance = 1e-6;
  * is free: far above what the ACK passes leave unallocated on a full link (under 1e-7).
  */
 constexpr double kFullShare = 1e-4;
-/** A closure link's heap position when it is not in the heap. */
-constexpr uint32_t kNotInHeap = UINT32_MAX;
 /** Collect lists the closure by a scan, not a sort, when it holds more than 1/kScanShare. */
 constexpr std::size_t kScanShare = 16;
-/**
- * Fill finds the least share by scanning the closure's links when they are at most this many
- * (a few comparisons in a row beat a heap's updates), by a heap when more.
- */
-constexpr uint32_t kScanLinks = 128;
 /** SortCaps sorts by counting when the caps take at most this many values. */
 constexpr std::size_t kCapValues = 16;
 
@@ -404,9 +397,6 @@ MaxMinSolver::Flatten()
     m_remaining.resize(m);
     m_weights.resize(m);
     m_round.resize(m);
-    m_key.resize(m);
-    m_heapPos.resize(m);
-    m_scanLinks = m <= kScanLinks;
     m_pending.resize(m);
     m_share.resize(m);
 }
@@ -704,134 +694,6 @@ MaxMinSolver::FitsAlone(double nowPs, std::vector<uint32_t>& changed)
     return true;
 }
 
-bool
-MaxMinSolver::HeapLess(uint32_t a, uint32_t b) const
-{
-    // at one share the lower link first (the order does not change the rates)
-    return m_key[a] < m_key[b] || (m_key[a] == m_key[b] && a < b);
-}
-
-void
-MaxMinSolver::HeapSiftUp(uint32_t pos)
-{
-    uint32_t j = m_heap[pos];
-    while (pos > 0)
-    {
-        uint32_t parent = (pos - 1) / 2;
-        if (!HeapLess(j, m_heap[parent]))
-        {
-            break;
-        }
-        m_heap[pos] = m_heap[parent];
-        m_heapPos[m_heap[pos]] = pos;
-        pos = parent;
-    }
-    m_heap[pos] = j;
-    m_heapPos[j] = pos;
-}
-
-void
-MaxMinSolver::HeapSiftDown(uint32_t pos)
-{
-    uint32_t j = m_heap[pos];
-    auto size = static_cast<uint32_t>(m_heap.size());
-    for (;;)
-    {
-        uint32_t child = 2 * pos + 1;
-        if (child >= size)
-        {
-            break;
-        }
-        if (child + 1 < size && HeapLess(m_heap[child + 1], m_heap[child]))
-        {
-            ++child;
-        }
-        if (!HeapLess(m_heap[child], j))
-        {
-            break;
-        }
-        m_heap[pos] = m_heap[child];
-        m_heapPos[m_heap[pos]] = pos;
-        pos = child;
-    }
-    m_heap[pos] = j;
-    m_heapPos[j] = pos;
-}
-
-void
-MaxMinSolver::HeapSet(uint32_t j, double key)
-{
-    m_key[j] = key;
-    if (m_scanLinks)
-    {
-        if (m_heapPos[j] == kNotInHeap)
-        {
-            m_heapPos[j] = static_cast<uint32_t>(m_live.size()); // its place in the scanned list
-            m_live.push_back(j);
-        }
-        return;
-    }
-    if (m_heapPos[j] == kNotInHeap)
-    {
-        m_heap.push_back(j);
-        HeapSiftUp(static_cast<uint32_t>(m_heap.size() - 1));
-        return;
-    }
-    uint32_t pos = m_heapPos[j];
-    HeapSiftUp(pos);
-    HeapSiftDown(m_heapPos[j]);
-}
-
-void
-MaxMinSolver::HeapRemove(uint32_t j)
-{
-    uint32_t pos = m_heapPos[j];
-    if (pos == kNotInHeap)
-    {
-        return;
-    }
-    m_heapPos[j] = kNotInHeap;
-    if (m_scanLinks)
-    {
-        uint32_t last = m_live.back();
-        m_live.pop_back();
-        if (last != j)
-        {
-            m_live[pos] = last;
-            m_heapPos[last] = pos;
-        }
-        return;
-    }
-    uint32_t last = m_heap.back();
-    m_heap.pop_back();
-    if (last == j)
-    {
-        return;
-    }
-    m_heap[pos] = last;
-    m_heapPos[last] = pos;
-    HeapSiftUp(pos);
-    HeapSiftDown(m_heapPos[last]);
-}
-
-uint32_t
-MaxMinSolver::LeastLink() const
-{
-    if (!m_scanLinks)
-    {
-        return m_heap.empty() ? kNotInHeap : m_heap.front();
-    }
-    uint32_t least = kNotInHeap;
-    for (uint32_t j : m_live)
-    {
-        if (least == kNotInHeap || HeapLess(j, least))
-        {
-            least = j;
-        }
-    }
-    return least;
-}
-
 void
 MaxMinSolver::Fill()
 {
@@ -848,18 +710,16 @@ MaxMinSolver::Fill()
         }
         m_remaining[j] = std::max(0.0, m_capacity[j] - acks);
         m_round[j] = 0;
-        m_heapPos[j] = kNotInHeap;
         m_pending[j] = 0;
     }
     std::fill(m_frozen.begin(), m_frozen.end(), 0);
     m_weights = m_weightsAll;
-    m_heap.clear();
-    m_live.clear();
+    m_queue.Reset(m);
     for (uint32_t j = 0; j < m; ++j)
     {
         if (m_weights[j] > 0)
         {
-            HeapSet(j, m_remaining[j] / m_weights[j]);
+            m_queue.Set(j, m_remaining[j] / m_weights[j]);
         }
     }
     double level = 0;
@@ -896,7 +756,7 @@ MaxMinSolver::Fill()
             if (m_weights[j] > 1e-12)
             {
                 double share = m_remaining[j] / m_weights[j];
-                if (!m_scanLinks && m_heapPos[j] != kNotInHeap && share >= m_key[j])
+                if (m_queue.IsHeap() && m_queue.Contains(j) && share >= m_queue.Share(j))
                 {
                     m_share[j] = share;
                     if (!m_pending[j])
@@ -908,14 +768,14 @@ MaxMinSolver::Fill()
                 else
                 {
                     m_pending[j] = 0;
-                    HeapSet(j, share);
+                    m_queue.Set(j, share);
                 }
             }
             else
             {
                 m_weights[j] = 0;
                 m_pending[j] = 0;
-                HeapRemove(j);
+                m_queue.Remove(j);
             }
         }
         m_touched.clear();
@@ -928,7 +788,7 @@ MaxMinSolver::Fill()
             if (m_pending[j])
             {
                 m_pending[j] = 0;
-                HeapSet(j, m_share[j]);
+                m_queue.Set(j, m_share[j]);
             }
         }
         m_pendingList.clear();
@@ -943,12 +803,12 @@ MaxMinSolver::Fill()
             ++nextCap;
         }
         bool cap = nextCap < m_caps.size();
-        uint32_t least = LeastLink();
-        if (least == kNotInHeap && !cap)
+        uint32_t least = m_queue.Least();
+        if (least == ShareQueue::kNone && !cap)
         {
             break;
         }
-        if (cap && (least == kNotInHeap || m_caps[nextCap].first < m_key[least]))
+        if (cap && (least == ShareQueue::kNone || m_caps[nextCap].first < m_queue.Share(least)))
         {
             level = std::max(level, m_caps[nextCap].first);
             freeze(m_caps[nextCap].second, level);
@@ -962,8 +822,8 @@ MaxMinSolver::Fill()
             continue;
         }
         uint32_t j = least;
-        level = std::max(level, m_key[j]);
-        HeapRemove(j);
+        level = std::max(level, m_queue.Share(j));
+        m_queue.Remove(j);
         // every unfrozen flow with data on the full link stops at this level
         for (uint32_t k = m_userBegin[j]; k < m_userBegin[j + 1]; ++k)
         {

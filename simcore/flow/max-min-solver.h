@@ -44,6 +44,7 @@
 #define FABRIC_FLOW_MAX_MIN_SOLVER_H
 
 #include "flow/flow-routing.h"
+#include "flow/share-queue.h"
 
 #include <cstdint>
 #include <utility>
@@ -194,15 +195,6 @@ class MaxMinSolver
     void SortCaps();
     /** Progressive filling of the closure's flows, with the ACK load of the rates in m_value. */
     void Fill();
-    /** The link heap of the filling: closure links by (fair share, link), the least on top. */
-    bool HeapLess(uint32_t a, uint32_t b) const;
-    void HeapSiftUp(uint32_t pos);
-    void HeapSiftDown(uint32_t pos);
-    /** Puts closure link j in the heap at share `key`, or moves it there. */
-    void HeapSet(uint32_t j, double key);
-    void HeapRemove(uint32_t j);
-    /** The link of the least share (kNotInHeap: none left). */
-    uint32_t LeastLink() const;
 
     std::vector<Flow> m_flows;
     std::vector<uint32_t> m_free;
@@ -246,13 +238,9 @@ class MaxMinSolver
     std::vector<double> m_weights;    ///< per link: the weights of its unfrozen flows
     std::vector<uint32_t> m_round;    ///< per link: the round that last touched it
     std::vector<uint32_t> m_touched;  ///< links touched in this round
-    std::vector<double> m_key;        ///< per link: its fair share in the heap
-    std::vector<uint32_t> m_heapPos;  ///< per link: its heap position (kNotInHeap: none)
-    std::vector<uint32_t> m_heap;     ///< closure links, a binary min-heap by HeapLess
-    bool m_scanLinks = false;         ///< few closure links: LeastLink scans them (no heap)
-    std::vector<uint32_t> m_live;     ///< the links LeastLink scans (m_heapPos: their place)
     std::vector<double> m_weightsAll; ///< per link: every closure flow's weight on it
     std::vector<double> m_capacity;   ///< per link: its capacity
+    ShareQueue m_queue;               ///< the links by share
     std::vector<uint8_t> m_pending;   ///< per link: its share rose above its key (Fill)
     std::vector<double> m_share;      ///< per link: that share
     std::vector<uint32_t> m_pendingList;
