@@ -39,9 +39,10 @@ FlowEngine::FlowEngine(const Scenario& scenario, FlowRouting& routing)
     }
     m_solver = std::make_unique<MaxMinSolver>(std::move(capacity),
                                               static_cast<double>(scenario.warmupNs) * kPsPerNs);
+    const Transfers& tr = scenario.transfers;
+    m_out.reserve(scenario.flows.size() + tr.Size());
     m_out.assign(scenario.flows.size(), FlowOutcome());
     m_transferBase = static_cast<uint32_t>(scenario.flows.size());
-    const Transfers& tr = scenario.transfers;
     m_extra.reserve(tr.Size());
     for (uint32_t t = 0; t < tr.Size(); ++t)
     {

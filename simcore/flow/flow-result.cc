@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <tuple>
+#include <utility>
 
 namespace fabric
 {
@@ -268,7 +269,7 @@ FlowResultAssembler::FlowRecords()
             }
             r["path"] = path.empty() ? json(nullptr) : path;
         }
-        arr.push_back(r);
+        arr.push_back(std::move(r));
     }
     return arr;
 }
