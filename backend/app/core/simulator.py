@@ -68,6 +68,14 @@ def expand(document: dict[str, Any]) -> dict[str, Any]:
     return json.loads(_call("expand", document))
 
 
+def expand_fabric(document: dict[str, Any]) -> dict[str, Any]:
+    """`fabricsim expand` of the document's fabric alone: without its traffic (which may hold
+    more flows and transfers than expand lists, or than a caller may wait for) and its monitor
+    (which may name that traffic's flows)."""
+    fabric = {key: value for key, value in document.items() if key not in ("traffic", "monitor")}
+    return expand({**fabric, "traffic": []})
+
+
 def config_check(document: dict[str, Any]) -> str:
     """`fabricsim check`: the configuration check's JSON (findings, counts, effective)."""
     return _call("check", document)

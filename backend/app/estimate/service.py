@@ -31,10 +31,8 @@ def estimate(document: dict[str, Any], speed: PacketSpeed | None = None) -> Esti
     start = time.perf_counter()
     # The fabric's size and oversubscription come from its topology alone: expanding the traffic
     # too would build every flow and transfer twice (a training preset's take longer than the
-    # whole estimate may; the run below builds them, and refuses what is invalid in them). The
-    # monitor goes too: it may name flows of that traffic.
-    fabric = {key: value for key, value in document.items() if key != "monitor"}
-    stats = simulator.expand({**fabric, "traffic": []})["stats"]
+    # whole estimate may; the run below builds them, and refuses what is invalid in them).
+    stats = simulator.expand_fabric(document)["stats"]
     hosts = int(stats.get("hosts", 0))
     if hosts > limits.ESTIMATE_MAX_HOSTS:
         raise TooLarge(f"{hosts:,} hosts: an estimate takes fabrics of at most "

@@ -186,16 +186,14 @@ def summary(session: SessionDep, run: RunDep, request: Request, response: Respon
 
 def _flow_error(session: Session, run: Run, result: dict[str, Any]) -> FlowError | None:
     """The measured error of a flow-level run's kind of scenario (a collective's kind needs the
-    fabric's oversubscription: `fabricsim expand` of its topology; without the traffic, which
-    may hold more flows than expand lists, as a 65,536-GPU ring does); None when the simulator
-    cannot say."""
+    fabric's oversubscription: `fabricsim expand` of its fabric alone, simulator.expand_fabric);
+    None when the simulator cannot say."""
     if run.engine != "flow":
         return None
     oversubscription = 1.0
     if result.get("jobs"):
-        fabric = {**session.get(ScenarioRow, run.scenario_id).document, "traffic": []}
         try:
-            stats = simulator.expand(fabric)["stats"]
+            stats = simulator.expand_fabric(session.get(ScenarioRow, run.scenario_id).document)["stats"]
         except (simulator.SimulatorUnavailable, simulator.SimulatorRejected):
             return None
         oversubscription = float(stats.get("oversubscription", 1.0))

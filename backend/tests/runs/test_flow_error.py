@@ -28,3 +28,18 @@ def test_a_flow_runs_summary_carries_the_measured_error(api):
             "target": 0.05,
             "cases": len(measured["figures"]["jct_us"]["cases"]),
         }
+
+
+def test_the_error_is_found_when_the_monitor_names_the_traffics_flows(api):
+    """The fabric's oversubscription is read from the fabric alone: a monitor that names flows
+    of the traffic (flow ids, valid only with it) does not hide the error."""
+    ring = flat_ring()
+    ring["traffic"][0]["message_bytes"] = 1048576
+    ring["monitor"] = {"flows": [0, 1]}
+    scenario = create_scenario(api, ring)
+    response = api.post("/runs", json={"scenario_id": scenario["id"], "engine": "flow"})
+    assert response.status_code == 201, response.text
+    run = wait_final(api, response.json()["data"][0]["id"])
+    assert run["status"] == "SUCCEEDED", run
+    error = api.get(f"/runs/{run['id']}/summary").json()["flow_error"]
+    assert error is not None and error["kind"] == "collective_nonblocking", error
