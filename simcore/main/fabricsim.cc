@@ -420,16 +420,17 @@ RunPacket(const RunOptions& o, fabric::Scenario&& loaded)
     nlohmann::ordered_json result = ResultHeader(kept, status, "ns-3.37", runner.Events(),
                                                  runner.SimTimeNs(), runner.PacketsTx());
     nlohmann::ordered_json model = runner.Results();
+    // (moved, not copied: a result's flows and jobs may be hundreds of megabytes)
     for (const char* key : {"summary", "flows", "series"})
     {
-        result[key] = model.contains(key) ? model[key] : nlohmann::ordered_json(nullptr);
+        result[key] = model.contains(key) ? std::move(model[key]) : nlohmann::ordered_json(nullptr);
     }
     // present only when the run has them
     for (const char* key : {"faults", "pingmesh", "port_counters", "dci_accelerator", "transport", "jobs"})
     {
         if (model.contains(key))
         {
-            result[key] = model[key];
+            result[key] = std::move(model[key]);
         }
     }
     double safeWall = wallS > 0 ? wallS : 1e-9;
@@ -484,11 +485,11 @@ RunFlow(const RunOptions& o)
     nlohmann::ordered_json model = runner.Results();
     for (const char* key : {"summary", "flows", "series"})
     {
-        result[key] = model[key];
+        result[key] = std::move(model[key]);
     }
     if (model.contains("jobs"))
     {
-        result["jobs"] = model["jobs"];
+        result["jobs"] = std::move(model["jobs"]);
     }
     wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     double safeWall = wallS > 0 ? wallS : 1e-9;
