@@ -116,7 +116,7 @@ TEST(Validation, MessagesNamePathAndAllowedValues)
     EXPECT_EQ(ErrorOfDoc(d), "topology: field required");
     d = Minimal();
     d["monitor"] = {{"sample_interval_us", 0.001}};
-    EXPECT_EQ(ErrorOfDoc(d), "monitor.sample_interval_us: must be >= 0.1 and <= 1000000 us");
+    EXPECT_EQ(ErrorOfDoc(d), "monitor.sample_interval_us: must be >= 0.1 and <= 10000000 us");
     d = Minimal();
     d["duration_us"] = 1000000;
     d["monitor"] = {{"sample_interval_us", 5}};
