@@ -69,24 +69,9 @@ FlowDependencyTracker::GapNs(uint32_t transfer) const
     return x.iteration > 0 && x.step == 0 ? m_scenario.transfers.rings[x.ring].gapNs : 0;
 }
 
-bool
-FlowDependencyTracker::TransferWaits(uint32_t transfer) const
-{
-    if (!IsRing(transfer))
-    {
-        return m_scenario.transfers.deps.Waits(transfer);
-    }
-    RingTransfer x = DecodeRing(transfer);
-    return RingInputs(m_scenario.transfers.rings[x.ring], x) > 0;
-}
-
 uint32_t
-FlowDependencyTracker::TransferFlow(uint32_t transfer) const
+FlowDependencyTracker::RingFlow(uint32_t transfer) const
 {
-    if (!IsRing(transfer))
-    {
-        return m_scenario.transfers.flow[transfer];
-    }
     RingTransfer x = DecodeRing(transfer);
     return m_scenario.transfers.rings[x.ring].flows[x.connection];
 }
@@ -268,7 +253,7 @@ FlowDependencyTracker::CompleteRing(uint32_t transfer, int64_t now)
     RingDependents(x, dependents);
     for (uint32_t d : dependents)
     {
-        const FlowSpec& waiting = m_scenario.flows[TransferFlow(d)];
+        const FlowSpec& waiting = m_scenario.flows[RingFlow(d)];
         if (Acknowledged(input, waiting) && back > 0)
         {
             ns3::Simulator::ScheduleWithContext(waiting.src, ns3::PicoSeconds(back),

@@ -121,8 +121,7 @@ class FlowDependencyTracker
     RingTransfer DecodeRing(uint32_t transfer) const;
     uint32_t RingInputs(const RingProgram& r, const RingTransfer& x) const;
     uint64_t GapNs(uint32_t transfer) const;
-    bool TransferWaits(uint32_t transfer) const;
-    uint32_t TransferFlow(uint32_t transfer) const;
+    uint32_t RingFlow(uint32_t transfer) const;
     /** The ring transfers waiting for x, in transfer order (one per input they list it as). */
     void RingDependents(const RingTransfer& x, std::vector<uint32_t>& out) const;
     void StartRings();
