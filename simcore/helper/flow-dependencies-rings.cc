@@ -130,12 +130,8 @@ FlowDependencyTracker::StartRings()
     {
         return;
     }
-    std::size_t slots = 0;
-    for (const RingProgram& r : tr.rings)
-    {
-        slots += static_cast<std::size_t>(r.iterations) * r.channels * r.steps;
-    }
-    m_ctx.ringSteps.assign(1 + m_ctx.partitionCounters.size(), std::vector<RingStepTimes>(slots));
+    m_ctx.ringSteps.assign(1 + m_ctx.partitionCounters.size(),
+                           std::vector<RingStepTimes>(m_ringSlots));
     for (const RingProgram& r : tr.rings)
     {
         // only the first message of each connection waits for nothing

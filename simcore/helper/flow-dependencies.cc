@@ -55,12 +55,11 @@ FlowDependencyTracker::FlowDependencyTracker(const Scenario& scenario, FabricCon
         m_ctx.transferStartPs.assign(tr.Size(), -1);
         m_ctx.transferCompletePs.assign(tr.Size(), -1);
     }
-    std::size_t slots = 0;
     for (const RingProgram& r : tr.rings)
     {
         RingRun run;
-        run.firstSlot = slots;
-        slots += static_cast<std::size_t>(r.iterations) * r.channels * r.steps;
+        run.firstSlot = m_ringSlots;
+        m_ringSlots += static_cast<std::size_t>(r.iterations) * r.channels * r.steps;
         // (at most window messages are posted and not completed: message m waits for m - window)
         std::size_t keep = static_cast<std::size_t>(std::min<uint64_t>(r.window, r.PerConnection())) + 1;
         run.connections.resize(r.flows.size());

@@ -146,6 +146,7 @@ class FlowDependencyTracker
     std::vector<uint32_t> m_tDependents; ///< the transfers waiting for it
     std::vector<uint32_t> m_nextPost;    ///< per flow: its next transfer to post
     std::vector<RingRun> m_rings;        ///< per ring program
+    std::size_t m_ringSlots = 0;         ///< ring steps, every ring's (FabricContext::ringSteps)
 };
 
 } // namespace fabric
