@@ -16,6 +16,7 @@ from app.scenarios.service import new_id
 from app.tunings import objectives as O
 from app.tunings.models import Tuning, TuningEvaluation
 from app.tunings.schemas import TuningCreate
+from app.tunings.scoring import score
 from app.tunings.spec import constraints_of, objectives_of, request_from_json
 
 
@@ -95,7 +96,6 @@ def _packet_runs(session: Session, tuning: Tuning, rows: list[TuningEvaluation])
 def _score_packet(session: Session, spec: TuningCreate, rows: list[TuningEvaluation], runs: dict[str, Run]) -> None:
     """The objectives and metrics of each kept evaluation at packet level (the driver's scoring,
     on the packet-level runs)."""
-    from app.tunings.driver import _score  # the one scoring; the driver imports this module
 
     documents = dict(
         session.execute(
@@ -115,6 +115,6 @@ def _score_packet(session: Session, spec: TuningCreate, rows: list[TuningEvaluat
             for run in mine
         ]
         scored = SimpleNamespace()
-        _score(spec, objectives, constraints, scored, mine, metrics)
+        score(spec, objectives, constraints, scored, mine, metrics)
         row.packet_objectives = getattr(scored, "objectives", None)
         row.packet_metrics = getattr(scored, "metrics", None)
