@@ -28,9 +28,10 @@ class RingStreams;
 
 /**
  * When the flow engine runs a ring collective as streams (LoadOptions::streamRingsAbove):
- * rings planned with more transfers than this, by default (`--collective-streams auto`).
+ * rings planned with more transfers than this, by default (`--collective-streams auto`); the
+ * same threshold as the packet model's ring programs.
  */
-constexpr uint64_t kStreamRingsAboveTransfers = 1000000;
+constexpr uint64_t kStreamRingsAboveTransfers = kRingProgramsAboveTransfers;
 
 class FlowRunner
 {
