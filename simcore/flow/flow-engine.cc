@@ -43,14 +43,8 @@ FlowEngine::FlowEngine(const Scenario& scenario, FlowRouting& routing)
     m_out.reserve(scenario.flows.size() + tr.Size());
     m_out.assign(scenario.flows.size(), FlowOutcome());
     m_transferBase = static_cast<uint32_t>(scenario.flows.size());
-    m_extra.reserve(tr.Size());
-    for (uint32_t t = 0; t < tr.Size(); ++t)
-    {
-        // a transfer: its connection's endpoints, port and QP, its own bytes
-        FlowSpec f = scenario.flows[tr.flow[t]];
-        f.sizeBytes = tr.bytes[t];
-        AddFlow(f);
-    }
+    // a transfer: its connection's endpoints, port and QP (Spec), its own bytes (Bytes)
+    m_out.resize(scenario.flows.size() + tr.Size());
     BuildDependents();
 }
 
@@ -66,46 +60,51 @@ FlowEngine::BuildDependents()
         m_depBegin = std::move(index.begin);
         m_dependents = std::move(index.dependents);
         m_readyPs.assign(n, 0);
-        m_gapNs = m_scenario.deps.gapNs;
-        m_localNs.assign(n, 0);
-        for (std::size_t i = 0; i < m_scenario.jobFlows.size() && i < n; ++i)
-        {
-            m_localNs[i] = m_scenario.jobFlows[i].localNs;
-        }
         return;
     }
-    // the scenario's rows, then the transfers' (shifted past the scenario's flows)
-    FlowDependencies all;
+    // the scenario's rows, then the transfers' (shifted past the scenario's flows), inverted
+    // in place: InvertDependencies over a copy of both would hold every input twice
     const FlowDependencies& d = m_scenario.deps;
-    all.begin.reserve(n + 1);
-    all.begin.push_back(0);
-    all.gapNs.assign(n, 0);
-    for (std::size_t i = 0; i < m_scenario.flows.size(); ++i)
+    auto inputs = [&](uint32_t i, auto&& take)
     {
-        for (uint32_t k = d.Empty() ? 0 : d.begin[i]; !d.Empty() && k < d.begin[i + 1]; ++k)
+        if (i < m_transferBase)
         {
-            all.on.push_back(d.on[k]);
+            for (uint32_t k = d.Empty() ? 0 : d.begin[i]; !d.Empty() && k < d.begin[i + 1]; ++k)
+            {
+                take(d.on[k]);
+            }
+            return;
         }
-        all.gapNs[i] = d.Empty() ? 0 : d.gapNs[i];
-        all.begin.push_back(static_cast<uint32_t>(all.on.size()));
-    }
-    m_localNs.assign(n, 0);
-    for (std::size_t t = 0; t < tr.Size(); ++t)
-    {
+        uint32_t t = i - m_transferBase;
         for (uint32_t k = tr.deps.begin[t]; k < tr.deps.begin[t + 1]; ++k)
         {
-            all.on.push_back(m_transferBase + tr.deps.on[k]);
+            take(m_transferBase + tr.deps.on[k]);
         }
-        all.gapNs[m_transferBase + t] = tr.deps.gapNs[t];
-        all.begin.push_back(static_cast<uint32_t>(all.on.size()));
-        m_localNs[m_transferBase + t] = tr.job[t].localNs;
+    };
+    m_pending.assign(n, 0);
+    m_depBegin.assign(n + 1, 0);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        inputs(i,
+               [&](uint32_t on)
+               {
+                   ++m_pending[i];
+                   ++m_depBegin[on + 1];
+               });
     }
-    DependentsIndex index = InvertDependencies(all, n);
-    m_pending = std::move(index.pending);
-    m_depBegin = std::move(index.begin);
-    m_dependents = std::move(index.dependents);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        m_depBegin[i + 1] += m_depBegin[i];
+    }
+    m_dependents.resize(m_depBegin[n]);
+    {
+        std::vector<uint32_t> fill(m_depBegin.begin(), m_depBegin.end() - 1);
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            inputs(i, [&](uint32_t on) { m_dependents[fill[on]++] = i; });
+        }
+    }
     m_readyPs.assign(n, 0);
-    m_gapNs = std::move(all.gapNs);
     m_transferReady.assign(tr.Size(), 0);
     m_connPost.assign(tr.flowBegin.begin(), tr.flowBegin.end() - 1);
     m_connSend = m_connPost;
@@ -128,6 +127,28 @@ FlowEngine::Push(double t, EventKind kind, uint32_t flow, uint32_t version)
     m_events_q.push(Event{t, m_seq++, flow, version, kind});
 }
 
+uint64_t
+FlowEngine::GapNs(uint32_t flow) const
+{
+    if (flow >= m_transferBase && flow < ExtraBase())
+    {
+        return m_scenario.transfers.deps.gapNs[flow - m_transferBase];
+    }
+    return flow < m_scenario.deps.gapNs.size() ? m_scenario.deps.gapNs[flow] : 0;
+}
+
+uint64_t
+FlowEngine::LocalNs(uint32_t flow) const
+{
+    const Transfers& tr = m_scenario.transfers;
+    if (!tr.Empty())
+    {
+        return flow >= m_transferBase && flow < ExtraBase() ? tr.job[flow - m_transferBase].localNs
+                                                            : 0;
+    }
+    return flow < m_scenario.jobFlows.size() ? m_scenario.jobFlows[flow].localNs : 0;
+}
+
 uint32_t
 FlowEngine::FrameOverhead(uint32_t flow) const
 {
@@ -139,29 +160,28 @@ FlowEngine::FrameOverhead(uint32_t flow) const
 double
 FlowEngine::WireBits(uint32_t flow) const
 {
-    const FlowSpec& s = Spec(flow);
-    uint32_t mtu = std::max<uint32_t>(1, m_scenario.nicCfg[s.src].mtuBytes);
-    uint64_t frames = std::max<uint64_t>(1, (s.sizeBytes + mtu - 1) / mtu);
-    return (static_cast<double>(s.sizeBytes) + static_cast<double>(frames) * FrameOverhead(flow)) *
-           8.0;
+    uint64_t bytes = Bytes(flow);
+    uint32_t mtu = std::max<uint32_t>(1, m_scenario.nicCfg[Spec(flow).src].mtuBytes);
+    uint64_t frames = std::max<uint64_t>(1, (bytes + mtu - 1) / mtu);
+    return (static_cast<double>(bytes) + static_cast<double>(frames) * FrameOverhead(flow)) * 8.0;
 }
 
 double
 FlowEngine::WirePerPayload(uint32_t flow) const
 {
-    const FlowSpec& s = Spec(flow);
-    if (s.sizeBytes == 0)
+    uint64_t bytes = Bytes(flow);
+    if (bytes == 0)
     {
-        double mtu = std::max<uint32_t>(1, m_scenario.nicCfg[s.src].mtuBytes);
+        double mtu = std::max<uint32_t>(1, m_scenario.nicCfg[Spec(flow).src].mtuBytes);
         return (mtu + FrameOverhead(flow)) / mtu;
     }
-    return WireBits(flow) / 8.0 / static_cast<double>(s.sizeBytes);
+    return WireBits(flow) / 8.0 / static_cast<double>(bytes);
 }
 
 double
 FlowEngine::LatencyPs(uint32_t flow) const
 {
-    return LatencyForPs(flow, Spec(flow).sizeBytes);
+    return LatencyForPs(flow, Bytes(flow));
 }
 
 double
@@ -294,21 +314,21 @@ double
 FlowEngine::Sent(uint32_t flow, double atPs) const
 {
     const FlowOutcome& o = m_out[flow];
-    const FlowSpec& s = Spec(flow);
+    auto size = static_cast<double>(Bytes(flow));
     if (o.startPs < 0 || atPs <= o.startPs)
     {
         return 0;
     }
     if (o.dataDonePs >= 0 && atPs >= o.dataDonePs)
     {
-        return static_cast<double>(s.sizeBytes);
+        return size;
     }
     if (o.handle == UINT32_MAX)
     {
         return 0;
     }
     double bytes = m_solver->SentBits(o.handle, atPs) / 8.0 / WirePerPayload(flow);
-    return s.sizeBytes > 0 ? std::min(bytes, static_cast<double>(s.sizeBytes)) : bytes;
+    return size > 0 ? std::min(bytes, size) : bytes;
 }
 
 double
@@ -318,7 +338,7 @@ FlowEngine::Delivered(uint32_t flow, double atPs) const
     const FlowSpec& s = Spec(flow);
     if (o.completePs >= 0 && atPs >= o.completePs)
     {
-        return static_cast<double>(s.sizeBytes);
+        return static_cast<double>(Bytes(flow));
     }
     if (s.local || o.startPs < 0)
     {
@@ -354,7 +374,7 @@ FlowEngine::Start(uint32_t flow)
     if (s.local)
     {
         o.startPs = m_nowPs;
-        uint64_t ns = flow < m_localNs.size() ? m_localNs[flow] : 0;
+        uint64_t ns = LocalNs(flow);
         Push(m_nowPs + static_cast<double>(ns) * kPsPerNs, EventKind::COMPLETE, flow);
         return;
     }
@@ -370,21 +390,62 @@ FlowEngine::ReadyTransfer(uint32_t t)
 {
     const Transfers& tr = m_scenario.transfers;
     uint32_t c = tr.flow[t];
+    if (m_scenario.flows[c].local)
+    {
+        ReadyLocal(t, m_nowPs);
+        PostLocal();
+        return;
+    }
     m_transferReady[t] = 1;
-    bool local = m_scenario.flows[c].local;
     while (m_connPost[c] < tr.flowBegin[c + 1] && m_transferReady[m_connPost[c]])
     {
-        uint32_t flow = TransferFlow(m_connPost[c]++);
-        m_out[flow].startPs = m_nowPs; // posted
-        if (local)
-        {
-            Push(m_nowPs + static_cast<double>(m_localNs[flow]) * kPsPerNs, EventKind::COMPLETE,
-                 flow);
-        }
+        m_out[TransferFlow(m_connPost[c]++)].startPs = m_nowPs; // posted
     }
-    if (!local)
+    SendNext(c);
+}
+
+bool
+FlowEngine::IsLocalTransfer(uint32_t flow) const
+{
+    return flow >= m_transferBase && flow < ExtraBase() &&
+           m_scenario.flows[m_scenario.transfers.flow[flow - m_transferBase]].local;
+}
+
+void
+FlowEngine::ReadyLocal(uint32_t t, double atPs)
+{
+    // An NVLink connection's times are known the moment its inputs' are: a transfer is posted
+    // at max(its ready time, the post of the one before it on the connection) and completes its
+    // duration later. They are set here at once, without events (the same times the events
+    // would give: nothing on NVLink shares a link); what follows them on the fabric still
+    // starts by an event at its time. Run's end forgets what lies past it.
+    const Transfers& tr = m_scenario.transfers;
+    uint32_t c = tr.flow[t];
+    m_transferReady[t] = 1;
+    m_readyPs[TransferFlow(t)] = atPs;
+    while (m_connPost[c] < tr.flowBegin[c + 1] && m_transferReady[m_connPost[c]])
     {
-        SendNext(c);
+        uint32_t u = m_connPost[c]++;
+        uint32_t flow = TransferFlow(u);
+        double post = m_readyPs[flow];
+        if (u > tr.flowBegin[c])
+        {
+            post = std::max(post, m_out[flow - 1].startPs);
+        }
+        m_out[flow].startPs = post;
+        Finish(flow, post + static_cast<double>(tr.job[u].localNs) * kPsPerNs);
+    }
+}
+
+void
+FlowEngine::PostLocal()
+{
+    while (!m_localReady.empty())
+    {
+        uint32_t flow = m_localReady.back();
+        m_localReady.pop_back();
+        ReadyLocal(flow - m_transferBase,
+                   std::max(static_cast<double>(Spec(flow).startNs) * kPsPerNs, m_readyPs[flow]));
     }
 }
 
@@ -464,7 +525,14 @@ FlowEngine::AddFlow(FlowSpec spec)
 void
 FlowEngine::Complete(uint32_t flow)
 {
-    m_out[flow].completePs = m_nowPs;
+    Finish(flow, m_nowPs);
+    PostLocal();
+}
+
+void
+FlowEngine::Finish(uint32_t flow, double atPs)
+{
+    m_out[flow].completePs = atPs;
     if (m_depBegin.size() <= flow + 1)
     {
         return;
@@ -474,15 +542,22 @@ FlowEngine::Complete(uint32_t flow)
     {
         uint32_t d = m_dependents[k];
         const FlowSpec& waiting = Spec(d);
-        double known = m_nowPs;
+        double known = atPs;
         if (LearnsByAck(input, waiting))
         {
             known += static_cast<double>(AckReturnPs(flow));
         }
-        m_readyPs[d] = std::max(m_readyPs[d], known + static_cast<double>(m_gapNs[d]) * kPsPerNs);
+        m_readyPs[d] = std::max(m_readyPs[d], known + static_cast<double>(GapNs(d)) * kPsPerNs);
         if (--m_pending[d] == 0)
         {
-            Release(d);
+            if (IsLocalTransfer(d))
+            {
+                m_localReady.push_back(d);
+            }
+            else
+            {
+                Release(d);
+            }
         }
     }
 }
@@ -536,7 +611,7 @@ FlowEngine::Reschedule(const std::vector<uint32_t>& changed)
         FlowOutcome& o = m_out[flow];
         ++o.version;
         double rate = m_solver->Rate(h);
-        if (Spec(flow).sizeBytes == 0 || rate <= 0)
+        if (Bytes(flow) == 0 || rate <= 0)
         {
             continue; // long-lived, or stalled until a rate frees up
         }
@@ -671,6 +746,26 @@ FlowEngine::Reroute()
     }
 }
 
+void
+FlowEngine::ForgetLocalPast(bool atDuration)
+{
+    // ReadyLocal set NVLink transfers' times ahead of the clock: what the run's events never
+    // reached (at or past the duration; past the time a limit stopped it) did not happen.
+    auto past = [&](double ps) { return atDuration ? ps >= m_endPs : ps > m_endPs; };
+    for (uint32_t f = m_transferBase; f < ExtraBase(); ++f)
+    {
+        FlowOutcome& o = m_out[f];
+        if (o.completePs >= 0 && past(o.completePs))
+        {
+            o.completePs = -1;
+        }
+        if (o.startPs >= 0 && past(o.startPs))
+        {
+            o.startPs = -1;
+        }
+    }
+}
+
 RunStatus
 FlowEngine::Run(const RunLimits& limits, const std::function<void(const Progress&)>& progress)
 {
@@ -746,6 +841,7 @@ FlowEngine::Run(const RunLimits& limits, const std::function<void(const Progress
         }
     }
     m_endPs = status == RunStatus::OK ? durationPs : m_nowPs;
+    ForgetLocalPast(status == RunStatus::OK);
     if (status == RunStatus::OK && m_scenario.warmupNs > 0 &&
         static_cast<double>(m_scenario.warmupNs) * kPsPerNs >= durationPs)
     {

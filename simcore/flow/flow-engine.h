@@ -104,10 +104,23 @@ class FlowEngine
     /** Every flow: the scenario's, the transfers', then the drivers'. */
     uint32_t FlowCount() const { return static_cast<uint32_t>(m_out.size()); }
 
+    /** A flow's endpoints, port and QP; a transfer's are its connection's (its bytes: Bytes). */
     const FlowSpec& Spec(uint32_t flow) const
     {
-        return flow < m_scenario.flows.size() ? m_scenario.flows[flow]
-                                              : m_extra[flow - m_scenario.flows.size()];
+        if (flow < m_transferBase)
+        {
+            return m_scenario.flows[flow];
+        }
+        return flow < ExtraBase() ? m_scenario.flows[m_scenario.transfers.flow[flow - m_transferBase]]
+                                  : m_extra[flow - ExtraBase()];
+    }
+
+    /** A flow's payload bytes (0: long-lived); a transfer's own. */
+    uint64_t Bytes(uint32_t flow) const
+    {
+        return flow >= m_transferBase && flow < ExtraBase()
+                   ? m_scenario.transfers.bytes[flow - m_transferBase]
+                   : Spec(flow).sizeBytes;
     }
 
     /** Latency of the flow's path for the last frame of a transfer of `bytes`, ps. */
@@ -185,10 +198,24 @@ class FlowEngine
     };
 
     void Push(double t, EventKind kind, uint32_t flow, uint32_t version = 0);
+    /** The compute a flow adds after its inputs (the scenario's, or its transfer's), ns. */
+    uint64_t GapNs(uint32_t flow) const;
+    /** An NVLink flow's or transfer's duration, ns (0: none). */
+    uint64_t LocalNs(uint32_t flow) const;
     void Handle(const Event& e);
     void Start(uint32_t flow);
     void DataDone(uint32_t flow, uint32_t version);
     void Complete(uint32_t flow);
+    /** The flow's last byte arrived at atPs (now, or later for an NVLink transfer): its
+     * dependents learn it; NVLink transfers among them that are now ready go to m_localReady. */
+    void Finish(uint32_t flow, double atPs);
+    bool IsLocalTransfer(uint32_t flow) const;
+    /** NVLink transfer t is ready at atPs: its connection posts what it may, in order, at once. */
+    void ReadyLocal(uint32_t t, double atPs);
+    /** Posts the NVLink transfers in m_localReady, and those they make ready, until none is left. */
+    void PostLocal();
+    /** At the end of Run: the NVLink times set past its end are unset. */
+    void ForgetLocalPast(bool atDuration);
     void Release(uint32_t flow);
     /** Transfer t is ready: its connection posts what it may, in order. */
     void ReadyTransfer(uint32_t t);
@@ -233,14 +260,13 @@ class FlowEngine
     std::vector<double> m_readyPs;
     std::vector<uint32_t> m_depBegin;
     std::vector<uint32_t> m_dependents;
-    std::vector<uint64_t> m_gapNs;   ///< per flow (scenario's and transfers'), or empty
-    std::vector<uint64_t> m_localNs; ///< per flow: an NVLink transfer's duration, or empty
     uint32_t m_transferBase = 0;     ///< TransferFlow(0)
     // connections carrying transfers (per scenario flow; empty without transfers)
     std::vector<uint8_t> m_transferReady; ///< per transfer: its inputs are known (+ its gap)
     std::vector<uint32_t> m_connPost;     ///< per connection: its next transfer to post
     std::vector<uint32_t> m_connSend;     ///< per connection: its next posted transfer to send
     std::vector<uint8_t> m_connBusy;      ///< per network connection: a transfer is sending
+    std::vector<uint32_t> m_localReady;   ///< NVLink transfers whose inputs are all known
     std::vector<uint32_t> m_changed;
     std::vector<FlowSpec> m_extra; ///< the drivers' flows
     FlowDriver* m_driver = nullptr;

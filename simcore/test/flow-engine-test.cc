@@ -2,7 +2,8 @@
  * The flow-level engine (simcore/flow) on tiny scenarios, each figure worked out by hand:
  * a flow alone finishes in its ideal FCT, two flows into one receiver share it, a ring
  * all-reduce on a non-blocking fabric takes its steps' serialization and latencies, an NVLink
- * step takes bytes x 8 / nvlink_gbps, a waiting flow starts when its sender learns of its
+ * step takes bytes x 8 / nvlink_gbps (and a run cut mid-ring keeps only what happened before
+ * its end), a waiting flow starts when its sender learns of its
  * input; a scenario it cannot model is refused naming the field; a ring run as streams agrees
  * with the same ring run transfer by transfer.
  */
@@ -138,6 +139,33 @@ TEST(FlowEngine, NvlinkStepTakesBytesOverItsRate)
     EXPECT_DOUBLE_EQ(r["jobs"][0]["jct_us"].get<double>(), 2.33);
     EXPECT_EQ(r["jobs"][0]["network_bytes"].get<uint64_t>(), 0u);
     EXPECT_EQ(r["summary"]["link_utilization"].size(), 0u);
+}
+
+TEST(FlowEngine, NvlinkRingCutByTheDurationKeepsOnlyWhatHappenedBeforeIt)
+{
+    // eight GPUs of one server all-reduce 8 MiB over NVLink: 14 steps of 1 MiB, 1048576 x 8 /
+    // 3600 = 2330.17 -> 2330 ns each, so step k (1-based) completes at k x 2330 ns. NVLink times
+    // are set ahead of the clock (no events); a run of 20 us keeps steps 1-8 completed (18.64
+    // us), step 9 posted at 18.64 us and still on its way, steps 10-14 never posted.
+    auto scenario = [](int durationUs)
+    {
+        return R"({"schema_version": 1, "duration_us": )" + std::to_string(durationUs) + R"(,
+        "topology": {"kind": "rail_optimized", "units": 1, "servers_per_unit": 1,
+                     "nics_per_server": 8, "spines": 1},
+        "traffic": [{"kind": "collective", "op": "all_reduce", "algorithm": "ring",
+                     "message_bytes": 8388608}]})";
+    };
+    json whole = RunFlow(scenario(100));
+    EXPECT_DOUBLE_EQ(whole["jobs"][0]["jct_us"].get<double>(), 32.62);
+    EXPECT_EQ(whole["jobs"][0]["flows_completed"].get<uint64_t>(), 14u * 8);
+    json cut = RunFlow(scenario(20));
+    const json& job = cut["jobs"][0];
+    EXPECT_FALSE(job["completed"].get<bool>());
+    EXPECT_EQ(job["flows_completed"].get<uint64_t>(), 8u * 8);
+    ASSERT_GE(job["steps"].size(), 10u);
+    EXPECT_DOUBLE_EQ(job["steps"][7]["end_us"].get<double>(), 18.64);
+    EXPECT_TRUE(job["steps"][8]["end_us"].is_null()) << job["steps"][8].dump();
+    EXPECT_TRUE(job["steps"][9]["start_us"].is_null()) << job["steps"][9].dump();
 }
 
 TEST(FlowEngine, WaitingFlowStartsWhenItsSenderLearns)
