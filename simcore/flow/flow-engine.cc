@@ -751,7 +751,10 @@ FlowEngine::ForgetLocalPast(bool atDuration)
 {
     // ReadyLocal set NVLink transfers' times ahead of the clock: what the run's events never
     // reached (at or past the duration; past the time a limit stopped it) did not happen.
-    auto past = [&](double ps) { return atDuration ? ps >= m_endPs : ps > m_endPs; };
+    auto past = [&](double ps)
+    {
+        return atDuration ? ps >= m_endPs : ps > m_endPs;
+    };
     for (uint32_t f = m_transferBase; f < ExtraBase(); ++f)
     {
         FlowOutcome& o = m_out[f];

@@ -111,8 +111,9 @@ class FlowEngine
         {
             return m_scenario.flows[flow];
         }
-        return flow < ExtraBase() ? m_scenario.flows[m_scenario.transfers.flow[flow - m_transferBase]]
-                                  : m_extra[flow - ExtraBase()];
+        return flow < ExtraBase()
+                   ? m_scenario.flows[m_scenario.transfers.flow[flow - m_transferBase]]
+                   : m_extra[flow - ExtraBase()];
     }
 
     /** A flow's payload bytes (0: long-lived); a transfer's own. */
@@ -212,7 +213,8 @@ class FlowEngine
     bool IsLocalTransfer(uint32_t flow) const;
     /** NVLink transfer t is ready at atPs: its connection posts what it may, in order, at once. */
     void ReadyLocal(uint32_t t, double atPs);
-    /** Posts the NVLink transfers in m_localReady, and those they make ready, until none is left. */
+    /** Posts the NVLink transfers in m_localReady, and those they make ready, until none is left.
+     */
     void PostLocal();
     /** At the end of Run: the NVLink times set past its end are unset. */
     void ForgetLocalPast(bool atDuration);
@@ -260,7 +262,7 @@ class FlowEngine
     std::vector<double> m_readyPs;
     std::vector<uint32_t> m_depBegin;
     std::vector<uint32_t> m_dependents;
-    uint32_t m_transferBase = 0;     ///< TransferFlow(0)
+    uint32_t m_transferBase = 0; ///< TransferFlow(0)
     // connections carrying transfers (per scenario flow; empty without transfers)
     std::vector<uint8_t> m_transferReady; ///< per transfer: its inputs are known (+ its gap)
     std::vector<uint32_t> m_connPost;     ///< per connection: its next transfer to post
