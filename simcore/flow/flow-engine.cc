@@ -105,7 +105,14 @@ FlowEngine::BuildDependents()
         }
     }
     m_readyPs.assign(n, 0);
-    m_transferReady.assign(tr.Size(), 0);
+    m_transferState.assign(tr.Size(), 0);
+    for (std::size_t t = 0; t < tr.Size(); ++t)
+    {
+        if (m_scenario.flows[tr.flow[t]].local)
+        {
+            m_transferState[t] = kTransferLocal;
+        }
+    }
     m_connPost.assign(tr.flowBegin.begin(), tr.flowBegin.end() - 1);
     m_connSend = m_connPost;
     m_connBusy.assign(m_connPost.size(), 0);
@@ -396,8 +403,8 @@ FlowEngine::ReadyTransfer(uint32_t t)
         PostLocal();
         return;
     }
-    m_transferReady[t] = 1;
-    while (m_connPost[c] < tr.flowBegin[c + 1] && m_transferReady[m_connPost[c]])
+    m_transferState[t] |= kTransferReady;
+    while (m_connPost[c] < tr.flowBegin[c + 1] && (m_transferState[m_connPost[c]] & kTransferReady))
     {
         m_out[TransferFlow(m_connPost[c]++)].startPs = m_nowPs; // posted
     }
@@ -408,7 +415,7 @@ bool
 FlowEngine::IsLocalTransfer(uint32_t flow) const
 {
     return flow >= m_transferBase && flow < ExtraBase() &&
-           m_scenario.flows[m_scenario.transfers.flow[flow - m_transferBase]].local;
+           (m_transferState[flow - m_transferBase] & kTransferLocal) != 0;
 }
 
 void
@@ -421,9 +428,9 @@ FlowEngine::ReadyLocal(uint32_t t, double atPs)
     // starts by an event at its time. Run's end forgets what lies past it.
     const Transfers& tr = m_scenario.transfers;
     uint32_t c = tr.flow[t];
-    m_transferReady[t] = 1;
+    m_transferState[t] |= kTransferReady;
     m_readyPs[TransferFlow(t)] = atPs;
-    while (m_connPost[c] < tr.flowBegin[c + 1] && m_transferReady[m_connPost[c]])
+    while (m_connPost[c] < tr.flowBegin[c + 1] && (m_transferState[m_connPost[c]] & kTransferReady))
     {
         uint32_t u = m_connPost[c]++;
         uint32_t flow = TransferFlow(u);

@@ -264,7 +264,9 @@ class FlowEngine
     std::vector<uint32_t> m_dependents;
     uint32_t m_transferBase = 0; ///< TransferFlow(0)
     // connections carrying transfers (per scenario flow; empty without transfers)
-    std::vector<uint8_t> m_transferReady; ///< per transfer: its inputs are known (+ its gap)
+    static constexpr uint8_t kTransferReady = 1; ///< its inputs are known (+ its gap)
+    static constexpr uint8_t kTransferLocal = 2; ///< it rides NVLink
+    std::vector<uint8_t> m_transferState;        ///< per transfer: kTransfer* bits
     std::vector<uint32_t> m_connPost;     ///< per connection: its next transfer to post
     std::vector<uint32_t> m_connSend;     ///< per connection: its next posted transfer to send
     std::vector<uint8_t> m_connBusy;      ///< per network connection: a transfer is sending
