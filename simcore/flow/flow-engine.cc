@@ -135,16 +135,6 @@ FlowEngine::Push(double t, EventKind kind, uint32_t flow, uint32_t version)
 }
 
 uint64_t
-FlowEngine::GapNs(uint32_t flow) const
-{
-    if (flow >= m_transferBase && flow < ExtraBase())
-    {
-        return m_scenario.transfers.deps.gapNs[flow - m_transferBase];
-    }
-    return flow < m_scenario.deps.gapNs.size() ? m_scenario.deps.gapNs[flow] : 0;
-}
-
-uint64_t
 FlowEngine::LocalNs(uint32_t flow) const
 {
     const Transfers& tr = m_scenario.transfers;
@@ -548,9 +538,9 @@ FlowEngine::Finish(uint32_t flow, double atPs)
     for (uint32_t k = m_depBegin[flow]; k < m_depBegin[flow + 1]; ++k)
     {
         uint32_t d = m_dependents[k];
-        const FlowSpec& waiting = Spec(d);
         double known = atPs;
-        if (LearnsByAck(input, waiting))
+        // (an NVLink input teaches no one by ACK: its dependents' specs are not needed)
+        if (!input.local && LearnsByAck(input, Spec(d)))
         {
             known += static_cast<double>(AckReturnPs(flow));
         }

@@ -200,7 +200,14 @@ class FlowEngine
 
     void Push(double t, EventKind kind, uint32_t flow, uint32_t version = 0);
     /** The compute a flow adds after its inputs (the scenario's, or its transfer's), ns. */
-    uint64_t GapNs(uint32_t flow) const;
+    uint64_t GapNs(uint32_t flow) const
+    {
+        if (flow >= m_transferBase && flow < ExtraBase())
+        {
+            return m_scenario.transfers.deps.gapNs[flow - m_transferBase];
+        }
+        return flow < m_scenario.deps.gapNs.size() ? m_scenario.deps.gapNs[flow] : 0;
+    }
     /** An NVLink flow's or transfer's duration, ns (0: none). */
     uint64_t LocalNs(uint32_t flow) const;
     void Handle(const Event& e);
@@ -267,10 +274,10 @@ class FlowEngine
     static constexpr uint8_t kTransferReady = 1; ///< its inputs are known (+ its gap)
     static constexpr uint8_t kTransferLocal = 2; ///< it rides NVLink
     std::vector<uint8_t> m_transferState;        ///< per transfer: kTransfer* bits
-    std::vector<uint32_t> m_connPost;     ///< per connection: its next transfer to post
-    std::vector<uint32_t> m_connSend;     ///< per connection: its next posted transfer to send
-    std::vector<uint8_t> m_connBusy;      ///< per network connection: a transfer is sending
-    std::vector<uint32_t> m_localReady;   ///< NVLink transfers whose inputs are all known
+    std::vector<uint32_t> m_connPost;            ///< per connection: its next transfer to post
+    std::vector<uint32_t> m_connSend;   ///< per connection: its next posted transfer to send
+    std::vector<uint8_t> m_connBusy;    ///< per network connection: a transfer is sending
+    std::vector<uint32_t> m_localReady; ///< NVLink transfers whose inputs are all known
     std::vector<uint32_t> m_changed;
     std::vector<FlowSpec> m_extra; ///< the drivers' flows
     FlowDriver* m_driver = nullptr;
