@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <tuple>
+#include <unordered_map>
 
 namespace fabric
 {
@@ -23,6 +23,73 @@ namespace
 
 /** NVLink per GPU and direction when the topology names none (H100: 450 GB/s each way). */
 constexpr double kDefaultNvlinkGbps = 3600;
+
+/** What makes a connection of EmitPlan: the plan's connection, its ranks, NVLink or not. */
+struct ConnectionKey
+{
+    uint32_t connection = 0;
+    uint32_t src = 0;
+    uint32_t dst = 0;
+    bool local = false;
+
+    bool operator==(const ConnectionKey& o) const
+    {
+        return connection == o.connection && src == o.src && dst == o.dst && local == o.local;
+    }
+};
+
+struct ConnectionKeyHash
+{
+    std::size_t operator()(const ConnectionKey& k) const
+    {
+        uint64_t a = (static_cast<uint64_t>(k.connection) << 32) | k.src;
+        uint64_t b = (static_cast<uint64_t>(k.dst) << 1) | (k.local ? 1 : 0);
+        uint64_t h = a * 0x9E3779B97F4A7C15ULL ^ (b + 0x632BE59BD9B4E019ULL + (a >> 29));
+        return static_cast<std::size_t>(h ^ (h >> 32));
+    }
+};
+
+/**
+ * The connection (slot) of each key, numbered in order of first appearance. A plan's network
+ * connections are numbered densely from 0 (a collective's per (channel, sender, receiver), a
+ * training job's job-wide), each with one (sender, receiver): a table by connection number
+ * finds them without hashing. Keys it cannot hold (markers' connections near UINT32_MAX, a
+ * number seen with other ranks) go to a hash map.
+ */
+class ConnectionSlots
+{
+  public:
+    explicit ConnectionSlots(std::size_t transfers)
+        : m_byConnection(transfers, UINT32_MAX)
+    {
+    }
+
+    /** The key's slot, and whether it is new (then `next` is its slot). */
+    std::pair<uint32_t, bool> Find(const ConnectionKey& key,
+                                   uint32_t next,
+                                   const std::vector<ConnectionKey>& keys)
+    {
+        if (key.connection < m_byConnection.size())
+        {
+            uint32_t& slot = m_byConnection[key.connection];
+            if (slot == UINT32_MAX)
+            {
+                slot = next;
+                return {next, true};
+            }
+            if (keys[slot] == key)
+            {
+                return {slot, false};
+            }
+        }
+        auto [it, fresh] = m_other.emplace(key, next);
+        return {it->second, fresh};
+    }
+
+  private:
+    std::vector<uint32_t> m_byConnection; ///< slot per plan connection number; UINT32_MAX: none
+    std::unordered_map<ConnectionKey, uint32_t, ConnectionKeyHash> m_other;
+};
 
 } // namespace
 
@@ -301,7 +368,7 @@ GenerateCollective(GeneratorContext& g, ServerPool& pool)
                                              ", more than the limit of " +
                                              std::to_string(kMaxTransfers));
     }
-    std::vector<Transfer> plan;
+    TransferPlan plan;
     try
     {
         if (stream || program)
@@ -426,7 +493,7 @@ EmitRingProgram(GeneratorContext& g, uint32_t job, const JobRanks& ranks, const 
 }
 
 void
-EmitPlan(GeneratorContext& g, uint32_t job, const JobRanks& ranks, const std::vector<Transfer>& plan)
+EmitPlan(GeneratorContext& g, uint32_t job, const JobRanks& ranks, const TransferPlan& plan)
 {
     FlowRelations& rel = g.Relations();
     if (static_cast<double>(rel.transferFlow.size()) + static_cast<double>(plan.size()) >
@@ -445,19 +512,19 @@ EmitPlan(GeneratorContext& g, uint32_t job, const JobRanks& ranks, const std::ve
                (ranks.nvlinkServer[t.src] != UINT32_MAX &&
                 ranks.nvlinkServer[t.src] == ranks.nvlinkServer[t.dst]);
     };
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t, bool>, uint32_t> slot;
     std::vector<uint32_t> connectionOf(plan.size());
-    std::vector<std::tuple<uint32_t, uint32_t, uint32_t, bool>> keys;
+    std::vector<ConnectionKey> keys;
+    ConnectionSlots slots(plan.size());
     for (std::size_t i = 0; i < plan.size(); ++i)
     {
         const Transfer& t = plan[i];
-        auto key = std::make_tuple(t.connection, t.src, t.dst, isLocal(t));
-        auto [it, fresh] = slot.emplace(key, static_cast<uint32_t>(keys.size()));
+        ConnectionKey key{t.connection, t.src, t.dst, isLocal(t)};
+        auto [slot, fresh] = slots.Find(key, static_cast<uint32_t>(keys.size()), keys);
         if (fresh)
         {
             keys.push_back(key);
         }
-        connectionOf[i] = it->second;
+        connectionOf[i] = slot;
     }
     g.Expect(static_cast<double>(keys.size()));
     uint32_t base = static_cast<uint32_t>(g.Flows().size());
@@ -478,11 +545,7 @@ EmitPlan(GeneratorContext& g, uint32_t job, const JobRanks& ranks, const std::ve
         rel.transferAfterBegin.push_back(0);
     }
     // sized once (millions of rows: growing by doubling would hold up to twice them)
-    std::size_t inputs = 0;
-    for (const Transfer& t : plan)
-    {
-        inputs += t.after.size();
-    }
+    std::size_t inputs = plan.InputCount();
     rel.transferFlow.reserve(first + plan.size());
     rel.transferBytes.reserve(first + plan.size());
     rel.transferJob.reserve(first + plan.size());
@@ -509,7 +572,7 @@ EmitPlan(GeneratorContext& g, uint32_t job, const JobRanks& ranks, const std::ve
         rel.transferFlow.push_back(flow);
         rel.transferBytes.push_back(t.bytes);
         rel.transferJob.push_back(jf);
-        for (uint32_t a : t.after)
+        for (uint32_t a : plan.After(i))
         {
             if (a >= i)
             {
