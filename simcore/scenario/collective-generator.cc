@@ -59,8 +59,9 @@ struct ConnectionKeyHash
 class ConnectionSlots
 {
   public:
+    /** A table for connection numbers below `transfers` (the plan's size bounds them). */
     explicit ConnectionSlots(std::size_t transfers)
-        : m_byConnection(transfers, UINT32_MAX)
+        : m_tableLimit(transfers)
     {
     }
 
@@ -69,8 +70,15 @@ class ConnectionSlots
                                    uint32_t next,
                                    const std::vector<ConnectionKey>& keys)
     {
-        if (key.connection < m_byConnection.size())
+        if (key.connection < m_tableLimit)
         {
+            if (key.connection >= m_byConnection.size())
+            {
+                // grown as numbers appear: a table as large as the connections, not the plan
+                std::size_t size = std::max<std::size_t>(key.connection + 1,
+                                                         2 * m_byConnection.size());
+                m_byConnection.resize(std::min(size, m_tableLimit), UINT32_MAX);
+            }
             uint32_t& slot = m_byConnection[key.connection];
             if (slot == UINT32_MAX)
             {
@@ -87,6 +95,7 @@ class ConnectionSlots
     }
 
   private:
+    std::size_t m_tableLimit;
     std::vector<uint32_t> m_byConnection; ///< slot per plan connection number; UINT32_MAX: none
     std::unordered_map<ConnectionKey, uint32_t, ConnectionKeyHash> m_other;
 };

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <type_traits>
 
 namespace fabric
 {
@@ -664,20 +665,27 @@ Finish(std::vector<FlowSpec> flows, FlowRelations& rel)
         {
             newTransfer[i] = fill[newId[rel.transferFlow[i]]]++;
         }
-        x.flow.resize(n);
-        x.bytes.resize(n);
-        x.job.resize(n);
+        std::vector<uint32_t>().swap(fill);
+        // Each list is carried to the new numbering and then freed, so a plan of millions of
+        // transfers is held twice one list at a time, not all of them at once.
+        auto carry = [&](auto& from, auto& to, auto value)
+        {
+            to.resize(n);
+            for (std::size_t i = 0; i < n; ++i)
+            {
+                to[newTransfer[i]] = value(from[i]);
+            }
+            std::decay_t<decltype(from)>().swap(from);
+        };
+        carry(rel.transferFlow, x.flow, [&](uint32_t f) { return newId[f]; });
+        carry(rel.transferBytes, x.bytes, [](uint64_t b) { return b; });
+        carry(rel.transferJob, x.job, [](const JobFlow& j) { return j; });
         FlowDependencies& d = x.deps;
-        d.gapNs.assign(n, 0);
+        carry(rel.transferGapNs, d.gapNs, [](uint64_t gap) { return gap; });
         std::vector<uint32_t> oldOf(n);
         for (std::size_t i = 0; i < n; ++i)
         {
-            uint32_t k = newTransfer[i];
-            oldOf[k] = static_cast<uint32_t>(i);
-            x.flow[k] = newId[rel.transferFlow[i]];
-            x.bytes[k] = rel.transferBytes[i];
-            x.job[k] = rel.transferJob[i];
-            d.gapNs[k] = rel.transferGapNs[i];
+            oldOf[newTransfer[i]] = static_cast<uint32_t>(i);
         }
         d.begin.reserve(n + 1);
         d.begin.push_back(0);
@@ -691,8 +699,8 @@ Finish(std::vector<FlowSpec> flows, FlowRelations& rel)
             }
             d.begin.push_back(static_cast<uint32_t>(d.on.size()));
         }
-        std::vector<uint32_t>().swap(rel.transferFlow);
         std::vector<uint32_t>().swap(rel.transferAfter);
+        std::vector<uint32_t>().swap(rel.transferAfterBegin);
     }
     if (!rel.rings.empty())
     {
