@@ -553,18 +553,44 @@ EmitPlan(GeneratorContext& g, uint32_t job, const JobRanks& ranks, const Transfe
     {
         rel.transferAfterBegin.push_back(0);
     }
+    std::size_t n = plan.size();
+    // The plan's transfers are listed connection by connection (its flows' order), each
+    // connection's in plan order: the numbering Finish gives them (traffic-generator.cc), so a
+    // job's lists need no reordering there. at[c]: the next row of connection c.
+    std::vector<uint32_t> at(keys.size() + 1, 0);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        for (uint32_t a : plan.After(i))
+        {
+            if (a >= i)
+            {
+                // transfers post in plan order on each connection: an input listed later could
+                // deadlock it
+                throw ScenarioError(g.Reader().GetPath(),
+                                    "plan transfer " + std::to_string(i) + " waits for transfer " +
+                                        std::to_string(a) + ", which is not before it");
+            }
+        }
+        ++at[connectionOf[i] + 1];
+    }
+    at[0] = first;
+    for (std::size_t c = 0; c < keys.size(); ++c)
+    {
+        at[c + 1] += at[c];
+    }
     // sized once (millions of rows: growing by doubling would hold up to twice them)
-    std::size_t inputs = plan.InputCount();
-    rel.transferFlow.reserve(first + plan.size());
-    rel.transferBytes.reserve(first + plan.size());
-    rel.transferJob.reserve(first + plan.size());
-    rel.transferGapNs.reserve(first + plan.size());
-    rel.transferAfterBegin.reserve(first + plan.size() + 1);
-    rel.transferAfter.reserve(rel.transferAfter.size() + inputs);
-    for (std::size_t i = 0; i < plan.size(); ++i)
+    rel.transferFlow.resize(first + n);
+    rel.transferBytes.resize(first + n);
+    rel.transferJob.resize(first + n);
+    rel.transferGapNs.resize(first + n);
+    rel.transferAfterBegin.resize(first + n + 1);
+    std::vector<uint32_t>& rowOf = connectionOf; // from here on: each transfer's row
+    for (std::size_t i = 0; i < n; ++i)
     {
         const Transfer& t = plan[i];
         uint32_t flow = flowOf[connectionOf[i]];
+        uint32_t row = at[connectionOf[i]]++;
+        rowOf[i] = row;
         FlowSpec& spec = g.Flows()[flow];
         spec.sizeBytes += t.bytes;
         JobFlow jf;
@@ -578,23 +604,24 @@ EmitPlan(GeneratorContext& g, uint32_t job, const JobRanks& ranks, const Transfe
                 1, static_cast<uint64_t>(std::llround(static_cast<double>(t.bytes) * 8.0 /
                                                       ranks.nvlinkGbps)));
         }
-        rel.transferFlow.push_back(flow);
-        rel.transferBytes.push_back(t.bytes);
-        rel.transferJob.push_back(jf);
+        rel.transferFlow[row] = flow;
+        rel.transferBytes[row] = t.bytes;
+        rel.transferJob[row] = jf;
+        rel.transferGapNs[row] = t.gapNs;
+        rel.transferAfterBegin[row + 1] = static_cast<uint32_t>(plan.After(i).size());
+    }
+    for (std::size_t row = first; row < first + n; ++row)
+    {
+        rel.transferAfterBegin[row + 1] += rel.transferAfterBegin[row];
+    }
+    rel.transferAfter.resize(rel.transferAfterBegin[first + n]);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        uint32_t w = rel.transferAfterBegin[rowOf[i]];
         for (uint32_t a : plan.After(i))
         {
-            if (a >= i)
-            {
-                // transfers post in plan order on each connection: an input listed later could
-                // deadlock it
-                throw ScenarioError(g.Reader().GetPath(),
-                                    "plan transfer " + std::to_string(i) + " waits for transfer " +
-                                        std::to_string(a) + ", which is not before it");
-            }
-            rel.transferAfter.push_back(first + a);
+            rel.transferAfter[w++] = rowOf[a];
         }
-        rel.transferAfterBegin.push_back(static_cast<uint32_t>(rel.transferAfter.size()));
-        rel.transferGapNs.push_back(t.gapNs);
     }
 }
 
