@@ -585,6 +585,8 @@ EmitPlan(GeneratorContext& g, uint32_t job, const JobRanks& ranks, const Transfe
     rel.transferGapNs.resize(first + n);
     rel.transferAfterBegin.resize(first + n + 1);
     std::vector<uint32_t>& rowOf = connectionOf; // from here on: each transfer's row
+    uint64_t localBytes = 0; // an NVLink transfer's bytes and duration, the last computed
+    uint64_t localNs = 0;
     for (std::size_t i = 0; i < n; ++i)
     {
         const Transfer& t = plan[i];
@@ -600,9 +602,15 @@ EmitPlan(GeneratorContext& g, uint32_t job, const JobRanks& ranks, const Transfe
         jf.channel = t.channel;
         if (spec.local && t.src != t.dst && t.bytes > 0)
         {
-            jf.localNs = std::max<uint64_t>(
-                1, static_cast<uint64_t>(std::llround(static_cast<double>(t.bytes) * 8.0 /
-                                                      ranks.nvlinkGbps)));
+            if (t.bytes != localBytes)
+            {
+                // a plan's NVLink steps mostly share one size: one division per size in a row
+                localBytes = t.bytes;
+                localNs = std::max<uint64_t>(
+                    1, static_cast<uint64_t>(std::llround(static_cast<double>(t.bytes) * 8.0 /
+                                                          ranks.nvlinkGbps)));
+            }
+            jf.localNs = localNs;
         }
         rel.transferFlow[row] = flow;
         rel.transferBytes[row] = t.bytes;
