@@ -74,10 +74,7 @@ struct JobRanks
  * The collective generator calls it with PlanCollective's transfers; a generator that composes
  * several plans (a training iteration) calls it once with all of them.
  */
-void EmitPlan(GeneratorContext& g,
-              uint32_t job,
-              const JobRanks& ranks,
-              const TransferPlan& plan);
+void EmitPlan(GeneratorContext& g, uint32_t job, const JobRanks& ranks, const TransferPlan& plan);
 
 /**
  * A streamable ring (collective-plan.h, Streamable) as a RingProgram: the connections EmitPlan

@@ -344,6 +344,48 @@ TEST(CollectiveGenerator, JobsNvlinkStepsAndDependencies)
     }
 }
 
+TEST(CollectiveGenerator, TwoJobsTransfersAreNumberedByConnectionWhicheverStartsFirst)
+{
+    // job A is generated first; starting later, its connections sort after job B's, so the
+    // scenario's numbering reorders the transfers EmitPlan listed (at the same start it keeps
+    // them): either way each connection's transfers are consecutive, in step order, and wait
+    // only for transfers of their own job with earlier steps
+    for (const char* startA : {"0", "50"})
+    {
+        SCOPED_TRACE(startA);
+        auto s = LoadScenario(Doc(R"([
+            {"kind": "collective", "op": "all_reduce", "message_bytes": 800000, "servers": 2,
+             "job": "A", "start_us": )" + std::string(startA) + R"(},
+            {"kind": "collective", "op": "all_gather", "message_bytes": 800000, "servers": 2,
+             "job": "B"}])"));
+        ASSERT_EQ(s.jobs.size(), 2u);
+        const Transfers& tr = s.transfers;
+        ASSERT_EQ(tr.Size(), 2u * 7 * 8 + 7u * 8);
+        ASSERT_EQ(s.flows.size(), 16u);
+        uint32_t firstJob = s.jobFlows[s.flows[0].id].job;
+        EXPECT_EQ(firstJob, std::string(startA) == "0" ? 0u : 1u);
+        for (const FlowSpec& f : s.flows)
+        {
+            uint32_t job = s.jobFlows[f.id].job;
+            for (uint32_t t = tr.flowBegin[f.id]; t < tr.flowBegin[f.id + 1]; ++t)
+            {
+                EXPECT_EQ(tr.flow[t], f.id);
+                EXPECT_EQ(tr.job[t].job, job);
+                if (t > tr.flowBegin[f.id])
+                {
+                    EXPECT_GT(tr.job[t].step, tr.job[t - 1].step) << "transfer " << t;
+                }
+                for (uint32_t k = tr.deps.begin[t]; k < tr.deps.begin[t + 1]; ++k)
+                {
+                    uint32_t on = tr.deps.on[k];
+                    EXPECT_EQ(tr.job[on].job, job);
+                    EXPECT_LT(tr.job[on].step, tr.job[t].step);
+                }
+            }
+        }
+    }
+}
+
 TEST(CollectiveGenerator, ConnectionsPerAlgorithmAndTheTransferLimit)
 {
     auto count = [](const std::string& op, const std::string& algorithm, uint32_t channels) {
