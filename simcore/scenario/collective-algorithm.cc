@@ -177,7 +177,7 @@ PlanBuilder::Add(uint32_t src,
                  uint64_t bytes,
                  uint32_t step,
                  uint32_t channel,
-                 std::vector<uint32_t> after)
+                 const std::vector<uint32_t>& after)
 {
     Transfer t;
     t.src = src;
@@ -193,9 +193,41 @@ PlanBuilder::Add(uint32_t src,
         m_onConnection.emplace_back();
     }
     t.connection = it->second;
-    t.after = std::move(after);
-    uint32_t index = static_cast<uint32_t>(m_out.size());
-    m_out.push_back(std::move(t));
+    bool nextIteration = m_iteration > 0 && after.empty();
+    if (nextIteration)
+    {
+        t.gapNs = m_req.computeNs;
+    }
+    uint32_t index = m_out.Add(t);
+    if (nextIteration)
+    {
+        // A rank's next iteration starts computeNs after all its transfers of the previous
+        // one completed (what it sent arrived, what it awaits came).
+        const std::vector<uint32_t>& prev = m_prevTouch[src];
+        m_out.AddInputs(prev.begin(), prev.end());
+    }
+    else
+    {
+        m_out.AddInputs(after.begin(), after.end());
+    }
+    // A connection (QP) carries its transfers in order with a bounded window: a transfer also
+    // waits for the transfer w places before it on its connection, w the smallest >= 2 that
+    // puts kConnectionWindowBytes in flight with it. So large chunks pipeline one behind the
+    // other instead of all sharing the link at once, and small steps may run ahead to cover the
+    // path's latency (NCCL's slots per connection).
+    std::vector<uint32_t>& sent = m_onConnection[t.connection];
+    uint64_t inFlight = bytes;
+    std::size_t w = 1;
+    while (w <= sent.size() && (w < 2 || inFlight < kConnectionWindowBytes))
+    {
+        inFlight += m_out[sent[sent.size() - w]].bytes;
+        ++w;
+    }
+    if (w <= sent.size())
+    {
+        m_out.AddInput(sent[sent.size() - w]);
+    }
+    sent.push_back(index);
     m_touch[src].push_back(index);
     m_touch[dst].push_back(index);
     return index;

@@ -74,15 +74,17 @@ class PlanBuilder
     uint64_t PipelineChunk() const;
 
     /**
-     * Adds a transfer of the current iteration and returns its index; the same (channel, src,
-     * dst) is the same connection.
+     * Adds a transfer of the current iteration after `after` and returns its index; the same
+     * (channel, src, dst) is the same connection. The transfer also waits for what the
+     * iteration and its connection's window ask (collective-plan.cc: when it is added, all it
+     * depends on is known).
      */
     uint32_t Add(uint32_t src,
                  uint32_t dst,
                  uint64_t bytes,
                  uint32_t step,
                  uint32_t channel,
-                 std::vector<uint32_t> after);
+                 const std::vector<uint32_t>& after);
 
     /**
      * A ring of `steps` steps over `order` (position p sends to p + 1), each moving `block`
@@ -102,8 +104,9 @@ class PlanBuilder
     uint32_t m_n;
     Servers m_servers;
     uint32_t m_iteration = 0;
-    std::vector<Transfer> m_out;
+    TransferPlan m_out;
     std::vector<std::vector<uint32_t>> m_touch; ///< per rank: the transfers it sends or receives
+    std::vector<std::vector<uint32_t>> m_prevTouch; ///< m_touch of the iteration before
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> m_connections;
     std::vector<std::vector<uint32_t>> m_onConnection; ///< per connection: its transfers in order
 };

@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <tuple>
+#include <unordered_map>
 
 namespace fabric
 {
@@ -23,6 +23,82 @@ namespace
 
 /** NVLink per GPU and direction when the topology names none (H100: 450 GB/s each way). */
 constexpr double kDefaultNvlinkGbps = 3600;
+
+/** What makes a connection of EmitPlan: the plan's connection, its ranks, NVLink or not. */
+struct ConnectionKey
+{
+    uint32_t connection = 0;
+    uint32_t src = 0;
+    uint32_t dst = 0;
+    bool local = false;
+
+    bool operator==(const ConnectionKey& o) const
+    {
+        return connection == o.connection && src == o.src && dst == o.dst && local == o.local;
+    }
+};
+
+struct ConnectionKeyHash
+{
+    std::size_t operator()(const ConnectionKey& k) const
+    {
+        uint64_t a = (static_cast<uint64_t>(k.connection) << 32) | k.src;
+        uint64_t b = (static_cast<uint64_t>(k.dst) << 1) | (k.local ? 1 : 0);
+        uint64_t h = a * 0x9E3779B97F4A7C15ULL ^ (b + 0x632BE59BD9B4E019ULL + (a >> 29));
+        return static_cast<std::size_t>(h ^ (h >> 32));
+    }
+};
+
+/**
+ * The connection (slot) of each key, numbered in order of first appearance. A plan's network
+ * connections are numbered densely from 0 (a collective's per (channel, sender, receiver), a
+ * training job's job-wide), each with one (sender, receiver): a table by connection number
+ * finds them without hashing. Keys it cannot hold (markers' connections near UINT32_MAX, a
+ * number seen with other ranks) go to a hash map.
+ */
+class ConnectionSlots
+{
+  public:
+    /** A table for connection numbers below `transfers` (the plan's size bounds them). */
+    explicit ConnectionSlots(std::size_t transfers)
+        : m_tableLimit(transfers)
+    {
+    }
+
+    /** The key's slot, and whether it is new (then `next` is its slot). */
+    std::pair<uint32_t, bool> Find(const ConnectionKey& key,
+                                   uint32_t next,
+                                   const std::vector<ConnectionKey>& keys)
+    {
+        if (key.connection < m_tableLimit)
+        {
+            if (key.connection >= m_byConnection.size())
+            {
+                // grown as numbers appear: a table as large as the connections, not the plan
+                std::size_t size = std::max<std::size_t>(key.connection + 1,
+                                                         2 * m_byConnection.size());
+                m_byConnection.resize(std::min(size, m_tableLimit), UINT32_MAX);
+            }
+            uint32_t& slot = m_byConnection[key.connection];
+            if (slot == UINT32_MAX)
+            {
+                slot = next;
+                return {next, true};
+            }
+            if (keys[slot] == key)
+            {
+                return {slot, false};
+            }
+        }
+        auto [it, fresh] = m_other.emplace(key, next);
+        return {it->second, fresh};
+    }
+
+  private:
+    std::size_t m_tableLimit;
+    std::vector<uint32_t> m_byConnection; ///< slot per plan connection number; UINT32_MAX: none
+    std::unordered_map<ConnectionKey, uint32_t, ConnectionKeyHash> m_other;
+};
 
 } // namespace
 
@@ -301,7 +377,7 @@ GenerateCollective(GeneratorContext& g, ServerPool& pool)
                                              ", more than the limit of " +
                                              std::to_string(kMaxTransfers));
     }
-    std::vector<Transfer> plan;
+    TransferPlan plan;
     try
     {
         if (stream || program)
@@ -426,7 +502,7 @@ EmitRingProgram(GeneratorContext& g, uint32_t job, const JobRanks& ranks, const 
 }
 
 void
-EmitPlan(GeneratorContext& g, uint32_t job, const JobRanks& ranks, const std::vector<Transfer>& plan)
+EmitPlan(GeneratorContext& g, uint32_t job, const JobRanks& ranks, const TransferPlan& plan)
 {
     FlowRelations& rel = g.Relations();
     if (static_cast<double>(rel.transferFlow.size()) + static_cast<double>(plan.size()) >
@@ -445,19 +521,19 @@ EmitPlan(GeneratorContext& g, uint32_t job, const JobRanks& ranks, const std::ve
                (ranks.nvlinkServer[t.src] != UINT32_MAX &&
                 ranks.nvlinkServer[t.src] == ranks.nvlinkServer[t.dst]);
     };
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t, bool>, uint32_t> slot;
     std::vector<uint32_t> connectionOf(plan.size());
-    std::vector<std::tuple<uint32_t, uint32_t, uint32_t, bool>> keys;
+    std::vector<ConnectionKey> keys;
+    ConnectionSlots slots(plan.size());
     for (std::size_t i = 0; i < plan.size(); ++i)
     {
         const Transfer& t = plan[i];
-        auto key = std::make_tuple(t.connection, t.src, t.dst, isLocal(t));
-        auto [it, fresh] = slot.emplace(key, static_cast<uint32_t>(keys.size()));
+        ConnectionKey key{t.connection, t.src, t.dst, isLocal(t)};
+        auto [slot, fresh] = slots.Find(key, static_cast<uint32_t>(keys.size()), keys);
         if (fresh)
         {
             keys.push_back(key);
         }
-        connectionOf[i] = it->second;
+        connectionOf[i] = slot;
     }
     g.Expect(static_cast<double>(keys.size()));
     uint32_t base = static_cast<uint32_t>(g.Flows().size());
@@ -477,39 +553,14 @@ EmitPlan(GeneratorContext& g, uint32_t job, const JobRanks& ranks, const std::ve
     {
         rel.transferAfterBegin.push_back(0);
     }
-    // sized once (millions of rows: growing by doubling would hold up to twice them)
-    std::size_t inputs = 0;
-    for (const Transfer& t : plan)
+    std::size_t n = plan.size();
+    // The plan's transfers are listed connection by connection (its flows' order), each
+    // connection's in plan order: the numbering Finish gives them (traffic-generator.cc), so a
+    // job's lists need no reordering there. at[c]: the next row of connection c.
+    std::vector<uint32_t> at(keys.size() + 1, 0);
+    for (std::size_t i = 0; i < n; ++i)
     {
-        inputs += t.after.size();
-    }
-    rel.transferFlow.reserve(first + plan.size());
-    rel.transferBytes.reserve(first + plan.size());
-    rel.transferJob.reserve(first + plan.size());
-    rel.transferGapNs.reserve(first + plan.size());
-    rel.transferAfterBegin.reserve(first + plan.size() + 1);
-    rel.transferAfter.reserve(rel.transferAfter.size() + inputs);
-    for (std::size_t i = 0; i < plan.size(); ++i)
-    {
-        const Transfer& t = plan[i];
-        uint32_t flow = flowOf[connectionOf[i]];
-        FlowSpec& spec = g.Flows()[flow];
-        spec.sizeBytes += t.bytes;
-        JobFlow jf;
-        jf.job = job;
-        jf.iteration = t.iteration;
-        jf.step = t.step;
-        jf.channel = t.channel;
-        if (spec.local && t.src != t.dst && t.bytes > 0)
-        {
-            jf.localNs = std::max<uint64_t>(
-                1, static_cast<uint64_t>(std::llround(static_cast<double>(t.bytes) * 8.0 /
-                                                      ranks.nvlinkGbps)));
-        }
-        rel.transferFlow.push_back(flow);
-        rel.transferBytes.push_back(t.bytes);
-        rel.transferJob.push_back(jf);
-        for (uint32_t a : t.after)
+        for (uint32_t a : plan.After(i))
         {
             if (a >= i)
             {
@@ -519,10 +570,66 @@ EmitPlan(GeneratorContext& g, uint32_t job, const JobRanks& ranks, const std::ve
                                     "plan transfer " + std::to_string(i) + " waits for transfer " +
                                         std::to_string(a) + ", which is not before it");
             }
-            rel.transferAfter.push_back(first + a);
         }
-        rel.transferAfterBegin.push_back(static_cast<uint32_t>(rel.transferAfter.size()));
-        rel.transferGapNs.push_back(t.gapNs);
+        ++at[connectionOf[i] + 1];
+    }
+    at[0] = first;
+    for (std::size_t c = 0; c < keys.size(); ++c)
+    {
+        at[c + 1] += at[c];
+    }
+    // sized once (millions of rows: growing by doubling would hold up to twice them)
+    rel.transferFlow.resize(first + n);
+    rel.transferBytes.resize(first + n);
+    rel.transferJob.resize(first + n);
+    rel.transferGapNs.resize(first + n);
+    rel.transferAfterBegin.resize(first + n + 1);
+    std::vector<uint32_t>& rowOf = connectionOf; // from here on: each transfer's row
+    uint64_t localBytes = 0; // an NVLink transfer's bytes and duration, the last computed
+    uint64_t localNs = 0;
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        const Transfer& t = plan[i];
+        uint32_t flow = flowOf[connectionOf[i]];
+        uint32_t row = at[connectionOf[i]]++;
+        rowOf[i] = row;
+        FlowSpec& spec = g.Flows()[flow];
+        spec.sizeBytes += t.bytes;
+        JobFlow jf;
+        jf.job = job;
+        jf.iteration = t.iteration;
+        jf.step = t.step;
+        jf.channel = t.channel;
+        if (spec.local && t.src != t.dst && t.bytes > 0)
+        {
+            if (t.bytes != localBytes)
+            {
+                // a plan's NVLink steps mostly share one size: one division per size in a row
+                localBytes = t.bytes;
+                localNs = std::max<uint64_t>(
+                    1, static_cast<uint64_t>(std::llround(static_cast<double>(t.bytes) * 8.0 /
+                                                          ranks.nvlinkGbps)));
+            }
+            jf.localNs = localNs;
+        }
+        rel.transferFlow[row] = flow;
+        rel.transferBytes[row] = t.bytes;
+        rel.transferJob[row] = jf;
+        rel.transferGapNs[row] = t.gapNs;
+        rel.transferAfterBegin[row + 1] = static_cast<uint32_t>(plan.After(i).size());
+    }
+    for (std::size_t row = first; row < first + n; ++row)
+    {
+        rel.transferAfterBegin[row + 1] += rel.transferAfterBegin[row];
+    }
+    rel.transferAfter.resize(rel.transferAfterBegin[first + n]);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        uint32_t w = rel.transferAfterBegin[rowOf[i]];
+        for (uint32_t a : plan.After(i))
+        {
+            rel.transferAfter[w++] = rowOf[a];
+        }
     }
 }
 

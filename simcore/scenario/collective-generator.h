@@ -68,16 +68,13 @@ struct JobRanks
 
 /**
  * The one way a plan (collective-plan.h: transfers between ranks, each waiting for the
- * transfers in its `after`, plus its gapNs) becomes traffic of job `job` (an index into
+ * transfers of its After(i), plus its gapNs) becomes traffic of job `job` (an index into
  * g.Relations().jobs, pushed by the caller): network transfers, NVLink transfers (two ranks of
  * one server) and markers (0 bytes, src == dst: complete at once, after their inputs + gapNs).
  * The collective generator calls it with PlanCollective's transfers; a generator that composes
  * several plans (a training iteration) calls it once with all of them.
  */
-void EmitPlan(GeneratorContext& g,
-              uint32_t job,
-              const JobRanks& ranks,
-              const std::vector<Transfer>& plan);
+void EmitPlan(GeneratorContext& g, uint32_t job, const JobRanks& ranks, const TransferPlan& plan);
 
 /**
  * A streamable ring (collective-plan.h, Streamable) as a RingProgram: the connections EmitPlan

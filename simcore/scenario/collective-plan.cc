@@ -28,53 +28,19 @@ class Planner : public collective::PlanBuilder
     {
     }
 
-    std::vector<Transfer> Run()
+    TransferPlan Run()
     {
-        std::vector<std::vector<uint32_t>> prevTouch;
+        // PlanBuilder::Add wires each transfer to the iteration before and to its
+        // connection's window as it is added
         for (uint32_t it = 0; it < m_req.iterations; ++it)
         {
             m_iteration = it;
+            m_prevTouch.swap(m_touch);
             m_touch.assign(m_n, {});
-            std::size_t first = m_out.size();
             for (uint32_t c = 0; c < m_req.channels; ++c)
             {
                 m_algorithm.PlanChannel(*this, c);
             }
-            if (it > 0)
-            {
-                // A rank's next iteration starts computeNs after all its transfers of the
-                // previous one completed (what it sent arrived, what it awaits came).
-                for (std::size_t i = first; i < m_out.size(); ++i)
-                {
-                    if (m_out[i].after.empty())
-                    {
-                        m_out[i].after = prevTouch[m_out[i].src];
-                        m_out[i].gapNs = m_req.computeNs;
-                    }
-                }
-            }
-            // A connection (QP) carries its transfers in order with a bounded window: a
-            // transfer also waits for the transfer w places before it on its connection, w the
-            // smallest >= 2 that puts kConnectionWindowBytes in flight with it. So large chunks
-            // pipeline one behind the other instead of all sharing the link at once, and small
-            // steps may run ahead to cover the path's latency (NCCL's slots per connection).
-            for (std::size_t i = first; i < m_out.size(); ++i)
-            {
-                std::vector<uint32_t>& sent = m_onConnection[m_out[i].connection];
-                uint64_t inFlight = m_out[i].bytes;
-                std::size_t w = 1;
-                while (w <= sent.size() && (w < 2 || inFlight < kConnectionWindowBytes))
-                {
-                    inFlight += m_out[sent[sent.size() - w]].bytes;
-                    ++w;
-                }
-                if (w <= sent.size())
-                {
-                    m_out[i].after.push_back(sent[sent.size() - w]);
-                }
-                sent.push_back(static_cast<uint32_t>(i));
-            }
-            prevTouch.swap(m_touch);
         }
         return std::move(m_out);
     }
@@ -123,7 +89,7 @@ Streamable(const CollectiveRequest& req)
 uint32_t
 UniformConnectionWindow(uint64_t bytes)
 {
-    // Planner::Run's loop on equal transfers: in flight w x bytes with the w - 1 before it
+    // PlanBuilder::Add's window on equal transfers: in flight w x bytes with the w - 1 before it
     uint64_t b = std::max<uint64_t>(1, bytes);
     uint64_t w = std::max<uint64_t>(2, (kConnectionWindowBytes + b - 1) / b);
     return static_cast<uint32_t>(std::min<uint64_t>(w, UINT32_MAX));
@@ -171,7 +137,7 @@ CheckCollective(const CollectiveRequest& req)
     }
 }
 
-std::vector<Transfer>
+TransferPlan
 PlanCollective(const CollectiveRequest& req)
 {
     CheckCollective(req);

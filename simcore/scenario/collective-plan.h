@@ -23,6 +23,7 @@
 #ifndef FABRIC_COLLECTIVE_PLAN_H
 #define FABRIC_COLLECTIVE_PLAN_H
 
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -54,9 +55,92 @@ struct Transfer
     uint32_t iteration = 0;
     uint32_t step = 0;
     uint32_t channel = 0;
-    uint32_t connection = 0;        ///< same (channel, src, dst) pair = same connection (QP path)
-    std::vector<uint32_t> after;    ///< indices of transfers this one waits for
-    uint64_t gapNs = 0;             ///< computeNs for an iteration's first transfers
+    uint32_t connection = 0; ///< same (channel, src, dst) pair = same connection (QP path)
+    uint64_t gapNs = 0;      ///< computeNs for an iteration's first transfers
+};
+
+/** The transfers one transfer of a TransferPlan waits for (plan indices): a read-only view. */
+class TransferInputs
+{
+  public:
+    TransferInputs(const uint32_t* begin, const uint32_t* end)
+        : m_begin(begin),
+          m_end(end)
+    {
+    }
+
+    const uint32_t* begin() const { return m_begin; }
+    const uint32_t* end() const { return m_end; }
+    std::size_t size() const { return static_cast<std::size_t>(m_end - m_begin); }
+    bool empty() const { return m_begin == m_end; }
+    uint32_t operator[](std::size_t i) const { return m_begin[i]; }
+
+  private:
+    const uint32_t* m_begin;
+    const uint32_t* m_end;
+};
+
+/**
+ * A plan's transfers in plan order and what each waits for. The inputs of all transfers lie in
+ * one list, sliced per transfer, so a plan of a million transfers (a training job's) makes no
+ * allocation per transfer; inputs are appended to the transfer added last.
+ */
+class TransferPlan
+{
+  public:
+    std::size_t size() const { return m_transfers.size(); }
+    bool empty() const { return m_transfers.empty(); }
+    const Transfer& operator[](std::size_t i) const { return m_transfers[i]; }
+    Transfer& operator[](std::size_t i) { return m_transfers[i]; }
+    std::vector<Transfer>::const_iterator begin() const { return m_transfers.begin(); }
+    std::vector<Transfer>::const_iterator end() const { return m_transfers.end(); }
+
+    /** What transfer i waits for, in the order they were added. */
+    TransferInputs After(std::size_t i) const
+    {
+        const uint32_t* base = m_inputs.data();
+        return {base + m_begin[i], base + m_begin[i + 1]};
+    }
+
+    /** Inputs of all transfers together. */
+    std::size_t InputCount() const { return m_inputs.size(); }
+
+    /** Appends a transfer that waits for nothing yet; returns its index. */
+    uint32_t Add(const Transfer& t)
+    {
+        m_transfers.push_back(t);
+        m_begin.push_back(m_begin.back());
+        return static_cast<uint32_t>(m_transfers.size() - 1);
+    }
+
+    /** The last transfer added also waits for transfer a. */
+    void AddInput(uint32_t a)
+    {
+        m_inputs.push_back(a);
+        ++m_begin.back();
+    }
+
+    /** The last transfer added also waits for every transfer of [first, last). */
+    template <typename It>
+    void AddInputs(It first, It last)
+    {
+        std::size_t before = m_inputs.size();
+        m_inputs.insert(m_inputs.end(), first, last);
+        m_begin.back() += static_cast<uint32_t>(m_inputs.size() - before);
+    }
+
+    /** Room for this many transfers and inputs in all (no growth by doubling below them). */
+    void Reserve(std::size_t transfers, std::size_t inputs)
+    {
+        m_transfers.reserve(transfers);
+        m_begin.reserve(transfers + 1);
+        m_inputs.reserve(inputs);
+    }
+
+  private:
+    std::vector<Transfer> m_transfers;
+    std::vector<uint32_t> m_inputs;
+    std::vector<uint32_t> m_begin{0}; ///< transfer i's inputs: [m_begin[i], m_begin[i + 1])
 };
 
 /** A request the algorithm cannot carry out; what() names the problem, field names the field. */
@@ -108,7 +192,7 @@ std::vector<uint32_t> RingOrderOf(const CollectiveRequest& req, uint32_t channel
 void CheckCollective(const CollectiveRequest& req);
 
 /** Plans the whole collective, every iteration; throws PlanError. */
-std::vector<Transfer> PlanCollective(const CollectiveRequest& req);
+TransferPlan PlanCollective(const CollectiveRequest& req);
 
 /**
  * Bytes a connection keeps in flight: a transfer also waits for the transfer w places before

@@ -65,8 +65,9 @@ struct FlowRelations
     std::vector<uint64_t> gapNs;              ///< same length as after
     std::vector<JobSpec> jobs;
     std::vector<JobFlow> jobFlows; ///< shorter than the flow list: the rest are no job's
-    /// Collectives' transfers by generation index (EmitPlan), each on a connection (a flow by
-    /// generation index); the rows of the transfers each waits for (transfer indices).
+    /// Collectives' transfers (EmitPlan: each plan's connection by connection, in plan order on
+    /// each), each on a connection (a flow by generation index); the rows of the transfers each
+    /// waits for (row indices).
     std::vector<uint32_t> transferFlow;
     std::vector<uint64_t> transferBytes;
     std::vector<JobFlow> transferJob;

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <type_traits>
 
 namespace fabric
 {
@@ -587,6 +588,52 @@ namespace
 {
 
 /**
+ * Carries the transfers' lists to their new numbering (newTransfer, by row), freeing each once
+ * carried, so a plan of millions of transfers is held twice one list at a time.
+ */
+void
+CarryTransfers(FlowRelations& rel,
+               const std::vector<uint32_t>& newId,
+               const std::vector<uint32_t>& newTransfer,
+               Transfers& x)
+{
+    std::size_t n = newTransfer.size();
+    auto carry = [&](auto& from, auto& to, auto value)
+    {
+        to.resize(n);
+        for (std::size_t i = 0; i < n; ++i)
+        {
+            to[newTransfer[i]] = value(from[i]);
+        }
+        std::decay_t<decltype(from)>().swap(from);
+    };
+    carry(rel.transferFlow, x.flow, [&](uint32_t f) { return newId[f]; });
+    carry(rel.transferBytes, x.bytes, [](uint64_t b) { return b; });
+    carry(rel.transferJob, x.job, [](const JobFlow& j) { return j; });
+    FlowDependencies& d = x.deps;
+    carry(rel.transferGapNs, d.gapNs, [](uint64_t gap) { return gap; });
+    std::vector<uint32_t> oldOf(n);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        oldOf[newTransfer[i]] = static_cast<uint32_t>(i);
+    }
+    d.begin.reserve(n + 1);
+    d.begin.push_back(0);
+    d.on.reserve(rel.transferAfter.size());
+    for (std::size_t k = 0; k < n; ++k)
+    {
+        uint32_t i = oldOf[k];
+        for (uint32_t j = rel.transferAfterBegin[i]; j < rel.transferAfterBegin[i + 1]; ++j)
+        {
+            d.on.push_back(newTransfer[rel.transferAfter[j]]);
+        }
+        d.begin.push_back(static_cast<uint32_t>(d.on.size()));
+    }
+    std::vector<uint32_t>().swap(rel.transferAfter);
+    std::vector<uint32_t>().swap(rel.transferAfterBegin);
+}
+
+/**
  * Sorts the flows by start time (stable: generation order among equals), numbers them, and
  * carries the relations over to the new ids.
  */
@@ -664,32 +711,31 @@ Finish(std::vector<FlowSpec> flows, FlowRelations& rel)
         {
             newTransfer[i] = fill[newId[rel.transferFlow[i]]]++;
         }
-        x.flow.resize(n);
-        x.bytes.resize(n);
-        x.job.resize(n);
+        std::vector<uint32_t>().swap(fill);
         FlowDependencies& d = x.deps;
-        d.gapNs.assign(n, 0);
-        std::vector<uint32_t> oldOf(n);
-        for (std::size_t i = 0; i < n; ++i)
+        bool numbered = true;
+        for (std::size_t i = 0; i < n && numbered; ++i)
         {
-            uint32_t k = newTransfer[i];
-            oldOf[k] = static_cast<uint32_t>(i);
-            x.flow[k] = newId[rel.transferFlow[i]];
-            x.bytes[k] = rel.transferBytes[i];
-            x.job[k] = rel.transferJob[i];
-            d.gapNs[k] = rel.transferGapNs[i];
+            numbered = newTransfer[i] == i;
         }
-        d.begin.reserve(n + 1);
-        d.begin.push_back(0);
-        d.on.reserve(rel.transferAfter.size());
-        for (std::size_t k = 0; k < n; ++k)
+        if (numbered)
         {
-            uint32_t i = oldOf[k];
-            for (uint32_t j = rel.transferAfterBegin[i]; j < rel.transferAfterBegin[i + 1]; ++j)
+            // EmitPlan lists a plan's transfers in this numbering already (connection by
+            // connection): with one plan, or plans whose flows kept their order, the lists move
+            x.flow = std::move(rel.transferFlow);
+            for (uint32_t& f : x.flow)
             {
-                d.on.push_back(newTransfer[rel.transferAfter[j]]);
+                f = newId[f];
             }
-            d.begin.push_back(static_cast<uint32_t>(d.on.size()));
+            x.bytes = std::move(rel.transferBytes);
+            x.job = std::move(rel.transferJob);
+            d.gapNs = std::move(rel.transferGapNs);
+            d.begin = std::move(rel.transferAfterBegin);
+            d.on = std::move(rel.transferAfter);
+        }
+        else
+        {
+            CarryTransfers(rel, newId, newTransfer, x);
         }
         std::vector<uint32_t>().swap(rel.transferFlow);
         std::vector<uint32_t>().swap(rel.transferAfter);

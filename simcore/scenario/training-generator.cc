@@ -218,8 +218,6 @@ GenerateTraining(GeneratorContext& g, ServerPool& pool)
         }
     }
     spec.nvlinkGbps = spec.ranksPerServer > 1 ? nvlinkGbps : 0;
-    spec.training = std::make_shared<const TrainingJob>(
-        TrainingJob::Of(plan, req.model.name, req.parallel, req.iterations));
     uint32_t jobIndex = static_cast<uint32_t>(rel.jobs.size());
     rel.jobs.push_back(spec);
 
@@ -238,6 +236,9 @@ GenerateTraining(GeneratorContext& g, ServerPool& pool)
         plan.transfers[i].step = i;
     }
     EmitPlan(g, jobIndex, where, plan.transfers);
+    // what the results need of the plan, once EmitPlan has read its transfers
+    rel.jobs[jobIndex].training = std::make_shared<const TrainingJob>(
+        TrainingJob::Of(std::move(plan), req.model.name, req.parallel, req.iterations));
 }
 
 } // namespace fabric

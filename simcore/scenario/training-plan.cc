@@ -18,7 +18,7 @@ constexpr uint64_t kMinBucketRemainder = 1048576;
 /** A collective's plan on n local ranks, and the transfers that complete each rank's part. */
 struct CachedPlan
 {
-    std::vector<Transfer> transfers;
+    TransferPlan transfers;
     std::vector<std::vector<uint32_t>> terminal; ///< per local rank: plan indices
     uint32_t connections = 0;                    ///< the plan's (channel, sender, receiver)
 };
@@ -28,7 +28,7 @@ struct CachedPlan
  * arrived the rank holds its result. A rank that receives nothing ends with its last sends.
  */
 std::vector<std::vector<uint32_t>>
-Terminal(const std::vector<Transfer>& plan, uint32_t n)
+Terminal(const TransferPlan& plan, uint32_t n)
 {
     std::vector<std::vector<uint32_t>> out(n);
     std::vector<std::map<uint32_t, uint32_t>> lastStep(n); // channel -> step
@@ -146,6 +146,7 @@ class Builder
     TrainingPlan Build()
     {
         uint32_t n = static_cast<uint32_t>(m_front.size());
+        ReserveEstimate();
         for (uint32_t r = 0; r < n; ++r)
         {
             m_front[r] = {Marker(r, {}, 0)}; // the job's start
@@ -166,7 +167,7 @@ class Builder
                 after.insert(after.end(), m_dpFront[r].begin(), m_dpFront[r].end());
                 std::sort(after.begin(), after.end());
                 after.erase(std::unique(after.begin(), after.end()), after.end());
-                ends[r] = Marker(r, std::move(after), 0);
+                ends[r] = Marker(r, after, 0);
                 m_front[r] = {ends[r]};
             }
             m_plan.iterationEnd.push_back(std::move(ends));
@@ -175,6 +176,100 @@ class Builder
     }
 
   private:
+    /** Transfers of one collective of `bytes` on group (job ranks), as PlanCollective makes. */
+    double CollectiveTransfers(const std::string& op,
+                               const std::string& algorithm,
+                               const std::vector<uint32_t>& group,
+                               uint64_t bytes) const
+    {
+        if (group.size() < 2 || bytes == 0)
+        {
+            return 0;
+        }
+        CollectiveRequest c;
+        c.op = op;
+        c.algorithm = algorithm;
+        c.messageBytes = bytes;
+        c.channels = m_req.channels;
+        c.chunkBytes = m_req.chunkBytes;
+        for (uint32_t r : group)
+        {
+            c.serverOf.push_back(m_req.serverOf[r]);
+        }
+        // the collective's transfers, and a marker per rank that collapses its front
+        return PlannedTransfers(c) + static_cast<double>(group.size());
+    }
+
+    /**
+     * Reserves the plan's lists for about as many transfers as it will hold, so a plan of a
+     * million transfers is not copied as it grows (room reserved and never used costs address
+     * space, not memory). An estimate from the schedule's shape: every collective's transfers,
+     * a marker per rank for each compute, collective and send (a collapse that finds one
+     * predecessor makes none), each bucket as large as bucket_bytes.
+     */
+    void ReserveEstimate()
+    {
+        const TrainingParallelSpec& p = m_p;
+        double n = static_cast<double>(m_front.size());
+        double cells = static_cast<double>(p.dp / p.ep);
+        double cellRanks = static_cast<double>(p.ep) * p.tp;
+        double layers = static_cast<double>(m_m.layers / p.pp);
+        double tensor = 0; // one Tensor() of a cell
+        if (p.tp > 1)
+        {
+            std::vector<uint32_t> g = TpGroup(p, 0, 0);
+            tensor = p.sequenceParallel
+                         ? CollectiveTransfers("reduce_scatter", m_req.tpAlgorithm, g, m_act) +
+                               CollectiveTransfers("all_gather", m_req.tpAlgorithm, g, m_act)
+                         : CollectiveTransfers("all_reduce", m_req.tpAlgorithm, g, m_act);
+            tensor *= p.ep;
+        }
+        double experts = 0; // one Experts() of a cell
+        if (Moe())
+        {
+            experts = p.tp * CollectiveTransfers("all_to_all", "direct", EpGroup(p, 0, 0, 0),
+                                                 m_act * m_m.topK / p.tp);
+        }
+        // per layer and pass: 2 Tensor, (MoE) 2 Experts, 2 computes forward or 3 and a
+        // bucket's marker backward; per pass a send and its marker per rank, the logits
+        double perLayer = 2 * tensor + 2 * experts + 4 * cellRanks;
+        double passes = 2.0 * p.pp * cells * p.microBatches;
+        double pipeline = passes * (layers * perLayer + 3 * cellRanks);
+        // gradients: per stage and TP index, each bucket's collectives over the DP group
+        auto [dense, expert] = LayerGradBytes();
+        double stageGrad =
+            static_cast<double>(layers) * static_cast<double>(dense + expert) +
+            static_cast<double>(m_m.vocab * m_m.hidden * m_req.bytesPerElement / p.tp);
+        double buckets =
+            std::ceil(stageGrad / static_cast<double>(p.bucketBytes)) + (Moe() ? 1 : 0);
+        double sync = 0;
+        if (p.dp > 1)
+        {
+            std::vector<uint32_t> g = DpGroup(p, 0, 0);
+            auto bucket = static_cast<uint64_t>(
+                std::max(1.0, std::min(static_cast<double>(p.bucketBytes), stageGrad)));
+            sync = p.distributedOptimizer
+                       ? CollectiveTransfers("reduce_scatter", m_req.dpAlgorithm, g, bucket) +
+                             CollectiveTransfers("all_gather", m_req.dpAlgorithm, g, bucket)
+                       : CollectiveTransfers("all_reduce", m_req.dpAlgorithm, g, bucket);
+            sync *= buckets * p.pp * p.tp * (Moe() ? 2 : 1);
+        }
+        double transfers = n + m_req.iterations * (pipeline + sync + 2 * n);
+        if (m_req.maxTransfers > 0)
+        {
+            transfers = std::min(transfers, static_cast<double>(m_req.maxTransfers));
+        }
+        if (!(transfers > 0) || transfers > 1e9)
+        {
+            return;
+        }
+        auto count = static_cast<std::size_t>(transfers);
+        m_plan.transfers.Reserve(count, 3 * count);
+        m_plan.kind.reserve(count);
+        m_plan.collective.reserve(count);
+    }
+
+    /** Appends t (waiting for nothing yet: AddInput on m_plan.transfers follows). */
     uint32_t Add(Transfer t, TrainingKind kind, uint32_t collective)
     {
         if (m_req.maxTransfers > 0 && m_plan.transfers.size() >= m_req.maxTransfers)
@@ -185,10 +280,9 @@ class Builder
                                 ": fewer layers, micro-batches, iterations or ranks");
         }
         t.iteration = m_iteration;
-        m_plan.transfers.push_back(std::move(t));
         m_plan.kind.push_back(kind);
         m_plan.collective.push_back(collective);
-        return static_cast<uint32_t>(m_plan.transfers.size() - 1);
+        return m_plan.transfers.Add(t);
     }
 
     /**
@@ -198,15 +292,19 @@ class Builder
      * its chain; a bucket's marker thus never waits behind a later layer's compute, nor one
      * layer's compute behind a bucket still syncing.
      */
-    uint32_t Marker(uint32_t rank, std::vector<uint32_t> after, uint64_t gapNs, bool dp = false)
+    uint32_t Marker(uint32_t rank,
+                    const std::vector<uint32_t>& after,
+                    uint64_t gapNs,
+                    bool dp = false)
     {
         Transfer t;
         t.src = rank;
         t.dst = rank;
         t.connection = m_markerConnection[dp ? 1 : 0];
-        t.after = std::move(after);
         t.gapNs = gapNs;
-        return Add(std::move(t), TrainingKind::COMPUTE, UINT32_MAX);
+        uint32_t index = Add(t, TrainingKind::COMPUTE, UINT32_MAX);
+        m_plan.transfers.AddInputs(after.begin(), after.end());
+        return index;
     }
 
     /**
@@ -217,7 +315,7 @@ class Builder
     {
         if (front.size() != 1)
         {
-            front = {Marker(rank, std::move(front), 0, &front == &m_dpFront[rank])};
+            front = {Marker(rank, front, 0, &front == &m_dpFront[rank])};
         }
         return front[0];
     }
@@ -320,8 +418,9 @@ class Builder
                 connection[t.connection] = it->second;
             }
         }
-        for (const Transfer& t : cp.transfers)
+        for (std::size_t i = 0; i < cp.transfers.size(); ++i)
         {
+            const Transfer& t = cp.transfers[i];
             Transfer u;
             u.src = group[t.src];
             u.dst = group[t.dst];
@@ -329,13 +428,12 @@ class Builder
             u.step = t.step;
             u.channel = t.channel;
             u.connection = connection[t.connection];
-            u.after.reserve(t.after.size() + 1);
-            for (uint32_t a : t.after)
+            Add(u, kind, coll);
+            for (uint32_t a : cp.transfers.After(i))
             {
-                u.after.push_back(base + a);
+                m_plan.transfers.AddInput(base + a);
             }
-            u.after.push_back(entry[t.src]);
-            Add(std::move(u), kind, coll);
+            m_plan.transfers.AddInput(entry[t.src]);
         }
         for (uint32_t i = 0; i < group.size(); ++i)
         {
@@ -361,8 +459,9 @@ class Builder
         t.dst = dst;
         t.bytes = bytes;
         t.connection = Connections((forward ? "pf|" : "pb|") + std::to_string(src), 1);
-        t.after = {entry};
-        return Add(std::move(t), TrainingKind::PP, coll);
+        uint32_t index = Add(t, TrainingKind::PP, coll);
+        m_plan.transfers.AddInput(entry);
+        return index;
     }
 
     /** The ranks of a cell: stage s, EP group e (its ep data indices), every TP index. */
@@ -384,7 +483,7 @@ class Builder
     {
         for (uint32_t r : ranks)
         {
-            m_front[r] = {Marker(r, std::move(m_front[r]), ns)};
+            m_front[r] = {Marker(r, m_front[r], ns)};
         }
     }
 

@@ -107,7 +107,7 @@ struct TrainingPlan
     /// In job ranks; `after` indexes this list; connections are job-wide (a connection is the
     /// same (group, channel, sender, receiver) every time it is used; a rank's markers ride two,
     /// its compute chain's and its gradient chain's).
-    std::vector<Transfer> transfers;
+    TransferPlan transfers;
     std::vector<TrainingKind> kind;   ///< per transfer
     std::vector<uint32_t> collective; ///< per transfer: index in collectives; UINT32_MAX: marker
     std::vector<TrainingCollective> collectives;

@@ -67,7 +67,7 @@ struct Covered
 } // namespace
 
 TrainingJob
-TrainingJob::Of(const TrainingPlan& plan,
+TrainingJob::Of(TrainingPlan&& plan,
                 const std::string& model,
                 const TrainingParallelSpec& parallel,
                 uint32_t iterations)
@@ -78,10 +78,10 @@ TrainingJob::Of(const TrainingPlan& plan,
     j.tokensPerIteration = plan.tokensPerIteration;
     j.iterations = iterations;
     j.ranks = parallel.tp * parallel.pp * parallel.dp;
-    j.kind = plan.kind;
-    j.collective = plan.collective;
-    j.collectives = plan.collectives;
-    j.iterationEnd = plan.iterationEnd;
+    j.kind = std::move(plan.kind);
+    j.collective = std::move(plan.collective);
+    j.collectives = std::move(plan.collectives);
+    j.iterationEnd = std::move(plan.iterationEnd);
     std::size_t n = plan.transfers.size();
     j.src.reserve(n);
     j.dst.reserve(n);

@@ -38,8 +38,11 @@ struct TrainingJob
     std::vector<TrainingCollective> collectives;
     std::vector<std::vector<uint32_t>> iterationEnd; ///< per iteration, per rank
 
-    /** Keeps what the results need of the plan (the transfers' sizes and waits go to flows). */
-    static TrainingJob Of(const TrainingPlan& plan,
+    /**
+     * Keeps what the results need of the plan (the transfers' sizes and waits go to flows),
+     * taking its lists rather than copying them.
+     */
+    static TrainingJob Of(TrainingPlan&& plan,
                           const std::string& model,
                           const TrainingParallelSpec& parallel,
                           uint32_t iterations);

@@ -36,11 +36,11 @@ Request(const std::string& op, const std::string& alg, uint32_t n, uint64_t byte
 }
 
 void
-ExpectAcyclicOrder(const std::vector<Transfer>& plan)
+ExpectAcyclicOrder(const TransferPlan& plan)
 {
     for (std::size_t i = 0; i < plan.size(); ++i)
     {
-        for (uint32_t a : plan[i].after)
+        for (uint32_t a : plan.After(i))
         {
             ASSERT_LT(a, i) << "transfer " << i << " waits for a later one";
         }
@@ -48,7 +48,7 @@ ExpectAcyclicOrder(const std::vector<Transfer>& plan)
 }
 
 std::map<uint32_t, uint64_t>
-SentBytes(const std::vector<Transfer>& plan)
+SentBytes(const TransferPlan& plan)
 {
     std::map<uint32_t, uint64_t> sent;
     for (const Transfer& t : plan)
@@ -80,15 +80,16 @@ TEST(CollectivePlan, RingAllReduceIsTwoNMinusOneStepsOfSOverN)
     }
     ExpectAcyclicOrder(plan);
     // step k of rank p waits for step k - 1 of rank p - 1 (the block it forwards)
-    for (const Transfer& t : plan)
+    for (std::size_t i = 0; i < plan.size(); ++i)
     {
+        const Transfer& t = plan[i];
         if (t.step == 0)
         {
-            EXPECT_TRUE(t.after.empty());
+            EXPECT_TRUE(plan.After(i).empty());
             continue;
         }
         bool found = false;
-        for (uint32_t a : t.after)
+        for (uint32_t a : plan.After(i))
         {
             found = found || (plan[a].step + 1 == t.step && plan[a].dst == t.src);
         }
@@ -106,7 +107,7 @@ TEST(CollectivePlan, GatherScatterAndBroadcastStepCounts)
     r.chunkBytes = 4000;
     auto plan = PlanCollective(r);
     EXPECT_EQ(plan.size(), (n - 1) * 3u);
-    EXPECT_EQ(plan.front().src, 0u);
+    EXPECT_EQ(plan[0].src, 0u);
 }
 
 TEST(CollectivePlan, HalvingDoublingPartnersAndBytes)
@@ -161,10 +162,11 @@ TEST(CollectivePlan, DirectAllToAllAndHierarchical)
     auto plan = PlanCollective(Request("all_to_all", "direct", n, 5000));
     ASSERT_EQ(plan.size(), n * (n - 1));
     std::set<std::pair<uint32_t, uint32_t>> pairs;
-    for (const Transfer& t : plan)
+    for (std::size_t i = 0; i < plan.size(); ++i)
     {
+        const Transfer& t = plan[i];
         EXPECT_EQ(t.dst, (t.src + t.step + 1) % n);
-        EXPECT_TRUE(t.after.empty()); // all at once
+        EXPECT_TRUE(plan.After(i).empty()); // all at once
         pairs.insert({t.src, t.dst});
     }
     EXPECT_EQ(pairs.size(), n * (n - 1u)); // every ordered pair once
@@ -194,12 +196,13 @@ TEST(CollectivePlan, IterationsWaitForTheRanksPreviousIterationAndTheComputeGap)
     r.computeNs = 5000;
     auto plan = PlanCollective(r);
     ASSERT_EQ(plan.size(), 3u * 2 * 3 * 4);
-    for (const Transfer& t : plan)
+    for (std::size_t i = 0; i < plan.size(); ++i)
     {
+        const Transfer& t = plan[i];
         if (t.iteration > 0 && t.step == 0)
         {
             EXPECT_EQ(t.gapNs, 5000u);
-            for (uint32_t a : t.after)
+            for (uint32_t a : plan.After(i))
             {
                 EXPECT_EQ(plan[a].iteration + 1, t.iteration);
                 EXPECT_TRUE(plan[a].src == t.src || plan[a].dst == t.src);
@@ -337,6 +340,48 @@ TEST(CollectiveGenerator, JobsNvlinkStepsAndDependencies)
         for (uint32_t k = tr.deps.begin[i]; k < tr.deps.begin[i + 1]; ++k)
         {
             EXPECT_LT(tr.job[tr.deps.on[k]].step, tr.job[i].step);
+        }
+    }
+}
+
+TEST(CollectiveGenerator, TwoJobsTransfersAreNumberedByConnectionWhicheverStartsFirst)
+{
+    // job A is generated first; starting later, its connections sort after job B's, so the
+    // scenario's numbering reorders the transfers EmitPlan listed (at the same start it keeps
+    // them): either way each connection's transfers are consecutive, in step order, and wait
+    // only for transfers of their own job with earlier steps
+    for (const char* startA : {"0", "50"})
+    {
+        SCOPED_TRACE(startA);
+        auto s = LoadScenario(Doc(R"([
+            {"kind": "collective", "op": "all_reduce", "message_bytes": 800000, "servers": 2,
+             "job": "A", "start_us": )" + std::string(startA) + R"(},
+            {"kind": "collective", "op": "all_gather", "message_bytes": 800000, "servers": 2,
+             "job": "B"}])"));
+        ASSERT_EQ(s.jobs.size(), 2u);
+        const Transfers& tr = s.transfers;
+        ASSERT_EQ(tr.Size(), 2u * 7 * 8 + 7u * 8);
+        ASSERT_EQ(s.flows.size(), 16u);
+        uint32_t firstJob = s.jobFlows[s.flows[0].id].job;
+        EXPECT_EQ(firstJob, std::string(startA) == "0" ? 0u : 1u);
+        for (const FlowSpec& f : s.flows)
+        {
+            uint32_t job = s.jobFlows[f.id].job;
+            for (uint32_t t = tr.flowBegin[f.id]; t < tr.flowBegin[f.id + 1]; ++t)
+            {
+                EXPECT_EQ(tr.flow[t], f.id);
+                EXPECT_EQ(tr.job[t].job, job);
+                if (t > tr.flowBegin[f.id])
+                {
+                    EXPECT_GT(tr.job[t].step, tr.job[t - 1].step) << "transfer " << t;
+                }
+                for (uint32_t k = tr.deps.begin[t]; k < tr.deps.begin[t + 1]; ++k)
+                {
+                    uint32_t on = tr.deps.on[k];
+                    EXPECT_EQ(tr.job[on].job, job);
+                    EXPECT_LT(tr.job[on].step, tr.job[t].step);
+                }
+            }
         }
     }
 }

@@ -56,7 +56,7 @@ IdealTimes(const TrainingPlan& plan, double nsPerByte)
     {
         const Transfer& t = plan.transfers[i];
         double start = 0;
-        for (uint32_t a : t.after)
+        for (uint32_t a : plan.transfers.After(i))
         {
             EXPECT_LT(a, i) << "transfer " << i << " waits for a later one";
             start = std::max(start, done[a]);
