@@ -9,8 +9,8 @@
  *   fabricsim check SCENARIO.json   (configuration check: findings as JSON)
  *   fabricsim schema
  *   fabricsim batch MANIFEST.json [--jobs N] [--max-wall-s S] [--max-events N]
- *                   [--max-memory-mb M] [--threads N]   (many runs, one child process each:
- * main/batch.h)
+ *                   [--max-memory-mb M] [--threads N]
+ *                   (many runs, one child process each: main/batch.h)
  *
  * Exit codes: 0 ok, 2 invalid input, 3 a limit stopped the run (partial result written),
  * 1 internal error. Errors are one line on stderr.
@@ -126,8 +126,8 @@ struct RunOptions
     std::string scenarioPath;
     std::string outPath;
     std::string engine = "packet"; ///< "packet" (the ns-3 model) or "flow" (flow/flow-runner.h)
-    std::string collectiveStreams =
-        "auto"; ///< when rings run as streams (flow) or programs (packet)
+    /// when rings run as streams (flow) or programs (packet)
+    std::string collectiveStreams = "auto";
     bool progress = false;
     fabric::RunLimits limits;
 };
