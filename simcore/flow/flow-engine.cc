@@ -562,9 +562,10 @@ FlowEngine::Finish(uint32_t flow, double atPs)
 void
 FlowEngine::TakeWarmup()
 {
+    m_deliveredAtWarmup.assign(m_out.size(), 0.0);
     for (uint32_t i = 0; i < m_out.size(); ++i)
     {
-        m_out[i].deliveredAtWarmup = Delivered(i, m_nowPs);
+        m_deliveredAtWarmup[i] = Delivered(i, m_nowPs);
     }
 }
 

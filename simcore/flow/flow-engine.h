@@ -42,7 +42,6 @@ struct FlowOutcome
     double dataDonePs = -1;       ///< when its last bit left the sender's bottleneck (-1: not yet)
     double completePs = -1;       ///< when its last byte reached the receiver (-1: not yet)
     double lastRateBps = 0;       ///< its wire rate when its data finished
-    double deliveredAtWarmup = 0; ///< payload bytes at the receiver when the warm-up ended
     uint32_t route = UINT32_MAX;  ///< index of its route (RouteOf), UINT32_MAX: none
     uint32_t handle = UINT32_MAX; ///< its solver handle while it sends
     uint32_t version = 0;         ///< bumped at each rate change (stale completion events)
@@ -131,6 +130,12 @@ class FlowEngine
     RunStatus Run(const RunLimits& limits, const std::function<void(const Progress&)>& progress);
 
     const FlowOutcome& Outcome(uint32_t flow) const { return m_out[flow]; }
+
+    /** Payload bytes of the flow at its receiver when the warm-up ended (0: no warm-up). */
+    double DeliveredAtWarmup(uint32_t flow) const
+    {
+        return flow < m_deliveredAtWarmup.size() ? m_deliveredAtWarmup[flow] : 0.0;
+    }
 
     /** The route of a started network flow (nullptr: none). */
     const FlowRoute* RouteOf(uint32_t flow) const;
@@ -256,6 +261,7 @@ class FlowEngine
     std::unordered_map<uint32_t, double> m_stalledBits; ///< and the bits they had sent
     std::unique_ptr<MaxMinSolver> m_solver;
     std::vector<FlowOutcome> m_out;
+    std::vector<double> m_deliveredAtWarmup; ///< per flow, once the warm-up ended (else empty)
     std::vector<FlowRoute> m_routes;
     std::unordered_map<uint64_t, uint32_t> m_routeIndex; ///< (src, dst, port) -> m_routes
     std::vector<uint32_t> m_handleFlow;                  ///< solver handle -> flow

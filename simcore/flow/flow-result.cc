@@ -92,7 +92,7 @@ FlowResultAssembler::Summary()
         {
             continue;
         }
-        double bytes = m_engine.Delivered(i, endPs) - m_engine.Outcome(i).deliveredAtWarmup;
+        double bytes = m_engine.Delivered(i, endPs) - m_engine.DeliveredAtWarmup(i);
         if (bytes > 0)
         {
             rx[f.dst] += bytes;
@@ -249,7 +249,7 @@ FlowResultAssembler::FlowRecords()
         {
             double from = std::max(o.startPs, warmupPs);
             double until = done ? o.completePs : endPs;
-            double inWindow = std::max(0.0, delivered - o.deliveredAtWarmup);
+            double inWindow = std::max(0.0, delivered - m_engine.DeliveredAtWarmup(i));
             if (until > from)
             {
                 goodputWarm = inWindow * 8.0 / ((until - from) / 1e12) / 1e9;

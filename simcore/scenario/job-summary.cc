@@ -9,9 +9,8 @@
 #include "job-summary.h"
 
 #include "collective-ideal.h"
-#include "training-summary.h"
-
 #include "common/rounding.h"
+#include "training-summary.h"
 
 #include <algorithm>
 #include <cmath>
@@ -52,7 +51,8 @@ struct Span
 
     nlohmann::ordered_json Start() const
     {
-        return any ? nlohmann::ordered_json(RoundDecimals(startPs / 1e6, 3)) : nlohmann::ordered_json(nullptr);
+        return any ? nlohmann::ordered_json(RoundDecimals(startPs / 1e6, 3))
+                   : nlohmann::ordered_json(nullptr);
     }
 
     /** Adds a whole group of transfers (a ring program's step) as Add would one by one. */
@@ -143,7 +143,8 @@ JobHeaderJson(const Scenario& s, const JobSpec& spec)
 }
 
 nlohmann::ordered_json
-JobsJson(const Scenario& s, const std::vector<TransferTimes>& times,
+JobsJson(const Scenario& s,
+         const std::vector<TransferTimes>& times,
          const std::function<nlohmann::ordered_json(uint32_t job)>& links,
          const std::vector<RingStepTimes>& ringSteps)
 {
@@ -157,13 +158,14 @@ JobsJson(const Scenario& s, const std::vector<TransferTimes>& times,
     std::vector<uint64_t> flowCount(jobs, 0);
     std::vector<uint64_t> flowsDone(jobs, 0);
     // a training job's transfers by plan index (JobFlow::step), for its training block
-    std::vector<std::vector<TransferTimes>> planTimes(jobs);
+    // (each plan index's transfer index: PlanTimes reads the times through it)
+    std::vector<std::vector<uint32_t>> planIndex(jobs);
     for (std::size_t j = 0; j < jobs; ++j)
     {
         iterations[j].resize(s.jobs[j].iterations);
         if (s.jobs[j].training)
         {
-            planTimes[j].resize(s.jobs[j].training->kind.size());
+            planIndex[j].assign(s.jobs[j].training->kind.size(), UINT32_MAX);
         }
     }
     const Transfers& tr = s.transfers;
@@ -188,7 +190,7 @@ JobsJson(const Scenario& s, const std::vector<TransferTimes>& times,
         {
             // a training transfer's step is its plan index (s.transfers is numbered by
             // connection, not in plan order)
-            planTimes[jf.job][jf.step] = f;
+            planIndex[jf.job][jf.step] = static_cast<uint32_t>(i);
             continue;
         }
         StepInfo& st = steps[jf.job][{jf.iteration, jf.channel, jf.step}];
@@ -243,7 +245,10 @@ JobsJson(const Scenario& s, const std::vector<TransferTimes>& times,
             }
         }
     }
-    auto via = [&](uint32_t flow) { return s.flows[flow].local ? "nvlink" : "network"; };
+    auto via = [&](uint32_t flow)
+    {
+        return s.flows[flow].local ? "nvlink" : "network";
+    };
     json out = json::array();
     for (std::size_t j = 0; j < jobs; ++j)
     {
@@ -289,9 +294,11 @@ JobsJson(const Scenario& s, const std::vector<TransferTimes>& times,
         r["completed"] = complete;
         r["jct_us"] = complete ? json(RoundDecimals(whole.TimeUs(), 3)) : json(nullptr);
         double meanUs = done ? sumUs / done : 0;
-        r["algbw_gbps"] = done ? json(RoundDecimals(Gbps(spec.messageBytes, meanUs), 4)) : json(nullptr);
-        r["busbw_gbps"] = done ? json(RoundDecimals(Gbps(spec.messageBytes, meanUs) * spec.busFactor, 4))
-                               : json(nullptr);
+        r["algbw_gbps"] =
+            done ? json(RoundDecimals(Gbps(spec.messageBytes, meanUs), 4)) : json(nullptr);
+        r["busbw_gbps"] =
+            done ? json(RoundDecimals(Gbps(spec.messageBytes, meanUs) * spec.busFactor, 4))
+                 : json(nullptr);
         r["iterations"] = its;
         r["flows"] = flowCount[j];
         r["flows_completed"] = flowsDone[j];
@@ -325,12 +332,9 @@ JobsJson(const Scenario& s, const std::vector<TransferTimes>& times,
                 if (stepDone && st.span.TimeUs() > slowestUs)
                 {
                     slowestUs = st.span.TimeUs();
-                    slowest = {{"iteration", iteration},
-                               {"channel", channel},
-                               {"step", step},
-                               {"time_us", RoundDecimals(slowestUs, 3)},
-                               {"src", w["src"]},
-                               {"dst", w["dst"]},
+                    slowest = {{"iteration", iteration}, {"channel", channel},
+                               {"step", step},           {"time_us", RoundDecimals(slowestUs, 3)},
+                               {"src", w["src"]},        {"dst", w["dst"]},
                                {"via", w["via"]}};
                 }
             }
@@ -350,7 +354,7 @@ JobsJson(const Scenario& s, const std::vector<TransferTimes>& times,
         if (spec.training)
         {
             r["kind"] = "training";
-            r["training"] = TrainingJson(*spec.training, planTimes[j]);
+            r["training"] = TrainingJson(*spec.training, PlanTimes(times, planIndex[j]));
         }
         out.push_back(r);
     }

@@ -98,7 +98,7 @@ TrainingJob::Of(TrainingPlan&& plan,
 }
 
 json
-TrainingJson(const TrainingJob& job, const std::vector<TransferTimes>& times)
+TrainingJson(const TrainingJob& job, const PlanTimes& times)
 {
     const TrainingParallelSpec& p = job.parallel;
     json out;

@@ -51,9 +51,36 @@ struct TrainingJob
 /** At most this many timeline segments are listed (timeline_truncated says when more were). */
 constexpr std::size_t kMaxTimelineSegments = 2000;
 
+/**
+ * A training job's transfer times by plan index, read through the run's (by transfer index):
+ * index[i] is plan transfer i's transfer (UINT32_MAX: none, not started). A view, so the times
+ * of a million transfers are not copied into plan order.
+ */
+class PlanTimes
+{
+  public:
+    PlanTimes(const std::vector<TransferTimes>& times, const std::vector<uint32_t>& index)
+        : m_times(times),
+          m_index(index)
+    {
+    }
+
+    const TransferTimes& operator[](std::size_t i) const
+    {
+        static const TransferTimes kNone;
+        uint32_t t = m_index[i];
+        return t < m_times.size() ? m_times[t] : kNone;
+    }
+
+    std::size_t size() const { return m_index.size(); }
+
+  private:
+    const std::vector<TransferTimes>& m_times;
+    const std::vector<uint32_t>& m_index;
+};
+
 /** The `training` block from each plan transfer's times (by plan index). */
-nlohmann::ordered_json TrainingJson(const TrainingJob& job,
-                                    const std::vector<TransferTimes>& times);
+nlohmann::ordered_json TrainingJson(const TrainingJob& job, const PlanTimes& times);
 
 } // namespace fabric
 
