@@ -9,8 +9,7 @@
  *   fabricsim check SCENARIO.json   (configuration check: findings as JSON)
  *   fabricsim schema
  *   fabricsim batch MANIFEST.json [--jobs N] [--max-wall-s S] [--max-events N]
- *                   [--max-memory-mb M] [--threads N]
- *                   (many runs, one child process each: main/batch.h)
+ *                   [--max-memory-mb M] [--threads N]   (many runs, one child process each: main/batch.h)
  *
  * Exit codes: 0 ok, 2 invalid input, 3 a limit stopped the run (partial result written),
  * 1 internal error. Errors are one line on stderr.
@@ -19,12 +18,12 @@
 #include "flow/flow-runner.h"
 #include "helper/fabric-runner.h"
 #include "helper/partitioner.h"
+#include "scenario/process-memory.h"
 #include "main/batch.h"
 #include "scenario/config-check.h"
-#include "scenario/process-memory.h"
 #include "scenario/result-writer.h"
-#include "scenario/scenario-checks.h"
 #include "scenario/scenario-contract.h"
+#include "scenario/scenario-checks.h"
 #include "scenario/scenario-parser.h"
 
 #include <chrono>
@@ -50,12 +49,10 @@ constexpr int kExitInternal = 1;
 constexpr int kExitInvalid = 2;
 constexpr int kExitLimit = 3;
 
-const char* kUsage =
-    "usage: fabricsim --version | validate FILE | expand FILE | check FILE | schema | run FILE "
-    "--out RESULT [--engine packet|flow] [--collective-streams auto|on|off] [--progress] "
-    "[--max-wall-s S] [--max-events N] "
-    "[--max-memory-mb M] [--threads N] | batch MANIFEST [--jobs N] "
-    "[--max-wall-s S] [--max-events N] [--max-memory-mb M] [--threads N]";
+const char* kUsage = "usage: fabricsim --version | validate FILE | expand FILE | check FILE | schema | run FILE "
+                     "--out RESULT [--engine packet|flow] [--collective-streams auto|on|off] [--progress] [--max-wall-s S] [--max-events N] "
+                     "[--max-memory-mb M] [--threads N] | batch MANIFEST [--jobs N] "
+                     "[--max-wall-s S] [--max-events N] [--max-memory-mb M] [--threads N]";
 
 /** A bad command line: reported like invalid input (exit 2). */
 struct UsageError
@@ -126,8 +123,7 @@ struct RunOptions
     std::string scenarioPath;
     std::string outPath;
     std::string engine = "packet"; ///< "packet" (the ns-3 model) or "flow" (flow/flow-runner.h)
-    /// when rings run as streams (flow) or programs (packet)
-    std::string collectiveStreams = "auto";
+    std::string collectiveStreams = "auto"; ///< when rings run as streams (flow) or programs (packet)
     bool progress = false;
     fabric::RunLimits limits;
 };
@@ -161,9 +157,8 @@ ParseRunOptions(const std::vector<std::string>& args)
             if (o.collectiveStreams != "auto" && o.collectiveStreams != "on" &&
                 o.collectiveStreams != "off")
             {
-                throw UsageError{
-                    "--collective-streams: must be \"auto\", \"on\" or \"off\" (got \"" +
-                    o.collectiveStreams + "\")"};
+                throw UsageError{"--collective-streams: must be \"auto\", \"on\" or \"off\" (got \"" +
+                                 o.collectiveStreams + "\")"};
             }
         }
         else if (a == "--engine")
@@ -294,17 +289,19 @@ constexpr const char* kHugePagesTunable =
     "glibc.malloc.hugetlb=1:glibc.malloc.trim_threshold=1073741824:glibc.malloc.top_pad=67108864";
 
 /**
- * Restarts the simulator, same arguments, with kHugePagesTunable added to GLIBC_TUNABLES: glibc
- * reads its malloc tunables only when a process starts. malloc then asks the kernel for huge
- * pages (madvise), which the kernel's transparent_hugepage setting grants ("madvise", "always")
- * or ignores ("never"). Results are the same bytes. FABRICSIM_HUGE_PAGES=0 keeps 4 KB pages;
- * under valgrind nothing restarts (the new process would leave the tool); inside a batch's child
- * neither. If the exec fails the run goes on as it is.
+ * Transparent huge pages for a large fabric's heap. At k=32 the lines a frame touches are spread
+ * over 300 MB, so with 4 KB pages nearly every cache miss is a TLB miss too; 2 MB pages remove
+ * those (docs/benchmarks.md). glibc reads its malloc tunables only when a process starts, so the
+ * run starts the simulator once more, same arguments, with kHugePagesTunable added to
+ * GLIBC_TUNABLES: malloc then asks the kernel for huge pages (madvise), which the kernel's
+ * transparent_hugepage setting grants ("madvise", "always") or ignores ("never"). Results are
+ * the same bytes. FABRICSIM_HUGE_PAGES=0 keeps 4 KB pages; under valgrind nothing restarts (the
+ * new process would leave the tool). If the exec fails the run goes on as it is.
  */
 void
-RestartWithHugePages()
+MaybeRestartWithHugePages(const fabric::Scenario& scenario)
 {
-    if (g_argv == nullptr)
+    if (g_argv == nullptr || 2 * scenario.topo.links.size() < kHugePagesFromPorts)
     {
         return;
     }
@@ -334,28 +331,10 @@ RestartWithHugePages()
     }
 }
 
-/**
- * Transparent huge pages for a large fabric's heap. At k=32 the lines a frame touches are spread
- * over 300 MB, so with 4 KB pages nearly every cache miss is a TLB miss too; 2 MB pages remove
- * those (docs/benchmarks.md).
- */
-void
-MaybeRestartWithHugePages(const fabric::Scenario& scenario)
-{
-    if (2 * scenario.topo.links.size() >= kHugePagesFromPorts)
-    {
-        RestartWithHugePages();
-    }
-}
-
 /** The result's first keys, as both engines write them (docs/result-format.md). */
 nlohmann::ordered_json
-ResultHeader(const fabric::Scenario& scenario,
-             fabric::RunStatus status,
-             const char* engine,
-             uint64_t events,
-             uint64_t simTimeNs,
-             uint64_t packetsTx)
+ResultHeader(const fabric::Scenario& scenario, fabric::RunStatus status, const char* engine,
+             uint64_t events, uint64_t simTimeNs, uint64_t packetsTx)
 {
     nlohmann::ordered_json result = nlohmann::ordered_json::object();
     result["result_version"] = 1;
@@ -447,8 +426,7 @@ RunPacket(const RunOptions& o, fabric::Scenario&& loaded)
         result[key] = model.contains(key) ? std::move(model[key]) : nlohmann::ordered_json(nullptr);
     }
     // present only when the run has them
-    for (const char* key :
-         {"faults", "pingmesh", "port_counters", "dci_accelerator", "transport", "jobs"})
+    for (const char* key : {"faults", "pingmesh", "port_counters", "dci_accelerator", "transport", "jobs"})
     {
         if (model.contains(key))
         {
@@ -475,17 +453,11 @@ RunPacket(const RunOptions& o, fabric::Scenario&& loaded)
 int
 RunFlow(const RunOptions& o)
 {
-    // Huge pages and an untrimmed heap from the start (before the scenario is read: the restart
-    // costs a few ms, not a second load). A flow run's memory is a few arrays per transfer,
-    // touched once: with 4 KB pages the 70B-class preset's estimate spent a third of its time
-    // faulting them in (docs/benchmarks.md, "Flow-level engine"); small runs are unaffected.
-    RestartWithHugePages();
     fabric::LoadOptions options;
     options.ringProgramsAbove = 0; // (the packet model's; the flow engine streams rings itself)
-    options.streamRingsAbove = o.collectiveStreams == "off" ? 0
-                               : o.collectiveStreams == "on"
-                                   ? 1
-                                   : fabric::flow::kStreamRingsAboveTransfers;
+    options.streamRingsAbove = o.collectiveStreams == "off"  ? 0
+                               : o.collectiveStreams == "on" ? 1
+                                                             : fabric::flow::kStreamRingsAboveTransfers;
     fabric::LoadedScenario loaded =
         fabric::LoadScenarioWith(fabric::ReadScenarioFile(o.scenarioPath), options);
     const fabric::Scenario& scenario = loaded.scenario;
