@@ -1,5 +1,6 @@
 import { format } from "d3-format";
 import { ApiError } from "../../../lib/api/errors";
+import { uniqueFieldErrors } from "../../../lib/api/fieldErrors";
 import type { EstimateResult } from "../api/scenarios";
 import { errorBound, errorLegend } from "../../../lib/flowError";
 
@@ -28,9 +29,15 @@ export function packetRunText(p: EstimateResult["packet_run"]): string {
     `the medians of the last ${p.runs} packet-level run${p.runs === 1 ? "" : "s"} here.`;
 }
 
-/** What a 422 says (the field it names, and why the estimate refuses the scenario). */
+/**
+ * What a 422 says (the field it names, and why the estimate refuses the scenario), in the field's
+ * words and with its allowed range, as the form says it ("Duration must be more than 0 us
+ * (allowed: ...)", not the API's "duration_us: Input should be greater than 0").
+ */
 function refusal(error: unknown): string | null {
-  return error instanceof ApiError && error.status === 422 ? error.message : null;
+  if (!(error instanceof ApiError) || error.status !== 422) return null;
+  const fields = uniqueFieldErrors(error.fields);
+  return fields.length > 0 ? fields.map((f) => f.message).join("; ") : error.message;
 }
 
 /**

@@ -36,6 +36,18 @@ describe("the estimate panel", () => {
   });
 });
 
+describe("a refused estimate", () => {
+  it("names the field in its own words and range, not the API's", () => {
+    const refused = new ApiError(422, "duration_us: Input should be greater than 0", [
+      { path: "duration_us", message: "Input should be greater than 0", type: "greater_than", ctx: { gt: 0 } },
+    ]);
+    render(<EstimatePanel result={undefined} error={refused} estimating={false} onRunPacket={() => {}} />);
+    const status = screen.getByRole("status");
+    expect(status).toHaveTextContent(/^No estimate: Duration must be more than 0 us \(allowed: more than 0, up to 10,000,000 us\)$/);
+    expect(status).not.toHaveTextContent("Input should be");
+  });
+});
+
 describe("the packet-level run's predicted time", () => {
   it("comes from the events this instance measured, and says so when it has none", () => {
     const packet_run = { seconds: 12.5, events: 62_500_000, frames: 25_000, events_per_s: 5_000_000, events_per_frame: 2500, runs: 7 };
