@@ -39,7 +39,7 @@ describe("the estimate panel", () => {
 describe("a refused estimate", () => {
   it("names the field in its own words and range, not the API's", () => {
     const refused = new ApiError(422, "duration_us: Input should be greater than 0", [
-      { path: "duration_us", message: "Input should be greater than 0", type: "greater_than", ctx: { gt: 0 } },
+      { path: "duration_us", message: "Input should be greater than 0", type: "greater_than", ctx: { gt: "0" } },
     ]);
     render(<EstimatePanel result={undefined} error={refused} estimating={false} onRunPacket={() => {}} />);
     const status = screen.getByRole("status");
