@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace fabric
 {
@@ -112,6 +113,15 @@ FlowEngine::BuildDependents()
         {
             m_transferState[t] = kTransferLocal;
         }
+        if (tr.GroupOf(t) != UINT32_MAX)
+        {
+            m_transferState[t] |= kTransferStandIn;
+        }
+    }
+    m_groupReady.assign(tr.nvlinkGroups.size(), 0);
+    if (!tr.nvlinkGroups.empty())
+    {
+        m_standInLastPostPs.assign(tr.Size(), 0);
     }
     m_connPost.assign(tr.flowBegin.begin(), tr.flowBegin.end() - 1);
     m_connSend = m_connPost;
@@ -416,21 +426,121 @@ FlowEngine::ReadyLocal(uint32_t t, double atPs)
     // duration later. They are set here at once, without events (the same times the events
     // would give: nothing on NVLink shares a link); what follows them on the fabric still
     // starts by an event at its time. Run's end forgets what lies past it.
-    const Transfers& tr = m_scenario.transfers;
-    uint32_t c = tr.flow[t];
     m_transferState[t] |= kTransferReady;
     m_readyPs[TransferFlow(t)] = atPs;
+    if ((m_transferState[t] & kTransferStandIn) != 0)
+    {
+        uint32_t g = m_scenario.transfers.GroupOf(t);
+        if (++m_groupReady[g] == m_scenario.transfers.nvlinkGroups[g].proxy.size())
+        {
+            SolveGroup(g);
+        }
+        return;
+    }
+    PostOn(m_scenario.transfers.flow[t]);
+}
+
+double
+FlowEngine::PostOf(uint32_t t) const
+{
+    return (m_transferState[t] & kTransferStandIn) != 0 ? m_standInLastPostPs[t]
+                                                        : m_out[TransferFlow(t)].startPs;
+}
+
+void
+FlowEngine::PostOn(uint32_t c)
+{
+    const Transfers& tr = m_scenario.transfers;
     while (m_connPost[c] < tr.flowBegin[c + 1] && (m_transferState[m_connPost[c]] & kTransferReady))
     {
-        uint32_t u = m_connPost[c]++;
+        uint32_t u = m_connPost[c];
+        if ((m_transferState[u] & kTransferStandIn) != 0)
+        {
+            if ((m_transferState[u] & kTransferSolved) == 0)
+            {
+                return; // posted with its group (SolveGroup)
+            }
+            ++m_connPost[c];
+            continue;
+        }
+        ++m_connPost[c];
         uint32_t flow = TransferFlow(u);
         double post = m_readyPs[flow];
         if (u > tr.flowBegin[c])
         {
-            post = std::max(post, m_out[flow - 1].startPs);
+            post = std::max(post, PostOf(u - 1));
         }
         m_out[flow].startPs = post;
         Finish(flow, post + static_cast<double>(tr.job[u].localNs) * kPsPerNs);
+    }
+}
+
+void
+FlowEngine::SolveGroup(uint32_t g)
+{
+    // Every stand-in's sender's entry is known: the group's transfers take their times by the
+    // plan's rules, in plan order (its inputs come before it): posted at max(its sender's entry,
+    // its inputs' completions, the post of the one before it on its connection), done its
+    // NVLink time later. Each stand-in then starts with its connection's first post and
+    // completes with its last transfer.
+    const Transfers& tr = m_scenario.transfers;
+    const NvlinkGroup& group = tr.nvlinkGroups[g];
+    const NvlinkTemplate& x = tr.nvlinkTemplates[group.tmpl];
+    std::size_t n = x.connection.size();
+    m_groupDone.assign(n, 0);
+    m_groupPost.assign(x.connections, -1);
+    m_groupFirst.assign(x.connections, -1);
+    for (uint32_t k = 0; k < x.connections; ++k)
+    {
+        uint32_t u = group.proxy[k];
+        uint32_t c = tr.flow[u];
+        if (m_connPost[c] != u)
+        {
+            throw std::logic_error("NVLink group: a stand-in's connection has not posted what "
+                                   "comes before it");
+        }
+        if (u > tr.flowBegin[c])
+        {
+            m_groupPost[k] = PostOf(u - 1);
+        }
+    }
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        uint32_t k = x.connection[i];
+        uint32_t flow = TransferFlow(group.proxy[k]);
+        double ready = std::max(static_cast<double>(Spec(flow).startNs) * kPsPerNs, m_readyPs[flow]);
+        for (uint32_t j = x.inputBegin[i]; j < x.inputBegin[i + 1]; ++j)
+        {
+            ready = std::max(ready, m_groupDone[x.inputs[j]]);
+        }
+        double post = std::max(ready, m_groupPost[k]);
+        m_groupPost[k] = post;
+        if (m_groupFirst[k] < 0)
+        {
+            m_groupFirst[k] = post;
+        }
+        m_groupDone[i] = post + static_cast<double>(x.localNs[i]) * kPsPerNs;
+    }
+    std::vector<double> last(x.connections, 0);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        last[x.connection[i]] = m_groupDone[i];
+    }
+    for (uint32_t k = 0; k < x.connections; ++k)
+    {
+        uint32_t u = group.proxy[k];
+        m_transferState[u] |= kTransferSolved;
+        m_standInLastPostPs[u] = m_groupPost[k];
+        m_out[TransferFlow(u)].startPs = m_groupFirst[k];
+        ++m_connPost[tr.flow[u]];
+    }
+    for (uint32_t k = 0; k < x.connections; ++k)
+    {
+        Finish(TransferFlow(group.proxy[k]), last[k]);
+    }
+    for (uint32_t k = 0; k < x.connections; ++k)
+    {
+        PostOn(tr.flow[group.proxy[k]]);
     }
 }
 

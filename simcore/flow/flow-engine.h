@@ -225,6 +225,12 @@ class FlowEngine
     bool IsLocalTransfer(uint32_t flow) const;
     /** NVLink transfer t is ready at atPs: its connection posts what it may, in order, at once. */
     void ReadyLocal(uint32_t t, double atPs);
+    /** NVLink connection c posts what it may, in order (a stand-in: once its group is solved). */
+    void PostOn(uint32_t c);
+    /** When transfer t was posted (a stand-in: its connection's last post in its group). */
+    double PostOf(uint32_t t) const;
+    /** Every stand-in of NVLink group g is ready: its transfers' times, and its stand-ins'. */
+    void SolveGroup(uint32_t g);
     /** Posts the NVLink transfers in m_localReady, and those they make ready, until none is left.
      */
     void PostLocal();
@@ -278,12 +284,17 @@ class FlowEngine
     uint32_t m_transferBase = 0; ///< TransferFlow(0)
     // connections carrying transfers (per scenario flow; empty without transfers)
     static constexpr uint8_t kTransferReady = 1; ///< its inputs are known (+ its gap)
-    static constexpr uint8_t kTransferLocal = 2; ///< it rides NVLink
+    static constexpr uint8_t kTransferLocal = 2;   ///< it rides NVLink
+    static constexpr uint8_t kTransferStandIn = 4; ///< it stands in for an NvlinkGroup's connection
+    static constexpr uint8_t kTransferSolved = 8;  ///< a stand-in whose group has its times
     std::vector<uint8_t> m_transferState;        ///< per transfer: kTransfer* bits
     std::vector<uint32_t> m_connPost;            ///< per connection: its next transfer to post
     std::vector<uint32_t> m_connSend;   ///< per connection: its next posted transfer to send
     std::vector<uint8_t> m_connBusy;    ///< per network connection: a transfer is sending
     std::vector<uint32_t> m_localReady; ///< NVLink transfers whose inputs are all known
+    std::vector<uint32_t> m_groupReady; ///< per NvlinkGroup: its stand-ins ready
+    std::vector<double> m_standInLastPostPs; ///< per transfer (stand-ins'): the last post it stands for
+    std::vector<double> m_groupDone, m_groupPost, m_groupFirst; ///< SolveGroup's scratch
     std::vector<uint32_t> m_changed;
     std::vector<FlowSpec> m_extra; ///< the drivers' flows
     FlowDriver* m_driver = nullptr;

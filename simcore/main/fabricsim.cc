@@ -455,6 +455,9 @@ RunFlow(const RunOptions& o)
 {
     fabric::LoadOptions options;
     options.ringProgramsAbove = 0; // (the packet model's; the flow engine streams rings itself)
+    // a training job's collectives inside one server as stand-ins (exact: NvlinkGroup), unless
+    // off lists every transfer
+    options.nvlinkGroups = o.collectiveStreams != "off";
     options.streamRingsAbove = o.collectiveStreams == "off"  ? 0
                                : o.collectiveStreams == "on" ? 1
                                                              : fabric::flow::kStreamRingsAboveTransfers;

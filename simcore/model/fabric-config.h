@@ -307,6 +307,31 @@ RingStepSlot(const RingProgram& r, std::size_t first, uint32_t iteration, uint32
     return first + (static_cast<std::size_t>(iteration) * r.channels + channel) * r.steps + step;
 }
 
+/**
+ * A collective inside one server (its transfers all over NVLink) kept as one stand-in transfer
+ * per connection instead of its transfers (docs/model.md, "Flow-level engine"; only the flow
+ * engine's loads ask for it): nothing on NVLink shares a link, so every transfer's times follow
+ * from the stand-ins' ready times (each its connection's first transfer's inputs) by the plan's
+ * own rules, computed when the last is known. The plan's shape is kept once per distinct
+ * collective (NvlinkTemplate); each use of it is an NvlinkGroup.
+ */
+struct NvlinkTemplate
+{
+    uint32_t connections = 0;
+    std::vector<uint32_t> connection; ///< per plan transfer (in plan order): its connection
+    std::vector<uint64_t> localNs;    ///< per plan transfer: its NVLink time
+    std::vector<uint32_t> inputBegin; ///< plan transfers + 1 offsets into inputs
+    std::vector<uint32_t> inputs;     ///< plan transfers of this template each waits for
+    std::vector<uint32_t> carried;    ///< per connection: how many plan transfers it carries
+};
+
+/** One use of an NvlinkTemplate: proxy[k] is connection k's stand-in (a transfer index). */
+struct NvlinkGroup
+{
+    uint32_t tmpl = 0;
+    std::vector<uint32_t> proxy;
+};
+
 struct Transfers
 {
     std::vector<uint32_t> flow;      ///< per transfer: its connection (flow id)
@@ -320,6 +345,11 @@ struct Transfers
     /// which of the ring's connections.
     std::vector<uint32_t> ringOf;
     std::vector<uint32_t> ringConnection;
+    /// NVLink collectives kept as stand-ins (NvlinkTemplate), and per transfer (empty without
+    /// them) the group whose stand-in it is, else UINT32_MAX.
+    std::vector<NvlinkTemplate> nvlinkTemplates;
+    std::vector<NvlinkGroup> nvlinkGroups;
+    std::vector<uint32_t> groupOf;
 
     /** Listed transfers (the rings' come after them). */
     std::size_t Size() const { return flow.size(); }
@@ -337,6 +367,28 @@ struct Transfers
 
     /** Whether flow is a connection carrying transfers (else an ordinary flow). */
     bool Carries(uint32_t f) const { return Lists(f) || InRing(f); }
+
+    /** The NvlinkGroup transfer t stands in for, or UINT32_MAX. */
+    uint32_t GroupOf(std::size_t t) const { return t < groupOf.size() ? groupOf[t] : UINT32_MAX; }
+
+    /** How many of the plan's transfers transfer t stands for (1 unless a stand-in). */
+    uint32_t Stands(std::size_t t) const
+    {
+        uint32_t g = GroupOf(t);
+        if (g == UINT32_MAX)
+        {
+            return 1;
+        }
+        const NvlinkGroup& group = nvlinkGroups[g];
+        for (uint32_t k = 0; k < group.proxy.size(); ++k)
+        {
+            if (group.proxy[k] == t)
+            {
+                return nvlinkTemplates[group.tmpl].carried[k];
+            }
+        }
+        return 1;
+    }
 };
 
 /** A directed port/queue: node's egress toward neighbor. Named "node->neighbor". */

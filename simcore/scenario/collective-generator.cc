@@ -501,7 +501,14 @@ EmitRingProgram(GeneratorContext& g, uint32_t job, const JobRanks& ranks, const 
     rel.rings.push_back(std::move(rp));
 }
 
-void
+uint64_t
+NvlinkNs(uint64_t bytes, double nvlinkGbps)
+{
+    return std::max<uint64_t>(
+        1, static_cast<uint64_t>(std::llround(static_cast<double>(bytes) * 8.0 / nvlinkGbps)));
+}
+
+std::vector<uint32_t>
 EmitPlan(GeneratorContext& g, uint32_t job, const JobRanks& ranks, const TransferPlan& plan)
 {
     FlowRelations& rel = g.Relations();
@@ -606,9 +613,7 @@ EmitPlan(GeneratorContext& g, uint32_t job, const JobRanks& ranks, const Transfe
             {
                 // a plan's NVLink steps mostly share one size: one division per size in a row
                 localBytes = t.bytes;
-                localNs = std::max<uint64_t>(
-                    1, static_cast<uint64_t>(std::llround(static_cast<double>(t.bytes) * 8.0 /
-                                                          ranks.nvlinkGbps)));
+                localNs = NvlinkNs(t.bytes, ranks.nvlinkGbps);
             }
             jf.localNs = localNs;
         }
@@ -631,6 +636,7 @@ EmitPlan(GeneratorContext& g, uint32_t job, const JobRanks& ranks, const Transfe
             rel.transferAfter[w++] = rowOf[a];
         }
     }
+    return std::move(rowOf);
 }
 
 } // namespace fabric

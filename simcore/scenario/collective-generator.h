@@ -72,9 +72,16 @@ struct JobRanks
  * g.Relations().jobs, pushed by the caller): network transfers, NVLink transfers (two ranks of
  * one server) and markers (0 bytes, src == dst: complete at once, after their inputs + gapNs).
  * The collective generator calls it with PlanCollective's transfers; a generator that composes
- * several plans (a training iteration) calls it once with all of them.
+ * several plans (a training iteration) calls it once with all of them. Returns each plan
+ * transfer's row in g.Relations()'s transfer lists.
  */
-void EmitPlan(GeneratorContext& g, uint32_t job, const JobRanks& ranks, const TransferPlan& plan);
+/** An NVLink transfer's time, ns: bytes x 8 over the NVLink rate, at least 1. */
+uint64_t NvlinkNs(uint64_t bytes, double nvlinkGbps);
+
+std::vector<uint32_t> EmitPlan(GeneratorContext& g,
+                               uint32_t job,
+                               const JobRanks& ranks,
+                               const TransferPlan& plan);
 
 /**
  * A streamable ring (collective-plan.h, Streamable) as a RingProgram: the connections EmitPlan

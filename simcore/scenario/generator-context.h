@@ -77,6 +77,9 @@ struct FlowRelations
     std::vector<StreamedCollective> streamed;
     /// Rings the packet model runs without their transfers listed (flows by generation index).
     std::vector<RingProgram> rings;
+    /// NVLink collectives kept as stand-ins (their proxies: rows of the transfers above).
+    std::vector<NvlinkTemplate> nvlinkTemplates;
+    std::vector<NvlinkGroup> nvlinkGroups;
     /// Connections of the streamed collectives, not in the flow list: later flows are numbered
     /// (UDP ports, processes) as if they were.
     uint64_t streamedTransfers = 0;

@@ -181,10 +181,12 @@ JobsJson(const Scenario& s,
         uint64_t bytes = tr.bytes[i];
         iterations[jf.job][jf.iteration].Add(f);
         (spec.local ? nvlinkBytes : networkBytes)[jf.job] += bytes;
-        ++flowCount[jf.job];
+        // (a stand-in counts the transfers it stands for: Transfers::nvlinkGroups)
+        uint32_t stands = tr.Stands(i);
+        flowCount[jf.job] += stands;
         if (f.completePs >= 0)
         {
-            ++flowsDone[jf.job];
+            flowsDone[jf.job] += stands;
         }
         if (s.jobs[jf.job].training)
         {

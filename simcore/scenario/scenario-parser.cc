@@ -183,6 +183,7 @@ Resolve(const json& doc, const std::string& bytes, ordered_json* out, const Load
     ctx.seed = s.seed;
     ctx.streamRingsAbove = options.streamRingsAbove;
     ctx.ringProgramsAbove = options.ringProgramsAbove;
+    ctx.nvlinkGroups = options.nvlinkGroups;
     GeneratedTraffic traffic = GenerateTraffic(r.Raw("traffic"), ctx, out ? &(*out)["traffic"] : nullptr);
     s.flows = std::move(traffic.flows);
     s.deps = std::move(traffic.deps);

@@ -33,6 +33,9 @@ struct LoadOptions
     /// RingProgram, its transfers unlisted (0: list every transfer). The packet model's loads
     /// (LoadScenario) use kRingProgramsAboveTransfers; a flow-engine load must leave it 0.
     uint64_t ringProgramsAbove = kRingProgramsAboveTransfers;
+    /// Keep a training job's collectives inside one server as stand-ins (NvlinkGroup), their
+    /// transfers unlisted. Only a flow-engine load may ask for it.
+    bool nvlinkGroups = false;
 };
 
 /** A scenario and the collectives kept as streams (LoadOptions::streamRingsAbove). */

@@ -739,6 +739,21 @@ Finish(std::vector<FlowSpec> flows, FlowRelations& rel)
         }
         std::vector<uint32_t>().swap(rel.transferFlow);
         std::vector<uint32_t>().swap(rel.transferAfter);
+        if (!rel.nvlinkGroups.empty())
+        {
+            // NVLink collectives kept as stand-ins: their stand-ins by new transfer number
+            x.nvlinkTemplates = std::move(rel.nvlinkTemplates);
+            x.nvlinkGroups = std::move(rel.nvlinkGroups);
+            x.groupOf.assign(n, UINT32_MAX);
+            for (uint32_t gi = 0; gi < x.nvlinkGroups.size(); ++gi)
+            {
+                for (uint32_t& p : x.nvlinkGroups[gi].proxy)
+                {
+                    p = newTransfer[p];
+                    x.groupOf[p] = gi;
+                }
+            }
+        }
     }
     if (!rel.rings.empty())
     {

@@ -46,6 +46,9 @@ struct TrafficContext
     /// A streamable ring collective whose plan has more transfers than this is kept as a
     /// RingProgram (Transfers::rings) instead of its transfers; 0: never. The packet model's.
     uint64_t ringProgramsAbove = 0;
+    /// A training job's collectives inside one server are kept as stand-ins (Transfers::
+    /// nvlinkGroups) instead of their transfers. Only the flow engine asks for it.
+    bool nvlinkGroups = false;
 };
 
 /**

@@ -184,6 +184,7 @@ GenerateTraining(GeneratorContext& g, ServerPool& pool)
         req.serverOf.push_back(serverOf[h]);
     }
     req.maxTransfers = kMaxTransfers;
+    req.groupNvlink = g.Ctx().nvlinkGroups;
     TrainingPlan plan;
     try
     {
@@ -235,7 +236,41 @@ GenerateTraining(GeneratorContext& g, ServerPool& pool)
     {
         plan.transfers[i].step = i;
     }
-    EmitPlan(g, jobIndex, where, plan.transfers);
+    std::vector<uint32_t> rowOf = EmitPlan(g, jobIndex, where, plan.transfers);
+    // the collectives kept as stand-ins: their plans with NVLink times, their stand-ins' rows
+    auto tmplBase = static_cast<uint32_t>(rel.nvlinkTemplates.size());
+    for (const TransferPlan& t : plan.groupTemplates)
+    {
+        NvlinkTemplate x;
+        x.inputBegin.push_back(0);
+        for (uint32_t i = 0; i < t.size(); ++i)
+        {
+            x.connections = std::max(x.connections, t[i].connection + 1);
+            x.connection.push_back(t[i].connection);
+            x.localNs.push_back(NvlinkNs(t[i].bytes, nvlinkGbps));
+            for (uint32_t a : t.After(i))
+            {
+                x.inputs.push_back(a);
+            }
+            x.inputBegin.push_back(static_cast<uint32_t>(x.inputs.size()));
+        }
+        x.carried.assign(x.connections, 0);
+        for (uint32_t c : x.connection)
+        {
+            ++x.carried[c];
+        }
+        rel.nvlinkTemplates.push_back(std::move(x));
+    }
+    for (const TrainingGroup& grp : plan.groups)
+    {
+        NvlinkGroup x;
+        x.tmpl = tmplBase + grp.tmpl;
+        for (uint32_t k = 0; k < grp.count; ++k)
+        {
+            x.proxy.push_back(rowOf[grp.first + k]);
+        }
+        rel.nvlinkGroups.push_back(std::move(x));
+    }
     // what the results need of the plan, once EmitPlan has read its transfers
     rel.jobs[jobIndex].training = std::make_shared<const TrainingJob>(
         TrainingJob::Of(std::move(plan), req.model.name, req.parallel, req.iterations));

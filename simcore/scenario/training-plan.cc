@@ -21,7 +21,34 @@ struct CachedPlan
     TransferPlan transfers;
     std::vector<std::vector<uint32_t>> terminal; ///< per local rank: plan indices
     uint32_t connections = 0;                    ///< the plan's (channel, sender, receiver)
+    /// Its index in TrainingPlan::groupTemplates once kept as stand-ins (UINT32_MAX: not yet),
+    /// and whether it may be: each rank's terminal transfers are the last of their connections
+    /// (so a stand-in's completion is what its rank's next step waits for).
+    uint32_t tmpl = UINT32_MAX;
+    bool groupable = false;
 };
+
+/** Whether every terminal transfer is the last one on its connection (CachedPlan::groupable). */
+bool
+TerminalsEndConnections(const CachedPlan& cp)
+{
+    std::vector<uint32_t> last(cp.connections, UINT32_MAX);
+    for (uint32_t i = 0; i < cp.transfers.size(); ++i)
+    {
+        last[cp.transfers[i].connection] = i;
+    }
+    for (const std::vector<uint32_t>& ts : cp.terminal)
+    {
+        for (uint32_t t : ts)
+        {
+            if (last[cp.transfers[t].connection] != t)
+            {
+                return false;
+            }
+        }
+    }
+    return true;
+}
 
 /**
  * Per local rank, its last incoming transfer of every channel (the highest step): when they have
@@ -330,7 +357,7 @@ class Builder
         return it->second;
     }
 
-    const CachedPlan& PlanOf(const std::string& op,
+    CachedPlan& PlanOf(const std::string& op,
                              const std::string& algorithm,
                              const std::vector<uint32_t>& group,
                              uint64_t bytes,
@@ -373,6 +400,7 @@ class Builder
         {
             cp.connections = std::max(cp.connections, t.connection + 1);
         }
+        cp.groupable = TerminalsEndConnections(cp);
         return m_cache.emplace(key, std::move(cp)).first->second;
     }
 
@@ -392,7 +420,7 @@ class Builder
         {
             return;
         }
-        const CachedPlan& cp = PlanOf(op, algorithm, group, bytes, kind);
+        CachedPlan& cp = PlanOf(op, algorithm, group, bytes, kind);
         std::vector<uint32_t> entry(group.size());
         for (uint32_t i = 0; i < group.size(); ++i)
         {
@@ -417,6 +445,11 @@ class Builder
                 }
                 connection[t.connection] = it->second;
             }
+        }
+        if (m_req.groupNvlink && cp.groupable && InOneServer(group))
+        {
+            StandIns(cp, kind, coll, group, connection, entry, fronts);
+            return;
         }
         for (std::size_t i = 0; i < cp.transfers.size(); ++i)
         {
@@ -444,6 +477,80 @@ class Builder
             for (uint32_t a : cp.terminal[i])
             {
                 f.push_back(base + a);
+            }
+        }
+    }
+
+    /** Whether every rank of the group is in one server (its collectives ride NVLink). */
+    bool InOneServer(const std::vector<uint32_t>& group) const
+    {
+        for (uint32_t r : group)
+        {
+            if (m_req.serverOf[r] != m_req.serverOf[group[0]])
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The collective as one stand-in per connection of its plan (TrainingGroup): stand-in k
+     * carries every transfer of connection k, waits for its sender's entry, and completes when
+     * the connection's last transfer would; a rank's front is then its entry and the stand-ins
+     * of the connections its terminal transfers ride.
+     */
+    void StandIns(CachedPlan& cp,
+                  TrainingKind kind,
+                  uint32_t coll,
+                  const std::vector<uint32_t>& group,
+                  const std::vector<uint32_t>& connection,
+                  const std::vector<uint32_t>& entry,
+                  std::vector<std::vector<uint32_t>>& fronts)
+    {
+        if (cp.tmpl == UINT32_MAX)
+        {
+            cp.tmpl = static_cast<uint32_t>(m_plan.groupTemplates.size());
+            m_plan.groupTemplates.push_back(cp.transfers);
+        }
+        std::vector<Transfer> first(cp.connections);
+        std::vector<uint64_t> bytes(cp.connections, 0);
+        std::vector<bool> seen(cp.connections, false);
+        for (const Transfer& t : cp.transfers)
+        {
+            if (!seen[t.connection])
+            {
+                seen[t.connection] = true;
+                first[t.connection] = t;
+            }
+            bytes[t.connection] += t.bytes;
+        }
+        auto base = static_cast<uint32_t>(m_plan.transfers.size());
+        m_plan.groups.push_back({cp.tmpl, base, cp.connections});
+        for (uint32_t k = 0; k < cp.connections; ++k)
+        {
+            const Transfer& t = first[k];
+            Transfer u;
+            u.src = group[t.src];
+            u.dst = group[t.dst];
+            u.bytes = bytes[k];
+            u.step = t.step;
+            u.channel = t.channel;
+            u.connection = connection[k];
+            Add(u, kind, coll);
+            m_plan.transfers.AddInput(entry[t.src]);
+        }
+        for (uint32_t i = 0; i < group.size(); ++i)
+        {
+            std::vector<uint32_t>& f = fronts[group[i]];
+            f = {entry[i]};
+            for (uint32_t a : cp.terminal[i])
+            {
+                uint32_t standIn = base + cp.transfers[a].connection;
+                if (std::find(f.begin() + 1, f.end(), standIn) == f.end())
+                {
+                    f.push_back(standIn);
+                }
             }
         }
     }

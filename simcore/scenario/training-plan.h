@@ -78,6 +78,9 @@ struct TrainingRequest
     std::vector<uint32_t> serverOf;
     /// Refuse (PlanError at "parallel") a plan of more transfers than this; 0: no limit.
     uint64_t maxTransfers = 0;
+    /// Keep each collective inside one server as one stand-in per connection (TrainingPlan::
+    /// groups; the flow engine's loads): its transfers are not listed.
+    bool groupNvlink = false;
 };
 
 /** What a transfer of the plan is to the iteration. */
@@ -102,6 +105,19 @@ struct TrainingCollective
     uint64_t bytes = 0; ///< NCCL-tests' size (a send: its bytes)
 };
 
+/**
+ * A collective inside one server kept as stand-ins (TrainingRequest::groupNvlink): plan
+ * transfers first .. first + count - 1 stand for connections 0 .. count - 1 of template tmpl
+ * (TrainingPlan::groupTemplates, in the group's local ranks), each carrying every transfer of
+ * its connection; each waits for its sender's entry, as its connection's first transfer would.
+ */
+struct TrainingGroup
+{
+    uint32_t tmpl = 0;
+    uint32_t first = 0;
+    uint32_t count = 0;
+};
+
 struct TrainingPlan
 {
     /// In job ranks; `after` indexes this list; connections are job-wide (a connection is the
@@ -111,6 +127,9 @@ struct TrainingPlan
     std::vector<TrainingKind> kind;   ///< per transfer
     std::vector<uint32_t> collective; ///< per transfer: index in collectives; UINT32_MAX: marker
     std::vector<TrainingCollective> collectives;
+    /// Collectives kept as stand-ins, and the plans they stand for (TrainingGroup).
+    std::vector<TrainingGroup> groups;
+    std::vector<TransferPlan> groupTemplates;
     /// Per iteration, per job rank: the marker that ends the rank's iteration.
     std::vector<std::vector<uint32_t>> iterationEnd;
     uint64_t tokensPerIteration = 0;
