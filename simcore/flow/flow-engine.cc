@@ -508,7 +508,8 @@ FlowEngine::SolveGroup(uint32_t g)
     {
         uint32_t k = x.connection[i];
         uint32_t flow = TransferFlow(group.proxy[k]);
-        double ready = std::max(static_cast<double>(Spec(flow).startNs) * kPsPerNs, m_readyPs[flow]);
+        double ready =
+            std::max(static_cast<double>(Spec(flow).startNs) * kPsPerNs, m_readyPs[flow]);
         for (uint32_t j = x.inputBegin[i]; j < x.inputBegin[i + 1]; ++j)
         {
             ready = std::max(ready, m_groupDone[x.inputs[j]]);

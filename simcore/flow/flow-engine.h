@@ -283,17 +283,18 @@ class FlowEngine
     std::vector<uint32_t> m_dependents;
     uint32_t m_transferBase = 0; ///< TransferFlow(0)
     // connections carrying transfers (per scenario flow; empty without transfers)
-    static constexpr uint8_t kTransferReady = 1; ///< its inputs are known (+ its gap)
+    static constexpr uint8_t kTransferReady = 1;   ///< its inputs are known (+ its gap)
     static constexpr uint8_t kTransferLocal = 2;   ///< it rides NVLink
     static constexpr uint8_t kTransferStandIn = 4; ///< it stands in for an NvlinkGroup's connection
     static constexpr uint8_t kTransferSolved = 8;  ///< a stand-in whose group has its times
-    std::vector<uint8_t> m_transferState;        ///< per transfer: kTransfer* bits
-    std::vector<uint32_t> m_connPost;            ///< per connection: its next transfer to post
+    std::vector<uint8_t> m_transferState;          ///< per transfer: kTransfer* bits
+    std::vector<uint32_t> m_connPost;              ///< per connection: its next transfer to post
     std::vector<uint32_t> m_connSend;   ///< per connection: its next posted transfer to send
     std::vector<uint8_t> m_connBusy;    ///< per network connection: a transfer is sending
     std::vector<uint32_t> m_localReady; ///< NVLink transfers whose inputs are all known
     std::vector<uint32_t> m_groupReady; ///< per NvlinkGroup: its stand-ins ready
-    std::vector<double> m_standInLastPostPs; ///< per transfer (stand-ins'): the last post it stands for
+    std::vector<double>
+        m_standInLastPostPs; ///< per transfer (stand-ins'): the last post it stands for
     std::vector<double> m_groupDone, m_groupPost, m_groupFirst; ///< SolveGroup's scratch
     std::vector<uint32_t> m_changed;
     std::vector<FlowSpec> m_extra; ///< the drivers' flows

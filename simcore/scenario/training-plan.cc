@@ -358,10 +358,10 @@ class Builder
     }
 
     CachedPlan& PlanOf(const std::string& op,
-                             const std::string& algorithm,
-                             const std::vector<uint32_t>& group,
-                             uint64_t bytes,
-                             TrainingKind kind)
+                       const std::string& algorithm,
+                       const std::vector<uint32_t>& group,
+                       uint64_t bytes,
+                       TrainingKind kind)
     {
         CollectiveRequest c;
         c.op = op;

@@ -330,3 +330,96 @@ TEST(FlowEngineTransfers, MarkersCompleteAtOnceAfterTheirInputsAndGap)
     EXPECT_GT(job["jct_us"].get<double>(), 2 * one + 5);
     EXPECT_LT(job["jct_us"].get<double>(), 2 * one * 1.1 + 5 + 20);
 }
+
+// A training job's collectives inside one server run as stand-ins (NvlinkGroup, flow loads
+// only): the same results as every transfer listed, the stand-ins' times solved from the plan's
+// own rules (docs/model.md, "Flow-level engine").
+namespace
+{
+
+json
+RunTraining(const std::string& scenario, bool groups, std::size_t* groupCount = nullptr)
+{
+    fabric::LoadOptions options;
+    options.ringProgramsAbove = 0;
+    options.nvlinkGroups = groups;
+    fabric::LoadedScenario loaded = fabric::LoadScenarioWith(scenario, options);
+    if (groupCount != nullptr)
+    {
+        *groupCount = loaded.scenario.transfers.nvlinkGroups.size();
+    }
+    fabric::flow::FlowRunner runner(loaded.scenario, std::move(loaded.streamed));
+    runner.Run(fabric::RunLimits(), nullptr);
+    json r = runner.Results();
+    return r;
+}
+
+/** 2 units of 2 servers of 4 GPUs (rail-optimized), a small Llama-like model. */
+std::string
+SmallTraining(const std::string& parallel, int durationUs = 100000, const std::string& extra = "")
+{
+    return R"({"schema_version": 1, "seed": 1, "duration_us": )" + std::to_string(durationUs) +
+           R"(, "nic": {"mtu_bytes": 4096},
+      "topology": {"kind": "rail_optimized", "units": 2, "servers_per_unit": 2,
+                   "nics_per_server": 4, "spines": 4},
+      "traffic": [{"kind": "training", "name": "t", "servers": 4, )" +
+           extra + R"(
+                   "model": {"layers": 4, "hidden": 512, "ffn_hidden": 1792, "heads": 8,
+                             "seq_len": 1024, "vocab": 32000, "gated": true},
+                   "parallel": )" +
+           parallel + R"(, "gpu": {"tflops": 989, "mfu": 0.4}}]})";
+}
+
+} // namespace
+
+TEST(FlowEngineNvlinkGroups, StandInsGiveTheListedResults)
+{
+    struct Case
+    {
+        std::string name;
+        std::string scenario;
+    };
+    std::vector<Case> cases = {
+        {"tp 4 pp 2 dp 2, 2 iterations",
+         SmallTraining(R"({"tp": 4, "pp": 2, "dp": 2, "micro_batches": 4})", 100000,
+                       R"("iterations": 2,)")},
+        {"sequence parallel (reduce-scatter and all-gather)",
+         SmallTraining(
+             R"({"tp": 4, "pp": 2, "dp": 2, "micro_batches": 2, "sequence_parallel": true})")},
+        {"tp 2 (two groups per server), dp 8",
+         SmallTraining(R"({"tp": 2, "dp": 8, "micro_batches": 2})")},
+        {"preset ai-training-70b", PresetScenario("20-ai-training-70b.json")},
+        {"preset ai-training-moe", PresetScenario("21-ai-training-moe.json")},
+    };
+    for (const Case& c : cases)
+    {
+        std::size_t groups = 0;
+        json listed = RunTraining(c.scenario, false);
+        json grouped = RunTraining(c.scenario, true, &groups);
+        EXPECT_GT(groups, 0u) << c.name << ": no collective ran as stand-ins";
+        ASSERT_TRUE(listed["jobs"][0]["completed"].get<bool>()) << c.name;
+        EXPECT_EQ(listed.dump(), grouped.dump()) << c.name;
+    }
+}
+
+TEST(FlowEngineNvlinkGroups, ARunCutInsideAGroupKeepsItsTimesAndCountsItWhole)
+{
+    // cut in the middle of the iteration: every time is the same; flows_completed counts a
+    // group's transfers once all of them are done (docs/model.md)
+    std::string s = SmallTraining(R"({"tp": 4, "pp": 2, "dp": 2, "micro_batches": 4})", 100000);
+    json whole = RunTraining(s, false);
+    double iterationUs = whole["jobs"][0]["jct_us"].get<double>();
+    ASSERT_GT(iterationUs, 10);
+    std::string cut = SmallTraining(R"({"tp": 4, "pp": 2, "dp": 2, "micro_batches": 4})",
+                                    static_cast<int>(iterationUs / 2));
+    json listed = RunTraining(cut, false);
+    json grouped = RunTraining(cut, true);
+    ASSERT_FALSE(listed["jobs"][0]["completed"].get<bool>());
+    uint64_t listedDone = listed["jobs"][0]["flows_completed"].get<uint64_t>();
+    uint64_t groupedDone = grouped["jobs"][0]["flows_completed"].get<uint64_t>();
+    EXPECT_LE(groupedDone, listedDone);
+    EXPECT_GT(groupedDone, listedDone * 9 / 10);
+    listed["jobs"][0].erase("flows_completed");
+    grouped["jobs"][0].erase("flows_completed");
+    EXPECT_EQ(listed.dump(), grouped.dump());
+}
