@@ -203,6 +203,20 @@ class Builder
     }
 
   private:
+    /** A collective of `bytes` with the job's channels and chunks (its ranks' servers to add). */
+    CollectiveRequest RequestFor(const std::string& op,
+                                 const std::string& algorithm,
+                                 uint64_t bytes) const
+    {
+        CollectiveRequest c;
+        c.op = op;
+        c.algorithm = algorithm;
+        c.messageBytes = bytes;
+        c.channels = m_req.channels;
+        c.chunkBytes = m_req.chunkBytes;
+        return c;
+    }
+
     /** Transfers of one collective of `bytes` on group (job ranks), as PlanCollective makes. */
     double CollectiveTransfers(const std::string& op,
                                const std::string& algorithm,
@@ -213,12 +227,7 @@ class Builder
         {
             return 0;
         }
-        CollectiveRequest c;
-        c.op = op;
-        c.algorithm = algorithm;
-        c.messageBytes = bytes;
-        c.channels = m_req.channels;
-        c.chunkBytes = m_req.chunkBytes;
+        CollectiveRequest c = RequestFor(op, algorithm, bytes);
         for (uint32_t r : group)
         {
             c.serverOf.push_back(m_req.serverOf[r]);
@@ -363,12 +372,7 @@ class Builder
                        uint64_t bytes,
                        TrainingKind kind)
     {
-        CollectiveRequest c;
-        c.op = op;
-        c.algorithm = algorithm;
-        c.messageBytes = bytes;
-        c.channels = m_req.channels;
-        c.chunkBytes = m_req.chunkBytes;
+        CollectiveRequest c = RequestFor(op, algorithm, bytes);
         std::map<uint32_t, uint32_t> local;
         std::string key = op + "|" + algorithm + "|" + std::to_string(bytes) + "|";
         for (uint32_t r : group)
