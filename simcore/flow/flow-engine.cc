@@ -490,6 +490,7 @@ FlowEngine::SolveGroup(uint32_t g)
     m_groupDone.assign(n, 0);
     m_groupPost.assign(x.connections, -1);
     m_groupFirst.assign(x.connections, -1);
+    m_groupLast.assign(x.connections, 0);
     for (uint32_t k = 0; k < x.connections; ++k)
     {
         uint32_t u = group.proxy[k];
@@ -506,10 +507,9 @@ FlowEngine::SolveGroup(uint32_t g)
     }
     for (std::size_t i = 0; i < n; ++i)
     {
+        // its sender's entry is its stand-in's ready time (ReadyLocal: the job's start included)
         uint32_t k = x.connection[i];
-        uint32_t flow = TransferFlow(group.proxy[k]);
-        double ready =
-            std::max(static_cast<double>(Spec(flow).startNs) * kPsPerNs, m_readyPs[flow]);
+        double ready = m_readyPs[TransferFlow(group.proxy[k])];
         for (uint32_t j = x.inputBegin[i]; j < x.inputBegin[i + 1]; ++j)
         {
             ready = std::max(ready, m_groupDone[x.inputs[j]]);
@@ -521,11 +521,7 @@ FlowEngine::SolveGroup(uint32_t g)
             m_groupFirst[k] = post;
         }
         m_groupDone[i] = post + static_cast<double>(x.localNs[i]) * kPsPerNs;
-    }
-    std::vector<double> last(x.connections, 0);
-    for (std::size_t i = 0; i < n; ++i)
-    {
-        last[x.connection[i]] = m_groupDone[i];
+        m_groupLast[k] = m_groupDone[i]; // plan order: the connection's last so far
     }
     for (uint32_t k = 0; k < x.connections; ++k)
     {
@@ -537,7 +533,7 @@ FlowEngine::SolveGroup(uint32_t g)
     }
     for (uint32_t k = 0; k < x.connections; ++k)
     {
-        Finish(TransferFlow(group.proxy[k]), last[k]);
+        Finish(TransferFlow(group.proxy[k]), m_groupLast[k]);
     }
     for (uint32_t k = 0; k < x.connections; ++k)
     {

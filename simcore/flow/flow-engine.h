@@ -293,9 +293,11 @@ class FlowEngine
     std::vector<uint8_t> m_connBusy;    ///< per network connection: a transfer is sending
     std::vector<uint32_t> m_localReady; ///< NVLink transfers whose inputs are all known
     std::vector<uint32_t> m_groupReady; ///< per NvlinkGroup: its stand-ins ready
-    std::vector<double>
-        m_standInLastPostPs; ///< per transfer (stand-ins'): the last post it stands for
-    std::vector<double> m_groupDone, m_groupPost, m_groupFirst; ///< SolveGroup's scratch
+    /// per transfer (a stand-in's): the last post of the transfers it stands for
+    std::vector<double> m_standInLastPostPs;
+    /// SolveGroup's scratch: per plan transfer its completion; per connection its last post,
+    /// first post and last completion
+    std::vector<double> m_groupDone, m_groupPost, m_groupFirst, m_groupLast;
     std::vector<uint32_t> m_changed;
     std::vector<FlowSpec> m_extra; ///< the drivers' flows
     FlowDriver* m_driver = nullptr;
