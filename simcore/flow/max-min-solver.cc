@@ -351,9 +351,11 @@ MaxMinSolver::Flatten()
     m_ackBegin.clear();
     m_ackValue.clear();
     m_ackWeight.clear();
+    m_alone = true;
     for (uint32_t li : m_closureLinks)
     {
         const Link& l = m_links[li];
+        m_alone = m_alone && l.users.size() <= 1;
         m_userBegin.push_back(static_cast<uint32_t>(m_userFlow.size()));
         for (uint32_t h : l.users)
         {
@@ -711,6 +713,38 @@ MaxMinSolver::Fill()
         m_remaining[j] = std::max(0.0, m_capacity[j] - acks);
         m_round[j] = 0;
         m_pending[j] = 0;
+    }
+    if (m_alone && m_aloneWay)
+    {
+        // Each link carries one flow's data at most: progressive filling freezes each flow at
+        // the first of its constraints the level reaches, its cap or the least share of its
+        // links (no other flow's freezing moves that share), so its rate is their minimum, the
+        // same division of the same values (ctest FlowMaxMin.AloneOnTheirLinksAsFilled).
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            double rate = std::numeric_limits<double>::infinity();
+            for (uint32_t k = m_useBegin[i]; k < m_useBegin[i + 1]; ++k)
+            {
+                uint32_t j = m_useLink[k];
+                if (m_weightsAll[j] > 0)
+                {
+                    rate = std::min(rate, m_remaining[j] / m_weightsAll[j]);
+                }
+            }
+            m_next[i] = rate;
+        }
+        for (const auto& [cap, i] : m_caps)
+        {
+            m_next[i] = std::min(m_next[i], cap);
+        }
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            if (std::isinf(m_next[i]))
+            {
+                m_next[i] = 0; // no link and no cap: cannot happen with a valid route
+            }
+        }
+        return;
     }
     std::fill(m_frozen.begin(), m_frozen.end(), 0);
     m_weights = m_weightsAll;

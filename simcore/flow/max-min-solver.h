@@ -113,6 +113,13 @@ class MaxMinSolver
      */
     void SetShortcuts(bool on) { m_fastPath = on; }
 
+    /**
+     * Whether Fill takes each flow's rate as the least of its constraints when no link of the
+     * closure carries two flows' data (on by default; off, it fills progressively: the tests
+     * compare the two).
+     */
+    void SetAloneWay(bool on) { m_aloneWay = on; }
+
   private:
     struct Use
     {
@@ -210,6 +217,7 @@ class MaxMinSolver
     std::vector<std::pair<uint32_t, uint32_t>> m_byFirstLink; ///< TakesPlaces' scratch
     std::vector<uint32_t> m_placeOf;                          ///< TakesPlaces' scratch
     bool m_fastPath = true;                                   ///< SetShortcuts
+    bool m_aloneWay = true;                                   ///< SetAloneWay
     double m_accountFromPs;
     uint32_t m_epoch = 0;
     std::vector<uint32_t> m_closure;      ///< flow handles, in handle order
@@ -240,6 +248,7 @@ class MaxMinSolver
     std::vector<uint32_t> m_touched;  ///< links touched in this round
     std::vector<double> m_weightsAll; ///< per link: every closure flow's weight on it
     std::vector<double> m_capacity;   ///< per link: its capacity
+    bool m_alone = false;             ///< no link of the closure carries two flows' data
     ShareQueue m_queue;               ///< the links by share
     std::vector<uint8_t> m_pending;   ///< per link: its share rose above its key (Fill)
     std::vector<double> m_share;      ///< per link: that share

@@ -249,4 +249,68 @@ TEST(FlowMaxMin, IncrementalSolveEqualsASolveFromScratch)
     }
 }
 
+TEST(FlowMaxMin, AloneOnTheirLinksAsFilled)
+{
+    // A ring's flows, each alone on its links (host i's uplink i and downlink n + i) with its
+    // ACKs on its neighbours' (the closure of a ring step), some capped, some split over two
+    // uplinks, come and go; now and then a second flow shares a downlink. After every change
+    // the rates taken as each flow's least constraint (where no link carries two flows' data)
+    // equal progressive filling's, to the bit.
+    std::mt19937 rng(11);
+    const uint32_t hosts = 12;
+    std::vector<double> cap(3 * hosts, 100.0);
+    MaxMinSolver direct(cap, 0);
+    MaxMinSolver filled(cap, 0);
+    filled.SetAloneWay(false);
+    struct Live
+    {
+        uint32_t a;
+        uint32_t b;
+    };
+    std::vector<std::pair<uint32_t, Live>> active; // sender host, handles
+    uint64_t multiFlowSolves = 0;
+    for (int round = 0; round < 400; ++round)
+    {
+        uint32_t i = rng() % hosts;
+        auto it =
+            std::find_if(active.begin(), active.end(), [&](const auto& e) { return e.first == i; });
+        if (it != active.end() && rng() % 3 != 0)
+        {
+            direct.Remove(round, it->second.a);
+            filled.Remove(round, it->second.b);
+            active.erase(it);
+        }
+        else
+        {
+            // now and then to the host after next, whose downlink its neighbour's flow may use
+            uint32_t next = (i + (rng() % 6 == 0 ? 2 : 1)) % hosts;
+            std::vector<LinkShare> data;
+            if (rng() % 4 == 0)
+            {
+                data = {{i, 0.5}, {2 * hosts + i, 0.5}, {hosts + next, 1.0}};
+            }
+            else
+            {
+                data = {{i, 1.0}, {hosts + next, 1.0}};
+            }
+            std::vector<LinkShare> acks = {{next, 1.0}, {hosts + i, 1.0}};
+            double ackShare = 0.02 + 0.01 * (rng() % 5);
+            double rateCap = rng() % 4 == 0 ? 40.0 + rng() % 60 : kNoCap;
+            active.emplace_back(i, Live{direct.Add(round, data, acks, ackShare, rateCap),
+                                        filled.Add(round, data, acks, ackShare, rateCap)});
+        }
+        uint64_t before = direct.FlowsSolved();
+        direct.Solve(round, g_changed);
+        filled.Solve(round, g_changed);
+        multiFlowSolves += direct.FlowsSolved() - before > 1 ? 1 : 0;
+        ASSERT_EQ(direct.FlowsSolved(), filled.FlowsSolved()) << "round " << round;
+        ASSERT_EQ(direct.Passes(), filled.Passes()) << "round " << round;
+        for (const auto& [host, h] : active)
+        {
+            ASSERT_EQ(direct.Rate(h.a), filled.Rate(h.b)) << "round " << round << " host " << host;
+        }
+    }
+    EXPECT_GT(multiFlowSolves, 50u); // the ACKs tie the ring's flows into closures
+}
+
 } // namespace
