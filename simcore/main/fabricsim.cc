@@ -5,7 +5,8 @@
  *   fabricsim validate SCENARIO.json
  *   fabricsim expand SCENARIO.json
  *   fabricsim run SCENARIO.json --out RESULT.json [--engine packet|flow] [--progress]
- *                 [--max-wall-s S] [--max-events N] [--max-memory-mb M] [--threads N]
+ *                 [--max-wall-s S] [--max-events N] [--max-memory-mb M] [--max-hosts N]
+ *                 [--threads N]
  *   fabricsim check SCENARIO.json   (configuration check: findings as JSON)
  *   fabricsim schema
  *   fabricsim batch MANIFEST.json [--jobs N] [--max-wall-s S] [--max-events N]
@@ -51,7 +52,7 @@ constexpr int kExitLimit = 3;
 
 const char* kUsage = "usage: fabricsim --version | validate FILE | expand FILE | check FILE | schema | run FILE "
                      "--out RESULT [--engine packet|flow] [--collective-streams auto|on|off] [--progress] [--max-wall-s S] [--max-events N] "
-                     "[--max-memory-mb M] [--threads N] | batch MANIFEST [--jobs N] "
+                     "[--max-memory-mb M] [--max-hosts N] [--threads N] | batch MANIFEST [--jobs N] "
                      "[--max-wall-s S] [--max-events N] [--max-memory-mb M] [--threads N]";
 
 /** A bad command line: reported like invalid input (exit 2). */
@@ -126,6 +127,7 @@ struct RunOptions
     std::string collectiveStreams = "auto"; ///< when rings run as streams (flow) or programs (packet)
     bool progress = false;
     fabric::RunLimits limits;
+    uint64_t maxHosts = 0; ///< --max-hosts: refuse a larger topology before its traffic (0: none)
 };
 
 RunOptions
@@ -177,6 +179,10 @@ ParseRunOptions(const std::vector<std::string>& args)
         else if (a == "--max-events")
         {
             o.limits.maxEvents = static_cast<uint64_t>(ParsePositive(a, value()));
+        }
+        else if (a == "--max-hosts")
+        {
+            o.maxHosts = static_cast<uint64_t>(ParsePositive(a, value()));
         }
         else if (a == "--max-memory-mb")
         {
@@ -348,7 +354,8 @@ ResultHeader(const fabric::Scenario& scenario, fabric::RunStatus status, const c
                           {"sim_time_ns", simTimeNs},
                           {"duration_ns", scenario.durationNs},
                           {"warmup_ns", scenario.warmupNs},
-                          {"packets_tx", packetsTx}};
+                          {"packets_tx", packetsTx},
+                          {"fabric", fabric::FabricStatsJson(scenario.topo)}};
     result["warnings"] = fabric::WarningsJson(fabric::ScenarioWarnings(scenario));
     return result;
 }
@@ -458,6 +465,7 @@ RunFlow(const RunOptions& o)
     // a training job's collectives inside one server as stand-ins (exact: NvlinkGroup), unless
     // off lists every transfer
     options.nvlinkGroups = o.collectiveStreams != "off";
+    options.maxHosts = o.maxHosts;
     options.streamRingsAbove = o.collectiveStreams == "off"  ? 0
                                : o.collectiveStreams == "on" ? 1
                                                              : fabric::flow::kStreamRingsAboveTransfers;
@@ -525,6 +533,7 @@ Run(const std::vector<std::string>& args)
     options.ringProgramsAbove = o.collectiveStreams == "off"  ? 0
                                 : o.collectiveStreams == "on" ? 1
                                                               : fabric::kRingProgramsAboveTransfers;
+    options.maxHosts = o.maxHosts;
     fabric::Scenario scenario =
         fabric::LoadScenarioWith(fabric::ReadScenarioFile(o.scenarioPath), options).scenario;
     CheckOutPath(o.outPath);

@@ -50,6 +50,16 @@ export interface RunInfo {
   duration_ns?: number;
   warmup_ns?: number;
   packets_tx?: number;
+  /**
+   * the topology that ran, as `fabricsim expand` reports it (its stats): hosts, switches and links, then what its generator reported (oversubscription, rails, servers, ...); absent in results of earlier versions
+   */
+  fabric?: {
+    hosts?: number;
+    switches?: number;
+    links?: number;
+    oversubscription?: number;
+    [k: string]: number | undefined;
+  };
 }
 /**
  * a valid setting that will likely give results nobody wants
