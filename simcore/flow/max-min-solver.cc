@@ -256,10 +256,12 @@ MaxMinSolver::Collect()
         visitLink(li);
     }
     m_dirty.clear();
+    m_alone = true;
     while (!m_stack.empty())
     {
         uint32_t li = m_stack.back();
         m_stack.pop_back();
+        m_alone = m_alone && m_links[li].users.size() <= 1;
         for (uint32_t h : m_links[li].users)
         {
             Flow& f = m_flows[h];
@@ -295,7 +297,12 @@ MaxMinSolver::Collect()
     {
         std::sort(m_closure.begin(), m_closure.end());
     }
-    if (m_closureLinks.size() * kScanShare > m_links.size())
+    if (m_alone && m_aloneWay)
+    {
+        // in the order visited: with one data use per link, no sum or choice depends on the
+        // links' order (Fill's short way)
+    }
+    else if (m_closureLinks.size() * kScanShare > m_links.size())
     {
         m_closureLinks.clear();
         for (uint32_t li = 0; li < m_links.size(); ++li)
@@ -351,15 +358,17 @@ MaxMinSolver::Flatten()
     m_ackBegin.clear();
     m_ackValue.clear();
     m_ackWeight.clear();
-    m_alone = true;
+    bool filled = !(m_alone && m_aloneWay); // Fill's progressive filling needs the users
     for (uint32_t li : m_closureLinks)
     {
         const Link& l = m_links[li];
-        m_alone = m_alone && l.users.size() <= 1;
-        m_userBegin.push_back(static_cast<uint32_t>(m_userFlow.size()));
-        for (uint32_t h : l.users)
+        if (filled)
         {
-            m_userFlow.push_back(m_flows[h].local); // every data user is in the closure
+            m_userBegin.push_back(static_cast<uint32_t>(m_userFlow.size()));
+            for (uint32_t h : l.users)
+            {
+                m_userFlow.push_back(m_flows[h].local); // every data user is in the closure
+            }
         }
         m_ackBegin.push_back(static_cast<uint32_t>(m_ackValue.size()));
         for (std::size_t k = 0; k < l.ackUsers.size(); ++k)
@@ -381,12 +390,15 @@ MaxMinSolver::Flatten()
     m_ackBegin.push_back(static_cast<uint32_t>(m_ackValue.size()));
     std::size_t m = m_closureLinks.size();
     // every flow's weight on each link, summed in closure order (each pass starts from them)
-    m_weightsAll.assign(m, 0.0);
-    for (uint32_t i = 0; i < n; ++i)
+    if (filled)
     {
-        for (uint32_t k = m_useBegin[i]; k < m_useBegin[i + 1]; ++k)
+        m_weightsAll.assign(m, 0.0);
+        for (uint32_t i = 0; i < n; ++i)
         {
-            m_weightsAll[m_useLink[k]] += m_useWeight[k];
+            for (uint32_t k = m_useBegin[i]; k < m_useBegin[i + 1]; ++k)
+            {
+                m_weightsAll[m_useLink[k]] += m_useWeight[k];
+            }
         }
     }
     m_capacity.resize(m);
@@ -719,16 +731,16 @@ MaxMinSolver::Fill()
         // Each link carries one flow's data at most: progressive filling freezes each flow at
         // the first of its constraints the level reaches, its cap or the least share of its
         // links (no other flow's freezing moves that share), so its rate is their minimum, the
-        // same division of the same values (ctest FlowMaxMin.AloneOnTheirLinksAsFilled).
+        // same division of the same values (a link's weight is its one use's: 0 + w = w; ctest
+        // FlowMaxMin.AloneOnTheirLinksAsFilled).
         for (uint32_t i = 0; i < n; ++i)
         {
             double rate = std::numeric_limits<double>::infinity();
             for (uint32_t k = m_useBegin[i]; k < m_useBegin[i + 1]; ++k)
             {
-                uint32_t j = m_useLink[k];
-                if (m_weightsAll[j] > 0)
+                if (m_useWeight[k] > 0)
                 {
-                    rate = std::min(rate, m_remaining[j] / m_weightsAll[j]);
+                    rate = std::min(rate, m_remaining[m_useLink[k]] / m_useWeight[k]);
                 }
             }
             m_next[i] = rate;

@@ -248,7 +248,7 @@ class MaxMinSolver
     std::vector<uint32_t> m_touched;  ///< links touched in this round
     std::vector<double> m_weightsAll; ///< per link: every closure flow's weight on it
     std::vector<double> m_capacity;   ///< per link: its capacity
-    bool m_alone = false;             ///< no link of the closure carries two flows' data
+    bool m_alone = false;             ///< no link of the closure carries two data uses (Collect)
     ShareQueue m_queue;               ///< the links by share
     std::vector<uint8_t> m_pending;   ///< per link: its share rose above its key (Fill)
     std::vector<double> m_share;      ///< per link: that share
