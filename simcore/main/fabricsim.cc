@@ -6,7 +6,7 @@
  *   fabricsim expand SCENARIO.json
  *   fabricsim run SCENARIO.json --out RESULT.json [--engine packet|flow] [--progress]
  *                 [--max-wall-s S] [--max-events N] [--max-memory-mb M] [--max-hosts N]
- *                 [--threads N]
+ *                 [--result full|headline] [--threads N]
  *   fabricsim check SCENARIO.json   (configuration check: findings as JSON)
  *   fabricsim schema
  *   fabricsim batch MANIFEST.json [--jobs N] [--max-wall-s S] [--max-events N]
@@ -52,7 +52,7 @@ constexpr int kExitLimit = 3;
 
 const char* kUsage = "usage: fabricsim --version | validate FILE | expand FILE | check FILE | schema | run FILE "
                      "--out RESULT [--engine packet|flow] [--collective-streams auto|on|off] [--progress] [--max-wall-s S] [--max-events N] "
-                     "[--max-memory-mb M] [--max-hosts N] [--threads N] | batch MANIFEST [--jobs N] "
+                     "[--max-memory-mb M] [--max-hosts N] [--result full|headline] [--threads N] | batch MANIFEST [--jobs N] "
                      "[--max-wall-s S] [--max-events N] [--max-memory-mb M] [--threads N]";
 
 /** A bad command line: reported like invalid input (exit 2). */
@@ -128,6 +128,7 @@ struct RunOptions
     bool progress = false;
     fabric::RunLimits limits;
     uint64_t maxHosts = 0; ///< --max-hosts: refuse a larger topology before its traffic (0: none)
+    bool headline = false; ///< --result headline: the result without its tables (Headline)
 };
 
 RunOptions
@@ -162,6 +163,15 @@ ParseRunOptions(const std::vector<std::string>& args)
                 throw UsageError{"--collective-streams: must be \"auto\", \"on\" or \"off\" (got \"" +
                                  o.collectiveStreams + "\")"};
             }
+        }
+        else if (a == "--result")
+        {
+            const std::string& kind = value();
+            if (kind != "full" && kind != "headline")
+            {
+                throw UsageError{"--result: must be \"full\" or \"headline\" (got \"" + kind + "\")"};
+            }
+            o.headline = kind == "headline";
         }
         else if (a == "--engine")
         {
@@ -361,6 +371,45 @@ ResultHeader(const fabric::Scenario& scenario, fabric::RunStatus status, const c
 }
 
 /**
+ * `--result headline` (docs/result-format.md): the result's headline figures without its tables,
+ * for a caller that shows only those (the editor's estimate): flows, link utilization, host
+ * throughput and each job's hosts, links, steps and training timeline are left empty, and
+ * run_info.result says so. Every figure kept is the full result's.
+ */
+void
+Headline(nlohmann::ordered_json& result)
+{
+    result["run_info"]["result"] = "headline";
+    result["flows"] = nlohmann::ordered_json::array();
+    nlohmann::ordered_json& summary = result["summary"];
+    if (summary.contains("link_utilization"))
+    {
+        summary["link_utilization"] = nlohmann::ordered_json::array();
+    }
+    if (summary.contains("host_throughput_gbps"))
+    {
+        summary["host_throughput_gbps"] = nlohmann::ordered_json::object();
+    }
+    if (!result.contains("jobs"))
+    {
+        return;
+    }
+    for (nlohmann::ordered_json& job : result["jobs"])
+    {
+        for (const char* key : {"hosts", "links", "steps"})
+        {
+            job[key] = nlohmann::ordered_json::array();
+        }
+        job["steps_truncated"] = true;
+        if (job.contains("training") && job["training"].is_object())
+        {
+            job["training"]["timeline"] = nlohmann::ordered_json::array();
+            job["training"]["timeline_truncated"] = true;
+        }
+    }
+}
+
+/**
  * A fabric larger than the packet engine runs (its event keys hold node ids below 2^15): one
  * line naming the limit, or "" (the flow engine takes the scenario format's limits).
  */
@@ -448,6 +497,10 @@ RunPacket(const RunOptions& o, fabric::Scenario&& loaded)
                       {"peak_rss_mb", fabric::PeakRssMb()},
                       {"huge_pages_mb", fabric::HugePagesMb()},
                       {"parallel", runner.Parallel()}};
+    if (o.headline)
+    {
+        Headline(result);
+    }
     WriteFile(o.outPath, fabric::DumpDeterministic(std::move(result)) + "\n");
     return status == fabric::RunStatus::OK ? kExitOk : kExitLimit;
 }
@@ -514,6 +567,10 @@ RunFlow(const RunOptions& o)
     for (const auto& [key, value] : work.items())
     {
         result["perf"][key] = value; // what the rate solves cost (flows solved, filling passes)
+    }
+    if (o.headline)
+    {
+        Headline(result);
     }
     WriteFile(o.outPath, fabric::DumpDeterministic(std::move(result)) + "\n");
     return status == fabric::RunStatus::OK ? kExitOk : kExitLimit;

@@ -322,6 +322,61 @@ TEST_F(CliTest, MaxHostsRefusesALargerFabricBeforeItsTrafficAndResultsRecordTheF
               2);
 }
 
+TEST_F(CliTest, AHeadlineResultIsTheFullOneWithoutItsTables)
+{
+    // a training job (jobs: steps, links, a timeline) and a flow list (flows), on either engine
+    for (const std::string name : {"training-3d-parallel.json", "leaf-spine-incast.json"})
+    {
+        std::string scenario = kExamples + "/valid/" + name;
+        for (const char* engine : {"packet", "flow"})
+        {
+            std::string run = "run " + Quote(scenario) + " --engine " + engine + " --out ";
+            ASSERT_EQ(Fabricsim(run + Quote(Path("full.json"))).code, 0) << name << engine;
+            Outcome o = Fabricsim(run + Quote(Path("head.json")) + " --result headline");
+            ASSERT_EQ(o.code, 0) << o.err;
+            ordered_json full = ordered_json::parse(ReadFile(Path("full.json")));
+            ordered_json head = ordered_json::parse(ReadFile(Path("head.json")));
+            EXPECT_EQ(head["run_info"]["result"], "headline");
+            EXPECT_EQ(head["flows"], ordered_json::array());
+            EXPECT_EQ(head["summary"]["link_utilization"], ordered_json::array());
+            EXPECT_FALSE(full["summary"]["link_utilization"].empty()) << name << engine;
+            EXPECT_TRUE(full.contains("jobs") || !full["flows"].empty()) << name << engine;
+            // emptied, the rest is the full result's, key for key
+            full["run_info"]["result"] = "headline";
+            full["flows"] = ordered_json::array();
+            full["summary"]["link_utilization"] = ordered_json::array();
+            full["summary"]["host_throughput_gbps"] = ordered_json::object();
+            for (auto& job : full.value("jobs", ordered_json::array()))
+            {
+                EXPECT_FALSE(job["links"].empty()) << name << engine;
+            }
+            if (full.contains("jobs"))
+            {
+                for (auto& job : full["jobs"])
+                {
+                    job["hosts"] = job["links"] = job["steps"] = ordered_json::array();
+                    job["steps_truncated"] = true;
+                    if (job.contains("training"))
+                    {
+                        EXPECT_FALSE(job["training"]["timeline"].empty()) << engine;
+                        job["training"]["timeline"] = ordered_json::array();
+                        job["training"]["timeline_truncated"] = true;
+                    }
+                }
+            }
+            full.erase("perf");
+            head.erase("perf");
+            full["run_info"].erase("events");
+            head["run_info"].erase("events");
+            EXPECT_EQ(head, full) << name << " " << engine;
+        }
+    }
+    Outcome bad = Fabricsim("run " + Quote(kExamples + "/valid/leaf-spine-incast.json") +
+                            " --out " + Quote(Path("x.json")) + " --result brief");
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_EQ(bad.err.rfind("--result: must be \"full\" or \"headline\"", 0), 0u) << bad.err;
+}
+
 TEST_F(CliTest, BadCommandLinesAndGarbageNeverCrash)
 {
     Outcome o = Fabricsim("run " + Quote(kExamples + "/valid/pingmesh.json"));

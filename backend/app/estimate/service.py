@@ -41,7 +41,7 @@ def estimate(document: dict[str, Any], speed: PacketSpeed | None = None) -> Esti
         proc = subprocess.run([str(simulator.binary()), "run", str(scenario), "--out", str(out),
                                "--engine", "flow", "--max-wall-s", str(ESTIMATE_WALL_S),
                                "--max-memory-mb", str(ESTIMATE_MEMORY_MB),
-                               "--max-hosts", str(limits.ESTIMATE_MAX_HOSTS)],
+                               "--max-hosts", str(limits.ESTIMATE_MAX_HOSTS), "--result", "headline"],
                               capture_output=True, text=True, timeout=ESTIMATE_PROCESS_TIMEOUT_S,
                               check=False)
         if proc.returncode == 2:

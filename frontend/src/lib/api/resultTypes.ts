@@ -60,6 +60,10 @@ export interface RunInfo {
     oversubscription?: number;
     [k: string]: number | undefined;
   };
+  /**
+   * "headline" in a result written with `fabricsim run --result headline` (the editor's estimate): its tables are left empty (flows, summary.link_utilization, summary.host_throughput_gbps, each job's hosts, links, steps and training timeline); every other figure is the full result's. Absent in a full result
+   */
+  result?: "headline";
 }
 /**
  * a valid setting that will likely give results nobody wants
