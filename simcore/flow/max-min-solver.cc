@@ -760,12 +760,37 @@ MaxMinSolver::Fill()
     }
     std::fill(m_frozen.begin(), m_frozen.end(), 0);
     m_weights = m_weightsAll;
+    // A link with one flow's data keeps its share until that flow freezes (nothing else moves
+    // its capacity left or its weight), and then leaves the queue: of a flow's such links only
+    // the least (by share, then index, the queue's order) can ever be the least of the queue.
+    // The queue takes that one and the links of several flows, so it picks the same link at
+    // each step as it would holding them all, over fewer.
     m_queue.Reset(m);
+    m_ownLink.assign(n, ShareQueue::kNone);
+    m_ownShare.resize(n);
     for (uint32_t j = 0; j < m; ++j)
     {
         if (m_weights[j] > 0)
         {
-            m_queue.Set(j, m_remaining[j] / m_weights[j]);
+            double share = m_remaining[j] / m_weights[j];
+            if (m_userBegin[j + 1] - m_userBegin[j] > 1)
+            {
+                m_queue.Set(j, share);
+                continue;
+            }
+            uint32_t i = m_userFlow[m_userBegin[j]];
+            if (m_ownLink[i] == ShareQueue::kNone || share < m_ownShare[i])
+            {
+                m_ownLink[i] = j; // links in index order: at one share the first stays
+                m_ownShare[i] = share;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        if (m_ownLink[i] != ShareQueue::kNone)
+        {
+            m_queue.Set(m_ownLink[i], m_ownShare[i]);
         }
     }
     double level = 0;

@@ -253,6 +253,8 @@ class MaxMinSolver
     std::vector<uint8_t> m_pending;   ///< per link: its share rose above its key (Fill)
     std::vector<double> m_share;      ///< per link: that share
     std::vector<uint32_t> m_pendingList;
+    std::vector<uint32_t> m_ownLink; ///< per flow: its least link carrying no other flow's data
+    std::vector<double> m_ownShare;  ///< that link's share
     std::vector<std::pair<double, uint32_t>> m_capsSorted; ///< SortCaps' scratch
     std::vector<uint32_t> m_stack;                         ///< Collect's links to visit
 };
