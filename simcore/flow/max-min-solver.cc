@@ -330,74 +330,96 @@ MaxMinSolver::Collect()
 void
 MaxMinSolver::Flatten()
 {
+    // Sized first, then written by index (a solve flattens a few dozen entries; growing the
+    // arrays one push at a time cost more than the filling of the closure's links).
     auto n = static_cast<uint32_t>(m_closure.size());
-    m_useBegin.clear();
-    m_useLink.clear();
-    m_useWeight.clear();
+    auto m = static_cast<uint32_t>(m_closureLinks.size());
+    std::size_t uses = 0;
+    for (uint32_t h : m_closure)
+    {
+        uses += m_flows[h].data.size();
+    }
+    bool filled = !(m_alone && m_aloneWay); // Fill's progressive filling needs the users
+    std::size_t users = 0;
+    std::size_t acks = 0;
+    for (uint32_t li : m_closureLinks)
+    {
+        users += m_links[li].users.size();
+        acks += m_links[li].ackUsers.size();
+    }
+    m_useBegin.resize(n + 1);
+    m_useLink.resize(uses);
+    m_useWeight.resize(uses);
+    m_value.resize(n + acks); // the closure's rates, then at most one per ACK stream
     m_caps.clear();
-    m_value.clear();
+    uint32_t k = 0;
     for (uint32_t i = 0; i < n; ++i)
     {
         const Flow& f = m_flows[m_closure[i]];
-        m_useBegin.push_back(static_cast<uint32_t>(m_useLink.size()));
+        m_useBegin[i] = k;
         for (const Use& u : f.data)
         {
-            m_useLink.push_back(m_links[u.link].local); // a closure link (Collect)
-            m_useWeight.push_back(u.weight);
+            m_useLink[k] = m_links[u.link].local; // a closure link (Collect)
+            m_useWeight[k++] = u.weight;
         }
         if (std::isfinite(f.cap))
         {
             m_caps.emplace_back(f.cap, i);
         }
-        m_value.push_back(f.rate);
+        m_value[i] = f.rate;
     }
-    m_useBegin.push_back(static_cast<uint32_t>(m_useLink.size()));
+    m_useBegin[n] = k;
     SortCaps();
-    m_userBegin.clear();
-    m_userFlow.clear();
-    m_ackBegin.clear();
-    m_ackValue.clear();
-    m_ackWeight.clear();
-    bool filled = !(m_alone && m_aloneWay); // Fill's progressive filling needs the users
-    for (uint32_t li : m_closureLinks)
+    m_userBegin.resize(filled ? m + 1 : 0);
+    m_userFlow.resize(filled ? users : 0);
+    m_ackBegin.resize(m + 1);
+    m_ackValue.resize(acks);
+    m_ackWeight.resize(acks);
+    uint32_t user = 0;
+    uint32_t ack = 0;
+    uint32_t values = n;
+    for (uint32_t j = 0; j < m; ++j)
     {
-        const Link& l = m_links[li];
+        const Link& l = m_links[m_closureLinks[j]];
         if (filled)
         {
-            m_userBegin.push_back(static_cast<uint32_t>(m_userFlow.size()));
+            m_userBegin[j] = user;
             for (uint32_t h : l.users)
             {
-                m_userFlow.push_back(m_flows[h].local); // every data user is in the closure
+                m_userFlow[user++] = m_flows[h].local; // every data user is in the closure
             }
         }
-        m_ackBegin.push_back(static_cast<uint32_t>(m_ackValue.size()));
-        for (std::size_t k = 0; k < l.ackUsers.size(); ++k)
+        m_ackBegin[j] = ack;
+        for (std::size_t a = 0; a < l.ackUsers.size(); ++a)
         {
-            const Flow& f = m_flows[l.ackUsers[k]];
+            const Flow& f = m_flows[l.ackUsers[a]];
             if (f.mark == m_epoch)
             {
-                m_ackValue.push_back(f.local);
+                m_ackValue[ack] = f.local;
             }
             else
             {
-                m_ackValue.push_back(static_cast<uint32_t>(m_value.size()));
-                m_value.push_back(f.rate);
+                m_ackValue[ack] = values;
+                m_value[values++] = f.rate;
             }
-            m_ackWeight.push_back(l.ackWeights[k]);
+            m_ackWeight[ack++] = l.ackWeights[a];
         }
     }
-    m_userBegin.push_back(static_cast<uint32_t>(m_userFlow.size()));
-    m_ackBegin.push_back(static_cast<uint32_t>(m_ackValue.size()));
-    std::size_t m = m_closureLinks.size();
+    if (filled)
+    {
+        m_userBegin[m] = user;
+    }
+    m_ackBegin[m] = ack;
+    m_value.resize(values);
     // every flow's weight on each link, summed in closure order (each pass starts from them)
     if (filled)
     {
         m_weightsAll.assign(m, 0.0);
         for (uint32_t i = 0; i < n; ++i)
         {
-            for (uint32_t k = m_useBegin[i]; k < m_useBegin[i + 1]; ++k)
+            for (uint32_t u = m_useBegin[i]; u < m_useBegin[i + 1]; ++u)
             {
-                m_weightsAll[m_useLink[k]] += m_useWeight[k];
+                m_weightsAll[m_useLink[u]] += m_useWeight[u];
             }
         }
     }
