@@ -300,7 +300,7 @@ MaxMinSolver::Collect()
     if (m_alone && m_aloneWay)
     {
         // in the order visited: with one data use per link, no sum or choice depends on the
-        // links' order (Fill's short way)
+        // links' order (FillAlone)
     }
     else if (m_closureLinks.size() * kScanShare > m_links.size())
     {
@@ -339,7 +339,6 @@ MaxMinSolver::Flatten()
     {
         uses += m_flows[h].data.size();
     }
-    bool filled = !(m_alone && m_aloneWay); // Fill's progressive filling needs the users
     std::size_t users = 0;
     std::size_t acks = 0;
     for (uint32_t li : m_closureLinks)
@@ -370,8 +369,8 @@ MaxMinSolver::Flatten()
     }
     m_useBegin[n] = k;
     SortCaps();
-    m_userBegin.resize(filled ? m + 1 : 0);
-    m_userFlow.resize(filled ? users : 0);
+    m_userBegin.resize(m + 1);
+    m_userFlow.resize(users);
     m_ackBegin.resize(m + 1);
     m_ackValue.resize(acks);
     m_ackWeight.resize(acks);
@@ -381,13 +380,10 @@ MaxMinSolver::Flatten()
     for (uint32_t j = 0; j < m; ++j)
     {
         const Link& l = m_links[m_closureLinks[j]];
-        if (filled)
+        m_userBegin[j] = user;
+        for (uint32_t h : l.users)
         {
-            m_userBegin[j] = user;
-            for (uint32_t h : l.users)
-            {
-                m_userFlow[user++] = m_flows[h].local; // every data user is in the closure
-            }
+            m_userFlow[user++] = m_flows[h].local; // every data user is in the closure
         }
         m_ackBegin[j] = ack;
         for (std::size_t a = 0; a < l.ackUsers.size(); ++a)
@@ -405,22 +401,16 @@ MaxMinSolver::Flatten()
             m_ackWeight[ack++] = l.ackWeights[a];
         }
     }
-    if (filled)
-    {
-        m_userBegin[m] = user;
-    }
+    m_userBegin[m] = user;
     m_ackBegin[m] = ack;
     m_value.resize(values);
     // every flow's weight on each link, summed in closure order (each pass starts from them)
-    if (filled)
+    m_weightsAll.assign(m, 0.0);
+    for (uint32_t i = 0; i < n; ++i)
     {
-        m_weightsAll.assign(m, 0.0);
-        for (uint32_t i = 0; i < n; ++i)
+        for (uint32_t u = m_useBegin[i]; u < m_useBegin[i + 1]; ++u)
         {
-            for (uint32_t u = m_useBegin[i]; u < m_useBegin[i + 1]; ++u)
-            {
-                m_weightsAll[m_useLink[u]] += m_useWeight[u];
-            }
+            m_weightsAll[m_useLink[u]] += m_useWeight[u];
         }
     }
     m_capacity.resize(m);
@@ -748,38 +738,6 @@ MaxMinSolver::Fill()
         m_round[j] = 0;
         m_pending[j] = 0;
     }
-    if (m_alone && m_aloneWay)
-    {
-        // Each link carries one flow's data at most: progressive filling freezes each flow at
-        // the first of its constraints the level reaches, its cap or the least share of its
-        // links (no other flow's freezing moves that share), so its rate is their minimum, the
-        // same division of the same values (a link's weight is its one use's: 0 + w = w; ctest
-        // FlowMaxMin.AloneOnTheirLinksAsFilled).
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            double rate = std::numeric_limits<double>::infinity();
-            for (uint32_t k = m_useBegin[i]; k < m_useBegin[i + 1]; ++k)
-            {
-                if (m_useWeight[k] > 0)
-                {
-                    rate = std::min(rate, m_remaining[m_useLink[k]] / m_useWeight[k]);
-                }
-            }
-            m_next[i] = rate;
-        }
-        for (const auto& [cap, i] : m_caps)
-        {
-            m_next[i] = std::min(m_next[i], cap);
-        }
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            if (std::isinf(m_next[i]))
-            {
-                m_next[i] = 0; // no link and no cap: cannot happen with a valid route
-            }
-        }
-        return;
-    }
     std::fill(m_frozen.begin(), m_frozen.end(), 0);
     m_weights = m_weightsAll;
     // A link with one flow's data keeps its share until that flow freezes (nothing else moves
@@ -936,6 +894,61 @@ MaxMinSolver::Fill()
     }
 }
 
+bool
+MaxMinSolver::StartAlone()
+{
+    auto n = static_cast<uint32_t>(m_closure.size());
+    m_value.resize(n);
+    m_next.resize(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        m_value[i] = m_flows[m_closure[i]].rate;
+    }
+    for (uint32_t li : m_closureLinks)
+    {
+        if (!m_links[li].ackUsers.empty())
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+void
+MaxMinSolver::FillAlone()
+{
+    // Each link carries one flow's data at most: progressive filling freezes each flow at the
+    // first of its constraints the level reaches, its cap or the least share of its links (no
+    // other flow's freezing moves that share), so its rate is their minimum: each link's
+    // capacity less its ACK streams (at the rates of the pass before: the closure's in m_value,
+    // the others' own), summed in the same order, over the flow's weight on it, the same
+    // arithmetic as Flatten and Fill do (ctest FlowMaxMin.AloneOnTheirLinksAsFilled, to the
+    // bit). Links carrying only ACKs constrain no one and are not visited.
+    auto n = static_cast<uint32_t>(m_closure.size());
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        const Flow& f = m_flows[m_closure[i]];
+        double rate = std::numeric_limits<double>::infinity();
+        for (const Use& u : f.data)
+        {
+            if (u.weight <= 0)
+            {
+                continue;
+            }
+            const Link& l = m_links[u.link];
+            double acks = 0;
+            for (std::size_t k = 0; k < l.ackUsers.size(); ++k)
+            {
+                const Flow& g = m_flows[l.ackUsers[k]];
+                acks += l.ackWeights[k] * (g.mark == m_epoch ? m_value[g.local] : g.rate);
+            }
+            rate = std::min(rate, std::max(0.0, l.capacity - acks) / u.weight);
+        }
+        rate = std::min(rate, f.cap);
+        m_next[i] = std::isinf(rate) ? 0.0 : rate; // no link and no cap: not with a valid route
+    }
+}
+
 void
 MaxMinSolver::Solve(double nowPs, std::vector<uint32_t>& changed)
 {
@@ -962,17 +975,34 @@ MaxMinSolver::Solve(double nowPs, std::vector<uint32_t>& changed)
         return;
     }
     Collect();
-    Flatten();
+    // where no link of the closure carries two flows' data, each rate is its least constraint
+    bool alone = m_alone && m_aloneWay;
+    bool anyAcks = false;
+    if (alone)
+    {
+        anyAcks = StartAlone();
+    }
+    else
+    {
+        Flatten();
+        anyAcks = !m_ackValue.empty();
+    }
     auto n = static_cast<uint32_t>(m_closure.size());
     m_flowsSolved += n;
     // The ACK load depends on the rates being solved for: each pass takes it from the rates of
     // the pass before (the first from the rates before the change), a fixed-point iteration
     // that shrinks the error by the ACKs' share of a link (2 % at MTU 4096, 8 % at MTU 1000)
     // per pass. Without ACKs on the closure's links one pass is exact.
-    bool acks = !m_ackValue.empty();
-    for (int pass = 0; pass < (acks ? kMaxAckPasses : 1); ++pass)
+    for (int pass = 0; pass < (anyAcks ? kMaxAckPasses : 1); ++pass)
     {
-        Fill();
+        if (alone)
+        {
+            FillAlone();
+        }
+        else
+        {
+            Fill();
+        }
         ++m_passes;
         double moved = 0;
         for (uint32_t i = 0; i < n; ++i)

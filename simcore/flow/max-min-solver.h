@@ -202,6 +202,13 @@ class MaxMinSolver
     void SortCaps();
     /** Progressive filling of the closure's flows, with the ACK load of the rates in m_value. */
     void Fill();
+    /**
+     * For a closure whose links carry one flow's data at most (m_alone): the rates before the
+     * change into m_value, without Flatten; returns whether ACKs cross the closure's links.
+     */
+    bool StartAlone();
+    /** Fill's rates for such a closure, each flow's least constraint, read from the links. */
+    void FillAlone();
 
     std::vector<Flow> m_flows;
     std::vector<uint32_t> m_free;
