@@ -258,7 +258,14 @@ class FlowEngine
     /** ACK wire bits per data wire bit of the flow. */
     double AckShare(uint32_t flow) const;
     /** Bytes of overhead per frame on the wire (headers, preamble, gap, ERD's extra). */
-    uint32_t FrameOverhead(uint32_t flow) const;
+    uint32_t FrameOverhead(uint32_t flow) const { return m_frameOverhead[Spec(flow).src]; }
+    /** The connection carrying transfer flow `flow`, or UINT32_MAX (not a transfer). */
+    uint32_t ConnectionOf(uint32_t flow) const
+    {
+        return flow >= m_transferBase && flow < ExtraBase()
+                   ? m_scenario.transfers.flow[flow - m_transferBase]
+                   : UINT32_MAX;
+    }
 
     const Scenario& m_scenario;
     FlowRouting& m_routing;
@@ -270,7 +277,21 @@ class FlowEngine
     std::vector<double> m_deliveredAtWarmup; ///< per flow, once the warm-up ended (else empty)
     std::vector<FlowRoute> m_routes;
     std::unordered_map<uint64_t, uint32_t> m_routeIndex; ///< (src, dst, port) -> m_routes
-    std::vector<uint32_t> m_handleFlow;                  ///< solver handle -> flow
+    /// per node: its NIC's transport (NicTransport) and frame overhead (FrameOverhead)
+    std::vector<uint8_t> m_transport;
+    std::vector<uint32_t> m_frameOverhead;
+    /// What every transfer of a connection shares (one spec, so one route key): per connection
+    /// its route (m_routeIndex's, UINT32_MAX: not looked up since the index was last cleared),
+    /// and its ACK share and window cap on route capRoute (UINT32_MAX: none computed yet).
+    struct ConnectionPath
+    {
+        uint32_t route = UINT32_MAX;
+        uint32_t capRoute = UINT32_MAX;
+        double ackShare = 0;
+        double windowCapBps = 0;
+    };
+    std::vector<ConnectionPath> m_connPath;
+    std::vector<uint32_t> m_handleFlow; ///< solver handle -> flow
     std::priority_queue<Event, std::vector<Event>, std::greater<Event>> m_events_q;
     uint64_t m_seq = 0;
     uint64_t m_events = 0;
