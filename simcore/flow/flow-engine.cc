@@ -77,10 +77,14 @@ FlowEngine::BuildDependents()
     if (tr.Empty())
     {
         DependentsIndex index = InvertDependencies(m_scenario.deps, n);
-        m_pending = std::move(index.pending);
         m_depBegin = std::move(index.begin);
         m_dependents = std::move(index.dependents);
-        m_readyPs.assign(n, 0);
+        m_ready.assign(n, Readiness());
+        for (std::size_t i = 0; i < n; ++i)
+        {
+            m_ready[i].pending = index.pending[i];
+            m_ready[i].gapPs = static_cast<double>(GapNs(static_cast<uint32_t>(i))) * kPsPerNs;
+        }
         return;
     }
     // the scenario's rows, then the transfers' (shifted past the scenario's flows), inverted
@@ -102,16 +106,17 @@ FlowEngine::BuildDependents()
             take(m_transferBase + tr.deps.on[k]);
         }
     };
-    m_pending.assign(n, 0);
+    m_ready.assign(n, Readiness());
     m_depBegin.assign(n + 1, 0);
     for (uint32_t i = 0; i < n; ++i)
     {
         inputs(i,
                [&](uint32_t on)
                {
-                   ++m_pending[i];
+                   ++m_ready[i].pending;
                    ++m_depBegin[on + 1];
                });
+        m_ready[i].gapPs = static_cast<double>(GapNs(i)) * kPsPerNs;
     }
     for (std::size_t i = 0; i < n; ++i)
     {
@@ -125,7 +130,6 @@ FlowEngine::BuildDependents()
             inputs(i, [&](uint32_t on) { m_dependents[fill[on]++] = i; });
         }
     }
-    m_readyPs.assign(n, 0);
     m_transferState.assign(tr.Size(), 0);
     for (std::size_t t = 0; t < tr.Size(); ++t)
     {
@@ -151,9 +155,9 @@ FlowEngine::BuildDependents()
     // rule, helper/flow-dependencies.h).
     for (std::size_t t = 0; t < tr.Size(); ++t)
     {
-        if (m_pending[m_transferBase + t] == 0)
+        if (m_ready[m_transferBase + t].pending == 0)
         {
-            m_readyPs[m_transferBase + t] =
+            m_ready[m_transferBase + t].readyPs =
                 static_cast<double>(Spec(m_transferBase + t).startNs + tr.deps.gapNs[t]) * kPsPerNs;
         }
     }
@@ -388,7 +392,7 @@ FlowEngine::Delivered(uint32_t flow, double atPs) const
 void
 FlowEngine::Release(uint32_t flow)
 {
-    double at = std::max(static_cast<double>(Spec(flow).startNs) * kPsPerNs, m_readyPs[flow]);
+    double at = std::max(static_cast<double>(Spec(flow).startNs) * kPsPerNs, m_ready[flow].readyPs);
     Push(std::max(at, m_nowPs), EventKind::START, flow);
 }
 
@@ -451,7 +455,7 @@ FlowEngine::ReadyLocal(uint32_t t, double atPs)
     // would give: nothing on NVLink shares a link); what follows them on the fabric still
     // starts by an event at its time. Run's end forgets what lies past it.
     m_transferState[t] |= kTransferReady;
-    m_readyPs[TransferFlow(t)] = atPs;
+    m_ready[TransferFlow(t)].readyPs = atPs;
     if ((m_transferState[t] & kTransferStandIn) != 0)
     {
         uint32_t g = m_scenario.transfers.GroupOf(t);
@@ -489,7 +493,7 @@ FlowEngine::PostOn(uint32_t c)
         }
         ++m_connPost[c];
         uint32_t flow = TransferFlow(u);
-        double post = m_readyPs[flow];
+        double post = m_ready[flow].readyPs;
         if (u > tr.flowBegin[c])
         {
             post = std::max(post, PostOf(u - 1));
@@ -533,7 +537,7 @@ FlowEngine::SolveGroup(uint32_t g)
     {
         // its sender's entry is its stand-in's ready time (ReadyLocal: the job's start included)
         uint32_t k = x.connection[i];
-        double ready = m_readyPs[TransferFlow(group.proxy[k])];
+        double ready = m_ready[TransferFlow(group.proxy[k])].readyPs;
         for (uint32_t j = x.inputBegin[i]; j < x.inputBegin[i + 1]; ++j)
         {
             ready = std::max(ready, m_groupDone[x.inputs[j]]);
@@ -572,8 +576,9 @@ FlowEngine::PostLocal()
     {
         uint32_t flow = m_localReady.back();
         m_localReady.pop_back();
-        ReadyLocal(flow - m_transferBase,
-                   std::max(static_cast<double>(Spec(flow).startNs) * kPsPerNs, m_readyPs[flow]));
+        ReadyLocal(
+            flow - m_transferBase,
+            std::max(static_cast<double>(Spec(flow).startNs) * kPsPerNs, m_ready[flow].readyPs));
     }
 }
 
@@ -703,10 +708,11 @@ FlowEngine::Finish(uint32_t flow, double atPs)
         }
         // the latest input's time; its gap is added once, when the last input is known
         // (max(a + g, b + g) is max(a, b) + g, to the bit: rounding is monotonic, times >= 0)
-        m_readyPs[d] = std::max(m_readyPs[d], known);
-        if (--m_pending[d] == 0)
+        Readiness& r = m_ready[d];
+        r.readyPs = std::max(r.readyPs, known);
+        if (--r.pending == 0)
         {
-            m_readyPs[d] += static_cast<double>(GapNs(d)) * kPsPerNs;
+            r.readyPs += r.gapPs;
             if (IsLocalTransfer(d))
             {
                 m_localReady.push_back(d);
@@ -951,9 +957,9 @@ FlowEngine::Run(const RunLimits& limits, const std::function<void(const Progress
     }
     for (uint32_t t = 0; t < tr.Size(); ++t)
     {
-        if (m_pending[TransferFlow(t)] == 0)
+        if (m_ready[TransferFlow(t)].pending == 0)
         {
-            Push(m_readyPs[TransferFlow(t)], EventKind::START, TransferFlow(t));
+            Push(m_ready[TransferFlow(t)].readyPs, EventKind::START, TransferFlow(t));
         }
     }
     if (m_scenario.warmupNs > 0)
