@@ -166,7 +166,59 @@ FlowEngine::BuildDependents()
 void
 FlowEngine::Push(double t, EventKind kind, uint32_t flow, uint32_t version)
 {
-    m_events_q.push(Event{t, m_seq++, flow, version, kind});
+    Event e{Event::TimeKey(t), m_seq++, flow, version, kind};
+    std::size_t i = m_heap.size();
+    m_heap.push_back(e);
+    while (i > 0)
+    {
+        std::size_t parent = (i - 1) / 4;
+        if (!e.Before(m_heap[parent]))
+        {
+            break;
+        }
+        m_heap[i] = m_heap[parent];
+        i = parent;
+    }
+    m_heap[i] = e;
+}
+
+FlowEngine::Event
+FlowEngine::Pop()
+{
+    Event top = m_heap[0];
+    Event last = m_heap.back();
+    m_heap.pop_back();
+    std::size_t n = m_heap.size();
+    if (n == 0)
+    {
+        return top;
+    }
+    std::size_t i = 0;
+    for (;;)
+    {
+        std::size_t first = 4 * i + 1;
+        if (first >= n)
+        {
+            break;
+        }
+        std::size_t best = first;
+        std::size_t end = std::min(first + 4, n);
+        for (std::size_t c = first + 1; c < end; ++c)
+        {
+            if (m_heap[c].Before(m_heap[best]))
+            {
+                best = c;
+            }
+        }
+        if (!m_heap[best].Before(last))
+        {
+            break;
+        }
+        m_heap[i] = m_heap[best];
+        i = best;
+    }
+    m_heap[i] = last;
+    return top;
 }
 
 uint64_t
@@ -975,13 +1027,12 @@ FlowEngine::Run(const RunLimits& limits, const std::function<void(const Progress
     double lastProgress = 0;
     double lastMemory = 0;
     uint64_t batches = 0;
-    while (!m_events_q.empty() && m_events_q.top().t < durationPs)
+    while (!m_heap.empty() && m_heap[0].T() < durationPs)
     {
-        m_nowPs = m_events_q.top().t;
-        while (!m_events_q.empty() && m_events_q.top().t == m_nowPs)
+        m_nowPs = m_heap[0].T();
+        while (!m_heap.empty() && m_heap[0].T() == m_nowPs)
         {
-            Event e = m_events_q.top();
-            m_events_q.pop();
+            Event e = Pop();
             Handle(e);
         }
         m_solver->Solve(m_nowPs, m_changed);

@@ -24,9 +24,9 @@
 #include "scenario/run-limits.h"
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
-#include <queue>
 #include <unordered_map>
 #include <vector>
 
@@ -192,18 +192,37 @@ class FlowEngine
         uint32_t neighbor;
     };
 
+    /** An event at time T(): handled in (time, seq) order, the order it was pushed in ties. */
     struct Event
     {
-        double t;
+        uint64_t key; ///< the time's bits, ordered as the times are (TimeKey)
         uint64_t seq;
         uint32_t flow;
         uint32_t version;
         EventKind kind;
 
-        bool operator>(const Event& o) const { return t != o.t ? t > o.t : seq > o.seq; }
+        /** A double's bits as an integer that orders as the double does (no NaN). */
+        static uint64_t TimeKey(double t)
+        {
+            uint64_t b;
+            std::memcpy(&b, &t, sizeof b);
+            return (b >> 63) != 0 ? ~b : b | (uint64_t(1) << 63);
+        }
+
+        double T() const
+        {
+            uint64_t b = (key >> 63) != 0 ? key & ~(uint64_t(1) << 63) : ~key;
+            double t;
+            std::memcpy(&t, &b, sizeof t);
+            return t;
+        }
+
+        bool Before(const Event& o) const { return key != o.key ? key < o.key : seq < o.seq; }
     };
 
     void Push(double t, EventKind kind, uint32_t flow, uint32_t version = 0);
+    /** Takes the first event of m_heap (not empty). */
+    Event Pop();
     /** The compute a flow adds after its inputs (the scenario's, or its transfer's), ns. */
     uint64_t GapNs(uint32_t flow) const
     {
@@ -292,7 +311,9 @@ class FlowEngine
     };
     std::vector<ConnectionPath> m_connPath;
     std::vector<uint32_t> m_handleFlow; ///< solver handle -> flow
-    std::priority_queue<Event, std::vector<Event>, std::greater<Event>> m_events_q;
+    /// the pending events, a 4-ary min-heap by Event::Before (shallower than a binary one:
+    /// fewer levels to sift through at each of the run's pushes and pops)
+    std::vector<Event> m_heap;
     uint64_t m_seq = 0;
     uint64_t m_events = 0;
     double m_nowPs = 0;
