@@ -27,6 +27,14 @@ constexpr double kMemoryEveryS = 0.2;
 /** Bits a finished fluid may still owe to rounding (its completion is then exact enough). */
 constexpr double kDoneToleranceBits = 1e-3;
 
+/** A NIC's transport, as the rates ask it (FlowEngine::m_transport). */
+enum NicTransport : uint8_t
+{
+    TRANSPORT_OTHER,
+    TRANSPORT_ERD,
+    TRANSPORT_SPRAYED
+};
+
 } // namespace
 
 FlowEngine::FlowEngine(const Scenario& scenario, FlowRouting& routing)
@@ -40,6 +48,18 @@ FlowEngine::FlowEngine(const Scenario& scenario, FlowRouting& routing)
     }
     m_solver = std::make_unique<MaxMinSolver>(std::move(capacity),
                                               static_cast<double>(scenario.warmupNs) * kPsPerNs);
+    // each node's NIC as the rates read it at every transfer (its transport named once here)
+    m_transport.resize(scenario.nicCfg.size());
+    m_frameOverhead.resize(scenario.nicCfg.size());
+    for (std::size_t n = 0; n < scenario.nicCfg.size(); ++n)
+    {
+        const NicConfig& nic = scenario.nicCfg[n];
+        m_transport[n] = nic.transport == "erd"       ? TRANSPORT_ERD
+                         : nic.transport == "sprayed" ? TRANSPORT_SPRAYED
+                                                      : TRANSPORT_OTHER;
+        m_frameOverhead[n] = nic.headerBytes + nic.preambleIfgBytes +
+                             (m_transport[n] == TRANSPORT_ERD ? kErdExtraHeaderBytes : 0);
+    }
     const Transfers& tr = scenario.transfers;
     m_out.reserve(scenario.flows.size() + tr.Size());
     m_out.assign(scenario.flows.size(), FlowOutcome());
@@ -57,10 +77,14 @@ FlowEngine::BuildDependents()
     if (tr.Empty())
     {
         DependentsIndex index = InvertDependencies(m_scenario.deps, n);
-        m_pending = std::move(index.pending);
         m_depBegin = std::move(index.begin);
         m_dependents = std::move(index.dependents);
-        m_readyPs.assign(n, 0);
+        m_ready.assign(n, Readiness());
+        for (std::size_t i = 0; i < n; ++i)
+        {
+            m_ready[i].pending = index.pending[i];
+            m_ready[i].gapPs = static_cast<double>(GapNs(static_cast<uint32_t>(i))) * kPsPerNs;
+        }
         return;
     }
     // the scenario's rows, then the transfers' (shifted past the scenario's flows), inverted
@@ -82,16 +106,17 @@ FlowEngine::BuildDependents()
             take(m_transferBase + tr.deps.on[k]);
         }
     };
-    m_pending.assign(n, 0);
+    m_ready.assign(n, Readiness());
     m_depBegin.assign(n + 1, 0);
     for (uint32_t i = 0; i < n; ++i)
     {
         inputs(i,
                [&](uint32_t on)
                {
-                   ++m_pending[i];
+                   ++m_ready[i].pending;
                    ++m_depBegin[on + 1];
                });
+        m_ready[i].gapPs = static_cast<double>(GapNs(i)) * kPsPerNs;
     }
     for (std::size_t i = 0; i < n; ++i)
     {
@@ -105,7 +130,6 @@ FlowEngine::BuildDependents()
             inputs(i, [&](uint32_t on) { m_dependents[fill[on]++] = i; });
         }
     }
-    m_readyPs.assign(n, 0);
     m_transferState.assign(tr.Size(), 0);
     for (std::size_t t = 0; t < tr.Size(); ++t)
     {
@@ -126,13 +150,14 @@ FlowEngine::BuildDependents()
     m_connPost.assign(tr.flowBegin.begin(), tr.flowBegin.end() - 1);
     m_connSend = m_connPost;
     m_connBusy.assign(m_connPost.size(), 0);
+    m_connPath.assign(m_connPost.size(), ConnectionPath());
     // A transfer without inputs is posted at the job's start + its gap (the packet model's
     // rule, helper/flow-dependencies.h).
     for (std::size_t t = 0; t < tr.Size(); ++t)
     {
-        if (m_pending[m_transferBase + t] == 0)
+        if (m_ready[m_transferBase + t].pending == 0)
         {
-            m_readyPs[m_transferBase + t] =
+            m_ready[m_transferBase + t].readyPs =
                 static_cast<double>(Spec(m_transferBase + t).startNs + tr.deps.gapNs[t]) * kPsPerNs;
         }
     }
@@ -141,7 +166,59 @@ FlowEngine::BuildDependents()
 void
 FlowEngine::Push(double t, EventKind kind, uint32_t flow, uint32_t version)
 {
-    m_events_q.push(Event{t, m_seq++, flow, version, kind});
+    Event e{Event::TimeKey(t), m_seq++, flow, version, kind};
+    std::size_t i = m_heap.size();
+    m_heap.push_back(e);
+    while (i > 0)
+    {
+        std::size_t parent = (i - 1) / 4;
+        if (!e.Before(m_heap[parent]))
+        {
+            break;
+        }
+        m_heap[i] = m_heap[parent];
+        i = parent;
+    }
+    m_heap[i] = e;
+}
+
+FlowEngine::Event
+FlowEngine::Pop()
+{
+    Event top = m_heap[0];
+    Event last = m_heap.back();
+    m_heap.pop_back();
+    std::size_t n = m_heap.size();
+    if (n == 0)
+    {
+        return top;
+    }
+    std::size_t i = 0;
+    for (;;)
+    {
+        std::size_t first = 4 * i + 1;
+        if (first >= n)
+        {
+            break;
+        }
+        std::size_t best = first;
+        std::size_t end = std::min(first + 4, n);
+        for (std::size_t c = first + 1; c < end; ++c)
+        {
+            if (m_heap[c].Before(m_heap[best]))
+            {
+                best = c;
+            }
+        }
+        if (!m_heap[best].Before(last))
+        {
+            break;
+        }
+        m_heap[i] = m_heap[best];
+        i = best;
+    }
+    m_heap[i] = last;
+    return top;
 }
 
 uint64_t
@@ -154,14 +231,6 @@ FlowEngine::LocalNs(uint32_t flow) const
                                                             : 0;
     }
     return flow < m_scenario.jobFlows.size() ? m_scenario.jobFlows[flow].localNs : 0;
-}
-
-uint32_t
-FlowEngine::FrameOverhead(uint32_t flow) const
-{
-    const NicConfig& nic = m_scenario.nicCfg[Spec(flow).src];
-    return nic.headerBytes + nic.preambleIfgBytes +
-           (nic.transport == "erd" ? kErdExtraHeaderBytes : 0);
 }
 
 double
@@ -253,7 +322,7 @@ FlowEngine::WindowCapBps(uint32_t flow, const FlowRoute& r) const
     uint64_t windowBytes = std::max<uint64_t>(1, uint64_t(std::max<uint32_t>(1, depth)) *
                                                      std::max<uint64_t>(1, s.messageBytes));
     uint64_t windowPkts = std::max<uint64_t>(1, (windowBytes + mtu - 1) / mtu);
-    if (nc.transport == "sprayed")
+    if (m_transport[s.src] == TRANSPORT_SPRAYED)
     {
         windowPkts = std::min<uint64_t>(windowPkts, std::max<uint32_t>(1, nc.reorderWindowPackets));
     }
@@ -275,11 +344,11 @@ FlowEngine::AckShare(uint32_t flow) const
     double frame = (std::max<uint32_t>(1, tx.mtuBytes) + FrameOverhead(flow));
     double ack = rx.headerBytes + rx.preambleIfgBytes + kAethBytes;
     double framesPerAck = std::max<uint32_t>(1, rx.ackIntervalPackets);
-    if (tx.transport == "sprayed")
+    if (m_transport[s.src] == TRANSPORT_SPRAYED)
     {
         framesPerAck = std::max<uint32_t>(1, rx.sackIntervalPackets);
     }
-    else if (tx.transport == "erd")
+    else if (m_transport[s.src] == TRANSPORT_ERD)
     {
         // one ACK per delivered message
         uint32_t mtu = std::max<uint32_t>(1, tx.mtuBytes);
@@ -305,6 +374,13 @@ FlowEngine::RouteFor(uint32_t flow)
     }
     if (m_out[flow].route == UINT32_MAX)
     {
+        // a transfer's key is its connection's: looked up once per connection
+        uint32_t c = ConnectionOf(flow);
+        if (c != UINT32_MAX && m_connPath[c].route != UINT32_MAX)
+        {
+            m_out[flow].route = m_connPath[c].route;
+            return RouteOf(flow);
+        }
         uint64_t key = (static_cast<uint64_t>(s.src) << 40) | (static_cast<uint64_t>(s.dst) << 16) |
                        s.udpSrcPort;
         auto [it, fresh] = m_routeIndex.emplace(key, static_cast<uint32_t>(m_routes.size()));
@@ -313,6 +389,10 @@ FlowEngine::RouteFor(uint32_t flow)
             m_routes.push_back(m_routing.Route(s));
         }
         m_out[flow].route = it->second;
+        if (c != UINT32_MAX)
+        {
+            m_connPath[c].route = it->second;
+        }
     }
     return RouteOf(flow);
 }
@@ -364,7 +444,7 @@ FlowEngine::Delivered(uint32_t flow, double atPs) const
 void
 FlowEngine::Release(uint32_t flow)
 {
-    double at = std::max(static_cast<double>(Spec(flow).startNs) * kPsPerNs, m_readyPs[flow]);
+    double at = std::max(static_cast<double>(Spec(flow).startNs) * kPsPerNs, m_ready[flow].readyPs);
     Push(std::max(at, m_nowPs), EventKind::START, flow);
 }
 
@@ -427,7 +507,7 @@ FlowEngine::ReadyLocal(uint32_t t, double atPs)
     // would give: nothing on NVLink shares a link); what follows them on the fabric still
     // starts by an event at its time. Run's end forgets what lies past it.
     m_transferState[t] |= kTransferReady;
-    m_readyPs[TransferFlow(t)] = atPs;
+    m_ready[TransferFlow(t)].readyPs = atPs;
     if ((m_transferState[t] & kTransferStandIn) != 0)
     {
         uint32_t g = m_scenario.transfers.GroupOf(t);
@@ -465,7 +545,7 @@ FlowEngine::PostOn(uint32_t c)
         }
         ++m_connPost[c];
         uint32_t flow = TransferFlow(u);
-        double post = m_readyPs[flow];
+        double post = m_ready[flow].readyPs;
         if (u > tr.flowBegin[c])
         {
             post = std::max(post, PostOf(u - 1));
@@ -509,7 +589,7 @@ FlowEngine::SolveGroup(uint32_t g)
     {
         // its sender's entry is its stand-in's ready time (ReadyLocal: the job's start included)
         uint32_t k = x.connection[i];
-        double ready = m_readyPs[TransferFlow(group.proxy[k])];
+        double ready = m_ready[TransferFlow(group.proxy[k])].readyPs;
         for (uint32_t j = x.inputBegin[i]; j < x.inputBegin[i + 1]; ++j)
         {
             ready = std::max(ready, m_groupDone[x.inputs[j]]);
@@ -548,8 +628,9 @@ FlowEngine::PostLocal()
     {
         uint32_t flow = m_localReady.back();
         m_localReady.pop_back();
-        ReadyLocal(flow - m_transferBase,
-                   std::max(static_cast<double>(Spec(flow).startNs) * kPsPerNs, m_readyPs[flow]));
+        ReadyLocal(
+            flow - m_transferBase,
+            std::max(static_cast<double>(Spec(flow).startNs) * kPsPerNs, m_ready[flow].readyPs));
     }
 }
 
@@ -573,7 +654,23 @@ FlowEngine::StartFluid(uint32_t flow)
     {
         return; // unroutable: never starts, as in the packet model
     }
-    o.handle = m_solver->Add(m_nowPs, r->data, r->acks, AckShare(flow), WindowCapBps(flow, *r));
+    uint32_t c = ConnectionOf(flow);
+    if (c == UINT32_MAX)
+    {
+        o.handle = m_solver->Add(m_nowPs, r->data, r->acks, AckShare(flow), WindowCapBps(flow, *r));
+    }
+    else
+    {
+        // every transfer of a connection on one route has its ACK share and window cap
+        ConnectionPath& p = m_connPath[c];
+        if (p.capRoute != o.route)
+        {
+            p.capRoute = o.route;
+            p.ackShare = AckShare(flow);
+            p.windowCapBps = WindowCapBps(flow, *r);
+        }
+        o.handle = m_solver->Add(m_nowPs, r->data, r->acks, p.ackShare, p.windowCapBps);
+    }
     if (m_handleFlow.size() <= o.handle)
     {
         m_handleFlow.resize(o.handle + 1, UINT32_MAX);
@@ -641,19 +738,33 @@ FlowEngine::Finish(uint32_t flow, double atPs)
     {
         return;
     }
+    uint32_t end = m_depBegin[flow + 1];
+    if (m_depBegin[flow] == end)
+    {
+        return;
+    }
     const FlowSpec& input = Spec(flow);
-    for (uint32_t k = m_depBegin[flow]; k < m_depBegin[flow + 1]; ++k)
+    double byAck = -1; // when the input's sender knows by its ACK (computed once, if asked)
+    for (uint32_t k = m_depBegin[flow]; k < end; ++k)
     {
         uint32_t d = m_dependents[k];
         double known = atPs;
         // (an NVLink input teaches no one by ACK: its dependents' specs are not needed)
         if (!input.local && LearnsByAck(input, Spec(d)))
         {
-            known += static_cast<double>(AckReturnPs(flow));
+            if (byAck < 0)
+            {
+                byAck = atPs + static_cast<double>(AckReturnPs(flow));
+            }
+            known = byAck;
         }
-        m_readyPs[d] = std::max(m_readyPs[d], known + static_cast<double>(GapNs(d)) * kPsPerNs);
-        if (--m_pending[d] == 0)
+        // the latest input's time; its gap is added once, when the last input is known
+        // (max(a + g, b + g) is max(a, b) + g, to the bit: rounding is monotonic, times >= 0)
+        Readiness& r = m_ready[d];
+        r.readyPs = std::max(r.readyPs, known);
+        if (--r.pending == 0)
         {
+            r.readyPs += r.gapPs;
             if (IsLocalTransfer(d))
             {
                 m_localReady.push_back(d);
@@ -795,6 +906,10 @@ void
 FlowEngine::Reroute()
 {
     m_routeIndex.clear(); // routes computed from now on are the new tables'
+    for (ConnectionPath& p : m_connPath)
+    {
+        p.route = UINT32_MAX;
+    }
     std::vector<uint32_t> moving = m_stalled;
     m_stalled.clear();
     for (uint32_t h = 0; h < m_handleFlow.size(); ++h)
@@ -894,9 +1009,9 @@ FlowEngine::Run(const RunLimits& limits, const std::function<void(const Progress
     }
     for (uint32_t t = 0; t < tr.Size(); ++t)
     {
-        if (m_pending[TransferFlow(t)] == 0)
+        if (m_ready[TransferFlow(t)].pending == 0)
         {
-            Push(m_readyPs[TransferFlow(t)], EventKind::START, TransferFlow(t));
+            Push(m_ready[TransferFlow(t)].readyPs, EventKind::START, TransferFlow(t));
         }
     }
     if (m_scenario.warmupNs > 0)
@@ -912,13 +1027,12 @@ FlowEngine::Run(const RunLimits& limits, const std::function<void(const Progress
     double lastProgress = 0;
     double lastMemory = 0;
     uint64_t batches = 0;
-    while (!m_events_q.empty() && m_events_q.top().t < durationPs)
+    while (!m_heap.empty() && m_heap[0].T() < durationPs)
     {
-        m_nowPs = m_events_q.top().t;
-        while (!m_events_q.empty() && m_events_q.top().t == m_nowPs)
+        m_nowPs = m_heap[0].T();
+        while (!m_heap.empty() && m_heap[0].T() == m_nowPs)
         {
-            Event e = m_events_q.top();
-            m_events_q.pop();
+            Event e = Pop();
             Handle(e);
         }
         m_solver->Solve(m_nowPs, m_changed);

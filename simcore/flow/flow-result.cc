@@ -21,6 +21,9 @@ namespace
 
 using json = nlohmann::ordered_json;
 
+/** Jobs x directed links up to which JobLinks adds in a table (16 B each), not maps. */
+constexpr std::size_t kDenseJobLinks = std::size_t(1) << 22;
+
 bool
 IsJobFlow(const Scenario& s, uint32_t i)
 {
@@ -293,8 +296,28 @@ FlowResultAssembler::JobLinks()
 {
     const FlowRouting& routing = m_engine.Routing();
     std::size_t jobs = m_scenario.jobs.size();
-    // per job and directed link: payload bytes and frames of the transfers' data on it
-    std::vector<std::map<uint32_t, std::pair<double, double>>> load(jobs);
+    std::size_t linkCount = routing.LinkCount();
+    // per job and directed link: payload bytes and frames of the transfers' data on it, added
+    // in transfer order; a table by (job, link) where it is small enough, else a map per job
+    bool dense = jobs * linkCount <= kDenseJobLinks;
+    std::vector<std::pair<double, double>> table(dense ? jobs * linkCount : 0);
+    std::vector<uint8_t> inTable(dense ? jobs * linkCount : 0, 0);
+    std::vector<std::vector<uint32_t>> tableLinks(dense ? jobs : 0); // links each job touched
+    std::vector<std::map<uint32_t, std::pair<double, double>>> load(dense ? 0 : jobs);
+    auto cell = [&](uint32_t job, uint32_t link) -> std::pair<double, double>&
+    {
+        if (!dense)
+        {
+            return load[job][link];
+        }
+        std::size_t i = job * linkCount + link;
+        if (!inTable[i])
+        {
+            inTable[i] = 1;
+            tableLinks[job].push_back(link);
+        }
+        return table[i];
+    };
     const Transfers& tr = m_scenario.transfers;
     for (uint32_t t = 0; t < tr.Size(); ++t)
     {
@@ -311,10 +334,10 @@ FlowResultAssembler::JobLinks()
         }
         uint32_t mtu = std::max<uint32_t>(1, m_scenario.nicCfg[m_engine.Spec(i).src].mtuBytes);
         double frames = std::ceil(bytes / mtu);
-        auto& perLink = load[tr.job[t].job];
+        uint32_t job = tr.job[t].job;
         for (const LinkShare& ls : r->data)
         {
-            auto& e = perLink[ls.link];
+            auto& e = cell(job, ls.link);
             e.first += bytes * ls.share;
             e.second += frames * ls.share;
         }
@@ -329,17 +352,31 @@ FlowResultAssembler::JobLinks()
     {
         // in link order, a -> b before b -> a (as the packet model lists them)
         std::vector<std::tuple<uint32_t, int, uint32_t>> order;
-        for (const auto& [d, v] : load[j])
+        auto add = [&](uint32_t d)
         {
             const DirectedLink& l = routing.Link(d);
             auto it = firstEnd.find(l.linkId);
             int dir = it != firstEnd.end() && it->second == l.from ? 0 : 1;
             order.emplace_back(l.linkId, dir, d);
+        };
+        if (dense)
+        {
+            for (uint32_t d : tableLinks[j])
+            {
+                add(d);
+            }
+        }
+        else
+        {
+            for (const auto& [d, v] : load[j])
+            {
+                add(d);
+            }
         }
         std::sort(order.begin(), order.end());
         for (const auto& [id, dir, d] : order)
         {
-            const auto& v = load[j][d];
+            const auto& v = cell(static_cast<uint32_t>(j), d);
             out[j].push_back({{"link", routing.LinkName(d)},
                               {"bytes", static_cast<uint64_t>(std::llround(v.first))},
                               {"frames", static_cast<uint64_t>(std::llround(v.second))}});
