@@ -48,15 +48,15 @@ FlowResultAssembler::FlowResultAssembler(const Scenario& scenario,
 }
 
 json
-FlowResultAssembler::Results()
+FlowResultAssembler::Results(bool tables)
 {
     json j;
-    j["summary"] = Summary();
-    j["flows"] = FlowRecords();
+    j["summary"] = Summary(tables);
+    j["flows"] = tables ? FlowRecords() : json::array();
     j["series"] = Series();
     if (!m_scenario.jobs.empty())
     {
-        j["jobs"] = Jobs();
+        j["jobs"] = Jobs(tables);
     }
     return j;
 }
@@ -76,7 +76,7 @@ FlowResultAssembler::IdealPs(uint32_t flow)
 }
 
 json
-FlowResultAssembler::Summary()
+FlowResultAssembler::Summary(bool tables)
 {
     const auto& nodes = m_scenario.topo.nodes;
     const FlowRouting& routing = m_engine.Routing();
@@ -103,43 +103,51 @@ FlowResultAssembler::Summary()
         }
     }
     s["throughput_gbps"] = RoundDecimals(windowS > 0 ? total * 8.0 / windowS / 1e9 : 0.0, 4);
-    json hosts = json::object();
-    std::vector<std::pair<std::string, double>> byName;
-    for (uint32_t h = 0; h < nodes.size(); ++h)
+    if (!tables)
     {
-        if (rx[h] > 0)
+        s["host_throughput_gbps"] = json::object();
+        s["link_utilization"] = json::array();
+    }
+    else
+    {
+        json hosts = json::object();
+        std::vector<std::pair<std::string, double>> byName;
+        for (uint32_t h = 0; h < nodes.size(); ++h)
         {
-            byName.emplace_back(nodes[h].id, windowS > 0 ? rx[h] * 8.0 / windowS / 1e9 : 0.0);
+            if (rx[h] > 0)
+            {
+                byName.emplace_back(nodes[h].id, windowS > 0 ? rx[h] * 8.0 / windowS / 1e9 : 0.0);
+            }
         }
-    }
-    std::sort(byName.begin(), byName.end());
-    for (const auto& [name, gbps] : byName)
-    {
-        hosts[name] = RoundDecimals(gbps, 4);
-    }
-    s["host_throughput_gbps"] = hosts;
+        std::sort(byName.begin(), byName.end());
+        for (const auto& [name, gbps] : byName)
+        {
+            hosts[name] = RoundDecimals(gbps, 4);
+        }
+        s["host_throughput_gbps"] = hosts;
 
-    // Link utilization: wire bits carried after the warm-up over the window's capacity
-    std::vector<std::pair<std::string, double>> util;
-    for (uint32_t d = 0; d < routing.LinkCount(); ++d)
-    {
-        double bits = m_engine.Solver().CarriedBits(d, endPs);
-        if (bits > 0 && windowS > 0)
+        // Link utilization: wire bits carried after the warm-up over the window's capacity
+        std::vector<std::pair<std::string, double>> util;
+        for (uint32_t d = 0; d < routing.LinkCount(); ++d)
         {
-            double u = std::min(1.0, bits / (routing.Link(d).rateBps * windowS));
-            util.emplace_back(routing.LinkName(d), u);
+            double bits = m_engine.Solver().CarriedBits(d, endPs);
+            if (bits > 0 && windowS > 0)
+            {
+                double u = std::min(1.0, bits / (routing.Link(d).rateBps * windowS));
+                util.emplace_back(routing.LinkName(d), u);
+            }
         }
+        std::sort(util.begin(), util.end());
+        json uj = json::array();
+        for (const auto& [name, u] : util)
+        {
+            uj.push_back({{"link", name},
+                          {"utilization", RoundDecimals(u, 4)},
+                          {"ecn_marked_packets", 0},
+                          {"pauses_received", 0}});
+        }
+        s["link_utilization"] = uj;
     }
-    std::sort(util.begin(), util.end());
-    json uj = json::array();
-    for (const auto& [name, u] : util)
-    {
-        uj.push_back({{"link", name},
-                      {"utilization", RoundDecimals(u, 4)},
-                      {"ecn_marked_packets", 0},
-                      {"pauses_received", 0}});
-    }
-    s["link_utilization"] = uj;
 
     // FCT and slowdown of completed finite flows (network transfers of collectives included)
     std::vector<double> fct;
@@ -386,7 +394,7 @@ FlowResultAssembler::JobLinks()
 }
 
 json
-FlowResultAssembler::Jobs()
+FlowResultAssembler::Jobs(bool tables)
 {
     std::vector<TransferTimes> times(m_scenario.transfers.Size());
     for (uint32_t i = 0; i < times.size(); ++i)
@@ -396,7 +404,8 @@ FlowResultAssembler::Jobs()
         times[i].startPs = o.startPs >= 0 ? Ps(o.startPs) : 0;
         times[i].completePs = o.completePs >= 0 ? Ps(o.completePs) : -1;
     }
-    std::vector<json> links = JobLinks();
+    std::vector<json> links =
+        tables ? JobLinks() : std::vector<json>(m_scenario.jobs.size(), json::array());
     json jobs = JobsJson(m_scenario, times, [&links](uint32_t job) { return links[job]; });
     for (uint32_t j = 0; m_streams && j < jobs.size(); ++j)
     {

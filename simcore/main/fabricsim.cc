@@ -546,7 +546,7 @@ RunFlow(const RunOptions& o)
     nlohmann::ordered_json result =
         ResultHeader(scenario, status, "flow", runner.Events(), runner.SimTimeNs(), 0);
     result["caveats"] = runner.Caveats();
-    nlohmann::ordered_json model = runner.Results();
+    nlohmann::ordered_json model = runner.Results(!o.headline); // (Headline empties the rest)
     for (const char* key : {"summary", "flows", "series"})
     {
         result[key] = std::move(model[key]);
