@@ -113,9 +113,13 @@ FlowResultAssembler::Summary()
         }
     }
     std::sort(byName.begin(), byName.end());
+    // appended in name order straight to the object's list (names are distinct: operator[]
+    // would search the list for each, quadratic in the hosts)
+    auto& hostList = static_cast<json::object_t::Container&>(hosts.get_ref<json::object_t&>());
+    hostList.reserve(byName.size());
     for (const auto& [name, gbps] : byName)
     {
-        hosts[name] = RoundDecimals(gbps, 4);
+        hostList.emplace_back(name, RoundDecimals(gbps, 4));
     }
     s["host_throughput_gbps"] = hosts;
 
