@@ -255,6 +255,46 @@ FlowEngine::WirePerPayload(uint32_t flow) const
 }
 
 double
+FlowEngine::WireBitsOf(uint32_t flow)
+{
+    uint32_t c = ConnectionOf(flow);
+    if (c == UINT32_MAX)
+    {
+        return WireBits(flow);
+    }
+    // a function of the size and the connection's NIC alone
+    ConnectionPath& p = m_connPath[c];
+    uint64_t bytes = Bytes(flow);
+    if (p.wireBytes != bytes)
+    {
+        p.wireBytes = bytes;
+        p.wireBits = WireBits(flow);
+    }
+    return p.wireBits;
+}
+
+double
+FlowEngine::LatencyOf(uint32_t flow)
+{
+    uint32_t c = ConnectionOf(flow);
+    if (c == UINT32_MAX)
+    {
+        return LatencyPs(flow);
+    }
+    // a function of the size, the route (never changed once made) and the connection's NIC
+    ConnectionPath& p = m_connPath[c];
+    uint64_t bytes = Bytes(flow);
+    uint32_t route = m_out[flow].route;
+    if (p.latencyRoute != route || p.latencyBytes != bytes || route == UINT32_MAX)
+    {
+        p.latencyRoute = route;
+        p.latencyBytes = bytes;
+        p.latencyPs = LatencyPs(flow);
+    }
+    return p.latencyPs;
+}
+
+double
 FlowEngine::LatencyPs(uint32_t flow) const
 {
     return LatencyForPs(flow, Bytes(flow));
@@ -686,7 +726,7 @@ FlowEngine::DataDone(uint32_t flow, uint32_t version)
     {
         return; // stale: the rate changed since this was scheduled
     }
-    double left = WireBits(flow) - m_solver->SentBits(o.handle, m_nowPs);
+    double left = WireBitsOf(flow) - m_solver->SentBits(o.handle, m_nowPs);
     double rate = m_solver->Rate(o.handle);
     if (left > kDoneToleranceBits && rate > 0)
     {
@@ -698,7 +738,7 @@ FlowEngine::DataDone(uint32_t flow, uint32_t version)
     m_solver->Remove(m_nowPs, o.handle);
     m_handleFlow[o.handle] = UINT32_MAX;
     o.handle = UINT32_MAX;
-    Push(m_nowPs + LatencyPs(flow), EventKind::COMPLETE, flow);
+    Push(m_nowPs + LatencyOf(flow), EventKind::COMPLETE, flow);
     if (flow >= m_transferBase && flow < ExtraBase())
     {
         // the connection's next transfer follows this one's last bit onto the wire
@@ -831,7 +871,7 @@ FlowEngine::Reschedule(const std::vector<uint32_t>& changed)
         {
             continue; // long-lived, or stalled until a rate frees up
         }
-        double left = std::max(0.0, WireBits(flow) - m_solver->SentBits(h, m_nowPs));
+        double left = std::max(0.0, WireBitsOf(flow) - m_solver->SentBits(h, m_nowPs));
         Push(m_nowPs + left / rate * 1e12, EventKind::DATA_DONE, flow, o.version);
     }
 }

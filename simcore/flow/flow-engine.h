@@ -272,6 +272,10 @@ class FlowEngine
     void Reroute();
     /** Wire bits of the flow's payload with its frames' headers. */
     double WireBits(uint32_t flow) const;
+    /** WireBits, for a transfer from its connection's last size when it is the same. */
+    double WireBitsOf(uint32_t flow);
+    /** LatencyPs, for a transfer from its connection's last route and size when the same. */
+    double LatencyOf(uint32_t flow);
     /** The flow's rate cap from its QP window over the path's base RTT (infinity: none). */
     double WindowCapBps(uint32_t flow, const FlowRoute& r) const;
     /** ACK wire bits per data wire bit of the flow. */
@@ -308,6 +312,13 @@ class FlowEngine
         uint32_t capRoute = UINT32_MAX;
         double ackShare = 0;
         double windowCapBps = 0;
+        /// the wire bits of its last transfer size asked (UINT64_MAX: none), and the latency of
+        /// its last (route, size) asked (UINT32_MAX: none): transfers of a size repeat
+        uint64_t wireBytes = UINT64_MAX;
+        double wireBits = 0;
+        uint32_t latencyRoute = UINT32_MAX;
+        uint64_t latencyBytes = 0;
+        double latencyPs = 0;
     };
     std::vector<ConnectionPath> m_connPath;
     std::vector<uint32_t> m_handleFlow; ///< solver handle -> flow
