@@ -330,16 +330,10 @@ class FlowEngine
     double m_nowPs = 0;
     double m_endPs = 0;
     // dependencies (FlowDependencyTracker's rules)
-    /// per flow (the scenario's and the transfers'): when its inputs let it start (the latest
-    /// known so far; its gap added once the last is known), its gap, and how many inputs it
-    /// still waits for (one line of memory for what Finish reads of each dependent)
-    struct Readiness
-    {
-        double readyPs = 0;
-        double gapPs = 0;
-        uint32_t pending = 0;
-    };
-    std::vector<Readiness> m_ready;
+    /// per flow (the scenario's and the transfers'): how many inputs it still waits for, and
+    /// when they let it start (the latest known so far; its gap added once the last is known)
+    std::vector<uint32_t> m_pending;
+    std::vector<double> m_readyPs;
     std::vector<uint32_t> m_depBegin;
     std::vector<uint32_t> m_dependents;
     uint32_t m_transferBase = 0; ///< TransferFlow(0)
