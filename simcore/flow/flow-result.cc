@@ -105,6 +105,7 @@ FlowResultAssembler::Summary()
     s["throughput_gbps"] = RoundDecimals(windowS > 0 ? total * 8.0 / windowS / 1e9 : 0.0, 4);
     json hosts = json::object();
     std::vector<std::pair<std::string, double>> byName;
+    byName.reserve(nodes.size());
     for (uint32_t h = 0; h < nodes.size(); ++h)
     {
         if (rx[h] > 0)
@@ -117,14 +118,15 @@ FlowResultAssembler::Summary()
     // would search the list for each, quadratic in the hosts)
     auto& hostList = static_cast<json::object_t::Container&>(hosts.get_ref<json::object_t&>());
     hostList.reserve(byName.size());
-    for (const auto& [name, gbps] : byName)
+    for (auto& [name, gbps] : byName)
     {
-        hostList.emplace_back(name, RoundDecimals(gbps, 4));
+        hostList.emplace_back(std::move(name), RoundDecimals(gbps, 4));
     }
-    s["host_throughput_gbps"] = hosts;
+    s["host_throughput_gbps"] = std::move(hosts);
 
     // Link utilization: wire bits carried after the warm-up over the window's capacity
     std::vector<std::pair<std::string, double>> util;
+    util.reserve(routing.LinkCount());
     for (uint32_t d = 0; d < routing.LinkCount(); ++d)
     {
         double bits = m_engine.Solver().CarriedBits(d, endPs);
@@ -136,14 +138,21 @@ FlowResultAssembler::Summary()
     }
     std::sort(util.begin(), util.end());
     json uj = json::array();
-    for (const auto& [name, u] : util)
+    auto& linkList = uj.get_ref<json::array_t&>();
+    linkList.reserve(util.size());
+    for (auto& [name, u] : util)
     {
-        uj.push_back({{"link", name},
-                      {"utilization", RoundDecimals(u, 4)},
-                      {"ecn_marked_packets", 0},
-                      {"pauses_received", 0}});
+        // each entry's four fields appended to its list as they are (no initializer-list copy)
+        json e = json::object();
+        auto& fields = static_cast<json::object_t::Container&>(e.get_ref<json::object_t&>());
+        fields.reserve(4);
+        fields.emplace_back("link", std::move(name));
+        fields.emplace_back("utilization", RoundDecimals(u, 4));
+        fields.emplace_back("ecn_marked_packets", 0);
+        fields.emplace_back("pauses_received", 0);
+        linkList.push_back(std::move(e));
     }
-    s["link_utilization"] = uj;
+    s["link_utilization"] = std::move(uj);
 
     // FCT and slowdown of completed finite flows (network transfers of collectives included)
     std::vector<double> fct;
@@ -378,12 +387,18 @@ FlowResultAssembler::JobLinks()
             }
         }
         std::sort(order.begin(), order.end());
+        auto& list = out[j].get_ref<json::array_t&>();
+        list.reserve(order.size());
         for (const auto& [id, dir, d] : order)
         {
             const auto& v = cell(static_cast<uint32_t>(j), d);
-            out[j].push_back({{"link", routing.LinkName(d)},
-                              {"bytes", static_cast<uint64_t>(std::llround(v.first))},
-                              {"frames", static_cast<uint64_t>(std::llround(v.second))}});
+            json e = json::object();
+            auto& fields = static_cast<json::object_t::Container&>(e.get_ref<json::object_t&>());
+            fields.reserve(3);
+            fields.emplace_back("link", routing.LinkName(d));
+            fields.emplace_back("bytes", static_cast<uint64_t>(std::llround(v.first)));
+            fields.emplace_back("frames", static_cast<uint64_t>(std::llround(v.second)));
+            list.push_back(std::move(e));
         }
     }
     return out;
