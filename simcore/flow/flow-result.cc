@@ -416,7 +416,8 @@ FlowResultAssembler::Jobs()
         times[i].completePs = o.completePs >= 0 ? Ps(o.completePs) : -1;
     }
     std::vector<json> links = JobLinks();
-    json jobs = JobsJson(m_scenario, times, [&links](uint32_t job) { return links[job]; });
+    json jobs =
+        JobsJson(m_scenario, times, [&links](uint32_t job) { return std::move(links[job]); });
     for (uint32_t j = 0; m_streams && j < jobs.size(); ++j)
     {
         if (m_streams->Streams(j))
