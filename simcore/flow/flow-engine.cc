@@ -77,14 +77,10 @@ FlowEngine::BuildDependents()
     if (tr.Empty())
     {
         DependentsIndex index = InvertDependencies(m_scenario.deps, n);
+        m_pending = std::move(index.pending);
         m_depBegin = std::move(index.begin);
         m_dependents = std::move(index.dependents);
-        m_ready.assign(n, Readiness());
-        for (std::size_t i = 0; i < n; ++i)
-        {
-            m_ready[i].pending = index.pending[i];
-            m_ready[i].gapPs = static_cast<double>(GapNs(static_cast<uint32_t>(i))) * kPsPerNs;
-        }
+        m_readyPs.assign(n, 0);
         return;
     }
     // the scenario's rows, then the transfers' (shifted past the scenario's flows), inverted
@@ -106,17 +102,16 @@ FlowEngine::BuildDependents()
             take(m_transferBase + tr.deps.on[k]);
         }
     };
-    m_ready.assign(n, Readiness());
+    m_pending.assign(n, 0);
     m_depBegin.assign(n + 1, 0);
     for (uint32_t i = 0; i < n; ++i)
     {
         inputs(i,
                [&](uint32_t on)
                {
-                   ++m_ready[i].pending;
+                   ++m_pending[i];
                    ++m_depBegin[on + 1];
                });
-        m_ready[i].gapPs = static_cast<double>(GapNs(i)) * kPsPerNs;
     }
     for (std::size_t i = 0; i < n; ++i)
     {
@@ -130,6 +125,7 @@ FlowEngine::BuildDependents()
             inputs(i, [&](uint32_t on) { m_dependents[fill[on]++] = i; });
         }
     }
+    m_readyPs.assign(n, 0);
     m_transferState.assign(tr.Size(), 0);
     for (std::size_t t = 0; t < tr.Size(); ++t)
     {
@@ -155,9 +151,9 @@ FlowEngine::BuildDependents()
     // rule, helper/flow-dependencies.h).
     for (std::size_t t = 0; t < tr.Size(); ++t)
     {
-        if (m_ready[m_transferBase + t].pending == 0)
+        if (m_pending[m_transferBase + t] == 0)
         {
-            m_ready[m_transferBase + t].readyPs =
+            m_readyPs[m_transferBase + t] =
                 static_cast<double>(Spec(m_transferBase + t).startNs + tr.deps.gapNs[t]) * kPsPerNs;
         }
     }
@@ -252,6 +248,46 @@ FlowEngine::WirePerPayload(uint32_t flow) const
         return (mtu + FrameOverhead(flow)) / mtu;
     }
     return WireBits(flow) / 8.0 / static_cast<double>(bytes);
+}
+
+double
+FlowEngine::WireBitsOf(uint32_t flow)
+{
+    uint32_t c = ConnectionOf(flow);
+    if (c == UINT32_MAX)
+    {
+        return WireBits(flow);
+    }
+    // a function of the size and the connection's NIC alone
+    ConnectionPath& p = m_connPath[c];
+    uint64_t bytes = Bytes(flow);
+    if (p.wireBytes != bytes)
+    {
+        p.wireBytes = bytes;
+        p.wireBits = WireBits(flow);
+    }
+    return p.wireBits;
+}
+
+double
+FlowEngine::LatencyOf(uint32_t flow)
+{
+    uint32_t c = ConnectionOf(flow);
+    if (c == UINT32_MAX)
+    {
+        return LatencyPs(flow);
+    }
+    // a function of the size, the route (never changed once made) and the connection's NIC
+    ConnectionPath& p = m_connPath[c];
+    uint64_t bytes = Bytes(flow);
+    uint32_t route = m_out[flow].route;
+    if (p.latencyRoute != route || p.latencyBytes != bytes || route == UINT32_MAX)
+    {
+        p.latencyRoute = route;
+        p.latencyBytes = bytes;
+        p.latencyPs = LatencyPs(flow);
+    }
+    return p.latencyPs;
 }
 
 double
@@ -444,7 +480,7 @@ FlowEngine::Delivered(uint32_t flow, double atPs) const
 void
 FlowEngine::Release(uint32_t flow)
 {
-    double at = std::max(static_cast<double>(Spec(flow).startNs) * kPsPerNs, m_ready[flow].readyPs);
+    double at = std::max(static_cast<double>(Spec(flow).startNs) * kPsPerNs, m_readyPs[flow]);
     Push(std::max(at, m_nowPs), EventKind::START, flow);
 }
 
@@ -507,7 +543,7 @@ FlowEngine::ReadyLocal(uint32_t t, double atPs)
     // would give: nothing on NVLink shares a link); what follows them on the fabric still
     // starts by an event at its time. Run's end forgets what lies past it.
     m_transferState[t] |= kTransferReady;
-    m_ready[TransferFlow(t)].readyPs = atPs;
+    m_readyPs[TransferFlow(t)] = atPs;
     if ((m_transferState[t] & kTransferStandIn) != 0)
     {
         uint32_t g = m_scenario.transfers.GroupOf(t);
@@ -545,7 +581,7 @@ FlowEngine::PostOn(uint32_t c)
         }
         ++m_connPost[c];
         uint32_t flow = TransferFlow(u);
-        double post = m_ready[flow].readyPs;
+        double post = m_readyPs[flow];
         if (u > tr.flowBegin[c])
         {
             post = std::max(post, PostOf(u - 1));
@@ -589,7 +625,7 @@ FlowEngine::SolveGroup(uint32_t g)
     {
         // its sender's entry is its stand-in's ready time (ReadyLocal: the job's start included)
         uint32_t k = x.connection[i];
-        double ready = m_ready[TransferFlow(group.proxy[k])].readyPs;
+        double ready = m_readyPs[TransferFlow(group.proxy[k])];
         for (uint32_t j = x.inputBegin[i]; j < x.inputBegin[i + 1]; ++j)
         {
             ready = std::max(ready, m_groupDone[x.inputs[j]]);
@@ -628,9 +664,8 @@ FlowEngine::PostLocal()
     {
         uint32_t flow = m_localReady.back();
         m_localReady.pop_back();
-        ReadyLocal(
-            flow - m_transferBase,
-            std::max(static_cast<double>(Spec(flow).startNs) * kPsPerNs, m_ready[flow].readyPs));
+        ReadyLocal(flow - m_transferBase,
+                   std::max(static_cast<double>(Spec(flow).startNs) * kPsPerNs, m_readyPs[flow]));
     }
 }
 
@@ -686,7 +721,7 @@ FlowEngine::DataDone(uint32_t flow, uint32_t version)
     {
         return; // stale: the rate changed since this was scheduled
     }
-    double left = WireBits(flow) - m_solver->SentBits(o.handle, m_nowPs);
+    double left = WireBitsOf(flow) - m_solver->SentBits(o.handle, m_nowPs);
     double rate = m_solver->Rate(o.handle);
     if (left > kDoneToleranceBits && rate > 0)
     {
@@ -698,7 +733,7 @@ FlowEngine::DataDone(uint32_t flow, uint32_t version)
     m_solver->Remove(m_nowPs, o.handle);
     m_handleFlow[o.handle] = UINT32_MAX;
     o.handle = UINT32_MAX;
-    Push(m_nowPs + LatencyPs(flow), EventKind::COMPLETE, flow);
+    Push(m_nowPs + LatencyOf(flow), EventKind::COMPLETE, flow);
     if (flow >= m_transferBase && flow < ExtraBase())
     {
         // the connection's next transfer follows this one's last bit onto the wire
@@ -760,11 +795,10 @@ FlowEngine::Finish(uint32_t flow, double atPs)
         }
         // the latest input's time; its gap is added once, when the last input is known
         // (max(a + g, b + g) is max(a, b) + g, to the bit: rounding is monotonic, times >= 0)
-        Readiness& r = m_ready[d];
-        r.readyPs = std::max(r.readyPs, known);
-        if (--r.pending == 0)
+        m_readyPs[d] = std::max(m_readyPs[d], known);
+        if (--m_pending[d] == 0)
         {
-            r.readyPs += r.gapPs;
+            m_readyPs[d] += static_cast<double>(GapNs(d)) * kPsPerNs;
             if (IsLocalTransfer(d))
             {
                 m_localReady.push_back(d);
@@ -831,7 +865,7 @@ FlowEngine::Reschedule(const std::vector<uint32_t>& changed)
         {
             continue; // long-lived, or stalled until a rate frees up
         }
-        double left = std::max(0.0, WireBits(flow) - m_solver->SentBits(h, m_nowPs));
+        double left = std::max(0.0, WireBitsOf(flow) - m_solver->SentBits(h, m_nowPs));
         Push(m_nowPs + left / rate * 1e12, EventKind::DATA_DONE, flow, o.version);
     }
 }
@@ -1009,9 +1043,9 @@ FlowEngine::Run(const RunLimits& limits, const std::function<void(const Progress
     }
     for (uint32_t t = 0; t < tr.Size(); ++t)
     {
-        if (m_ready[TransferFlow(t)].pending == 0)
+        if (m_pending[TransferFlow(t)] == 0)
         {
-            Push(m_ready[TransferFlow(t)].readyPs, EventKind::START, TransferFlow(t));
+            Push(m_readyPs[TransferFlow(t)], EventKind::START, TransferFlow(t));
         }
     }
     if (m_scenario.warmupNs > 0)

@@ -272,6 +272,10 @@ class FlowEngine
     void Reroute();
     /** Wire bits of the flow's payload with its frames' headers. */
     double WireBits(uint32_t flow) const;
+    /** WireBits, for a transfer from its connection's last size when it is the same. */
+    double WireBitsOf(uint32_t flow);
+    /** LatencyPs, for a transfer from its connection's last route and size when the same. */
+    double LatencyOf(uint32_t flow);
     /** The flow's rate cap from its QP window over the path's base RTT (infinity: none). */
     double WindowCapBps(uint32_t flow, const FlowRoute& r) const;
     /** ACK wire bits per data wire bit of the flow. */
@@ -308,6 +312,13 @@ class FlowEngine
         uint32_t capRoute = UINT32_MAX;
         double ackShare = 0;
         double windowCapBps = 0;
+        /// the wire bits of its last transfer size asked (UINT64_MAX: none), and the latency of
+        /// its last (route, size) asked (UINT32_MAX: none): transfers of a size repeat
+        uint64_t wireBytes = UINT64_MAX;
+        double wireBits = 0;
+        uint32_t latencyRoute = UINT32_MAX;
+        uint64_t latencyBytes = 0;
+        double latencyPs = 0;
     };
     std::vector<ConnectionPath> m_connPath;
     std::vector<uint32_t> m_handleFlow; ///< solver handle -> flow
@@ -319,16 +330,10 @@ class FlowEngine
     double m_nowPs = 0;
     double m_endPs = 0;
     // dependencies (FlowDependencyTracker's rules)
-    /// per flow (the scenario's and the transfers'): when its inputs let it start (the latest
-    /// known so far; its gap added once the last is known), its gap, and how many inputs it
-    /// still waits for (one line of memory for what Finish reads of each dependent)
-    struct Readiness
-    {
-        double readyPs = 0;
-        double gapPs = 0;
-        uint32_t pending = 0;
-    };
-    std::vector<Readiness> m_ready;
+    /// per flow (the scenario's and the transfers'): how many inputs it still waits for, and
+    /// when they let it start (the latest known so far; its gap added once the last is known)
+    std::vector<uint32_t> m_pending;
+    std::vector<double> m_readyPs;
     std::vector<uint32_t> m_depBegin;
     std::vector<uint32_t> m_dependents;
     uint32_t m_transferBase = 0; ///< TransferFlow(0)

@@ -112,6 +112,7 @@ FlowResultAssembler::Summary(bool tables)
     {
         json hosts = json::object();
         std::vector<std::pair<std::string, double>> byName;
+        byName.reserve(nodes.size());
         for (uint32_t h = 0; h < nodes.size(); ++h)
         {
             if (rx[h] > 0)
@@ -120,14 +121,19 @@ FlowResultAssembler::Summary(bool tables)
             }
         }
         std::sort(byName.begin(), byName.end());
-        for (const auto& [name, gbps] : byName)
+        // appended in name order straight to the object's list (names are distinct: operator[]
+        // would search the list for each, quadratic in the hosts)
+        auto& hostList = static_cast<json::object_t::Container&>(hosts.get_ref<json::object_t&>());
+        hostList.reserve(byName.size());
+        for (auto& [name, gbps] : byName)
         {
-            hosts[name] = RoundDecimals(gbps, 4);
+            hostList.emplace_back(std::move(name), RoundDecimals(gbps, 4));
         }
-        s["host_throughput_gbps"] = hosts;
+        s["host_throughput_gbps"] = std::move(hosts);
 
         // Link utilization: wire bits carried after the warm-up over the window's capacity
         std::vector<std::pair<std::string, double>> util;
+        util.reserve(routing.LinkCount());
         for (uint32_t d = 0; d < routing.LinkCount(); ++d)
         {
             double bits = m_engine.Solver().CarriedBits(d, endPs);
@@ -139,14 +145,21 @@ FlowResultAssembler::Summary(bool tables)
         }
         std::sort(util.begin(), util.end());
         json uj = json::array();
-        for (const auto& [name, u] : util)
+        auto& linkList = uj.get_ref<json::array_t&>();
+        linkList.reserve(util.size());
+        for (auto& [name, u] : util)
         {
-            uj.push_back({{"link", name},
-                          {"utilization", RoundDecimals(u, 4)},
-                          {"ecn_marked_packets", 0},
-                          {"pauses_received", 0}});
+            // each entry's four fields appended to its list as they are (no initializer-list copy)
+            json e = json::object();
+            auto& fields = static_cast<json::object_t::Container&>(e.get_ref<json::object_t&>());
+            fields.reserve(4);
+            fields.emplace_back("link", std::move(name));
+            fields.emplace_back("utilization", RoundDecimals(u, 4));
+            fields.emplace_back("ecn_marked_packets", 0);
+            fields.emplace_back("pauses_received", 0);
+            linkList.push_back(std::move(e));
         }
-        s["link_utilization"] = uj;
+        s["link_utilization"] = std::move(uj);
     }
 
     // FCT and slowdown of completed finite flows (network transfers of collectives included)
@@ -382,12 +395,18 @@ FlowResultAssembler::JobLinks()
             }
         }
         std::sort(order.begin(), order.end());
+        auto& list = out[j].get_ref<json::array_t&>();
+        list.reserve(order.size());
         for (const auto& [id, dir, d] : order)
         {
             const auto& v = cell(static_cast<uint32_t>(j), d);
-            out[j].push_back({{"link", routing.LinkName(d)},
-                              {"bytes", static_cast<uint64_t>(std::llround(v.first))},
-                              {"frames", static_cast<uint64_t>(std::llround(v.second))}});
+            json e = json::object();
+            auto& fields = static_cast<json::object_t::Container&>(e.get_ref<json::object_t&>());
+            fields.reserve(3);
+            fields.emplace_back("link", routing.LinkName(d));
+            fields.emplace_back("bytes", static_cast<uint64_t>(std::llround(v.first)));
+            fields.emplace_back("frames", static_cast<uint64_t>(std::llround(v.second)));
+            list.push_back(std::move(e));
         }
     }
     return out;
@@ -406,7 +425,8 @@ FlowResultAssembler::Jobs(bool tables)
     }
     std::vector<json> links =
         tables ? JobLinks() : std::vector<json>(m_scenario.jobs.size(), json::array());
-    json jobs = JobsJson(m_scenario, times, [&links](uint32_t job) { return links[job]; });
+    json jobs =
+        JobsJson(m_scenario, times, [&links](uint32_t job) { return std::move(links[job]); });
     for (uint32_t j = 0; m_streams && j < jobs.size(); ++j)
     {
         if (m_streams->Streams(j))
