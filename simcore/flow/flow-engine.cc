@@ -269,6 +269,25 @@ FlowEngine::WireBitsOf(uint32_t flow)
     return p.wireBits;
 }
 
+int64_t
+FlowEngine::AckReturnOf(uint32_t flow)
+{
+    uint32_t c = ConnectionOf(flow);
+    uint32_t route = m_out[flow].route;
+    if (c == UINT32_MAX || route == UINT32_MAX)
+    {
+        return AckReturnPs(flow);
+    }
+    // a function of the route (never changed once made) and the connection's NIC
+    ConnectionPath& p = m_connPath[c];
+    if (p.ackReturnRoute != route)
+    {
+        p.ackReturnRoute = route;
+        p.ackReturnPs = AckReturnPs(flow);
+    }
+    return p.ackReturnPs;
+}
+
 double
 FlowEngine::LatencyOf(uint32_t flow)
 {
@@ -789,7 +808,7 @@ FlowEngine::Finish(uint32_t flow, double atPs)
         {
             if (byAck < 0)
             {
-                byAck = atPs + static_cast<double>(AckReturnPs(flow));
+                byAck = atPs + static_cast<double>(AckReturnOf(flow));
             }
             known = byAck;
         }

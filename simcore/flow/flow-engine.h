@@ -276,6 +276,8 @@ class FlowEngine
     double WireBitsOf(uint32_t flow);
     /** LatencyPs, for a transfer from its connection's last route and size when the same. */
     double LatencyOf(uint32_t flow);
+    /** AckReturnPs, for a transfer from its connection's last route when the same. */
+    int64_t AckReturnOf(uint32_t flow);
     /** The flow's rate cap from its QP window over the path's base RTT (infinity: none). */
     double WindowCapBps(uint32_t flow, const FlowRoute& r) const;
     /** ACK wire bits per data wire bit of the flow. */
@@ -319,6 +321,9 @@ class FlowEngine
         uint32_t latencyRoute = UINT32_MAX;
         uint64_t latencyBytes = 0;
         double latencyPs = 0;
+        /// the ACK return of its last route asked (UINT32_MAX: none)
+        uint32_t ackReturnRoute = UINT32_MAX;
+        int64_t ackReturnPs = 0;
     };
     std::vector<ConnectionPath> m_connPath;
     std::vector<uint32_t> m_handleFlow; ///< solver handle -> flow

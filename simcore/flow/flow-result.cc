@@ -21,8 +21,11 @@ namespace
 
 using json = nlohmann::ordered_json;
 
-/** Jobs x directed links up to which JobLinks adds in a table (16 B each), not maps. */
-constexpr std::size_t kDenseJobLinks = std::size_t(1) << 22;
+/**
+ * Jobs x directed links up to which JobLinks adds in a table, not maps: 17 bytes a cell, all
+ * written, so at most 4.5 MB (1,024 GPUs' rail fabric: one job's table is about 0.1 MB).
+ */
+constexpr std::size_t kDenseJobLinks = std::size_t(1) << 18;
 
 bool
 IsJobFlow(const Scenario& s, uint32_t i)
