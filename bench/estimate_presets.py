@@ -4,8 +4,8 @@ simulator alone.
   python bench/estimate_presets.py BASE_URL [--repeats 5] [--json OUT.json]
 
 BASE_URL is a running API (uvicorn app.main:app). Per preset: the median over `repeats` of
-POST /api/v1/estimate's wall time as the client sees it (HTTP, validation, `fabricsim expand`,
-`fabricsim run --engine flow`, parsing), the estimate's own `wall_s`, and the flow engine's
+POST /api/v1/estimate's wall time as the client sees it (HTTP, validation, `fabricsim run --engine
+flow --result headline`, parsing), the estimate's own `wall_s`, and the flow engine's
 `perf.wall_s` in the result (a direct `fabricsim run --engine flow`). A preset the flow engine
 refuses (a PFC storm, a deadlock) is listed with its 422. The load average is printed with the
 table: on a shared machine wall times swell with it (docs/benchmarks.md).

@@ -9,7 +9,7 @@ import json
 import re
 from pathlib import Path
 
-from app.runs.flow_errors import ERRORS, flow_error, kind_of
+from app.runs.flow_errors import ERRORS, fabric_oversubscription, flow_error, kind_of
 from validation import flow_vs_packet as fvp
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,3 +73,12 @@ def test_the_backend_and_the_validation_classify_alike():
     for jobs in (True, False):
         for over in (0.5, 1.0, 1.5):
             assert kind_of(jobs, over) == fvp.kind_of(jobs, over)
+
+
+def test_the_fabrics_oversubscription_comes_from_the_result():
+    """A result records its fabric (run_info.fabric, `fabricsim expand`'s stats); one written
+    before it did says nothing (the run page then expands the scenario's fabric)."""
+    stats = {"hosts": 4, "switches": 3, "links": 6}
+    assert fabric_oversubscription({"run_info": {"fabric": dict(stats, oversubscription=2.0)}}) == 2.0
+    assert fabric_oversubscription({"run_info": {"fabric": stats}}) == 1.0  # an explicit topology
+    assert fabric_oversubscription({"run_info": {"seed": 1}}) is None

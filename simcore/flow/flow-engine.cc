@@ -27,6 +27,14 @@ constexpr double kMemoryEveryS = 0.2;
 /** Bits a finished fluid may still owe to rounding (its completion is then exact enough). */
 constexpr double kDoneToleranceBits = 1e-3;
 
+/** A NIC's transport, as the rates ask it (FlowEngine::m_transport). */
+enum NicTransport : uint8_t
+{
+    TRANSPORT_OTHER,
+    TRANSPORT_ERD,
+    TRANSPORT_SPRAYED
+};
+
 } // namespace
 
 FlowEngine::FlowEngine(const Scenario& scenario, FlowRouting& routing)
@@ -40,6 +48,18 @@ FlowEngine::FlowEngine(const Scenario& scenario, FlowRouting& routing)
     }
     m_solver = std::make_unique<MaxMinSolver>(std::move(capacity),
                                               static_cast<double>(scenario.warmupNs) * kPsPerNs);
+    // each node's NIC as the rates read it at every transfer (its transport named once here)
+    m_transport.resize(scenario.nicCfg.size());
+    m_frameOverhead.resize(scenario.nicCfg.size());
+    for (std::size_t n = 0; n < scenario.nicCfg.size(); ++n)
+    {
+        const NicConfig& nic = scenario.nicCfg[n];
+        m_transport[n] = nic.transport == "erd"       ? TRANSPORT_ERD
+                         : nic.transport == "sprayed" ? TRANSPORT_SPRAYED
+                                                      : TRANSPORT_OTHER;
+        m_frameOverhead[n] = nic.headerBytes + nic.preambleIfgBytes +
+                             (m_transport[n] == TRANSPORT_ERD ? kErdExtraHeaderBytes : 0);
+    }
     const Transfers& tr = scenario.transfers;
     m_out.reserve(scenario.flows.size() + tr.Size());
     m_out.assign(scenario.flows.size(), FlowOutcome());
@@ -126,6 +146,7 @@ FlowEngine::BuildDependents()
     m_connPost.assign(tr.flowBegin.begin(), tr.flowBegin.end() - 1);
     m_connSend = m_connPost;
     m_connBusy.assign(m_connPost.size(), 0);
+    m_connPath.assign(m_connPost.size(), ConnectionPath());
     // A transfer without inputs is posted at the job's start + its gap (the packet model's
     // rule, helper/flow-dependencies.h).
     for (std::size_t t = 0; t < tr.Size(); ++t)
@@ -141,7 +162,59 @@ FlowEngine::BuildDependents()
 void
 FlowEngine::Push(double t, EventKind kind, uint32_t flow, uint32_t version)
 {
-    m_events_q.push(Event{t, m_seq++, flow, version, kind});
+    Event e{Event::TimeKey(t), m_seq++, flow, version, kind};
+    std::size_t i = m_heap.size();
+    m_heap.push_back(e);
+    while (i > 0)
+    {
+        std::size_t parent = (i - 1) / 4;
+        if (!e.Before(m_heap[parent]))
+        {
+            break;
+        }
+        m_heap[i] = m_heap[parent];
+        i = parent;
+    }
+    m_heap[i] = e;
+}
+
+FlowEngine::Event
+FlowEngine::Pop()
+{
+    Event top = m_heap[0];
+    Event last = m_heap.back();
+    m_heap.pop_back();
+    std::size_t n = m_heap.size();
+    if (n == 0)
+    {
+        return top;
+    }
+    std::size_t i = 0;
+    for (;;)
+    {
+        std::size_t first = 4 * i + 1;
+        if (first >= n)
+        {
+            break;
+        }
+        std::size_t best = first;
+        std::size_t end = std::min(first + 4, n);
+        for (std::size_t c = first + 1; c < end; ++c)
+        {
+            if (m_heap[c].Before(m_heap[best]))
+            {
+                best = c;
+            }
+        }
+        if (!m_heap[best].Before(last))
+        {
+            break;
+        }
+        m_heap[i] = m_heap[best];
+        i = best;
+    }
+    m_heap[i] = last;
+    return top;
 }
 
 uint64_t
@@ -154,14 +227,6 @@ FlowEngine::LocalNs(uint32_t flow) const
                                                             : 0;
     }
     return flow < m_scenario.jobFlows.size() ? m_scenario.jobFlows[flow].localNs : 0;
-}
-
-uint32_t
-FlowEngine::FrameOverhead(uint32_t flow) const
-{
-    const NicConfig& nic = m_scenario.nicCfg[Spec(flow).src];
-    return nic.headerBytes + nic.preambleIfgBytes +
-           (nic.transport == "erd" ? kErdExtraHeaderBytes : 0);
 }
 
 double
@@ -183,6 +248,65 @@ FlowEngine::WirePerPayload(uint32_t flow) const
         return (mtu + FrameOverhead(flow)) / mtu;
     }
     return WireBits(flow) / 8.0 / static_cast<double>(bytes);
+}
+
+double
+FlowEngine::WireBitsOf(uint32_t flow)
+{
+    uint32_t c = ConnectionOf(flow);
+    if (c == UINT32_MAX)
+    {
+        return WireBits(flow);
+    }
+    // a function of the size and the connection's NIC alone
+    ConnectionPath& p = m_connPath[c];
+    uint64_t bytes = Bytes(flow);
+    if (p.wireBytes != bytes)
+    {
+        p.wireBytes = bytes;
+        p.wireBits = WireBits(flow);
+    }
+    return p.wireBits;
+}
+
+int64_t
+FlowEngine::AckReturnOf(uint32_t flow)
+{
+    uint32_t c = ConnectionOf(flow);
+    uint32_t route = m_out[flow].route;
+    if (c == UINT32_MAX || route == UINT32_MAX)
+    {
+        return AckReturnPs(flow);
+    }
+    // a function of the route (never changed once made) and the connection's NIC
+    ConnectionPath& p = m_connPath[c];
+    if (p.ackReturnRoute != route)
+    {
+        p.ackReturnRoute = route;
+        p.ackReturnPs = AckReturnPs(flow);
+    }
+    return p.ackReturnPs;
+}
+
+double
+FlowEngine::LatencyOf(uint32_t flow)
+{
+    uint32_t c = ConnectionOf(flow);
+    if (c == UINT32_MAX)
+    {
+        return LatencyPs(flow);
+    }
+    // a function of the size, the route (never changed once made) and the connection's NIC
+    ConnectionPath& p = m_connPath[c];
+    uint64_t bytes = Bytes(flow);
+    uint32_t route = m_out[flow].route;
+    if (p.latencyRoute != route || p.latencyBytes != bytes || route == UINT32_MAX)
+    {
+        p.latencyRoute = route;
+        p.latencyBytes = bytes;
+        p.latencyPs = LatencyPs(flow);
+    }
+    return p.latencyPs;
 }
 
 double
@@ -253,7 +377,7 @@ FlowEngine::WindowCapBps(uint32_t flow, const FlowRoute& r) const
     uint64_t windowBytes = std::max<uint64_t>(1, uint64_t(std::max<uint32_t>(1, depth)) *
                                                      std::max<uint64_t>(1, s.messageBytes));
     uint64_t windowPkts = std::max<uint64_t>(1, (windowBytes + mtu - 1) / mtu);
-    if (nc.transport == "sprayed")
+    if (m_transport[s.src] == TRANSPORT_SPRAYED)
     {
         windowPkts = std::min<uint64_t>(windowPkts, std::max<uint32_t>(1, nc.reorderWindowPackets));
     }
@@ -275,11 +399,11 @@ FlowEngine::AckShare(uint32_t flow) const
     double frame = (std::max<uint32_t>(1, tx.mtuBytes) + FrameOverhead(flow));
     double ack = rx.headerBytes + rx.preambleIfgBytes + kAethBytes;
     double framesPerAck = std::max<uint32_t>(1, rx.ackIntervalPackets);
-    if (tx.transport == "sprayed")
+    if (m_transport[s.src] == TRANSPORT_SPRAYED)
     {
         framesPerAck = std::max<uint32_t>(1, rx.sackIntervalPackets);
     }
-    else if (tx.transport == "erd")
+    else if (m_transport[s.src] == TRANSPORT_ERD)
     {
         // one ACK per delivered message
         uint32_t mtu = std::max<uint32_t>(1, tx.mtuBytes);
@@ -305,6 +429,13 @@ FlowEngine::RouteFor(uint32_t flow)
     }
     if (m_out[flow].route == UINT32_MAX)
     {
+        // a transfer's key is its connection's: looked up once per connection
+        uint32_t c = ConnectionOf(flow);
+        if (c != UINT32_MAX && m_connPath[c].route != UINT32_MAX)
+        {
+            m_out[flow].route = m_connPath[c].route;
+            return RouteOf(flow);
+        }
         uint64_t key = (static_cast<uint64_t>(s.src) << 40) | (static_cast<uint64_t>(s.dst) << 16) |
                        s.udpSrcPort;
         auto [it, fresh] = m_routeIndex.emplace(key, static_cast<uint32_t>(m_routes.size()));
@@ -313,6 +444,10 @@ FlowEngine::RouteFor(uint32_t flow)
             m_routes.push_back(m_routing.Route(s));
         }
         m_out[flow].route = it->second;
+        if (c != UINT32_MAX)
+        {
+            m_connPath[c].route = it->second;
+        }
     }
     return RouteOf(flow);
 }
@@ -573,7 +708,23 @@ FlowEngine::StartFluid(uint32_t flow)
     {
         return; // unroutable: never starts, as in the packet model
     }
-    o.handle = m_solver->Add(m_nowPs, r->data, r->acks, AckShare(flow), WindowCapBps(flow, *r));
+    uint32_t c = ConnectionOf(flow);
+    if (c == UINT32_MAX)
+    {
+        o.handle = m_solver->Add(m_nowPs, r->data, r->acks, AckShare(flow), WindowCapBps(flow, *r));
+    }
+    else
+    {
+        // every transfer of a connection on one route has its ACK share and window cap
+        ConnectionPath& p = m_connPath[c];
+        if (p.capRoute != o.route)
+        {
+            p.capRoute = o.route;
+            p.ackShare = AckShare(flow);
+            p.windowCapBps = WindowCapBps(flow, *r);
+        }
+        o.handle = m_solver->Add(m_nowPs, r->data, r->acks, p.ackShare, p.windowCapBps);
+    }
     if (m_handleFlow.size() <= o.handle)
     {
         m_handleFlow.resize(o.handle + 1, UINT32_MAX);
@@ -589,7 +740,7 @@ FlowEngine::DataDone(uint32_t flow, uint32_t version)
     {
         return; // stale: the rate changed since this was scheduled
     }
-    double left = WireBits(flow) - m_solver->SentBits(o.handle, m_nowPs);
+    double left = WireBitsOf(flow) - m_solver->SentBits(o.handle, m_nowPs);
     double rate = m_solver->Rate(o.handle);
     if (left > kDoneToleranceBits && rate > 0)
     {
@@ -601,7 +752,7 @@ FlowEngine::DataDone(uint32_t flow, uint32_t version)
     m_solver->Remove(m_nowPs, o.handle);
     m_handleFlow[o.handle] = UINT32_MAX;
     o.handle = UINT32_MAX;
-    Push(m_nowPs + LatencyPs(flow), EventKind::COMPLETE, flow);
+    Push(m_nowPs + LatencyOf(flow), EventKind::COMPLETE, flow);
     if (flow >= m_transferBase && flow < ExtraBase())
     {
         // the connection's next transfer follows this one's last bit onto the wire
@@ -641,19 +792,32 @@ FlowEngine::Finish(uint32_t flow, double atPs)
     {
         return;
     }
+    uint32_t end = m_depBegin[flow + 1];
+    if (m_depBegin[flow] == end)
+    {
+        return;
+    }
     const FlowSpec& input = Spec(flow);
-    for (uint32_t k = m_depBegin[flow]; k < m_depBegin[flow + 1]; ++k)
+    double byAck = -1; // when the input's sender knows by its ACK (computed once, if asked)
+    for (uint32_t k = m_depBegin[flow]; k < end; ++k)
     {
         uint32_t d = m_dependents[k];
         double known = atPs;
         // (an NVLink input teaches no one by ACK: its dependents' specs are not needed)
         if (!input.local && LearnsByAck(input, Spec(d)))
         {
-            known += static_cast<double>(AckReturnPs(flow));
+            if (byAck < 0)
+            {
+                byAck = atPs + static_cast<double>(AckReturnOf(flow));
+            }
+            known = byAck;
         }
-        m_readyPs[d] = std::max(m_readyPs[d], known + static_cast<double>(GapNs(d)) * kPsPerNs);
+        // the latest input's time; its gap is added once, when the last input is known
+        // (max(a + g, b + g) is max(a, b) + g, to the bit: rounding is monotonic, times >= 0)
+        m_readyPs[d] = std::max(m_readyPs[d], known);
         if (--m_pending[d] == 0)
         {
+            m_readyPs[d] += static_cast<double>(GapNs(d)) * kPsPerNs;
             if (IsLocalTransfer(d))
             {
                 m_localReady.push_back(d);
@@ -720,7 +884,7 @@ FlowEngine::Reschedule(const std::vector<uint32_t>& changed)
         {
             continue; // long-lived, or stalled until a rate frees up
         }
-        double left = std::max(0.0, WireBits(flow) - m_solver->SentBits(h, m_nowPs));
+        double left = std::max(0.0, WireBitsOf(flow) - m_solver->SentBits(h, m_nowPs));
         Push(m_nowPs + left / rate * 1e12, EventKind::DATA_DONE, flow, o.version);
     }
 }
@@ -795,6 +959,10 @@ void
 FlowEngine::Reroute()
 {
     m_routeIndex.clear(); // routes computed from now on are the new tables'
+    for (ConnectionPath& p : m_connPath)
+    {
+        p.route = UINT32_MAX;
+    }
     std::vector<uint32_t> moving = m_stalled;
     m_stalled.clear();
     for (uint32_t h = 0; h < m_handleFlow.size(); ++h)
@@ -912,13 +1080,12 @@ FlowEngine::Run(const RunLimits& limits, const std::function<void(const Progress
     double lastProgress = 0;
     double lastMemory = 0;
     uint64_t batches = 0;
-    while (!m_events_q.empty() && m_events_q.top().t < durationPs)
+    while (!m_heap.empty() && m_heap[0].T() < durationPs)
     {
-        m_nowPs = m_events_q.top().t;
-        while (!m_events_q.empty() && m_events_q.top().t == m_nowPs)
+        m_nowPs = m_heap[0].T();
+        while (!m_heap.empty() && m_heap[0].T() == m_nowPs)
         {
-            Event e = m_events_q.top();
-            m_events_q.pop();
+            Event e = Pop();
             Handle(e);
         }
         m_solver->Solve(m_nowPs, m_changed);

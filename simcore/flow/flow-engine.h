@@ -24,9 +24,9 @@
 #include "scenario/run-limits.h"
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
-#include <queue>
 #include <unordered_map>
 #include <vector>
 
@@ -192,18 +192,37 @@ class FlowEngine
         uint32_t neighbor;
     };
 
+    /** An event at time T(): handled in (time, seq) order, the order it was pushed in ties. */
     struct Event
     {
-        double t;
+        uint64_t key; ///< the time's bits, ordered as the times are (TimeKey)
         uint64_t seq;
         uint32_t flow;
         uint32_t version;
         EventKind kind;
 
-        bool operator>(const Event& o) const { return t != o.t ? t > o.t : seq > o.seq; }
+        /** A double's bits as an integer that orders as the double does (no NaN). */
+        static uint64_t TimeKey(double t)
+        {
+            uint64_t b;
+            std::memcpy(&b, &t, sizeof b);
+            return (b >> 63) != 0 ? ~b : b | (uint64_t(1) << 63);
+        }
+
+        double T() const
+        {
+            uint64_t b = (key >> 63) != 0 ? key & ~(uint64_t(1) << 63) : ~key;
+            double t;
+            std::memcpy(&t, &b, sizeof t);
+            return t;
+        }
+
+        bool Before(const Event& o) const { return key != o.key ? key < o.key : seq < o.seq; }
     };
 
     void Push(double t, EventKind kind, uint32_t flow, uint32_t version = 0);
+    /** Takes the first event of m_heap (not empty). */
+    Event Pop();
     /** The compute a flow adds after its inputs (the scenario's, or its transfer's), ns. */
     uint64_t GapNs(uint32_t flow) const
     {
@@ -253,12 +272,25 @@ class FlowEngine
     void Reroute();
     /** Wire bits of the flow's payload with its frames' headers. */
     double WireBits(uint32_t flow) const;
+    /** WireBits, for a transfer from its connection's last size when it is the same. */
+    double WireBitsOf(uint32_t flow);
+    /** LatencyPs, for a transfer from its connection's last route and size when the same. */
+    double LatencyOf(uint32_t flow);
+    /** AckReturnPs, for a transfer from its connection's last route when the same. */
+    int64_t AckReturnOf(uint32_t flow);
     /** The flow's rate cap from its QP window over the path's base RTT (infinity: none). */
     double WindowCapBps(uint32_t flow, const FlowRoute& r) const;
     /** ACK wire bits per data wire bit of the flow. */
     double AckShare(uint32_t flow) const;
     /** Bytes of overhead per frame on the wire (headers, preamble, gap, ERD's extra). */
-    uint32_t FrameOverhead(uint32_t flow) const;
+    uint32_t FrameOverhead(uint32_t flow) const { return m_frameOverhead[Spec(flow).src]; }
+    /** The connection carrying transfer flow `flow`, or UINT32_MAX (not a transfer). */
+    uint32_t ConnectionOf(uint32_t flow) const
+    {
+        return flow >= m_transferBase && flow < ExtraBase()
+                   ? m_scenario.transfers.flow[flow - m_transferBase]
+                   : UINT32_MAX;
+    }
 
     const Scenario& m_scenario;
     FlowRouting& m_routing;
@@ -270,13 +302,41 @@ class FlowEngine
     std::vector<double> m_deliveredAtWarmup; ///< per flow, once the warm-up ended (else empty)
     std::vector<FlowRoute> m_routes;
     std::unordered_map<uint64_t, uint32_t> m_routeIndex; ///< (src, dst, port) -> m_routes
-    std::vector<uint32_t> m_handleFlow;                  ///< solver handle -> flow
-    std::priority_queue<Event, std::vector<Event>, std::greater<Event>> m_events_q;
+    /// per node: its NIC's transport (NicTransport) and frame overhead (FrameOverhead)
+    std::vector<uint8_t> m_transport;
+    std::vector<uint32_t> m_frameOverhead;
+    /// What every transfer of a connection shares (one spec, so one route key): per connection
+    /// its route (m_routeIndex's, UINT32_MAX: not looked up since the index was last cleared),
+    /// and its ACK share and window cap on route capRoute (UINT32_MAX: none computed yet).
+    struct ConnectionPath
+    {
+        uint32_t route = UINT32_MAX;
+        uint32_t capRoute = UINT32_MAX;
+        double ackShare = 0;
+        double windowCapBps = 0;
+        /// the wire bits of its last transfer size asked (UINT64_MAX: none), and the latency of
+        /// its last (route, size) asked (UINT32_MAX: none): transfers of a size repeat
+        uint64_t wireBytes = UINT64_MAX;
+        double wireBits = 0;
+        uint32_t latencyRoute = UINT32_MAX;
+        uint64_t latencyBytes = 0;
+        double latencyPs = 0;
+        /// the ACK return of its last route asked (UINT32_MAX: none)
+        uint32_t ackReturnRoute = UINT32_MAX;
+        int64_t ackReturnPs = 0;
+    };
+    std::vector<ConnectionPath> m_connPath;
+    std::vector<uint32_t> m_handleFlow; ///< solver handle -> flow
+    /// the pending events, a 4-ary min-heap by Event::Before (shallower than a binary one:
+    /// fewer levels to sift through at each of the run's pushes and pops)
+    std::vector<Event> m_heap;
     uint64_t m_seq = 0;
     uint64_t m_events = 0;
     double m_nowPs = 0;
     double m_endPs = 0;
     // dependencies (FlowDependencyTracker's rules)
+    /// per flow (the scenario's and the transfers'): how many inputs it still waits for, and
+    /// when they let it start (the latest known so far; its gap added once the last is known)
     std::vector<uint32_t> m_pending;
     std::vector<double> m_readyPs;
     std::vector<uint32_t> m_depBegin;

@@ -21,6 +21,12 @@ namespace
 
 using json = nlohmann::ordered_json;
 
+/**
+ * Jobs x directed links up to which JobLinks adds in a table, not maps: 17 bytes a cell, all
+ * written, so at most 4.5 MB (1,024 GPUs' rail fabric: one job's table is about 0.1 MB).
+ */
+constexpr std::size_t kDenseJobLinks = std::size_t(1) << 18;
+
 bool
 IsJobFlow(const Scenario& s, uint32_t i)
 {
@@ -45,15 +51,15 @@ FlowResultAssembler::FlowResultAssembler(const Scenario& scenario,
 }
 
 json
-FlowResultAssembler::Results()
+FlowResultAssembler::Results(bool tables)
 {
     json j;
-    j["summary"] = Summary();
-    j["flows"] = FlowRecords();
+    j["summary"] = Summary(tables);
+    j["flows"] = tables ? FlowRecords() : json::array();
     j["series"] = Series();
     if (!m_scenario.jobs.empty())
     {
-        j["jobs"] = Jobs();
+        j["jobs"] = Jobs(tables);
     }
     return j;
 }
@@ -73,7 +79,7 @@ FlowResultAssembler::IdealPs(uint32_t flow)
 }
 
 json
-FlowResultAssembler::Summary()
+FlowResultAssembler::Summary(bool tables)
 {
     const auto& nodes = m_scenario.topo.nodes;
     const FlowRouting& routing = m_engine.Routing();
@@ -100,43 +106,64 @@ FlowResultAssembler::Summary()
         }
     }
     s["throughput_gbps"] = RoundDecimals(windowS > 0 ? total * 8.0 / windowS / 1e9 : 0.0, 4);
-    json hosts = json::object();
-    std::vector<std::pair<std::string, double>> byName;
-    for (uint32_t h = 0; h < nodes.size(); ++h)
+    if (!tables)
     {
-        if (rx[h] > 0)
+        s["host_throughput_gbps"] = json::object();
+        s["link_utilization"] = json::array();
+    }
+    else
+    {
+        json hosts = json::object();
+        std::vector<std::pair<std::string, double>> byName;
+        byName.reserve(nodes.size());
+        for (uint32_t h = 0; h < nodes.size(); ++h)
         {
-            byName.emplace_back(nodes[h].id, windowS > 0 ? rx[h] * 8.0 / windowS / 1e9 : 0.0);
+            if (rx[h] > 0)
+            {
+                byName.emplace_back(nodes[h].id, windowS > 0 ? rx[h] * 8.0 / windowS / 1e9 : 0.0);
+            }
         }
-    }
-    std::sort(byName.begin(), byName.end());
-    for (const auto& [name, gbps] : byName)
-    {
-        hosts[name] = RoundDecimals(gbps, 4);
-    }
-    s["host_throughput_gbps"] = hosts;
+        std::sort(byName.begin(), byName.end());
+        // appended in name order straight to the object's list (names are distinct: operator[]
+        // would search the list for each, quadratic in the hosts)
+        auto& hostList = static_cast<json::object_t::Container&>(hosts.get_ref<json::object_t&>());
+        hostList.reserve(byName.size());
+        for (auto& [name, gbps] : byName)
+        {
+            hostList.emplace_back(std::move(name), RoundDecimals(gbps, 4));
+        }
+        s["host_throughput_gbps"] = std::move(hosts);
 
-    // Link utilization: wire bits carried after the warm-up over the window's capacity
-    std::vector<std::pair<std::string, double>> util;
-    for (uint32_t d = 0; d < routing.LinkCount(); ++d)
-    {
-        double bits = m_engine.Solver().CarriedBits(d, endPs);
-        if (bits > 0 && windowS > 0)
+        // Link utilization: wire bits carried after the warm-up over the window's capacity
+        std::vector<std::pair<std::string, double>> util;
+        util.reserve(routing.LinkCount());
+        for (uint32_t d = 0; d < routing.LinkCount(); ++d)
         {
-            double u = std::min(1.0, bits / (routing.Link(d).rateBps * windowS));
-            util.emplace_back(routing.LinkName(d), u);
+            double bits = m_engine.Solver().CarriedBits(d, endPs);
+            if (bits > 0 && windowS > 0)
+            {
+                double u = std::min(1.0, bits / (routing.Link(d).rateBps * windowS));
+                util.emplace_back(routing.LinkName(d), u);
+            }
         }
+        std::sort(util.begin(), util.end());
+        json uj = json::array();
+        auto& linkList = uj.get_ref<json::array_t&>();
+        linkList.reserve(util.size());
+        for (auto& [name, u] : util)
+        {
+            // each entry's four fields appended to its list as they are (no initializer-list copy)
+            json e = json::object();
+            auto& fields = static_cast<json::object_t::Container&>(e.get_ref<json::object_t&>());
+            fields.reserve(4);
+            fields.emplace_back("link", std::move(name));
+            fields.emplace_back("utilization", RoundDecimals(u, 4));
+            fields.emplace_back("ecn_marked_packets", 0);
+            fields.emplace_back("pauses_received", 0);
+            linkList.push_back(std::move(e));
+        }
+        s["link_utilization"] = std::move(uj);
     }
-    std::sort(util.begin(), util.end());
-    json uj = json::array();
-    for (const auto& [name, u] : util)
-    {
-        uj.push_back({{"link", name},
-                      {"utilization", RoundDecimals(u, 4)},
-                      {"ecn_marked_packets", 0},
-                      {"pauses_received", 0}});
-    }
-    s["link_utilization"] = uj;
 
     // FCT and slowdown of completed finite flows (network transfers of collectives included)
     std::vector<double> fct;
@@ -293,8 +320,28 @@ FlowResultAssembler::JobLinks()
 {
     const FlowRouting& routing = m_engine.Routing();
     std::size_t jobs = m_scenario.jobs.size();
-    // per job and directed link: payload bytes and frames of the transfers' data on it
-    std::vector<std::map<uint32_t, std::pair<double, double>>> load(jobs);
+    std::size_t linkCount = routing.LinkCount();
+    // per job and directed link: payload bytes and frames of the transfers' data on it, added
+    // in transfer order; a table by (job, link) where it is small enough, else a map per job
+    bool dense = jobs * linkCount <= kDenseJobLinks;
+    std::vector<std::pair<double, double>> table(dense ? jobs * linkCount : 0);
+    std::vector<uint8_t> inTable(dense ? jobs * linkCount : 0, 0);
+    std::vector<std::vector<uint32_t>> tableLinks(dense ? jobs : 0); // links each job touched
+    std::vector<std::map<uint32_t, std::pair<double, double>>> load(dense ? 0 : jobs);
+    auto cell = [&](uint32_t job, uint32_t link) -> std::pair<double, double>&
+    {
+        if (!dense)
+        {
+            return load[job][link];
+        }
+        std::size_t i = job * linkCount + link;
+        if (!inTable[i])
+        {
+            inTable[i] = 1;
+            tableLinks[job].push_back(link);
+        }
+        return table[i];
+    };
     const Transfers& tr = m_scenario.transfers;
     for (uint32_t t = 0; t < tr.Size(); ++t)
     {
@@ -311,10 +358,10 @@ FlowResultAssembler::JobLinks()
         }
         uint32_t mtu = std::max<uint32_t>(1, m_scenario.nicCfg[m_engine.Spec(i).src].mtuBytes);
         double frames = std::ceil(bytes / mtu);
-        auto& perLink = load[tr.job[t].job];
+        uint32_t job = tr.job[t].job;
         for (const LinkShare& ls : r->data)
         {
-            auto& e = perLink[ls.link];
+            auto& e = cell(job, ls.link);
             e.first += bytes * ls.share;
             e.second += frames * ls.share;
         }
@@ -329,27 +376,47 @@ FlowResultAssembler::JobLinks()
     {
         // in link order, a -> b before b -> a (as the packet model lists them)
         std::vector<std::tuple<uint32_t, int, uint32_t>> order;
-        for (const auto& [d, v] : load[j])
+        auto add = [&](uint32_t d)
         {
             const DirectedLink& l = routing.Link(d);
             auto it = firstEnd.find(l.linkId);
             int dir = it != firstEnd.end() && it->second == l.from ? 0 : 1;
             order.emplace_back(l.linkId, dir, d);
+        };
+        if (dense)
+        {
+            for (uint32_t d : tableLinks[j])
+            {
+                add(d);
+            }
+        }
+        else
+        {
+            for (const auto& [d, v] : load[j])
+            {
+                add(d);
+            }
         }
         std::sort(order.begin(), order.end());
+        auto& list = out[j].get_ref<json::array_t&>();
+        list.reserve(order.size());
         for (const auto& [id, dir, d] : order)
         {
-            const auto& v = load[j][d];
-            out[j].push_back({{"link", routing.LinkName(d)},
-                              {"bytes", static_cast<uint64_t>(std::llround(v.first))},
-                              {"frames", static_cast<uint64_t>(std::llround(v.second))}});
+            const auto& v = cell(static_cast<uint32_t>(j), d);
+            json e = json::object();
+            auto& fields = static_cast<json::object_t::Container&>(e.get_ref<json::object_t&>());
+            fields.reserve(3);
+            fields.emplace_back("link", routing.LinkName(d));
+            fields.emplace_back("bytes", static_cast<uint64_t>(std::llround(v.first)));
+            fields.emplace_back("frames", static_cast<uint64_t>(std::llround(v.second)));
+            list.push_back(std::move(e));
         }
     }
     return out;
 }
 
 json
-FlowResultAssembler::Jobs()
+FlowResultAssembler::Jobs(bool tables)
 {
     std::vector<TransferTimes> times(m_scenario.transfers.Size());
     for (uint32_t i = 0; i < times.size(); ++i)
@@ -359,8 +426,10 @@ FlowResultAssembler::Jobs()
         times[i].startPs = o.startPs >= 0 ? Ps(o.startPs) : 0;
         times[i].completePs = o.completePs >= 0 ? Ps(o.completePs) : -1;
     }
-    std::vector<json> links = JobLinks();
-    json jobs = JobsJson(m_scenario, times, [&links](uint32_t job) { return links[job]; });
+    std::vector<json> links =
+        tables ? JobLinks() : std::vector<json>(m_scenario.jobs.size(), json::array());
+    json jobs =
+        JobsJson(m_scenario, times, [&links](uint32_t job) { return std::move(links[job]); });
     for (uint32_t j = 0; m_streams && j < jobs.size(); ++j)
     {
         if (m_streams->Streams(j))

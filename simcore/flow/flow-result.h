@@ -24,14 +24,18 @@ class FlowResultAssembler
     /** streams: the ring collectives run as streams (nullptr: none). */
     FlowResultAssembler(const Scenario& scenario, FlowEngine& engine, const RingStreams* streams);
 
-    /** {summary, flows, series} and, with collectives, jobs. */
-    nlohmann::ordered_json Results();
+    /**
+     * {summary, flows, series} and, with collectives, jobs. Without tables (`fabricsim run
+     * --result headline`) the flow records, host throughput, link utilization and jobs' links
+     * are not built: left empty, as the headline result leaves them.
+     */
+    nlohmann::ordered_json Results(bool tables = true);
 
   private:
-    nlohmann::ordered_json Summary();
+    nlohmann::ordered_json Summary(bool tables);
     nlohmann::ordered_json FlowRecords();
     nlohmann::ordered_json Series() const;
-    nlohmann::ordered_json Jobs();
+    nlohmann::ordered_json Jobs(bool tables);
     /** Ideal FCT of a network flow on its path (the packet model's formula), ps; 0: none. */
     double IdealPs(uint32_t flow);
     /** Each job's "links" (payload bytes and frames per direction), from its transfers' routes. */

@@ -36,9 +36,9 @@ FlowRunner::Run(const RunLimits& limits, const std::function<void(const Progress
 }
 
 nlohmann::ordered_json
-FlowRunner::Results()
+FlowRunner::Results(bool tables)
 {
-    return FlowResultAssembler(m_scenario, *m_engine, m_streams.get()).Results();
+    return FlowResultAssembler(m_scenario, *m_engine, m_streams.get()).Results(tables);
 }
 
 nlohmann::ordered_json

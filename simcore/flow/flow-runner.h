@@ -45,8 +45,11 @@ class FlowRunner
 
     RunStatus Run(const RunLimits& limits, const std::function<void(const Progress&)>& progress);
 
-    /** "summary", "flows", "series" and (with collectives) "jobs", as the packet model's. */
-    nlohmann::ordered_json Results();
+    /**
+     * "summary", "flows", "series" and (with collectives) "jobs", as the packet model's; without
+     * tables, those left empty in a headline result are not built (FlowResultAssembler).
+     */
+    nlohmann::ordered_json Results(bool tables = true);
 
     /** What the engine left out (the result's `caveats`). */
     nlohmann::ordered_json Caveats() const;

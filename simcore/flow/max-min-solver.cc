@@ -1,3 +1,7 @@
+/*
+ * MaxMinSolver (max-min-solver.h): flows and links kept, the closure of a change and the solve.
+ * The short ways are in max-min-short-ways.cc, the progressive filling in max-min-filling.cc.
+ */
 #include "flow/max-min-solver.h"
 
 #include <algorithm>
@@ -9,29 +13,6 @@ namespace fabric
 namespace flow
 {
 
-namespace
-{
-
-/** At most this many passes of progressive filling per solve (ACK load of the pass before). */
-constexpr int kMaxAckPasses = 8;
-/**
- * ... until no rate moves by more than this share of itself. A pass that moves no rate by more
- * than d leaves each within d q / (1 - q) of the fixed point (q, the ACKs' share of a link, is
- * at most 8 %): under 1e-7 of itself, past the 5 significant digits results print.
- */
-constexpr double kAckTolerance = 1e-6;
-/**
- * A link counts as full (a flow may be held at it) when less than this share of its capacity
- * is free: far above what the ACK passes leave unallocated on a full link (under 1e-7).
- */
-constexpr double kFullShare = 1e-4;
-/** Collect lists the closure by a scan, not a sort, when it holds more than 1/kScanShare. */
-constexpr std::size_t kScanShare = 16;
-/** SortCaps sorts by counting when the caps take at most this many values. */
-constexpr std::size_t kCapValues = 16;
-
-} // namespace
-
 MaxMinSolver::MaxMinSolver(std::vector<double> capacityBps, double accountFromPs)
     : m_accountFromPs(accountFromPs)
 {
@@ -39,27 +20,6 @@ MaxMinSolver::MaxMinSolver(std::vector<double> capacityBps, double accountFromPs
     for (std::size_t i = 0; i < capacityBps.size(); ++i)
     {
         m_links[i].capacity = capacityBps[i];
-    }
-}
-
-void
-MaxMinSolver::Account(Link& l, double nowPs)
-{
-    double from = std::max(l.lastPs, m_accountFromPs);
-    if (nowPs > from && l.load > 0)
-    {
-        l.carriedBits += l.load * (nowPs - from) * 1e-12;
-    }
-    l.lastPs = std::max(l.lastPs, nowPs);
-}
-
-void
-MaxMinSolver::Advance(Flow& f, double nowPs)
-{
-    if (nowPs > f.lastPs)
-    {
-        f.sentBits += f.rate * (nowPs - f.lastPs) * 1e-12;
-        f.lastPs = nowPs;
     }
 }
 
@@ -256,10 +216,12 @@ MaxMinSolver::Collect()
         visitLink(li);
     }
     m_dirty.clear();
+    m_alone = true;
     while (!m_stack.empty())
     {
         uint32_t li = m_stack.back();
         m_stack.pop_back();
+        m_alone = m_alone && m_links[li].users.size() <= 1;
         for (uint32_t h : m_links[li].users)
         {
             Flow& f = m_flows[h];
@@ -295,7 +257,12 @@ MaxMinSolver::Collect()
     {
         std::sort(m_closure.begin(), m_closure.end());
     }
-    if (m_closureLinks.size() * kScanShare > m_links.size())
+    if (m_alone && m_aloneWay)
+    {
+        // in the order visited: with one data use per link, no sum or choice depends on the
+        // links' order (FillAlone)
+    }
+    else if (m_closureLinks.size() * kScanShare > m_links.size())
     {
         m_closureLinks.clear();
         for (uint32_t li = 0; li < m_links.size(); ++li)
@@ -317,529 +284,6 @@ MaxMinSolver::Collect()
     for (uint32_t j = 0; j < m_closureLinks.size(); ++j)
     {
         m_links[m_closureLinks[j]].local = j;
-    }
-}
-
-void
-MaxMinSolver::Flatten()
-{
-    auto n = static_cast<uint32_t>(m_closure.size());
-    m_useBegin.clear();
-    m_useLink.clear();
-    m_useWeight.clear();
-    m_caps.clear();
-    m_value.clear();
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        const Flow& f = m_flows[m_closure[i]];
-        m_useBegin.push_back(static_cast<uint32_t>(m_useLink.size()));
-        for (const Use& u : f.data)
-        {
-            m_useLink.push_back(m_links[u.link].local); // a closure link (Collect)
-            m_useWeight.push_back(u.weight);
-        }
-        if (std::isfinite(f.cap))
-        {
-            m_caps.emplace_back(f.cap, i);
-        }
-        m_value.push_back(f.rate);
-    }
-    m_useBegin.push_back(static_cast<uint32_t>(m_useLink.size()));
-    SortCaps();
-    m_userBegin.clear();
-    m_userFlow.clear();
-    m_ackBegin.clear();
-    m_ackValue.clear();
-    m_ackWeight.clear();
-    for (uint32_t li : m_closureLinks)
-    {
-        const Link& l = m_links[li];
-        m_userBegin.push_back(static_cast<uint32_t>(m_userFlow.size()));
-        for (uint32_t h : l.users)
-        {
-            m_userFlow.push_back(m_flows[h].local); // every data user is in the closure
-        }
-        m_ackBegin.push_back(static_cast<uint32_t>(m_ackValue.size()));
-        for (std::size_t k = 0; k < l.ackUsers.size(); ++k)
-        {
-            const Flow& f = m_flows[l.ackUsers[k]];
-            if (f.mark == m_epoch)
-            {
-                m_ackValue.push_back(f.local);
-            }
-            else
-            {
-                m_ackValue.push_back(static_cast<uint32_t>(m_value.size()));
-                m_value.push_back(f.rate);
-            }
-            m_ackWeight.push_back(l.ackWeights[k]);
-        }
-    }
-    m_userBegin.push_back(static_cast<uint32_t>(m_userFlow.size()));
-    m_ackBegin.push_back(static_cast<uint32_t>(m_ackValue.size()));
-    std::size_t m = m_closureLinks.size();
-    // every flow's weight on each link, summed in closure order (each pass starts from them)
-    m_weightsAll.assign(m, 0.0);
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        for (uint32_t k = m_useBegin[i]; k < m_useBegin[i + 1]; ++k)
-        {
-            m_weightsAll[m_useLink[k]] += m_useWeight[k];
-        }
-    }
-    m_capacity.resize(m);
-    for (uint32_t j = 0; j < m; ++j)
-    {
-        m_capacity[j] = m_links[m_closureLinks[j]].capacity;
-    }
-    m_next.resize(n);
-    m_frozen.resize(n);
-    m_remaining.resize(m);
-    m_weights.resize(m);
-    m_round.resize(m);
-    m_pending.resize(m);
-    m_share.resize(m);
-}
-
-void
-MaxMinSolver::SortCaps()
-{
-    // Caps in the order the filling reaches them: by value, at one value the lower handle (the
-    // lower closure index) first. Flows' caps take a few values (a window over a few path
-    // RTTs): counting sort by value keeps the closure order within each, in linear time.
-    double values[kCapValues];
-    uint32_t counts[kCapValues];
-    std::size_t distinct = 0;
-    for (const auto& [cap, i] : m_caps)
-    {
-        std::size_t v = 0;
-        while (v < distinct && values[v] != cap)
-        {
-            ++v;
-        }
-        if (v == distinct)
-        {
-            if (distinct == kCapValues)
-            {
-                std::sort(m_caps.begin(), m_caps.end());
-                return;
-            }
-            values[distinct] = cap;
-            counts[distinct++] = 0;
-        }
-        ++counts[v];
-    }
-    if (distinct <= 1)
-    {
-        return; // one value: already in closure order
-    }
-    std::size_t order[kCapValues];
-    for (std::size_t v = 0; v < distinct; ++v)
-    {
-        order[v] = v;
-    }
-    std::sort(order, order + distinct,
-              [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
-    uint32_t begin[kCapValues];
-    uint32_t at = 0;
-    for (std::size_t r = 0; r < distinct; ++r)
-    {
-        begin[order[r]] = at;
-        at += counts[order[r]];
-    }
-    m_capsSorted.resize(m_caps.size());
-    for (const auto& c : m_caps)
-    {
-        std::size_t v = 0;
-        while (values[v] != c.first)
-        {
-            ++v;
-        }
-        m_capsSorted[begin[v]++] = c;
-    }
-    m_caps.swap(m_capsSorted);
-}
-
-bool
-MaxMinSolver::Full(const Link& l) const
-{
-    return l.capacity - l.load <= kFullShare * l.capacity;
-}
-
-bool
-MaxMinSolver::LeavesOthers(uint32_t handle) const
-{
-    // Another flow's rate rises when this one leaves only if it is held at a link this one
-    // frees: a full link of its data where it has this one's rate (flows held elsewhere have
-    // less), or a full link of its ACKs.
-    const Flow& f = m_flows[handle];
-    if (f.rate <= 0)
-    {
-        return true;
-    }
-    for (const Use& u : f.data)
-    {
-        const Link& l = m_links[u.link];
-        if (!Full(l))
-        {
-            continue;
-        }
-        for (uint32_t g : l.users)
-        {
-            if (g != handle && m_flows[g].rate >= f.rate * (1 - kFullShare))
-            {
-                return false;
-            }
-        }
-    }
-    for (const Use& u : f.acks)
-    {
-        if (Full(m_links[u.link]))
-        {
-            return false;
-        }
-    }
-    return true;
-}
-
-bool
-MaxMinSolver::TakesPlaces(double nowPs, std::vector<uint32_t>& changed)
-{
-    // Each new flow takes the place of one that left: the same links with the same weights,
-    // for its data and its ACKs, and the same cap (a connection's next transfer after the one
-    // that has just sent its last bit). Flows under the same constraints are interchangeable
-    // in the max-min allocation, so each takes the rate of the one it replaces and no other
-    // flow moves. Only when every change since the last solve pairs up so.
-    m_arrivals.clear();
-    for (uint32_t h : m_added)
-    {
-        if (m_flows[h].alive)
-        {
-            m_arrivals.push_back(h);
-        }
-    }
-    std::sort(m_arrivals.begin(), m_arrivals.end());
-    m_arrivals.erase(std::unique(m_arrivals.begin(), m_arrivals.end()), m_arrivals.end());
-    if (m_arrivals.empty() || m_arrivals.size() != m_departed.size())
-    {
-        return false;
-    }
-    // the departures by their first link, in the order they left
-    m_byFirstLink.clear();
-    for (uint32_t k = 0; k < m_departed.size(); ++k)
-    {
-        const Departure& d = m_departed[k];
-        if (d.fresh)
-        {
-            return false;
-        }
-        m_byFirstLink.emplace_back(d.begin < d.dataEnd ? m_departedUses[d.begin].first : UINT32_MAX,
-                                   k);
-        m_departed[k].taken = false;
-    }
-    std::sort(m_byFirstLink.begin(), m_byFirstLink.end());
-    m_placeOf.clear();
-    for (uint32_t h : m_arrivals)
-    {
-        const Flow& f = m_flows[h];
-        uint32_t first = f.data.empty() ? UINT32_MAX : f.data.front().link;
-        auto it =
-            std::lower_bound(m_byFirstLink.begin(), m_byFirstLink.end(), std::make_pair(first, 0u));
-        uint32_t place = UINT32_MAX;
-        for (; it != m_byFirstLink.end() && it->first == first; ++it)
-        {
-            Departure& d = m_departed[it->second];
-            if (!d.taken && SamePlace(f, d))
-            {
-                d.taken = true;
-                place = it->second;
-                break;
-            }
-        }
-        if (place == UINT32_MAX)
-        {
-            return false;
-        }
-        m_placeOf.push_back(place);
-    }
-    for (std::size_t i = 0; i < m_arrivals.size(); ++i)
-    {
-        Flow& f = m_flows[m_arrivals[i]];
-        double rate = m_departed[m_placeOf[i]].rate;
-        for (const std::vector<Use>* uses : {&f.data, &f.acks})
-        {
-            for (const Use& u : *uses)
-            {
-                Link& l = m_links[u.link];
-                Account(l, nowPs);
-                l.load += u.weight * rate;
-            }
-        }
-        f.rate = rate;
-        f.lastPs = nowPs;
-        f.fresh = false;
-        ++m_flowsSolved;
-        changed.push_back(m_arrivals[i]);
-    }
-    return true;
-}
-
-bool
-MaxMinSolver::SamePlace(const Flow& f, const Departure& d) const
-{
-    if (f.cap != d.cap || f.data.size() != d.dataEnd - d.begin ||
-        f.acks.size() != d.end - d.dataEnd)
-    {
-        return false;
-    }
-    for (std::size_t k = 0; k < f.data.size(); ++k)
-    {
-        if (m_departedUses[d.begin + k] != std::make_pair(f.data[k].link, f.data[k].weight))
-        {
-            return false;
-        }
-    }
-    for (std::size_t k = 0; k < f.acks.size(); ++k)
-    {
-        if (m_departedUses[d.dataEnd + k] != std::make_pair(f.acks[k].link, f.acks[k].weight))
-        {
-            return false;
-        }
-    }
-    return true;
-}
-
-bool
-MaxMinSolver::FitsAlone(double nowPs, std::vector<uint32_t>& changed)
-{
-    // At most one new flow (the others of the batch left without moving anyone, LeavesOthers).
-    // It moves no one if it fits in the room its links have: none of them full, its rate the
-    // least of its cap and each link's room over its weight on it, and where that room is the
-    // limit, no flow on the link faster than it (else max-min would take from that flow). Its
-    // ACKs must fit in their links' room too, leaving them not full.
-    uint32_t h = UINT32_MAX;
-    for (uint32_t a : m_added)
-    {
-        if (!m_flows[a].alive || a == h)
-        {
-            continue;
-        }
-        if (h != UINT32_MAX)
-        {
-            return false;
-        }
-        h = a;
-    }
-    if (h == UINT32_MAX)
-    {
-        return true; // departures only
-    }
-    const Flow& f = m_flows[h];
-    if (f.data.empty())
-    {
-        return false;
-    }
-    double rate = f.cap;
-    for (const Use& u : f.data)
-    {
-        const Link& l = m_links[u.link];
-        if (Full(l))
-        {
-            return false;
-        }
-        rate = std::min(rate, (l.capacity - l.load) / u.weight);
-    }
-    if (rate < f.cap)
-    {
-        for (const Use& u : f.data)
-        {
-            const Link& l = m_links[u.link];
-            if ((l.capacity - l.load) / u.weight > rate * (1 + kFullShare))
-            {
-                continue; // room to spare: not where it is held
-            }
-            for (uint32_t g : l.users)
-            {
-                if (g != h && m_flows[g].rate > rate * (1 + kAckTolerance))
-                {
-                    return false;
-                }
-            }
-        }
-    }
-    for (const Use& u : f.acks)
-    {
-        const Link& l = m_links[u.link];
-        bool alsoData = std::any_of(f.data.begin(), f.data.end(),
-                                    [&](const Use& d) { return d.link == u.link; });
-        if (alsoData || l.capacity - l.load - u.weight * rate <= kFullShare * l.capacity)
-        {
-            return false;
-        }
-    }
-    for (const std::vector<Use>* uses : {&f.data, &f.acks})
-    {
-        for (const Use& u : *uses)
-        {
-            Link& l = m_links[u.link];
-            Account(l, nowPs);
-            l.load += u.weight * rate;
-        }
-    }
-    m_flows[h].rate = rate;
-    m_flows[h].lastPs = nowPs;
-    m_flows[h].fresh = false;
-    ++m_flowsSolved;
-    changed.push_back(h);
-    return true;
-}
-
-void
-MaxMinSolver::Fill()
-{
-    auto n = static_cast<uint32_t>(m_closure.size());
-    auto m = static_cast<uint32_t>(m_closureLinks.size());
-    // Capacity left to data on each link: its capacity less every ACK stream on it (at the
-    // rates in m_value: the closure's of the pass before, the others' own).
-    for (uint32_t j = 0; j < m; ++j)
-    {
-        double acks = 0;
-        for (uint32_t k = m_ackBegin[j]; k < m_ackBegin[j + 1]; ++k)
-        {
-            acks += m_ackWeight[k] * m_value[m_ackValue[k]];
-        }
-        m_remaining[j] = std::max(0.0, m_capacity[j] - acks);
-        m_round[j] = 0;
-        m_pending[j] = 0;
-    }
-    std::fill(m_frozen.begin(), m_frozen.end(), 0);
-    m_weights = m_weightsAll;
-    m_queue.Reset(m);
-    for (uint32_t j = 0; j < m; ++j)
-    {
-        if (m_weights[j] > 0)
-        {
-            m_queue.Set(j, m_remaining[j] / m_weights[j]);
-        }
-    }
-    double level = 0;
-    uint32_t unfrozen = n;
-    // Freezing a flow changes the share of each of its links; a link's new share goes into the
-    // heap once per round (after every flow of the round froze), not once per flow.
-    uint32_t round = 1;
-    m_touched.clear();
-    auto freeze = [&](uint32_t i, double rate)
-    {
-        m_frozen[i] = 1;
-        m_next[i] = rate;
-        --unfrozen;
-        for (uint32_t k = m_useBegin[i]; k < m_useBegin[i + 1]; ++k)
-        {
-            uint32_t j = m_useLink[k];
-            m_remaining[j] = std::max(0.0, m_remaining[j] - m_useWeight[k] * rate);
-            m_weights[j] -= m_useWeight[k];
-            if (m_round[j] != round)
-            {
-                m_round[j] = round;
-                m_touched.push_back(j);
-            }
-        }
-    };
-    // A share that rose (as shares do when flows freeze at the level) is only noted: the heap's
-    // key stays below the true share, so the top still bounds every share from below, and the
-    // heap takes the noted shares only when a decision needs the true least one (Flush).
-    m_pendingList.clear();
-    auto requeue = [&]()
-    {
-        for (uint32_t j : m_touched)
-        {
-            if (m_weights[j] > 1e-12)
-            {
-                double share = m_remaining[j] / m_weights[j];
-                if (m_queue.IsHeap() && m_queue.Contains(j) && share >= m_queue.Share(j))
-                {
-                    m_share[j] = share;
-                    if (!m_pending[j])
-                    {
-                        m_pending[j] = 1;
-                        m_pendingList.push_back(j);
-                    }
-                }
-                else
-                {
-                    m_pending[j] = 0;
-                    m_queue.Set(j, share);
-                }
-            }
-            else
-            {
-                m_weights[j] = 0;
-                m_pending[j] = 0;
-                m_queue.Remove(j);
-            }
-        }
-        m_touched.clear();
-        ++round;
-    };
-    auto flush = [&]()
-    {
-        for (uint32_t j : m_pendingList)
-        {
-            if (m_pending[j])
-            {
-                m_pending[j] = 0;
-                m_queue.Set(j, m_share[j]);
-            }
-        }
-        m_pendingList.clear();
-    };
-    // The levels in ascending order: the links' shares (a heap) merged with the flows' caps (a
-    // sorted list); at one level links first (the order does not change the rates).
-    std::size_t nextCap = 0;
-    while (unfrozen > 0)
-    {
-        while (nextCap < m_caps.size() && m_frozen[m_caps[nextCap].second])
-        {
-            ++nextCap;
-        }
-        bool cap = nextCap < m_caps.size();
-        uint32_t least = m_queue.Least();
-        if (least == ShareQueue::kNone && !cap)
-        {
-            break;
-        }
-        if (cap && (least == ShareQueue::kNone || m_caps[nextCap].first < m_queue.Share(least)))
-        {
-            level = std::max(level, m_caps[nextCap].first);
-            freeze(m_caps[nextCap].second, level);
-            ++nextCap;
-            requeue();
-            continue;
-        }
-        if (!m_pendingList.empty())
-        {
-            flush(); // the true least share, then decide again
-            continue;
-        }
-        uint32_t j = least;
-        level = std::max(level, m_queue.Share(j));
-        m_queue.Remove(j);
-        // every unfrozen flow with data on the full link stops at this level
-        for (uint32_t k = m_userBegin[j]; k < m_userBegin[j + 1]; ++k)
-        {
-            if (!m_frozen[m_userFlow[k]])
-            {
-                freeze(m_userFlow[k], level);
-            }
-        }
-        requeue();
-    }
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        if (!m_frozen[i])
-        {
-            m_next[i] = 0; // no link and no cap: cannot happen with a valid route
-        }
     }
 }
 
@@ -869,17 +313,34 @@ MaxMinSolver::Solve(double nowPs, std::vector<uint32_t>& changed)
         return;
     }
     Collect();
-    Flatten();
+    // where no link of the closure carries two flows' data, each rate is its least constraint
+    bool alone = m_alone && m_aloneWay;
+    bool anyAcks = false;
+    if (alone)
+    {
+        anyAcks = StartAlone();
+    }
+    else
+    {
+        Flatten();
+        anyAcks = !m_ackValue.empty();
+    }
     auto n = static_cast<uint32_t>(m_closure.size());
     m_flowsSolved += n;
     // The ACK load depends on the rates being solved for: each pass takes it from the rates of
     // the pass before (the first from the rates before the change), a fixed-point iteration
     // that shrinks the error by the ACKs' share of a link (2 % at MTU 4096, 8 % at MTU 1000)
     // per pass. Without ACKs on the closure's links one pass is exact.
-    bool acks = !m_ackValue.empty();
-    for (int pass = 0; pass < (acks ? kMaxAckPasses : 1); ++pass)
+    for (int pass = 0; pass < (anyAcks ? kMaxAckPasses : 1); ++pass)
     {
-        Fill();
+        if (alone)
+        {
+            FillAlone();
+        }
+        else
+        {
+            Fill();
+        }
         ++m_passes;
         double moved = 0;
         for (uint32_t i = 0; i < n; ++i)

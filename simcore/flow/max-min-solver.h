@@ -46,6 +46,8 @@
 #include "flow/flow-routing.h"
 #include "flow/share-queue.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -113,7 +115,33 @@ class MaxMinSolver
      */
     void SetShortcuts(bool on) { m_fastPath = on; }
 
+    /**
+     * Whether Fill takes each flow's rate as the least of its constraints when no link of the
+     * closure carries two flows' data (on by default; off, it fills progressively: the tests
+     * compare the two).
+     */
+    void SetAloneWay(bool on) { m_aloneWay = on; }
+
   private:
+    /** At most this many passes of progressive filling per solve (ACK load of the pass before). */
+    static constexpr int kMaxAckPasses = 8;
+    /**
+     * ... until no rate moves by more than this share of itself. A pass that moves no rate by
+     * more than d leaves each within d q / (1 - q) of the fixed point (q, the ACKs' share of a
+     * link, is at most 8 %): under 1e-7 of itself, past the 5 significant digits results print.
+     */
+    static constexpr double kAckTolerance = 1e-6;
+    /**
+     * A link counts as full (a flow may be held at it) when less than this share of its
+     * capacity is free: far above what the ACK passes leave unallocated on a full link (under
+     * 1e-7).
+     */
+    static constexpr double kFullShare = 1e-4;
+    /** Collect lists the closure by a scan, not a sort, when it holds more than 1/kScanShare. */
+    static constexpr std::size_t kScanShare = 16;
+    /** SortCaps sorts by counting when the caps take at most this many values. */
+    static constexpr std::size_t kCapValues = 16;
+
     struct Use
     {
         uint32_t link;
@@ -195,6 +223,13 @@ class MaxMinSolver
     void SortCaps();
     /** Progressive filling of the closure's flows, with the ACK load of the rates in m_value. */
     void Fill();
+    /**
+     * For a closure whose links carry one flow's data at most (m_alone): the rates before the
+     * change into m_value, without Flatten; returns whether ACKs cross the closure's links.
+     */
+    bool StartAlone();
+    /** Fill's rates for such a closure, each flow's least constraint, read from the links. */
+    void FillAlone();
 
     std::vector<Flow> m_flows;
     std::vector<uint32_t> m_free;
@@ -210,6 +245,7 @@ class MaxMinSolver
     std::vector<std::pair<uint32_t, uint32_t>> m_byFirstLink; ///< TakesPlaces' scratch
     std::vector<uint32_t> m_placeOf;                          ///< TakesPlaces' scratch
     bool m_fastPath = true;                                   ///< SetShortcuts
+    bool m_aloneWay = true;                                   ///< SetAloneWay
     double m_accountFromPs;
     uint32_t m_epoch = 0;
     std::vector<uint32_t> m_closure;      ///< flow handles, in handle order
@@ -240,13 +276,37 @@ class MaxMinSolver
     std::vector<uint32_t> m_touched;  ///< links touched in this round
     std::vector<double> m_weightsAll; ///< per link: every closure flow's weight on it
     std::vector<double> m_capacity;   ///< per link: its capacity
+    bool m_alone = false;             ///< no link of the closure carries two data uses (Collect)
     ShareQueue m_queue;               ///< the links by share
     std::vector<uint8_t> m_pending;   ///< per link: its share rose above its key (Fill)
     std::vector<double> m_share;      ///< per link: that share
     std::vector<uint32_t> m_pendingList;
+    std::vector<uint32_t> m_ownLink; ///< per flow: its least link carrying no other flow's data
+    std::vector<double> m_ownShare;  ///< that link's share
     std::vector<std::pair<double, uint32_t>> m_capsSorted; ///< SortCaps' scratch
     std::vector<uint32_t> m_stack;                         ///< Collect's links to visit
 };
+
+inline void
+MaxMinSolver::Account(Link& l, double nowPs)
+{
+    double from = std::max(l.lastPs, m_accountFromPs);
+    if (nowPs > from && l.load > 0)
+    {
+        l.carriedBits += l.load * (nowPs - from) * 1e-12;
+    }
+    l.lastPs = std::max(l.lastPs, nowPs);
+}
+
+inline void
+MaxMinSolver::Advance(Flow& f, double nowPs)
+{
+    if (nowPs > f.lastPs)
+    {
+        f.sentBits += f.rate * (nowPs - f.lastPs) * 1e-12;
+        f.lastPs = nowPs;
+    }
+}
 
 } // namespace flow
 } // namespace fabric

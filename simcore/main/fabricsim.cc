@@ -5,7 +5,8 @@
  *   fabricsim validate SCENARIO.json
  *   fabricsim expand SCENARIO.json
  *   fabricsim run SCENARIO.json --out RESULT.json [--engine packet|flow] [--progress]
- *                 [--max-wall-s S] [--max-events N] [--max-memory-mb M] [--threads N]
+ *                 [--max-wall-s S] [--max-events N] [--max-memory-mb M] [--max-hosts N]
+ *                 [--result full|headline] [--threads N]
  *   fabricsim check SCENARIO.json   (configuration check: findings as JSON)
  *   fabricsim schema
  *   fabricsim batch MANIFEST.json [--jobs N] [--max-wall-s S] [--max-events N]
@@ -51,7 +52,7 @@ constexpr int kExitLimit = 3;
 
 const char* kUsage = "usage: fabricsim --version | validate FILE | expand FILE | check FILE | schema | run FILE "
                      "--out RESULT [--engine packet|flow] [--collective-streams auto|on|off] [--progress] [--max-wall-s S] [--max-events N] "
-                     "[--max-memory-mb M] [--threads N] | batch MANIFEST [--jobs N] "
+                     "[--max-memory-mb M] [--max-hosts N] [--result full|headline] [--threads N] | batch MANIFEST [--jobs N] "
                      "[--max-wall-s S] [--max-events N] [--max-memory-mb M] [--threads N]";
 
 /** A bad command line: reported like invalid input (exit 2). */
@@ -126,6 +127,8 @@ struct RunOptions
     std::string collectiveStreams = "auto"; ///< when rings run as streams (flow) or programs (packet)
     bool progress = false;
     fabric::RunLimits limits;
+    uint64_t maxHosts = 0; ///< --max-hosts: refuse a larger topology before its traffic (0: none)
+    bool headline = false; ///< --result headline: the result without its tables (Headline)
 };
 
 RunOptions
@@ -161,6 +164,15 @@ ParseRunOptions(const std::vector<std::string>& args)
                                  o.collectiveStreams + "\")"};
             }
         }
+        else if (a == "--result")
+        {
+            const std::string& kind = value();
+            if (kind != "full" && kind != "headline")
+            {
+                throw UsageError{"--result: must be \"full\" or \"headline\" (got \"" + kind + "\")"};
+            }
+            o.headline = kind == "headline";
+        }
         else if (a == "--engine")
         {
             o.engine = value();
@@ -177,6 +189,10 @@ ParseRunOptions(const std::vector<std::string>& args)
         else if (a == "--max-events")
         {
             o.limits.maxEvents = static_cast<uint64_t>(ParsePositive(a, value()));
+        }
+        else if (a == "--max-hosts")
+        {
+            o.maxHosts = static_cast<uint64_t>(ParsePositive(a, value()));
         }
         else if (a == "--max-memory-mb")
         {
@@ -348,9 +364,49 @@ ResultHeader(const fabric::Scenario& scenario, fabric::RunStatus status, const c
                           {"sim_time_ns", simTimeNs},
                           {"duration_ns", scenario.durationNs},
                           {"warmup_ns", scenario.warmupNs},
-                          {"packets_tx", packetsTx}};
+                          {"packets_tx", packetsTx},
+                          {"fabric", fabric::FabricStatsJson(scenario.topo)}};
     result["warnings"] = fabric::WarningsJson(fabric::ScenarioWarnings(scenario));
     return result;
+}
+
+/**
+ * `--result headline` (docs/result-format.md): the result's headline figures without its tables,
+ * for a caller that shows only those (the editor's estimate): flows, link utilization, host
+ * throughput and each job's hosts, links, steps and training timeline are left empty, and
+ * run_info.result says so. Every figure kept is the full result's.
+ */
+void
+Headline(nlohmann::ordered_json& result)
+{
+    result["run_info"]["result"] = "headline";
+    result["flows"] = nlohmann::ordered_json::array();
+    nlohmann::ordered_json& summary = result["summary"];
+    if (summary.contains("link_utilization"))
+    {
+        summary["link_utilization"] = nlohmann::ordered_json::array();
+    }
+    if (summary.contains("host_throughput_gbps"))
+    {
+        summary["host_throughput_gbps"] = nlohmann::ordered_json::object();
+    }
+    if (!result.contains("jobs"))
+    {
+        return;
+    }
+    for (nlohmann::ordered_json& job : result["jobs"])
+    {
+        for (const char* key : {"hosts", "links", "steps"})
+        {
+            job[key] = nlohmann::ordered_json::array();
+        }
+        job["steps_truncated"] = true;
+        if (job.contains("training") && job["training"].is_object())
+        {
+            job["training"]["timeline"] = nlohmann::ordered_json::array();
+            job["training"]["timeline_truncated"] = true;
+        }
+    }
 }
 
 /**
@@ -441,6 +497,10 @@ RunPacket(const RunOptions& o, fabric::Scenario&& loaded)
                       {"peak_rss_mb", fabric::PeakRssMb()},
                       {"huge_pages_mb", fabric::HugePagesMb()},
                       {"parallel", runner.Parallel()}};
+    if (o.headline)
+    {
+        Headline(result);
+    }
     WriteFile(o.outPath, fabric::DumpDeterministic(std::move(result)) + "\n");
     return status == fabric::RunStatus::OK ? kExitOk : kExitLimit;
 }
@@ -458,6 +518,7 @@ RunFlow(const RunOptions& o)
     // a training job's collectives inside one server as stand-ins (exact: NvlinkGroup), unless
     // off lists every transfer
     options.nvlinkGroups = o.collectiveStreams != "off";
+    options.maxHosts = o.maxHosts;
     options.streamRingsAbove = o.collectiveStreams == "off"  ? 0
                                : o.collectiveStreams == "on" ? 1
                                                              : fabric::flow::kStreamRingsAboveTransfers;
@@ -485,7 +546,7 @@ RunFlow(const RunOptions& o)
     nlohmann::ordered_json result =
         ResultHeader(scenario, status, "flow", runner.Events(), runner.SimTimeNs(), 0);
     result["caveats"] = runner.Caveats();
-    nlohmann::ordered_json model = runner.Results();
+    nlohmann::ordered_json model = runner.Results(!o.headline); // (Headline empties the rest)
     for (const char* key : {"summary", "flows", "series"})
     {
         result[key] = std::move(model[key]);
@@ -507,6 +568,10 @@ RunFlow(const RunOptions& o)
     {
         result["perf"][key] = value; // what the rate solves cost (flows solved, filling passes)
     }
+    if (o.headline)
+    {
+        Headline(result);
+    }
     WriteFile(o.outPath, fabric::DumpDeterministic(std::move(result)) + "\n");
     return status == fabric::RunStatus::OK ? kExitOk : kExitLimit;
 }
@@ -525,6 +590,7 @@ Run(const std::vector<std::string>& args)
     options.ringProgramsAbove = o.collectiveStreams == "off"  ? 0
                                 : o.collectiveStreams == "on" ? 1
                                                               : fabric::kRingProgramsAboveTransfers;
+    options.maxHosts = o.maxHosts;
     fabric::Scenario scenario =
         fabric::LoadScenarioWith(fabric::ReadScenarioFile(o.scenarioPath), options).scenario;
     CheckOutPath(o.outPath);

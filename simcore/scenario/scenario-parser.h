@@ -36,6 +36,9 @@ struct LoadOptions
     /// Keep a training job's collectives inside one server as stand-ins (NvlinkGroup), their
     /// transfers unlisted. Only a flow-engine load may ask for it.
     bool nvlinkGroups = false;
+    /// Refuse a topology of more hosts than this before its traffic is built (ScenarioError
+    /// at "topology"; 0: no limit): `fabricsim run --max-hosts`, the estimate's bound.
+    uint64_t maxHosts = 0;
 };
 
 /** A scenario and the collectives kept as streams (LoadOptions::streamRingsAbove). */
@@ -56,6 +59,12 @@ nlohmann::ordered_json ScenarioDefaults();
 
 /** {"nodes": [...], "links": [...], "stats": {...}} as `fabricsim expand` prints it. */
 nlohmann::ordered_json ExpandJson(const Topology& topo);
+
+/**
+ * The topology's figures: hosts, switches and links (integers) first, then what its generator
+ * reported (oversubscription, ...): `fabricsim expand`'s stats and a result's run_info.fabric.
+ */
+nlohmann::ordered_json FabricStatsJson(const Topology& topo);
 
 } // namespace fabric
 

@@ -26,6 +26,29 @@ struct CachedPlan
     /// (so a stand-in's completion is what its rank's next step waits for).
     uint32_t tmpl = UINT32_MAX;
     bool groupable = false;
+    /// Kept as stand-ins (StandIns, once): per connection its first transfer and its bytes.
+    std::vector<Transfer> standInFirst;
+    std::vector<uint64_t> standInBytes;
+};
+
+/**
+ * A collective that recurs unchanged (one op and size on one group, with one connection key,
+ * such as a TP group's all-reduce at every layer): its plan and job-wide connections, found the
+ * first time and kept, so each recurrence neither builds the plan's key nor looks up its pairs.
+ */
+struct Recurring
+{
+    CachedPlan* plan = nullptr;       ///< nullptr: not yet found
+    uint64_t bytes = 0;               ///< the size it was found for
+    std::vector<uint32_t> connection; ///< per plan connection: the job-wide connection
+};
+
+/** A TP group's recurring collectives (Builder::Tensor): its ranks, key, and each op's. */
+struct TensorGroup
+{
+    std::vector<uint32_t> ranks;
+    std::string key;
+    std::array<Recurring, 2> ops; ///< all_reduce, or reduce_scatter then all_gather
 };
 
 /** Whether every terminal transfer is the last one on its connection (CachedPlan::groupable). */
@@ -146,6 +169,11 @@ class Builder
         uint32_t n = m_p.tp * m_p.pp * m_p.dp;
         m_front.resize(n);
         m_dpFront.resize(n);
+        m_tensorGroups.resize(static_cast<std::size_t>(m_p.dp) * m_p.pp);
+        for (std::vector<uint32_t>& c : m_sendConnection)
+        {
+            c.assign(n, UINT32_MAX);
+        }
         m_plan.tokensPerIteration =
             static_cast<uint64_t>(m_p.dp) * m_p.microBatches * m_p.microBatchSize * m_m.seqLen;
         LayerFlops f = ForwardFlops(m_m, m_p.microBatchSize);
@@ -418,13 +446,15 @@ class Builder
                     const std::vector<uint32_t>& group,
                     uint64_t bytes,
                     const std::string& connKey,
-                    std::vector<std::vector<uint32_t>>& fronts)
+                    std::vector<std::vector<uint32_t>>& fronts,
+                    Recurring* recurring = nullptr)
     {
         if (group.size() < 2 || bytes == 0)
         {
             return;
         }
-        CachedPlan& cp = PlanOf(op, algorithm, group, bytes, kind);
+        bool known = recurring && recurring->plan && recurring->bytes == bytes;
+        CachedPlan& cp = known ? *recurring->plan : PlanOf(op, algorithm, group, bytes, kind);
         std::vector<uint32_t> entry(group.size());
         for (uint32_t i = 0; i < group.size(); ++i)
         {
@@ -435,21 +465,32 @@ class Builder
         uint32_t base = static_cast<uint32_t>(m_plan.transfers.size());
         // one connection per (group, channel, sender, receiver) for all the group's
         // collectives, so every layer reuses the same QPs
-        std::vector<uint32_t> connection(cp.connections, UINT32_MAX);
-        auto& pairs = m_pairConnection[connKey];
-        for (const Transfer& t : cp.transfers)
+        std::vector<uint32_t> found;
+        if (!known)
         {
-            if (connection[t.connection] == UINT32_MAX)
+            found.assign(cp.connections, UINT32_MAX);
+            auto& pairs = m_pairConnection[connKey];
+            for (const Transfer& t : cp.transfers)
             {
-                auto [it, fresh] = pairs.emplace(
-                    std::make_tuple(t.channel, group[t.src], group[t.dst]), m_nextConnection);
-                if (fresh)
+                if (found[t.connection] == UINT32_MAX)
                 {
-                    ++m_nextConnection;
+                    auto [it, fresh] = pairs.emplace(
+                        std::make_tuple(t.channel, group[t.src], group[t.dst]), m_nextConnection);
+                    if (fresh)
+                    {
+                        ++m_nextConnection;
+                    }
+                    found[t.connection] = it->second;
                 }
-                connection[t.connection] = it->second;
+            }
+            if (recurring)
+            {
+                recurring->plan = &cp;
+                recurring->bytes = bytes;
+                recurring->connection = std::move(found);
             }
         }
+        const std::vector<uint32_t>& connection = recurring ? recurring->connection : found;
         if (m_req.groupNvlink && cp.groupable && InOneServer(group))
         {
             StandIns(cp, kind, coll, group, connection, entry, fronts);
@@ -517,18 +558,23 @@ class Builder
             cp.tmpl = static_cast<uint32_t>(m_plan.groupTemplates.size());
             m_plan.groupTemplates.push_back(cp.transfers);
         }
-        std::vector<Transfer> first(cp.connections);
-        std::vector<uint64_t> bytes(cp.connections, 0);
-        std::vector<bool> seen(cp.connections, false);
-        for (const Transfer& t : cp.transfers)
+        if (cp.standInFirst.empty())
         {
-            if (!seen[t.connection])
+            cp.standInFirst.resize(cp.connections);
+            cp.standInBytes.assign(cp.connections, 0);
+            std::vector<bool> seen(cp.connections, false);
+            for (const Transfer& t : cp.transfers)
             {
-                seen[t.connection] = true;
-                first[t.connection] = t;
+                if (!seen[t.connection])
+                {
+                    seen[t.connection] = true;
+                    cp.standInFirst[t.connection] = t;
+                }
+                cp.standInBytes[t.connection] += t.bytes;
             }
-            bytes[t.connection] += t.bytes;
         }
+        const std::vector<Transfer>& first = cp.standInFirst;
+        const std::vector<uint64_t>& bytes = cp.standInBytes;
         auto base = static_cast<uint32_t>(m_plan.transfers.size());
         m_plan.groups.push_back({cp.tmpl, base, cp.connections});
         for (uint32_t k = 0; k < cp.connections; ++k)
@@ -569,7 +615,12 @@ class Builder
         t.src = src;
         t.dst = dst;
         t.bytes = bytes;
-        t.connection = Connections((forward ? "pf|" : "pb|") + std::to_string(src), 1);
+        uint32_t& connection = m_sendConnection[forward ? 0 : 1][src];
+        if (connection == UINT32_MAX)
+        {
+            connection = Connections((forward ? "pf|" : "pb|") + std::to_string(src), 1);
+        }
+        t.connection = connection;
         uint32_t index = Add(t, TrainingKind::PP, coll);
         m_plan.transfers.AddInput(entry);
         return index;
@@ -607,19 +658,23 @@ class Builder
         }
         for (uint32_t d = e * m_p.ep; d < (e + 1) * m_p.ep; ++d)
         {
-            std::vector<uint32_t> group = TpGroup(m_p, d, s);
-            std::string key = "tp|" + std::to_string(d) + "," + std::to_string(s);
+            TensorGroup& g = m_tensorGroups[d + static_cast<std::size_t>(m_p.dp) * s];
+            if (g.ranks.empty())
+            {
+                g.ranks = TpGroup(m_p, d, s);
+                g.key = "tp|" + std::to_string(d) + "," + std::to_string(s);
+            }
             if (m_p.sequenceParallel)
             {
-                Collective(TrainingKind::TP, "reduce_scatter", m_req.tpAlgorithm, group, m_act, key,
-                           m_front);
-                Collective(TrainingKind::TP, "all_gather", m_req.tpAlgorithm, group, m_act, key,
-                           m_front);
+                Collective(TrainingKind::TP, "reduce_scatter", m_req.tpAlgorithm, g.ranks, m_act,
+                           g.key, m_front, &g.ops[0]);
+                Collective(TrainingKind::TP, "all_gather", m_req.tpAlgorithm, g.ranks, m_act, g.key,
+                           m_front, &g.ops[1]);
             }
             else
             {
-                Collective(TrainingKind::TP, "all_reduce", m_req.tpAlgorithm, group, m_act, key,
-                           m_front);
+                Collective(TrainingKind::TP, "all_reduce", m_req.tpAlgorithm, g.ranks, m_act, g.key,
+                           m_front, &g.ops[0]);
             }
         }
     }
@@ -942,6 +997,10 @@ class Builder
     std::map<std::string, CachedPlan> m_cache;
     std::map<std::string, uint32_t> m_connBase;
     uint32_t m_nextConnection = 0;
+    /// per TP group (d + dp x s): its recurring collectives (Tensor)
+    std::vector<TensorGroup> m_tensorGroups;
+    /// per rank: the connection of its forward and its backward sends (UINT32_MAX: none yet)
+    std::array<std::vector<uint32_t>, 2> m_sendConnection;
     /// per group key: (channel, sender, receiver) -> job-wide connection
     std::map<std::string, std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t>>
         m_pairConnection;

@@ -277,6 +277,106 @@ TEST_F(CliTest, ProgressLinesAndLimits)
               partial["run_info"]["duration_ns"].get<uint64_t>());
 }
 
+TEST_F(CliTest, MaxHostsRefusesALargerFabricBeforeItsTrafficAndResultsRecordTheFabric)
+{
+    std::string scenario = kExamples + "/valid/three-tier-tor-pairs.json";
+    Outcome expand = Fabricsim("expand " + Quote(scenario));
+    ASSERT_EQ(expand.code, 0) << expand.err;
+    json stats = json::parse(expand.out)["stats"];
+    // 8 hosts: a limit of 8 runs it, on either engine, and the result records the fabric as
+    // `expand` states it (hosts, switches, links, the generator's oversubscription)
+    for (const char* engine : {"packet", "flow"})
+    {
+        std::string out = Path(std::string(engine) + ".json");
+        Outcome o = Fabricsim("run " + Quote(scenario) + " --out " + Quote(out) + " --engine " +
+                              engine + " --max-hosts 8");
+        ASSERT_EQ(o.code, 0) << o.err;
+        json fabric = json::parse(ReadFile(out))["run_info"]["fabric"];
+        EXPECT_EQ(fabric, stats) << engine;
+        EXPECT_EQ(fabric["hosts"], 8);
+        // ToRs 2 x 100G down over 2 x 100G up (1), Leafs 2 ToRs x 100G over one spine (2)
+        EXPECT_EQ(fabric["oversubscription"], 2);
+    }
+    // a limit of 7 refuses it at its topology, one line, no result
+    Outcome refused = Fabricsim("run " + Quote(scenario) + " --out " + Quote(Path("r.json")) +
+                                " --engine flow --max-hosts 7");
+    EXPECT_EQ(refused.code, 2);
+    EXPECT_EQ(refused.err, "topology: expands to 8 hosts, more than this run's limit of 7 "
+                           "(--max-hosts)\n");
+    EXPECT_NE(access(Path("r.json").c_str(), F_OK), 0);
+    // before its traffic is built: traffic naming a ToR the fabric lacks is refused there
+    // without the limit, at the topology with it
+    ordered_json doc = ordered_json::parse(ReadFile(scenario));
+    doc["traffic"][0]["tor_pairs"][0][1] = "tor9_9";
+    WriteFile(Path("stray.json"), doc.dump());
+    Outcome stray = Fabricsim("run " + Quote(Path("stray.json")) + " --out " + Quote(Path("s.json")));
+    EXPECT_EQ(stray.code, 2);
+    EXPECT_EQ(stray.err.rfind("traffic[0]", 0), 0u) << stray.err;
+    Outcome limited = Fabricsim("run " + Quote(Path("stray.json")) + " --out " +
+                                Quote(Path("s.json")) + " --max-hosts 4");
+    EXPECT_EQ(limited.code, 2);
+    EXPECT_EQ(limited.err.rfind("topology: expands to 8 hosts", 0), 0u) << limited.err;
+    EXPECT_EQ(Fabricsim("run " + Quote(scenario) + " --out " + Quote(Path("r.json")) +
+                        " --max-hosts 0")
+                  .code,
+              2);
+}
+
+TEST_F(CliTest, AHeadlineResultIsTheFullOneWithoutItsTables)
+{
+    // a training job (jobs: steps, links, a timeline) and a flow list (flows), on either engine
+    for (const std::string name : {"training-3d-parallel.json", "leaf-spine-incast.json"})
+    {
+        std::string scenario = kExamples + "/valid/" + name;
+        for (const char* engine : {"packet", "flow"})
+        {
+            std::string run = "run " + Quote(scenario) + " --engine " + engine + " --out ";
+            ASSERT_EQ(Fabricsim(run + Quote(Path("full.json"))).code, 0) << name << engine;
+            Outcome o = Fabricsim(run + Quote(Path("head.json")) + " --result headline");
+            ASSERT_EQ(o.code, 0) << o.err;
+            ordered_json full = ordered_json::parse(ReadFile(Path("full.json")));
+            ordered_json head = ordered_json::parse(ReadFile(Path("head.json")));
+            EXPECT_EQ(head["run_info"]["result"], "headline");
+            EXPECT_EQ(head["flows"], ordered_json::array());
+            EXPECT_EQ(head["summary"]["link_utilization"], ordered_json::array());
+            EXPECT_FALSE(full["summary"]["link_utilization"].empty()) << name << engine;
+            EXPECT_TRUE(full.contains("jobs") || !full["flows"].empty()) << name << engine;
+            // emptied, the rest is the full result's, key for key
+            full["run_info"]["result"] = "headline";
+            full["flows"] = ordered_json::array();
+            full["summary"]["link_utilization"] = ordered_json::array();
+            full["summary"]["host_throughput_gbps"] = ordered_json::object();
+            for (auto& job : full.value("jobs", ordered_json::array()))
+            {
+                EXPECT_FALSE(job["links"].empty()) << name << engine;
+            }
+            if (full.contains("jobs"))
+            {
+                for (auto& job : full["jobs"])
+                {
+                    job["hosts"] = job["links"] = job["steps"] = ordered_json::array();
+                    job["steps_truncated"] = true;
+                    if (job.contains("training"))
+                    {
+                        EXPECT_FALSE(job["training"]["timeline"].empty()) << engine;
+                        job["training"]["timeline"] = ordered_json::array();
+                        job["training"]["timeline_truncated"] = true;
+                    }
+                }
+            }
+            full.erase("perf");
+            head.erase("perf");
+            full["run_info"].erase("events");
+            head["run_info"].erase("events");
+            EXPECT_EQ(head, full) << name << " " << engine;
+        }
+    }
+    Outcome bad = Fabricsim("run " + Quote(kExamples + "/valid/leaf-spine-incast.json") +
+                            " --out " + Quote(Path("x.json")) + " --result brief");
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_EQ(bad.err.rfind("--result: must be \"full\" or \"headline\"", 0), 0u) << bad.err;
+}
+
 TEST_F(CliTest, BadCommandLinesAndGarbageNeverCrash)
 {
     Outcome o = Fabricsim("run " + Quote(kExamples + "/valid/pingmesh.json"));

@@ -249,4 +249,193 @@ TEST(FlowMaxMin, IncrementalSolveEqualsASolveFromScratch)
     }
 }
 
+TEST(FlowMaxMin, AloneOnTheirLinksAsFilled)
+{
+    // A ring's flows, each alone on its links (host i's uplink i and downlink n + i) with its
+    // ACKs on its neighbours' (the closure of a ring step), some capped, some split over two
+    // uplinks, come and go; now and then a second flow shares a downlink. After every change
+    // the rates taken as each flow's least constraint (where no link carries two flows' data)
+    // equal progressive filling's, to the bit.
+    std::mt19937 rng(11);
+    const uint32_t hosts = 12;
+    std::vector<double> cap(3 * hosts, 100.0);
+    MaxMinSolver direct(cap, 0);
+    MaxMinSolver filled(cap, 0);
+    filled.SetAloneWay(false);
+    struct Live
+    {
+        uint32_t a;
+        uint32_t b;
+    };
+    std::vector<std::pair<uint32_t, Live>> active; // sender host, handles
+    uint64_t multiFlowSolves = 0;
+    for (int round = 0; round < 400; ++round)
+    {
+        uint32_t i = rng() % hosts;
+        auto it =
+            std::find_if(active.begin(), active.end(), [&](const auto& e) { return e.first == i; });
+        if (it != active.end() && rng() % 3 != 0)
+        {
+            direct.Remove(round, it->second.a);
+            filled.Remove(round, it->second.b);
+            active.erase(it);
+        }
+        else
+        {
+            // now and then to the host after next, whose downlink its neighbour's flow may use
+            uint32_t next = (i + (rng() % 6 == 0 ? 2 : 1)) % hosts;
+            std::vector<LinkShare> data;
+            if (rng() % 4 == 0)
+            {
+                data = {{i, 0.5}, {2 * hosts + i, 0.5}, {hosts + next, 1.0}};
+            }
+            else
+            {
+                data = {{i, 1.0}, {hosts + next, 1.0}};
+            }
+            std::vector<LinkShare> acks = {{next, 1.0}, {hosts + i, 1.0}};
+            double ackShare = 0.02 + 0.01 * (rng() % 5);
+            double rateCap = rng() % 4 == 0 ? 40.0 + rng() % 60 : kNoCap;
+            active.emplace_back(i, Live{direct.Add(round, data, acks, ackShare, rateCap),
+                                        filled.Add(round, data, acks, ackShare, rateCap)});
+        }
+        uint64_t before = direct.FlowsSolved();
+        direct.Solve(round, g_changed);
+        filled.Solve(round, g_changed);
+        multiFlowSolves += direct.FlowsSolved() - before > 1 ? 1 : 0;
+        ASSERT_EQ(direct.FlowsSolved(), filled.FlowsSolved()) << "round " << round;
+        ASSERT_EQ(direct.Passes(), filled.Passes()) << "round " << round;
+        for (const auto& [host, h] : active)
+        {
+            ASSERT_EQ(direct.Rate(h.a), filled.Rate(h.b)) << "round " << round << " host " << host;
+        }
+    }
+    EXPECT_GT(multiFlowSolves, 50u); // the ACKs tie the ring's flows into closures
+}
+
+/**
+ * The textbook progressive filling (no ACKs): every unfrozen flow's rate rises together until
+ * a link is full or a flow reaches its cap; the flows held there freeze; repeat.
+ */
+std::vector<double>
+FilledByHand(const std::vector<double>& capacity,
+             const std::vector<std::vector<LinkShare>>& flows,
+             const std::vector<double>& caps)
+{
+    std::size_t n = flows.size();
+    std::vector<double> rate(n, 0);
+    std::vector<bool> frozen(n, false);
+    std::size_t left = n;
+    while (left > 0)
+    {
+        // the least further rise any constraint allows
+        double step = std::numeric_limits<double>::infinity();
+        for (std::size_t l = 0; l < capacity.size(); ++l)
+        {
+            double used = 0;
+            double rising = 0;
+            for (std::size_t i = 0; i < n; ++i)
+            {
+                for (const LinkShare& u : flows[i])
+                {
+                    if (u.link == l)
+                    {
+                        used += u.share * rate[i];
+                        rising += frozen[i] ? 0 : u.share;
+                    }
+                }
+            }
+            if (rising > 0)
+            {
+                step = std::min(step, (capacity[l] - used) / rising);
+            }
+        }
+        for (std::size_t i = 0; i < n; ++i)
+        {
+            if (!frozen[i])
+            {
+                step = std::min(step, caps[i] - rate[i]);
+            }
+        }
+        for (std::size_t i = 0; i < n; ++i)
+        {
+            rate[i] += frozen[i] ? 0 : step;
+        }
+        // freeze the flows at their cap or on a full link
+        for (std::size_t i = 0; i < n; ++i)
+        {
+            if (frozen[i])
+            {
+                continue;
+            }
+            bool held = rate[i] >= caps[i] * (1 - 1e-12);
+            for (const LinkShare& u : flows[i])
+            {
+                double used = 0;
+                for (std::size_t k = 0; k < n; ++k)
+                {
+                    for (const LinkShare& v : flows[k])
+                    {
+                        used += v.link == u.link ? v.share * rate[k] : 0;
+                    }
+                }
+                held = held || used >= capacity[u.link] * (1 - 1e-12);
+            }
+            if (held)
+            {
+                frozen[i] = true;
+                --left;
+            }
+        }
+    }
+    return rate;
+}
+
+TEST(FlowMaxMin, RandomFabricsGetTheTextbookAllocation)
+{
+    // Flows of one to three hops over 10 links of mixed capacity, many alone on some of their
+    // links and sharing others, some split, some capped: the solver's rates are the textbook
+    // progressive filling's.
+    std::mt19937 rng(5);
+    for (int trial = 0; trial < 300; ++trial)
+    {
+        std::vector<double> capacity(10);
+        for (double& c : capacity)
+        {
+            c = 10.0 * (1 + rng() % 6);
+        }
+        std::size_t n = 2 + rng() % 9;
+        std::vector<std::vector<LinkShare>> flows(n);
+        std::vector<double> caps(n, kNoCap);
+        MaxMinSolver s(capacity, 0);
+        std::vector<uint32_t> handles;
+        for (std::size_t i = 0; i < n; ++i)
+        {
+            std::vector<uint32_t> links;
+            for (uint32_t h = 0, hops = 1 + rng() % 3; h < hops; ++h)
+            {
+                uint32_t l = rng() % 10;
+                if (std::find(links.begin(), links.end(), l) == links.end())
+                {
+                    links.push_back(l);
+                }
+            }
+            double share = rng() % 4 == 0 ? 0.5 : 1.0;
+            for (uint32_t l : links)
+            {
+                flows[i].push_back({l, share});
+            }
+            caps[i] = rng() % 4 == 0 ? 5.0 + rng() % 20 : kNoCap;
+            handles.push_back(s.Add(0, flows[i], {}, 0, caps[i]));
+        }
+        Solve(s);
+        std::vector<double> expected = FilledByHand(capacity, flows, caps);
+        for (std::size_t i = 0; i < n; ++i)
+        {
+            EXPECT_NEAR(s.Rate(handles[i]), expected[i], 1e-9 * std::max(expected[i], 1.0))
+                << "trial " << trial << " flow " << i;
+        }
+    }
+}
+
 } // namespace

@@ -2,6 +2,7 @@
 --engine flow` on a temporary copy, bounded in hosts, time and memory, synchronously."""
 
 import json
+import re
 import subprocess
 import tempfile
 import time
@@ -10,7 +11,7 @@ from typing import Any
 
 from app.core import simulator
 from app.estimate.schemas import EstimateResult, JobEstimate, PacketRunPrediction
-from app.runs.flow_errors import flow_error
+from app.runs.flow_errors import fabric_oversubscription, flow_error
 from app.runs.speed import PacketSpeed, payload_frames
 from app.scenarios import limits
 
@@ -19,6 +20,8 @@ from app.scenarios import limits
 ESTIMATE_WALL_S = 2
 ESTIMATE_MEMORY_MB = 1024
 ESTIMATE_PROCESS_TIMEOUT_S = 10
+# `fabricsim run --max-hosts`'s refusal (simcore/doc/fabricsim.md)
+_HOSTS_REFUSED = re.compile(r"expands to (\d+) hosts, .*\(--max-hosts\)$")
 
 
 class TooLarge(ValueError):
@@ -29,25 +32,25 @@ def estimate(document: dict[str, Any], speed: PacketSpeed | None = None) -> Esti
     """Raises TooLarge, simulator.SimulatorRejected (-> 422 at the path) or SimulatorUnavailable.
     With `speed` (this instance's packet-level speed) it predicts a packet-level run's time."""
     start = time.perf_counter()
-    # The fabric's size and oversubscription come from its topology alone: expanding the traffic
-    # too would build every flow and transfer twice (a training preset's take longer than the
-    # whole estimate may; the run below builds them, and refuses what is invalid in them).
-    stats = simulator.expand_fabric(document)["stats"]
-    hosts = int(stats.get("hosts", 0))
-    if hosts > limits.ESTIMATE_MAX_HOSTS:
-        raise TooLarge(f"{hosts:,} hosts: an estimate takes fabrics of at most "
-                       f"{limits.ESTIMATE_MAX_HOSTS:,} hosts; start a run with engine \"flow\" instead")
+    # The simulator refuses a fabric of more hosts than an estimate takes (--max-hosts) once its
+    # topology is built, before its traffic; the result records the fabric's oversubscription.
     with tempfile.TemporaryDirectory() as directory:
         scenario = Path(directory) / "scenario.json"
         out = Path(directory) / "result.json"
         scenario.write_text(json.dumps(document))
         proc = subprocess.run([str(simulator.binary()), "run", str(scenario), "--out", str(out),
                                "--engine", "flow", "--max-wall-s", str(ESTIMATE_WALL_S),
-                               "--max-memory-mb", str(ESTIMATE_MEMORY_MB)],
+                               "--max-memory-mb", str(ESTIMATE_MEMORY_MB),
+                               "--max-hosts", str(limits.ESTIMATE_MAX_HOSTS), "--result", "headline"],
                               capture_output=True, text=True, timeout=ESTIMATE_PROCESS_TIMEOUT_S,
                               check=False)
         if proc.returncode == 2:
-            raise simulator.SimulatorRejected(*simulator.parse_error_line(proc.stderr))
+            path, message = simulator.parse_error_line(proc.stderr)
+            too_large = _HOSTS_REFUSED.match(message) if path == "topology" else None
+            if too_large:
+                raise TooLarge(f"{int(too_large.group(1)):,} hosts: an estimate takes fabrics of at most "
+                               f"{limits.ESTIMATE_MAX_HOSTS:,} hosts; start a run with engine \"flow\" instead")
+            raise simulator.SimulatorRejected(path, message)
         if proc.returncode not in (0, 3):
             raise simulator.SimulatorUnavailable(f"fabricsim exited {proc.returncode}: {proc.stderr.strip()[:500]}")
         result = json.loads(out.read_text())
@@ -65,7 +68,7 @@ def estimate(document: dict[str, Any], speed: PacketSpeed | None = None) -> Esti
                           slowdown_p50=summary["slowdown"]["p50"], slowdown_p99=summary["slowdown"]["p99"],
                           flows_total=summary["flows_total"], flows_completed=summary["flows_completed"],
                           jobs=jobs, caveats=result.get("caveats", []),
-                          flow_error=flow_error(result, float(stats.get("oversubscription", 1.0))),
+                          flow_error=flow_error(result, fabric_oversubscription(result) or 1.0),
                           packet_run=_packet_run(document, result, speed))
 
 

@@ -27,6 +27,15 @@ def kind_of(has_jobs: bool, oversubscription: float) -> str:
     return "flows"
 
 
+def fabric_oversubscription(result: dict[str, Any]) -> float | None:
+    """The fabric's oversubscription as the result records it (run_info.fabric; 1 where its
+    topology states none, an explicit one); None in a result of an earlier version."""
+    fabric = (result.get("run_info") or {}).get("fabric")
+    if fabric is None:
+        return None
+    return float(fabric.get("oversubscription", 1.0))
+
+
 def flow_error(result: dict[str, Any], oversubscription: float) -> FlowError | None:
     """What was measured for a flow-level result's kind of scenario; None for a packet-level one."""
     if (result.get("perf") or {}).get("engine") != "flow":

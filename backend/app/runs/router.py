@@ -21,7 +21,7 @@ from app.runs.quotas import check_submission, client_key
 from app.core.strict_json import StrictJsonRoute
 from app.core import simulator
 from app.runs import service
-from app.runs.flow_errors import flow_error
+from app.runs.flow_errors import fabric_oversubscription, flow_error
 from app.runs import threads as threads_rules
 from app.runs.models import FINAL_STATES, Run
 from app.runs.schemas import (MAX_SEEDS, FlowError, FlowsPublic, RunCreate, RunDiagnostics, RunLimits, RunPublic,
@@ -186,18 +186,19 @@ def summary(session: SessionDep, run: RunDep, request: Request, response: Respon
 
 def _flow_error(session: Session, run: Run, result: dict[str, Any]) -> FlowError | None:
     """The measured error of a flow-level run's kind of scenario (a collective's kind needs the
-    fabric's oversubscription: `fabricsim expand` of its fabric alone, simulator.expand_fabric);
-    None when the simulator cannot say."""
+    fabric's oversubscription: the result's run_info.fabric, or in a result of an earlier
+    version `fabricsim expand` of its fabric alone, simulator.expand_fabric); None when the
+    simulator cannot say."""
     if run.engine != "flow":
         return None
-    oversubscription = 1.0
-    if result.get("jobs"):
+    oversubscription = fabric_oversubscription(result)
+    if oversubscription is None and result.get("jobs"):
         try:
             stats = simulator.expand_fabric(session.get(ScenarioRow, run.scenario_id).document)["stats"]
         except (simulator.SimulatorUnavailable, simulator.SimulatorRejected):
             return None
         oversubscription = float(stats.get("oversubscription", 1.0))
-    return flow_error(result, oversubscription)
+    return flow_error(result, 1.0 if oversubscription is None else oversubscription)
 
 
 @router.get("/{id}/flows", response_model=FlowsPublic, responses=NOT_MODIFIED)

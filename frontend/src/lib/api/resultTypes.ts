@@ -50,6 +50,20 @@ export interface RunInfo {
   duration_ns?: number;
   warmup_ns?: number;
   packets_tx?: number;
+  /**
+   * the topology that ran, as `fabricsim expand` reports it (its stats): hosts, switches and links, then what its generator reported (oversubscription, rails, servers, ...); absent in results of earlier versions
+   */
+  fabric?: {
+    hosts?: number;
+    switches?: number;
+    links?: number;
+    oversubscription?: number;
+    [k: string]: number | undefined;
+  };
+  /**
+   * "headline" in a result written with `fabricsim run --result headline` (the editor's estimate): its tables are left empty (flows, summary.link_utilization, summary.host_throughput_gbps, each job's hosts, links, steps and training timeline); every other figure is the full result's. Absent in a full result
+   */
+  result?: "headline";
 }
 /**
  * a valid setting that will likely give results nobody wants

@@ -41,8 +41,8 @@ function refusal(error: unknown): string | null {
 }
 
 /**
- * The flow-level estimate while editing (POST /estimate): each job's JCT, busbw and iteration
- * time, throughput, FCT and slowdown, refreshed after each change, with what the flow engine leaves
+ * The flow-level estimate while editing (POST /estimate): each job's JCT, busbw (a collective's;
+ * a training job's iteration has none of its own) and iteration time, throughput, FCT and slowdown, refreshed after each change, with what the flow engine leaves
  * out; one click runs the scenario at packet level.
  */
 export function EstimatePanel({ result, error, estimating, onRunPacket }: EstimatePanelProps) {
@@ -63,9 +63,12 @@ export function EstimatePanel({ result, error, estimating, onRunPacket }: Estima
         <tbody>
           {result.jobs.map((j) => (
             <tr key={j.name} data-job={j.name}>
-              <th scope="row">{j.name} ({j.algorithm})</th>
+              {/* a training job is an iteration of many collectives: no one bus bandwidth of its own */}
+              <th scope="row">{j.name} ({j.op === "training" ? "training" : j.algorithm})</th>
               <td>JCT {fmt(j.jct_us, "us")}{errorBound("jct_us", err)}</td>
-              <td>busbw {fmt(j.busbw_gbps, "Gbit/s")}{errorBound("busbw_gbps", err)} of {fmt(j.ideal_busbw_gbps, "Gbit/s")}</td>
+              {j.op === "training"
+                ? <td className="hint">no busbw: an iteration of many collectives</td>
+                : <td>busbw {fmt(j.busbw_gbps, "Gbit/s")}{errorBound("busbw_gbps", err)} of {fmt(j.ideal_busbw_gbps, "Gbit/s")}</td>}
               <td>iteration {fmt(j.iteration_us, "us")}{errorBound("iteration_us", err)}</td>
             </tr>
           ))}

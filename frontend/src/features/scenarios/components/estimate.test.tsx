@@ -26,6 +26,16 @@ describe("the estimate panel", () => {
     expect(onRunPacket).toHaveBeenCalledTimes(1);
   });
 
+  it("gives a training job its iteration, not a bus bandwidth of 0", () => {
+    const llama = { name: "llama", op: "training", algorithm: "ring", jct_us: 22292.8, busbw_gbps: 0, iteration_us: 22292.8, ideal_busbw_gbps: 392.149 };
+    render(<EstimatePanel result={{ ...RESULT, jobs: [llama] }} error={null} estimating={false} onRunPacket={() => {}} />);
+    const row = screen.getByRole("row", { name: /llama \(training\)/ });
+    expect(row).toHaveTextContent("JCT 22,290 us");
+    expect(row).toHaveTextContent("iteration 22,290 us");
+    expect(row).toHaveTextContent("no busbw: an iteration of many collectives");
+    expect(row).not.toHaveTextContent("Gbit/s");
+  });
+
   it("says why there is no estimate, and keeps the last one while the next is refused", () => {
     const refused = new ApiError(422, "topology: 10,240 hosts: an estimate takes fabrics of at most 8,192 hosts");
     const { rerender } = render(<EstimatePanel result={undefined} error={refused} estimating={false} onRunPacket={() => {}} />);
