@@ -11,7 +11,7 @@ from typing import Any
 
 from app.core import simulator
 from app.estimate.schemas import EstimateResult, JobEstimate, PacketRunPrediction
-from app.runs.flow_errors import fabric_oversubscription, flow_error
+from app.runs.flow_errors import flow_error
 from app.runs.speed import PacketSpeed, payload_frames
 from app.scenarios import limits
 
@@ -68,7 +68,7 @@ def estimate(document: dict[str, Any], speed: PacketSpeed | None = None) -> Esti
                           slowdown_p50=summary["slowdown"]["p50"], slowdown_p99=summary["slowdown"]["p99"],
                           flows_total=summary["flows_total"], flows_completed=summary["flows_completed"],
                           jobs=jobs, caveats=result.get("caveats", []),
-                          flow_error=flow_error(result, fabric_oversubscription(result) or 1.0),
+                          flow_error=flow_error(result),
                           packet_run=_packet_run(document, result, speed))
 
 

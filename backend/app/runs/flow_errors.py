@@ -36,10 +36,16 @@ def fabric_oversubscription(result: dict[str, Any]) -> float | None:
     return float(fabric.get("oversubscription", 1.0))
 
 
-def flow_error(result: dict[str, Any], oversubscription: float) -> FlowError | None:
-    """What was measured for a flow-level result's kind of scenario; None for a packet-level one."""
+def flow_error(result: dict[str, Any], oversubscription: float | None = None) -> FlowError | None:
+    """What was measured for a flow-level result's kind of scenario; None for a packet-level one.
+    The fabric's oversubscription is the result's own (fabric_oversubscription) unless given (a
+    result of an earlier version records none: 1 then)."""
     if (result.get("perf") or {}).get("engine") != "flow":
         return None
+    if oversubscription is None:
+        oversubscription = fabric_oversubscription(result)
+    if oversubscription is None:
+        oversubscription = 1.0
     kind = kind_of(bool(result.get("jobs")), oversubscription)
     entry = measured()["kinds"].get(kind)
     if entry is None:

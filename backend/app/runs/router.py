@@ -198,7 +198,7 @@ def _flow_error(session: Session, run: Run, result: dict[str, Any]) -> FlowError
         except (simulator.SimulatorUnavailable, simulator.SimulatorRejected):
             return None
         oversubscription = float(stats.get("oversubscription", 1.0))
-    return flow_error(result, 1.0 if oversubscription is None else oversubscription)
+    return flow_error(result, oversubscription)
 
 
 @router.get("/{id}/flows", response_model=FlowsPublic, responses=NOT_MODIFIED)
