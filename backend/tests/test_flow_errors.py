@@ -83,5 +83,8 @@ def test_the_fabrics_oversubscription_comes_from_the_result():
     assert fabric_oversubscription({"run_info": {"fabric": stats}}) == 1.0  # an explicit topology
     assert fabric_oversubscription({"run_info": {"seed": 1}}) is None
     ring = _result("flow", True, [])
-    assert flow_error(dict(ring, run_info={"fabric": dict(stats, oversubscription=2.0)})).kind == "collective_oversubscribed"
+    assert (
+        flow_error(dict(ring, run_info={"fabric": dict(stats, oversubscription=2.0)})).kind
+        == "collective_oversubscribed"
+    )
     assert flow_error(dict(ring, run_info={"seed": 1})).kind == "collective_nonblocking"  # none recorded: 1
